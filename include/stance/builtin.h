@@ -1,0 +1,38 @@
+/* stance/builtin.h - the built-in character: a humanoid skeleton made in
+ * code (metres, Y up, facing +Z, its right hand on -X) and procedural clips.
+ *
+ * Clips: "idle" (loop), "walk" and "run" (loops, in place, with a declared
+ * root speed and a root path; feet planted while in contact), "jump" (one
+ * shot with "takeoff" and "land" events), "wave" (right arm, whole body
+ * keyed), "lean" (forward spine lean, for an additive layer; its reference is
+ * its first frame), "breathe" (additive; reference its first frame). walk and
+ * run carry "foot_l" / "foot_r" events at each foot's contact. */
+#ifndef STANCE_BUILTIN_H
+#define STANCE_BUILTIN_H
+
+#include "base.h"
+#include "clip.h"
+#include "skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STANCE_BUILTIN_CLIPS 7
+
+typedef struct stance_builtin {
+    stance_skeleton *skeleton;
+    stance_clip *clips[STANCE_BUILTIN_CLIPS]; /* idle, walk, run, jump, wave, lean, breathe */
+    int clip_count;
+} stance_builtin;
+
+stance_status stance_builtin_create(const stance_allocator *allocator, stance_builtin *out,
+                                    stance_error *err);
+void stance_builtin_destroy(stance_builtin *builtin);
+/* The clip of that name, or NULL. */
+const stance_clip *stance_builtin_clip(const stance_builtin *builtin, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

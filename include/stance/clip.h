@@ -1,0 +1,143 @@
+/* stance/clip.h - keyframed clips: creation, sampling with a cursor,
+ * playback with loop/clamp, events, root motion.
+ *
+ * A clip is shared and immutable once created. The per-character state is a
+ * stance_cursor (one int) and a time, owned by the caller. */
+#ifndef STANCE_CLIP_H
+#define STANCE_CLIP_H
+
+#include "base.h"
+#include "pose.h"
+#include "skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STANCE_MAX_KEYS (1 << 20)
+#define STANCE_MAX_EVENTS 256
+#define STANCE_EVENT_NAME 32
+
+typedef enum stance_channel {
+    STANCE_CHANNEL_TRANSLATION = 0, /* 3 floats a key */
+    STANCE_CHANNEL_ROTATION = 1,    /* 4 floats a key, x y z w */
+    STANCE_CHANNEL_SCALE = 2        /* 3 floats a key */
+} stance_channel;
+
+/* One joint's keys for one channel. Keys at arbitrary, strictly increasing
+ * times >= 0. Before the first key and after the last the value holds. */
+typedef struct stance_track_desc {
+    int joint;
+    stance_channel channel;
+    int key_count;          /* 1..STANCE_MAX_KEYS */
+    const float *times;     /* key_count seconds */
+    const float *values;    /* key_count * 3 or * 4 floats */
+} stance_track_desc;
+
+typedef struct stance_event_desc {
+    const char *name; /* 1..31 bytes */
+    float time;       /* in [0, duration] */
+} stance_event_desc;
+
+typedef struct stance_clip_desc {
+    const char *name;                 /* 1..63 bytes */
+    float duration;                   /* seconds; 0 = the last key's time */
+    int track_count;                  /* at most 3 per joint, one per channel */
+    const stance_track_desc *tracks;  /* joints without a track keep their rest value */
+    int event_count;
+    const stance_event_desc *events;  /* any order; stored sorted by time */
+    int slerp;                        /* 0 = nlerp between keys (default), 1 = slerp */
+    /* Root motion. With root_key_count > 0 these keys (positions, 3 floats
+     * each) are the root's path and the pose stays as keyed (an in-place
+     * clip). With 0, the path is joint 0's translation track, if any. */
+    int root_key_count;
+    const float *root_times;
+    const float *root_values;
+    float root_speed;                 /* declared speed m/s; 0 = path length / duration */
+} stance_clip_desc;
+
+typedef struct stance_clip_event {
+    char name[STANCE_EVENT_NAME];
+    float time;
+} stance_clip_event;
+
+/* Read-only after creation. Keys are stored densely: all joints share one key
+ * time grid (the union of the tracks' key times), and each key is a block of
+ * padded_count floats per component, so sampling is a straight loop. A
+ * channel that no joint animates is stored once. */
+typedef struct stance_clip {
+    char name[64];
+    float duration;
+    int joint_count, padded_count;
+    int key_count;               /* keys on the shared grid */
+    const float *times;          /* key_count */
+    float key_rate;              /* keys per second when the grid is uniform, else 0 */
+    int t_keys, r_keys, s_keys;  /* blocks stored per channel: key_count or 1 */
+    const float *t;              /* t_keys blocks of 3 * padded_count (x.., y.., z..) */
+    const float *r;              /* r_keys blocks of 4 * padded_count */
+    const float *s;              /* s_keys blocks of 3 * padded_count */
+    const unsigned char *animated; /* per joint: bit 0 T, bit 1 R, bit 2 S had a track */
+    int slerp;
+    int event_count;
+    const stance_clip_event *events; /* sorted by time */
+    int root_key_count;
+    const float *root_times, *root_values;
+    int root_from_joint0;        /* 1 when the root path is joint 0's track */
+    float root_speed;
+    stance_allocator allocator;
+    size_t bytes;                /* the one block holding the clip */
+} stance_clip;
+
+/* Validates everything (names, joints in range, one track per joint and
+ * channel, increasing finite times, finite values, rotations that normalize,
+ * events inside the clip) and builds the clip in one allocation. The
+ * skeleton gives the joint count and the rest values of unkeyed joints. */
+stance_status stance_clip_create(const stance_clip_desc *desc, const stance_skeleton *skeleton,
+                                 const stance_allocator *allocator, stance_clip **out,
+                                 stance_error *err);
+void stance_clip_destroy(stance_clip *clip);
+
+/* Bytes of key data (times and values) the clip holds. */
+size_t stance_clip_data_bytes(const stance_clip *clip);
+
+/* Per-instance sampling state. Zero-initialize. */
+typedef struct stance_cursor {
+    int key;       /* the last key interval used */
+    int steps;     /* keys the cursor has moved over, in total (a cost measure) */
+} stance_cursor;
+
+/* Samples at `time` (clamped to [0, duration]) into `out` (joint_count must
+ * match). Forward playback moves the cursor over only the keys passed.
+ * cursor may be NULL (binary search). time must be finite. */
+stance_status stance_clip_sample(const stance_clip *clip, float time, stance_cursor *cursor,
+                                 stance_pose *out);
+
+/* An event crossed by playback: clip->events[index] at unwrapped time. */
+typedef struct stance_event_hit {
+    int index;
+    int loop;     /* 0 in the current cycle, +1 after one wrap forward, -1 back */
+} stance_event_hit;
+
+/* Plays from `time` by `dt` (either sign). With loop, time wraps into
+ * [0, duration); without, it clamps. Events are reported in playback order,
+ * each once per crossing: forward an event at e fires when e lies in
+ * [time, time + dt) (and e = duration fires on reaching the end of a clamped
+ * clip); backward when e lies in (time + dt, time]. `hits` may be NULL;
+ * at most hit_capacity are written, *hit_count gets how many were crossed
+ * (more than capacity means some were dropped). *wraps counts loop wraps
+ * (negative going back). Any output pointer may be NULL except new_time. */
+stance_status stance_clip_advance(const stance_clip *clip, float time, float dt, int loop,
+                                  float *new_time, stance_event_hit *hits, int hit_capacity,
+                                  int *hit_count, int *wraps);
+
+/* Root position at `time` (clamped), from the root path. */
+stance_status stance_clip_root_position(const stance_clip *clip, float time, float out[3]);
+/* The root's displacement from `time` over `dt` of playback, across wraps
+ * when loop is set. */
+stance_status stance_clip_root_motion(const stance_clip *clip, float time, float dt, int loop,
+                                      float out[3]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,71 @@
+/* stance/skeleton.h - joints, hierarchy, rest pose, and joint sets for masks.
+ *
+ * A skeleton is shared and immutable once created; any number of characters
+ * and threads may read it at once. */
+#ifndef STANCE_SKELETON_H
+#define STANCE_SKELETON_H
+
+#include "base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STANCE_MAX_JOINTS 1024
+#define STANCE_MAX_NAME 64 /* bytes of a name, including the terminating zero */
+
+/* What stance_skeleton_create reads. Zero fields take the defaults named. */
+typedef struct stance_skeleton_desc {
+    int joint_count;                 /* 1..STANCE_MAX_JOINTS */
+    const char *const *names;        /* joint_count names, unique, 1..63 bytes; NULL = "joint<i>" */
+    const int *parents;              /* joint_count indices; -1 for a root; parent < child */
+    const stance_transform *rest;    /* joint_count local rest transforms; NULL = identity */
+} stance_skeleton_desc;
+
+/* Read-only after creation. Fields are public so a debugger and a tool can
+ * read them; change none of them. */
+typedef struct stance_skeleton {
+    int joint_count;
+    int padded_count;        /* joint_count rounded up to a multiple of 8 */
+    const int *parents;      /* joint_count */
+    const char *names;       /* joint_count * STANCE_MAX_NAME bytes */
+    const stance_transform *rest; /* joint_count local rest transforms (rotations normalized) */
+    stance_allocator allocator;
+    size_t bytes;            /* size of the one block that holds this skeleton */
+} stance_skeleton;
+
+/* Validates the description (counts, names, parent order, finite values,
+ * rotations that normalize) and creates the skeleton in one allocation. */
+stance_status stance_skeleton_create(const stance_skeleton_desc *desc,
+                                     const stance_allocator *allocator, /* NULL = malloc */
+                                     stance_skeleton **out, stance_error *err);
+void stance_skeleton_destroy(stance_skeleton *skeleton); /* NULL is fine */
+
+/* The joint's name; "" for an index out of range. */
+const char *stance_skeleton_joint_name(const stance_skeleton *skeleton, int joint);
+/* The index of a joint by exact name, or -1. */
+int stance_skeleton_find(const stance_skeleton *skeleton, const char *name);
+/* 1 when `joint` is `ancestor` or lies below it, else 0. */
+int stance_skeleton_is_descendant(const stance_skeleton *skeleton, int joint, int ancestor);
+
+/* ---- joint sets (masks): a weight in [0, 1] per joint -------------------
+ * Each writes skeleton->joint_count floats into `weights` (caller-owned). */
+
+/* `weight` on `root_joint` and every joint below it, 0 elsewhere. With
+ * falloff > 0 the weight ramps in over the first `falloff` levels below the
+ * root: depth d gets weight * min(1, (d + 1) / (falloff + 1)). */
+stance_status stance_mask_subtree(const stance_skeleton *skeleton, int root_joint,
+                                  float weight, int falloff, float *weights,
+                                  stance_error *err);
+/* `weight` on each named joint (only those joints), 0 elsewhere. */
+stance_status stance_mask_names(const stance_skeleton *skeleton, const char *const *names,
+                                int name_count, float weight, float *weights,
+                                stance_error *err);
+/* Validates explicit per-joint weights (finite, in [0, 1]) and copies them. */
+stance_status stance_mask_weights(const stance_skeleton *skeleton, const float *in,
+                                  float *weights, stance_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,9 @@
+/* stance/stance.h - the whole public API of the stance runtime. */
+#ifndef STANCE_STANCE_H
+#define STANCE_STANCE_H
+#include "base.h"
+#include "skeleton.h"
+#include "pose.h"
+#include "clip.h"
+#include "builtin.h"
+#endif

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests need, if any is missing.
+# As root it runs apt-get; otherwise it prints the exact command and stops.
+set -euo pipefail
+pkgs=(cmake make gcc pkg-config libassimp-dev assimp-testmodels libjansson-dev valgrind)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "stance: the tests need these Debian packages: ${missing[*]}" >&2
+  echo "run:  sudo apt-get update && sudo $cmd" >&2
+  exit 1
+fi
+echo "stance: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+$cmd

@@ -1,0 +1,37 @@
+/* src/core/internal.h - helpers shared by the runtime's .c files: error
+ * reporting, allocation through the caller's allocator, finite checks.
+ * Not part of the public API. */
+#ifndef STANCE_INTERNAL_H
+#define STANCE_INTERNAL_H
+
+#include <math.h>
+#include <stddef.h>
+
+#include "stance/base.h"
+
+/* Sets err (if not NULL) and returns status. printf-style message. */
+stance_status st_fail(stance_error *err, stance_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+stance_status st_ok(stance_error *err);
+
+/* The allocator to use: *a, or malloc/free when a is NULL or all zero. */
+stance_allocator st_allocator(const stance_allocator *a);
+void *st_alloc(const stance_allocator *a, size_t size, size_t align); /* zeroed */
+void st_free(const stance_allocator *a, void *ptr, size_t size);
+
+static inline int st_finite(float x) { return isfinite(x) != 0; }
+static inline int st_finite_n(const float *v, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i])) return 0;
+    return 1;
+}
+static inline size_t st_align_up(size_t n, size_t a) { return (n + a - 1) & ~(a - 1); }
+static inline int st_pad8(int n) { return (n + 7) & ~7; }
+
+/* Copies a name into a fixed buffer; returns 0 if it is empty or too long. */
+int st_copy_name(char *dst, size_t cap, const char *src);
+
+#endif

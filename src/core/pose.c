@@ -1,0 +1,431 @@
+/* src/core/pose.c - SoA pose buffers and the per-frame operations on them:
+ * blend, masked blend (local and mesh space), additive make/apply,
+ * local-to-model and back, pose distance, matrices.
+ *
+ * Loops run over plain float arrays so the compiler vectorizes them; nothing
+ * here allocates (except stance_pose_create) or keeps state between calls. */
+#include <string.h>
+
+#include "core/internal.h"
+#include "stance/pose.h"
+
+#define POSE_CHANNELS 10
+
+size_t stance_pose_bytes(int joint_count) {
+    if (joint_count < 1 || joint_count > STANCE_MAX_JOINTS) return 0;
+    return (size_t)st_pad8(joint_count) * POSE_CHANNELS * sizeof(float);
+}
+
+static void bind(stance_pose *p, int n, float *m) {
+    int pc = st_pad8(n);
+    p->joint_count = n;
+    p->padded_count = pc;
+    float **ch[POSE_CHANNELS] = {&p->tx, &p->ty, &p->tz, &p->qx, &p->qy, &p->qz, &p->qw, &p->sx, &p->sy, &p->sz};
+    for (int c = 0; c < POSE_CHANNELS; c++) *ch[c] = m + (size_t)c * (size_t)pc;
+    p->memory = m;
+}
+
+void stance_pose_set_identity(stance_pose *pose) {
+    if (!pose || !pose->memory) return;
+    size_t pc = (size_t)pose->padded_count;
+    memset(pose->tx, 0, pc * 3 * sizeof(float));
+    memset(pose->qx, 0, pc * 3 * sizeof(float));
+    for (size_t i = 0; i < pc; i++) pose->qw[i] = 1.0f, pose->sx[i] = 1.0f, pose->sy[i] = 1.0f, pose->sz[i] = 1.0f;
+}
+
+stance_status stance_pose_init(stance_pose *pose, int joint_count, void *memory, size_t bytes,
+                               stance_error *err) {
+    if (!pose || !memory) return st_fail(err, STANCE_ERR_ARGUMENT, "pose: pose or memory is NULL");
+    size_t need = stance_pose_bytes(joint_count);
+    if (!need) return st_fail(err, STANCE_ERR_ARGUMENT, "pose: joint_count %d is not in 1..%d", joint_count, STANCE_MAX_JOINTS);
+    if (bytes < need) return st_fail(err, STANCE_ERR_MEMORY, "pose: %zu bytes given, %zu needed", bytes, need);
+    if ((uintptr_t)memory % 32) return st_fail(err, STANCE_ERR_ARGUMENT, "pose: memory is not 32-byte aligned");
+    memset(pose, 0, sizeof *pose);
+    bind(pose, joint_count, memory);
+    stance_pose_set_identity(pose);
+    return st_ok(err);
+}
+
+stance_status stance_pose_create(stance_pose *pose, int joint_count, const stance_allocator *allocator,
+                                 stance_error *err) {
+    if (!pose) return st_fail(err, STANCE_ERR_ARGUMENT, "pose: pose is NULL");
+    memset(pose, 0, sizeof *pose);
+    size_t need = stance_pose_bytes(joint_count);
+    if (!need) return st_fail(err, STANCE_ERR_ARGUMENT, "pose: joint_count %d is not in 1..%d", joint_count, STANCE_MAX_JOINTS);
+    stance_allocator al = st_allocator(allocator);
+    void *m = st_alloc(&al, need, 64);
+    if (!m) return st_fail(err, STANCE_ERR_MEMORY, "pose: allocation of %zu bytes failed", need);
+    bind(pose, joint_count, m);
+    pose->allocator = al;
+    stance_pose_set_identity(pose);
+    return st_ok(err);
+}
+
+void stance_pose_destroy(stance_pose *pose) {
+    if (!pose || !pose->memory) return;
+    stance_allocator al = pose->allocator;
+    st_free(&al, pose->memory, stance_pose_bytes(pose->joint_count));
+    memset(pose, 0, sizeof *pose);
+}
+
+static int valid(const stance_pose *p) { return p && p->memory && p->joint_count > 0; }
+
+stance_status stance_pose_set_rest(stance_pose *pose, const stance_skeleton *sk) {
+    if (!valid(pose) || !sk) return STANCE_ERR_ARGUMENT;
+    if (pose->joint_count != sk->joint_count) return STANCE_ERR_ARGUMENT;
+    for (int j = 0; j < sk->joint_count; j++) {
+        const stance_transform *t = &sk->rest[j];
+        pose->tx[j] = t->t[0], pose->ty[j] = t->t[1], pose->tz[j] = t->t[2];
+        pose->qx[j] = t->r[0], pose->qy[j] = t->r[1], pose->qz[j] = t->r[2], pose->qw[j] = t->r[3];
+        pose->sx[j] = t->s[0], pose->sy[j] = t->s[1], pose->sz[j] = t->s[2];
+    }
+    return STANCE_OK;
+}
+
+stance_status stance_pose_copy(stance_pose *dst, const stance_pose *src) {
+    if (!valid(dst) || !valid(src) || dst->joint_count != src->joint_count) return STANCE_ERR_ARGUMENT;
+    if (dst != src) memcpy(dst->memory, src->memory, stance_pose_bytes(src->joint_count));
+    return STANCE_OK;
+}
+
+stance_status stance_pose_get(const stance_pose *p, int j, stance_transform *out) {
+    if (!valid(p) || !out || j < 0 || j >= p->joint_count) return STANCE_ERR_ARGUMENT;
+    out->t[0] = p->tx[j], out->t[1] = p->ty[j], out->t[2] = p->tz[j];
+    out->r[0] = p->qx[j], out->r[1] = p->qy[j], out->r[2] = p->qz[j], out->r[3] = p->qw[j];
+    out->s[0] = p->sx[j], out->s[1] = p->sy[j], out->s[2] = p->sz[j];
+    return STANCE_OK;
+}
+
+stance_status stance_pose_set(stance_pose *p, int j, const stance_transform *in) {
+    if (!valid(p) || !in || j < 0 || j >= p->joint_count) return STANCE_ERR_ARGUMENT;
+    if (!st_finite_n(in->t, 3) || !st_finite_n(in->r, 4) || !st_finite_n(in->s, 3)) return STANCE_ERR_VALUE;
+    float l2 = in->r[0] * in->r[0] + in->r[1] * in->r[1] + in->r[2] * in->r[2] + in->r[3] * in->r[3];
+    if (!(l2 > 1e-12f) || !st_finite(l2)) return STANCE_ERR_VALUE;
+    float inv = 1.0f / sqrtf(l2);
+    p->tx[j] = in->t[0], p->ty[j] = in->t[1], p->tz[j] = in->t[2];
+    p->qx[j] = in->r[0] * inv, p->qy[j] = in->r[1] * inv, p->qz[j] = in->r[2] * inv, p->qw[j] = in->r[3] * inv;
+    p->sx[j] = in->s[0], p->sy[j] = in->s[1], p->sz[j] = in->s[2];
+    return STANCE_OK;
+}
+
+/* Normalizes rotations [0, n). Padding stays identity since it is (0,0,0,1). */
+static void normalize_rotations(stance_pose *o, int n) {
+    float *restrict x = o->qx, *restrict y = o->qy, *restrict z = o->qz, *restrict w = o->qw;
+    for (int i = 0; i < n; i++) {
+        float l2 = x[i] * x[i] + y[i] * y[i] + z[i] * z[i] + w[i] * w[i];
+        float inv = 1.0f / sqrtf(l2);
+        x[i] *= inv, y[i] *= inv, z[i] *= inv, w[i] *= inv;
+    }
+}
+
+stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *poses, const float *weights,
+                                int count, float threshold, const stance_skeleton *sk) {
+    if (!valid(out) || !poses || !weights || count < 1 || count > 64) return STANCE_ERR_ARGUMENT;
+    if (!st_finite(threshold) || threshold < 0.0f) return STANCE_ERR_VALUE;
+    if (threshold == 0.0f) threshold = 1e-4f;
+    const int n = out->joint_count, pc = out->padded_count;
+    float total = 0.0f;
+    int first = -1;
+    for (int i = 0; i < count; i++) {
+        if (!valid(poses[i]) || poses[i]->joint_count != n) return STANCE_ERR_ARGUMENT;
+        if (!st_finite(weights[i]) || weights[i] < 0.0f) return STANCE_ERR_VALUE;
+        if (weights[i] > 0.0f && first < 0) first = i;
+        total += weights[i];
+    }
+    if (total < threshold) {
+        if (!sk || sk->joint_count != n) return STANCE_ERR_ARGUMENT;
+        return stance_pose_set_rest(out, sk);
+    }
+    for (int i = 1; i < count; i++)
+        if (poses[i] == out && weights[i] > 0.0f) return STANCE_ERR_ARGUMENT; /* only poses[0] may alias */
+    const float inv_total = 1.0f / total;
+    int started = 0;
+    /* The reference rotation for sign alignment is the first weighted pose;
+     * copy it aside only if out aliases it (it is overwritten below). */
+    const stance_pose *ref = poses[first];
+    for (int i = 0; i < count; i++) {
+        float w = weights[i] * inv_total;
+        if (!(weights[i] > 0.0f)) continue;
+        const stance_pose *p = poses[i];
+        const float *restrict ptx = p->tx, *restrict pty = p->ty, *restrict ptz = p->tz;
+        const float *restrict psx = p->sx, *restrict psy = p->sy, *restrict psz = p->sz;
+        const float *restrict pqx = p->qx, *restrict pqy = p->qy, *restrict pqz = p->qz, *restrict pqw = p->qw;
+        float *restrict otx = out->tx, *restrict oty = out->ty, *restrict otz = out->tz;
+        float *restrict osx = out->sx, *restrict osy = out->sy, *restrict osz = out->sz;
+        float *restrict oqx = out->qx, *restrict oqy = out->qy, *restrict oqz = out->qz, *restrict oqw = out->qw;
+        if (!started) {
+            for (int j = 0; j < pc; j++) {
+                otx[j] = ptx[j] * w, oty[j] = pty[j] * w, otz[j] = ptz[j] * w;
+                osx[j] = psx[j] * w, osy[j] = psy[j] * w, osz[j] = psz[j] * w;
+                oqx[j] = pqx[j] * w, oqy[j] = pqy[j] * w, oqz[j] = pqz[j] * w, oqw[j] = pqw[j] * w;
+            }
+            started = 1;
+        } else {
+            const float *rqx = ref->qx, *rqy = ref->qy, *rqz = ref->qz, *rqw = ref->qw;
+            if (ref == out) { rqx = oqx, rqy = oqy, rqz = oqz, rqw = oqw; } /* same sign as ref */
+            for (int j = 0; j < pc; j++) {
+                otx[j] += ptx[j] * w, oty[j] += pty[j] * w, otz[j] += ptz[j] * w;
+                osx[j] += psx[j] * w, osy[j] += psy[j] * w, osz[j] += psz[j] * w;
+                float d = pqx[j] * rqx[j] + pqy[j] * rqy[j] + pqz[j] * rqz[j] + pqw[j] * rqw[j];
+                float ws = d < 0.0f ? -w : w;
+                oqx[j] += pqx[j] * ws, oqy[j] += pqy[j] * ws, oqz[j] += pqz[j] * ws, oqw[j] += pqw[j] * ws;
+            }
+        }
+    }
+    normalize_rotations(out, pc);
+    return STANCE_OK;
+}
+
+stance_status stance_pose_blend_masked(stance_pose *out, const stance_pose *base, const stance_pose *layer,
+                                       const float *jw, float weight) {
+    if (!valid(out) || !valid(base) || !valid(layer)) return STANCE_ERR_ARGUMENT;
+    const int n = out->joint_count;
+    if (base->joint_count != n || layer->joint_count != n) return STANCE_ERR_ARGUMENT;
+    if (!st_finite(weight) || weight < 0.0f || weight > 1.0f) return STANCE_ERR_VALUE;
+    const float *tx = base->tx, *ty = base->ty, *tz = base->tz, *sx = base->sx, *sy = base->sy, *sz = base->sz;
+    const float *qx = base->qx, *qy = base->qy, *qz = base->qz, *qw = base->qw;
+    const float *lx = layer->tx, *ly = layer->ty, *lz = layer->tz, *lsx = layer->sx, *lsy = layer->sy, *lsz = layer->sz;
+    const float *lqx = layer->qx, *lqy = layer->qy, *lqz = layer->qz, *lqw = layer->qw;
+    for (int j = 0; j < n; j++) {
+        float w = jw ? weight * jw[j] : weight;
+        if (w <= 0.0f) {
+            out->tx[j] = tx[j], out->ty[j] = ty[j], out->tz[j] = tz[j];
+            out->sx[j] = sx[j], out->sy[j] = sy[j], out->sz[j] = sz[j];
+            out->qx[j] = qx[j], out->qy[j] = qy[j], out->qz[j] = qz[j], out->qw[j] = qw[j];
+        } else if (w >= 1.0f) {
+            out->tx[j] = lx[j], out->ty[j] = ly[j], out->tz[j] = lz[j];
+            out->sx[j] = lsx[j], out->sy[j] = lsy[j], out->sz[j] = lsz[j];
+            out->qx[j] = lqx[j], out->qy[j] = lqy[j], out->qz[j] = lqz[j], out->qw[j] = lqw[j];
+        } else {
+            out->tx[j] = tx[j] + (lx[j] - tx[j]) * w;
+            out->ty[j] = ty[j] + (ly[j] - ty[j]) * w;
+            out->tz[j] = tz[j] + (lz[j] - tz[j]) * w;
+            out->sx[j] = sx[j] + (lsx[j] - sx[j]) * w;
+            out->sy[j] = sy[j] + (lsy[j] - sy[j]) * w;
+            out->sz[j] = sz[j] + (lsz[j] - sz[j]) * w;
+            float d = qx[j] * lqx[j] + qy[j] * lqy[j] + qz[j] * lqz[j] + qw[j] * lqw[j];
+            float wl = d < 0.0f ? -w : w, wb = 1.0f - w;
+            float x = qx[j] * wb + lqx[j] * wl, y = qy[j] * wb + lqy[j] * wl;
+            float z = qz[j] * wb + lqz[j] * wl, ww = qw[j] * wb + lqw[j] * wl;
+            float inv = 1.0f / sqrtf(x * x + y * y + z * z + ww * ww);
+            out->qx[j] = x * inv, out->qy[j] = y * inv, out->qz[j] = z * inv, out->qw[j] = ww * inv;
+        }
+    }
+    return STANCE_OK;
+}
+
+/* q = a * b, written out for the SoA loops. */
+#define QMUL(ox, oy, oz, ow, ax, ay, az, aw, bx, by, bz, bw) do { \
+    float mx_ = aw * bx + ax * bw + ay * bz - az * by;               \
+    float my_ = aw * by - ax * bz + ay * bw + az * bx;               \
+    float mz_ = aw * bz + ax * by - ay * bx + az * bw;               \
+    float mw_ = aw * bw - ax * bx - ay * by - az * bz;               \
+    ox = mx_, oy = my_, oz = mz_, ow = mw_; } while (0)
+
+/* v' = q v q*, via t = 2 (u x v); v' = v + w t + u x t. */
+#define QROT(ox, oy, oz, qx_, qy_, qz_, qw_, vx, vy, vz) do {   \
+    float t1_ = 2.0f * (qy_ * vz - qz_ * vy);                    \
+    float t2_ = 2.0f * (qz_ * vx - qx_ * vz);                    \
+    float t3_ = 2.0f * (qx_ * vy - qy_ * vx);                    \
+    ox = vx + qw_ * t1_ + (qy_ * t3_ - qz_ * t2_);               \
+    oy = vy + qw_ * t2_ + (qz_ * t1_ - qx_ * t3_);               \
+    oz = vz + qw_ * t3_ + (qx_ * t2_ - qy_ * t1_); } while (0)
+
+stance_status stance_pose_blend_mesh(stance_pose *out, const stance_pose *base, const stance_pose *layer,
+                                     const stance_pose *layer_model, const float *jw, float weight,
+                                     const stance_skeleton *sk) {
+    if (!valid(out) || !valid(base) || !valid(layer) || !valid(layer_model) || !sk) return STANCE_ERR_ARGUMENT;
+    const int n = out->joint_count;
+    if (base->joint_count != n || layer->joint_count != n || layer_model->joint_count != n || sk->joint_count != n)
+        return STANCE_ERR_ARGUMENT;
+    if (out == base || out == layer || out == layer_model) return STANCE_ERR_ARGUMENT;
+    if (!st_finite(weight) || weight < 0.0f || weight > 1.0f) return STANCE_ERR_VALUE;
+    /* Translations and scales: local blend. Rotations: pass 1 writes each
+     * joint's output model rotation into out->q (parents first). */
+    stance_status s = stance_pose_blend_masked(out, base, layer, jw, weight);
+    if (s) return s;
+    for (int j = 0; j < n; j++) {
+        int p = sk->parents[j];
+        float w = jw ? weight * jw[j] : weight;
+        float bx = base->qx[j], by = base->qy[j], bz = base->qz[j], bw = base->qw[j];
+        float mx, my, mz, mw;
+        if (p >= 0) {
+            QMUL(mx, my, mz, mw, out->qx[p], out->qy[p], out->qz[p], out->qw[p], bx, by, bz, bw);
+        } else {
+            mx = bx, my = by, mz = bz, mw = bw;
+        }
+        if (w >= 1.0f) {
+            mx = layer_model->qx[j], my = layer_model->qy[j], mz = layer_model->qz[j], mw = layer_model->qw[j];
+        } else if (w > 0.0f) {
+            float lx = layer_model->qx[j], ly = layer_model->qy[j], lz = layer_model->qz[j], lw = layer_model->qw[j];
+            float d = mx * lx + my * ly + mz * lz + mw * lw;
+            float wl = d < 0.0f ? -w : w, wb = 1.0f - w;
+            mx = mx * wb + lx * wl, my = my * wb + ly * wl, mz = mz * wb + lz * wl, mw = mw * wb + lw * wl;
+            float inv = 1.0f / sqrtf(mx * mx + my * my + mz * mz + mw * mw);
+            mx *= inv, my *= inv, mz *= inv, mw *= inv;
+        }
+        out->qx[j] = mx, out->qy[j] = my, out->qz[j] = mz, out->qw[j] = mw;
+    }
+    /* Pass 2, children first: back to local. Unmasked joints take base exactly. */
+    for (int j = n - 1; j >= 0; j--) {
+        int p = sk->parents[j];
+        float w = jw ? weight * jw[j] : weight;
+        if (w <= 0.0f) {
+            out->qx[j] = base->qx[j], out->qy[j] = base->qy[j], out->qz[j] = base->qz[j], out->qw[j] = base->qw[j];
+            continue;
+        }
+        if (p < 0) continue;
+        float lx, ly, lz, lw;
+        QMUL(lx, ly, lz, lw, -out->qx[p], -out->qy[p], -out->qz[p], out->qw[p],
+             out->qx[j], out->qy[j], out->qz[j], out->qw[j]);
+        float inv = 1.0f / sqrtf(lx * lx + ly * ly + lz * lz + lw * lw);
+        out->qx[j] = lx * inv, out->qy[j] = ly * inv, out->qz[j] = lz * inv, out->qw[j] = lw * inv;
+    }
+    return STANCE_OK;
+}
+
+stance_status stance_pose_additive_make(stance_pose *delta, const stance_pose *pose, const stance_pose *ref) {
+    if (!valid(delta) || !valid(pose) || !valid(ref)) return STANCE_ERR_ARGUMENT;
+    const int n = delta->joint_count;
+    if (pose->joint_count != n || ref->joint_count != n) return STANCE_ERR_ARGUMENT;
+    for (int j = 0; j < n; j++) {
+        float x, y, z, w;
+        QMUL(x, y, z, w, -ref->qx[j], -ref->qy[j], -ref->qz[j], ref->qw[j], pose->qx[j], pose->qy[j], pose->qz[j], pose->qw[j]);
+        if (w < 0.0f) x = -x, y = -y, z = -z, w = -w; /* keep deltas on the short side */
+        delta->qx[j] = x, delta->qy[j] = y, delta->qz[j] = z, delta->qw[j] = w;
+        delta->tx[j] = pose->tx[j] - ref->tx[j];
+        delta->ty[j] = pose->ty[j] - ref->ty[j];
+        delta->tz[j] = pose->tz[j] - ref->tz[j];
+        delta->sx[j] = ref->sx[j] != 0.0f ? pose->sx[j] / ref->sx[j] : 1.0f;
+        delta->sy[j] = ref->sy[j] != 0.0f ? pose->sy[j] / ref->sy[j] : 1.0f;
+        delta->sz[j] = ref->sz[j] != 0.0f ? pose->sz[j] / ref->sz[j] : 1.0f;
+    }
+    normalize_rotations(delta, n);
+    return STANCE_OK;
+}
+
+stance_status stance_pose_additive_apply(stance_pose *out, const stance_pose *base, const stance_pose *delta,
+                                         const float *jw, float weight) {
+    if (!valid(out) || !valid(base) || !valid(delta)) return STANCE_ERR_ARGUMENT;
+    const int n = out->joint_count;
+    if (base->joint_count != n || delta->joint_count != n) return STANCE_ERR_ARGUMENT;
+    if (!st_finite(weight) || weight < 0.0f || weight > 1.0f) return STANCE_ERR_VALUE;
+    for (int j = 0; j < n; j++) {
+        float w = jw ? weight * jw[j] : weight;
+        /* nlerp(identity, delta, w) */
+        float dx = delta->qx[j] * w, dy = delta->qy[j] * w, dz = delta->qz[j] * w;
+        float dw = delta->qw[j] < 0.0f ? -(1.0f - w) + delta->qw[j] * w : (1.0f - w) + delta->qw[j] * w;
+        float inv = 1.0f / sqrtf(dx * dx + dy * dy + dz * dz + dw * dw);
+        dx *= inv, dy *= inv, dz *= inv, dw *= inv;
+        float x, y, z, ww;
+        QMUL(x, y, z, ww, base->qx[j], base->qy[j], base->qz[j], base->qw[j], dx, dy, dz, dw);
+        out->qx[j] = x, out->qy[j] = y, out->qz[j] = z, out->qw[j] = ww;
+        out->tx[j] = base->tx[j] + delta->tx[j] * w;
+        out->ty[j] = base->ty[j] + delta->ty[j] * w;
+        out->tz[j] = base->tz[j] + delta->tz[j] * w;
+        out->sx[j] = base->sx[j] * (1.0f + (delta->sx[j] - 1.0f) * w);
+        out->sy[j] = base->sy[j] * (1.0f + (delta->sy[j] - 1.0f) * w);
+        out->sz[j] = base->sz[j] * (1.0f + (delta->sz[j] - 1.0f) * w);
+    }
+    return STANCE_OK;
+}
+
+stance_status stance_local_to_model(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
+                                    const stance_transform *root) {
+    if (!valid(model) || !valid(local) || !sk || model == local) return STANCE_ERR_ARGUMENT;
+    const int n = sk->joint_count;
+    if (model->joint_count != n || local->joint_count != n) return STANCE_ERR_ARGUMENT;
+    stance_transform r = root ? *root : stance_transform_identity();
+    if (root && (!st_finite_n(r.t, 3) || !st_finite_n(r.r, 4) || !st_finite_n(r.s, 3))) return STANCE_ERR_VALUE;
+    const int *restrict parents = sk->parents;
+    const float *restrict ltx = local->tx, *restrict lty = local->ty, *restrict ltz = local->tz;
+    const float *restrict lqx = local->qx, *restrict lqy = local->qy, *restrict lqz = local->qz, *restrict lqw = local->qw;
+    const float *restrict lsx = local->sx, *restrict lsy = local->sy, *restrict lsz = local->sz;
+    float *restrict mtx = model->tx, *restrict mty = model->ty, *restrict mtz = model->tz;
+    float *restrict mqx = model->qx, *restrict mqy = model->qy, *restrict mqz = model->qz, *restrict mqw = model->qw;
+    float *restrict msx = model->sx, *restrict msy = model->sy, *restrict msz = model->sz;
+    for (int j = 0; j < n; j++) {
+        int p = parents[j];
+        float px, py, pz, pqx, pqy, pqz, pqw, psx, psy, psz;
+        if (p >= 0) {
+            px = mtx[p], py = mty[p], pz = mtz[p];
+            pqx = mqx[p], pqy = mqy[p], pqz = mqz[p], pqw = mqw[p];
+            psx = msx[p], psy = msy[p], psz = msz[p];
+        } else {
+            px = r.t[0], py = r.t[1], pz = r.t[2];
+            pqx = r.r[0], pqy = r.r[1], pqz = r.r[2], pqw = r.r[3];
+            psx = r.s[0], psy = r.s[1], psz = r.s[2];
+        }
+        float vx = ltx[j] * psx, vy = lty[j] * psy, vz = ltz[j] * psz, ox, oy, oz;
+        QROT(ox, oy, oz, pqx, pqy, pqz, pqw, vx, vy, vz);
+        mtx[j] = px + ox, mty[j] = py + oy, mtz[j] = pz + oz;
+        QMUL(mqx[j], mqy[j], mqz[j], mqw[j], pqx, pqy, pqz, pqw, lqx[j], lqy[j], lqz[j], lqw[j]);
+        msx[j] = psx * lsx[j], msy[j] = psy * lsy[j], msz[j] = psz * lsz[j];
+    }
+    return STANCE_OK;
+}
+
+stance_status stance_model_to_local(stance_pose *local, const stance_pose *model, const stance_skeleton *sk) {
+    if (!valid(model) || !valid(local) || !sk || model == local) return STANCE_ERR_ARGUMENT;
+    const int n = sk->joint_count;
+    if (model->joint_count != n || local->joint_count != n) return STANCE_ERR_ARGUMENT;
+    for (int j = 0; j < n; j++) {
+        int p = sk->parents[j];
+        if (p < 0) {
+            local->tx[j] = model->tx[j], local->ty[j] = model->ty[j], local->tz[j] = model->tz[j];
+            local->qx[j] = model->qx[j], local->qy[j] = model->qy[j], local->qz[j] = model->qz[j], local->qw[j] = model->qw[j];
+            local->sx[j] = model->sx[j], local->sy[j] = model->sy[j], local->sz[j] = model->sz[j];
+            continue;
+        }
+        float ix = -model->qx[p], iy = -model->qy[p], iz = -model->qz[p], iw = model->qw[p];
+        float dx = model->tx[j] - model->tx[p], dy = model->ty[j] - model->ty[p], dz = model->tz[j] - model->tz[p];
+        float vx, vy, vz;
+        QROT(vx, vy, vz, ix, iy, iz, iw, dx, dy, dz);
+        float psx = model->sx[p], psy = model->sy[p], psz = model->sz[p];
+        local->tx[j] = psx != 0.0f ? vx / psx : 0.0f;
+        local->ty[j] = psy != 0.0f ? vy / psy : 0.0f;
+        local->tz[j] = psz != 0.0f ? vz / psz : 0.0f;
+        QMUL(local->qx[j], local->qy[j], local->qz[j], local->qw[j], ix, iy, iz, iw,
+             model->qx[j], model->qy[j], model->qz[j], model->qw[j]);
+        local->sx[j] = psx != 0.0f ? model->sx[j] / psx : 1.0f;
+        local->sy[j] = psy != 0.0f ? model->sy[j] / psy : 1.0f;
+        local->sz[j] = psz != 0.0f ? model->sz[j] / psz : 1.0f;
+    }
+    return STANCE_OK;
+}
+
+stance_status stance_pose_distance(const stance_pose *a, const stance_pose *b, float *distance, int *joint) {
+    if (!valid(a) || !valid(b) || !distance || a->joint_count != b->joint_count) return STANCE_ERR_ARGUMENT;
+    float best = 0.0f;
+    int at = 0;
+    for (int j = 0; j < a->joint_count; j++) {
+        float dx = a->tx[j] - b->tx[j], dy = a->ty[j] - b->ty[j], dz = a->tz[j] - b->tz[j];
+        float d = sqrtf(dx * dx + dy * dy + dz * dz);
+        if (d > best) best = d, at = j;
+    }
+    *distance = best;
+    if (joint) *joint = at;
+    return STANCE_OK;
+}
+
+stance_status stance_pose_to_matrices(const stance_pose *m, float *out, int matrix_count) {
+    if (!valid(m) || !out || matrix_count < m->joint_count) return STANCE_ERR_ARGUMENT;
+    for (int j = 0; j < m->joint_count; j++) {
+        float x = m->qx[j], y = m->qy[j], z = m->qz[j], w = m->qw[j];
+        float *o = out + (size_t)j * 16;
+        o[0] = (1 - 2 * (y * y + z * z)) * m->sx[j];
+        o[1] = (2 * (x * y + z * w)) * m->sx[j];
+        o[2] = (2 * (x * z - y * w)) * m->sx[j];
+        o[3] = 0;
+        o[4] = (2 * (x * y - z * w)) * m->sy[j];
+        o[5] = (1 - 2 * (x * x + z * z)) * m->sy[j];
+        o[6] = (2 * (y * z + x * w)) * m->sy[j];
+        o[7] = 0;
+        o[8] = (2 * (x * z + y * w)) * m->sz[j];
+        o[9] = (2 * (y * z - x * w)) * m->sz[j];
+        o[10] = (1 - 2 * (x * x + y * y)) * m->sz[j];
+        o[11] = 0;
+        o[12] = m->tx[j], o[13] = m->ty[j], o[14] = m->tz[j], o[15] = 1;
+    }
+    return STANCE_OK;
+}

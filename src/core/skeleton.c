@@ -1,0 +1,172 @@
+/* src/core/skeleton.c - skeleton creation and validation, name lookup, and
+ * joint sets (mask weights). Owns the skeleton's single memory block. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "stance/skeleton.h"
+
+static stance_status check_rotation(const float r[4], int joint, stance_error *err) {
+    float l2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
+    if (!(l2 > 1e-12f) || !st_finite(l2))
+        return st_fail(err, STANCE_ERR_VALUE, "joint %d: rest rotation cannot be normalized", joint);
+    return STANCE_OK;
+}
+
+stance_status stance_skeleton_create(const stance_skeleton_desc *desc,
+                                     const stance_allocator *allocator, stance_skeleton **out,
+                                     stance_error *err) {
+    if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "skeleton: out is NULL");
+    *out = NULL;
+    if (!desc) return st_fail(err, STANCE_ERR_ARGUMENT, "skeleton: desc is NULL");
+    int n = desc->joint_count;
+    if (n < 1 || n > STANCE_MAX_JOINTS)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "skeleton: joint_count %d is not in 1..%d", n,
+                       STANCE_MAX_JOINTS);
+    if (!desc->parents) return st_fail(err, STANCE_ERR_ARGUMENT, "skeleton: parents is NULL");
+    for (int j = 0; j < n; j++) {
+        int p = desc->parents[j];
+        if (p < -1 || p >= n)
+            return st_fail(err, STANCE_ERR_ARGUMENT, "skeleton: joint %d has parent %d, not in -1..%d", j, p, n - 1);
+        if (p >= j)
+            return st_fail(err, STANCE_ERR_ORDER, "skeleton: joint %d has parent %d; parents must come before children", j, p);
+    }
+    if (desc->names) {
+        for (int j = 0; j < n; j++) {
+            const char *nm = desc->names[j];
+            size_t len = nm ? strlen(nm) : 0;
+            if (len == 0 || len >= STANCE_MAX_NAME)
+                return st_fail(err, STANCE_ERR_ARGUMENT, "skeleton: joint %d name is %s", j,
+                               len == 0 ? "empty or NULL" : "longer than 63 bytes");
+        }
+        /* unique names: n is small enough (<= 1024) for the quadratic check */
+        for (int j = 0; j < n; j++)
+            for (int k = 0; k < j; k++)
+                if (!strcmp(desc->names[j], desc->names[k]))
+                    return st_fail(err, STANCE_ERR_ARGUMENT, "skeleton: joints %d and %d are both named '%s'", k, j, desc->names[j]);
+    }
+    if (desc->rest) {
+        for (int j = 0; j < n; j++) {
+            const stance_transform *t = &desc->rest[j];
+            if (!st_finite_n(t->t, 3) || !st_finite_n(t->r, 4) || !st_finite_n(t->s, 3))
+                return st_fail(err, STANCE_ERR_VALUE, "skeleton: joint %d rest transform is not finite", j);
+            stance_status s = check_rotation(t->r, j, err);
+            if (s) return s;
+        }
+    }
+
+    size_t off_parents = st_align_up(sizeof(stance_skeleton), 64);
+    size_t off_names = st_align_up(off_parents + sizeof(int) * (size_t)n, 64);
+    size_t off_rest = st_align_up(off_names + (size_t)STANCE_MAX_NAME * (size_t)n, 64);
+    size_t bytes = off_rest + sizeof(stance_transform) * (size_t)n;
+    stance_allocator al = st_allocator(allocator);
+    unsigned char *mem = st_alloc(&al, bytes, 64);
+    if (!mem) return st_fail(err, STANCE_ERR_MEMORY, "skeleton: allocation of %zu bytes failed", bytes);
+
+    stance_skeleton *sk = (stance_skeleton *)mem;
+    int *parents = (int *)(mem + off_parents);
+    char *names = (char *)(mem + off_names);
+    stance_transform *rest = (stance_transform *)(mem + off_rest);
+    for (int j = 0; j < n; j++) {
+        parents[j] = desc->parents[j];
+        char *dst = names + (size_t)j * STANCE_MAX_NAME;
+        if (desc->names)
+            memcpy(dst, desc->names[j], strlen(desc->names[j]) + 1);
+        else
+            snprintf(dst, STANCE_MAX_NAME, "joint%d", j);
+        rest[j] = desc->rest ? desc->rest[j] : stance_transform_identity();
+        float *r = rest[j].r;
+        float inv = 1.0f / sqrtf(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+        for (int c = 0; c < 4; c++) r[c] *= inv;
+    }
+    sk->joint_count = n;
+    sk->padded_count = st_pad8(n);
+    sk->parents = parents;
+    sk->names = names;
+    sk->rest = rest;
+    sk->allocator = al;
+    sk->bytes = bytes;
+    *out = sk;
+    return st_ok(err);
+}
+
+void stance_skeleton_destroy(stance_skeleton *skeleton) {
+    if (!skeleton) return;
+    stance_allocator al = skeleton->allocator;
+    st_free(&al, skeleton, skeleton->bytes);
+}
+
+const char *stance_skeleton_joint_name(const stance_skeleton *skeleton, int joint) {
+    if (!skeleton || joint < 0 || joint >= skeleton->joint_count) return "";
+    return skeleton->names + (size_t)joint * STANCE_MAX_NAME;
+}
+
+int stance_skeleton_find(const stance_skeleton *skeleton, const char *name) {
+    if (!skeleton || !name) return -1;
+    for (int j = 0; j < skeleton->joint_count; j++)
+        if (!strcmp(skeleton->names + (size_t)j * STANCE_MAX_NAME, name)) return j;
+    return -1;
+}
+
+int stance_skeleton_is_descendant(const stance_skeleton *skeleton, int joint, int ancestor) {
+    if (!skeleton || joint < 0 || joint >= skeleton->joint_count || ancestor < 0) return 0;
+    for (int j = joint; j >= 0; j = skeleton->parents[j])
+        if (j == ancestor) return 1;
+    return 0;
+}
+
+static stance_status check_mask_args(const stance_skeleton *sk, float weight, float *weights,
+                                     stance_error *err) {
+    if (!sk || !weights) return st_fail(err, STANCE_ERR_ARGUMENT, "mask: skeleton or weights is NULL");
+    if (!st_finite(weight) || weight < 0.0f || weight > 1.0f)
+        return st_fail(err, STANCE_ERR_VALUE, "mask: weight %g is not in [0, 1]", (double)weight);
+    return STANCE_OK;
+}
+
+stance_status stance_mask_subtree(const stance_skeleton *skeleton, int root_joint, float weight,
+                                  int falloff, float *weights, stance_error *err) {
+    stance_status s = check_mask_args(skeleton, weight, weights, err);
+    if (s) return s;
+    if (root_joint < 0 || root_joint >= skeleton->joint_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "mask: joint %d is not in 0..%d", root_joint, skeleton->joint_count - 1);
+    if (falloff < 0 || falloff > STANCE_MAX_JOINTS)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "mask: falloff %d is negative or too large", falloff);
+    for (int j = 0; j < skeleton->joint_count; j++) {
+        int depth = 0, found = 0;
+        for (int k = j; k >= 0; k = skeleton->parents[k], depth++)
+            if (k == root_joint) { found = 1; break; }
+        float w = 0.0f;
+        if (found) {
+            w = weight;
+            if (falloff > 0 && depth < falloff) w = weight * (float)(depth + 1) / (float)(falloff + 1);
+        }
+        weights[j] = w;
+    }
+    return st_ok(err);
+}
+
+stance_status stance_mask_names(const stance_skeleton *skeleton, const char *const *names,
+                                int name_count, float weight, float *weights, stance_error *err) {
+    stance_status s = check_mask_args(skeleton, weight, weights, err);
+    if (s) return s;
+    if (name_count < 0 || (name_count > 0 && !names))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "mask: bad name list");
+    for (int i = 0; i < name_count; i++)
+        if (stance_skeleton_find(skeleton, names[i]) < 0)
+            return st_fail(err, STANCE_ERR_NOT_FOUND, "mask: no joint named '%s'", names[i] ? names[i] : "(null)");
+    for (int j = 0; j < skeleton->joint_count; j++) weights[j] = 0.0f;
+    for (int i = 0; i < name_count; i++) weights[stance_skeleton_find(skeleton, names[i])] = weight;
+    return st_ok(err);
+}
+
+stance_status stance_mask_weights(const stance_skeleton *skeleton, const float *in, float *weights,
+                                  stance_error *err) {
+    stance_status s = check_mask_args(skeleton, 1.0f, weights, err);
+    if (s) return s;
+    if (!in) return st_fail(err, STANCE_ERR_ARGUMENT, "mask: input weights are NULL");
+    for (int j = 0; j < skeleton->joint_count; j++)
+        if (!st_finite(in[j]) || in[j] < 0.0f || in[j] > 1.0f)
+            return st_fail(err, STANCE_ERR_VALUE, "mask: weight of joint %d (%g) is not in [0, 1]", j, (double)in[j]);
+    memcpy(weights, in, sizeof(float) * (size_t)skeleton->joint_count);
+    return st_ok(err);
+}

@@ -1,0 +1,12 @@
+/* src/io/files.h - whole-file read and write for the tools (not the runtime). */
+#ifndef STANCE_IO_FILES_H
+#define STANCE_IO_FILES_H
+#include <stddef.h>
+#include "stance/base.h"
+
+/* Reads all of `path` into a malloc'd buffer (caller frees). Fails with a
+ * clear message on a missing path, a directory, or a read error. */
+stance_status stance_io_read_file(const char *path, void **bytes, size_t *size, stance_error *err);
+/* Writes `size` bytes to `path` (replacing it). */
+stance_status stance_io_write_file(const char *path, const void *bytes, size_t size, stance_error *err);
+#endif
