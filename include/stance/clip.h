@@ -95,7 +95,7 @@ typedef struct stance_clip {
 stance_status stance_clip_create(const stance_clip_desc *desc, const stance_skeleton *skeleton,
                                  const stance_allocator *allocator, stance_clip **out,
                                  stance_error *err);
-void stance_clip_destroy(stance_clip *clip);
+void stance_clip_destroy(stance_clip *clip); /* NULL is fine */
 
 /* Bytes of key data (times and values) the clip holds. */
 size_t stance_clip_data_bytes(const stance_clip *clip);
