@@ -12,6 +12,7 @@
 
 #include "base.h"
 #include "clip.h"
+#include "graph.h"
 #include "skeleton.h"
 
 #ifdef __cplusplus
@@ -31,6 +32,17 @@ stance_status stance_builtin_create(const stance_allocator *allocator, stance_bu
 void stance_builtin_destroy(stance_builtin *builtin);
 /* The clip of that name, or NULL. */
 const stance_clip *stance_builtin_clip(const stance_builtin *builtin, const char *name);
+
+/* The lesson's graph (experiments/LESSON.md) on the built-in character.
+ * Parameters: speed (float, m/s), jump (trigger), plus layer controls.
+ * Machine "Locomotion": Idle (idle), Move (1D blend space over speed: idle at
+ * 0, walk and run at their root speeds, phase-synced), Jump (once); the
+ * transitions in the lesson's priority order, Jump leaving by exit time so
+ * its blend ends as the clip ends. Blend 0.25 s, smoothstep, crossfade.
+ * Layers, in the lesson's order: "base" (Locomotion), "breathe" and "lean"
+ * (additive, weight 0), "wave" (override, upper body from spine, weight 0). */
+stance_status stance_builtin_lesson_graph(const stance_builtin *builtin, const stance_allocator *allocator,
+                                          stance_graph **out, stance_error *err);
 
 #ifdef __cplusplus
 }

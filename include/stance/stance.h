@@ -6,4 +6,6 @@
 #include "pose.h"
 #include "clip.h"
 #include "builtin.h"
+#include "graph.h"
+#include "lesson.h"
 #endif

@@ -401,6 +401,39 @@ stance_status stance_clip_sample(const stance_clip *c, float time, stance_cursor
     return STANCE_OK;
 }
 
+stance_status stance_clip_sample_velocity(const stance_clip *c, float time, stance_cursor *cur,
+                                          stance_pose *out, stance_pose *vel) {
+    if (!c || !vel || !vel->memory || vel->joint_count != c->joint_count || vel == out) return STANCE_ERR_ARGUMENT;
+    stance_status s = stance_clip_sample(c, time, cur, out);
+    if (s) return s;
+    const int pc = c->padded_count, K = c->key_count;
+    memset(vel->memory, 0, stance_pose_bytes(c->joint_count));
+    float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
+    if (K < 2) return STANCE_OK;
+    float u;
+    int k = find_key(c, t, NULL, &u);
+    float inv = 1.0f / (c->times[k + 1] - c->times[k]);
+    const size_t n3 = 3 * (size_t)pc, n4 = 4 * (size_t)pc;
+    if (c->t_keys > 1) {
+        const float *a = c->t + n3 * (size_t)k, *b = a + n3;
+        for (size_t i = 0; i < n3; i++) vel->tx[i] = (b[i] - a[i]) * inv;
+    }
+    if (c->s_keys > 1) {
+        const float *a = c->s + n3 * (size_t)k, *b = a + n3;
+        for (size_t i = 0; i < n3; i++) vel->sx[i] = (b[i] - a[i]) * inv;
+    }
+    if (c->r_keys > 1) {
+        const float *a = c->r + n4 * (size_t)k, *b = a + n4;
+        for (int i = 0; i < c->joint_count; i++) {
+            qm_quat qa = qm_q(a[i], a[pc + i], a[2 * pc + i], a[3 * pc + i]);
+            qm_quat qb = qm_q(b[i], b[pc + i], b[2 * pc + i], b[3 * pc + i]);
+            qm_vec3 w = qm_scale(qm_qlog(qm_qmul(qb, qm_qconj(qa))), inv);
+            vel->qx[i] = w.x, vel->qy[i] = w.y, vel->qz[i] = w.z;
+        }
+    }
+    return STANCE_OK;
+}
+
 /* Event crossing rules, on unwrapped ("global") time g = cycle * D + e:
  * forward over [t0, t1): an event at e < D fires when t0 <= g < t1, one at
  * e = D when t0 < g <= t1 (it fires on reaching the end, before the next

@@ -1,0 +1,295 @@
+/* stance/graph.h - animation graphs: parameters, state machines (states
+ * playing clips, 1D/2D blend spaces or nested machines; ordered transitions
+ * with conditions, exit time, blend time, easing and a switch mode), layers
+ * (override or additive, masks, local or mesh space), and the per-character
+ * instance that runs them.
+ *
+ * A stance_graph is shared and immutable; a stance_instance is one
+ * character's state, created once with all its memory. Updating an instance
+ * allocates nothing, does no I/O and touches no other instance, so instances
+ * of one graph can update on different threads. */
+#ifndef STANCE_GRAPH_H
+#define STANCE_GRAPH_H
+
+#include "base.h"
+#include "clip.h"
+#include "pose.h"
+#include "skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STANCE_MAX_PARAMS 256
+#define STANCE_MAX_STATES 1024
+#define STANCE_MAX_MACHINES 64
+#define STANCE_MAX_LAYERS 16
+#define STANCE_MAX_BLEND_ENTRIES 16
+#define STANCE_MAX_CONDITIONS 16 /* per transition */
+#define STANCE_MAX_NEST 4         /* nested machine depth */
+#define STANCE_EVENT_QUEUE 256    /* events kept per update */
+
+/* ---- description ---------------------------------------------------------- */
+
+typedef enum stance_param_type {
+    STANCE_PARAM_FLOAT = 0,
+    STANCE_PARAM_INT,
+    STANCE_PARAM_BOOL,
+    STANCE_PARAM_TRIGGER /* set by gameplay, consumed when a transition reading it fires */
+} stance_param_type;
+
+typedef struct stance_param_desc {
+    const char *name;         /* 1..63 bytes, unique */
+    stance_param_type type;
+    float value;              /* initial value (bool/trigger: 0 or 1) */
+    /* Float parameters only: the graph sees the value follow what gameplay
+     * sets with this halflife in seconds (0 = at once), as most locomotion
+     * inputs are smoothed, so a blend space does not pop when speed jumps. */
+    float damping;
+} stance_param_desc;
+
+typedef enum stance_motion_type {
+    STANCE_MOTION_CLIP = 0,   /* one clip */
+    STANCE_MOTION_BLEND1D,    /* clips at positions on one parameter, phase-synced */
+    STANCE_MOTION_BLEND2D,    /* clips at 2D positions, gradient band weights, phase-synced */
+    STANCE_MOTION_MACHINE     /* a nested state machine */
+} stance_motion_type;
+
+typedef struct stance_blend_entry_desc {
+    const stance_clip *clip;
+    float x, y;               /* position in the blend space (y only for 2D) */
+} stance_blend_entry_desc;
+
+typedef struct stance_state_desc {
+    const char *name;                 /* unique within its machine */
+    stance_motion_type type;
+    const stance_clip *clip;          /* STANCE_MOTION_CLIP */
+    int once;                         /* 0 = loop (default), 1 = play once and hold the last frame */
+    float speed;                      /* playback rate; 0 = 1 */
+    const char *speed_param;          /* optional float parameter multiplying speed */
+    int entry_count;                  /* blend spaces: 2..STANCE_MAX_BLEND_ENTRIES */
+    const stance_blend_entry_desc *entries;
+    const char *param_x, *param_y;    /* blend space parameters (y for 2D) */
+    const char *machine;              /* STANCE_MOTION_MACHINE: the nested machine's name */
+} stance_state_desc;
+
+typedef enum stance_compare {
+    STANCE_CMP_GE = 0,        /* param >= value (+ hysteresis while inactive) */
+    STANCE_CMP_GT,
+    STANCE_CMP_LE,            /* param <= value (- hysteresis) */
+    STANCE_CMP_LT,
+    STANCE_CMP_EQ,
+    STANCE_CMP_NE,
+    STANCE_CMP_TRUE,          /* bool is true, or trigger is set (and is consumed) */
+    STANCE_CMP_FALSE
+} stance_compare;
+
+typedef struct stance_condition_desc {
+    const char *param;
+    stance_compare op;
+    float value;
+    /* Moves the threshold away from the other side: GE/GT need value +
+     * hysteresis, LE/LT need value - hysteresis. With the same hysteresis on
+     * Idle->Move (speed >= 0.1) and Move->Idle (speed < 0.1) the two
+     * thresholds differ and a speed hovering at 0.1 cannot flicker. */
+    float hysteresis;
+    int group;                /* conditions of one group are AND-ed; groups are OR-ed */
+} stance_condition_desc;
+
+typedef enum stance_switch_mode {
+    STANCE_SWITCH_CROSSFADE = 0,      /* both states evaluated, weights eased */
+    STANCE_SWITCH_CUT,                /* new pose at once */
+    STANCE_SWITCH_FROZEN,             /* fade from a snapshot of the last output */
+    STANCE_SWITCH_INERTIALIZE,        /* Bollo: offset along its axis, no overshoot */
+    STANCE_SWITCH_INERTIALIZE_SIMPLE, /* the lesson's quintic per component, zero start acceleration */
+    STANCE_SWITCH_DEADBLEND,          /* Holden: extrapolate the last output with decaying velocity, fade */
+    STANCE_SWITCH_MODE_COUNT
+} stance_switch_mode;
+
+typedef enum stance_easing {
+    STANCE_EASE_SMOOTHSTEP = 0,
+    STANCE_EASE_LINEAR
+} stance_easing;
+
+typedef enum stance_exit_mode {
+    STANCE_EXIT_NONE = 0,     /* conditions only */
+    STANCE_EXIT_NORMALIZED,   /* and the state's normalized time reached exit_time */
+    STANCE_EXIT_AT_END        /* and the blend finishes as the clip ends (starts blend_time before) */
+} stance_exit_mode;
+
+typedef struct stance_transition_desc {
+    const char *from;         /* state name; NULL or "*" = any state */
+    const char *to;
+    int condition_count;
+    const stance_condition_desc *conditions;
+    stance_exit_mode exit;
+    float exit_time;          /* normalized, for STANCE_EXIT_NORMALIZED */
+    float blend_time;         /* seconds; 0 = the graph's default_blend_time */
+    stance_switch_mode mode;
+    stance_easing easing;
+    /* While this transition blends, the target's own transitions are not
+     * checked, so it cannot be interrupted or bounce back before it ends. */
+    int uninterruptible;
+    int allow_self;           /* any-state transitions: may restart the current state */
+} stance_transition_desc;
+
+typedef struct stance_machine_desc {
+    const char *name;                  /* unique */
+    int state_count;
+    const stance_state_desc *states;
+    const char *entry;                 /* NULL = the first state */
+    int transition_count;              /* checked per state in this order: first match wins */
+    const stance_transition_desc *transitions;
+} stance_machine_desc;
+
+typedef enum stance_layer_mode {
+    STANCE_LAYER_OVERRIDE = 0,
+    STANCE_LAYER_ADDITIVE
+} stance_layer_mode;
+
+typedef enum stance_layer_space {
+    STANCE_SPACE_LOCAL = 0,   /* masked joints keep the layer's angle to their parent */
+    STANCE_SPACE_MESH         /* masked joints keep the layer's model-space rotation */
+} stance_layer_space;
+
+typedef enum stance_additive_ref {
+    STANCE_ADDITIVE_FIRST_FRAME = 0, /* each clip's own first frame (or ref_clip's, if given) */
+    STANCE_ADDITIVE_REF_CLIP_SYNC    /* ref_clip sampled at the layer's current time */
+} stance_additive_ref;
+
+typedef struct stance_layer_desc {
+    const char *name;
+    const char *machine;             /* the machine this layer runs */
+    float weight;                    /* initial weight in [0, 1] (the first layer is always 1) */
+    stance_layer_mode mode;
+    stance_layer_space space;
+    const float *mask;               /* joint_count weights in [0, 1]; NULL = whole body */
+    stance_additive_ref additive_ref;
+    const stance_clip *ref_clip;
+    int priority;                    /* for the gameplay controller; higher shows on top */
+} stance_layer_desc;
+
+typedef struct stance_graph_desc {
+    const stance_skeleton *skeleton;
+    int param_count;
+    const stance_param_desc *params;
+    int machine_count;
+    const stance_machine_desc *machines;
+    int layer_count;                 /* 0 = one layer running the first machine */
+    const stance_layer_desc *layers;
+    float default_blend_time;        /* 0 = 0.25 s */
+    float deadblend_halflife;        /* velocity decay of dead blending; 0 = 0.05 s */
+} stance_graph_desc;
+
+typedef struct stance_graph stance_graph;
+typedef struct stance_instance stance_instance;
+
+stance_status stance_graph_create(const stance_graph_desc *desc, const stance_allocator *allocator,
+                                  stance_graph **out, stance_error *err);
+void stance_graph_destroy(stance_graph *graph);
+
+const stance_skeleton *stance_graph_skeleton(const stance_graph *graph);
+int stance_graph_param_count(const stance_graph *graph);
+int stance_graph_find_param(const stance_graph *graph, const char *name);          /* -1 if none */
+const char *stance_graph_param_name(const stance_graph *graph, int param);
+stance_param_type stance_graph_param_type(const stance_graph *graph, int param);
+int stance_graph_machine_count(const stance_graph *graph);
+int stance_graph_find_machine(const stance_graph *graph, const char *name);
+const char *stance_graph_machine_name(const stance_graph *graph, int machine);
+int stance_graph_state_count(const stance_graph *graph);                           /* all machines */
+/* A state's global index: "Machine/State", or a bare state name when unique. -1 if none. */
+int stance_graph_find_state(const stance_graph *graph, const char *name);
+const char *stance_graph_state_name(const stance_graph *graph, int state);
+int stance_graph_state_machine(const stance_graph *graph, int state);
+int stance_graph_layer_count(const stance_graph *graph);
+int stance_graph_find_layer(const stance_graph *graph, const char *name);
+const char *stance_graph_layer_name(const stance_graph *graph, int layer);
+int stance_graph_layer_machine(const stance_graph *graph, int layer);
+int stance_graph_layer_priority(const stance_graph *graph, int layer);
+/* The closest known name of a kind to `name` (edit distance), for messages. */
+const char *stance_graph_closest_param(const stance_graph *graph, const char *name);
+
+/* ---- instance ------------------------------------------------------------- */
+
+typedef enum stance_event_type {
+    STANCE_EVENT_STATE_ENTERED = 0,
+    STANCE_EVENT_STATE_EXITED,
+    STANCE_EVENT_TRANSITION_STARTED,
+    STANCE_EVENT_TRANSITION_FINISHED,
+    STANCE_EVENT_CLIP_FINISHED,       /* a once state reached its end */
+    STANCE_EVENT_CLIP_MARKER,         /* a clip event crossed by playback */
+    STANCE_EVENT_LAYER_SHOWN,         /* controller: a layer became the visible one */
+    STANCE_EVENT_LAYER_HIDDEN,
+    STANCE_EVENT_STATE_ENDED          /* controller: a state stopped (finished or reset) */
+} stance_event_type;
+
+typedef struct stance_event {
+    stance_event_type type;
+    int layer;         /* -1 when not about a layer */
+    int machine;
+    int state;         /* global state index (the state entered/exited/finished, or the transition's target) */
+    int other;         /* transition: the source state; marker: the clip event index */
+    const char *name;  /* marker: the clip event's name; else the state's name */
+    float time;        /* instance time in seconds when it happened */
+} stance_event;
+
+stance_status stance_instance_create(const stance_graph *graph, const stance_allocator *allocator,
+                                     stance_instance **out, stance_error *err);
+void stance_instance_destroy(stance_instance *instance);
+/* Copies the whole state of src into dst (both of the same graph). */
+stance_status stance_instance_copy(stance_instance *dst, const stance_instance *src);
+/* Back to the initial state: parameters at their defaults, entry states, time 0. */
+stance_status stance_instance_reset(stance_instance *instance);
+
+stance_status stance_instance_set_float(stance_instance *inst, int param, float value, stance_error *err);
+stance_status stance_instance_set_int(stance_instance *inst, int param, int value, stance_error *err);
+stance_status stance_instance_set_bool(stance_instance *inst, int param, int value, stance_error *err);
+stance_status stance_instance_set_trigger(stance_instance *inst, int param, stance_error *err);
+/* By name: an unknown name is an error naming the closest known one. */
+stance_status stance_instance_set_float_by_name(stance_instance *inst, const char *name, float value, stance_error *err);
+stance_status stance_instance_set_trigger_by_name(stance_instance *inst, const char *name, stance_error *err);
+/* The value the graph currently sees (after damping). */
+float stance_instance_param(const stance_instance *inst, int param);
+
+/* Overrides every transition's switch mode / blend time / easing (for
+ * experiments and the lab). mode < 0, blend_time <= 0, easing < 0 = no override. */
+stance_status stance_instance_override_switch(stance_instance *inst, int mode, float blend_time, int easing);
+
+#define STANCE_UPDATE_NO_TRANSITIONS 1 /* update flag: start no transition this update */
+
+/* Advances by dt seconds (0..1, finite): checks transitions, advances
+ * playback, evaluates layers, builds the local and model poses, records
+ * events and root motion. */
+stance_status stance_instance_update(stance_instance *inst, float dt);
+stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags);
+
+const stance_pose *stance_instance_local_pose(const stance_instance *inst);
+const stance_pose *stance_instance_model_pose(const stance_instance *inst);
+/* Events recorded by the last update, in order. *dropped gets how many did not fit. */
+const stance_event *stance_instance_events(const stance_instance *inst, int *count, int *dropped);
+/* Root displacement of the last update (the base layer's motion, model space). */
+void stance_instance_root_motion(const stance_instance *inst, float out[3]);
+/* Clips sampled by the last update (a cost measure). */
+int stance_instance_clips_sampled(const stance_instance *inst);
+float stance_instance_time(const stance_instance *inst);
+
+/* What a machine is doing. */
+typedef struct stance_machine_status {
+    int state;             /* global index of the current (target) state */
+    float state_time;      /* seconds in the current state */
+    float normalized_time; /* current state's playback position / duration (loops count up) */
+    int transition;        /* -1 when no transition is running, else the source state */
+    float progress;        /* 0..1 through the running transition */
+    stance_switch_mode mode;
+} stance_machine_status;
+stance_status stance_instance_machine_status(const stance_instance *inst, int machine,
+                                             stance_machine_status *out);
+/* Current layer weight (after fades). */
+float stance_instance_layer_weight(const stance_instance *inst, int layer);
+stance_status stance_instance_set_layer_weight(stance_instance *inst, int layer, float weight,
+                                               float fade_time);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

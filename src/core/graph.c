@@ -1,0 +1,547 @@
+/* src/core/graph.c - builds a stance_graph from its description: validates
+ * every name, index and value, resolves names to indices, orders each
+ * state's transitions, precomputes additive reference poses, and lays it all
+ * out in one allocation. Also the graph's read-only queries. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/graph_internal.h"
+#include "core/internal.h"
+
+#define FAIL(...) return st_fail(err, __VA_ARGS__)
+
+static int name_ok(const char *s) { return s && s[0] && strlen(s) < G_NAME; }
+
+static int find_param(const stance_graph_desc *d, const char *name) {
+    if (!name) return -1;
+    for (int i = 0; i < d->param_count; i++)
+        if (!strcmp(d->params[i].name, name)) return i;
+    return -1;
+}
+
+static int find_machine(const stance_graph_desc *d, const char *name) {
+    if (!name) return -1;
+    for (int i = 0; i < d->machine_count; i++)
+        if (!strcmp(d->machines[i].name, name)) return i;
+    return -1;
+}
+
+static int find_state_in(const stance_machine_desc *m, const char *name) {
+    if (!name) return -1;
+    for (int i = 0; i < m->state_count; i++)
+        if (!strcmp(m->states[i].name, name)) return i;
+    return -1;
+}
+
+static int levenshtein(const char *a, const char *b) {
+    int la = (int)strlen(a), lb = (int)strlen(b);
+    if (la > 63) la = 63;
+    if (lb > 63) lb = 63;
+    int row[64];
+    for (int j = 0; j <= lb; j++) row[j] = j;
+    for (int i = 1; i <= la; i++) {
+        int prev = row[0];
+        row[0] = i;
+        for (int j = 1; j <= lb; j++) {
+            int cur = row[j];
+            int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            int v = prev + cost;
+            if (row[j] + 1 < v) v = row[j] + 1;
+            if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
+            row[j] = v;
+            prev = cur;
+        }
+    }
+    return row[lb];
+}
+
+static const char *closest_param_desc(const stance_graph_desc *d, const char *name) {
+    const char *best = "";
+    int bd = 1 << 30;
+    for (int i = 0; name && i < d->param_count; i++) {
+        int dd = levenshtein(name, d->params[i].name);
+        if (dd < bd) bd = dd, best = d->params[i].name;
+    }
+    return best;
+}
+
+static const char *closest_state_desc(const stance_machine_desc *m, const char *name) {
+    const char *best = "";
+    int bd = 1 << 30;
+    for (int i = 0; name && i < m->state_count; i++) {
+        int dd = levenshtein(name, m->states[i].name);
+        if (dd < bd) bd = dd, best = m->states[i].name;
+    }
+    return best;
+}
+
+static stance_status check_clip(const stance_clip *c, const stance_skeleton *sk, const char *where,
+                                stance_error *err) {
+    if (!c) FAIL(STANCE_ERR_ARGUMENT, "%s: clip is NULL", where);
+    if (c->joint_count != sk->joint_count)
+        FAIL(STANCE_ERR_ARGUMENT, "%s: clip '%s' has %d joints, the skeleton %d", where, c->name, c->joint_count, sk->joint_count);
+    return STANCE_OK;
+}
+
+static stance_status need_numeric(const stance_graph_desc *d, const char *pname, const char *where, int *out,
+                                  stance_error *err) {
+    int p = find_param(d, pname);
+    if (p < 0)
+        FAIL(STANCE_ERR_NOT_FOUND, "%s: unknown parameter '%s' (closest: '%s')", where, pname ? pname : "(null)", closest_param_desc(d, pname));
+    if (d->params[p].type != STANCE_PARAM_FLOAT && d->params[p].type != STANCE_PARAM_INT)
+        FAIL(STANCE_ERR_ARGUMENT, "%s: parameter '%s' is not a float or int", where, pname);
+    *out = p;
+    return STANCE_OK;
+}
+
+static stance_status validate(const stance_graph_desc *d, stance_error *err, int *n_states, int *n_trans,
+                              int *n_conds, int *n_entries) {
+    const stance_skeleton *sk = d->skeleton;
+    if (!sk) FAIL(STANCE_ERR_ARGUMENT, "graph: skeleton is NULL");
+    if (d->param_count < 0 || d->param_count > STANCE_MAX_PARAMS || (d->param_count && !d->params))
+        FAIL(STANCE_ERR_ARGUMENT, "graph: param_count %d is not in 0..%d", d->param_count, STANCE_MAX_PARAMS);
+    if (d->machine_count < 1 || d->machine_count > STANCE_MAX_MACHINES || !d->machines)
+        FAIL(STANCE_ERR_ARGUMENT, "graph: machine_count %d is not in 1..%d", d->machine_count, STANCE_MAX_MACHINES);
+    if (d->layer_count < 0 || d->layer_count > STANCE_MAX_LAYERS || (d->layer_count && !d->layers))
+        FAIL(STANCE_ERR_ARGUMENT, "graph: layer_count %d is not in 0..%d", d->layer_count, STANCE_MAX_LAYERS);
+    if (!st_finite(d->default_blend_time) || d->default_blend_time < 0.0f || d->default_blend_time > 60.0f)
+        FAIL(STANCE_ERR_VALUE, "graph: default_blend_time %g is not in [0, 60]", (double)d->default_blend_time);
+    if (!st_finite(d->deadblend_halflife) || d->deadblend_halflife < 0.0f || d->deadblend_halflife > 60.0f)
+        FAIL(STANCE_ERR_VALUE, "graph: deadblend_halflife %g is not in [0, 60]", (double)d->deadblend_halflife);
+    for (int i = 0; i < d->param_count; i++) {
+        const stance_param_desc *p = &d->params[i];
+        if (!name_ok(p->name)) FAIL(STANCE_ERR_ARGUMENT, "graph: parameter %d name is empty or longer than 63 bytes", i);
+        if (find_param(d, p->name) != i) FAIL(STANCE_ERR_ARGUMENT, "graph: two parameters are named '%s'", p->name);
+        if ((unsigned)p->type > STANCE_PARAM_TRIGGER) FAIL(STANCE_ERR_ARGUMENT, "graph: parameter '%s' has an unknown type", p->name);
+        if (!st_finite(p->value)) FAIL(STANCE_ERR_VALUE, "graph: parameter '%s' initial value is not finite", p->name);
+        if (!st_finite(p->damping) || p->damping < 0.0f || p->damping > 60.0f)
+            FAIL(STANCE_ERR_VALUE, "graph: parameter '%s' damping %g is not in [0, 60] s", p->name, (double)p->damping);
+        if (p->damping > 0.0f && p->type != STANCE_PARAM_FLOAT)
+            FAIL(STANCE_ERR_ARGUMENT, "graph: parameter '%s': only float parameters can be damped", p->name);
+    }
+    int states = 0, trans = 0, conds = 0, entries = 0;
+    int used[STANCE_MAX_MACHINES] = {0};
+    for (int m = 0; m < d->machine_count; m++) {
+        const stance_machine_desc *md = &d->machines[m];
+        if (!name_ok(md->name)) FAIL(STANCE_ERR_ARGUMENT, "graph: machine %d name is empty or longer than 63 bytes", m);
+        if (find_machine(d, md->name) != m) FAIL(STANCE_ERR_ARGUMENT, "graph: two machines are named '%s'", md->name);
+        if (md->state_count < 1 || md->state_count > STANCE_MAX_STATES || !md->states)
+            FAIL(STANCE_ERR_ARGUMENT, "machine '%s': state_count %d is not in 1..%d", md->name, md->state_count, STANCE_MAX_STATES);
+        if (md->transition_count < 0 || md->transition_count > 4096 || (md->transition_count && !md->transitions))
+            FAIL(STANCE_ERR_ARGUMENT, "machine '%s': transition_count %d is not in 0..4096", md->name, md->transition_count);
+        if (md->entry && find_state_in(md, md->entry) < 0)
+            FAIL(STANCE_ERR_NOT_FOUND, "machine '%s': unknown entry state '%s' (closest: '%s')", md->name, md->entry, closest_state_desc(md, md->entry));
+        for (int s = 0; s < md->state_count; s++) {
+            const stance_state_desc *sd = &md->states[s];
+            char where[160];
+            if (!name_ok(sd->name)) FAIL(STANCE_ERR_ARGUMENT, "machine '%s': state %d name is empty or longer than 63 bytes", md->name, s);
+            snprintf(where, sizeof where, "state '%s/%s'", md->name, sd->name);
+            if (find_state_in(md, sd->name) != s) FAIL(STANCE_ERR_ARGUMENT, "machine '%s': two states are named '%s'", md->name, sd->name);
+            if (!st_finite(sd->speed) || sd->speed < -100.0f || sd->speed > 100.0f) FAIL(STANCE_ERR_VALUE, "%s: speed %g is not in [-100, 100]", where, (double)sd->speed);
+            if (sd->once != 0 && sd->once != 1) FAIL(STANCE_ERR_ARGUMENT, "%s: once must be 0 or 1", where);
+            if (sd->speed_param) {
+                int p;
+                stance_status st = need_numeric(d, sd->speed_param, where, &p, err);
+                if (st) return st;
+            }
+            switch (sd->type) {
+            case STANCE_MOTION_CLIP: {
+                stance_status st = check_clip(sd->clip, sk, where, err);
+                if (st) return st;
+                break;
+            }
+            case STANCE_MOTION_BLEND1D:
+            case STANCE_MOTION_BLEND2D: {
+                if (sd->entry_count < 2 || sd->entry_count > STANCE_MAX_BLEND_ENTRIES || !sd->entries)
+                    FAIL(STANCE_ERR_ARGUMENT, "%s: a blend space needs 2..%d entries, not %d", where, STANCE_MAX_BLEND_ENTRIES, sd->entry_count);
+                int p;
+                stance_status st = need_numeric(d, sd->param_x, where, &p, err);
+                if (st) return st;
+                if (sd->type == STANCE_MOTION_BLEND2D) {
+                    st = need_numeric(d, sd->param_y, where, &p, err);
+                    if (st) return st;
+                }
+                for (int e = 0; e < sd->entry_count; e++) {
+                    const stance_blend_entry_desc *en = &sd->entries[e];
+                    st = check_clip(en->clip, sk, where, err);
+                    if (st) return st;
+                    if (!st_finite(en->x) || !st_finite(en->y)) FAIL(STANCE_ERR_VALUE, "%s: entry %d position is not finite", where, e);
+                    for (int k = 0; k < e; k++) {
+                        const stance_blend_entry_desc *o = &sd->entries[k];
+                        if (o->x == en->x && (sd->type == STANCE_MOTION_BLEND1D || o->y == en->y))
+                            FAIL(STANCE_ERR_ARGUMENT, "%s: entries %d and %d are at the same position", where, k, e);
+                    }
+                }
+                entries += sd->entry_count;
+                break;
+            }
+            case STANCE_MOTION_MACHINE: {
+                int sub = find_machine(d, sd->machine);
+                if (sub < 0) FAIL(STANCE_ERR_NOT_FOUND, "%s: unknown machine '%s'", where, sd->machine ? sd->machine : "(null)");
+                if (sub == m) FAIL(STANCE_ERR_ARGUMENT, "%s: a machine cannot nest itself", where);
+                if (used[sub]++) FAIL(STANCE_ERR_ARGUMENT, "%s: machine '%s' is already used by another state or layer", where, sd->machine);
+                break;
+            }
+            default:
+                FAIL(STANCE_ERR_ARGUMENT, "%s: unknown motion type %d", where, (int)sd->type);
+            }
+        }
+        for (int t = 0; t < md->transition_count; t++) {
+            const stance_transition_desc *td = &md->transitions[t];
+            char where[200];
+            snprintf(where, sizeof where, "machine '%s' transition %d (%s -> %s)", md->name, t,
+                     td->from ? td->from : "*", td->to ? td->to : "(null)");
+            int any = !td->from || !strcmp(td->from, "*");
+            if (!any && find_state_in(md, td->from) < 0)
+                FAIL(STANCE_ERR_NOT_FOUND, "%s: unknown state '%s' (closest: '%s')", where, td->from, closest_state_desc(md, td->from));
+            if (find_state_in(md, td->to) < 0)
+                FAIL(STANCE_ERR_NOT_FOUND, "%s: unknown state '%s' (closest: '%s')", where, td->to ? td->to : "(null)", closest_state_desc(md, td->to));
+            if (td->condition_count < 0 || td->condition_count > STANCE_MAX_CONDITIONS || (td->condition_count && !td->conditions))
+                FAIL(STANCE_ERR_ARGUMENT, "%s: condition_count %d is not in 0..%d", where, td->condition_count, STANCE_MAX_CONDITIONS);
+            if ((unsigned)td->exit > STANCE_EXIT_AT_END) FAIL(STANCE_ERR_ARGUMENT, "%s: unknown exit mode", where);
+            if (!st_finite(td->exit_time) || td->exit_time < 0.0f) FAIL(STANCE_ERR_VALUE, "%s: exit_time %g is not finite and >= 0", where, (double)td->exit_time);
+            if (!st_finite(td->blend_time) || td->blend_time < 0.0f || td->blend_time > 60.0f) FAIL(STANCE_ERR_VALUE, "%s: blend_time %g is not in [0, 60]", where, (double)td->blend_time);
+            if ((unsigned)td->mode >= STANCE_SWITCH_MODE_COUNT) FAIL(STANCE_ERR_ARGUMENT, "%s: unknown switch mode %d", where, (int)td->mode);
+            if ((unsigned)td->easing > STANCE_EASE_LINEAR) FAIL(STANCE_ERR_ARGUMENT, "%s: unknown easing %d", where, (int)td->easing);
+            /* no exit and no condition: an unconditional transition (a sequence step) */
+            for (int c = 0; c < td->condition_count; c++) {
+                const stance_condition_desc *cd = &td->conditions[c];
+                int p = find_param(d, cd->param);
+                if (p < 0) FAIL(STANCE_ERR_NOT_FOUND, "%s: unknown parameter '%s' (closest: '%s')", where, cd->param ? cd->param : "(null)", closest_param_desc(d, cd->param));
+                if ((unsigned)cd->op > STANCE_CMP_FALSE) FAIL(STANCE_ERR_ARGUMENT, "%s: unknown comparison %d", where, (int)cd->op);
+                if (!st_finite(cd->value) || !st_finite(cd->hysteresis) || cd->hysteresis < 0.0f)
+                    FAIL(STANCE_ERR_VALUE, "%s: condition on '%s' has a value or hysteresis that is not finite (or negative hysteresis)", where, cd->param);
+                if (d->params[p].type == STANCE_PARAM_TRIGGER && cd->op != STANCE_CMP_TRUE)
+                    FAIL(STANCE_ERR_ARGUMENT, "%s: trigger '%s' can only be tested for being set", where, cd->param);
+                if (cd->group < 0 || cd->group >= STANCE_MAX_CONDITIONS) FAIL(STANCE_ERR_ARGUMENT, "%s: condition group %d is not in 0..%d", where, cd->group, STANCE_MAX_CONDITIONS - 1);
+            }
+            conds += td->condition_count;
+        }
+        states += md->state_count;
+        trans += md->transition_count;
+    }
+    if (states > STANCE_MAX_STATES) FAIL(STANCE_ERR_ARGUMENT, "graph: %d states, more than %d", states, STANCE_MAX_STATES);
+    /* nesting depth (no cycles: each machine is nested at most once, never by itself) */
+    for (int m = 0; m < d->machine_count; m++) {
+        int depth = 0, cur = m;
+        while (depth <= STANCE_MAX_NEST) {
+            int parent = -1;
+            for (int k = 0; k < d->machine_count && parent < 0; k++)
+                for (int s = 0; s < d->machines[k].state_count; s++) {
+                    const stance_state_desc *sd = &d->machines[k].states[s];
+                    if (sd->type == STANCE_MOTION_MACHINE && find_machine(d, sd->machine) == cur) { parent = k; break; }
+                }
+            if (parent < 0) break;
+            cur = parent;
+            depth++;
+        }
+        if (depth > STANCE_MAX_NEST) FAIL(STANCE_ERR_ARGUMENT, "machine '%s': nested deeper than %d (or in a cycle)", d->machines[m].name, STANCE_MAX_NEST);
+    }
+    for (int l = 0; l < d->layer_count; l++) {
+        const stance_layer_desc *ld = &d->layers[l];
+        if (!name_ok(ld->name)) FAIL(STANCE_ERR_ARGUMENT, "graph: layer %d name is empty or longer than 63 bytes", l);
+        for (int k = 0; k < l; k++)
+            if (!strcmp(d->layers[k].name, ld->name)) FAIL(STANCE_ERR_ARGUMENT, "graph: two layers are named '%s'", ld->name);
+        int m = find_machine(d, ld->machine);
+        if (m < 0) FAIL(STANCE_ERR_NOT_FOUND, "layer '%s': unknown machine '%s'", ld->name, ld->machine ? ld->machine : "(null)");
+        if (used[m]++) FAIL(STANCE_ERR_ARGUMENT, "layer '%s': machine '%s' is already used by another state or layer", ld->name, ld->machine);
+        if (!st_finite(ld->weight) || ld->weight < 0.0f || ld->weight > 1.0f) FAIL(STANCE_ERR_VALUE, "layer '%s': weight %g is not in [0, 1]", ld->name, (double)ld->weight);
+        if ((unsigned)ld->mode > STANCE_LAYER_ADDITIVE) FAIL(STANCE_ERR_ARGUMENT, "layer '%s': unknown mode", ld->name);
+        if ((unsigned)ld->space > STANCE_SPACE_MESH) FAIL(STANCE_ERR_ARGUMENT, "layer '%s': unknown space", ld->name);
+        if ((unsigned)ld->additive_ref > STANCE_ADDITIVE_REF_CLIP_SYNC) FAIL(STANCE_ERR_ARGUMENT, "layer '%s': unknown additive reference", ld->name);
+        if (ld->additive_ref == STANCE_ADDITIVE_REF_CLIP_SYNC && !ld->ref_clip) FAIL(STANCE_ERR_ARGUMENT, "layer '%s': a synced additive reference needs ref_clip", ld->name);
+        if (ld->ref_clip) {
+            stance_status st = check_clip(ld->ref_clip, sk, ld->name, err);
+            if (st) return st;
+        }
+        if (ld->mask)
+            for (int j = 0; j < sk->joint_count; j++)
+                if (!st_finite(ld->mask[j]) || ld->mask[j] < 0.0f || ld->mask[j] > 1.0f)
+                    FAIL(STANCE_ERR_VALUE, "layer '%s': mask weight of joint %d is not in [0, 1]", ld->name, j);
+        if (!st_finite((float)ld->priority)) FAIL(STANCE_ERR_VALUE, "layer '%s': bad priority", ld->name);
+    }
+    *n_states = states, *n_trans = trans, *n_conds = conds, *n_entries = entries;
+    return STANCE_OK;
+}
+
+typedef struct layout {
+    size_t off, params, states, trans, state_trans, any_trans, conds, entries, machines, layers, masks, ref_structs, ref_mem;
+} layout;
+
+static size_t take(size_t *off, size_t bytes) {
+    size_t at = st_align_up(*off, 64);
+    *off = at + bytes;
+    return at;
+}
+
+stance_status stance_graph_create(const stance_graph_desc *d, const stance_allocator *allocator, stance_graph **out,
+                                  stance_error *err) {
+    if (!out) FAIL(STANCE_ERR_ARGUMENT, "graph: out is NULL");
+    *out = NULL;
+    if (!d) FAIL(STANCE_ERR_ARGUMENT, "graph: desc is NULL");
+    int S, T, C, E;
+    stance_status st = validate(d, err, &S, &T, &C, &E);
+    if (st) return st;
+    const stance_skeleton *sk = d->skeleton;
+    const int J = sk->joint_count, L = d->layer_count ? d->layer_count : 1, M = d->machine_count;
+    /* Reference poses: one per clip state of additive layers' machines, one per ref_clip. */
+    int R = 0;
+    for (int l = 0; l < d->layer_count; l++) {
+        const stance_layer_desc *ld = &d->layers[l];
+        if (ld->mode != STANCE_LAYER_ADDITIVE) continue;
+        if (ld->ref_clip) { R++; continue; }
+        R += d->machines[find_machine(d, ld->machine)].state_count;
+    }
+    size_t pose_bytes = stance_pose_bytes(J);
+    layout lo = {0};
+    size_t off = sizeof(stance_graph);
+    lo.params = take(&off, sizeof(g_param) * (size_t)d->param_count);
+    lo.states = take(&off, sizeof(g_state) * (size_t)S);
+    lo.trans = take(&off, sizeof(g_trans) * (size_t)T);
+    lo.state_trans = take(&off, sizeof(int) * (size_t)T);
+    lo.any_trans = take(&off, sizeof(int) * (size_t)T);
+    lo.conds = take(&off, sizeof(g_cond) * (size_t)C);
+    lo.entries = take(&off, sizeof(g_entry) * (size_t)E);
+    lo.machines = take(&off, sizeof(g_machine) * (size_t)M);
+    lo.layers = take(&off, sizeof(g_layer) * (size_t)L);
+    lo.masks = take(&off, sizeof(float) * (size_t)J * (size_t)L);
+    lo.ref_structs = take(&off, sizeof(stance_pose) * (size_t)R);
+    lo.ref_mem = take(&off, pose_bytes * (size_t)R);
+    size_t bytes = off;
+    stance_allocator al = st_allocator(allocator);
+    unsigned char *mem = st_alloc(&al, bytes, 64);
+    if (!mem) FAIL(STANCE_ERR_MEMORY, "graph: allocation of %zu bytes failed", bytes);
+    stance_graph *g = (stance_graph *)mem;
+    g->skeleton = sk;
+    g->params = (g_param *)(mem + lo.params);
+    g->states = (g_state *)(mem + lo.states);
+    g->trans = (g_trans *)(mem + lo.trans);
+    g->state_trans = (int *)(mem + lo.state_trans);
+    g->any_trans = (int *)(mem + lo.any_trans);
+    g->conds = (g_cond *)(mem + lo.conds);
+    g->entries = (g_entry *)(mem + lo.entries);
+    g->machines = (g_machine *)(mem + lo.machines);
+    g->layers = (g_layer *)(mem + lo.layers);
+    g->masks = (float *)(mem + lo.masks);
+    g->ref_poses = (stance_pose *)(mem + lo.ref_structs);
+    g->param_count = d->param_count, g->state_count = S, g->machine_count = M, g->layer_count = L;
+    g->trans_count = T, g->cond_count = C, g->entry_count = E, g->ref_pose_count = 0;
+    g->default_blend_time = d->default_blend_time > 0.0f ? d->default_blend_time : 0.25f;
+    g->deadblend_halflife = d->deadblend_halflife > 0.0f ? d->deadblend_halflife : 0.05f;
+    g->allocator = al;
+    g->bytes = bytes;
+    for (int i = 0; i < d->param_count; i++) {
+        memcpy(g->params[i].name, d->params[i].name, strlen(d->params[i].name) + 1);
+        g->params[i].type = d->params[i].type;
+        g->params[i].value = d->params[i].value;
+        g->params[i].damping = d->params[i].damping;
+    }
+    /* states and machines */
+    int s_at = 0, e_at = 0;
+    for (int m = 0; m < M; m++) {
+        const stance_machine_desc *md = &d->machines[m];
+        g_machine *gm = &g->machines[m];
+        memcpy(gm->name, md->name, strlen(md->name) + 1);
+        gm->state_first = s_at, gm->state_count = md->state_count;
+        gm->entry = s_at + (md->entry ? find_state_in(md, md->entry) : 0);
+        gm->parent_state = -1, gm->layer = -1;
+        for (int s = 0; s < md->state_count; s++, s_at++) {
+            const stance_state_desc *sd = &md->states[s];
+            g_state *gs = &g->states[s_at];
+            memcpy(gs->name, sd->name, strlen(sd->name) + 1);
+            gs->machine = m;
+            gs->type = sd->type;
+            gs->clip = sd->clip;
+            gs->once = sd->once;
+            gs->speed = sd->speed != 0.0f ? sd->speed : 1.0f;
+            gs->speed_param = sd->speed_param ? find_param(d, sd->speed_param) : -1;
+            gs->param_x = gs->param_y = gs->sub_machine = -1;
+            gs->ref_pose = -1;
+            if (sd->type == STANCE_MOTION_BLEND1D || sd->type == STANCE_MOTION_BLEND2D) {
+                gs->entry_first = e_at, gs->entry_count = sd->entry_count;
+                gs->param_x = find_param(d, sd->param_x);
+                if (sd->type == STANCE_MOTION_BLEND2D) gs->param_y = find_param(d, sd->param_y);
+                for (int e = 0; e < sd->entry_count; e++) {
+                    g_entry en = {sd->entries[e].clip, sd->entries[e].x, sd->entries[e].y};
+                    int k = e_at + e;
+                    if (sd->type == STANCE_MOTION_BLEND1D) /* insertion sort by x */
+                        while (k > e_at && g->entries[k - 1].x > en.x) { g->entries[k] = g->entries[k - 1]; k--; }
+                    g->entries[k] = en;
+                }
+                e_at += sd->entry_count;
+            }
+            if (sd->type == STANCE_MOTION_MACHINE) gs->sub_machine = find_machine(d, sd->machine);
+        }
+    }
+    for (int s = 0; s < S; s++)
+        if (g->states[s].sub_machine >= 0) g->machines[g->states[s].sub_machine].parent_state = s;
+    /* transitions, per state in priority order, then any-state per machine */
+    int t_at = 0, c_at = 0;
+    for (int m = 0; m < M; m++) {
+        const stance_machine_desc *md = &d->machines[m];
+        int base = g->machines[m].state_first;
+        for (int t = 0; t < md->transition_count; t++, t_at++) {
+            const stance_transition_desc *td = &md->transitions[t];
+            g_trans *gt = &g->trans[t_at];
+            int any = !td->from || !strcmp(td->from, "*");
+            gt->from = any ? -1 : base + find_state_in(md, td->from);
+            gt->to = base + find_state_in(md, td->to);
+            gt->cond_first = c_at, gt->cond_count = td->condition_count;
+            gt->exit = td->exit, gt->exit_time = td->exit_time, gt->blend_time = td->blend_time;
+            gt->mode = td->mode, gt->easing = td->easing;
+            gt->uninterruptible = td->uninterruptible != 0, gt->allow_self = td->allow_self != 0;
+            for (int c = 0; c < td->condition_count; c++, c_at++) {
+                const stance_condition_desc *cd = &td->conditions[c];
+                g->conds[c_at] = (g_cond){find_param(d, cd->param), cd->op, cd->value, cd->hysteresis, cd->group};
+            }
+        }
+    }
+    int st_at = 0;
+    for (int s = 0; s < S; s++) {
+        g->states[s].trans_first = st_at;
+        for (int t = 0; t < T; t++)
+            if (g->trans[t].from == s) g->state_trans[st_at++] = t;
+        g->states[s].trans_count = st_at - g->states[s].trans_first;
+    }
+    int any_at = 0;
+    for (int m = 0; m < M; m++) {
+        g->machines[m].any_first = any_at;
+        for (int t = 0; t < T; t++)
+            if (g->trans[t].from < 0 && g->states[g->trans[t].to].machine == m) g->any_trans[any_at++] = t;
+        g->machines[m].any_count = any_at - g->machines[m].any_first;
+    }
+    /* layers */
+    for (int l = 0; l < L; l++) {
+        g_layer *gl = &g->layers[l];
+        float *mask = g->masks + (size_t)l * (size_t)J;
+        if (d->layer_count == 0) {
+            strcpy(gl->name, "base");
+            gl->machine = 0, gl->weight = 1.0f;
+            for (int j = 0; j < J; j++) mask[j] = 1.0f;
+            gl->mask = mask, gl->ref_clip_pose = -1;
+        } else {
+            const stance_layer_desc *ld = &d->layers[l];
+            memcpy(gl->name, ld->name, strlen(ld->name) + 1);
+            gl->machine = find_machine(d, ld->machine);
+            gl->weight = l == 0 ? 1.0f : ld->weight;
+            gl->mode = ld->mode, gl->space = ld->space;
+            gl->has_mask = ld->mask != NULL;
+            for (int j = 0; j < J; j++) mask[j] = ld->mask ? ld->mask[j] : 1.0f;
+            gl->mask = mask;
+            gl->additive_ref = ld->additive_ref;
+            gl->ref_clip = ld->ref_clip;
+            gl->priority = ld->priority;
+            gl->ref_clip_pose = -1;
+        }
+        g->machines[gl->machine].layer = l;
+    }
+    /* additive reference poses (first frames) */
+    unsigned char *pm = mem + lo.ref_mem;
+    for (int l = 0; l < L; l++) {
+        g_layer *gl = &g->layers[l];
+        if (gl->mode != STANCE_LAYER_ADDITIVE) continue;
+        const g_machine *gm = &g->machines[gl->machine];
+        int n = gl->ref_clip ? 1 : gm->state_count;
+        for (int i = 0; i < n; i++) {
+            stance_pose *p = &g->ref_poses[g->ref_pose_count];
+            stance_pose_init(p, J, pm + pose_bytes * (size_t)g->ref_pose_count, pose_bytes, NULL);
+            const stance_clip *clip = NULL;
+            if (gl->ref_clip) {
+                clip = gl->ref_clip;
+                gl->ref_clip_pose = g->ref_pose_count;
+            } else {
+                g_state *gs = &g->states[gm->state_first + i];
+                clip = gs->type == STANCE_MOTION_CLIP ? gs->clip
+                     : gs->entry_count ? g->entries[gs->entry_first].clip : NULL;
+                gs->ref_pose = g->ref_pose_count;
+            }
+            if (clip) stance_clip_sample(clip, 0.0f, NULL, p);
+            else stance_pose_set_rest(p, sk);
+            g->ref_pose_count++;
+        }
+    }
+    *out = g;
+    return st_ok(err);
+}
+
+void stance_graph_destroy(stance_graph *g) {
+    if (!g) return;
+    stance_allocator al = g->allocator;
+    st_free(&al, g, g->bytes);
+}
+
+const stance_skeleton *stance_graph_skeleton(const stance_graph *g) { return g ? g->skeleton : NULL; }
+int stance_graph_param_count(const stance_graph *g) { return g ? g->param_count : 0; }
+int stance_graph_find_param(const stance_graph *g, const char *name) {
+    if (!g || !name) return -1;
+    for (int i = 0; i < g->param_count; i++)
+        if (!strcmp(g->params[i].name, name)) return i;
+    return -1;
+}
+const char *stance_graph_param_name(const stance_graph *g, int p) {
+    return g && p >= 0 && p < g->param_count ? g->params[p].name : "";
+}
+stance_param_type stance_graph_param_type(const stance_graph *g, int p) {
+    return g && p >= 0 && p < g->param_count ? g->params[p].type : STANCE_PARAM_FLOAT;
+}
+int stance_graph_machine_count(const stance_graph *g) { return g ? g->machine_count : 0; }
+int stance_graph_find_machine(const stance_graph *g, const char *name) {
+    if (!g || !name) return -1;
+    for (int i = 0; i < g->machine_count; i++)
+        if (!strcmp(g->machines[i].name, name)) return i;
+    return -1;
+}
+const char *stance_graph_machine_name(const stance_graph *g, int m) {
+    return g && m >= 0 && m < g->machine_count ? g->machines[m].name : "";
+}
+int stance_graph_state_count(const stance_graph *g) { return g ? g->state_count : 0; }
+int stance_graph_find_state(const stance_graph *g, const char *name) {
+    if (!g || !name) return -1;
+    const char *slash = strchr(name, '/');
+    if (slash) {
+        size_t ml = (size_t)(slash - name);
+        for (int s = 0; s < g->state_count; s++) {
+            const char *mn = g->machines[g->states[s].machine].name;
+            if (strlen(mn) == ml && !strncmp(mn, name, ml) && !strcmp(g->states[s].name, slash + 1)) return s;
+        }
+        return -1;
+    }
+    int found = -1;
+    for (int s = 0; s < g->state_count; s++)
+        if (!strcmp(g->states[s].name, name)) {
+            if (found >= 0) return -1; /* ambiguous: say Machine/State */
+            found = s;
+        }
+    return found;
+}
+const char *stance_graph_state_name(const stance_graph *g, int s) {
+    return g && s >= 0 && s < g->state_count ? g->states[s].name : "";
+}
+int stance_graph_state_machine(const stance_graph *g, int s) {
+    return g && s >= 0 && s < g->state_count ? g->states[s].machine : -1;
+}
+int stance_graph_layer_count(const stance_graph *g) { return g ? g->layer_count : 0; }
+int stance_graph_find_layer(const stance_graph *g, const char *name) {
+    if (!g || !name) return -1;
+    for (int i = 0; i < g->layer_count; i++)
+        if (!strcmp(g->layers[i].name, name)) return i;
+    return -1;
+}
+const char *stance_graph_layer_name(const stance_graph *g, int l) {
+    return g && l >= 0 && l < g->layer_count ? g->layers[l].name : "";
+}
+int stance_graph_layer_machine(const stance_graph *g, int l) {
+    return g && l >= 0 && l < g->layer_count ? g->layers[l].machine : -1;
+}
+int stance_graph_layer_priority(const stance_graph *g, int l) {
+    return g && l >= 0 && l < g->layer_count ? g->layers[l].priority : 0;
+}
+const char *stance_graph_closest_param(const stance_graph *g, const char *name) {
+    const char *best = "";
+    int bd = 1 << 30;
+    for (int i = 0; g && name && i < g->param_count; i++) {
+        int dd = levenshtein(name, g->params[i].name);
+        if (dd < bd) bd = dd, best = g->params[i].name;
+    }
+    return best;
+}

@@ -1,0 +1,182 @@
+/* tools/cmd_scenario.c - `stance scenario`: the lesson's transition
+ * experiment (experiments/LESSON.md) per switch mode, as a table, JSON, or
+ * an SVG like the lesson's canvas (state band and jump bars per mode). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "stance/stance.h"
+#include "tool_graph.h"
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: stance scenario [--graph FILE] [--asset FILE] [--mode MODE|all] [--blend-time S]\n"
+               "                       [--easing smoothstep|linear] [--json] [--svg OUT.svg]\n"
+               "Runs the lesson's 13.5 s script at 60 Hz and reports, per switch mode, the worst joint\n"
+               "jump at a switch (cm), when and on which transition, and the most clips sampled in a frame.\n"
+               "Modes: cut, frozen, crossfade, inertialize-simple, inertialize, deadblend (default: all).\n"
+               "Without --graph it uses the built-in character and its lesson graph.\n");
+}
+
+static const char *state_color(const char *name) {
+    if (!strcmp(name, "Idle")) return "#9aa5b1";
+    if (!strcmp(name, "Move")) return "#4c8bf5";
+    if (!strcmp(name, "Jump")) return "#f59f00";
+    return "#6c757d";
+}
+
+static void write_svg(FILE *f, const stance_graph *g, const char *graph_name, int count,
+                      const stance_scenario_result *res, stance_scenario_frame (*frames)[STANCE_SCENARIO_FRAMES]) {
+    const double W = 1000, left = 150, right = 20, top = 60, row_h = 110, band_h = 26, bar_max_h = 60;
+    const double plot_w = W - left - right, H = top + row_h * count + 60, T = 13.5;
+    double max_jump = 1.0;
+    for (int m = 0; m < count; m++)
+        if (res[m].worst_jump_cm > max_jump) max_jump = res[m].worst_jump_cm;
+    double scale_cm = max_jump > 40 ? 60 : max_jump > 20 ? 40 : max_jump > 10 ? 20 : 10;
+    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' viewBox='0 0 %.0f %.0f' "
+               "font-family='sans-serif' font-size='12'>\n", W, H, W, H);
+    fprintf(f, "<rect width='100%%' height='100%%' fill='white'/>\n");
+    fprintf(f, "<text x='%.0f' y='22' font-size='16' font-weight='bold'>Jump at a switch, per mode "
+               "(%s, blend %.2f s)</text>\n", left, graph_name, (double)res[0].blend_time);
+    /* legend */
+    const char *names[3] = {"Idle", "Move", "Jump"};
+    for (int i = 0; i < 3; i++) {
+        double x = left + i * 90;
+        fprintf(f, "<rect x='%.0f' y='32' width='14' height='14' fill='%s'/><text x='%.0f' y='44'>%s</text>\n",
+                x, state_color(names[i]), x + 18, names[i]);
+    }
+    fprintf(f, "<rect x='%.0f' y='32' width='14' height='14' fill='url(#hatch)'/><text x='%.0f' y='44'>transition</text>\n",
+            left + 270, left + 288);
+    fprintf(f, "<rect x='%.0f' y='32' width='14' height='14' fill='#d62828'/><text x='%.0f' y='44'>jump at switch (cm)</text>\n",
+            left + 380, left + 398);
+    fprintf(f, "<defs><pattern id='hatch' width='6' height='6' patternUnits='userSpaceOnUse' patternTransform='rotate(45)'>"
+               "<rect width='6' height='6' fill='white' fill-opacity='0.0'/><line x1='0' y1='0' x2='0' y2='6' stroke='black' stroke-opacity='0.45' stroke-width='2'/></pattern></defs>\n");
+    for (int m = 0; m < count; m++) {
+        double y0 = top + row_h * m;
+        double band_y = y0 + bar_max_h + 8;
+        fprintf(f, "<text x='%.0f' y='%.0f' text-anchor='end' font-weight='bold'>%s</text>\n", left - 10, band_y + 17,
+                stance_switch_mode_name(res[m].mode));
+        fprintf(f, "<text x='%.0f' y='%.0f' text-anchor='end' fill='#555'>worst %.1f cm, %d clips</text>\n",
+                left - 10, band_y + 32, (double)res[m].worst_jump_cm, res[m].max_clips_sampled);
+        /* jump axis */
+        fprintf(f, "<line x1='%.0f' y1='%.0f' x2='%.0f' y2='%.0f' stroke='#999'/>\n", left, y0, left, y0 + bar_max_h);
+        fprintf(f, "<text x='%.0f' y='%.0f' text-anchor='end' font-size='10' fill='#555'>%.0f cm</text>\n", left - 4, y0 + 8, scale_cm);
+        fprintf(f, "<text x='%.0f' y='%.0f' text-anchor='end' font-size='10' fill='#555'>0</text>\n", left - 4, y0 + bar_max_h);
+        fprintf(f, "<line x1='%.0f' y1='%.0f' x2='%.0f' y2='%.0f' stroke='#eee'/>\n", left, y0 + bar_max_h, W - right, y0 + bar_max_h);
+        /* state band: runs of the same state */
+        const stance_scenario_frame *fr = frames[m];
+        int start = 0;
+        for (int i = 1; i <= STANCE_SCENARIO_FRAMES; i++) {
+            if (i < STANCE_SCENARIO_FRAMES && fr[i].state == fr[start].state) continue;
+            double x0 = left + plot_w * (fr[start].time - 1.0 / 60) / T, x1 = left + plot_w * fr[i - 1].time / T;
+            fprintf(f, "<rect x='%.1f' y='%.0f' width='%.1f' height='%.0f' fill='%s'/>\n", x0, band_y, x1 - x0, band_h,
+                    state_color(stance_graph_state_name(g, fr[start].state)));
+            start = i;
+        }
+        for (int i = 0; i < STANCE_SCENARIO_FRAMES; i++) /* transitions: hatched over the band */
+            if (fr[i].from_state >= 0) {
+                double x0 = left + plot_w * (fr[i].time - 1.0 / 60) / T;
+                fprintf(f, "<rect x='%.1f' y='%.0f' width='%.2f' height='%.0f' fill='url(#hatch)'/>\n", x0, band_y,
+                        plot_w / 60 / T + 0.3, band_h);
+            }
+        for (int i = 0; i < STANCE_SCENARIO_FRAMES; i++)
+            if (fr[i].jump_cm >= 0) {
+                double h = bar_max_h * (fr[i].jump_cm > scale_cm ? 1.0 : fr[i].jump_cm / scale_cm);
+                if (h < 1) h = 1;
+                double x = left + plot_w * fr[i].time / T;
+                fprintf(f, "<rect x='%.1f' y='%.1f' width='5' height='%.1f' fill='#d62828'/>\n", x - 2.5, y0 + bar_max_h - h, h);
+                fprintf(f, "<text x='%.1f' y='%.1f' font-size='9' text-anchor='middle' fill='#d62828'>%.1f</text>\n", x,
+                        y0 + bar_max_h - h - 2, (double)fr[i].jump_cm);
+            }
+    }
+    /* time axis */
+    double ay = top + row_h * count + 5;
+    fprintf(f, "<line x1='%.0f' y1='%.0f' x2='%.0f' y2='%.0f' stroke='black'/>\n", left, ay, W - right, ay);
+    for (int s = 0; s <= 13; s++) {
+        double x = left + plot_w * s / T;
+        fprintf(f, "<line x1='%.1f' y1='%.0f' x2='%.1f' y2='%.0f' stroke='black'/><text x='%.1f' y='%.0f' text-anchor='middle'>%d</text>\n",
+                x, ay, x, ay + 5, x, ay + 18, s);
+    }
+    fprintf(f, "<text x='%.0f' y='%.0f' text-anchor='middle'>time (s)</text>\n", left + plot_w / 2, ay + 36);
+    fprintf(f, "</svg>\n");
+}
+
+int cmd_scenario(int argc, char **argv) {
+    const char *graph_path = NULL, *asset = NULL, *svg = NULL, *mode_name = "all";
+    float blend = 0.25f;
+    int json = 0, easing = STANCE_EASE_SMOOTHSTEP;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "--json")) json = 1;
+        else if (!strcmp(a, "--graph") && more) graph_path = argv[++i];
+        else if (!strcmp(a, "--asset") && more) asset = argv[++i];
+        else if (!strcmp(a, "--svg") && more) svg = argv[++i];
+        else if (!strcmp(a, "--mode") && more) mode_name = argv[++i];
+        else if (!strcmp(a, "--blend-time") && more) {
+            char *end;
+            blend = strtof(argv[++i], &end);
+            if (*end || !(blend > 0.0f && blend <= 10.0f)) { fprintf(stderr, "stance scenario: --blend-time must be in (0, 10] s\n"); return 2; }
+        } else if (!strcmp(a, "--easing") && more) {
+            const char *e = argv[++i];
+            if (!strcmp(e, "smoothstep")) easing = STANCE_EASE_SMOOTHSTEP;
+            else if (!strcmp(e, "linear")) easing = STANCE_EASE_LINEAR;
+            else { fprintf(stderr, "stance scenario: unknown easing '%s' (smoothstep or linear)\n", e); return 2; }
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
+        else { fprintf(stderr, "stance scenario: unknown option '%s'\n", a); usage(stderr); return 2; }
+    }
+    stance_switch_mode modes[STANCE_SCENARIO_MODES];
+    int count = 0;
+    if (!strcmp(mode_name, "all")) {
+        for (int i = 0; i < STANCE_SCENARIO_MODES; i++) modes[count++] = stance_scenario_modes[i];
+    } else {
+        int m = stance_switch_mode_parse(mode_name);
+        if (m < 0) { fprintf(stderr, "stance scenario: unknown mode '%s' (cut, frozen, crossfade, inertialize-simple, inertialize, deadblend, all)\n", mode_name); return 2; }
+        modes[count++] = (stance_switch_mode)m;
+    }
+    tool_graph tg;
+    stance_error err = {0};
+    if (tool_graph_open(&tg, graph_path, asset, &err)) { fprintf(stderr, "stance: %s\n", err.message); return 1; }
+    stance_scenario_result res[STANCE_SCENARIO_MODES];
+    stance_scenario_frame (*frames)[STANCE_SCENARIO_FRAMES] = calloc(STANCE_SCENARIO_MODES, sizeof *frames);
+    if (!frames) { tool_graph_close(&tg); fprintf(stderr, "stance scenario: out of memory\n"); return 1; }
+    int rc = 0;
+    for (int m = 0; m < count; m++)
+        if (stance_scenario_run(tg.graph, modes[m], blend, (stance_easing)easing, &res[m], frames[m], NULL, &err)) {
+            fprintf(stderr, "stance: %s: %s\n", tg.name, err.message);
+            rc = 1;
+            goto done;
+        }
+    if (json) {
+        printf("{\"graph\":\"%s\",\"blend_time_s\":%.3f,\"easing\":\"%s\",\"modes\":[", tg.name, (double)blend,
+               easing == STANCE_EASE_LINEAR ? "linear" : "smoothstep");
+        for (int m = 0; m < count; m++)
+            printf("%s{\"mode\":\"%s\",\"worst_jump_cm\":%.2f,\"at_s\":%.3f,\"transition\":\"%s\",\"joint\":\"%s\","
+                   "\"max_clips_sampled\":%d,\"transitions\":%d}",
+                   m ? "," : "", stance_switch_mode_name(res[m].mode), (double)res[m].worst_jump_cm,
+                   (double)res[m].worst_at_s, res[m].worst_transition,
+                   stance_skeleton_joint_name(stance_graph_skeleton(tg.graph), res[m].worst_joint),
+                   res[m].max_clips_sampled, res[m].transitions);
+        printf("]}\n");
+    } else {
+        printf("The lesson's script (13.5 s at 60 Hz) on %s, blend %.2f s, %s\n", tg.name, (double)blend,
+               easing == STANCE_EASE_LINEAR ? "linear" : "smoothstep");
+        printf("| mode | worst jump (cm) | at (s) | transition | joint | max clips sampled | transitions |\n");
+        printf("|---|---|---|---|---|---|---|\n");
+        for (int m = 0; m < count; m++)
+            printf("| %s | %.2f | %.2f | %s | %s | %d | %d |\n", stance_switch_mode_name(res[m].mode),
+                   (double)res[m].worst_jump_cm, (double)res[m].worst_at_s, res[m].worst_transition,
+                   stance_skeleton_joint_name(stance_graph_skeleton(tg.graph), res[m].worst_joint),
+                   res[m].max_clips_sampled, res[m].transitions);
+    }
+    if (svg) {
+        FILE *f = fopen(svg, "w");
+        if (!f) { fprintf(stderr, "stance: %s: cannot create\n", svg); rc = 1; goto done; }
+        write_svg(f, tg.graph, tg.name, count, res, frames);
+        if (fclose(f)) { fprintf(stderr, "stance: %s: write failed\n", svg); rc = 1; }
+    }
+done:
+    free(frames);
+    tool_graph_close(&tg);
+    return rc;
+}

@@ -1,0 +1,50 @@
+/* tools/tool_graph.c - see tool_graph.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tool_graph.h"
+#ifdef STANCE_HAVE_JANSSON
+#include "io/graphfile.h"
+#endif
+
+stance_status tool_graph_open(tool_graph *tg, const char *path, const char *asset, stance_error *err) {
+    memset(tg, 0, sizeof *tg);
+    if (!path) {
+        if (asset) {
+            if (err) { err->status = STANCE_ERR_ARGUMENT; snprintf(err->message, sizeof err->message, "--asset needs --graph (the graph says which clip plays where)"); }
+            return STANCE_ERR_ARGUMENT;
+        }
+        stance_status s = stance_builtin_create(NULL, &tg->builtin, err);
+        if (s) return s;
+        s = stance_builtin_lesson_graph(&tg->builtin, NULL, &tg->owned, err);
+        if (s) { stance_builtin_destroy(&tg->builtin); return s; }
+        tg->graph = tg->owned;
+        tg->name = "built-in character";
+        return STANCE_OK;
+    }
+#ifdef STANCE_HAVE_JANSSON
+    stance_graphfile_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.asset_override = asset;
+    stance_graphfile *gf = NULL;
+    stance_status s = stance_graphfile_load(path, &opt, &gf, err);
+    if (s) return s;
+    tg->file = gf;
+    tg->graph = stance_graphfile_graph(gf);
+    tg->name = path;
+    return STANCE_OK;
+#else
+    (void)asset;
+    if (err) { err->status = STANCE_ERR_UNSUPPORTED; snprintf(err->message, sizeof err->message, "%s: graph files need a build with jansson (apt-get install libjansson-dev)", path); }
+    return STANCE_ERR_UNSUPPORTED;
+#endif
+}
+
+void tool_graph_close(tool_graph *tg) {
+#ifdef STANCE_HAVE_JANSSON
+    stance_graphfile_destroy(tg->file);
+#endif
+    stance_graph_destroy(tg->owned);
+    if (tg->owned) stance_builtin_destroy(&tg->builtin);
+    memset(tg, 0, sizeof *tg);
+}
