@@ -71,6 +71,9 @@ typedef struct stance_state_desc {
     const stance_blend_entry_desc *entries;
     const char *param_x, *param_y;    /* blend space parameters (y for 2D) */
     const char *machine;              /* STANCE_MOTION_MACHINE: the nested machine's name */
+    /* 1D blend spaces whose positions are root speeds: scale playback so the
+     * root moves at the parameter's value (within 1/4x..4x). */
+    int speed_warp;
 } stance_state_desc;
 
 typedef enum stance_compare {

@@ -22,7 +22,7 @@ stance_status stance_builtin_lesson_graph(const stance_builtin *b, const stance_
     const stance_blend_entry_desc move[] = {{idle, 0.0f, 0}, {walk, walk->root_speed, 0}, {run, run->root_speed, 0}};
     const stance_state_desc loco_states[] = {
         {.name = "Idle", .type = STANCE_MOTION_CLIP, .clip = idle},
-        {.name = "Move", .type = STANCE_MOTION_BLEND1D, .entry_count = 3, .entries = move, .param_x = "speed"},
+        {.name = "Move", .type = STANCE_MOTION_BLEND1D, .entry_count = 3, .entries = move, .param_x = "speed", .speed_warp = 1},
         {.name = "Jump", .type = STANCE_MOTION_CLIP, .clip = jump, .once = 1},
     };
     const stance_condition_desc c_jump[] = {{.param = "jump", .op = STANCE_CMP_TRUE}};

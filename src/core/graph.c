@@ -353,6 +353,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
             gs->type = sd->type;
             gs->clip = sd->clip;
             gs->once = sd->once;
+            gs->speed_warp = sd->speed_warp != 0;
             gs->speed = sd->speed != 0.0f ? sd->speed : 1.0f;
             gs->speed_param = sd->speed_param ? find_param(d, sd->speed_param) : -1;
             gs->param_x = gs->param_y = gs->sub_machine = -1;

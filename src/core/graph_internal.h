@@ -33,6 +33,7 @@ typedef struct g_state {
     int sub_machine;            /* -1 none */
     int trans_first, trans_count; /* into graph->state_trans */
     int ref_pose;               /* additive reference pose index in graph->ref_poses, -1 none */
+    int speed_warp;
 } g_state;
 
 typedef struct g_cond {

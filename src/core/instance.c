@@ -166,12 +166,25 @@ static void blend_weights(const stance_instance *inst, const g_state *s, float *
         w[0] = 1.0f;
 }
 
-/* Cycles per second of a blend space at its weights (phase rate). */
+/* Cycles per second of a blend space at its weights (phase rate). With
+ * speed warp, the rate is scaled so the blended root moves at the
+ * parameter's value (phase-synced gaits of different stride lengths would
+ * otherwise move slower than their weighted speed), within [1/4, 4]. */
 static float blend_phase_rate(const stance_instance *inst, const g_state *s, const float *w) {
     const g_entry *e = inst->graph->entries + s->entry_first;
-    float r = 0.0f;
+    float r = 0.0f, stride = 0.0f;
     for (int i = 0; i < s->entry_count; i++)
-        if (w[i] > 0.0f) r += w[i] / e[i].clip->duration;
+        if (w[i] > 0.0f) {
+            r += w[i] / e[i].clip->duration;
+            stride += w[i] * e[i].clip->root_speed * e[i].clip->duration;
+        }
+    if (s->speed_warp) {
+        float v = r * stride, x = inst->params[s->param_x];
+        if (v > 1e-4f && x > 0.0f) {
+            float k = x / v;
+            r *= k < 0.25f ? 0.25f : k > 4.0f ? 4.0f : k;
+        }
+    }
     return r;
 }
 
@@ -225,6 +238,9 @@ static void advance_play(stance_instance *inst, int m, g_play *p, float dt, int 
             if (report)
                 for (int i = 0; i < n && i < 16; i++)
                     emit(inst, STANCE_EVENT_CLIP_MARKER, layer, m, p->state, hits[i].index, c->events[hits[i].index].name);
+            /* a clock summed frame by frame may stop a hair short of the end */
+            const float eps = 1e-5f * (c->duration > 1.0f ? c->duration : 1.0f);
+            if (s->once && rate > 0.0f && np >= c->duration - eps) np = p->pos = c->duration;
             if (s->once && ((rate >= 0.0f && np >= c->duration) || (rate < 0.0f && np <= 0.0f))) {
                 p->finished = 1;
                 if (report) emit(inst, STANCE_EVENT_CLIP_FINISHED, layer, m, p->state, -1, s->name);
@@ -357,7 +373,6 @@ static void start_transition(stance_instance *inst, int m, int ti, float dt) {
         (rt->trans >= 0 || g->states[from].type == STANCE_MOTION_MACHINE)) mode = STANCE_SWITCH_FROZEN;
     switch (mode) {
     case STANCE_SWITCH_CROSSFADE:
-        rt->old = rt->cur;
         break;
     case STANCE_SWITCH_FROZEN:
     case STANCE_SWITCH_DEADBLEND:
@@ -382,6 +397,9 @@ static void start_transition(stance_instance *inst, int m, int ti, float dt) {
     default:
         break;
     }
+    /* the old state's clock keeps running through the blend (it is sampled
+     * only by crossfade) so its markers and "clip finished" still arrive */
+    rt->old = rt->cur;
     play_start(&rt->cur, t->to);
     const g_state *to = &g->states[t->to];
     if (to->sub_machine >= 0) reset_machine(inst, to->sub_machine);
@@ -407,7 +425,7 @@ static void update_machine(stance_instance *inst, int m, float dt, unsigned flag
     const stance_graph *g = inst->graph;
     advance_play(inst, m, &rt->cur, dt, 1, flags);
     if (rt->trans >= 0) {
-        if (rt->mode == STANCE_SWITCH_CROSSFADE) advance_play(inst, m, &rt->old, dt, 0, flags);
+        if (g->states[rt->old.state].type != STANCE_MOTION_MACHINE) advance_play(inst, m, &rt->old, dt, 1, flags);
         rt->elapsed += dt;
         if (rt->elapsed >= rt->duration) {
             int layer = layer_of_machine(g, m);
@@ -845,4 +863,10 @@ stance_status stance_instance_set_layer_weight(stance_instance *inst, int l, flo
         if (d == 0.0f) inst->layer_rate[l] = 1.0f;
     }
     return STANCE_OK;
+}
+
+/* For the tests: a blend space state's weights at the current parameters. */
+void stance_test_blend_weights(const stance_instance *inst, int state, float *w);
+void stance_test_blend_weights(const stance_instance *inst, int state, float *w) {
+    blend_weights(inst, &inst->graph->states[state], w);
 }

@@ -1,0 +1,80 @@
+/* stance/asset.h - an asset: one skeleton and the clips made for it, and the
+ * native binary file format `.stance` that stores them.
+ *
+ * The format (version 1, all integers and floats little-endian):
+ *
+ *   header, 32 bytes:
+ *     0  magic    "STANCE\0\0"
+ *     8  u32      version (1)
+ *    12  u32      flags (0; any other bit is rejected)
+ *    16  u64      payload size in bytes (the file is exactly 32 + this)
+ *    24  u64      checksum of the payload (stance_asset_checksum)
+ *   payload: sections, each a 16-byte head {char tag[4], u32 zero, u64 size}
+ *   and `size` bytes of body. "SKEL" comes first and once, then one "CLIP"
+ *   per clip. Bodies are described in src/core/asset.c.
+ *
+ * A clip is stored as its dense key grid (clip->times and the values of the
+ * joints and channels it animates), so load(save(x)) samples like x. Loading
+ * checks every count and size against the bytes present before using it,
+ * then the checksum, then builds the skeleton and clips through
+ * stance_skeleton_create and stance_clip_create, so every value check of the
+ * runtime applies to a file too. */
+#ifndef STANCE_ASSET_H
+#define STANCE_ASSET_H
+
+#include "base.h"
+#include "clip.h"
+#include "skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STANCE_ASSET_VERSION 1
+#define STANCE_MAX_CLIPS 4096
+
+/* Owns its skeleton and clips (all from `allocator`). Zero-initialize before
+ * use; stance_asset_destroy frees everything and zeroes it again. */
+typedef struct stance_asset {
+    stance_skeleton *skeleton;
+    int clip_count;
+    stance_clip **clips;        /* clip_count clips, each made for `skeleton` */
+    stance_allocator allocator; /* what the skeleton, clips and array came from */
+} stance_asset;
+
+void stance_asset_destroy(stance_asset *asset); /* NULL and a zeroed asset are fine */
+
+/* The clip of that exact name, or NULL. */
+const stance_clip *stance_asset_find_clip(const stance_asset *asset, const char *name);
+
+/* FNV-1a 64 of `size` bytes: the checksum the format stores. */
+uint64_t stance_asset_checksum(const void *bytes, size_t size);
+
+/* Serializes the asset into one block from `allocator` (NULL = malloc);
+ * free it with stance_asset_free_bytes and the same allocator. */
+stance_status stance_asset_save_memory(const stance_asset *asset, void **out_bytes,
+                                       size_t *out_size, const stance_allocator *allocator,
+                                       stance_error *err);
+void stance_asset_free_bytes(void *bytes, size_t size, const stance_allocator *allocator);
+
+/* Parses and validates `size` bytes into *out (which it overwrites; on
+ * failure *out is zeroed and nothing is leaked). Never reads outside
+ * [bytes, bytes + size). */
+stance_status stance_asset_load_memory(const void *bytes, size_t size,
+                                       const stance_allocator *allocator, stance_asset *out,
+                                       stance_error *err);
+
+/* The same through a file: one write, or one read of the whole file.
+ * Messages start with the path. */
+stance_status stance_asset_save_file(const stance_asset *asset, const char *path,
+                                     stance_error *err);
+stance_status stance_asset_load_file(const char *path, const stance_allocator *allocator,
+                                     stance_asset *out, stance_error *err);
+
+/* 1 when the bytes start with the format's magic (a cheap sniff). */
+int stance_asset_is_native(const void *bytes, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

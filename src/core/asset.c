@@ -1,0 +1,699 @@
+/* src/core/asset.c - assets (a skeleton and its clips) and the native binary
+ * format `.stance`: save to bytes or a file, load with full validation.
+ *
+ * Owns the byte layout below and nothing else: skeletons and clips are built
+ * only through stance_skeleton_create and stance_clip_create, so a file goes
+ * through exactly the checks a caller's description would. The header is in
+ * include/stance/asset.h. Section bodies (little-endian):
+ *
+ *   SKEL  u32 joint_count
+ *         per joint: u8 name length (1..63), name bytes, i32 parent,
+ *                    f32 t[3], r[4] (x y z w), s[3]      (the rest transform)
+ *   CLIP  u8 name length (1..63), name bytes
+ *         f32 duration, u32 flags (bit 0 slerp, bit 1 root path is joint 0's
+ *         translation), f32 root_speed
+ *         u32 key_count, f32 times[key_count]             (the shared grid)
+ *         u8 animated[joint_count] (bit 0 T, bit 1 R, bit 2 S)
+ *         u32 blocks[3]: keys stored per channel T, R, S (1 or key_count)
+ *         for channel T, R, S, for each joint with that bit, blocks[c] keys
+ *         of 3, 4, 3 floats (the values on the grid; one key = constant),
+ *         except joint 0's translation when flag bit 1 is set
+ *         u32 event_count, per event: u8 name length (1..31), name, f32 time
+ *         u32 root_key_count, f32 root_times[n], f32 root_values[3 n]; with
+ *         flag bit 1 these keys are also joint 0's translation track, kept at
+ *         their own times (the clip keeps them as its root path), so the
+ *         grid and the path come back exactly
+ *
+ * Every count is checked against the bytes left before anything is
+ * allocated for it, so a short file cannot ask for much memory. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "stance/asset.h"
+
+#define HEADER_BYTES 32
+#define SECTION_HEAD 16
+#define FLAG_SLERP 1u
+#define FLAG_ROOT_JOINT0 2u
+/* A loaded clip's dense data may not exceed this: it bounds what a small
+ * file can make the loader allocate (the grid is stored per animated joint,
+ * the clip per padded joint). */
+#define MAX_CLIP_BYTES ((size_t)1 << 30)
+#define MAX_FILE_BYTES ((size_t)1 << 31)
+
+static const unsigned char MAGIC[8] = {'S', 'T', 'A', 'N', 'C', 'E', 0, 0};
+
+/* ---- checksum -------------------------------------------------------------- */
+
+uint64_t stance_asset_checksum(const void *bytes, size_t size) {
+    const unsigned char *p = bytes;
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < size; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+int stance_asset_is_native(const void *bytes, size_t size) {
+    return bytes && size >= sizeof MAGIC && !memcmp(bytes, MAGIC, sizeof MAGIC);
+}
+
+/* ---- asset ----------------------------------------------------------------- */
+
+void stance_asset_destroy(stance_asset *asset) {
+    if (!asset) return;
+    if (asset->clips) {
+        for (int i = 0; i < asset->clip_count; i++) stance_clip_destroy(asset->clips[i]);
+        st_free(&asset->allocator, asset->clips, sizeof(stance_clip *) * (size_t)asset->clip_count);
+    }
+    stance_skeleton_destroy(asset->skeleton);
+    memset(asset, 0, sizeof *asset);
+}
+
+const stance_clip *stance_asset_find_clip(const stance_asset *asset, const char *name) {
+    if (!asset || !name || !asset->clips) return NULL;
+    for (int i = 0; i < asset->clip_count; i++)
+        if (asset->clips[i] && !strcmp(asset->clips[i]->name, name)) return asset->clips[i];
+    return NULL;
+}
+
+/* ---- writer: measures on a first pass (buf NULL), writes on the second ---- */
+
+typedef struct writer {
+    unsigned char *buf;
+    size_t pos;
+} writer;
+
+static void w_bytes(writer *w, const void *p, size_t n) {
+    if (w->buf && n) memcpy(w->buf + w->pos, p, n);
+    w->pos += n;
+}
+static void w_u8(writer *w, unsigned v) {
+    unsigned char b = (unsigned char)v;
+    w_bytes(w, &b, 1);
+}
+static void w_u32(writer *w, uint32_t v) {
+    unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+                          (unsigned char)(v >> 24)};
+    w_bytes(w, b, 4);
+}
+static void w_u64(writer *w, uint64_t v) {
+    w_u32(w, (uint32_t)v);
+    w_u32(w, (uint32_t)(v >> 32));
+}
+static void w_f32(writer *w, float f) {
+    uint32_t v;
+    memcpy(&v, &f, 4);
+    w_u32(w, v);
+}
+static void w_name(writer *w, const char *s) {
+    size_t n = strlen(s);
+    w_u8(w, (unsigned)n);
+    w_bytes(w, s, n);
+}
+/* A section head whose size is patched by end_section. */
+static size_t begin_section(writer *w, const char tag[4]) {
+    w_bytes(w, tag, 4);
+    w_u32(w, 0);
+    size_t at = w->pos;
+    w_u64(w, 0);
+    return at;
+}
+static void end_section(writer *w, size_t at) {
+    if (!w->buf) return;
+    size_t size = w->pos - (at + 8);
+    writer patch = {w->buf, at};
+    w_u64(&patch, (uint64_t)size);
+}
+
+static void write_skeleton(writer *w, const stance_skeleton *sk) {
+    size_t at = begin_section(w, "SKEL");
+    w_u32(w, (uint32_t)sk->joint_count);
+    for (int j = 0; j < sk->joint_count; j++) {
+        w_name(w, stance_skeleton_joint_name(sk, j));
+        w_u32(w, (uint32_t)sk->parents[j]);
+        const stance_transform *r = &sk->rest[j];
+        for (int c = 0; c < 3; c++) w_f32(w, r->t[c]);
+        for (int c = 0; c < 4; c++) w_f32(w, r->r[c]);
+        for (int c = 0; c < 3; c++) w_f32(w, r->s[c]);
+    }
+    end_section(w, at);
+}
+
+static void write_clip(writer *w, const stance_clip *c) {
+    size_t at = begin_section(w, "CLIP");
+    const int J = c->joint_count, pc = c->padded_count;
+    w_name(w, c->name);
+    w_f32(w, c->duration);
+    w_u32(w, (c->slerp ? FLAG_SLERP : 0u) | (c->root_from_joint0 ? FLAG_ROOT_JOINT0 : 0u));
+    w_f32(w, c->root_speed);
+    w_u32(w, (uint32_t)c->key_count);
+    for (int k = 0; k < c->key_count; k++) w_f32(w, c->times[k]);
+    for (int j = 0; j < J; j++) w_u8(w, c->animated[j] & 7u);
+    const int blocks[3] = {c->t_keys, c->r_keys, c->s_keys};
+    const float *data[3] = {c->t, c->r, c->s};
+    for (int ch = 0; ch < 3; ch++) w_u32(w, (uint32_t)blocks[ch]);
+    for (int ch = 0; ch < 3; ch++) {
+        const int width = ch == 1 ? 4 : 3;
+        for (int j = 0; j < J; j++) {
+            if (!(c->animated[j] & (1u << ch))) continue;
+            if (ch == 0 && j == 0 && c->root_from_joint0) continue; /* stored as the root path */
+            for (int k = 0; k < blocks[ch]; k++) {
+                const float *blk = data[ch] + (size_t)k * (size_t)width * (size_t)pc;
+                for (int e = 0; e < width; e++) w_f32(w, blk[(size_t)e * (size_t)pc + (size_t)j]);
+            }
+        }
+    }
+    w_u32(w, (uint32_t)c->event_count);
+    for (int i = 0; i < c->event_count; i++) {
+        w_name(w, c->events[i].name);
+        w_f32(w, c->events[i].time);
+    }
+    const int root_n = c->root_key_count;
+    w_u32(w, (uint32_t)root_n);
+    for (int k = 0; k < root_n; k++) w_f32(w, c->root_times[k]);
+    for (int k = 0; k < 3 * root_n; k++) w_f32(w, c->root_values[k]);
+    end_section(w, at);
+}
+
+static void write_asset(writer *w, const stance_asset *a) {
+    w_bytes(w, MAGIC, sizeof MAGIC);
+    w_u32(w, STANCE_ASSET_VERSION);
+    w_u32(w, 0);
+    w_u64(w, 0); /* payload size, patched by the caller */
+    w_u64(w, 0); /* checksum, likewise */
+    write_skeleton(w, a->skeleton);
+    for (int i = 0; i < a->clip_count; i++) write_clip(w, a->clips[i]);
+}
+
+static stance_status check_asset(const stance_asset *a, stance_error *err) {
+    if (!a || !a->skeleton)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "asset: asset or its skeleton is NULL");
+    if (a->clip_count < 0 || a->clip_count > STANCE_MAX_CLIPS || (a->clip_count > 0 && !a->clips))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "asset: clip_count %d is not in 0..%d or clips is NULL",
+                       a->clip_count, STANCE_MAX_CLIPS);
+    for (int i = 0; i < a->clip_count; i++) {
+        const stance_clip *c = a->clips[i];
+        if (!c) return st_fail(err, STANCE_ERR_ARGUMENT, "asset: clip %d is NULL", i);
+        if (c->joint_count != a->skeleton->joint_count)
+            return st_fail(err, STANCE_ERR_ARGUMENT, "asset: clip '%s' has %d joints, the skeleton %d",
+                           c->name, c->joint_count, a->skeleton->joint_count);
+    }
+    return STANCE_OK;
+}
+
+stance_status stance_asset_save_memory(const stance_asset *asset, void **out_bytes, size_t *out_size,
+                                       const stance_allocator *allocator, stance_error *err) {
+    if (!out_bytes || !out_size)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "asset save: out_bytes or out_size is NULL");
+    *out_bytes = NULL;
+    *out_size = 0;
+    stance_status s = check_asset(asset, err);
+    if (s) return s;
+    writer w = {NULL, 0};
+    write_asset(&w, asset);
+    size_t size = w.pos;
+    unsigned char *buf = st_alloc(allocator, size, 16);
+    if (!buf) return st_fail(err, STANCE_ERR_MEMORY, "asset save: allocation of %zu bytes failed", size);
+    w.buf = buf;
+    w.pos = 0;
+    write_asset(&w, asset);
+    writer head = {buf, 16};
+    w_u64(&head, (uint64_t)(size - HEADER_BYTES));
+    w_u64(&head, stance_asset_checksum(buf + HEADER_BYTES, size - HEADER_BYTES));
+    *out_bytes = buf;
+    *out_size = size;
+    return st_ok(err);
+}
+
+void stance_asset_free_bytes(void *bytes, size_t size, const stance_allocator *allocator) {
+    st_free(allocator, bytes, size);
+}
+
+/* ---- reader: every read is bounds-checked; a failed read sets `bad` ------- */
+
+typedef struct reader {
+    const unsigned char *p, *end;
+    int bad;
+} reader;
+
+static size_t r_left(const reader *r) { return (size_t)(r->end - r->p); }
+static int r_take(reader *r, void *dst, size_t n) {
+    if (r->bad || r_left(r) < n) {
+        r->bad = 1;
+        if (dst && n) memset(dst, 0, n);
+        return 0;
+    }
+    if (dst && n) memcpy(dst, r->p, n);
+    r->p += n;
+    return 1;
+}
+static unsigned r_u8(reader *r) {
+    unsigned char b = 0;
+    r_take(r, &b, 1);
+    return b;
+}
+static uint32_t r_u32(reader *r) {
+    unsigned char b[4];
+    r_take(r, b, 4);
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+static uint64_t r_u64(reader *r) {
+    uint64_t lo = r_u32(r);
+    return lo | (uint64_t)r_u32(r) << 32;
+}
+static float r_f32(reader *r) {
+    uint32_t v = r_u32(r);
+    float f;
+    memcpy(&f, &v, 4);
+    return f;
+}
+static void r_f32n(reader *r, float *dst, size_t n) {
+    if (r->bad || r_left(r) / 4 < n) {
+        r->bad = 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) dst[i] = r_f32(r);
+}
+/* A name of 1..cap-1 bytes with no zero byte inside, zero-terminated into dst. */
+static int r_name(reader *r, char *dst, size_t cap) {
+    size_t n = r_u8(r);
+    dst[0] = 0;
+    if (r->bad || n == 0 || n >= cap || r_left(r) < n) return 0;
+    r_take(r, dst, n);
+    dst[n] = 0;
+    return strlen(dst) == n;
+}
+
+/* Temporary memory of one load, all from the caller's allocator. */
+typedef struct scratch {
+    const stance_allocator *al;
+    void *ptr[8];
+    size_t size[8];
+    int count;
+} scratch;
+
+static void *scratch_alloc(scratch *s, size_t size) {
+    if (s->count == 8) return NULL;
+    void *p = st_alloc(s->al, size ? size : 1, 16);
+    if (!p) return NULL;
+    s->ptr[s->count] = p;
+    s->size[s->count] = size ? size : 1;
+    s->count++;
+    return p;
+}
+static void scratch_release(scratch *s) {
+    while (s->count > 0) {
+        s->count--;
+        st_free(s->al, s->ptr[s->count], s->size[s->count]);
+    }
+}
+
+static stance_status load_skeleton(reader *r, const stance_allocator *al, stance_skeleton **out,
+                                   stance_error *err) {
+    uint32_t n = r_u32(r);
+    /* each joint needs at least 1 + 1 + 4 + 40 bytes */
+    if (r->bad || n < 1 || n > STANCE_MAX_JOINTS || r_left(r) / 46 < n)
+        return st_fail(err, STANCE_ERR_FORMAT, "skeleton: joint count %u is not in 1..%d or larger than the section",
+                       (unsigned)n, STANCE_MAX_JOINTS);
+    scratch s = {al, {0}, {0}, 0};
+    char *names = scratch_alloc(&s, (size_t)n * STANCE_MAX_NAME);
+    const char **name_ptr = scratch_alloc(&s, sizeof(char *) * n);
+    int *parents = scratch_alloc(&s, sizeof(int) * n);
+    stance_transform *rest = scratch_alloc(&s, sizeof(stance_transform) * n);
+    if (!names || !name_ptr || !parents || !rest) {
+        scratch_release(&s);
+        return st_fail(err, STANCE_ERR_MEMORY, "skeleton: allocation for %u joints failed", (unsigned)n);
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        char *nm = names + (size_t)j * STANCE_MAX_NAME;
+        name_ptr[j] = nm;
+        if (!r_name(r, nm, STANCE_MAX_NAME)) {
+            scratch_release(&s);
+            return st_fail(err, STANCE_ERR_FORMAT, "skeleton: joint %u has a bad name", (unsigned)j);
+        }
+        parents[j] = (int)(int32_t)r_u32(r);
+        r_f32n(r, rest[j].t, 3);
+        r_f32n(r, rest[j].r, 4);
+        r_f32n(r, rest[j].s, 3);
+    }
+    if (r->bad) {
+        scratch_release(&s);
+        return st_fail(err, STANCE_ERR_FORMAT, "skeleton: section ends inside the joints");
+    }
+    stance_skeleton_desc d = {(int)n, name_ptr, parents, rest};
+    stance_status st = stance_skeleton_create(&d, al, out, err);
+    scratch_release(&s);
+    return st;
+}
+
+static stance_status load_clip(reader *r, const stance_skeleton *sk, const stance_allocator *al,
+                               int index, stance_clip **out, stance_error *err) {
+    char name[64];
+    if (!r_name(r, name, sizeof name))
+        return st_fail(err, STANCE_ERR_FORMAT, "clip %d: bad name", index);
+    const int J = sk->joint_count;
+    float duration = r_f32(r);
+    uint32_t flags = r_u32(r);
+    float root_speed = r_f32(r);
+    uint32_t K = r_u32(r);
+    if (r->bad || (flags & ~(FLAG_SLERP | FLAG_ROOT_JOINT0)))
+        return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': bad header or unknown flags", index, name);
+    if (K < 1 || K > STANCE_MAX_KEYS || r_left(r) / 4 < K)
+        return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': key count %u is not in 1..%d or larger than the section",
+                       index, name, (unsigned)K, STANCE_MAX_KEYS);
+    scratch s = {al, {0}, {0}, 0};
+    stance_status st = STANCE_OK;
+    float *times = scratch_alloc(&s, sizeof(float) * K);
+    unsigned char *anim = scratch_alloc(&s, (size_t)J);
+    stance_track_desc *tracks = scratch_alloc(&s, sizeof(stance_track_desc) * 3 * (size_t)J);
+    if (!times || !anim || !tracks) {
+        st = st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation failed", index, name);
+        goto done;
+    }
+    r_f32n(r, times, K);
+    r_take(r, anim, (size_t)J);
+    uint32_t blocks[3];
+    for (int ch = 0; ch < 3; ch++) blocks[ch] = r_u32(r);
+    if (r->bad) {
+        st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': section ends inside the key grid", index, name);
+        goto done;
+    }
+    /* Count the stored floats; the section must hold them before we allocate. */
+    size_t floats = 0;
+    int track_count = 0;
+    const int joint0_root = (flags & FLAG_ROOT_JOINT0) != 0;
+    stance_track_desc *joint0_track = NULL; /* filled from the root path */
+    for (int ch = 0; ch < 3; ch++) {
+        if (blocks[ch] != 1 && blocks[ch] != K) {
+            st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': channel %d stores %u keys, not 1 or %u",
+                         index, name, ch, (unsigned)blocks[ch], (unsigned)K);
+            goto done;
+        }
+        for (int j = 0; j < J; j++) {
+            if (!(anim[j] & (1u << ch))) continue;
+            track_count++;
+            if (!(ch == 0 && j == 0 && joint0_root)) floats += (size_t)blocks[ch] * (ch == 1 ? 4u : 3u);
+        }
+    }
+    for (int j = 0; j < J; j++)
+        if (anim[j] & ~7u) {
+            st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': joint %d has unknown channel bits", index, name, j);
+            goto done;
+        }
+    if (r_left(r) / 4 < floats) {
+        st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': %zu key values do not fit in the section", index, name, floats);
+        goto done;
+    }
+    {
+        /* What stance_clip_create would allocate: refuse absurd amplification. */
+        size_t pc = (size_t)sk->padded_count, dense = 0;
+        for (int ch = 0; ch < 3; ch++) {
+            int any = 0;
+            for (int j = 0; j < J; j++) any |= (anim[j] >> ch) & 1;
+            dense += (any ? (size_t)K : 1u) * pc * (ch == 1 ? 16u : 12u);
+        }
+        if (dense > MAX_CLIP_BYTES) {
+            st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': %u keys on %d joints need %zu bytes, more than %zu",
+                         index, name, (unsigned)K, J, dense, MAX_CLIP_BYTES);
+            goto done;
+        }
+    }
+    float *values = scratch_alloc(&s, sizeof(float) * floats);
+    if (!values) {
+        st = st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation of %zu values failed", index, name, floats);
+        goto done;
+    }
+    float *v = values;
+    int ti = 0;
+    for (int ch = 0; ch < 3; ch++) {
+        const size_t width = ch == 1 ? 4 : 3;
+        for (int j = 0; j < J; j++) {
+            if (!(anim[j] & (1u << ch))) continue;
+            stance_track_desc *t = &tracks[ti++];
+            t->joint = j;
+            t->channel = (stance_channel)ch;
+            t->key_count = (int)blocks[ch];
+            t->times = times;
+            t->values = v;
+            if (ch == 0 && j == 0 && joint0_root) {
+                joint0_track = t;
+                continue;
+            }
+            r_f32n(r, v, (size_t)blocks[ch] * width);
+            v += (size_t)blocks[ch] * width;
+        }
+    }
+    if (K > 1 && blocks[0] == 1 && blocks[1] == 1 && blocks[2] == 1) {
+        /* Every channel is stored once, so every track has one key and the
+         * grid would come back as one time: one track carries them all. */
+        stance_track_desc *t = NULL;
+        for (int i = 0; i < track_count && !t; i++)
+            if (&tracks[i] != joint0_track) t = &tracks[i];
+        if (t) {
+            const size_t width = t->channel == STANCE_CHANNEL_ROTATION ? 4 : 3;
+            float *held = scratch_alloc(&s, sizeof(float) * width * K);
+            if (!held) {
+                st = st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation of %u keys failed", index, name, (unsigned)K);
+                goto done;
+            }
+            for (uint32_t k = 0; k < K; k++) memcpy(held + width * k, t->values, sizeof(float) * width);
+            t->values = held;
+            t->key_count = (int)K;
+        }
+    }
+    uint32_t event_count = r_u32(r);
+    if (r->bad || event_count > STANCE_MAX_EVENTS || r_left(r) / 6 < event_count) {
+        st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': event count %u is not in 0..%d or larger than the section",
+                     index, name, (unsigned)event_count, STANCE_MAX_EVENTS);
+        goto done;
+    }
+    stance_event_desc events[STANCE_MAX_EVENTS];
+    char event_names[STANCE_MAX_EVENTS][STANCE_EVENT_NAME];
+    for (uint32_t i = 0; i < event_count; i++) {
+        if (!r_name(r, event_names[i], STANCE_EVENT_NAME)) {
+            st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': event %u has a bad name", index, name, (unsigned)i);
+            goto done;
+        }
+        events[i].name = event_names[i];
+        events[i].time = r_f32(r);
+    }
+    uint32_t root_n = r_u32(r);
+    if (r->bad || root_n > STANCE_MAX_KEYS || r_left(r) / 16 < root_n ||
+        (joint0_root && (root_n == 0 || !joint0_track))) {
+        st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': bad root path (%u keys)", index, name, (unsigned)root_n);
+        goto done;
+    }
+    float *root = NULL;
+    if (root_n > 0) {
+        root = scratch_alloc(&s, sizeof(float) * 4 * (size_t)root_n);
+        if (!root) {
+            st = st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation of the root path failed", index, name);
+            goto done;
+        }
+        r_f32n(r, root, 4 * (size_t)root_n);
+    }
+    if (r->bad || r_left(r) != 0) {
+        st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': section size does not match its content", index, name);
+        goto done;
+    }
+    stance_clip_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.duration = duration;
+    d.track_count = track_count;
+    d.tracks = tracks;
+    d.event_count = (int)event_count;
+    d.events = events;
+    d.slerp = (flags & FLAG_SLERP) ? 1 : 0;
+    if (joint0_track) { /* the path is joint 0's track: the clip derives it */
+        joint0_track->key_count = (int)root_n;
+        joint0_track->times = root;
+        joint0_track->values = root + root_n;
+    } else {
+        d.root_key_count = (int)root_n;
+        d.root_times = root;
+        d.root_values = root ? root + root_n : NULL;
+    }
+    d.root_speed = root_speed;
+    if (!st_finite(duration) || !(duration > 0.0f)) {
+        st = st_fail(err, STANCE_ERR_VALUE, "clip %d '%s': duration %g is not a finite time > 0", index, name, (double)duration);
+        goto done;
+    }
+    st = stance_clip_create(&d, sk, al, out, err);
+done:
+    scratch_release(&s);
+    return st;
+}
+
+/* Loads into *out; messages say what is wrong without naming the source. */
+static stance_status load(const unsigned char *bytes, size_t size, const stance_allocator *allocator,
+                          stance_asset *out, stance_error *err) {
+    if (size < HEADER_BYTES)
+        return st_fail(err, STANCE_ERR_FORMAT, "too short for a stance file (%zu bytes, the header is %d)", size, HEADER_BYTES);
+    if (memcmp(bytes, MAGIC, sizeof MAGIC))
+        return st_fail(err, STANCE_ERR_FORMAT, "not a stance file (bad magic)");
+    reader r = {bytes + 8, bytes + HEADER_BYTES, 0};
+    uint32_t version = r_u32(&r), flags = r_u32(&r);
+    uint64_t payload = r_u64(&r), checksum = r_u64(&r);
+    if (version != STANCE_ASSET_VERSION)
+        return st_fail(err, STANCE_ERR_UNSUPPORTED, "format version %u, this build reads version %d",
+                       (unsigned)version, STANCE_ASSET_VERSION);
+    if (flags != 0)
+        return st_fail(err, STANCE_ERR_UNSUPPORTED, "unknown header flags 0x%x", (unsigned)flags);
+    if (payload != (uint64_t)(size - HEADER_BYTES))
+        return st_fail(err, STANCE_ERR_FORMAT, "truncated or padded: the header says %llu payload bytes, there are %zu",
+                       (unsigned long long)payload, size - HEADER_BYTES);
+    if (stance_asset_checksum(bytes + HEADER_BYTES, size - HEADER_BYTES) != checksum)
+        return st_fail(err, STANCE_ERR_FORMAT, "checksum mismatch (the file is corrupted)");
+
+    /* Walk the section heads once: sizes in bounds, SKEL first, then CLIPs. */
+    reader all = {bytes + HEADER_BYTES, bytes + size, 0};
+    int sections = 0;
+    while (r_left(&all) > 0) {
+        char tag[4];
+        r_take(&all, tag, 4);
+        uint32_t zero = r_u32(&all);
+        uint64_t len = r_u64(&all);
+        if (all.bad || zero != 0 || len > r_left(&all))
+            return st_fail(err, STANCE_ERR_FORMAT, "section %d: bad head or size beyond the end", sections);
+        const char *want = sections == 0 ? "SKEL" : "CLIP";
+        if (memcmp(tag, want, 4))
+            return st_fail(err, STANCE_ERR_FORMAT, "section %d: expected %s", sections, want);
+        all.p += len;
+        if (++sections > STANCE_MAX_CLIPS + 1)
+            return st_fail(err, STANCE_ERR_FORMAT, "more than %d clips", STANCE_MAX_CLIPS);
+    }
+    if (sections == 0) return st_fail(err, STANCE_ERR_FORMAT, "no skeleton section");
+
+    stance_asset a;
+    memset(&a, 0, sizeof a);
+    a.allocator = st_allocator(allocator);
+    reader sec = {bytes + HEADER_BYTES, bytes + size, 0};
+    for (int i = 0; i < sections; i++) {
+        sec.p += 8;
+        uint64_t len = r_u64(&sec);
+        reader body = {sec.p, sec.p + len, 0};
+        sec.p += len;
+        stance_status s;
+        if (i == 0) {
+            s = load_skeleton(&body, &a.allocator, &a.skeleton, err);
+            if (!s && r_left(&body) != 0)
+                s = st_fail(err, STANCE_ERR_FORMAT, "skeleton: section size does not match its content");
+            if (!s && sections > 1) {
+                a.clips = st_alloc(&a.allocator, sizeof(stance_clip *) * (size_t)(sections - 1), 16);
+                if (!a.clips) s = st_fail(err, STANCE_ERR_MEMORY, "allocation of %d clip pointers failed", sections - 1);
+            }
+        } else {
+            s = load_clip(&body, a.skeleton, &a.allocator, i - 1, &a.clips[i - 1], err);
+            if (!s) a.clip_count = i;
+        }
+        if (s) {
+            if (a.clips && a.clip_count < sections - 1) {
+                /* destroy frees clip_count pointers' worth: make it the whole array */
+                for (int k = a.clip_count; k < sections - 1; k++) a.clips[k] = NULL;
+                a.clip_count = sections - 1;
+            }
+            stance_asset_destroy(&a);
+            return s;
+        }
+    }
+    *out = a;
+    return st_ok(err);
+}
+
+/* Prefixes err's message with `what: `. */
+static stance_status prefixed(stance_status s, const char *what, stance_error *err) {
+    if (s && err) {
+        /* what + ": " + the old message, cut to fit (snprintf of a buffer into
+         * itself is not allowed, and gcc warns of truncation) */
+        char msg[sizeof err->message];
+        const size_t cap = sizeof err->message - 1;
+        const char *z = memchr(err->message, 0, cap);
+        size_t n = strlen(what), m = z ? (size_t)(z - err->message) : cap;
+        if (n > cap - 2) n = cap - 2;
+        memcpy(msg, what, n);
+        msg[n++] = ':', msg[n++] = ' ';
+        if (m > cap - n) m = cap - n;
+        memcpy(msg + n, err->message, m);
+        msg[n + m] = 0;
+        memcpy(err->message, msg, n + m + 1);
+    }
+    return s;
+}
+
+stance_status stance_asset_load_memory(const void *bytes, size_t size, const stance_allocator *allocator,
+                                       stance_asset *out, stance_error *err) {
+    if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "stance data: out is NULL");
+    memset(out, 0, sizeof *out);
+    if (!bytes && size > 0) return st_fail(err, STANCE_ERR_ARGUMENT, "stance data: bytes is NULL");
+    if (allocator && (!allocator->alloc != !allocator->free))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "stance data: allocator has alloc or free but not both");
+    static const unsigned char none[1] = {0};
+    return prefixed(load(bytes ? bytes : none, size, allocator, out, err), "stance data", err);
+}
+
+stance_status stance_asset_save_file(const stance_asset *asset, const char *path, stance_error *err) {
+    if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "asset save: path is NULL or empty");
+    void *bytes = NULL;
+    size_t size = 0;
+    stance_status s = stance_asset_save_memory(asset, &bytes, &size, NULL, err);
+    if (s) return prefixed(s, path, err);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        int e = errno;
+        stance_asset_free_bytes(bytes, size, NULL);
+        return st_fail(err, STANCE_ERR_IO, "%s: cannot open for writing: %s", path, strerror(e));
+    }
+    size_t wrote = fwrite(bytes, 1, size, f);
+    int close_failed = fclose(f) != 0;
+    stance_asset_free_bytes(bytes, size, NULL);
+    if (wrote != size || close_failed) {
+        remove(path);
+        return st_fail(err, STANCE_ERR_IO, "%s: write failed", path);
+    }
+    return st_ok(err);
+}
+
+stance_status stance_asset_load_file(const char *path, const stance_allocator *allocator, stance_asset *out,
+                                     stance_error *err) {
+    if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "asset load: out is NULL");
+    memset(out, 0, sizeof *out);
+    if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "asset load: path is NULL or empty");
+    if (allocator && (!allocator->alloc != !allocator->free))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "%s: allocator has alloc or free but not both", path);
+    FILE *f = fopen(path, "rb");
+    if (!f) return st_fail(err, STANCE_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    /* a directory opens but cannot be read: find out before trusting its size */
+    errno = 0;
+    int first = fgetc(f);
+    if (first == EOF && ferror(f)) {
+        int e = errno;
+        fclose(f);
+        return st_fail(err, STANCE_ERR_IO, "%s: cannot read: %s", path, e ? strerror(e) : "read error");
+    }
+    long end = -1;
+    if (fseek(f, 0, SEEK_END) == 0) end = ftell(f);
+    if (end < 0 || (unsigned long)end > MAX_FILE_BYTES || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return st_fail(err, STANCE_ERR_IO, "%s: cannot find the file's size, or it is over %zu bytes", path, MAX_FILE_BYTES);
+    }
+    size_t size = (size_t)end;
+    unsigned char *bytes = st_alloc(allocator, size ? size : 1, 16);
+    if (!bytes) {
+        fclose(f);
+        return st_fail(err, STANCE_ERR_MEMORY, "%s: allocation of %zu bytes failed", path, size);
+    }
+    size_t got = fread(bytes, 1, size, f);
+    fclose(f);
+    stance_status s;
+    if (got != size)
+        s = st_fail(err, STANCE_ERR_IO, "%s: read %zu of %zu bytes", path, got, size);
+    else
+        s = prefixed(load(bytes, size, allocator, out, err), path, err);
+    st_free(allocator, bytes, size ? size : 1);
+    return s;
+}
