@@ -5,6 +5,7 @@
 #ifndef STANCE_LESSON_H
 #define STANCE_LESSON_H
 
+#include "builtin.h"
 #include "graph.h"
 
 #ifdef __cplusplus
@@ -55,6 +56,49 @@ stance_status stance_scenario_run(const stance_graph *graph, stance_switch_mode 
                                   stance_easing easing, stance_scenario_result *result,
                                   stance_scenario_frame *frames, const stance_allocator *allocator,
                                   stance_error *err);
+
+/* ---- the layer experiments (LESSON.md measures 2 and 3) ------------------- */
+
+typedef struct stance_layer_setup {
+    const stance_skeleton *skeleton;
+    const stance_clip *walk, *run, *wave;
+    const stance_clip *lean;   /* additive lean (reference: its first frame); NULL = made
+                                  from the rest pose: 20 degrees forward over the spine */
+    const char *spine;         /* root of the upper-body mask */
+    const char *arm;           /* root of the right-arm mask: the right upper arm */
+    const char *elbow;         /* the joint at the end of the upper arm */
+    const char *foot_l, *foot_r;
+    float seconds;             /* length of each run; 0 = 4 s */
+} stance_layer_setup;
+
+typedef struct stance_layer_result {
+    float slide_whole, slide_upper;            /* cm of planted-foot sliding per metre */
+    float arm_local, arm_local_lean;           /* degrees, largest over the run */
+    float arm_mesh, arm_mesh_lean;
+} stance_layer_result;
+
+/* The four arm configurations, in the order of stance_layer_result. */
+typedef enum stance_arm_config {
+    STANCE_ARM_LOCAL = 0, STANCE_ARM_LOCAL_LEAN, STANCE_ARM_MESH, STANCE_ARM_MESH_LEAN
+} stance_arm_config;
+
+/* The built-in character's setup (walk, run, wave, lean; spine, upperarm_r...). */
+stance_status stance_builtin_layer_setup(const stance_builtin *builtin, stance_layer_setup *out);
+
+/* Measure 2: wave as an override layer over the walk, whole body vs upper
+ * body (subtree of `spine`), the root moving at the walk's speed. Measure 3:
+ * wave on a right-arm mask over the run, local vs mesh space, with and
+ * without the additive lean below it. Each runs at 60 Hz through the graph
+ * runtime's layers. */
+stance_status stance_layers_run(const stance_layer_setup *setup, stance_layer_result *result,
+                                const stance_allocator *allocator, stance_error *err);
+
+/* One arm configuration at `time`: the output model pose and the wave clip's
+ * own model pose (as authored) at the same time, and the angle between the
+ * two upper-arm directions in degrees. For drawing the lesson's figure. */
+stance_status stance_layers_arm_pose(const stance_layer_setup *setup, stance_arm_config config, float time,
+                                     stance_pose *model, stance_pose *authored, float *angle_deg,
+                                     const stance_allocator *allocator, stance_error *err);
 
 #ifdef __cplusplus
 }
