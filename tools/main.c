@@ -16,10 +16,22 @@ static const command commands[] = {
 #undef COMMAND
 };
 
+/* Command names are C identifiers ("graph_check"); on the command line a
+ * '-' stands for the '_' ("graph-check"), and either is accepted. */
+static int same_name(const char *typed, const char *name) {
+    for (; *typed && *name; typed++, name++)
+        if (*typed != *name && !(*typed == '-' && *name == '_')) return 0;
+    return *typed == *name;
+}
+
 static void usage(FILE *f) {
     fprintf(f, "usage: stance COMMAND [options]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].help);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        char shown[32];
+        snprintf(shown, sizeof shown, "%s", commands[i].name);
+        for (char *c = shown; *c; c++) if (*c == '_') *c = '-';
+        fprintf(f, "  %-12s %s\n", shown, commands[i].help);
+    }
     fprintf(f, "\n`stance COMMAND --help` describes a command's options.\n");
 }
 
@@ -30,7 +42,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+        if (same_name(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
     fprintf(stderr, "stance: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;

@@ -73,6 +73,8 @@ typedef struct stance_layer_setup {
 
 typedef struct stance_layer_result {
     float slide_whole, slide_upper;            /* cm of planted-foot sliding per metre */
+    float slide_base;                          /* the walk alone, no wave: the clip's own sliding */
+    float walk_speed;                          /* m/s the root moved at (declared, or from the feet) */
     float arm_local, arm_local_lean;           /* degrees, largest over the run */
     float arm_mesh, arm_mesh_lean;
 } stance_layer_result;

@@ -347,23 +347,15 @@ static int find_transition(const stance_instance *inst, int m) {
 
 static void eval_play(stance_instance *inst, int m, g_play *p, stance_pose *dst, stance_pose *vel);
 
-static void start_transition(stance_instance *inst, int m, int ti, float dt) {
+/* Switches machine m to state `to` (a transition `ti`, or -1 when asked for
+ * directly by stance_instance_play). */
+static void begin_switch(stance_instance *inst, int m, int ti, int to_state, stance_switch_mode mode,
+                         stance_easing easing, float blend, int locked, float dt) {
     const stance_graph *g = inst->graph;
-    const g_trans *t = &g->trans[ti];
     g_machine_rt *rt = &inst->machines[m];
     const int layer = layer_of_machine(g, m);
     const int from = rt->cur.state;
-    stance_switch_mode mode = inst->override_mode >= 0 ? (stance_switch_mode)inst->override_mode : t->mode;
-    stance_easing easing = inst->override_easing >= 0 ? (stance_easing)inst->override_easing : t->easing;
-    float blend = blend_time_of(inst, t);
-    if (t->exit == STANCE_EXIT_AT_END && play_duration_known(inst, &rt->cur)) {
-        float rem = play_remaining(inst, &rt->cur);
-        if (rem < blend) blend = rem > dt ? rem : dt; /* the blend ends as the clip ends */
-    }
-    for (int i = 0; i < t->cond_count; i++) { /* consume the triggers it read */
-        const g_cond *c = &g->conds[t->cond_first + i];
-        if (g->params[c->param].type == STANCE_PARAM_TRIGGER) inst->params[c->param] = inst->param_target[c->param] = 0.0f;
-    }
+    struct { int to; } tt = {to_state}, *t = &tt;
     emit(inst, STANCE_EVENT_TRANSITION_STARTED, layer, m, t->to, from, g->states[t->to].name);
     emit(inst, STANCE_EVENT_STATE_EXITED, layer, m, from, t->to, g->states[from].name);
     emit(inst, STANCE_EVENT_STATE_ENTERED, layer, m, t->to, from, g->states[t->to].name);
@@ -409,15 +401,33 @@ static void start_transition(stance_instance *inst, int m, int ti, float dt) {
     rt->switch_dt = dt;
     rt->elapsed = 0.0f;
     rt->duration = blend;
-    if (mode == STANCE_SWITCH_CUT) {
+    if (mode == STANCE_SWITCH_CUT || blend <= 0.0f) {
         rt->trans = -1;
         rt->locked = 0;
         rt->pending_init = 0;
         emit(inst, STANCE_EVENT_TRANSITION_FINISHED, layer, m, t->to, from, to->name);
     } else {
-        rt->trans = ti;
-        rt->locked = t->uninterruptible;
+        rt->trans = ti >= 0 ? ti : g->trans_count; /* any value >= 0 marks a running switch */
+        rt->locked = locked;
     }
+}
+
+static void start_transition(stance_instance *inst, int m, int ti, float dt) {
+    const stance_graph *g = inst->graph;
+    const g_trans *t = &g->trans[ti];
+    g_machine_rt *rt = &inst->machines[m];
+    stance_switch_mode mode = inst->override_mode >= 0 ? (stance_switch_mode)inst->override_mode : t->mode;
+    stance_easing easing = inst->override_easing >= 0 ? (stance_easing)inst->override_easing : t->easing;
+    float blend = blend_time_of(inst, t);
+    if (t->exit == STANCE_EXIT_AT_END && play_duration_known(inst, &rt->cur)) {
+        float rem = play_remaining(inst, &rt->cur);
+        if (rem < blend) blend = rem > dt ? rem : dt; /* the blend ends as the clip ends */
+    }
+    for (int i = 0; i < t->cond_count; i++) { /* consume the triggers it read */
+        const g_cond *c = &g->conds[t->cond_first + i];
+        if (g->params[c->param].type == STANCE_PARAM_TRIGGER) inst->params[c->param] = inst->param_target[c->param] = 0.0f;
+    }
+    begin_switch(inst, m, ti, t->to, mode, easing, blend, t->uninterruptible, dt);
 }
 
 static void update_machine(stance_instance *inst, int m, float dt, unsigned flags) {

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# fuzz/make_corpus.sh [DIR] - a seed corpus for fuzz/fuzz_asset.c: .stance
+# files imported from the real assets (../shared/data) and from a few small
+# animated files of assimp-testmodels. Writes into DIR (default: a new temp
+# directory) and prints the directory. Binary corpora are not committed.
+# Needs the stance CLI built with assimp: STANCE_CLI (default build/stance).
+set -eu
+cd "$(dirname "$0")/.."
+cli=${STANCE_CLI:-build/stance}
+data=${STANCE_DATA:-../shared/data}
+dir=${1:-$(mktemp -d)}
+if [ ! -x "$cli" ]; then
+    echo "make_corpus.sh: $cli is missing: build first (cmake -S . -B build && cmake --build build)" >&2
+    exit 1
+fi
+mkdir -p "$dir"
+n=0
+for src in "$data/fox/Fox.glb" "$data/robot_expressive/RobotExpressive.glb" \
+    /usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf \
+    /usr/share/assimp/models/Collada/box_nested_animation.dae \
+    /usr/share/assimp/models/FBX/animation_with_skeleton.fbx \
+    /usr/share/assimp/models/X/anim_test.x; do
+    [ -f "$src" ] || continue
+    out="$dir/$(basename "$src" | tr '.' '_').stance"
+    if "$cli" import "$src" -o "$out" >/dev/null 2>&1; then n=$((n + 1)); fi
+done
+if [ "$n" = 0 ]; then
+    echo "make_corpus.sh: no seed could be made (is the CLI built with assimp?)" >&2
+    exit 1
+fi
+echo "$dir"

@@ -1,0 +1,62 @@
+/* src/io/import.h - importing skeletal animation from interchange files
+ * (glTF 2.0 .gltf/.glb, BVH, FBX, Collada and whatever else assimp reads)
+ * into a stance_asset, and opening either kind of file by its content.
+ *
+ * Tools side: built on assimp when found (STANCE_HAVE_ASSIMP); without it
+ * stance_import_file answers STANCE_ERR_UNSUPPORTED. */
+#ifndef STANCE_IO_IMPORT_H
+#define STANCE_IO_IMPORT_H
+
+#include <stdio.h>
+
+#include "stance/asset.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STANCE_IMPORT_WARNINGS 32
+
+/* What an import ignored or changed (a channel for a node that is not a
+ * joint, morph-weight channels, a renamed joint, ...): one line each,
+ * starting with the path. */
+typedef struct stance_import_warnings {
+    int count;                                     /* all of them */
+    char message[STANCE_IMPORT_WARNINGS][256];     /* the first ones */
+} stance_import_warnings;
+
+typedef struct stance_import_options {
+    /* Multiplies every translation (rest, keys): 0.01 for a file in
+     * centimetres, 0.0254 for inches. 0 = 1. */
+    float scale;
+    /* Filled with the warnings when not NULL (zeroed first). */
+    stance_import_warnings *warnings;
+} stance_import_options;
+
+/* Writes each kept warning as one line, `prefix` first, then how many
+ * more there were. */
+void stance_import_warnings_print(const stance_import_warnings *warnings, const char *prefix, FILE *f);
+
+/* Imports `path` (opt may be NULL). The skeleton is the union of the skin
+ * joints of all meshes, plus the nodes between them and their common root
+ * so the hierarchy is connected; a file without skins (BVH) uses the nodes
+ * its animation channels target. Parents come before children, names are
+ * kept, the rest pose is the node transforms. Transforms of the nodes above
+ * the skeleton are baked into its root (a uniform scale there is moved into
+ * every translation), so model space is the file's world space: metres and
+ * Y up for glTF. One clip per animation, its name kept ("clip<i>" when
+ * empty), times in seconds. Messages start with the path. */
+stance_status stance_import_file(const char *path, const stance_import_options *opt,
+                                 const stance_allocator *allocator, stance_asset *out,
+                                 stance_error *err);
+
+/* A .stance file (by its magic) through stance_asset_load_file, as stored
+ * (opt->scale does not apply), anything else through stance_import_file. */
+stance_status stance_open_file(const char *path, const stance_import_options *opt,
+                               const stance_allocator *allocator, stance_asset *out,
+                               stance_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,12 @@
+/* src/io/lesson_setup.h - a graph file's "lesson_layers" section. */
+#ifndef STANCE_IO_LESSON_SETUP_H
+#define STANCE_IO_LESSON_SETUP_H
+#include "io/graphfile.h"
+#include "stance/lesson.h"
+
+/* Fills `out` from the section: {"walk": clip, "run": clip, "wave": clip,
+ * "lean": clip or null, "spine": joint, "arm": joint, "elbow": joint,
+ * "foot_l": joint, "foot_r": joint}. Names point into the graph file's
+ * asset, so `out` is valid while gf lives. */
+stance_status stance_graphfile_layer_setup(const stance_graphfile *gf, stance_layer_setup *out, stance_error *err);
+#endif

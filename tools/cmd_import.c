@@ -1,0 +1,79 @@
+/* tools/cmd_import.c - `stance import FILE -o OUT.stance [--scale S]`:
+ * imports a glTF/GLB, BVH, FBX or Collada file (or re-saves a .stance file)
+ * into the native format.
+ *
+ * Owns only the command's arguments and messages. Errors are one line on
+ * stderr, exit status 1; usage errors exit 2. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "import.h"
+#include "stance/asset.h"
+
+static int usage(FILE *f, int status) {
+    fprintf(f, "usage: stance import FILE -o OUT.stance [--scale S]\n"
+               "  FILE       glTF/GLB, BVH, FBX, Collada (anything assimp reads), or a .stance file\n"
+               "  -o OUT     the .stance file to write\n"
+               "  --scale S  multiply translations by S (0.01 for centimetres, 0.0254 for inches);\n"
+               "             imports only: a .stance file is copied as stored\n");
+    return status;
+}
+
+/* The error message on one line: control bytes as '?'. */
+static void print_error(const char *message) {
+    fputs("stance: ", stderr);
+    for (const char *s = message; *s; s++) fputc((unsigned char)*s < 32 || *s == 127 ? '?' : *s, stderr);
+    fputc('\n', stderr);
+}
+
+int cmd_import(int argc, char **argv) {
+    const char *in = NULL, *out = NULL;
+    float scale = 1.0f;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout, 0);
+        if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            if (i + 1 >= argc) return usage(stderr, 2);
+            out = argv[++i];
+        } else if (!strcmp(a, "--scale")) {
+            char *end = NULL;
+            double v = i + 1 < argc ? strtod(argv[++i], &end) : 0.0;
+            if (!end || *end || !isfinite(v) || !(v > 0.0) || v > 1e6) {
+                fprintf(stderr, "stance import: --scale needs a number > 0\n");
+                return 2;
+            }
+            scale = (float)v;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "stance import: unknown option '%s' (see --help)\n", a);
+            return 2;
+        } else if (in) {
+            fprintf(stderr, "stance import: one FILE only (see --help)\n");
+            return 2;
+        } else {
+            in = a;
+        }
+    }
+    if (!in || !out || !out[0]) return usage(stderr, 2);
+
+    stance_import_warnings warnings;
+    stance_import_options opt = {scale, &warnings};
+    stance_asset asset;
+    stance_error err = {STANCE_OK, ""};
+    if (stance_open_file(in, &opt, NULL, &asset, &err)) {
+        print_error(err.message);
+        return 1;
+    }
+    stance_status s = stance_asset_save_file(&asset, out, &err);
+    if (s) {
+        print_error(err.message);
+        stance_asset_destroy(&asset);
+        return 1;
+    }
+    stance_import_warnings_print(&warnings, "stance: warning: ", stderr);
+    printf("%s: %d joints, %d clips -> %s\n", in, asset.skeleton->joint_count, asset.clip_count, out);
+    stance_asset_destroy(&asset);
+    return 0;
+}

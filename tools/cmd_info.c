@@ -1,0 +1,159 @@
+/* tools/cmd_info.c - `stance info FILE [--json]`: what an asset holds (the
+ * joint tree, each clip's duration, key count and animated joints), for a
+ * .stance file or anything the importer reads.
+ *
+ * Owns only its output: text, or JSON written with plain fprintf (the CLI
+ * builds without jansson). Errors are one line on stderr, exit status 1;
+ * usage errors exit 2. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "import.h"
+#include "stance/asset.h"
+
+/* Prints s with control bytes as '?', so a name cannot break a line. */
+static void put_plain(FILE *f, const char *s) {
+    for (; *s; s++) fputc((unsigned char)*s < 32 || *s == 127 ? '?' : *s, f);
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static int utf8_len(const unsigned char *s) {
+    int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] < 0xE0 ? 2 : 0;
+    if (n == 0) return 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    unsigned cp = n == 2 ? (s[0] & 0x1Fu) << 6 | (s[1] & 0x3Fu)
+                : n == 3 ? (s[0] & 0x0Fu) << 12 | (s[1] & 0x3Fu) << 6 | (s[2] & 0x3Fu)
+                         : (s[0] & 0x07u) << 18 | (s[1] & 0x3Fu) << 12 | (s[2] & 0x3Fu) << 6 | (s[3] & 0x3Fu);
+    if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+        return 0;
+    return n;
+}
+
+/* A JSON string: quotes, backslashes and control bytes escaped; bytes that
+ * are not valid UTF-8 become \u00XX (read as Latin-1), so the output is
+ * always valid JSON. */
+static void put_json_string(FILE *f, const char *str) {
+    const unsigned char *s = (const unsigned char *)str;
+    fputc('"', f);
+    while (*s) {
+        if (*s == '"' || *s == '\\') {
+            fputc('\\', f), fputc(*s++, f);
+        } else if (*s < 0x20 || *s == 0x7F) {
+            fprintf(f, "\\u%04x", *s++);
+        } else if (*s < 0x80) {
+            fputc(*s++, f);
+        } else {
+            int n = utf8_len(s);
+            if (n) fwrite(s, 1, (size_t)n, f), s += n;
+            else fprintf(f, "\\u%04x", *s++);
+        }
+    }
+    fputc('"', f);
+}
+
+static int animated_count(const stance_clip *c) {
+    int n = 0;
+    for (int j = 0; j < c->joint_count; j++) n += c->animated[j] != 0;
+    return n;
+}
+
+static void print_text(const char *path, const stance_asset *a) {
+    const stance_skeleton *sk = a->skeleton;
+    put_plain(stdout, path);
+    printf(": %d joints, %d clips\njoints:\n", sk->joint_count, a->clip_count);
+    for (int j = 0; j < sk->joint_count; j++) {
+        int depth = 0;
+        for (int p = sk->parents[j]; p >= 0; p = sk->parents[p]) depth++;
+        printf("  %4d %*s", j, 2 * depth, "");
+        put_plain(stdout, stance_skeleton_joint_name(sk, j));
+        if (sk->parents[j] >= 0) printf("  (parent %d)", sk->parents[j]);
+        printf("\n");
+    }
+    printf("clips:\n");
+    for (int i = 0; i < a->clip_count; i++) {
+        const stance_clip *c = a->clips[i];
+        printf("  ");
+        put_plain(stdout, c->name);
+        printf(": %.3f s, %d keys, animates %d joints:", (double)c->duration, c->key_count, animated_count(c));
+        for (int j = 0, first = 1; j < c->joint_count; j++) {
+            if (!c->animated[j]) continue;
+            printf(first ? " " : ", ");
+            put_plain(stdout, stance_skeleton_joint_name(sk, j));
+            first = 0;
+        }
+        printf("\n");
+    }
+}
+
+static void print_json(const stance_asset *a) {
+    const stance_skeleton *sk = a->skeleton;
+    printf("{\"joints\":[");
+    for (int j = 0; j < sk->joint_count; j++) {
+        printf("%s{\"name\":", j ? "," : "");
+        put_json_string(stdout, stance_skeleton_joint_name(sk, j));
+        printf(",\"parent\":");
+        if (sk->parents[j] < 0) printf("null");
+        else put_json_string(stdout, stance_skeleton_joint_name(sk, sk->parents[j]));
+        printf("}");
+    }
+    printf("],\"clips\":[");
+    for (int i = 0; i < a->clip_count; i++) {
+        const stance_clip *c = a->clips[i];
+        printf("%s{\"name\":", i ? "," : "");
+        put_json_string(stdout, c->name);
+        printf(",\"duration_s\":%.9g,\"keys\":%d,\"joints\":[", (double)c->duration, c->key_count);
+        for (int j = 0, first = 1; j < c->joint_count; j++) {
+            if (!c->animated[j]) continue;
+            if (!first) printf(",");
+            put_json_string(stdout, stance_skeleton_joint_name(sk, j));
+            first = 0;
+        }
+        printf("]}");
+    }
+    printf("]}\n");
+}
+
+int cmd_info(int argc, char **argv) {
+    const char *path = NULL;
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("usage: stance info FILE [--json]\n"
+                   "  FILE    a .stance file, or a file to import (glTF/GLB, BVH, FBX, Collada)\n"
+                   "  --json  {\"joints\":[{\"name\",\"parent\"}],\"clips\":[{\"name\",\"duration_s\",\"keys\",\"joints\"}]}\n");
+            return 0;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "stance info: unknown option '%s' (see --help)\n", a);
+            return 2;
+        } else if (path) {
+            fprintf(stderr, "stance info: one FILE only (see --help)\n");
+            return 2;
+        } else {
+            path = a;
+        }
+    }
+    if (!path) {
+        fprintf(stderr, "usage: stance info FILE [--json]\n");
+        return 2;
+    }
+    stance_import_warnings warnings;
+    stance_import_options opt = {0.0f, &warnings};
+    stance_asset asset;
+    stance_error err = {STANCE_OK, ""};
+    if (stance_open_file(path, &opt, NULL, &asset, &err)) {
+        fprintf(stderr, "stance: ");
+        put_plain(stderr, err.message);
+        fprintf(stderr, "\n");
+        return 1;
+    }
+    if (json) print_json(&asset);
+    else print_text(path, &asset);
+    stance_import_warnings_print(&warnings, "stance: warning: ", stderr);
+    stance_asset_destroy(&asset);
+    return 0;
+}
