@@ -74,6 +74,7 @@ typedef struct stance_state_desc {
     /* 1D blend spaces whose positions are root speeds: scale playback so the
      * root moves at the parameter's value (within 1/4x..4x). */
     int speed_warp;
+    float fade_time;                  /* controller: switch and layer fade time for this state; 0 = uniform */
 } stance_state_desc;
 
 typedef enum stance_compare {
@@ -287,6 +288,24 @@ typedef struct stance_machine_status {
 } stance_machine_status;
 stance_status stance_instance_machine_status(const stance_instance *inst, int machine,
                                              stance_machine_status *out);
+/* Switches the machine that owns `state` to it now, like a transition with
+ * this mode, easing and blend time (blend_time <= 0 or mode cut: at once).
+ * Used by the gameplay controller; the state may be the current one (a
+ * restart). */
+stance_status stance_instance_play(stance_instance *inst, int state, stance_switch_mode mode, stance_easing easing,
+                                   float blend_time, stance_error *err);
+/* A disabled layer's machine neither plays nor reports events (weight 0 layers still play). */
+stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer, int enabled);
+/* Moves what can be moved from `from` (an instance of another graph, e.g.
+ * the previous version of a reloaded file) into `to`: parameters, layer
+ * weights and each machine's current state and its time, matched by name.
+ * What has no counterpart is listed in `report` (may be NULL). */
+stance_status stance_instance_transfer(stance_instance *to, const stance_instance *from, char *report,
+                                       size_t report_size);
+float stance_graph_state_fade_time(const stance_graph *graph, int state);
+int stance_graph_state_once(const stance_graph *graph, int state);
+stance_layer_mode stance_graph_layer_mode(const stance_graph *graph, int layer);
+
 /* Current layer weight (after fades). */
 float stance_instance_layer_weight(const stance_instance *inst, int layer);
 stance_status stance_instance_set_layer_weight(stance_instance *inst, int layer, float weight,

@@ -8,4 +8,5 @@
 #include "builtin.h"
 #include "graph.h"
 #include "lesson.h"
+#include "controller.h"
 #endif

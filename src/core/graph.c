@@ -138,6 +138,7 @@ static stance_status validate(const stance_graph_desc *d, stance_error *err, int
             snprintf(where, sizeof where, "state '%s/%s'", md->name, sd->name);
             if (find_state_in(md, sd->name) != s) FAIL(STANCE_ERR_ARGUMENT, "machine '%s': two states are named '%s'", md->name, sd->name);
             if (!st_finite(sd->speed) || sd->speed < -100.0f || sd->speed > 100.0f) FAIL(STANCE_ERR_VALUE, "%s: speed %g is not in [-100, 100]", where, (double)sd->speed);
+            if (!st_finite(sd->fade_time) || sd->fade_time < 0.0f || sd->fade_time > 60.0f) FAIL(STANCE_ERR_VALUE, "%s: fade_time %g is not in [0, 60]", where, (double)sd->fade_time);
             if (sd->once != 0 && sd->once != 1) FAIL(STANCE_ERR_ARGUMENT, "%s: once must be 0 or 1", where);
             if (sd->speed_param) {
                 int p;
@@ -354,6 +355,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
             gs->clip = sd->clip;
             gs->once = sd->once;
             gs->speed_warp = sd->speed_warp != 0;
+            gs->fade_time = sd->fade_time;
             gs->speed = sd->speed != 0.0f ? sd->speed : 1.0f;
             gs->speed_param = sd->speed_param ? find_param(d, sd->speed_param) : -1;
             gs->param_x = gs->param_y = gs->sub_machine = -1;
@@ -545,4 +547,14 @@ const char *stance_graph_closest_param(const stance_graph *g, const char *name) 
         if (dd < bd) bd = dd, best = g->params[i].name;
     }
     return best;
+}
+
+float stance_graph_state_fade_time(const stance_graph *g, int s) {
+    return g && s >= 0 && s < g->state_count ? g->states[s].fade_time : 0.0f;
+}
+int stance_graph_state_once(const stance_graph *g, int s) {
+    return g && s >= 0 && s < g->state_count ? g->states[s].once : 0;
+}
+stance_layer_mode stance_graph_layer_mode(const stance_graph *g, int l) {
+    return g && l >= 0 && l < g->layer_count ? g->layers[l].mode : STANCE_LAYER_OVERRIDE;
 }

@@ -34,6 +34,7 @@ typedef struct g_state {
     int trans_first, trans_count; /* into graph->state_trans */
     int ref_pose;               /* additive reference pose index in graph->ref_poses, -1 none */
     int speed_warp;
+    float fade_time;
 } g_state;
 
 typedef struct g_cond {
@@ -142,10 +143,12 @@ struct stance_instance {
     float *param_target;        /* what gameplay set (damped params move towards it) */
     g_machine_rt *machines;
     float *layer_weight, *layer_target, *layer_rate;
+    unsigned char *layer_off;   /* disabled layers */
     stance_pose *poses;
     int pose_count;
     stance_event events[STANCE_EVENT_QUEUE];
     int event_count, event_dropped;
+    int events_sealed;          /* the queue holds a finished update's events */
     float root_delta[3];
     int clips_sampled;
     double time;

@@ -4,6 +4,7 @@
  *
  * All memory is one block made at creation; update allocates nothing and
  * reads only its own instance and the shared, immutable graph and clips. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/graph_internal.h"
@@ -12,7 +13,7 @@
 /* ---- memory ---------------------------------------------------------------- */
 
 typedef struct inst_layout {
-    size_t params, ptarget, machines, lw, lt, lr, pose_structs, pose_mem, inert, vel, total;
+    size_t params, ptarget, machines, lw, lt, lr, loff, pose_structs, pose_mem, inert, vel, total;
 } inst_layout;
 
 static size_t grab(size_t *off, size_t bytes) {
@@ -32,6 +33,7 @@ static inst_layout layout_of(const stance_graph *g) {
     lo.lw = grab(&off, sizeof(float) * (size_t)L);
     lo.lt = grab(&off, sizeof(float) * (size_t)L);
     lo.lr = grab(&off, sizeof(float) * (size_t)L);
+    lo.loff = grab(&off, (size_t)L);
     lo.pose_structs = grab(&off, sizeof(stance_pose) * (size_t)np);
     lo.pose_mem = grab(&off, stance_pose_bytes(J) * (size_t)np);
     lo.inert = grab(&off, sizeof(float) * INERT_FLOATS * (size_t)J * (size_t)M);
@@ -53,6 +55,7 @@ static void bind(stance_instance *inst) {
     inst->layer_weight = (float *)(mem + lo.lw);
     inst->layer_target = (float *)(mem + lo.lt);
     inst->layer_rate = (float *)(mem + lo.lr);
+    inst->layer_off = mem + lo.loff;
     inst->poses = (stance_pose *)(mem + lo.pose_structs);
     inst->pose_count = M * P_PER_MACHINE + P_INSTANCE;
     for (int i = 0; i < inst->pose_count; i++) {
@@ -82,8 +85,11 @@ static stance_pose *ipose(stance_instance *inst, int which) {
 
 /* ---- events ------------------------------------------------------------------ */
 
+/* The queue holds the events of the last update. Events raised between
+ * updates (stance_instance_play) start the next update's list. */
 static void emit(stance_instance *inst, stance_event_type type, int layer, int machine, int state, int other,
                  const char *name) {
+    if (inst->events_sealed) inst->event_count = inst->event_dropped = 0, inst->events_sealed = 0;
     if (inst->event_count >= STANCE_EVENT_QUEUE) { inst->event_dropped++; return; }
     stance_event *e = &inst->events[inst->event_count++];
     e->type = type, e->layer = layer, e->machine = machine, e->state = state, e->other = other;
@@ -682,6 +688,7 @@ stance_status stance_instance_reset(stance_instance *inst) {
     for (int l = 0; l < g->layer_count; l++) {
         inst->layer_weight[l] = inst->layer_target[l] = g->layers[l].weight;
         inst->layer_rate[l] = 0.0f;
+        inst->layer_off[l] = 0;
     }
     inst->event_count = inst->event_dropped = 0;
     inst->root_delta[0] = inst->root_delta[1] = inst->root_delta[2] = 0.0f;
@@ -779,7 +786,8 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
     if (!inst) return STANCE_ERR_ARGUMENT;
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
     const stance_graph *g = inst->graph;
-    inst->event_count = inst->event_dropped = 0;
+    if (inst->events_sealed) inst->event_count = inst->event_dropped = 0;
+    inst->events_sealed = 0;
     inst->clips_sampled = 0;
     inst->time += dt;
     for (int m = 0; m < g->machine_count; m++) inst->machines[m].evaluated = 0;
@@ -802,7 +810,8 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
         }
     }
     /* every layer's machine plays, seen or not */
-    for (int l = 0; l < g->layer_count; l++) update_machine(inst, g->layers[l].machine, dt, flags);
+    for (int l = 0; l < g->layer_count; l++)
+        if (!inst->layer_off[l]) update_machine(inst, g->layers[l].machine, dt, flags);
     /* evaluate: the base layer, then each layer with weight on top, in order */
     stance_pose *local = ipose(inst, P_LOCAL);
     eval_machine(inst, g->layers[0].machine, dt);
@@ -810,11 +819,12 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
     for (int l = 1; l < g->layer_count; l++) {
         float w = inst->layer_weight[l];
         g_machine_rt *rt = &inst->machines[g->layers[l].machine];
-        if (w <= 0.0f) { rt->hist = 0; continue; }
+        if (w <= 0.0f || inst->layer_off[l]) { rt->hist = 0; continue; }
         eval_machine(inst, g->layers[l].machine, dt);
         apply_layer(inst, l, w);
     }
     stance_local_to_model(ipose(inst, P_MODEL), local, g->skeleton, NULL);
+    inst->events_sealed = 1;
     /* root motion: the base machine's, blended across a crossfade */
     const g_machine_rt *base = &inst->machines[g->layers[0].machine];
     for (int k = 0; k < 3; k++) inst->root_delta[k] = base->cur.root[k];
@@ -867,6 +877,7 @@ stance_status stance_instance_set_layer_weight(stance_instance *inst, int l, flo
     if (fade <= 0.0f) {
         inst->layer_weight[l] = w;
         inst->layer_rate[l] = 0.0f;
+        inst->layer_off[l] = 0;
     } else {
         float d = fabsf(w - inst->layer_weight[l]);
         inst->layer_rate[l] = d / fade;
@@ -879,4 +890,76 @@ stance_status stance_instance_set_layer_weight(stance_instance *inst, int l, flo
 void stance_test_blend_weights(const stance_instance *inst, int state, float *w);
 void stance_test_blend_weights(const stance_instance *inst, int state, float *w) {
     blend_weights(inst, &inst->graph->states[state], w);
+}
+
+stance_status stance_instance_play(stance_instance *inst, int state, stance_switch_mode mode, stance_easing easing,
+                                   float blend_time, stance_error *err) {
+    if (!inst) return st_fail(err, STANCE_ERR_ARGUMENT, "play: instance is NULL");
+    const stance_graph *g = inst->graph;
+    if (state < 0 || state >= g->state_count) return st_fail(err, STANCE_ERR_NOT_FOUND, "play: state %d is not in 0..%d", state, g->state_count - 1);
+    if ((unsigned)mode >= STANCE_SWITCH_MODE_COUNT || (unsigned)easing > STANCE_EASE_LINEAR)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "play: unknown mode or easing");
+    if (!st_finite(blend_time) || blend_time > 60.0f) return st_fail(err, STANCE_ERR_VALUE, "play: blend time %g is not finite and <= 60", (double)blend_time);
+    int m = g->states[state].machine;
+    begin_switch(inst, m, -1, state, mode, easing, blend_time > 0.0f ? blend_time : 0.0f, 0, 0.0f);
+    return st_ok(err);
+}
+
+stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer, int enabled) {
+    if (!inst || layer < 0 || layer >= inst->graph->layer_count) return STANCE_ERR_ARGUMENT;
+    if (layer == 0 && !enabled) return STANCE_ERR_ARGUMENT; /* the base layer always plays */
+    inst->layer_off[layer] = enabled ? 0 : 1;
+    if (!enabled) inst->machines[inst->graph->layers[layer].machine].hist = 0;
+    return STANCE_OK;
+}
+
+static void say(char *report, size_t cap, const char *what, const char *name) {
+    if (!report || !cap) return;
+    size_t n = strlen(report);
+    if (n + 4 >= cap) return;
+    snprintf(report + n, cap - n, "%sdropped %s '%s'", n ? "; " : "", what, name);
+}
+
+stance_status stance_instance_transfer(stance_instance *to, const stance_instance *from, char *report, size_t cap) {
+    if (!to || !from) return STANCE_ERR_ARGUMENT;
+    if (report && cap) report[0] = 0;
+    const stance_graph *a = from->graph, *b = to->graph;
+    for (int i = 0; i < a->param_count; i++) {
+        int k = stance_graph_find_param(b, a->params[i].name);
+        if (k < 0 || b->params[k].type != a->params[i].type) { say(report, cap, "parameter", a->params[i].name); continue; }
+        to->params[k] = from->params[i], to->param_target[k] = from->param_target[i];
+    }
+    for (int l = 0; l < a->layer_count; l++) {
+        int k = stance_graph_find_layer(b, a->layers[l].name);
+        if (k < 0) { say(report, cap, "layer", a->layers[l].name); continue; }
+        if (k > 0) {
+            to->layer_weight[k] = from->layer_weight[l], to->layer_target[k] = from->layer_target[l];
+            to->layer_rate[k] = from->layer_rate[l], to->layer_off[k] = from->layer_off[l];
+        }
+    }
+    for (int m = 0; m < a->machine_count; m++) {
+        int k = stance_graph_find_machine(b, a->machines[m].name);
+        if (k < 0) { say(report, cap, "machine", a->machines[m].name); continue; }
+        const g_machine_rt *src = &from->machines[m];
+        g_machine_rt *dst = &to->machines[k];
+        const char *sn = a->states[src->cur.state].name;
+        int found = -1;
+        for (int s2 = 0; s2 < b->machines[k].state_count; s2++)
+            if (!strcmp(b->states[b->machines[k].state_first + s2].name, sn)) found = b->machines[k].state_first + s2;
+        if (found < 0) { say(report, cap, "state", sn); continue; }
+        play_start(&dst->cur, found);
+        dst->cur.time = src->cur.time;
+        dst->cur.loops = src->cur.loops;
+        dst->cur.finished = src->cur.finished;
+        /* keep the position where the new state's motion has room for it */
+        const g_state *ns = &b->states[found];
+        float pos = src->cur.pos;
+        if (ns->type == STANCE_MOTION_CLIP && pos > ns->clip->duration) pos = ns->clip->duration;
+        if (ns->type == STANCE_MOTION_BLEND1D || ns->type == STANCE_MOTION_BLEND2D) pos = pos - floorf(pos);
+        if (a->states[src->cur.state].type != ns->type) pos = 0.0f;
+        dst->cur.pos = pos;
+        dst->trans = -1, dst->locked = 0, dst->pending_init = 0;
+    }
+    to->time = from->time;
+    return STANCE_OK;
 }

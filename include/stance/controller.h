@@ -1,0 +1,75 @@
+/* stance/controller.h - the gameplay controller: the animation graph hidden
+ * behind Set/Reset by state id (the Bullet Waste design, seeds/004).
+ *
+ * Each layer runs its own state machine and has a priority (the graph's
+ * layer order; higher layers later). Gameplay calls set(state): the state
+ * starts on its layer. Override layers are exclusive: the highest one that
+ * plays is visible, its weight rising to 1 while the previous one falls to 0
+ * over the fade time (uniform, or the state's own). Lower layers keep
+ * playing unseen and show again when the layers above finish: a one-shot
+ * state that ends with nothing following it empties its layer, reset(state)
+ * empties it too. A set on the same layer interrupts that layer's state.
+ * Additive layers fade in and out on their own. Unconditional transitions
+ * in the graph play sequences (A then B) with no gameplay code.
+ *
+ * Like an instance, a controller is created once with all its memory;
+ * update allocates nothing. */
+#ifndef STANCE_CONTROLLER_H
+#define STANCE_CONTROLLER_H
+
+#include "graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct stance_controller_desc {
+    float fade_time;          /* seconds for a layer fade and a switch within a layer; 0 = 0.25 */
+    stance_switch_mode mode;  /* how a set() switches within a playing layer (default crossfade) */
+} stance_controller_desc;
+
+typedef struct stance_controller stance_controller;
+
+/* Override layers must come in increasing priority; layers with initial
+ * weight 0 start empty, the others play their entry state. */
+stance_status stance_controller_create(const stance_graph *graph, const stance_controller_desc *desc,
+                                       const stance_allocator *allocator, stance_controller **out,
+                                       stance_error *err);
+void stance_controller_destroy(stance_controller *ctl);
+
+/* Starts `state` (a global state id, e.g. from `stance gen-header`) on its layer. */
+stance_status stance_controller_set(stance_controller *ctl, int state, stance_error *err);
+/* Stops `state` if it is playing: its layer empties and fades out. */
+stance_status stance_controller_reset(stance_controller *ctl, int state, stance_error *err);
+stance_status stance_controller_set_float(stance_controller *ctl, int param, float value, stance_error *err);
+stance_status stance_controller_set_bool(stance_controller *ctl, int param, int value, stance_error *err);
+stance_status stance_controller_set_trigger(stance_controller *ctl, int param, stance_error *err);
+
+stance_status stance_controller_update(stance_controller *ctl, float dt);
+
+/* Events of the last update: the instance's (state entered/exited,
+ * transitions, clip markers, clip finished) and the controller's
+ * (STANCE_EVENT_STATE_ENDED, STANCE_EVENT_LAYER_SHOWN / _HIDDEN), in order. */
+const stance_event *stance_controller_events(const stance_controller *ctl, int *count);
+
+int stance_controller_visible_layer(const stance_controller *ctl);
+int stance_controller_layer_playing(const stance_controller *ctl, int layer);
+/* The layer's visibility share (exclusive layers sum to 1) or an additive layer's weight. */
+float stance_controller_layer_weight(const stance_controller *ctl, int layer);
+/* The state a layer plays, or -1 when it is empty. */
+int stance_controller_layer_state(const stance_controller *ctl, int layer);
+
+stance_instance *stance_controller_instance(stance_controller *ctl);
+const stance_graph *stance_controller_graph(const stance_controller *ctl);
+
+/* Hot reload: moves the running character onto `graph` (another version of
+ * the same file): parameters, layers and states carry over where the names
+ * still exist; what was dropped is written to `report`. On error nothing
+ * changes. The old graph must outlive this call only. */
+stance_status stance_controller_reload(stance_controller *ctl, const stance_graph *graph, char *report,
+                                       size_t report_size, stance_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,311 @@
+/* src/core/controller.c - the gameplay controller over an instance:
+ * set/reset by state id, exclusive priority layers with fades, one-shot
+ * completion, controller events, hot reload. Owns its instance. */
+#include <string.h>
+
+#include "core/internal.h"
+#include "stance/controller.h"
+
+#define CTL_MAX_EVENTS (2 * STANCE_EVENT_QUEUE)
+
+struct stance_controller {
+    const stance_graph *graph;
+    stance_instance *inst;
+    stance_allocator allocator;
+    float fade_time;
+    stance_switch_mode mode;
+    int layer_count;
+    unsigned char playing[STANCE_MAX_LAYERS];
+    int visible;                          /* the visible exclusive layer */
+    float vis[STANCE_MAX_LAYERS];         /* visibility shares of exclusive layers (sum 1) */
+    float vis_from[STANCE_MAX_LAYERS];    /* shares when the current fade started */
+    float fade_elapsed, fade_duration;
+    float add_weight[STANCE_MAX_LAYERS];  /* additive layers' weights */
+    float add_rate[STANCE_MAX_LAYERS];
+    float add_target[STANCE_MAX_LAYERS];
+    stance_event events[CTL_MAX_EVENTS];
+    int event_count;
+    float time;
+    stance_event pending[16];             /* events raised by set/reset between updates */
+    int pending_count;
+};
+
+static int exclusive(const stance_controller *c, int l) {
+    return stance_graph_layer_mode(c->graph, l) == STANCE_LAYER_OVERRIDE;
+}
+
+static void push(stance_controller *c, stance_event_type type, int layer, int state) {
+    stance_event e = {type, layer, layer >= 0 ? stance_graph_layer_machine(c->graph, layer) : -1, state, -1,
+                      state >= 0 ? stance_graph_state_name(c->graph, state) : stance_graph_layer_name(c->graph, layer), c->time};
+    if (c->pending_count < 16) c->pending[c->pending_count++] = e;
+}
+
+static int layer_of_state(const stance_graph *g, int state) {
+    int m = stance_graph_state_machine(g, state);
+    for (int l = 0; l < stance_graph_layer_count(g); l++)
+        if (stance_graph_layer_machine(g, l) == m) return l;
+    return -1;
+}
+
+static int current_state(const stance_controller *c, int l) {
+    stance_machine_status ms;
+    if (stance_instance_machine_status(c->inst, stance_graph_layer_machine(c->graph, l), &ms)) return -1;
+    return ms.state;
+}
+
+/* Picks the visible exclusive layer and starts a fade to it if it changed. */
+static void choose_visible(stance_controller *c, float fade) {
+    int v = 0;
+    for (int l = 0; l < c->layer_count; l++)
+        if (exclusive(c, l) && c->playing[l]) v = l;
+    if (v == c->visible) return;
+    push(c, STANCE_EVENT_LAYER_HIDDEN, c->visible, -1);
+    push(c, STANCE_EVENT_LAYER_SHOWN, v, -1);
+    c->visible = v;
+    memcpy(c->vis_from, c->vis, sizeof c->vis);
+    c->fade_elapsed = 0.0f;
+    c->fade_duration = fade;
+    stance_instance_set_layer_enabled(c->inst, v, 1);
+}
+
+static void apply_weights(stance_controller *c) {
+    /* sequential override composition: layer i's blend weight is its share of everything up to it */
+    float below = 0.0f;
+    for (int l = 0; l < c->layer_count; l++) {
+        if (!exclusive(c, l)) {
+            stance_instance_set_layer_weight(c->inst, l, c->add_weight[l], 0.0f);
+            continue;
+        }
+        below += c->vis[l];
+        if (l == 0) continue;
+        float w = below > 1e-6f ? c->vis[l] / below : 0.0f;
+        stance_instance_set_layer_weight(c->inst, l, w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w, 0.0f);
+    }
+}
+
+stance_status stance_controller_create(const stance_graph *g, const stance_controller_desc *desc,
+                                       const stance_allocator *allocator, stance_controller **out, stance_error *err) {
+    if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "controller: out is NULL");
+    *out = NULL;
+    if (!g) return st_fail(err, STANCE_ERR_ARGUMENT, "controller: graph is NULL");
+    stance_controller_desc d = desc ? *desc : (stance_controller_desc){0};
+    if (!st_finite(d.fade_time) || d.fade_time < 0.0f || d.fade_time > 60.0f)
+        return st_fail(err, STANCE_ERR_VALUE, "controller: fade_time %g is not in [0, 60]", (double)d.fade_time);
+    if ((unsigned)d.mode >= STANCE_SWITCH_MODE_COUNT) return st_fail(err, STANCE_ERR_ARGUMENT, "controller: unknown switch mode");
+    const int L = stance_graph_layer_count(g);
+    int last_priority = -2147483647;
+    for (int l = 0; l < L; l++) {
+        if (stance_graph_layer_mode(g, l) != STANCE_LAYER_OVERRIDE) continue;
+        int p = stance_graph_layer_priority(g, l);
+        if (l > 0 && p <= last_priority)
+            return st_fail(err, STANCE_ERR_ORDER, "controller: layer '%s' (priority %d) comes after a layer of priority %d; "
+                           "override layers must come in increasing priority", stance_graph_layer_name(g, l), p, last_priority);
+        last_priority = p;
+    }
+    stance_allocator al = st_allocator(allocator);
+    stance_controller *c = st_alloc(&al, sizeof *c, 64);
+    if (!c) return st_fail(err, STANCE_ERR_MEMORY, "controller: out of memory");
+    stance_status s = stance_instance_create(g, &al, &c->inst, err);
+    if (s) { st_free(&al, c, sizeof *c); return s; }
+    c->graph = g;
+    c->allocator = al;
+    c->fade_time = d.fade_time > 0.0f ? d.fade_time : 0.25f;
+    c->mode = d.mode;
+    c->layer_count = L;
+    for (int l = 0; l < L; l++) {
+        c->playing[l] = l == 0 || stance_instance_layer_weight(c->inst, l) > 0.0f;
+        if (!c->playing[l]) stance_instance_set_layer_enabled(c->inst, l, 0);
+        if (!exclusive(c, l)) c->add_weight[l] = c->add_target[l] = c->playing[l] ? 1.0f : 0.0f;
+    }
+    c->visible = 0;
+    for (int l = 0; l < L; l++)
+        if (exclusive(c, l) && c->playing[l]) c->visible = l;
+    c->vis[c->visible] = 1.0f;
+    memcpy(c->vis_from, c->vis, sizeof c->vis);
+    apply_weights(c);
+    *out = c;
+    return st_ok(err);
+}
+
+void stance_controller_destroy(stance_controller *c) {
+    if (!c) return;
+    stance_allocator al = c->allocator;
+    stance_instance_destroy(c->inst);
+    st_free(&al, c, sizeof *c);
+}
+
+static float fade_of(const stance_controller *c, int state) {
+    float f = stance_graph_state_fade_time(c->graph, state);
+    return f > 0.0f ? f : c->fade_time;
+}
+
+stance_status stance_controller_set(stance_controller *c, int state, stance_error *err) {
+    if (!c) return st_fail(err, STANCE_ERR_ARGUMENT, "controller is NULL");
+    if (state < 0 || state >= stance_graph_state_count(c->graph))
+        return st_fail(err, STANCE_ERR_NOT_FOUND, "set: state id %d is not in 0..%d", state, stance_graph_state_count(c->graph) - 1);
+    int l = layer_of_state(c->graph, state);
+    if (l < 0)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "set: state '%s' is inside a nested machine; set the state that holds it",
+                       stance_graph_state_name(c->graph, state));
+    float fade = fade_of(c, state);
+    int cur = current_state(c, l);
+    stance_status s;
+    if (c->playing[l]) {
+        if (cur == state && !stance_graph_state_once(c->graph, state)) return st_ok(err); /* already looping */
+        if (cur != state) push(c, STANCE_EVENT_STATE_ENDED, l, cur);
+        s = stance_instance_play(c->inst, state, c->mode, STANCE_EASE_SMOOTHSTEP, fade, err);
+    } else {
+        stance_instance_set_layer_enabled(c->inst, l, 1);
+        s = stance_instance_play(c->inst, state, STANCE_SWITCH_CUT, STANCE_EASE_SMOOTHSTEP, 0.0f, err);
+        c->playing[l] = 1;
+    }
+    if (s) return s;
+    if (exclusive(c, l)) choose_visible(c, fade);
+    else {
+        c->add_target[l] = 1.0f;
+        c->add_rate[l] = 1.0f / fade;
+    }
+    return st_ok(err);
+}
+
+static void empty_layer(stance_controller *c, int l, int state, float fade) {
+    c->playing[l] = 0;
+    push(c, STANCE_EVENT_STATE_ENDED, l, state);
+    if (exclusive(c, l)) choose_visible(c, fade);
+    else {
+        c->add_target[l] = 0.0f;
+        c->add_rate[l] = 1.0f / fade;
+    }
+}
+
+stance_status stance_controller_reset(stance_controller *c, int state, stance_error *err) {
+    if (!c) return st_fail(err, STANCE_ERR_ARGUMENT, "controller is NULL");
+    if (state < 0 || state >= stance_graph_state_count(c->graph))
+        return st_fail(err, STANCE_ERR_NOT_FOUND, "reset: state id %d is not in 0..%d", state, stance_graph_state_count(c->graph) - 1);
+    int l = layer_of_state(c->graph, state);
+    if (l < 0) return st_fail(err, STANCE_ERR_ARGUMENT, "reset: state '%s' is inside a nested machine", stance_graph_state_name(c->graph, state));
+    if (l == 0) return st_fail(err, STANCE_ERR_ARGUMENT, "reset: '%s' is on the base layer, which always plays a state; set another one", stance_graph_state_name(c->graph, state));
+    if (!c->playing[l] || current_state(c, l) != state) return st_ok(err); /* not playing: nothing to stop */
+    empty_layer(c, l, state, fade_of(c, state));
+    return st_ok(err);
+}
+
+stance_status stance_controller_set_float(stance_controller *c, int p, float v, stance_error *err) {
+    return c ? stance_instance_set_float(c->inst, p, v, err) : st_fail(err, STANCE_ERR_ARGUMENT, "controller is NULL");
+}
+stance_status stance_controller_set_bool(stance_controller *c, int p, int v, stance_error *err) {
+    return c ? stance_instance_set_bool(c->inst, p, v, err) : st_fail(err, STANCE_ERR_ARGUMENT, "controller is NULL");
+}
+stance_status stance_controller_set_trigger(stance_controller *c, int p, stance_error *err) {
+    return c ? stance_instance_set_trigger(c->inst, p, err) : st_fail(err, STANCE_ERR_ARGUMENT, "controller is NULL");
+}
+
+stance_status stance_controller_update(stance_controller *c, float dt) {
+    if (!c) return STANCE_ERR_ARGUMENT;
+    if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
+    c->time += dt;
+    /* fades */
+    if (c->fade_elapsed < c->fade_duration) {
+        c->fade_elapsed += dt;
+        float p = c->fade_duration > 0.0f ? c->fade_elapsed / c->fade_duration : 1.0f;
+        if (p > 1.0f) p = 1.0f;
+        for (int l = 0; l < c->layer_count; l++) {
+            float target = l == c->visible ? 1.0f : 0.0f;
+            c->vis[l] = c->vis_from[l] + (target - c->vis_from[l]) * p;
+        }
+    } else {
+        for (int l = 0; l < c->layer_count; l++) c->vis[l] = l == c->visible ? 1.0f : 0.0f;
+    }
+    for (int l = 0; l < c->layer_count; l++) {
+        if (exclusive(c, l)) continue;
+        float w = c->add_weight[l], t = c->add_target[l], step = c->add_rate[l] * dt;
+        c->add_weight[l] = w < t ? (w + step > t ? t : w + step) : (w - step < t ? t : w - step);
+    }
+    apply_weights(c);
+    stance_status s = stance_instance_update(c->inst, dt);
+    if (s) return s;
+    /* events: the set/reset ones first, then the instance's */
+    c->event_count = 0;
+    for (int i = 0; i < c->pending_count && c->event_count < CTL_MAX_EVENTS; i++) c->events[c->event_count++] = c->pending[i];
+    c->pending_count = 0;
+    int n;
+    const stance_event *ev = stance_instance_events(c->inst, &n, NULL);
+    for (int i = 0; i < n && c->event_count < CTL_MAX_EVENTS; i++) c->events[c->event_count++] = ev[i];
+    /* one-shots that finished with nothing following empty their layer */
+    for (int l = 1; l < c->layer_count; l++) {
+        if (!c->playing[l]) continue;
+        stance_machine_status ms;
+        stance_instance_machine_status(c->inst, stance_graph_layer_machine(c->graph, l), &ms);
+        int finished = 0;
+        for (int i = 0; i < n; i++)
+            if (ev[i].type == STANCE_EVENT_CLIP_FINISHED && ev[i].layer == l && ev[i].state == ms.state) finished = 1;
+        if (finished && ms.transition < 0) {
+            empty_layer(c, l, ms.state, fade_of(c, ms.state));
+            for (int i = 0; i < c->pending_count && c->event_count < CTL_MAX_EVENTS; i++) c->events[c->event_count++] = c->pending[i];
+            c->pending_count = 0;
+        }
+    }
+    /* layers that are empty and faded out stop playing */
+    for (int l = 1; l < c->layer_count; l++)
+        if (!c->playing[l] && (exclusive(c, l) ? c->vis[l] <= 0.0f : c->add_weight[l] <= 0.0f))
+            stance_instance_set_layer_enabled(c->inst, l, 0);
+    return STANCE_OK;
+}
+
+const stance_event *stance_controller_events(const stance_controller *c, int *count) {
+    if (count) *count = c ? c->event_count : 0;
+    return c ? c->events : NULL;
+}
+int stance_controller_visible_layer(const stance_controller *c) { return c ? c->visible : -1; }
+int stance_controller_layer_playing(const stance_controller *c, int l) {
+    return c && l >= 0 && l < c->layer_count ? c->playing[l] : 0;
+}
+float stance_controller_layer_weight(const stance_controller *c, int l) {
+    if (!c || l < 0 || l >= c->layer_count) return 0.0f;
+    return exclusive(c, l) ? c->vis[l] : c->add_weight[l];
+}
+int stance_controller_layer_state(const stance_controller *c, int l) {
+    if (!c || l < 0 || l >= c->layer_count || !c->playing[l]) return -1;
+    return current_state(c, l);
+}
+stance_instance *stance_controller_instance(stance_controller *c) { return c ? c->inst : NULL; }
+const stance_graph *stance_controller_graph(const stance_controller *c) { return c ? c->graph : NULL; }
+
+stance_status stance_controller_reload(stance_controller *c, const stance_graph *g, char *report, size_t cap,
+                                       stance_error *err) {
+    if (!c || !g) return st_fail(err, STANCE_ERR_ARGUMENT, "reload: NULL argument");
+    stance_controller *fresh = NULL;
+    stance_controller_desc d = {c->fade_time, c->mode};
+    stance_status s = stance_controller_create(g, &d, &c->allocator, &fresh, err);
+    if (s) return s;
+    stance_instance_transfer(fresh->inst, c->inst, report, cap);
+    /* layers by name: what plays, visibility, additive weights */
+    for (int l = 0; l < fresh->layer_count; l++) {
+        int o = stance_graph_find_layer(c->graph, stance_graph_layer_name(g, l));
+        if (o < 0) continue;
+        fresh->playing[l] = l == 0 || c->playing[o];
+        stance_instance_set_layer_enabled(fresh->inst, l, fresh->playing[l] || c->vis[o] > 0.0f || c->add_weight[o] > 0.0f);
+        fresh->vis[l] = fresh->vis_from[l] = exclusive(fresh, l) ? c->vis[o] : 0.0f;
+        fresh->add_weight[l] = c->add_weight[o], fresh->add_target[l] = c->add_target[o], fresh->add_rate[l] = c->add_rate[o];
+    }
+    int v = 0;
+    for (int l = 0; l < fresh->layer_count; l++)
+        if (exclusive(fresh, l) && fresh->playing[l]) v = l;
+    fresh->visible = v;
+    float sum = 0.0f;
+    for (int l = 0; l < fresh->layer_count; l++) sum += exclusive(fresh, l) ? fresh->vis[l] : 0.0f;
+    if (sum <= 0.0f) { memset(fresh->vis, 0, sizeof fresh->vis); fresh->vis[v] = 1.0f; sum = 1.0f; }
+    for (int l = 0; l < fresh->layer_count; l++) fresh->vis[l] /= sum, fresh->vis_from[l] = fresh->vis[l];
+    fresh->fade_elapsed = 0.0f;
+    fresh->fade_duration = c->fade_duration > c->fade_elapsed ? c->fade_duration - c->fade_elapsed : 0.0f;
+    fresh->time = c->time;
+    apply_weights(fresh);
+    /* swap contents: the caller's pointer stays valid */
+    stance_instance *old_inst = c->inst;
+    stance_allocator al = c->allocator;
+    memcpy(c, fresh, sizeof *c);
+    c->allocator = al;
+    fresh->inst = old_inst;
+    stance_controller_destroy(fresh);
+    return st_ok(err);
+}
