@@ -219,9 +219,9 @@ static void test_round_trip(void) {
     CHECK_OK(stance_asset_save_file(&b, path, &err));
     stance_asset c;
     CHECK_OK(stance_asset_load_file(path, NULL, &c, &err));
+    remove(path);
     check_same_asset(&a, &c);
     stance_asset_destroy(&c);
-    remove(path);
 
     stance_asset_destroy(&b);
     CHECK(b.skeleton == NULL && b.clips == NULL && b.clip_count == 0);

@@ -210,6 +210,10 @@ int stance_graph_find_layer(const stance_graph *graph, const char *name);
 const char *stance_graph_layer_name(const stance_graph *graph, int layer);
 int stance_graph_layer_machine(const stance_graph *graph, int layer);
 int stance_graph_layer_priority(const stance_graph *graph, int layer);
+/* The distinct clips the graph's states play (clip states and blend
+ * entries), in order of first use: writes up to `capacity`, returns how many
+ * there are. */
+int stance_graph_clips(const stance_graph *graph, const stance_clip **clips, int capacity);
 /* The closest known name of a kind to `name` (edit distance), for messages. */
 const char *stance_graph_closest_param(const stance_graph *graph, const char *name);
 

@@ -558,3 +558,30 @@ int stance_graph_state_once(const stance_graph *g, int s) {
 stance_layer_mode stance_graph_layer_mode(const stance_graph *g, int l) {
     return g && l >= 0 && l < g->layer_count ? g->layers[l].mode : STANCE_LAYER_OVERRIDE;
 }
+
+int stance_graph_clips(const stance_graph *g, const stance_clip **clips, int cap) {
+    if (!g) return 0;
+    int n = 0;
+    for (int s = 0; s < g->state_count; s++) {
+        const g_state *st = &g->states[s];
+        int count = st->type == STANCE_MOTION_CLIP ? 1 : (st->type == STANCE_MOTION_MACHINE ? 0 : st->entry_count);
+        for (int i = 0; i < count; i++) {
+            const stance_clip *c = st->type == STANCE_MOTION_CLIP ? st->clip : g->entries[st->entry_first + i].clip;
+            int seen = 0;
+            for (int k = 0; k < n && k < cap && !seen; k++) seen = clips && clips[k] == c;
+            if (!clips) { /* no output: count distinct by a second scan */
+                for (int s2 = 0; s2 < s && !seen; s2++) {
+                    const g_state *o = &g->states[s2];
+                    int oc = o->type == STANCE_MOTION_CLIP ? 1 : (o->type == STANCE_MOTION_MACHINE ? 0 : o->entry_count);
+                    for (int k = 0; k < oc && !seen; k++)
+                        seen = (o->type == STANCE_MOTION_CLIP ? o->clip : g->entries[o->entry_first + k].clip) == c;
+                }
+                for (int k = 0; k < i && !seen; k++) seen = g->entries[st->entry_first + k].clip == c;
+            }
+            if (seen) continue;
+            if (clips && n < cap) clips[n] = c;
+            n++;
+        }
+    }
+    return n;
+}

@@ -877,7 +877,6 @@ stance_status stance_instance_set_layer_weight(stance_instance *inst, int l, flo
     if (fade <= 0.0f) {
         inst->layer_weight[l] = w;
         inst->layer_rate[l] = 0.0f;
-        inst->layer_off[l] = 0;
     } else {
         float d = fabsf(w - inst->layer_weight[l]);
         inst->layer_rate[l] = d / fade;
