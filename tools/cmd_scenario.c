@@ -32,7 +32,10 @@ static void write_svg(FILE *f, const stance_graph *g, const char *graph_name, in
     double max_jump = 1.0;
     for (int m = 0; m < count; m++)
         if (res[m].worst_jump_cm > max_jump) max_jump = res[m].worst_jump_cm;
-    double scale_cm = max_jump > 40 ? 60 : max_jump > 20 ? 40 : max_jump > 10 ? 20 : 10;
+    static const double nice[] = {5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000};
+    double scale_cm = nice[9];
+    for (int i = 0; i < 10; i++)
+        if (max_jump <= nice[i]) { scale_cm = nice[i]; break; }
     fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' viewBox='0 0 %.0f %.0f' "
                "font-family='sans-serif' font-size='12'>\n", W, H, W, H);
     fprintf(f, "<rect width='100%%' height='100%%' fill='white'/>\n");

@@ -108,13 +108,37 @@ stance_status stance_pose_set(stance_pose *p, int j, const stance_transform *in)
     return STANCE_OK;
 }
 
-/* Normalizes rotations [0, n). Padding stays identity since it is (0,0,0,1). */
-static void normalize_rotations(stance_pose *o, int n) {
-    float *restrict x = o->qx, *restrict y = o->qy, *restrict z = o->qz, *restrict w = o->qw;
+/* Normalizes the rotations of joints [0, n): q holds 4 blocks of stride
+ * floats (x.., y.., z.., w..). Padding stays identity since it is (0,0,0,1). */
+static void normalize_block(float *restrict q, int n, int stride) {
     for (int i = 0; i < n; i++) {
-        float l2 = x[i] * x[i] + y[i] * y[i] + z[i] * z[i] + w[i] * w[i];
-        float inv = 1.0f / sqrtf(l2);
-        x[i] *= inv, y[i] *= inv, z[i] *= inv, w[i] *= inv;
+        float x = q[i], y = q[stride + i], z = q[2 * stride + i], w = q[3 * stride + i];
+        float inv = 1.0f / sqrtf(x * x + y * y + z * z + w * w);
+        q[i] = x * inv, q[stride + i] = y * inv, q[2 * stride + i] = z * inv, q[3 * stride + i] = w * inv;
+    }
+}
+
+static void normalize_rotations(stance_pose *o, int n) { normalize_block(o->qx, n, o->padded_count); }
+
+/* Flat loops over float blocks: written so the compiler vectorizes them. */
+static void scale_block(float *restrict o, const float *restrict p, float w, int n) {
+    for (int i = 0; i < n; i++) o[i] = p[i] * w;
+}
+
+static void add_block(float *restrict o, const float *restrict p, float w, int n) {
+    for (int i = 0; i < n; i++) o[i] += p[i] * w;
+}
+
+/* o += w * p per joint for 4 rotation channels of n joints, with p's sign
+ * flipped where it points away from r (which may alias o). */
+static void add_rotations(float *o, const float *restrict p, const float *r, float w, int n) {
+    float *ox = o, *oy = o + n, *oz = o + 2 * n, *ow = o + 3 * n;
+    const float *px = p, *py = p + n, *pz = p + 2 * n, *pw = p + 3 * n;
+    const float *rx = r, *ry = r + n, *rz = r + 2 * n, *rw = r + 3 * n;
+    for (int i = 0; i < n; i++) {
+        float d = px[i] * rx[i] + py[i] * ry[i] + pz[i] * rz[i] + pw[i] * rw[i];
+        float ws = d < 0.0f ? -w : w;
+        ox[i] += px[i] * ws, oy[i] += py[i] * ws, oz[i] += pz[i] * ws, ow[i] += pw[i] * ws;
     }
 }
 
@@ -139,37 +163,22 @@ stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *pose
     for (int i = 1; i < count; i++)
         if (poses[i] == out && weights[i] > 0.0f) return STANCE_ERR_ARGUMENT; /* only poses[0] may alias */
     const float inv_total = 1.0f / total;
+    /* Rotations are sign-aligned to the running sum, which starts as the
+     * first weighted pose. A pose is one block of 10 channels:
+     * t [0, 3pc), q [3pc, 7pc), s [7pc, 10pc). */
+    float *o = out->tx;
     int started = 0;
-    /* The reference rotation for sign alignment is the first weighted pose;
-     * copy it aside only if out aliases it (it is overwritten below). */
-    const stance_pose *ref = poses[first];
     for (int i = 0; i < count; i++) {
-        float w = weights[i] * inv_total;
         if (!(weights[i] > 0.0f)) continue;
-        const stance_pose *p = poses[i];
-        const float *restrict ptx = p->tx, *restrict pty = p->ty, *restrict ptz = p->tz;
-        const float *restrict psx = p->sx, *restrict psy = p->sy, *restrict psz = p->sz;
-        const float *restrict pqx = p->qx, *restrict pqy = p->qy, *restrict pqz = p->qz, *restrict pqw = p->qw;
-        float *restrict otx = out->tx, *restrict oty = out->ty, *restrict otz = out->tz;
-        float *restrict osx = out->sx, *restrict osy = out->sy, *restrict osz = out->sz;
-        float *restrict oqx = out->qx, *restrict oqy = out->qy, *restrict oqz = out->qz, *restrict oqw = out->qw;
+        const float w = weights[i] * inv_total;
+        const float *p = poses[i]->tx;
         if (!started) {
-            for (int j = 0; j < pc; j++) {
-                otx[j] = ptx[j] * w, oty[j] = pty[j] * w, otz[j] = ptz[j] * w;
-                osx[j] = psx[j] * w, osy[j] = psy[j] * w, osz[j] = psz[j] * w;
-                oqx[j] = pqx[j] * w, oqy[j] = pqy[j] * w, oqz[j] = pqz[j] * w, oqw[j] = pqw[j] * w;
-            }
+            scale_block(o, p, w, 10 * pc);
             started = 1;
         } else {
-            const float *rqx = ref->qx, *rqy = ref->qy, *rqz = ref->qz, *rqw = ref->qw;
-            if (ref == out) { rqx = oqx, rqy = oqy, rqz = oqz, rqw = oqw; } /* same sign as ref */
-            for (int j = 0; j < pc; j++) {
-                otx[j] += ptx[j] * w, oty[j] += pty[j] * w, otz[j] += ptz[j] * w;
-                osx[j] += psx[j] * w, osy[j] += psy[j] * w, osz[j] += psz[j] * w;
-                float d = pqx[j] * rqx[j] + pqy[j] * rqy[j] + pqz[j] * rqz[j] + pqw[j] * rqw[j];
-                float ws = d < 0.0f ? -w : w;
-                oqx[j] += pqx[j] * ws, oqy[j] += pqy[j] * ws, oqz[j] += pqz[j] * ws, oqw[j] += pqw[j] * ws;
-            }
+            add_block(o, p, w, 3 * pc);
+            add_block(o + 7 * pc, p + 7 * pc, w, 3 * pc);
+            add_rotations(o + 3 * pc, p + 3 * pc, o + 3 * pc, w, pc);
         }
     }
     normalize_rotations(out, pc);

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Instructions per character update of the reference workload, counted by
+# callgrind (stable on noisy machines): every call of workload_frame (the
+# full update of all characters) is counted, divided by calls x characters.
+# usage: scripts/callgrind.sh [path/to/stance] [joints...]
+set -euo pipefail
+cli=${1:-build/stance}
+shift || true
+joints=${*:-64 256}
+command -v valgrind >/dev/null || { echo "callgrind: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+chars=1000 frames=2
+for j in $joints; do
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$j" --toggle-collect=workload_frame \
+    "$cli" bench --joints "$j" --characters $chars --frames $frames > /dev/null 2> "$tmp/log.$j"
+  ir=$(grep -E '^summary:' "$tmp/cg.$j" | awk '{print $2}')
+  calls=$(( 10 + 5 * frames ))
+  echo "J=$j: $(( ir / (calls * chars) )) instructions per character update ($ir over $calls frames x $chars characters)"
+done
