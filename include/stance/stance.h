@@ -9,4 +9,5 @@
 #include "graph.h"
 #include "lesson.h"
 #include "controller.h"
+#include "asset.h"
 #endif

@@ -7,6 +7,7 @@
  * the compiler vectorizes. Consecutive rotation keys are sign-aligned at
  * creation so the per-frame nlerp needs no dot-product test. A channel whose
  * tracks are all constant is stored once. */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,7 +114,8 @@ static void track_value(const stance_track_desc *t, float time, int slerp, int *
             v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
         }
     }
-    if (w == 4) {
+    if (w == 4 && fabsf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3] - 1.0f) > 1e-6f) {
+        /* already unit: keep the bits, so a clip rebuilt from its own keys is identical */
         qm_quat q = qm_qnorm(qm_q(v[0], v[1], v[2], v[3]));
         v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
     }
@@ -298,8 +300,13 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
         float a[3], b[3];
         stance_clip_root_position(c, 0.0f, a);
         stance_clip_root_position(c, duration, b);
-        float dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
-        c->root_speed = sqrtf(dx * dx + dy * dy + dz * dz) / duration;
+        double dx = (double)b[0] - a[0], dy = (double)b[1] - a[1], dz = (double)b[2] - a[2];
+        double speed = sqrt(dx * dx + dy * dy + dz * dz) / duration;
+        if (!(speed <= FLT_MAX)) { /* finite keys can still give an infinite speed */
+            st_free(&al, mem, bytes);
+            return st_fail(err, STANCE_ERR_VALUE, "clip '%s': root speed (path length / duration) overflows a float", d->name);
+        }
+        c->root_speed = (float)speed;
     }
     *out = c;
     return st_ok(err);
@@ -325,8 +332,8 @@ static int find_key(const stance_clip *c, float t, stance_cursor *cur, float *u)
     if (K < 2) { *u = 0.0f; return 0; }
     int k;
     if (c->key_rate > 0.0f) {
-        k = (int)(t * c->key_rate);
-        if (k > K - 2) k = K - 2;
+        float f = t * c->key_rate; /* may exceed INT_MAX when duration > last key */
+        k = f >= (float)(K - 2) ? K - 2 : (int)f;
         if (k < 0) k = 0;
         while (k < K - 2 && times[k + 1] <= t) k++;
         while (k > 0 && times[k] > t) k--;

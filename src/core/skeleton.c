@@ -76,8 +76,11 @@ stance_status stance_skeleton_create(const stance_skeleton_desc *desc,
             snprintf(dst, STANCE_MAX_NAME, "joint%d", j);
         rest[j] = desc->rest ? desc->rest[j] : stance_transform_identity();
         float *r = rest[j].r;
-        float inv = 1.0f / sqrtf(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
-        for (int c = 0; c < 4; c++) r[c] *= inv;
+        float l2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
+        if (fabsf(l2 - 1.0f) > 1e-6f) { /* already unit: keep the bits (normalizing is not idempotent) */
+            float inv = 1.0f / sqrtf(l2);
+            for (int c = 0; c < 4; c++) r[c] *= inv;
+        }
     }
     sk->joint_count = n;
     sk->padded_count = st_pad8(n);
