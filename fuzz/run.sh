@@ -1,17 +1,33 @@
 #!/usr/bin/env bash
-# fuzz/run.sh - builds the .stance loader fuzzer (clang, libFuzzer, ASan,
-# UBSan) and runs it for FUZZ_SECONDS (default 60). The corpus lives in
-# FUZZ_DIR/corpus (default build-fuzz/corpus), seeded by make_corpus.sh the
-# first time; crashes are written to FUZZ_DIR/ and fail the run.
+# fuzz/run.sh - builds a fuzzer (clang, libFuzzer, ASan, UBSan) and runs it
+# for FUZZ_SECONDS (default 60). FUZZ_TARGET picks it: "asset" (the .stance
+# loader, default), "graphfile" (JSON graph files, needs libjansson-dev) or
+# "all" (each in turn). The corpus lives in FUZZ_DIR/corpus-TARGET (default
+# build-fuzz), seeded the first time; crashes are written to FUZZ_DIR/ and
+# fail the run.
 set -eu
 cd "$(dirname "$0")/.."
 dir=${FUZZ_DIR:-build-fuzz}
 seconds=${FUZZ_SECONDS:-60}
-mkdir -p "$dir/corpus"
-clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -Iinclude -Isrc fuzz/fuzz_asset.c src/core/*.c -lm -o "$dir/fuzz_asset"
-if [ -z "$(ls -A "$dir/corpus")" ]; then
-    bash fuzz/make_corpus.sh "$dir/corpus" >/dev/null || echo "run.sh: no seed corpus; starting from nothing"
-fi
-exec "$dir/fuzz_asset" -max_total_time="$seconds" -max_len=262144 -rss_limit_mb=2048 -timeout=10 \
-    -print_final_stats=1 -artifact_prefix="$dir/" "$dir/corpus"
+target=${FUZZ_TARGET:-asset}
+command -v clang >/dev/null || { echo "fuzz: needs clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
+flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -Isrc"
+run_one() {
+    local t=$1
+    mkdir -p "$dir/corpus-$t"
+    case $t in
+    asset)
+        clang $flags fuzz/fuzz_asset.c src/core/*.c -lm -o "$dir/fuzz_asset"
+        if [ -z "$(ls -A "$dir/corpus-$t")" ]; then
+            bash fuzz/make_corpus.sh "$dir/corpus-$t" >/dev/null || echo "run.sh: no seed corpus; starting from nothing"
+        fi ;;
+    graphfile)
+        clang $flags -DSTANCE_HAVE_JANSSON=1 fuzz/fuzz_graphfile.c src/io/graphfile.c src/io/import.c src/io/files.c \
+            src/core/*.c src/builtin/*.c src/lesson/*.c -ljansson -lm -o "$dir/fuzz_graphfile"
+        [ -n "$(ls -A "$dir/corpus-$t")" ] || cp graphs/*.json docs/graph-format.md "$dir/corpus-$t/" ;;
+    *) echo "fuzz: unknown FUZZ_TARGET '$t' (asset, graphfile, all)" >&2; exit 2 ;;
+    esac
+    "$dir/fuzz_$t" -max_total_time="$seconds" -max_len=262144 -rss_limit_mb=2048 -timeout=10 \
+        -print_final_stats=1 -artifact_prefix="$dir/" "$dir/corpus-$t"
+}
+if [ "$target" = all ]; then run_one asset; run_one graphfile; else run_one "$target"; fi

@@ -1,0 +1,42 @@
+/* fuzz/fuzz_graphfile.c - libFuzzer target for graph files: any text must
+ * load or fail with a positioned error, never crash, hang or leak; a graph
+ * that loads must also run. The built-in character is loaded once and
+ * lent to every input. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/graphfile.h"
+#include "stance/stance.h"
+
+static stance_graphfile *base; /* holds the built-in asset lent to every input */
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    stance_error err;
+    if (!base) {
+        const char *seed = "{\"version\":1,\"asset\":\"builtin\",\"machines\":[{\"name\":\"M\",\"states\":[{\"name\":\"S\",\"clip\":\"idle\"}]}],"
+                           "\"layers\":[{\"name\":\"base\",\"machine\":\"M\"}]}";
+        if (stance_graphfile_load_string(seed, "seed", NULL, NULL, &base, &err)) abort();
+    }
+    if (size > 1 << 16) return 0;
+    char *text = malloc(size + 1);
+    if (!text) return 0;
+    memcpy(text, data, size);
+    text[size] = 0;
+    stance_graphfile_options opt = {.asset = stance_graphfile_asset(base)};
+    stance_graphfile *gf = NULL;
+    stance_status s = stance_graphfile_load_string(text, "fuzz.json", NULL, &opt, &gf, &err);
+    if (s == STANCE_OK) {
+        stance_instance *inst = NULL;
+        if (stance_instance_create(stance_graphfile_graph(gf), NULL, &inst, &err) == STANCE_OK) {
+            for (int f = 0; f < 30; f++) stance_instance_update(inst, 1.0f / 30);
+            stance_instance_destroy(inst);
+        }
+        stance_graphfile_destroy(gf);
+    } else if (strncmp(err.message, "fuzz.json", 9) != 0) {
+        abort(); /* every error names the file */
+    }
+    free(text);
+    return 0;
+}
