@@ -9,8 +9,8 @@
 
 #include "commands.h"
 #include "stance/stance.h"
+#include "tool_graph.h"
 #ifdef STANCE_HAVE_JANSSON
-#include "io/graphfile.h"
 #include "io/lesson_setup.h"
 #endif
 
@@ -59,35 +59,20 @@ int cmd_layers(int argc, char **argv) {
         else { fprintf(stderr, "stance layers: unknown option '%s'\n", a); usage(stderr); return 2; }
     }
     stance_error err = {0};
-    stance_builtin b;
-    memset(&b, 0, sizeof b);
+    tool_graph tg;
+    if (tool_graph_open(&tg, graph_path, asset, &err)) { fprintf(stderr, "stance: %s\n", err.message); return 1; }
+    const char *name = tg.name;
     stance_layer_setup su;
-    const char *name = "built-in character";
-    void *gf_handle = NULL;
-    if (!graph_path) {
-        if (asset) { fprintf(stderr, "stance layers: --asset needs --graph\n"); return 2; }
-        if (stance_builtin_create(NULL, &b, &err) || stance_builtin_layer_setup(&b, &su)) {
-            fprintf(stderr, "stance: %s\n", err.message);
-            return 1;
-        }
-    } else {
+    stance_status ss;
 #ifdef STANCE_HAVE_JANSSON
-        stance_graphfile_options opt;
-        memset(&opt, 0, sizeof opt);
-        opt.asset_override = asset;
-        stance_graphfile *gf = NULL;
-        if (stance_graphfile_load(graph_path, &opt, &gf, &err)) { fprintf(stderr, "stance: %s\n", err.message); return 1; }
-        gf_handle = gf;
-        if (stance_graphfile_layer_setup(gf, &su, &err)) {
-            fprintf(stderr, "stance: %s\n", err.message);
-            stance_graphfile_destroy(gf);
-            return 1;
-        }
-        name = graph_path;
+    ss = tg.file ? stance_graphfile_layer_setup(tg.file, &su, &err) : stance_builtin_layer_setup(&tg.builtin, &su);
 #else
-        fprintf(stderr, "stance: %s: graph files need a build with jansson\n", graph_path);
-        return 1;
+    ss = stance_builtin_layer_setup(&tg.builtin, &su);
 #endif
+    if (ss) {
+        fprintf(stderr, "stance: %s\n", err.message[0] ? err.message : "the built-in character's clips are missing");
+        tool_graph_close(&tg);
+        return 1;
     }
     stance_layer_result r;
     int rc = 0;
@@ -153,11 +138,6 @@ int cmd_layers(int argc, char **argv) {
         if (fclose(f)) { fprintf(stderr, "stance: %s: write failed\n", svg); rc = 1; }
     }
 done:
-#ifdef STANCE_HAVE_JANSSON
-    stance_graphfile_destroy(gf_handle);
-#else
-    (void)gf_handle;
-#endif
-    if (b.skeleton) stance_builtin_destroy(&b);
+    tool_graph_close(&tg);
     return rc;
 }

@@ -1,24 +1,15 @@
 #define _POSIX_C_SOURCE 200809L
 /* src/io/files.c - whole-file read and write for the tools. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/internal.h"
 #include "io/files.h"
 
-static stance_status fail(stance_error *err, stance_status s, const char *fmt, ...) {
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        err->status = s;
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
-    }
-    return s;
-}
+#define fail st_fail /* the runtime's error helper (core/internal.h) */
 
 stance_status stance_io_read_file(const char *path, void **bytes, size_t *size, stance_error *err) {
     if (!path || !bytes || !size) return fail(err, STANCE_ERR_ARGUMENT, "read: NULL argument");
