@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The command line: demo, bench, scenario and layers (text, JSON shapes, SVG),
+# graph-check and gen-header, and their error paths (one line, exit status).
+set -u
+cli=${STANCE_CLI:?}
+src=${STANCE_SOURCE:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); }
+bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
+expect() { # expect STATUS CMD...: exit status, and one stderr line when it fails
+  local want=$1; shift
+  "$@" > "$tmp/out" 2> "$tmp/err"; local got=$?
+  if [ "$got" -ne "$want" ]; then bad "$* exited $got, wanted $want"; cat "$tmp/err"; return; fi
+  if [ "$want" -eq 1 ] && [ "$(wc -l < "$tmp/err")" -ne 1 ]; then bad "$*: wanted one line on stderr"; cat "$tmp/err"; return; fi
+  ok
+}
+json() { python3 -c "import json,sys; d=json.load(open('$tmp/out')); $1" || bad "json check: $1"; }
+
+expect 0 "$cli" demo && grep -q "| cut |" "$tmp/out" && grep -q "foot sliding" "$tmp/out" || bad "demo table"
+expect 0 "$cli" bench --joints 16 --characters 20 --frames 2 --json
+json "assert d['joints']==16 and d['update_ns']>0 and d['clip_bytes']>0 and 'check' in d"
+expect 0 "$cli" scenario --json --blend-time 0.3
+json "m=d['modes']; assert [x['mode'] for x in m]==['cut','frozen','crossfade','inertialize-simple','inertialize','deadblend']; assert d['blend_time_s']==0.3; assert all(set(x)>={'worst_jump_cm','at_s','transition','max_clips_sampled','transitions'} for x in m); assert m[0]['worst_jump_cm']>m[1]['worst_jump_cm']>m[2]['worst_jump_cm']"
+expect 0 "$cli" scenario --mode inertialize --json
+json "assert len(d['modes'])==1 and d['modes'][0]['mode']=='inertialize'"
+expect 0 "$cli" scenario --svg "$tmp/s.svg"
+python3 -c "import xml.dom.minidom as m; d=m.parse('$tmp/s.svg'); assert len(d.getElementsByTagName('rect'))>50; t=' '.join(n.firstChild.data for n in d.getElementsByTagName('text') if n.firstChild); assert 'time (s)' in t and 'crossfade' in t" && ok || bad "scenario svg"
+expect 0 "$cli" layers --json
+json "f=d['foot_slide_cm_per_m']; a=d['arm_angle_error_deg']; assert f['whole']>100 and f['upper']<1; assert a['mesh']<0.01 and a['local_lean']>a['local']"
+expect 0 "$cli" layers --svg "$tmp/l.svg"
+python3 -c "import xml.dom.minidom as m; d=m.parse('$tmp/l.svg'); assert len(d.getElementsByTagName('line'))>100" && ok || bad "layers svg"
+expect 2 "$cli" scenario --mode wobble
+expect 2 "$cli" scenario --blend-time -1
+expect 2 "$cli" layers --bogus
+expect 2 "$cli" nonsense
+expect 0 "$cli" --help
+if "$cli" graph-check "$src/graphs/builtin.json" > /dev/null 2>&1; then
+  # a build with jansson: graph files work from the command line
+  expect 0 "$cli" scenario --graph "$src/graphs/builtin.json" --json
+  cp "$tmp/out" "$tmp/file.json"
+  expect 0 "$cli" scenario --json
+  cmp -s "$tmp/out" "$tmp/file.json" && bad "file and built-in runs should differ only in the graph name" || ok
+  python3 -c "
+import json; a=json.load(open('$tmp/out')); b=json.load(open('$tmp/file.json'))
+assert a['modes']==b['modes'], 'graphs/builtin.json must give the built-in graph figures'" && ok || bad "builtin.json figures"
+  expect 0 "$cli" gen-header "$src/graphs/bullet_waste.json" --prefix GAME
+  grep -q "GAME_STATE_AIR_JUMP = 2" "$tmp/out" || bad "gen-header ids"
+  printf '{"version":1,"asset":"builtin","machines":[{"name":"M","states":[{"name":"S","clip":"wlak"}]}],"layers":[{"name":"b","machine":"M"}]}' > "$tmp/bad.json"
+  expect 1 "$cli" graph-check "$tmp/bad.json"
+  grep -q "bad.json:1:.*'wlak'.*'walk'" "$tmp/err" || bad "graph-check error: $(cat "$tmp/err")"
+  expect 1 "$cli" scenario --graph "$tmp/missing.json"
+  expect 1 "$cli" layers --graph "$tmp/bad.json"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
