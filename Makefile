@@ -1,7 +1,8 @@
 # stance - the two commands of the README, and a few more.
 #   make run    build with a C compiler, CMake and make only; run the demo
-#   make check  install test-only packages if missing, build with -Werror,
-#               run every test, then again under ASan + UBSan
+#   make check  install test-only packages if missing, run the lab's browser
+#               tests, build with -Werror and run every test, then again
+#               under ASan + UBSan (ctest's summary closes the run)
 #   make bench  the reference workload at 64 and 256 joints
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
@@ -32,7 +33,7 @@ test-asan: deps
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		ctest --output-on-failure -j $(JOBS)
 
-check: test test-asan
+check: lab-test test test-asan
 
 bench: build
 	./$(BUILD)/stance bench --joints 64
@@ -50,3 +51,37 @@ fuzz:
 
 clean:
 	rm -rf build build-asan
+
+# ---- the animation lab (lab/): the runtime + lab/stance_lab.c in WebAssembly
+# make lab        build build-lab/ (index.html, index.js, index.wasm, lab.js)
+# make lab-serve  serve build-lab/ on 127.0.0.1
+# make lab-test   browser tests (Debian chromium + npm playwright-core)
+LAB_OUT ?= build-lab
+LAB_PORT ?= 8765
+LAB_SOURCES = $(wildcard src/core/*.c src/builtin/*.c src/lesson/*.c) lab/stance_lab.c
+LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Iinclude -Isrc \
+	-sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=UTF8ToString,HEAPU8,HEAP32,HEAPF32 \
+	-sMINIFY_HTML=0 --shell-file lab/index.html
+
+.PHONY: lab lab-serve lab-test lab-deps
+
+lab-deps:
+	bash scripts/lab_deps.sh
+
+$(LAB_OUT)/index.html: $(LAB_SOURCES) lab/index.html $(wildcard include/stance/*.h src/core/*.h)
+	@mkdir -p $(LAB_OUT)
+	NODE_PATH=/usr/share/nodejs emcc $(LAB_EMFLAGS) $(LAB_SOURCES) -o $@
+
+$(LAB_OUT)/lab.js: lab/lab.js
+	@mkdir -p $(LAB_OUT)
+	cp lab/lab.js $@
+
+lab: lab-deps $(LAB_OUT)/index.html $(LAB_OUT)/lab.js
+
+lab-serve: lab
+	@echo "stance lab: http://127.0.0.1:$(LAB_PORT)/  (Ctrl-C stops)"
+	@echo "  the same by hand: python3 -m http.server $(LAB_PORT) --bind 127.0.0.1 --directory $(LAB_OUT)"
+	python3 -m http.server $(LAB_PORT) --bind 127.0.0.1 --directory $(LAB_OUT)
+
+lab-test: lab build
+	STANCE_CLI=$${STANCE_CLI:-$(BUILD)/stance} LAB_DIR=$(LAB_OUT) node tests/lab/lab.test.mjs

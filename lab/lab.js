@@ -1,0 +1,596 @@
+// lab/lab.js - the animation lab's page script. It only reads controls,
+// calls the exported C functions of lab/stance_lab.c (Module._lab_*) and
+// draws what they return on 2D canvases. Every pose, transition, jump,
+// sliding and angle figure is computed in C.
+'use strict';
+
+(function () {
+  const DT = 1 / 60;
+  const VIEW = { sm: 0, ly: 1, as: 2 };
+  const STATE_COLOR = { Idle: '#9aa5b1', Move: '#4c8bf5', Jump: '#f59f00', Walk: '#4c8bf5', Run: '#2563eb' };
+  const HISTORY_S = 6;
+  const SHORT_MODE = { crossfade: 'xfade', 'inertialize-simple': 'inert-s', inertialize: 'inert', deadblend: 'dead' };
+
+  let L = null;            // Module
+  let view = 'sm';
+  let paused = false, rate = 1, acc = 0, last = 0;
+  let fpsFrames = 0, fpsT0 = 0;
+  const skel = [null, null, null]; // per view: { n, parents, side, names, ground }
+  const smHist = [];       // { t, state, from, jump }
+  const switches = [];     // { t, cm, name, mode }
+  let worst = null;        // the largest jump since the page started or the script began
+  let smTime = 0;
+  const lyHist = [];       // { t, angle, planted: [l, r] }
+  let lyTime = 0, lyState = -1;
+  let assetLoaded = false;
+  let errorShown = false;
+
+  const $ = (id) => document.getElementById(id);
+  const str = (p) => (p ? L.UTF8ToString(p) : '');
+  const f32 = (ptr, n) => new Float32Array(L.HEAPF32.buffer, ptr, n);
+
+  function showError(msg) {
+    $('error').textContent = msg;
+    if (!errorShown) { errorShown = true; console.warn('stance lab: ' + msg); }
+  }
+  function cErr(what) { showError(what + ': ' + str(L._lab_error())); }
+
+  // ---- skeleton and pose reading --------------------------------------------
+
+  function loadSkeleton(v) {
+    const n = L._lab_joint_count(v);
+    const parents = [], side = [], names = [];
+    for (let j = 0; j < n; j++) {
+      parents.push(L._lab_joint_parent(v, j));
+      side.push(L._lab_joint_side(v, j));
+      names.push(str(L._lab_joint_name(v, j)));
+    }
+    // drawing: a root joint on the ground with a single child is a marker, not a bone
+    const kids = parents.filter((p) => p === 0).length;
+    const y = f32(L._lab_pose(v, 1), n);
+    let lo = Infinity;
+    for (let j = 0; j < n; j++) lo = Math.min(lo, y[j]);
+    const height = L._lab_height(v);
+    const x = f32(L._lab_pose(v, 0), n), z = f32(L._lab_pose(v, 2), n);
+    // the horizontal extent, and its centre from joint 0 (the camera follows joint 0)
+    let span = 0;
+    const centre = [0, 0];
+    [x, z].forEach((a, k) => {
+      let mn = Infinity, mx = -Infinity;
+      for (let j = 0; j < n; j++) { mn = Math.min(mn, a[j]); mx = Math.max(mx, a[j]); }
+      span = Math.max(span, mx - mn);
+      centre[k] = (mn + mx) / 2 - a[0];
+    });
+    const rootMarker = n > 1 && kids === 1 && parents[0] < 0 && Math.abs(y[0] - lo) < 0.1 * height;
+    skel[v] = { n, parents, side, names, ground: v === VIEW.as ? lo : 0, height, span, centre, rootMarker };
+  }
+
+  function readPose(v) {
+    const s = skel[v], n = s.n;
+    const r = f32(L._lab_root(v), 3);
+    return {
+      x: Array.from(f32(L._lab_pose(v, 0), n)), y: Array.from(f32(L._lab_pose(v, 1), n)), z: Array.from(f32(L._lab_pose(v, 2), n)),
+      root: [r[0], r[1], r[2]],
+      feet: [L._lab_foot(v, 0), L._lab_foot(v, 1)],
+      planted: [L._lab_foot_planted(v, 0), L._lab_foot_planted(v, 1)],
+    };
+  }
+
+  // ---- stepping --------------------------------------------------------------
+
+  function stepOnce() {
+    if (view === 'sm') {
+      const st = L._lab_sm_step(DT);
+      if (st < 0) { cErr('step'); return; }
+      smTime += DT;
+      const jump = L._lab_sm_jump_cm();
+      smHist.push({ t: smTime, state: st, from: L._lab_sm_from(), jump });
+      while (smHist.length && smHist[0].t < smTime - HISTORY_S) smHist.shift();
+      if (jump >= 0) {
+        switches.push({ t: smTime, cm: jump, name: str(L._lab_sm_transition()), joint: str(L._lab_sm_jump_joint()),
+                        mode: $('mode').selectedOptions[0].textContent });
+        while (switches.length > 8) switches.shift();
+        if (!worst || jump > worst.cm) worst = switches[switches.length - 1];
+      }
+    } else if (view === 'ly') {
+      lyState = L._lab_ly_step(DT);
+      if (lyState < 0) { cErr('step'); return; }
+      lyTime += DT;
+      lyHist.push({ t: lyTime, angle: L._lab_ly_arm_angle(), planted: [L._lab_foot_planted(1, 0), L._lab_foot_planted(1, 1)] });
+      while (lyHist.length && lyHist[0].t < lyTime - HISTORY_S) lyHist.shift();
+    } else if (view === 'as' && assetLoaded) {
+      if (L._lab_asset_step(DT) < 0) cErr('step');
+    }
+  }
+
+  function frame(now) {
+    const real = last ? Math.min(0.1, (now - last) / 1000) : 0;
+    last = now;
+    if (!paused) {
+      acc += real * rate;
+      let n = 0;
+      while (acc >= DT - 1e-6 && n < 8) { stepOnce(); acc -= DT; n++; }
+      if (n === 8) acc = 0;
+    }
+    if (!fpsT0) fpsT0 = now;
+    fpsFrames++;
+    if (now - fpsT0 > 500) { $('fps').textContent = (fpsFrames * 1000 / (now - fpsT0)).toFixed(0); fpsFrames = 0; fpsT0 = now; }
+    draw();
+    updateReadouts();
+    requestAnimationFrame(frame);
+  }
+
+  // ---- drawing the character -------------------------------------------------
+
+  function drawGround(ctx, x0, w, groundY, scale, camH, label) {
+    ctx.save();
+    ctx.beginPath(); ctx.rect(x0, 0, w, ctx.canvas.height); ctx.clip();
+    ctx.fillStyle = '#eef2f5';
+    ctx.fillRect(x0, groundY, w, 40);
+    ctx.strokeStyle = '#8a949e'; ctx.lineWidth = 1.5;
+    ctx.beginPath(); ctx.moveTo(x0, groundY); ctx.lineTo(x0 + w, groundY); ctx.stroke();
+    // grid lines about 60 px apart (0.5 m for a human), slanted so the floor reads as a plane
+    let step = 0.01;
+    for (const k of [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]) { step = k; if (k * scale >= 60) break; }
+    const cx = x0 + w / 2, half = w / 2 / scale;
+    const first = Math.floor((camH - half) / step) * step - step;
+    ctx.font = '10px sans-serif'; ctx.fillStyle = '#57606a'; ctx.textAlign = 'center';
+    for (let i = 0, m = first; m <= camH + half + 2 * step && i < 200; i++, m = first + i * step) {
+      const sx = cx + (m - camH) * scale;
+      const major = Math.abs(m / (2 * step) - Math.round(m / (2 * step))) < 1e-6;
+      ctx.strokeStyle = major ? '#9aa5b1' : '#cfd6dd';
+      ctx.beginPath(); ctx.moveTo(sx, groundY); ctx.lineTo(sx - 18, groundY + 40); ctx.stroke();
+      if (major) ctx.fillText(+m.toFixed(2) + ' m', sx - 9, groundY + 52);
+    }
+    ctx.textAlign = 'left'; ctx.fillStyle = '#1f2328'; ctx.font = '12px sans-serif';
+    ctx.fillText(label, x0 + 8, 16);
+    ctx.restore();
+  }
+
+  // proj: 'side' (model z to the right, camera on the character's right) or 'front'
+  function drawFigure(ctx, v, pose, proj, x0, w, groundY, scale, extra) {
+    const s = skel[v];
+    const camH = proj === 'side' ? pose.root[2] + pose.z[0] + s.centre[1] : pose.root[0] + pose.x[0] + s.centre[0];
+    const cx = x0 + w / 2;
+    const P = (j, px, py, pz) => {
+      const h = proj === 'side' ? pz + pose.root[2] : px + pose.root[0];
+      return [cx + (h - camH) * scale, groundY - (py + pose.root[1] - s.ground) * scale];
+    };
+    const J = (j) => P(j, pose.x[j], pose.y[j], pose.z[j]);
+    drawGround(ctx, x0, w, groundY, scale, camH, proj === 'side' ? 'side (facing right)' : 'front');
+    ctx.save();
+    ctx.beginPath(); ctx.rect(x0, 0, w, ctx.canvas.height); ctx.clip();
+    // root on the ground
+    const rp = P(0, pose.x[0], s.ground, pose.z[0]);
+    ctx.fillStyle = '#f59f00';
+    ctx.beginPath(); ctx.moveTo(rp[0], rp[1] + 2); ctx.lineTo(rp[0] - 6, rp[1] + 11); ctx.lineTo(rp[0] + 6, rp[1] + 11); ctx.fill();
+    // side view: the far (left) side first, lighter
+    const order = [];
+    for (let j = 0; j < s.n; j++) order.push(j);
+    if (proj === 'side') order.sort((a, b) => (s.side[b] - s.side[a]));
+    const hot = extra && extra.hot;
+    for (const j of order) {
+      const p = s.parents[j];
+      if (p < 0 || (p === 0 && s.rootMarker)) continue;
+      const a = J(p), b = J(j);
+      const far = proj === 'side' && s.side[j] > 0;
+      let col = s.side[j] > 0 ? '#3b82f6' : s.side[j] < 0 ? '#dc2626' : '#374151';
+      let lw = 3;
+      if (hot) { col = hot[j] ? '#dc2626' : (s.side[j] > 0 ? '#93a3b8' : '#4b5563'); lw = hot[j] ? 4 : 3; }
+      ctx.globalAlpha = far ? 0.5 : 1;
+      ctx.strokeStyle = col; ctx.lineWidth = lw; ctx.lineCap = 'round';
+      ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); ctx.stroke();
+    }
+    ctx.globalAlpha = 1;
+    for (let j = 0; j < s.n; j++) {
+      if (j === 0 && s.rootMarker) continue;
+      const q = J(j);
+      ctx.fillStyle = '#111827';
+      ctx.beginPath(); ctx.arc(q[0], q[1], 2.6, 0, 2 * Math.PI); ctx.fill();
+    }
+    // feet: planted ones (within 2 cm of their lowest height) in green
+    for (let k = 0; k < 2; k++) {
+      const f = pose.feet[k];
+      if (f < 0) continue;
+      const q = J(f);
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = pose.planted[k] ? '#15803d' : '#9ca3af';
+      ctx.fillStyle = pose.planted[k] ? 'rgba(34,197,94,0.55)' : 'rgba(255,255,255,0.0)';
+      ctx.beginPath(); ctx.arc(q[0], q[1], 7, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
+    }
+    // the authored upper-arm direction, dashed, from the output's shoulder
+    if (extra && extra.authored) {
+      const au = extra.authored, arm = extra.arm, el = extra.elbow;
+      const dx = au.x[el] - au.x[arm], dy = au.y[el] - au.y[arm], dz = au.z[el] - au.z[arm];
+      const len = Math.hypot(dx, dy, dz) || 1;
+      const ol = Math.hypot(pose.x[el] - pose.x[arm], pose.y[el] - pose.y[arm], pose.z[el] - pose.z[arm]);
+      const k = 1.5 * ol / len;
+      const a = J(arm);
+      const b = P(arm, pose.x[arm] + dx * k, pose.y[arm] + dy * k, pose.z[arm] + dz * k);
+      ctx.setLineDash([6, 4]); ctx.strokeStyle = '#1d4ed8'; ctx.lineWidth = 2;
+      ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    ctx.restore();
+  }
+
+  function draw() {
+    const c = $('view'), ctx = c.getContext('2d');
+    ctx.clearRect(0, 0, c.width, c.height);
+    ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, c.width, c.height);
+    const v = VIEW[view];
+    if (v === VIEW.as && !assetLoaded) {
+      ctx.fillStyle = '#57606a'; ctx.font = '16px sans-serif'; ctx.textAlign = 'center';
+      ctx.fillText('Choose a .stance file to see its character play its clips.', c.width / 2, c.height / 2);
+      ctx.textAlign = 'left';
+      return;
+    }
+    const s = skel[v];
+    const pose = readPose(v);
+    const groundY = c.height - 60;
+    const scale = Math.min((groundY - 30) / (s.height * 1.12), 0.75 * (c.width / 2) / Math.max(s.span, 1e-6));
+    let extra = null;
+    if (v === VIEW.ly) {
+      const n = s.n, arm = L._lab_ly_arm(), elbow = L._lab_ly_elbow();
+      const hot = [];
+      for (let j = 0; j < n; j++) {
+        let k = j;
+        while (k >= 0 && k !== arm) k = s.parents[k];
+        hot.push(k === arm);
+      }
+      extra = { hot, arm, elbow, authored: { x: f32(L._lab_ly_authored(0), n), y: f32(L._lab_ly_authored(1), n), z: f32(L._lab_ly_authored(2), n) } };
+    }
+    const w = c.width / 2;
+    drawFigure(ctx, v, pose, 'side', 0, w, groundY, scale, extra);
+    drawFigure(ctx, v, pose, 'front', w, w, groundY, scale, extra);
+    ctx.strokeStyle = '#d0d7de'; ctx.lineWidth = 1;
+    ctx.beginPath(); ctx.moveTo(w, 0); ctx.lineTo(w, c.height); ctx.stroke();
+    if (v === VIEW.sm) {
+      ctx.fillStyle = '#1f2328'; ctx.font = '12px sans-serif';
+      ctx.fillText('root travelled ' + Math.hypot(pose.root[0], pose.root[2]).toFixed(2) + ' m', 8, 34);
+    }
+    const t = $('timeline');
+    if (v === VIEW.sm) drawStateTimeline(t);
+    else if (v === VIEW.ly) drawLayerTimeline(t);
+  }
+
+  // ---- the state band, the jumps, the current transition ---------------------
+
+  function niceScale(m) {
+    for (const s of [1, 2, 5, 10, 20, 50, 100, 200]) if (m <= s) return s;
+    return Math.ceil(m / 100) * 100;
+  }
+
+  function hatch(ctx, x, y, w, h) {
+    ctx.save();
+    ctx.beginPath(); ctx.rect(x, y, w, h); ctx.clip();
+    ctx.strokeStyle = 'rgba(0,0,0,0.45)'; ctx.lineWidth = 1.5;
+    for (let k = Math.floor(x / 6) * 6 - h; k < x + w; k += 6) { ctx.beginPath(); ctx.moveTo(k, y + h); ctx.lineTo(k + h, y); ctx.stroke(); }
+    ctx.restore();
+  }
+
+  function drawStateTimeline(c) {
+    const ctx = c.getContext('2d');
+    ctx.clearRect(0, 0, c.width, c.height);
+    ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, c.width, c.height);
+    const left = 50, right = 660, top = 18, barH = 80, bandY = top + barH + 10, bandH = 24;
+    const tx = (t) => left + (right - left) * (1 - (smTime - t) / HISTORY_S);
+    ctx.font = '12px sans-serif'; ctx.fillStyle = '#1f2328';
+    ctx.fillText('jump at each switch (cm) and the state playing, last ' + HISTORY_S + ' s', left, 12);
+    // state band: runs of one state; hatched where a transition is running
+    let i = 0;
+    while (i < smHist.length) {
+      let k = i;
+      while (k + 1 < smHist.length && smHist[k + 1].state === smHist[i].state) k++;
+      const x0 = tx(smHist[i].t - DT), x1 = tx(smHist[k].t);
+      ctx.fillStyle = STATE_COLOR[str(L._lab_state_name(0, smHist[i].state))] || '#6c757d';
+      ctx.fillRect(x0, bandY, x1 - x0 + 0.5, bandH);
+      i = k + 1;
+    }
+    i = 0;
+    while (i < smHist.length) {
+      if (smHist[i].from < 0) { i++; continue; }
+      let k = i;
+      while (k + 1 < smHist.length && smHist[k + 1].from >= 0) k++;
+      hatch(ctx, tx(smHist[i].t - DT), bandY, tx(smHist[k].t) - tx(smHist[i].t - DT), bandH);
+      i = k + 1;
+    }
+    ctx.strokeStyle = '#8a949e'; ctx.strokeRect(left, bandY, right - left, bandH);
+    // jump bars
+    let m = 1;
+    for (const h of smHist) if (h.jump > m) m = h.jump;
+    const sc = niceScale(m);
+    ctx.strokeStyle = '#cfd6dd'; ctx.beginPath(); ctx.moveTo(left, top + barH); ctx.lineTo(right, top + barH); ctx.stroke();
+    ctx.fillStyle = '#57606a'; ctx.font = '10px sans-serif'; ctx.textAlign = 'right';
+    ctx.fillText(sc + ' cm', left - 4, top + 8); ctx.fillText('0', left - 4, top + barH);
+    ctx.textAlign = 'center';
+    for (const h of smHist) {
+      if (h.jump < 0) continue;
+      const bh = Math.max(1.5, barH * Math.min(1, h.jump / sc)), x = tx(h.t);
+      ctx.fillStyle = '#d62828'; ctx.fillRect(x - 3, top + barH - bh, 6, bh);
+      ctx.fillText(h.jump.toFixed(1), x, top + barH - bh - 3);
+    }
+    // time axis
+    ctx.fillStyle = '#57606a'; ctx.textAlign = 'center';
+    for (let s = 0; s <= HISTORY_S; s++) ctx.fillText(s === 0 ? 'now' : '-' + s + ' s', tx(smTime - s), bandY + bandH + 13);
+    // legend
+    let lx = left;
+    ctx.textAlign = 'left'; ctx.font = '11px sans-serif';
+    for (const n of ['Idle', 'Move', 'Jump']) {
+      ctx.fillStyle = STATE_COLOR[n]; ctx.fillRect(lx, c.height - 24, 12, 12);
+      ctx.fillStyle = '#1f2328'; ctx.fillText(n, lx + 16, c.height - 14); lx += 62;
+    }
+    hatch(ctx, lx, c.height - 24, 12, 12); ctx.strokeStyle = '#8a949e'; ctx.strokeRect(lx, c.height - 24, 12, 12);
+    ctx.fillStyle = '#1f2328'; ctx.fillText('transition', lx + 16, c.height - 14); lx += 80;
+    // current transition and its progress; clips sampled
+    const from = L._lab_sm_from(), prog = L._lab_sm_progress(), clips = L._lab_clips_sampled(0);
+    const stName = str(L._lab_state_name(0, L._lab_sm_state()));
+    ctx.fillText(from >= 0 ? str(L._lab_state_name(0, from)) + ' \u2192 ' + stName : stName + ' (no transition)', lx, c.height - 14);
+    ctx.strokeStyle = '#8a949e'; ctx.strokeRect(lx + 130, c.height - 24, 100, 12);
+    if (from >= 0) { ctx.fillStyle = '#4c8bf5'; ctx.fillRect(lx + 130, c.height - 24, 100 * prog, 12); }
+    lx += 245;
+    ctx.fillStyle = '#1f2328'; ctx.fillText('clips', lx, c.height - 14);
+    for (let k = 0; k < clips; k++) { ctx.fillStyle = '#6d28d9'; ctx.fillRect(lx + 34 + k * 15, c.height - 24, 12, 12); }
+    // the last switches as a bar chart
+    const bx = 690, bw = c.width - bx - 10;
+    ctx.fillStyle = '#1f2328'; ctx.font = '12px sans-serif';
+    ctx.fillText('last switches (jump, cm)', bx, 12);
+    let mm = 1;
+    for (const s of switches) mm = Math.max(mm, s.cm);
+    const bs = niceScale(mm);
+    ctx.font = '10px sans-serif';
+    switches.forEach((s, k) => {
+      const y = 22 + k * 17;
+      ctx.fillStyle = '#f0f3f6'; ctx.fillRect(bx + 110, y, bw - 150, 12);
+      ctx.fillStyle = '#d62828'; ctx.fillRect(bx + 110, y, Math.max(1, (bw - 150) * s.cm / bs), 12);
+      ctx.fillStyle = '#1f2328'; ctx.textAlign = 'left';
+      ctx.fillText(s.name.replace('->', '\u2192') + ' ' + (SHORT_MODE[s.mode] || s.mode), bx, y + 10);
+      ctx.textAlign = 'right'; ctx.fillText(s.cm.toFixed(2), c.width - 10, y + 10);
+    });
+    ctx.textAlign = 'left';
+  }
+
+  // ---- layers: arm angle and planted feet over time ---------------------------
+
+  function drawLayerTimeline(c) {
+    const ctx = c.getContext('2d');
+    ctx.clearRect(0, 0, c.width, c.height);
+    ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, c.width, c.height);
+    const left = 50, right = c.width - 20, top = 22, h = 110;
+    const tx = (t) => left + (right - left) * (1 - (lyTime - t) / HISTORY_S);
+    let m = 5;
+    for (const p of lyHist) m = Math.max(m, p.angle);
+    const sc = niceScale(m);
+    ctx.font = '12px sans-serif'; ctx.fillStyle = '#1f2328';
+    ctx.fillText('right upper arm: angle to the wave as authored (degrees), last ' + HISTORY_S + ' s', left, 14);
+    ctx.strokeStyle = '#cfd6dd'; ctx.strokeRect(left, top, right - left, h);
+    ctx.fillStyle = '#57606a'; ctx.font = '10px sans-serif'; ctx.textAlign = 'right';
+    ctx.fillText(sc + '\u00b0', left - 4, top + 8); ctx.fillText('0\u00b0', left - 4, top + h);
+    ctx.strokeStyle = '#dc2626'; ctx.lineWidth = 2; ctx.beginPath();
+    lyHist.forEach((p, k) => { const x = tx(p.t), y = top + h - h * Math.min(1, p.angle / sc); if (k) ctx.lineTo(x, y); else ctx.moveTo(x, y); });
+    ctx.stroke(); ctx.lineWidth = 1;
+    // planted strips
+    const names = ['left foot planted', 'right foot planted'];
+    for (let f = 0; f < 2; f++) {
+      const y = top + h + 12 + f * 16;
+      ctx.fillStyle = '#f0f3f6'; ctx.fillRect(left, y, right - left, 11);
+      ctx.fillStyle = '#22c55e';
+      for (const p of lyHist) if (p.planted[f]) ctx.fillRect(tx(p.t - DT), y, (right - left) / (HISTORY_S * 60) + 0.6, 11);
+      ctx.fillStyle = '#57606a'; ctx.textAlign = 'right'; ctx.fillText(f ? 'R' : 'L', left - 4, y + 9);
+      ctx.textAlign = 'left'; ctx.fillText(names[f], left + 4, y + 9);
+    }
+  }
+
+  // ---- readouts ----------------------------------------------------------------
+
+  function fmtJump(v) { return v < 0 ? '-' : v.toFixed(2) + ' cm'; }
+
+  function updateReadouts() {
+    if (view === 'sm') {
+      const st = L._lab_sm_state(), from = L._lab_sm_from();
+      $('state').textContent = st >= 0 ? str(L._lab_state_name(0, st)) : '-';
+      $('transition').textContent = from >= 0 ? str(L._lab_state_name(0, from)) + ' \u2192 ' + $('state').textContent : 'none';
+      $('progress').textContent = from >= 0 ? (100 * L._lab_sm_progress()).toFixed(0) + ' %' : '-';
+      $('clips').textContent = String(L._lab_clips_sampled(0));
+      $('speed-seen').textContent = L._lab_sm_speed_seen().toFixed(2) + ' m/s';
+      const last = switches[switches.length - 1];
+      const lj = $('last-jump');
+      lj.textContent = last ? last.name.replace('->', ' \u2192 ') + ': ' + fmtJump(last.cm) + ' (' + last.joint + ')' : '-';
+      lj.dataset.cm = last ? last.cm.toFixed(4) : '';
+      const wj = $('worst-jump');
+      wj.textContent = worst ? worst.name.replace('->', ' \u2192 ') + ': ' + fmtJump(worst.cm) + ' at ' + worst.t.toFixed(3) + ' s' : '-';
+      wj.dataset.cm = worst ? worst.cm.toFixed(2) : '';
+      const scr = L._lab_sm_script_time();
+      $('script-time').textContent = scr >= 0 ? scr.toFixed(2) + ' / 13.50 s' : '';
+      $('script-time').dataset.running = scr >= 0 ? '1' : '0';
+      if (scr >= 0) setSpeedUi(L._lab_sm_speed());
+    } else if (view === 'ly') {
+      const sl = L._lab_foot_slide(1);
+      $('slide').textContent = sl < 0 ? '- (root still)' : sl.toFixed(3) + ' cm/m';
+      $('arm-now').textContent = L._lab_ly_arm_angle().toFixed(2) + '\u00b0';
+      $('arm-max').textContent = L._lab_ly_arm_angle_max().toFixed(2) + '\u00b0';
+      $('ly-state').textContent = lyState >= 0 ? str(L._lab_state_name(1, lyState)) : '-';
+    } else if (view === 'as' && assetLoaded) {
+      $('as-time').textContent = L._lab_asset_clip_time().toFixed(2) + ' s';
+    }
+  }
+
+  // ---- controls ----------------------------------------------------------------
+
+  function setSpeedUi(s) {
+    $('speed').value = String(s);
+    $('speed-val').textContent = Number(s).toFixed(2) + ' m/s';
+  }
+  function setSpeed(s) {
+    s = Math.max(0, Math.min(5, s));
+    if (L._lab_sm_script_time() >= 0) L._lab_sm_script_stop();
+    L._lab_sm_set_speed(s);
+    setSpeedUi(s);
+  }
+  function jump() {
+    if (L._lab_sm_script_time() >= 0) L._lab_sm_script_stop();
+    L._lab_sm_jump();
+  }
+  function applySwitch() {
+    const mode = Number($('mode').value), blend = Number($('blend').value), easing = Number($('easing').value);
+    $('blend-val').textContent = blend.toFixed(2) + ' s';
+    if (L._lab_sm_set_switch(mode, blend, easing) < 0) cErr('switch');
+    markModeRow();
+  }
+  function markModeRow() {
+    const name = $('mode').selectedOptions[0].textContent;
+    for (const tr of document.querySelectorAll('#scenario-table tbody tr')) tr.classList.toggle('cur', tr.dataset.mode === name);
+  }
+
+  function runScript() {
+    const blend = Number($('blend').value), easing = Number($('easing').value);
+    const p = L._lab_scenario_json(blend, easing);
+    if (!p) { cErr('script'); return; }
+    const res = JSON.parse(str(p));
+    const tb = document.querySelector('#scenario-table tbody');
+    tb.textContent = '';
+    for (const m of res.modes) {
+      const tr = document.createElement('tr');
+      tr.dataset.mode = m.mode;
+      const cells = [[m.mode, 'l', 'mode'], [m.worst_jump_cm.toFixed(2), '', 'worst_jump_cm'], [m.at_s.toFixed(3), '', 'at_s'],
+        [m.transition, 'l', 'transition'], [m.joint, 'l', 'joint'], [String(m.max_clips_sampled), '', 'max_clips_sampled'],
+        [String(m.transitions), '', 'transitions']];
+      for (const [text, cls, key] of cells) {
+        const td = document.createElement('td');
+        td.textContent = text; if (cls) td.className = cls; td.dataset.key = key;
+        tr.appendChild(td);
+      }
+      tb.appendChild(tr);
+    }
+    $('scenario-table').classList.remove('hidden');
+    $('scenario-table').dataset.blend = res.blend_time_s.toFixed(3);
+    $('scenario-table').dataset.easing = res.easing;
+    $('script-caption').textContent = 'The lesson\'s script (13.5 s at 60 Hz) for each mode, blend ' + res.blend_time_s.toFixed(2) +
+      ' s, ' + res.easing + ' (the same figures as stance scenario --json). The character plays it now with the selected mode.';
+    markModeRow();
+    L._lab_sm_script_start();
+    smHist.length = 0; switches.length = 0; smTime = 0; worst = null;
+    paused = false; $('pause').textContent = 'Pause';
+  }
+
+  function applyLayers() {
+    const mask = Number($('mask').value), space = Number(document.querySelector('input[name=space]:checked').value);
+    const base = Number(document.querySelector('input[name=base]:checked').value);
+    const before = L._lab_time(1);
+    if (L._lab_ly_config(mask, space, base) < 0) { cErr('layers'); return; }
+    if (L._lab_time(1) < before) { lyHist.length = 0; lyTime = 0; } // rebuilt: a fresh instance
+    applyWeights();
+  }
+  function applyWeights() {
+    const wv = Number($('w-wave').value), wl = Number($('w-lean').value), wb = Number($('w-breathe').value);
+    $('w-wave-val').textContent = wv.toFixed(2); $('w-lean-val').textContent = wl.toFixed(2); $('w-breathe-val').textContent = wb.toFixed(2);
+    if (L._lab_ly_weights($('on-breathe').checked ? wb : 0, $('on-lean').checked ? wl : 0, wv) < 0) cErr('weights');
+  }
+
+  function fillLayersTable() {
+    const p = L._lab_layers_json();
+    if (!p) { cErr('layers'); return; }
+    const r = JSON.parse(str(p));
+    const rows = [
+      ['foot sliding, wave over a walk, whole-body mask', r.foot_slide_cm_per_m.whole.toFixed(3) + ' cm/m', 'whole'],
+      ['foot sliding, wave over a walk, upper-body mask', r.foot_slide_cm_per_m.upper.toFixed(3) + ' cm/m', 'upper'],
+      ['arm angle, right-arm wave over a run, local space', r.arm_angle_error_deg.local.toFixed(2) + '\u00b0', 'local'],
+      ['arm angle, local space + additive lean', r.arm_angle_error_deg.local_lean.toFixed(2) + '\u00b0', 'local_lean'],
+      ['arm angle, mesh space', r.arm_angle_error_deg.mesh.toFixed(3) + '\u00b0', 'mesh'],
+      ['arm angle, mesh space + additive lean', r.arm_angle_error_deg.mesh_lean.toFixed(3) + '\u00b0', 'mesh_lean'],
+    ];
+    const tb = document.querySelector('#layers-table tbody');
+    tb.textContent = '';
+    for (const [a, b, key] of rows) {
+      const tr = document.createElement('tr');
+      const t1 = document.createElement('td'); t1.className = 'l'; t1.textContent = a;
+      const t2 = document.createElement('td'); t2.textContent = b; t2.dataset.key = key;
+      tr.append(t1, t2); tb.appendChild(tr);
+    }
+  }
+
+  async function loadFile(file) {
+    $('as-error').textContent = '';
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const ptr = L._lab_asset_buffer(bytes.length);
+    if (!ptr) { $('as-error').textContent = str(L._lab_error()); return; }
+    L.HEAPU8.set(bytes, ptr);
+    const n = L._lab_asset_load();
+    if (n < 0) { $('as-error').textContent = file.name + ': ' + str(L._lab_error()); return; }
+    assetLoaded = true;
+    loadSkeleton(VIEW.as);
+    const sel = $('clip');
+    sel.textContent = '';
+    const shown = L._lab_asset_clip_count();
+    for (let i = 0; i < shown; i++) {
+      const o = document.createElement('option');
+      o.value = String(i);
+      o.textContent = str(L._lab_asset_clip_name(i)) + ' (' + L._lab_asset_clip_duration(i).toFixed(2) + ' s)';
+      sel.appendChild(o);
+    }
+    sel.disabled = false;
+    $('as-file').textContent = file.name;
+    $('as-joints').textContent = String(skel[VIEW.as].n);
+    $('as-height').textContent = skel[VIEW.as].height.toFixed(2) + ' m' +
+      (skel[VIEW.as].height > 10 ? ' (centimetres? import with --scale 0.01)' : '');
+    $('as-clips').textContent = n > shown ? n + ' (first ' + shown + ' shown)' : String(n);
+  }
+
+  function setView(v) {
+    view = v;
+    for (const b of document.querySelectorAll('nav button')) b.classList.toggle('on', b.dataset.view === v);
+    $('panel-sm').classList.toggle('hidden', v !== 'sm');
+    $('panel-ly').classList.toggle('hidden', v !== 'ly');
+    $('panel-as').classList.toggle('hidden', v !== 'as');
+    $('sm-figures').classList.toggle('hidden', v !== 'sm');
+    $('ly-figures').classList.toggle('hidden', v !== 'ly');
+    $('timeline').classList.toggle('hidden', v === 'as');
+    if (v === 'ly' && !document.querySelector('#layers-table tbody tr')) fillLayersTable();
+  }
+
+  function bind() {
+    for (const b of document.querySelectorAll('nav button')) b.addEventListener('click', () => setView(b.dataset.view));
+    // modes in the lesson's order
+    const sel = $('mode');
+    for (let i = 0; i < 6; i++) {
+      const m = L._lab_scenario_mode(i);
+      const o = document.createElement('option');
+      o.value = String(m); o.textContent = str(L._lab_mode_name(m));
+      sel.appendChild(o);
+    }
+    $('speed').addEventListener('input', () => setSpeed(Number($('speed').value)));
+    $('jump').addEventListener('click', jump);
+    for (const id of ['mode', 'blend', 'easing']) $(id).addEventListener('input', applySwitch);
+    $('script').addEventListener('click', runScript);
+    $('pause').addEventListener('click', () => { paused = !paused; $('pause').textContent = paused ? 'Resume' : 'Pause'; acc = 0; });
+    $('step').addEventListener('click', () => { paused = true; $('pause').textContent = 'Resume'; stepOnce(); });
+    $('rate').addEventListener('input', () => { rate = Number($('rate').value); });
+    for (const el of document.querySelectorAll('input[name=base], input[name=space]')) el.addEventListener('change', applyLayers);
+    $('mask').addEventListener('input', applyLayers);
+    for (const id of ['w-wave', 'w-lean', 'w-breathe', 'on-lean', 'on-breathe']) $(id).addEventListener('input', applyWeights);
+    $('file').addEventListener('change', () => { const f = $('file').files[0]; if (f) loadFile(f); });
+    $('clip').addEventListener('input', () => { if (L._lab_asset_play(Number($('clip').value)) < 0) cErr('clip'); });
+    document.addEventListener('keydown', (e) => {
+      // a focused control keeps its own keys (the speed slider's arrows move it anyway)
+      if (view !== 'sm' || e.target.tagName === 'SELECT' || e.target.tagName === 'INPUT') return;
+      const k = e.key;
+      if (k === 'ArrowUp' || k === 'ArrowRight') setSpeed(Number($('speed').value) + 0.25);
+      else if (k === 'ArrowDown' || k === 'ArrowLeft') setSpeed(Number($('speed').value) - 0.25);
+      else if (k === ' ') jump();
+      else return;
+      e.preventDefault();
+    });
+    document.addEventListener('keyup', (e) => { if (view === 'sm' && e.key === ' ') e.preventDefault(); });
+  }
+
+  window.labStart = function () {
+    L = Module;
+    if (L._lab_init() !== 0) { showError('start: ' + str(L._lab_error())); return; }
+    loadSkeleton(VIEW.sm);
+    loadSkeleton(VIEW.ly);
+    bind();
+    applySwitch();
+    document.body.dataset.ready = '1';
+    requestAnimationFrame(frame);
+  };
+})();
