@@ -238,6 +238,8 @@ static stance_status validate(const stance_graph_desc *d, stance_error *err, int
         }
         if (depth > STANCE_MAX_NEST) FAIL(STANCE_ERR_ARGUMENT, "machine '%s': nested deeper than %d (or in a cycle)", d->machines[m].name, STANCE_MAX_NEST);
     }
+    if (d->layer_count == 0 && used[0])
+        FAIL(STANCE_ERR_ARGUMENT, "graph: with no layers the first machine ('%s') is the base layer, so a state cannot nest it", d->machines[0].name);
     for (int l = 0; l < d->layer_count; l++) {
         const stance_layer_desc *ld = &d->layers[l];
         if (!name_ok(ld->name)) FAIL(STANCE_ERR_ARGUMENT, "graph: layer %d name is empty or longer than 63 bytes", l);

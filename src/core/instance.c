@@ -241,9 +241,11 @@ static void advance_play(stance_instance *inst, int m, g_play *p, float dt, int 
             stance_clip_root_motion(c, p->pos, dt * rate, !s->once, p->root);
             p->pos = np;
             p->loops += wraps;
-            if (report)
+            if (report) {
                 for (int i = 0; i < n && i < 16; i++)
                     emit(inst, STANCE_EVENT_CLIP_MARKER, layer, m, p->state, hits[i].index, c->events[hits[i].index].name);
+                if (n > 16) inst->event_dropped += n - 16; /* a huge step crossed more markers than fit */
+            }
             /* a clock summed frame by frame may stop a hair short of the end */
             const float eps = 1e-5f * (c->duration > 1.0f ? c->duration : 1.0f);
             if (s->once && rate > 0.0f && np >= c->duration - eps) np = p->pos = c->duration;
@@ -271,9 +273,11 @@ static void advance_play(stance_instance *inst, int m, g_play *p, float dt, int 
         if (!p->finished) {
             float d = e[dom].clip->duration, np;
             stance_clip_advance(e[dom].clip, p->pos * d, dphase * d, !s->once, &np, hits, 16, &n, &wraps);
-            if (report)
+            if (report) {
                 for (int i = 0; i < n && i < 16; i++)
                     emit(inst, STANCE_EVENT_CLIP_MARKER, layer, m, p->state, hits[i].index, e[dom].clip->events[hits[i].index].name);
+                if (n > 16) inst->event_dropped += n - 16;
+            }
             double ph = (double)p->pos + dphase;
             if (s->once) {
                 if (ph >= 1.0) {
