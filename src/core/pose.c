@@ -348,15 +348,21 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
     if (root && (!st_finite_n(r.t, 3) || !st_finite_n(r.r, 4) || !st_finite_n(r.s, 3))) return STANCE_ERR_VALUE;
     const int *restrict parents = sk->parents;
     const float *restrict ltx = local->tx, *restrict lty = local->ty, *restrict ltz = local->tz;
-    const float *restrict lqx = local->qx, *restrict lqy = local->qy, *restrict lqz = local->qz, *restrict lqw = local->qw;
-    const float *restrict lsx = local->sx, *restrict lsy = local->sy, *restrict lsz = local->sz;
+    const float *restrict lqx_ = local->qx, *restrict lqy_ = local->qy, *restrict lqz_ = local->qz, *restrict lqw_ = local->qw;
+    const float *restrict lsx_ = local->sx, *restrict lsy_ = local->sy, *restrict lsz_ = local->sz;
     float *restrict mtx = model->tx, *restrict mty = model->ty, *restrict mtz = model->tz;
     float *restrict mqx = model->qx, *restrict mqy = model->qy, *restrict mqz = model->qz, *restrict mqw = model->qw;
     float *restrict msx = model->sx, *restrict msy = model->sy, *restrict msz = model->sz;
+    /* The last joint computed stays in registers: in a chain it is the next
+     * joint's parent, and reading it back from memory would put a
+     * store-to-load delay on the critical path of every joint. */
+    float lx = 0, ly = 0, lz = 0, lqx = 0, lqy = 0, lqz = 0, lqw = 1, lsx = 1, lsy = 1, lsz = 1;
     for (int j = 0; j < n; j++) {
         int p = parents[j];
         float px, py, pz, pqx, pqy, pqz, pqw, psx, psy, psz;
-        if (p >= 0) {
+        if (p == j - 1 && p >= 0) {
+            px = lx, py = ly, pz = lz, pqx = lqx, pqy = lqy, pqz = lqz, pqw = lqw, psx = lsx, psy = lsy, psz = lsz;
+        } else if (p >= 0) {
             px = mtx[p], py = mty[p], pz = mtz[p];
             pqx = mqx[p], pqy = mqy[p], pqz = mqz[p], pqw = mqw[p];
             psx = msx[p], psy = msy[p], psz = msz[p];
@@ -367,9 +373,12 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
         }
         float vx = ltx[j] * psx, vy = lty[j] * psy, vz = ltz[j] * psz, ox, oy, oz;
         QROT(ox, oy, oz, pqx, pqy, pqz, pqw, vx, vy, vz);
-        mtx[j] = px + ox, mty[j] = py + oy, mtz[j] = pz + oz;
-        QMUL(mqx[j], mqy[j], mqz[j], mqw[j], pqx, pqy, pqz, pqw, lqx[j], lqy[j], lqz[j], lqw[j]);
-        msx[j] = psx * lsx[j], msy[j] = psy * lsy[j], msz[j] = psz * lsz[j];
+        lx = px + ox, ly = py + oy, lz = pz + oz;
+        QMUL(lqx, lqy, lqz, lqw, pqx, pqy, pqz, pqw, lqx_[j], lqy_[j], lqz_[j], lqw_[j]);
+        lsx = psx * lsx_[j], lsy = psy * lsy_[j], lsz = psz * lsz_[j];
+        mtx[j] = lx, mty[j] = ly, mtz[j] = lz;
+        mqx[j] = lqx, mqy[j] = lqy, mqz[j] = lqz, mqw[j] = lqw;
+        msx[j] = lsx, msy[j] = lsy, msz[j] = lsz;
     }
     return STANCE_OK;
 }
