@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests need, if any is missing.
-# As root it runs apt-get; otherwise it prints the exact command and stops.
+# Installs Debian packages if any is missing: the ones named on the command
+# line, or with none named, those the tests need. As root it runs apt-get;
+# otherwise it prints the exact command and stops.
 set -euo pipefail
-pkgs=(cmake make gcc pkg-config libassimp-dev assimp-testmodels libjansson-dev valgrind)
+if [ $# -gt 0 ]; then pkgs=("$@"); else
+  pkgs=(cmake make gcc pkg-config libassimp-dev assimp-testmodels libjansson-dev valgrind python3)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

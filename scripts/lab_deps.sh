@@ -7,24 +7,9 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 pkgs=(emscripten chromium python3)
-missing=()
-for p in "${pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-command -v node >/dev/null || missing+=(nodejs)
-command -v npm >/dev/null || missing+=(npm)
-if [ ${#missing[@]} -gt 0 ]; then
-  cmd="apt-get install -y --no-install-recommends ${missing[*]}"
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "stance lab: needs these Debian packages: ${missing[*]}" >&2
-    echo "run:  sudo apt-get update && sudo $cmd" >&2
-    exit 1
-  fi
-  echo "stance lab: installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q
-  $cmd
-fi
+command -v node >/dev/null || pkgs+=(nodejs)
+command -v npm >/dev/null || pkgs+=(npm)
+bash "$here/scripts/deps.sh" "${pkgs[@]}"
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   echo "stance lab: the browser tests need node and npm (Debian: nodejs npm)" >&2
   exit 1
