@@ -266,7 +266,6 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
             stance_clip_event tmp = ev[k];
             ev[k] = ev[k - 1], ev[k - 1] = tmp;
         }
-    (void)cmp_event;
 
     if (root_from_joint0) {
         memcpy(rt, joint0_t->times, sizeof(float) * (size_t)root_n);

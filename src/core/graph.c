@@ -561,29 +561,27 @@ stance_layer_mode stance_graph_layer_mode(const stance_graph *g, int l) {
     return g && l >= 0 && l < g->layer_count ? g->layers[l].mode : STANCE_LAYER_OVERRIDE;
 }
 
+/* How many clips state s plays, and its i-th. */
+static int state_clip_count(const g_state *st) {
+    return st->type == STANCE_MOTION_CLIP ? 1 : st->type == STANCE_MOTION_MACHINE ? 0 : st->entry_count;
+}
+static const stance_clip *state_clip(const stance_graph *g, const g_state *st, int i) {
+    return st->type == STANCE_MOTION_CLIP ? st->clip : g->entries[st->entry_first + i].clip;
+}
+
 int stance_graph_clips(const stance_graph *g, const stance_clip **clips, int cap) {
     if (!g) return 0;
     int n = 0;
-    for (int s = 0; s < g->state_count; s++) {
-        const g_state *st = &g->states[s];
-        int count = st->type == STANCE_MOTION_CLIP ? 1 : (st->type == STANCE_MOTION_MACHINE ? 0 : st->entry_count);
-        for (int i = 0; i < count; i++) {
-            const stance_clip *c = st->type == STANCE_MOTION_CLIP ? st->clip : g->entries[st->entry_first + i].clip;
-            int seen = 0;
-            for (int k = 0; k < n && k < cap && !seen; k++) seen = clips && clips[k] == c;
-            if (!clips) { /* no output: count distinct by a second scan */
-                for (int s2 = 0; s2 < s && !seen; s2++) {
-                    const g_state *o = &g->states[s2];
-                    int oc = o->type == STANCE_MOTION_CLIP ? 1 : (o->type == STANCE_MOTION_MACHINE ? 0 : o->entry_count);
-                    for (int k = 0; k < oc && !seen; k++)
-                        seen = (o->type == STANCE_MOTION_CLIP ? o->clip : g->entries[o->entry_first + k].clip) == c;
-                }
-                for (int k = 0; k < i && !seen; k++) seen = g->entries[st->entry_first + k].clip == c;
-            }
+    for (int s = 0; s < g->state_count; s++)
+        for (int i = 0; i < state_clip_count(&g->states[s]); i++) {
+            const stance_clip *c = state_clip(g, &g->states[s], i);
+            int seen = 0; /* first use: no earlier (state, entry) plays it */
+            for (int s2 = 0; s2 <= s && !seen; s2++)
+                for (int i2 = 0; i2 < (s2 < s ? state_clip_count(&g->states[s2]) : i) && !seen; i2++)
+                    seen = state_clip(g, &g->states[s2], i2) == c;
             if (seen) continue;
             if (clips && n < cap) clips[n] = c;
             n++;
         }
-    }
     return n;
 }

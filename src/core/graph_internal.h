@@ -128,6 +128,7 @@ typedef struct g_machine_rt {
     int pending_init;           /* inertialize: offsets to compute at evaluation */
     float switch_dt;            /* dt of the frame the transition started */
     int hist;                   /* valid history frames (0..2) */
+    int hist_flip;              /* which of P_H1/P_H2 holds the newer frame */
     float hist_dt;
     int evaluated;              /* evaluated this update */
     int pose_base;              /* first of its P_PER_MACHINE poses */

@@ -79,6 +79,13 @@ static void bind(stance_instance *inst) {
 static stance_pose *mpose(stance_instance *inst, int m, int which) {
     return &inst->poses[m * P_PER_MACHINE + which];
 }
+/* The output one frame ago (age 1) and two frames ago (age 2): the two
+ * buffers swap roles each frame instead of copying one into the other. */
+static stance_pose *hist(stance_instance *inst, int m, int age) {
+    int newer = inst->machines[m].hist_flip ? P_H2 : P_H1;
+    return mpose(inst, m, age == 1 ? newer : (newer == P_H1 ? P_H2 : P_H1));
+}
+
 static stance_pose *ipose(stance_instance *inst, int which) {
     return &inst->poses[inst->graph->machine_count * P_PER_MACHINE + which];
 }
@@ -365,12 +372,10 @@ static void begin_switch(stance_instance *inst, int m, int ti, int to_state, sta
     g_machine_rt *rt = &inst->machines[m];
     const int layer = layer_of_machine(g, m);
     const int from = rt->cur.state;
-    struct { int to; } tt = {to_state}, *t = &tt;
-    emit(inst, STANCE_EVENT_TRANSITION_STARTED, layer, m, t->to, from, g->states[t->to].name);
-    emit(inst, STANCE_EVENT_STATE_EXITED, layer, m, from, t->to, g->states[from].name);
-    emit(inst, STANCE_EVENT_STATE_ENTERED, layer, m, t->to, from, g->states[t->to].name);
+    emit(inst, STANCE_EVENT_TRANSITION_STARTED, layer, m, to_state, from, g->states[to_state].name);
+    emit(inst, STANCE_EVENT_STATE_EXITED, layer, m, from, to_state, g->states[from].name);
+    emit(inst, STANCE_EVENT_STATE_ENTERED, layer, m, to_state, from, g->states[to_state].name);
     stance_pose *snap = mpose(inst, m, P_SNAP);
-    const int h1i = P_H1;
     if (mode == STANCE_SWITCH_CROSSFADE &&
         (rt->trans >= 0 || g->states[from].type == STANCE_MOTION_MACHINE)) mode = STANCE_SWITCH_FROZEN;
     switch (mode) {
@@ -378,12 +383,12 @@ static void begin_switch(stance_instance *inst, int m, int ti, int to_state, sta
         break;
     case STANCE_SWITCH_FROZEN:
     case STANCE_SWITCH_DEADBLEND:
-        if (rt->hist >= 1) stance_pose_copy(snap, mpose(inst, m, h1i));
+        if (rt->hist >= 1) stance_pose_copy(snap, hist(inst, m, 1));
         else eval_play(inst, m, &rt->cur, snap, NULL);
         memset(rt->vel, 0, sizeof(float) * 9 * (size_t)g->skeleton->joint_count);
         if (mode == STANCE_SWITCH_DEADBLEND && rt->hist >= 2) {
             stance_pose *v = mpose(inst, m, P_SV);
-            tr_velocity(v, mpose(inst, m, P_H1), mpose(inst, m, P_H2), rt->hist_dt);
+            tr_velocity(v, hist(inst, m, 1), hist(inst, m, 2), rt->hist_dt);
             for (int j = 0; j < g->skeleton->joint_count; j++) {
                 float *r = rt->vel + (size_t)j * 9;
                 r[0] = v->tx[j], r[1] = v->ty[j], r[2] = v->tz[j];
@@ -402,8 +407,8 @@ static void begin_switch(stance_instance *inst, int m, int ti, int to_state, sta
     /* the old state's clock keeps running through the blend (it is sampled
      * only by crossfade) so its markers and "clip finished" still arrive */
     rt->old = rt->cur;
-    play_start(&rt->cur, t->to);
-    const g_state *to = &g->states[t->to];
+    play_start(&rt->cur, to_state);
+    const g_state *to = &g->states[to_state];
     if (to->sub_machine >= 0) reset_machine(inst, to->sub_machine);
     rt->from_state = from;
     rt->mode = mode;
@@ -415,7 +420,7 @@ static void begin_switch(stance_instance *inst, int m, int ti, int to_state, sta
         rt->trans = -1;
         rt->locked = 0;
         rt->pending_init = 0;
-        emit(inst, STANCE_EVENT_TRANSITION_FINISHED, layer, m, t->to, from, to->name);
+        emit(inst, STANCE_EVENT_TRANSITION_FINISHED, layer, m, to_state, from, to->name);
     } else {
         rt->trans = ti >= 0 ? ti : g->trans_count; /* any value >= 0 marks a running switch */
         rt->locked = locked;
@@ -575,11 +580,11 @@ static void eval_machine(stance_instance *inst, int m, float dt) {
             if (rt->pending_init) {
                 stance_pose *src = mpose(inst, m, P_S1), *sv = mpose(inst, m, P_SV);
                 if (rt->hist >= 2) {
-                    tr_extrapolate(src, mpose(inst, m, P_H1), mpose(inst, m, P_H2), rt->hist_dt, rt->switch_dt);
-                    tr_velocity(sv, mpose(inst, m, P_H1), mpose(inst, m, P_H2), rt->hist_dt);
+                    tr_extrapolate(src, hist(inst, m, 1), hist(inst, m, 2), rt->hist_dt, rt->switch_dt);
+                    tr_velocity(sv, hist(inst, m, 1), hist(inst, m, 2), rt->hist_dt);
                     tr_inertialize_init(rt->inert, src, sv, out, mpose(inst, m, P_TV), rt->duration, simple);
                 } else if (rt->hist == 1) {
-                    tr_inertialize_init(rt->inert, mpose(inst, m, P_H1), NULL, out, NULL, rt->duration, simple);
+                    tr_inertialize_init(rt->inert, hist(inst, m, 1), NULL, out, NULL, rt->duration, simple);
                 } else {
                     tr_inertialize_init(rt->inert, out, NULL, out, NULL, rt->duration, simple);
                 }
@@ -600,8 +605,8 @@ static void eval_machine(stance_instance *inst, int m, float dt) {
     }
     /* history: H2 <- H1 <- out */
     if (dt > 0.0f) {
-        stance_pose_copy(mpose(inst, m, P_H2), mpose(inst, m, P_H1));
-        stance_pose_copy(mpose(inst, m, P_H1), out);
+        rt->hist_flip = !rt->hist_flip; /* last frame's output becomes age 2 */
+        stance_pose_copy(hist(inst, m, 1), out);
         rt->hist = rt->hist < 2 ? rt->hist + 1 : 2;
         rt->hist_dt = dt;
     }

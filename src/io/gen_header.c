@@ -28,7 +28,6 @@ stance_status stance_write_id_header(FILE *f, const stance_graph *g, const char 
         if (!(isupper((unsigned char)*c) || isdigit((unsigned char)*c) || *c == '_') || strlen(prefix) > 32)
             return fail(err, "gen-header: the prefix must be upper-case letters, digits and '_', not", prefix);
     /* collect every identifier first to catch clashes ("a-b" and "a_b") */
-    static const int kinds = 4;
     char (*names)[160] = calloc(MAX_IDS, 160);
     if (!names) return fail(err, "gen-header: out of memory", "");
     int n = 0;
@@ -45,7 +44,6 @@ stance_status stance_write_id_header(FILE *f, const stance_graph *g, const char 
             for (int k = 0; k < E && !seen; k++) seen = !strcmp(events[k], nm);
             if (!seen && E < 512) events[E++] = nm;
         }
-    (void)kinds;
     stance_status s = STANCE_OK;
     for (int i = 0; i < S + L + P + E && n < MAX_IDS; i++, n++) {
         if (i < S)

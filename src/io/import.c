@@ -57,18 +57,41 @@ static stance_status check_args(const char *path, const stance_import_options *o
     return STANCE_OK;
 }
 
-stance_status stance_open_file(const char *path, const stance_import_options *opt,
-                               const stance_allocator *allocator, stance_asset *out, stance_error *err) {
+/* Checks the arguments, clears the warnings, reads the file's first bytes
+ * and its size: the start that opening and importing share. */
+#define HEAD_BYTES 20
+static stance_status begin(const char *path, const stance_import_options *opt, const stance_allocator *allocator,
+                           stance_asset *out, unsigned char *head, size_t *got, long *size, stance_error *err) {
     stance_status s = check_args(path, opt, allocator, out, err);
     if (s) return s;
     if (opt && opt->warnings) memset(opt->warnings, 0, sizeof *opt->warnings);
-    unsigned char head[8];
+    return probe_file(path, head, HEAD_BYTES, got, size, err);
+}
+
+/* The import proper, once the file was probed (built with or without assimp). */
+static stance_status import_probed(const char *path, const unsigned char *head, size_t got, long size,
+                                   const stance_import_options *opt, const stance_allocator *allocator,
+                                   stance_asset *out, stance_error *err);
+
+stance_status stance_open_file(const char *path, const stance_import_options *opt,
+                               const stance_allocator *allocator, stance_asset *out, stance_error *err) {
+    unsigned char head[HEAD_BYTES];
     size_t got = 0;
     long size = 0;
-    s = probe_file(path, head, sizeof head, &got, &size, err);
+    stance_status s = begin(path, opt, allocator, out, head, &got, &size, err);
     if (s) return s;
     if (stance_asset_is_native(head, got)) return stance_asset_load_file(path, allocator, out, err);
-    return stance_import_file(path, opt, allocator, out, err);
+    return import_probed(path, head, got, size, opt, allocator, out, err);
+}
+
+stance_status stance_import_file(const char *path, const stance_import_options *opt,
+                                 const stance_allocator *allocator, stance_asset *out, stance_error *err) {
+    unsigned char head[HEAD_BYTES];
+    size_t got = 0;
+    long size = 0;
+    stance_status s = begin(path, opt, allocator, out, head, &got, &size, err);
+    if (s) return s;
+    return import_probed(path, head, got, size, opt, allocator, out, err);
 }
 
 void stance_import_warnings_print(const stance_import_warnings *w, const char *prefix, FILE *f) {
@@ -81,10 +104,10 @@ void stance_import_warnings_print(const stance_import_warnings *w, const char *p
 
 #ifndef STANCE_HAVE_ASSIMP
 
-stance_status stance_import_file(const char *path, const stance_import_options *opt,
-                                 const stance_allocator *allocator, stance_asset *out, stance_error *err) {
-    stance_status s = check_args(path, opt, allocator, out, err);
-    if (s) return s;
+static stance_status import_probed(const char *path, const unsigned char *head, size_t got, long size,
+                                   const stance_import_options *opt, const stance_allocator *allocator,
+                                   stance_asset *out, stance_error *err) {
+    (void)head, (void)got, (void)size, (void)opt, (void)allocator, (void)out;
     return st_fail(err, STANCE_ERR_UNSUPPORTED, "%s: cannot import: built without assimp", path);
 }
 
@@ -942,16 +965,10 @@ static stance_status import_scene(importer *im, const stance_allocator *allocato
     return st_ok(im->err);
 }
 
-stance_status stance_import_file(const char *path, const stance_import_options *opt,
-                                 const stance_allocator *allocator, stance_asset *out, stance_error *err) {
-    stance_status s = check_args(path, opt, allocator, out, err);
-    if (s) return s;
-    if (opt && opt->warnings) memset(opt->warnings, 0, sizeof *opt->warnings);
-    unsigned char head[20];
-    size_t got = 0;
-    long size = 0;
-    s = probe_file(path, head, sizeof head, &got, &size, err);
-    if (s) return s;
+static stance_status import_probed(const char *path, const unsigned char *head, size_t got, long size,
+                                   const stance_import_options *opt, const stance_allocator *allocator,
+                                   stance_asset *out, stance_error *err) {
+    stance_status s;
     const char *dot = strrchr(path, '.');
     if ((got >= 4 && !memcmp(head, "glTF", 4)) || (dot && !strcmp(dot, ".glb"))) {
         s = check_glb(path, head, got, size, err);
