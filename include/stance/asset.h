@@ -25,6 +25,7 @@
 #include "base.h"
 #include "clip.h"
 #include "skeleton.h"
+#include "skin.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +40,10 @@ typedef struct stance_asset {
     stance_skeleton *skeleton;
     int clip_count;
     stance_clip **clips;        /* clip_count clips, each made for `skeleton` */
+    int skin_count;             /* 0..STANCE_MAX_SKINS */
+    stance_skin **skins;        /* skin_count skins of `skeleton` */
+    int mesh_count;             /* 0..STANCE_MAX_MESHES */
+    stance_mesh **meshes;       /* mesh_count meshes; mesh->skin indexes `skins` or is -1 */
     stance_allocator allocator; /* what the skeleton, clips and array came from */
 } stance_asset;
 

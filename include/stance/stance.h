@@ -9,5 +9,6 @@
 #include "graph.h"
 #include "lesson.h"
 #include "controller.h"
+#include "skin.h"
 #include "asset.h"
 #endif
