@@ -31,6 +31,18 @@ typedef struct stance_import_options {
     float scale;
     /* Filled with the warnings when not NULL (zeroed first). */
     stance_import_warnings *warnings;
+    /* Resampling tolerance where the file's interpolation is not the
+     * runtime's (glTF CUBICSPLINE; LINEAR rotations, which glTF slerps):
+     * keys are added until the baked clip is within it. 0 = 1e-5 units for
+     * translations and scales, 1e-4 radians for rotations. */
+    float tolerance_units;
+    float tolerance_radians;
+    /* Bytes the import may allocate for keys, skins and meshes, checked
+     * before allocating; 0 = 1 GiB. */
+    size_t max_memory;
+    /* 0: a clip that cannot be imported is dropped with a warning (the file
+     * is an error only when no clip is left); 1: any problem is an error. */
+    int strict;
 } stance_import_options;
 
 /* Writes each kept warning as one line, `prefix` first, then how many
