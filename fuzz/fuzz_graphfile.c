@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/graphfile.h"
+#include "stance/graphfile.h"
 #include "stance/stance.h"
 
 static stance_graphfile *base; /* holds the built-in asset lent to every input */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "io/graphfile.h"
+#include "stance/graphfile.h"
 #include "stance/stance.h"
 
 /* ---- files ------------------------------------------------------------------ */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "io/graphfile.h"
+#include "stance/graphfile.h"
 
 static const char *const k_types[] = {"float", "int", "bool", "trigger"};
 static const char *const k_ops[] = {">=", ">", "<=", "<", "==", "!=", "", "is false"};

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "import.h"
+#include "stance/import.h"
 #include "stance/asset.h"
 
 /* Prints s with control bytes as '?', so a name cannot break a line. */
@@ -142,7 +142,9 @@ int cmd_info(int argc, char **argv) {
         return 2;
     }
     stance_import_warnings warnings;
-    stance_import_options opt = {0.0f, &warnings};
+    stance_import_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.warnings = &warnings;
     stance_asset asset;
     stance_error err = {STANCE_OK, ""};
     if (stance_open_file(path, &opt, NULL, &asset, &err)) {

@@ -4,7 +4,7 @@
 
 #include "tool_graph.h"
 #ifdef STANCE_HAVE_JANSSON
-#include "io/graphfile.h"
+#include "stance/graphfile.h"
 #endif
 
 stance_status tool_graph_open(tool_graph *tg, const char *path, const char *asset, stance_error *err) {

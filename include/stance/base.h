@@ -12,9 +12,16 @@
 extern "C" {
 #endif
 
+/* The library's version. CMakeLists.txt's project(VERSION) is the source:
+ * configuring fails when these differ from it, and test_version checks the
+ * built library, the .pc files and the CMake package against it. */
 #define STANCE_VERSION_MAJOR 0
 #define STANCE_VERSION_MINOR 1
 #define STANCE_VERSION_PATCH 0
+
+/* "MAJOR.MINOR.PATCH" of the library linked (which may differ from the
+ * header's macros when a program runs against another shared library). */
+const char *stance_version(void);
 
 /* Every public function that can fail returns one of these. */
 typedef enum stance_status {

@@ -7,6 +7,12 @@
 
 #include "core/internal.h"
 
+#define ST_STR_(x) #x
+#define ST_STR(x) ST_STR_(x)
+const char *stance_version(void) {
+    return ST_STR(STANCE_VERSION_MAJOR) "." ST_STR(STANCE_VERSION_MINOR) "." ST_STR(STANCE_VERSION_PATCH);
+}
+
 const char *stance_status_name(stance_status status) {
     switch (status) {
     case STANCE_OK: return "ok";

@@ -19,8 +19,8 @@
 
 #include "core/internal.h"
 #include "io/files.h"
-#include "io/graphfile.h"
-#include "io/import.h"
+#include "stance/graphfile.h"
+#include "stance/import.h"
 #include "stance/builtin.h"
 
 #ifdef STANCE_HAVE_JANSSON

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "import.h"
+#include "stance/import.h"
 
 #ifdef STANCE_HAVE_ASSIMP
 #include <assimp/cimport.h>

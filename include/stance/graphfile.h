@@ -1,4 +1,4 @@
-/* src/io/graphfile.h - data-driven animation graphs: a JSON file (the format
+/* stance/graphfile.h - data-driven animation graphs: a JSON file (the format
  * is documented in docs/graph-format.md) read into a stance_graph together
  * with the asset it animates.
  *
@@ -6,11 +6,11 @@
  * the load functions answer STANCE_ERR_UNSUPPORTED. Every error message
  * starts with `FILE:LINE:COLUMN: ` (1-based; columns count characters) and
  * says what was expected; an unknown name names the closest known one. */
-#ifndef STANCE_IO_GRAPHFILE_H
-#define STANCE_IO_GRAPHFILE_H
+#ifndef STANCE_GRAPHFILE_H
+#define STANCE_GRAPHFILE_H
 
-#include "stance/asset.h"
-#include "stance/graph.h"
+#include "asset.h"
+#include "graph.h"
 
 #ifdef __cplusplus
 extern "C" {
