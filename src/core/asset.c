@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/asset_graph.h"
 #include "core/internal.h"
 #include "stance/asset.h"
 
@@ -65,6 +66,7 @@ int stance_asset_is_native(const void *bytes, size_t size) {
 
 void stance_asset_destroy(stance_asset *asset) {
     if (!asset) return;
+    stance_graph_destroy(asset->graph); /* before the clips it plays */
     if (asset->clips) {
         for (int i = 0; i < asset->clip_count; i++) stance_clip_destroy(asset->clips[i]);
         st_free(&asset->allocator, asset->clips, sizeof(stance_clip *) * (size_t)asset->clip_count);
@@ -179,7 +181,7 @@ static void write_clip(writer *w, const stance_clip *c) {
     end_section(w, at);
 }
 
-static void write_asset(writer *w, const stance_asset *a) {
+static void write_asset(writer *w, const stance_asset *a, const stance_graph_desc *graph) {
     w_bytes(w, MAGIC, sizeof MAGIC);
     w_u32(w, STANCE_ASSET_VERSION);
     w_u32(w, 0);
@@ -187,6 +189,11 @@ static void write_asset(writer *w, const stance_asset *a) {
     w_u64(w, 0); /* checksum, likewise */
     write_skeleton(w, a->skeleton);
     for (int i = 0; i < a->clip_count; i++) write_clip(w, a->clips[i]);
+    if (graph) { /* the compiled graph, last (src/core/asset_graph.c) */
+        size_t at = begin_section(w, "GRPH");
+        w->pos += st_graph_section_write(graph, a, w->buf ? w->buf + w->pos : NULL);
+        end_section(w, at);
+    }
 }
 
 static stance_status check_asset(const stance_asset *a, stance_error *err) {
@@ -205,28 +212,35 @@ static stance_status check_asset(const stance_asset *a, stance_error *err) {
     return STANCE_OK;
 }
 
-stance_status stance_asset_save_memory(const stance_asset *asset, void **out_bytes, size_t *out_size,
-                                       const stance_allocator *allocator, stance_error *err) {
+stance_status stance_asset_save_graph_memory(const stance_asset *asset, const stance_graph_desc *graph,
+                                             void **out_bytes, size_t *out_size, const stance_allocator *allocator,
+                                             stance_error *err) {
     if (!out_bytes || !out_size)
         return st_fail(err, STANCE_ERR_ARGUMENT, "asset save: out_bytes or out_size is NULL");
     *out_bytes = NULL;
     *out_size = 0;
     stance_status s = check_asset(asset, err);
+    if (!s && graph) s = st_graph_section_check(graph, asset, err);
     if (s) return s;
     writer w = {NULL, 0};
-    write_asset(&w, asset);
+    write_asset(&w, asset, graph);
     size_t size = w.pos;
     unsigned char *buf = st_alloc(allocator, size, 16);
     if (!buf) return st_fail(err, STANCE_ERR_MEMORY, "asset save: allocation of %zu bytes failed", size);
     w.buf = buf;
     w.pos = 0;
-    write_asset(&w, asset);
+    write_asset(&w, asset, graph);
     writer head = {buf, 16};
     w_u64(&head, (uint64_t)(size - HEADER_BYTES));
     w_u64(&head, stance_asset_checksum(buf + HEADER_BYTES, size - HEADER_BYTES));
     *out_bytes = buf;
     *out_size = size;
     return st_ok(err);
+}
+
+stance_status stance_asset_save_memory(const stance_asset *asset, void **out_bytes, size_t *out_size,
+                                       const stance_allocator *allocator, stance_error *err) {
+    return stance_asset_save_graph_memory(asset, NULL, out_bytes, out_size, allocator, err);
 }
 
 void stance_asset_free_bytes(void *bytes, size_t size, const stance_allocator *allocator) {
@@ -552,7 +566,7 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
 
     /* Walk the section heads once: sizes in bounds, SKEL first, then CLIPs. */
     reader all = {bytes + HEADER_BYTES, bytes + size, 0};
-    int sections = 0;
+    int sections = 0, graph_at = -1;
     while (r_left(&all) > 0) {
         char tag[4];
         r_take(&all, tag, 4);
@@ -561,7 +575,11 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
         if (all.bad || zero != 0 || len > r_left(&all))
             return st_fail(err, STANCE_ERR_FORMAT, "section %d: bad head or size beyond the end", sections);
         const char *want = sections == 0 ? "SKEL" : "CLIP";
-        if (memcmp(tag, want, 4))
+        if (graph_at >= 0)
+            return st_fail(err, STANCE_ERR_FORMAT, "section %d: the graph section (GRPH) must be the last", sections);
+        if (sections > 0 && !memcmp(tag, "GRPH", 4))
+            graph_at = sections;
+        else if (memcmp(tag, want, 4))
             return st_fail(err, STANCE_ERR_FORMAT, "section %d: expected %s", sections, want);
         all.p += len;
         if (++sections > STANCE_MAX_CLIPS + 1)
@@ -572,6 +590,7 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
     stance_asset a;
     memset(&a, 0, sizeof a);
     a.allocator = st_allocator(allocator);
+    if (graph_at >= 0) sections--; /* from here: the skeleton and clip sections */
     reader sec = {bytes + HEADER_BYTES, bytes + size, 0};
     for (int i = 0; i < sections; i++) {
         sec.p += 8;
@@ -597,6 +616,15 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
                 for (int k = a.clip_count; k < sections - 1; k++) a.clips[k] = NULL;
                 a.clip_count = sections - 1;
             }
+            stance_asset_destroy(&a);
+            return s;
+        }
+    }
+    if (graph_at >= 0) {
+        sec.p += 8;
+        uint64_t len = r_u64(&sec);
+        stance_status s = st_graph_section_load(sec.p, (size_t)len, &a, &a.allocator, &a.graph, err);
+        if (s) {
             stance_asset_destroy(&a);
             return s;
         }
@@ -637,10 +665,15 @@ stance_status stance_asset_load_memory(const void *bytes, size_t size, const sta
 }
 
 stance_status stance_asset_save_file(const stance_asset *asset, const char *path, stance_error *err) {
+    return stance_asset_save_graph_file(asset, NULL, path, err);
+}
+
+stance_status stance_asset_save_graph_file(const stance_asset *asset, const stance_graph_desc *graph, const char *path,
+                                           stance_error *err) {
     if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "asset save: path is NULL or empty");
     void *bytes = NULL;
     size_t size = 0;
-    stance_status s = stance_asset_save_memory(asset, &bytes, &size, NULL, err);
+    stance_status s = stance_asset_save_graph_memory(asset, graph, &bytes, &size, NULL, err);
     if (s) return prefixed(s, path, err);
     FILE *f = fopen(path, "wb");
     if (!f) {

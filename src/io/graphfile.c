@@ -42,6 +42,7 @@ struct stance_graphfile {
     stance_graph_desc desc;    /* its names point into json */
     gf_block *blocks;
     void *json;                /* the parsed document (json_t *): owns the name strings */
+    int compiled;              /* read from a .stance file: no description is kept */
 };
 
 void stance_graphfile_destroy(stance_graphfile *gf) {
@@ -70,28 +71,11 @@ const char *stance_graphfile_name(const stance_graphfile *gf) { return gf && gf-
 const char *stance_graphfile_asset_name(const stance_graphfile *gf) {
     return gf && gf->asset_name ? gf->asset_name : "";
 }
-const stance_graph_desc *stance_graphfile_desc(const stance_graphfile *gf) { return gf ? &gf->desc : NULL; }
-
-#ifndef STANCE_HAVE_JANSSON
-
-stance_status stance_graphfile_load(const char *path, const stance_graphfile_options *opt,
-                                    stance_graphfile **out, stance_error *err) {
-    (void)opt;
-    if (out) *out = NULL;
-    return st_fail(err, STANCE_ERR_UNSUPPORTED, "%s: cannot read graph files: built without jansson",
-                   path ? path : "(null)");
+const stance_graph_desc *stance_graphfile_desc(const stance_graphfile *gf) {
+    return gf && !gf->compiled ? &gf->desc : NULL;
 }
 
-stance_status stance_graphfile_load_string(const char *text, const char *display_name,
-                                           const char *base_dir, const stance_graphfile_options *opt,
-                                           stance_graphfile **out, stance_error *err) {
-    (void)text, (void)base_dir, (void)opt;
-    if (out) *out = NULL;
-    return st_fail(err, STANCE_ERR_UNSUPPORTED, "%s: cannot read graph files: built without jansson",
-                   display_name ? display_name : "<string>");
-}
-
-#else
+/* ---- a compiled graph: a .stance file with a GRPH section ------------------ */
 
 static char *dup_string(const char *s) {
     size_t n = strlen(s) + 1;
@@ -99,6 +83,48 @@ static char *dup_string(const char *s) {
     if (d) memcpy(d, s, n);
     return d;
 }
+
+static stance_status load_compiled(const char *path, const void *bytes, size_t size,
+                                   const stance_graphfile_options *opt, stance_graphfile **out, stance_error *err) {
+    if (opt && (opt->asset || opt->asset_override))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "%s: a compiled graph carries its asset; no other asset can be given",
+                       path);
+    stance_graphfile *gf = calloc(1, sizeof *gf);
+    if (!gf) return st_fail(err, STANCE_ERR_MEMORY, "%s: out of memory", path);
+    stance_error e = {STANCE_OK, ""};
+    stance_status s = stance_asset_load_memory(bytes, size, NULL, &gf->owned, &e);
+    if (s) {
+        free(gf);
+        return st_fail(err, s, "%s: %s", path, e.message);
+    }
+    if (!gf->owned.graph) {
+        stance_graphfile_destroy(gf);
+        return st_fail(err, STANCE_ERR_FORMAT, "%s: a .stance file with no graph in it (make one with `stance compile`)",
+                       path);
+    }
+    gf->graph = gf->owned.graph; /* the graphfile owns it now (destroyed before the asset) */
+    gf->owned.graph = NULL;
+    gf->asset = &gf->owned;
+    gf->compiled = 1;
+    gf->name = dup_string(path);
+    gf->asset_name = dup_string(path);
+    if (!gf->name || !gf->asset_name) {
+        stance_graphfile_destroy(gf);
+        return st_fail(err, STANCE_ERR_MEMORY, "%s: out of memory", path);
+    }
+    *out = gf;
+    return st_ok(err);
+}
+
+#ifndef STANCE_HAVE_JANSSON
+
+static stance_status load_text(const char *text, size_t size, const char *name, const char *base_dir,
+                               const stance_graphfile_options *opt, stance_graphfile **out, stance_error *err) {
+    (void)text, (void)size, (void)base_dir, (void)opt, (void)out;
+    return st_fail(err, STANCE_ERR_UNSUPPORTED, "%s: cannot read JSON graph files: built without jansson", name);
+}
+
+#else
 
 static void *gf_alloc(stance_graphfile *gf, size_t count, size_t size) {
     if (size && count > (SIZE_MAX - sizeof(gf_block)) / size) return NULL;
@@ -1378,8 +1404,8 @@ static stance_status check_machine_use(ctx *c, const stance_graph_desc *gd) {
 
 static stance_status read_graph(ctx *c, json_t *doc, const char *base_dir, const stance_graphfile_options *opt) {
     /* "lesson_layers" is read by io/lesson_setup.c (`stance layers --graph`) */
-    static const char *const keys[] = {"version", "asset", "default_blend_time", "deadblend_halflife", "params",
-                                       "machines", "layers", "lesson_layers", NULL};
+    static const char *const keys[] = {"$schema", "version", "asset", "default_blend_time", "deadblend_halflife",
+                                       "params", "machines", "layers", "lesson_layers", NULL};
     stance_graphfile *gf = c->gf;
     stance_graph_desc *gd = &gf->desc;
     jobj root = {doc, NULL, "the graph"};
@@ -1387,7 +1413,9 @@ static stance_status read_graph(ctx *c, json_t *doc, const char *base_dir, const
     if (!json_is_object(doc))
         return fail_at(c, NULL, 0, STANCE_ERR_FORMAT, "expected a graph (an object) at the top, got %s", type_name(doc));
     int version = 1;
-    if ((s = check_keys(c, &root, keys)) || (s = get_int(c, &root, "version", 1, 1, &version)) ||
+    const char *schema = NULL; /* "$schema": for editors (docs/graph.schema.json); any string */
+    if ((s = check_keys(c, &root, keys)) || (s = get_string(c, &root, "$schema", 0, &schema)) ||
+        (s = get_int(c, &root, "version", 1, 1, &version)) ||
         (s = get_number(c, &root, "default_blend_time", 0, 0.0, 60.0, 1, &gd->default_blend_time)) ||
         (s = get_number(c, &root, "deadblend_halflife", 0, 0.0, 60.0, 1, &gd->deadblend_halflife)) ||
         (s = read_asset(c, &root, base_dir, opt)))
@@ -1441,6 +1469,10 @@ static stance_status load_text(const char *text, size_t size, const char *name, 
     return st_ok(err);
 }
 
+#endif /* STANCE_HAVE_JANSSON */
+
+/* ---- the public loaders: a compiled .stance file or JSON ------------------ */
+
 stance_status stance_graphfile_load_string(const char *text, const char *display_name, const char *base_dir,
                                            const stance_graphfile_options *opt, stance_graphfile **out,
                                            stance_error *err) {
@@ -1473,10 +1505,10 @@ stance_status stance_graphfile_load(const char *path, const stance_graphfile_opt
         memcpy(dir, path, n);
         dir[n] = 0;
     }
-    s = load_text(bytes, size, path, dir, opt, out, err);
+    s = stance_asset_is_native(bytes, size) ? load_compiled(path, bytes, size, opt, out, err)
+                                            : load_text(bytes, size, path, dir, opt, out, err);
     free(dir);
     free(bytes);
     return s;
 }
 
-#endif /* STANCE_HAVE_JANSSON */
