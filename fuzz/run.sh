@@ -22,7 +22,7 @@ run_one() {
             bash fuzz/make_corpus.sh "$dir/corpus-$t" >/dev/null || echo "run.sh: no seed corpus; starting from nothing"
         fi ;;
     graphfile)
-        clang $flags -DSTANCE_HAVE_JANSSON=1 fuzz/fuzz_graphfile.c src/io/graphfile.c src/io/import.c src/io/files.c \
+        clang $flags -DSTANCE_HAVE_JANSSON=1 fuzz/fuzz_graphfile.c src/io/graphfile*.c src/io/import.c src/io/files.c \
             src/core/*.c src/builtin/*.c src/lesson/*.c -ljansson -lm -o "$dir/fuzz_graphfile"
         [ -n "$(ls -A "$dir/corpus-$t")" ] || cp graphs/*.json docs/graph-format.md "$dir/corpus-$t/" ;;
     *) echo "fuzz: unknown FUZZ_TARGET '$t' (asset, graphfile, all)" >&2; exit 2 ;;

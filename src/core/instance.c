@@ -9,6 +9,7 @@
 
 #include "core/graph_internal.h"
 #include "core/internal.h"
+#include "core/names.h"
 
 /* ---- memory ---------------------------------------------------------------- */
 
@@ -752,12 +753,16 @@ stance_status stance_instance_set_trigger(stance_instance *inst, int p, stance_e
     return st_ok(err);
 }
 
+static const char *param_name_at(const void *graph, int i) { return stance_graph_param_name(graph, i); }
+
 static stance_status by_name(const stance_instance *inst, const char *name, int *p, stance_error *err) {
     if (!inst || !name) return st_fail(err, STANCE_ERR_ARGUMENT, "instance or name is NULL");
     *p = stance_graph_find_param(inst->graph, name);
-    if (*p < 0)
-        return st_fail(err, STANCE_ERR_NOT_FOUND, "unknown parameter '%s' (did you mean '%s'?)", name,
-                       stance_graph_closest_param(inst->graph, name));
+    if (*p < 0) {
+        char hint[200];
+        st_suggest(hint, sizeof hint, name, param_name_at, inst->graph, stance_graph_param_count(inst->graph));
+        return st_fail(err, STANCE_ERR_NOT_FOUND, "unknown parameter '%s'%s", name, hint);
+    }
     return STANCE_OK;
 }
 
