@@ -49,6 +49,8 @@ expect_status 0 "compile with --asset" "$cli" compile "$src/graphs/bullet_waste.
 expect_status 0 "gen-header from the compiled graph" "$cli" gen-header "$tmp/w.stance"
 "$cli" gen-header "$src/graphs/bullet_waste.json" | sed 1,2d > "$tmp/h_json"; sed 1,2d "$tmp/out" > "$tmp/h_comp"
 cmp -s "$tmp/h_json" "$tmp/h_comp" && ok "ids of the compiled graph = of the JSON graph" || { diff "$tmp/h_json" "$tmp/h_comp" | head; bad "ids of the compiled graph"; }
+expect_status 0 "graph-check on the compiled graph" "$cli" graph-check "$tmp/b.stance"
+grep -q "ok (compiled)" "$tmp/out" && grep -q "^  machine Locomotion: Idle, Move, Jump$" "$tmp/out" && ok "graph-check describes it" || bad "graph-check describes it"
 # errors
 expect_status 2 "compile without -o" "$cli" compile "$src/graphs/builtin.json"
 expect_status 1 "compile a missing file" "$cli" compile "$tmp/none.json" -o "$tmp/x.stance"
