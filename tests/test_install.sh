@@ -103,6 +103,8 @@ for lib in stance stance_io; do
   [ "$so" = "lib$lib.so.$major" ] && ok "lib$lib.so SONAME $so" || bad "lib$lib.so SONAME '$so', wanted lib$lib.so.$major"
 done
 
+if cmp -s "$tmp/prefix/share/stance/graph.schema.json" "$src/docs/graph.schema.json"; then ok "share/stance/graph.schema.json"
+else bad "share/stance/graph.schema.json is not installed"; fi
 # ---- find_package(stance 0.1): the static libraries
 mkdir -p "$tmp/proj"
 cat > "$tmp/proj/CMakeLists.txt" <<CM
