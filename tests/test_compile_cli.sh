@@ -52,6 +52,8 @@ cmp -s "$tmp/h_json" "$tmp/h_comp" && ok "ids of the compiled graph = of the JSO
 expect_status 0 "graph-check on the compiled graph" "$cli" graph-check "$tmp/b.stance"
 grep -q "ok (compiled)" "$tmp/out" && grep -q "^  machine Locomotion: Idle, Move, Jump$" "$tmp/out" && ok "graph-check describes it" || bad "graph-check describes it"
 # errors
+expect_status 1 "layers on a compiled graph" "$cli" layers --graph "$tmp/b.stance"
+grep -q "compiled graph keeps no" "$tmp/err" && ok "layers: says why" || bad "layers on a compiled graph: message"
 expect_status 2 "compile without -o" "$cli" compile "$src/graphs/builtin.json"
 expect_status 1 "compile a missing file" "$cli" compile "$tmp/none.json" -o "$tmp/x.stance"
 grep -q "none.json" "$tmp/err" && [ ! -e "$tmp/x.stance" ] && ok "missing file: named, nothing written" || bad "missing file message"

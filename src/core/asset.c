@@ -24,6 +24,9 @@
  *         their own times (the clip keeps them as its root path), so the
  *         grid and the path come back exactly
  *
+ *   GRPH  (optional, last) a compiled graph: see src/core/asset_graph.c,
+ *         which owns that section; this file only finds it and hands it over
+ *
  * Every count is checked against the bytes left before anything is
  * allocated for it, so a short file cannot ask for much memory. */
 #include <errno.h>
