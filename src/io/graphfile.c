@@ -301,4 +301,3 @@ stance_status stance_graphfile_load(const char *path, const stance_graphfile_opt
     return s;
 }
 
-

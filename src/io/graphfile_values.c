@@ -24,7 +24,6 @@ int gf_named_count(const named *t) {
     return n;
 }
 
-
 const named gf_param_types[] = {
     {"float", STANCE_PARAM_FLOAT}, {"int", STANCE_PARAM_INT}, {"bool", STANCE_PARAM_BOOL},
     {"trigger", STANCE_PARAM_TRIGGER}, {NULL, 0}};
@@ -39,8 +38,6 @@ const named gf_modes[] = {
 const named gf_easings[] = {{"smoothstep", STANCE_EASE_SMOOTHSTEP}, {"linear", STANCE_EASE_LINEAR}, {NULL, 0}};
 const named gf_layer_modes[] = {{"override", STANCE_LAYER_OVERRIDE}, {"additive", STANCE_LAYER_ADDITIVE}, {NULL, 0}};
 const named gf_spaces[] = {{"local", STANCE_SPACE_LOCAL}, {"mesh", STANCE_SPACE_MESH}, {NULL, 0}};
-
-
 
 stance_status gf_fail_at(ctx *c, const jpath *at, int at_key, stance_status status, const char *fmt, ...) {
     char msg[256];
