@@ -32,6 +32,9 @@ typedef struct stance_scenario_frame {
     float jump_cm;       /* joint jump if a transition started this frame, else -1 */
     int clips_sampled;
     float speed;
+    float accel_ratio;   /* in a transition's blend window: the output's largest joint
+                            acceleration this frame over the window's reference
+                            (see stance_scenario_result); -1 outside windows */
 } stance_scenario_frame;
 
 typedef struct stance_scenario_result {
@@ -43,7 +46,25 @@ typedef struct stance_scenario_result {
     int worst_joint;
     int max_clips_sampled;   /* most clips sampled in one frame */
     int transitions;         /* transitions started */
+    /* Whole-transition smoothness. Each transition's blend window is the
+     * blend time's frames from its start (cut to the next transition), plus
+     * the frame before it. Acceleration: the second difference of a joint's
+     * model-space position over three frames / dt^2 (m/s^2). The reference
+     * is the largest acceleration of the old state alone (a copy updated
+     * with no transition) and the new state alone (a copy that cuts to it),
+     * over the same frames, at least STANCE_SCENARIO_ACCEL_FLOOR. Overshoot:
+     * per joint and frame, how far the output's offset from the new state
+     * alone has crossed to the other side of the offset it started the
+     * window with (its component against that start offset). */
+    float accel_ratio;       /* largest over the transitions of output max / reference */
+    float accel_at_s;        /* the start of that transition */
+    float max_accel;         /* its output's largest acceleration, m/s^2 */
+    float ref_accel;         /* its reference, m/s^2 */
+    float overshoot_cm;      /* largest overshoot in any window */
+    float overshoot_at_s;    /* when */
 } stance_scenario_result;
+
+#define STANCE_SCENARIO_ACCEL_FLOOR 0.01f /* m/s^2: the reference of clips that do not move */
 
 /* Runs the script on a fresh instance of `graph` (parameters "speed" float
  * and "jump" trigger are required; the base layer's machine is measured)
