@@ -38,7 +38,9 @@ typedef struct stance_contact_desc {
     const char *const *up_events;
     /* From the motion (the clip played alone, in model space moved by its
      * root motion): planted while the foot is within `height` of its lowest
-     * height in the clip and its horizontal speed is below `speed`. */
+     * height in the clip and its horizontal speed is below `speed` (once
+     * planted, up to 1.1 x both); then gaps and contacts shorter than
+     * min_duration are dropped. */
     float height;              /* metres; 0 = 3% of the rest pose's height */
     float speed;               /* m/s; 0 = 1.5 x the root speed + 10% of the
                                   rest height per second: between a planted
@@ -93,7 +95,10 @@ typedef struct stance_footlock_desc {
     int pelvis;                /* the joint lowered when a leg cannot reach;
                                   0 = the parent of legs[0].upper; < 0 = none */
     float blend_time;          /* s to blend out of a lock after release; 0 = 0.2 */
-    float softness;            /* the legs' soft limit (stance_two_bone_desc); 0 = 0.02 */
+    float softness;            /* the legs' soft limit (stance_two_bone_desc) in
+                                  [0, 0.5); 0 = 0.02. It starts no nearer than
+                                  the clip's own hip-ankle distance, so a
+                                  target the clip reaches is reached as is */
     stance_ground_fn ground;   /* NULL = flat ground at the root's height */
     void *ground_user;
 } stance_footlock_desc;
@@ -113,7 +118,16 @@ typedef struct stance_footlock_state {
     stance_foot_state feet[STANCE_FOOT_MAX];
 } stance_footlock_state;
 
-/* One frame. `contact[i]` in [0, 1] says how planted legs[i]'s foot is in
+/* One frame:
+ *  1. each foot's world target: planted, the lock (x, z) at the clip's
+ *     height above the ground there; free, the animation moved onto the
+ *     ground under it, plus what is left of the offset at release (fading
+ *     with a smoothstep over blend_time). A foot plants where it is.
+ *  2. the pelvis goes down (model -Y) as little as lets every leg reach.
+ *  3. each leg is solved with stance_ik_two_bone (no pole: the knee keeps
+ *     its bend; the ankle keeps its model rotation); an ankle that is an IK
+ *     control bone is moved to its target.
+ * `contact[i]` in [0, 1] says how planted legs[i]'s foot is in
  * the animation this frame (>= 0.5 = planted): from stance_contacts_planted
  * of the playing clip, or a weighted sum over blended clips. `root` is the
  * character's world transform (the caller accumulates root motion into it);

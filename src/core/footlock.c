@@ -142,8 +142,8 @@ stance_status stance_contacts_create(const stance_contact_desc *d, const stance_
                 float dx = p[3 * b] - p[3 * a], dz = p[3 * b + 2] - p[3 * a + 2];
                 v = sqrtf(dx * dx + dz * dz) / dt;
             }
-            /* hysteresis: a planted foot stays planted up to 1.25 x the thresholds */
-            const float k = on ? 1.25f : 1.0f;
+            /* hysteresis: a planted foot stays planted up to 1.1 x the thresholds */
+            const float k = on ? 1.1f : 1.0f;
             on = h[i] <= hthr * k && v <= vthr * k;
             pl[i] = (unsigned char)on;
         }
@@ -288,30 +288,37 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
     }
     st->started = 1;
 
-    /* 2. the pelvis drops as far as the leg that reaches least needs */
+    /* 2. the pelvis drops as far as the leg that reaches least needs. Each
+     * leg's soft limit starts at the reach less the softness, or further out
+     * where the clip itself stretches the leg more, so a target the clip
+     * already reaches is reached as it is. */
+    float leg_soft[STANCE_FOOT_MAX];
     float drop = 0.0f;
-    if (pelvis >= 0) {
-        for (int i = 0; i < d->leg_count; i++) {
-            const stance_leg_desc *g = &d->legs[i];
-            const qm_vec3 hip = mpos(model, g->upper), knee = mpos(model, g->lower), foot = mpos(model, g->foot);
-            const float R = (qm_len3(qm_sub(knee, hip)) + qm_len3(qm_sub(foot, knee))) * (1.0f - soft);
-            const qm_vec3 v = qm_sub(target[i], hip);
-            const float h2 = v.x * v.x + v.z * v.z, dy = -v.y; /* dy: how far the target is below the hip */
-            if (v.x * v.x + v.y * v.y + v.z * v.z <= R * R) continue;
-            float need = h2 < R * R ? dy - sqrtf(R * R - h2) : dy; /* out of reach sideways: bring the hip level */
-            if (need > drop) drop = need;
+    for (int i = 0; i < d->leg_count; i++) {
+        const stance_leg_desc *g = &d->legs[i];
+        const qm_vec3 hip = mpos(model, g->upper), knee = mpos(model, g->lower), foot = mpos(model, g->foot);
+        const float reach = qm_len3(qm_sub(knee, hip)) + qm_len3(qm_sub(foot, knee));
+        const float clip_d = qm_len3(qm_sub(foot, hip));
+        float R = reach * (1.0f - soft);
+        if (clip_d > R) R = clip_d < reach ? clip_d : reach;
+        leg_soft[i] = reach > 0.0f ? (reach - R) / reach : 0.0f;
+        if (pelvis < 0) continue;
+        const qm_vec3 v = qm_sub(target[i], hip);
+        const float h2 = v.x * v.x + v.z * v.z, dy = -v.y; /* dy: how far the target is below the hip */
+        if (v.x * v.x + v.y * v.y + v.z * v.z <= R * R) continue;
+        float need = h2 < R * R ? dy - sqrtf(R * R - h2) : dy; /* out of reach sideways: bring the hip level */
+        if (need > drop) drop = need;
+    }
+    if (drop > 0.0f) {
+        /* model-space (0, -drop, 0) in the pelvis' parent frame */
+        const int pp = sk->parents[pelvis];
+        qm_vec3 v = qm_v3(0.0f, -drop, 0.0f);
+        if (pp >= 0) {
+            v = qm_qrot(qm_qconj(qm_q(model->qx[pp], model->qy[pp], model->qz[pp], model->qw[pp])), v);
+            v = qm_v3(v.x / model->sx[pp], v.y / model->sy[pp], v.z / model->sz[pp]);
         }
-        if (drop > 0.0f) {
-            /* model-space (0, -drop, 0) in the pelvis' parent frame */
-            const int pp = sk->parents[pelvis];
-            qm_vec3 v = qm_v3(0.0f, -drop, 0.0f);
-            if (pp >= 0) {
-                v = qm_qrot(qm_qconj(qm_q(model->qx[pp], model->qy[pp], model->qz[pp], model->qw[pp])), v);
-                v = qm_v3(v.x / model->sx[pp], v.y / model->sy[pp], v.z / model->sz[pp]);
-            }
-            local->tx[pelvis] += v.x, local->ty[pelvis] += v.y, local->tz[pelvis] += v.z;
-            stance_local_to_model(model, local, sk, NULL);
-        }
+        local->tx[pelvis] += v.x, local->ty[pelvis] += v.y, local->tz[pelvis] += v.z;
+        stance_local_to_model(model, local, sk, NULL);
     }
     st->pelvis_drop = drop;
 
@@ -322,7 +329,7 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
         memset(&tb, 0, sizeof tb);
         tb.upper = g->upper, tb.lower = g->lower, tb.end = g->foot;
         tb.target[0] = target[i].x, tb.target[1] = target[i].y, tb.target[2] = target[i].z;
-        tb.softness = soft, tb.keep_end_rotation = 1;
+        tb.softness = leg_soft[i] < 0.999f ? leg_soft[i] : 0.999f, tb.keep_end_rotation = 1;
         memcpy(tb.hinge, g->hinge, sizeof tb.hinge);
         s = stance_ik_two_bone(&tb, 1.0f, sk, local, model, NULL, err);
         if (s) return s;

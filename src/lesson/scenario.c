@@ -112,7 +112,8 @@ static void measure_window(smooth *sm, const stance_instance *pre, int fs, stanc
     stance_instance_copy(sm->out, pre);
     stance_instance_copy(sm->old, pre);
     stance_instance_copy(sm->nxt, pre);
-    stance_instance_override_switch(sm->nxt, STANCE_SWITCH_CUT, 0.0f, -1);
+    /* a cut with the same blend time: exit-time transitions start as early */
+    stance_instance_override_switch(sm->nxt, STANCE_SWITCH_CUT, sm->blend, -1);
     const int have_before = fs >= 2; /* the main run's frames fs-2 and fs-1 */
     if (have_before)
         for (int w = 0; w < 2; w++) {
