@@ -327,7 +327,9 @@ static void test_degenerate_and_bad_input(void) {
     td = chain(3e30, -3e30, 1e30);
     CHECK_OK(stance_ik_two_bone(&td, 1.0f, r4.sk, &r4.local, &r4.model, &res, NULL));
     rig_update(&r4);
-    CHECK(finite_pose(&r4.local) && finite_pose(&r4.model));
+    CHECK(finite_pose(&r4.local) && finite_pose(&r4.model) && isfinite(res.error) && res.unreachable);
+    /* straight towards it */
+    CHECK(angle(sub(pos(&r4.model, ANKLE), pos(&r4.model, HIP)), (v3){3, -3, 1}) < 1e-3);
     stance_pose_destroy(&before);
     rig_free(&r), rig_free(&r2), rig_free(&r3), rig_free(&r4);
 }
@@ -430,6 +432,13 @@ static void test_aim_limits_and_up(void) {
     CHECK(finite_pose(&l) && finite_pose(&m));
     fwd = qrot(&m, A_HEAD, (v3){0, 0, 1});
     CHECK(angle(fwd, sub((v3){0, 1.7, -5}, pos(&m, A_HEAD))) < 1e-3);
+    ad.target[0] = 3e30f, ad.target[1] = 2e30f, ad.target[2] = -1e30f; /* far away: still aimed */
+    stance_pose_copy(&l, &l0);
+    stance_local_to_model(&m, &l, sk, NULL);
+    CHECK_OK(stance_ik_aim(&ad, 1.0f, sk, &l, &m, &res, NULL));
+    stance_local_to_model(&m, &l, sk, NULL);
+    CHECK(finite_pose(&l) && isfinite(res.angle_error));
+    CHECK(angle(qrot(&m, A_HEAD, (v3){0, 0, 1}), (v3){3, 2, -1}) < 1e-3);
     ad.target[0] = NAN;
     CHECK_STATUS(stance_ik_aim(&ad, 1.0f, sk, &l, &m, &res, NULL), STANCE_ERR_VALUE);
     int bad[2] = {A_HEAD, A_CHEST};

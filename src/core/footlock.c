@@ -191,6 +191,14 @@ static qm_vec3 to_model(const stance_transform *r, qm_vec3 w) {
     return qm_v3(p.x / r->s[0], p.y / r->s[1], p.z / r->s[2]);
 }
 static qm_vec3 mpos(const stance_pose *m, int j) { return qm_v3(m->tx[j], m->ty[j], m->tz[j]); }
+/* v in the frame of joint p of the model pose (rotation and scale; a zero
+ * scale axis reads as 1 so nothing turns infinite) */
+static qm_vec3 into_frame(const stance_pose *m, int p, qm_vec3 v) {
+    v = qm_qrot(qm_qconj(qm_q(m->qx[p], m->qy[p], m->qz[p], m->qw[p])), v);
+    float sx = fabsf(m->sx[p]) > 1e-12f ? m->sx[p] : 1.0f, sy = fabsf(m->sy[p]) > 1e-12f ? m->sy[p] : 1.0f;
+    float sz = fabsf(m->sz[p]) > 1e-12f ? m->sz[p] : 1.0f;
+    return qm_v3(v.x / sx, v.y / sy, v.z / sz);
+}
 static float smooth01(float x) { return x <= 0.0f ? 0.0f : x >= 1.0f ? 1.0f : x * x * (3.0f - 2.0f * x); }
 static float ground_at(const stance_footlock_desc *d, const stance_transform *root, float x, float z) {
     if (!d->ground) return root->t[1];
@@ -313,10 +321,7 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
         /* model-space (0, -drop, 0) in the pelvis' parent frame */
         const int pp = sk->parents[pelvis];
         qm_vec3 v = qm_v3(0.0f, -drop, 0.0f);
-        if (pp >= 0) {
-            v = qm_qrot(qm_qconj(qm_q(model->qx[pp], model->qy[pp], model->qz[pp], model->qw[pp])), v);
-            v = qm_v3(v.x / model->sx[pp], v.y / model->sy[pp], v.z / model->sz[pp]);
-        }
+        if (pp >= 0) v = into_frame(model, pp, v);
         local->tx[pelvis] += v.x, local->ty[pelvis] += v.y, local->tz[pelvis] += v.z;
         stance_local_to_model(model, local, sk, NULL);
     }
@@ -337,10 +342,7 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
             /* an IK control bone: move it to the target itself */
             const int pf = sk->parents[g->foot];
             qm_vec3 v = target[i];
-            if (pf >= 0) {
-                v = qm_qrot(qm_qconj(qm_q(model->qx[pf], model->qy[pf], model->qz[pf], model->qw[pf])), qm_sub(v, mpos(model, pf)));
-                v = qm_v3(v.x / model->sx[pf], v.y / model->sy[pf], v.z / model->sz[pf]);
-            }
+            if (pf >= 0) v = into_frame(model, pf, qm_sub(v, mpos(model, pf)));
             local->tx[g->foot] = v.x, local->ty[g->foot] = v.y, local->tz[g->foot] = v.z;
         }
     }

@@ -45,6 +45,12 @@ static qm_vec3 perpendicular(qm_vec3 v) {
     return qm_norm3(qm_cross(v, a));
 }
 
+/* unit v, without overflow for far points; zero stays zero */
+static qm_vec3 unit(qm_vec3 v) {
+    const float big = fmaxf(fabsf(v.x), fmaxf(fabsf(v.y), fabsf(v.z)));
+    return big > 0.0f ? qm_norm3(qm_scale(v, 1.0f / big)) : v;
+}
+
 static float clampf(float x, float lo, float hi) { return x < lo ? lo : x > hi ? hi : x; }
 
 static int valid_pose(const stance_pose *p, const stance_skeleton *sk) {
@@ -86,9 +92,12 @@ stance_status stance_ik_two_bone(const stance_two_bone_desc *d, float weight, co
     }
     /* the direction to the target; on the upper joint itself: the current one */
     qm_vec3 at = qm_sub(T, A);
-    float dist = qm_len3(at);
+    /* the length and direction without overflow for far targets */
+    const float big = fmaxf(fabsf(at.x), fmaxf(fabsf(at.y), fabsf(at.z)));
+    const qm_vec3 at_s = big > 0.0f ? qm_scale(at, 1.0f / big) : at;
+    float dist = big > 0.0f ? qm_len3(at_s) * big : 0.0f;
     qm_vec3 ac = qm_sub(C, A);
-    qm_vec3 dir = dist > IK_EPS * (l1 + l2) ? qm_scale(at, 1.0f / dist)
+    qm_vec3 dir = dist > IK_EPS * (l1 + l2) ? qm_norm3(at_s)
                   : qm_len3(ac) > IK_EPS ? qm_norm3(ac) : qm_norm3(ab);
     /* the distance the chain will span: soft limit near full reach, and no
      * closer than the fold the bone lengths allow */
@@ -130,7 +139,11 @@ stance_status stance_ik_two_bone(const stance_two_bone_desc *d, float weight, co
         }
     }
     const qm_vec3 end = qm_add(A, qm_qrot(qtop, ac1));
-    r.error = qm_len3(qm_sub(end, T));
+    {   /* in double: a far target's distance does not overflow */
+        double ex = (double)end.x - T.x, ey = (double)end.y - T.y, ez = (double)end.z - T.z;
+        double miss = sqrt(ex * ex + ey * ey + ez * ez);
+        r.error = miss < 3e38 ? (float)miss : 3e38f;
+    }
 
     /* local rotations: a model-space turn D of joint j is local' = inv(P) D M */
     const qm_quat U = mrot(model, u), L = mrot(model, l);
@@ -201,7 +214,7 @@ stance_status stance_ik_aim(const stance_aim_desc *d, float weight, const stance
         qm_vec3 f = qm_qrot(m[cn - 1], fwd);
         qm_vec3 want = qm_sub(T, p[cn - 1]);
         if (qm_len3(want) < IK_EPS) break; /* the chain moved its end onto the target */
-        want = qm_norm3(want);
+        want = unit(want);
         float angle = atan2f(qm_len3(qm_cross(f, want)), qm_dot3(f, want));
         float share = d->weights ? d->weights[i] : 1.0f / (float)(cn - i);
         float a = angle * share;
@@ -238,7 +251,10 @@ stance_status stance_ik_aim(const stance_aim_desc *d, float weight, const stance
         acc = qm_qnorm(qm_qmul(q, acc));
     }
     qm_vec3 f = qm_qrot(m[cn - 1], fwd), want = qm_sub(T, p[cn - 1]);
-    r.angle_error = qm_len3(want) > IK_EPS ? atan2f(qm_len3(qm_cross(f, qm_norm3(want))), qm_dot3(f, qm_norm3(want))) : 0.0f;
+    if (qm_len3(want) > IK_EPS) {
+        want = unit(want);
+        r.angle_error = atan2f(qm_len3(qm_cross(f, want)), qm_dot3(f, want));
+    }
     if (res) *res = r;
     return st_ok(err);
 }
