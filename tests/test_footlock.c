@@ -43,6 +43,7 @@ static void scene_make(scene *s, float thigh, float shin) {
     CHECK_OK(stance_clip_create(&cd, s->sk, NULL, &s->clip, NULL));
     stance_pose_create(&s->local, JOINTS, NULL, NULL), stance_pose_create(&s->model, JOINTS, NULL, NULL);
     s->fd.leg_count = 1;
+    s->fd.plant_time = 1e-6f; /* shorter than a frame: a foot locks at once */
     s->fd.legs[0].upper = HIP, s->fd.legs[0].lower = KNEE, s->fd.legs[0].foot = ANKLE;
 }
 static void scene_free(scene *s) {
@@ -146,6 +147,36 @@ static void test_release_and_replant_without_pop(void) {
     z += DT;
     CHECK_OK(frame(&s, z, 1.0f, DT));
     CHECK(dist3(s.st.feet[0].out, lock) < 1e-4);
+    scene_free(&s);
+}
+
+/* plant_time: the foot slows into its lock with a smoothstep instead of
+ * stopping dead; the root moves at 1 m/s, the clip's foot with it */
+static void test_plant_blend(void) {
+    scene s;
+    scene_make(&s, 0.45f, 0.45f);
+    s.fd.plant_time = 0.1f; /* 6 frames */
+    CHECK_OK(frame(&s, 0.0f, 0.0f, 0.0f)); /* free */
+    float prev[3];
+    memcpy(prev, s.st.feet[0].out, sizeof prev);
+    double last = 1.0, travelled = 0.0;
+    for (int f = 1; f <= 12; f++) {
+        CHECK_OK(frame(&s, (float)f * DT, 1.0f, DT)); /* planted from frame 1 */
+        double step = dist3(s.st.feet[0].out, prev);
+        memcpy(prev, s.st.feet[0].out, sizeof prev);
+        /* the lock is where the foot was on the plant frame; after that, the
+         * foot moves (1 - smoothstep(p)) of the root's step, p = k / 6 */
+        if (f >= 2) {
+            double p = (f - 1) / 6.0, sm = p >= 1 ? 1 : p * p * (3 - 2 * p);
+            CHECK_NEAR(step, (1.0 - sm) * DT, 1e-5);
+            CHECK(step <= last + 1e-7);
+            last = step;
+            travelled += step;
+        } else {
+            CHECK_NEAR(step, DT, 1e-5); /* the plant frame itself follows the animation */
+        }
+    }
+    CHECK(last < 1e-6 && travelled > 0.5 * 6 * DT * 0.5);
     scene_free(&s);
 }
 
@@ -390,7 +421,7 @@ static void test_goals_builtin(void) {
     CHECK_OK(stance_layers_run(&ls, &lr, NULL, NULL));
     const char *names[2] = {"walk", "run"};
     for (int i = 0; i < 2; i++) {
-        stance_footlock_setup su = {b.skeleton, stance_builtin_clip(&b, names[i]), "foot_l", "foot_r", 0.0f};
+        stance_footlock_setup su = {b.skeleton, stance_builtin_clip(&b, names[i]), "foot_l", "foot_r", 0.0f, 0.0f};
         stance_footlock_result r;
         static stance_footlock_frame frames[241];
         CHECK_OK(stance_footlock_run(&su, &r, frames, 241, NULL, NULL));
@@ -409,6 +440,7 @@ int main(void) {
     RUN(test_planted_foot_stays_in_the_world);
     RUN(test_pelvis_drops_when_the_leg_cannot_reach);
     RUN(test_release_and_replant_without_pop);
+    RUN(test_plant_blend);
     RUN(test_uneven_ground);
     RUN(test_bad_and_degenerate_input);
     RUN(test_contacts_from_events);

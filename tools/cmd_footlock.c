@@ -15,10 +15,12 @@
 #endif
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: stance footlock [--graph FILE] [--asset FILE] [--json] [--svg OUT.svg]\n"
+    fprintf(f, "usage: stance footlock [--graph FILE] [--asset FILE] [--plant-time S] [--json] [--svg OUT.svg]\n"
                "Foot sliding (cm per metre) of the walk and the run played alone, without and with foot\n"
                "locking, and the largest hip, knee and ankle rotation change locking made (degrees).\n"
-               "With --graph, the graph file's \"lesson_layers\" section names the clips and feet.\n");
+               "With --graph, the graph file's \"lesson_layers\" section names the clips and feet.\n"
+               "--plant-time S: a planting foot slows into its lock over S seconds (default 0.05;\n"
+               "below a frame it stops at once).\n");
 }
 
 #define FRAMES 241 /* 4 s at 60 Hz */
@@ -67,6 +69,7 @@ static void plot(FILE *f, const char *title, const stance_footlock_frame *fr, in
 int cmd_footlock(int argc, char **argv) {
     const char *graph_path = NULL, *asset = NULL, *svg = NULL;
     int json = 0;
+    float plant_time = 0.0f;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -74,7 +77,11 @@ int cmd_footlock(int argc, char **argv) {
         else if (!strcmp(a, "--graph") && more) graph_path = argv[++i];
         else if (!strcmp(a, "--asset") && more) asset = argv[++i];
         else if (!strcmp(a, "--svg") && more) svg = argv[++i];
-        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
+        else if (!strcmp(a, "--plant-time") && more) {
+            char *end;
+            plant_time = strtof(argv[++i], &end);
+            if (*end || !(plant_time > 0.0f && plant_time <= 10.0f)) { fprintf(stderr, "stance footlock: --plant-time must be in (0, 10] s\n"); return 2; }
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         else { fprintf(stderr, "stance footlock: unknown option '%s'\n", a); usage(stderr); return 2; }
     }
     stance_error err = {0};
@@ -98,7 +105,7 @@ int cmd_footlock(int argc, char **argv) {
     int rc = 0;
     if (!frames) { fprintf(stderr, "stance footlock: out of memory\n"); tool_graph_close(&tg); return 1; }
     for (int c = 0; c < 2; c++) {
-        stance_footlock_setup fs = {su.skeleton, clips[c], su.foot_l, su.foot_r, 4.0f};
+        stance_footlock_setup fs = {su.skeleton, clips[c], su.foot_l, su.foot_r, 4.0f, plant_time};
         if (stance_footlock_run(&fs, &res[c], frames + c * FRAMES, FRAMES, NULL, &err)) {
             fprintf(stderr, "stance: %s: %s: %s\n", tg.name, clips[c]->name, err.message);
             rc = 1;

@@ -95,6 +95,11 @@ typedef struct stance_footlock_desc {
     int pelvis;                /* the joint lowered when a leg cannot reach;
                                   0 = the parent of legs[0].upper; < 0 = none */
     float blend_time;          /* s to blend out of a lock after release; 0 = 0.2 */
+    float plant_time;          /* s over which a planting foot slows down into its
+                                  lock (it keeps 1 - smoothstep of the animation's
+                                  motion); 0 = 0.05; less than a frame = it stops
+                                  at once. No pop either way; the blend removes
+                                  the velocity kink at a plant, but slides */
     float softness;            /* the legs' soft limit (stance_two_bone_desc) in
                                   [0, 0.5); 0 = 0.02. It starts no nearer than
                                   the clip's own hip-ankle distance, so a
@@ -109,6 +114,8 @@ typedef struct stance_foot_state {
     float lock[3];             /* world position it is locked at */
     float offset[3];           /* world offset of the output from the animation at release */
     float fade;                /* 1 at release, down to 0 over blend_time */
+    float plant;               /* 0 at a plant, up to 1 over plant_time */
+    float free[3];             /* where the foot would be if free, last frame (world) */
     float out[3];              /* the foot's world position this frame, after locking */
 } stance_foot_state;
 
@@ -120,9 +127,11 @@ typedef struct stance_footlock_state {
 
 /* One frame:
  *  1. each foot's world target: planted, the lock (x, z) at the clip's
- *     height above the ground there; free, the animation moved onto the
- *     ground under it, plus what is left of the offset at release (fading
- *     with a smoothstep over blend_time). A foot plants where it is.
+ *     height above the ground there (with plant_time, the
+ *     lock follows a fading share of the animation's motion first); free, the animation moved onto the ground under it, plus
+ *     what is left of the offset at release (fading with a smoothstep over
+ *     blend_time). A foot plants where it is and is released from where
+ *     it is held.
  *  2. the pelvis goes down (model -Y) as little as lets every leg reach.
  *  3. each leg is solved with stance_ik_two_bone (no pole: the knee keeps
  *     its bend; the ankle keeps its model rotation); an ankle that is an IK

@@ -153,6 +153,7 @@ typedef struct stance_footlock_setup {
     const stance_clip *clip;       /* a walk or run, played alone at 60 Hz */
     const char *foot_l, *foot_r;
     float seconds;                 /* 0 = 4 s */
+    float plant_time;              /* stance_footlock_desc.plant_time (0 = its default, 0.05 s) */
 } stance_footlock_setup;
 
 typedef struct stance_footlock_result {

@@ -232,6 +232,8 @@ static stance_status check_desc(const stance_footlock_desc *d, const stance_skel
     *pelvis = p;
     if (!st_finite(d->blend_time) || d->blend_time < 0.0f || d->blend_time > 10.0f)
         return st_fail(err, STANCE_ERR_VALUE, "footlock: blend_time %g is not in [0, 10] s", (double)d->blend_time);
+    if (!st_finite(d->plant_time) || d->plant_time < 0.0f || d->plant_time > 10.0f)
+        return st_fail(err, STANCE_ERR_VALUE, "footlock: plant_time %g is not in [0, 10] s", (double)d->plant_time);
     if (!(d->softness >= 0.0f && d->softness < 0.5f))
         return st_fail(err, STANCE_ERR_VALUE, "footlock: softness %g is not in [0, 0.5)", (double)d->softness);
     return STANCE_OK;
@@ -255,6 +257,7 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
     if (!(dt >= 0.0f && dt <= 10.0f)) return st_fail(err, STANCE_ERR_VALUE, "footlock: dt %g is not in [0, 10] s", (double)dt);
     const float bt = d->blend_time > 0.0f ? d->blend_time : 0.2f;
     const float soft = d->softness > 0.0f ? d->softness : 0.02f;
+    const float pt = d->plant_time > 0.0f ? d->plant_time : 0.05f;
     stance_transform rt = *root;
     {   /* a rotation that does not normalize would turn the lock into NaN */
         qm_quat q = qm_q(rt.r[0], rt.r[1], rt.r[2], rt.r[3]);
@@ -271,27 +274,34 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
         const qm_vec3 fw = to_world(&rt, mpos(model, d->legs[i].foot));
         const float above = fw.y - ref; /* the clip's height above its ground */
         const qm_vec3 anim = qm_v3(fw.x, ground_at(d, &rt, fw.x, fw.z) + above, fw.z);
-        if (!st->started) fs->planted = 0, fs->fade = 0.0f;
+        if (!st->started) fs->planted = 0, fs->fade = 0.0f, fs->plant = 1.0f;
         if (!fs->planted && fs->fade > 0.0f) fs->fade = fmaxf(0.0f, fs->fade - dt / bt);
+        /* where the foot goes when free: the animation plus what is left of the release offset */
         const float k = smooth01(fs->fade);
         const qm_vec3 free_pos = qm_add(anim, qm_v3(fs->offset[0] * k, fs->offset[1] * k, fs->offset[2] * k));
+        if (fs->planted && fs->plant < 1.0f) {
+            /* settling into the lock: the foot keeps 1 - smoothstep of the
+             * animation's motion, so it slows down and stops where it stops */
+            fs->plant = pt > 0.0f ? fminf(1.0f, fs->plant + dt / pt) : 1.0f;
+            const float keep = 1.0f - smooth01(fs->plant);
+            fs->lock[0] += keep * (free_pos.x - fs->free[0]), fs->lock[2] += keep * (free_pos.z - fs->free[2]);
+        }
+        const qm_vec3 lock_pos = qm_v3(fs->lock[0], ground_at(d, &rt, fs->lock[0], fs->lock[2]) + above, fs->lock[2]);
         const int want = contact[i] >= 0.5f;
+        qm_vec3 w = fs->planted ? lock_pos : free_pos;
         if (want && !fs->planted) { /* plant where the foot is now: no pop */
             fs->planted = 1;
+            fs->plant = pt > 0.0f ? 0.0f : 1.0f;
             fs->lock[0] = free_pos.x, fs->lock[1] = free_pos.y, fs->lock[2] = free_pos.z;
-        } else if (!want && fs->planted) { /* release: blend from the lock to the animation */
+            w = free_pos;
+        } else if (!want && fs->planted) { /* release: blend from where it is held to the animation */
             fs->planted = 0;
             fs->fade = 1.0f;
-            const qm_vec3 lw = qm_v3(fs->lock[0], ground_at(d, &rt, fs->lock[0], fs->lock[2]) + above, fs->lock[2]);
-            const qm_vec3 o = qm_sub(lw, anim);
+            const qm_vec3 o = qm_sub(lock_pos, anim);
             fs->offset[0] = o.x, fs->offset[1] = o.y, fs->offset[2] = o.z;
+            w = lock_pos;
         }
-        qm_vec3 w;
-        if (fs->planted) w = qm_v3(fs->lock[0], ground_at(d, &rt, fs->lock[0], fs->lock[2]) + above, fs->lock[2]);
-        else {
-            const float k2 = smooth01(fs->fade);
-            w = qm_add(anim, qm_v3(fs->offset[0] * k2, fs->offset[1] * k2, fs->offset[2] * k2));
-        }
+        fs->free[0] = free_pos.x, fs->free[1] = free_pos.y, fs->free[2] = free_pos.z;
         target[i] = to_model(&rt, w);
     }
     st->started = 1;

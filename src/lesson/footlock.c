@@ -113,6 +113,7 @@ stance_status stance_footlock_run(const stance_footlock_setup *su, stance_footlo
     stance_footlock_desc fd;
     memset(&fd, 0, sizeof fd);
     fd.leg_count = 2;
+    fd.plant_time = su->plant_time;
     for (int k = 0; k < 2; k++) {
         res->foot[k] = names[k] ? stance_skeleton_find(sk, names[k]) : -1;
         if (res->foot[k] < 0) return st_fail(err, STANCE_ERR_NOT_FOUND, "footlock: no joint named '%s'", names[k] ? names[k] : "(null)");
