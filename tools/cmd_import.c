@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "import.h"
+#include "stance/import.h"
 #include "stance/asset.h"
 
 static int usage(FILE *f, int status) {
@@ -59,7 +59,10 @@ int cmd_import(int argc, char **argv) {
     if (!in || !out || !out[0]) return usage(stderr, 2);
 
     stance_import_warnings warnings;
-    stance_import_options opt = {.scale = scale, .warnings = &warnings};
+    stance_import_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.scale = scale;
+    opt.warnings = &warnings;
     stance_asset asset;
     stance_error err = {STANCE_OK, ""};
     if (stance_open_file(in, &opt, NULL, &asset, &err)) {

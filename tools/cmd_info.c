@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "import.h"
+#include "info_graph.h"
+#include "stance/import.h"
 #include "stance/asset.h"
 
 /* Prints s with control bytes as '?', so a name cannot break a line. */
@@ -34,7 +35,7 @@ static int utf8_len(const unsigned char *s) {
 /* A JSON string: quotes, backslashes and control bytes escaped; bytes that
  * are not valid UTF-8 become \u00XX (read as Latin-1), so the output is
  * always valid JSON. */
-static void put_json_string(FILE *f, const char *str) {
+void put_json_string(FILE *f, const char *str) {
     const unsigned char *s = (const unsigned char *)str;
     fputc('"', f);
     while (*s) {
@@ -112,7 +113,9 @@ static void print_json(const stance_asset *a) {
         }
         printf("]}");
     }
-    printf("]}\n");
+    printf("]");
+    if (a->graph) printf(",\"graph\":"), info_graph_json(stdout, a->graph);
+    printf("}\n");
 }
 
 int cmd_info(int argc, char **argv) {
@@ -125,7 +128,9 @@ int cmd_info(int argc, char **argv) {
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: stance info FILE [--json]\n"
                    "  FILE    a .stance file, or a file to import (glTF/GLB, BVH, FBX, Collada)\n"
-                   "  --json  {\"joints\":[{\"name\",\"parent\"}],\"clips\":[{\"name\",\"duration_s\",\"keys\",\"joints\"}]}\n");
+                   "  --json  {\"joints\":[{\"name\",\"parent\"}],\"clips\":[{\"name\",\"duration_s\",\"keys\",\"joints\"}],\n"
+                   "          and for a compiled graph \"graph\":{\"params\":[{\"name\",\"type\"}],\n"
+                   "          \"machines\":[{\"name\",\"states\":[...]}],\"layers\":[{\"name\",\"machine\",\"mode\",\"priority\"}]}}\n");
             return 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "stance info: unknown option '%s' (see --help)\n", a);
@@ -142,7 +147,9 @@ int cmd_info(int argc, char **argv) {
         return 2;
     }
     stance_import_warnings warnings;
-    stance_import_options opt = {.warnings = &warnings};
+    stance_import_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.warnings = &warnings;
     stance_asset asset;
     stance_error err = {STANCE_OK, ""};
     if (stance_open_file(path, &opt, NULL, &asset, &err)) {
@@ -153,6 +160,7 @@ int cmd_info(int argc, char **argv) {
     }
     if (json) print_json(&asset);
     else print_text(path, &asset);
+    if (!json && asset.graph) info_graph_text(stdout, asset.graph);
     stance_import_warnings_print(&warnings, "stance: warning: ", stderr);
     stance_asset_destroy(&asset);
     return 0;
