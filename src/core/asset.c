@@ -69,6 +69,14 @@ void stance_asset_destroy(stance_asset *asset) {
         for (int i = 0; i < asset->clip_count; i++) stance_clip_destroy(asset->clips[i]);
         st_free(&asset->allocator, asset->clips, sizeof(stance_clip *) * (size_t)asset->clip_count);
     }
+    if (asset->meshes) {
+        for (int i = 0; i < asset->mesh_count; i++) stance_mesh_destroy(asset->meshes[i]);
+        st_free(&asset->allocator, asset->meshes, sizeof(stance_mesh *) * (size_t)asset->mesh_count);
+    }
+    if (asset->skins) {
+        for (int i = 0; i < asset->skin_count; i++) stance_skin_destroy(asset->skins[i]);
+        st_free(&asset->allocator, asset->skins, sizeof(stance_skin *) * (size_t)asset->skin_count);
+    }
     stance_skeleton_destroy(asset->skeleton);
     memset(asset, 0, sizeof *asset);
 }
