@@ -7,7 +7,8 @@
 # animated node (the camera), is named after the file. A DirectX file with
 # three animation sets, one with an infinite key, imports the two good ones
 # with one warning naming the bad one (exit 0); --strict makes it exit 1;
-# files where no clip is good exit 1. assimp-testmodels' animated Collada,
+# files where no clip is good exit 1. --max-memory refuses what does not fit
+# before allocating it. assimp-testmodels' animated Collada,
 # FBX and BVH files keep their skeletons. One line on stderr per error.
 #
 # Env: STANCE_CLI (the stance binary).
@@ -112,6 +113,18 @@ run 1 "$cli" import "$tmp/partial.x" -o "$tmp/strict.stance" --strict && grep -q
 # no good clip: every set broken
 sed 's/0.5,1.0,0.0;;;/1e999,1.0,0.0;;;/; s/0.0,2.0,0.0;;;/0.0,-1e999,0.0;;;/' "$tmp/partial.x" >"$tmp/allbad.x"
 run 1 "$cli" info "$tmp/allbad.x" && grep -q "no clip could be imported (3 dropped" "$tmp/err" && ok || bad "allbad.x: $(cat "$tmp/err")"
+
+# ---- the memory budget: checked before keys are allocated ----------------------------
+run 1 "$cli" import "$tmp/partial.x" -o "$tmp/x.stance" --max-memory 200 && grep -q "over the memory budget" "$tmp/err" && ok ||
+    bad "--max-memory 200: $(cat "$tmp/err")"
+if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then
+    run 1 "$cli" import /usr/share/assimp/models/BVH/01_01.bvh -o "$tmp/x.stance" --max-memory 1M &&
+        grep -q "2752 frames of 96 channels.*over the memory budget" "$tmp/err" && ok || bad "BVH budget: $(cat "$tmp/err")"
+    # past the pre-scan, the clip's key grid (2752 keys x 32 joints x 40 bytes) is over 3 MB
+    run 1 "$cli" import /usr/share/assimp/models/BVH/01_01.bvh -o "$tmp/x.stance" --max-memory 3M &&
+        grep -q "clip 'Motion' needs .*over the memory budget of 3.0 MB" "$tmp/err" && ok || bad "BVH clip budget: $(cat "$tmp/err")"
+    run 0 "$cli" import /usr/share/assimp/models/BVH/01_01.bvh -o "$tmp/x.stance" --max-memory 64M
+fi
 
 # ---- usage --------------------------------------------------------------------------
 run 2 "$cli" import "$tmp/partial.x" -o "$tmp/x.stance" --max-memory 0
