@@ -18,6 +18,7 @@
 #include "bvh_scan.h"
 #include "core/internal.h"
 #include "import.h"
+#include "import_mesh.h"
 
 #ifdef STANCE_HAVE_ASSIMP
 #include <assimp/cimport.h>
@@ -276,6 +277,8 @@ typedef struct importer {
     size_t budget;       /* bytes the import may allocate for keys (options.max_memory) */
     size_t used;         /* bytes of the clips kept so far */
     int strict;          /* options.strict */
+    int from_skin;       /* the skeleton is the meshes' bones */
+    mat4 basis;          /* file world -> metres, Y up (FBX), else identity */
 } importer;
 
 /* One line, printable: assimp's messages may hold newlines. */
@@ -506,6 +509,7 @@ static stance_status mark_joints(importer *im) {
         if (!im->nodes[n].mark) im->nodes[n].mark = 1, marked++;
     }
     free((void *)bones.names);
+    im->from_skin = marked > 0;
     if (marked == 0) { /* no skin: the nodes the animations move */
         for (unsigned a = 0; sc->mAnimations && a < sc->mNumAnimations; a++) {
             const struct aiAnimation *an = sc->mAnimations[a];
@@ -663,9 +667,10 @@ static stance_status compute_above(importer *im) {
         mat4 local = mat_from_ai(&im->nodes[p].node->mTransformation);
         m = mat_mul(&local, &m);
     }
+    im->basis = mat_identity();
     if (is_fbx(im->scene)) {
-        mat4 basis = fbx_basis(im);
-        m = mat_mul(&basis, &m);
+        im->basis = fbx_basis(im);
+        m = mat_mul(&im->basis, &m);
     }
     if (!decompose(&m, &im->above))
         return st_fail(im->err, STANCE_ERR_VALUE, "%s: the transform above the skeleton is degenerate or not finite", im->path);
@@ -1056,6 +1061,29 @@ done:
     return s;
 }
 
+static void mesh_warning(void *ctx, const char *message) { warnf((importer *)ctx, "%s", message); }
+
+static stance_status import_meshes(importer *im, stance_asset *a) {
+    st_mesh_import mi;
+    memset(&mi, 0, sizeof mi);
+    mi.path = im->path;
+    mi.scene = im->scene;
+    mi.skeleton = a->skeleton;
+    const struct aiNode **nodes = malloc(sizeof(*nodes) * (size_t)im->joint_count);
+    if (!nodes) return st_fail(im->err, STANCE_ERR_MEMORY, "%s: out of memory", im->path);
+    for (int j = 0; j < im->joint_count; j++) nodes[j] = im->nodes[im->joint_node[j]].node;
+    mi.joint_node = nodes;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++) mi.to_model[r][c] = im->scale * im->basis.m[r][c];
+    mi.pushed_scale = im->scale * im->push_scale;
+    mi.budget = budget_left(im, 0);
+    mi.warn = mesh_warning;
+    mi.warn_ctx = im;
+    stance_status s = st_import_meshes(&mi, a, im->err);
+    free((void *)nodes);
+    return s;
+}
+
 static stance_status import_scene(importer *im, const stance_allocator *allocator, stance_asset *out) {
     const struct aiScene *sc = im->scene;
     if (!sc->mAnimations || sc->mNumAnimations == 0)
@@ -1129,6 +1157,13 @@ static stance_status import_scene(importer *im, const stance_allocator *allocato
         a.clips = fit;
     }
     a.clip_count = made;
+    if (im->from_skin) { /* the skins and meshes the skeleton came from */
+        s = import_meshes(im, &a);
+        if (s) {
+            stance_asset_destroy(&a);
+            return s;
+        }
+    }
     *out = a;
     return st_ok(im->err);
 }
