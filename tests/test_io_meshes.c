@@ -6,13 +6,14 @@
  * transform), unit normals and weights that
  * sum to 1, and the skin and mesh surviving a .stance round trip bit for
  * bit. Skipped (with a message) when assimp-testmodels is missing, unless
- * CI=true. */
+ * CI=true. Also the Collada clip-name scan on a file written here. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "collada_clips.h"
 #include "import.h"
 #include "stance/stance.h"
 
@@ -107,7 +108,29 @@ static void test_testmodels(void) {
     for (size_t i = 0; i < sizeof k_files / sizeof k_files[0]; i++) check_file(&k_files[i]);
 }
 
+static void test_collada_clip_names(void) {
+    const char *path = "test_io_meshes_clips.dae";
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs("<COLLADA><library_animation_clips>\n"
+          "<animation_clip\n name=\"walk cycle\" start=\"0\" end=\"1\"><instance_animation url=\"#a\"/></animation_clip>\n"
+          "<animation_clip id='run_id' end='2'/>\n"
+          "<animation_clip>\n"
+          "<animation_clip xname=\"no\" name = 'jump'>\n"
+          "</library_animation_clips><animation_clipping name=\"not a clip\"/></COLLADA>\n", f);
+    fclose(f);
+    char names[8][64];
+    CHECK(stance_collada_clip_names(path, names, 8) == 4);
+    CHECK(!strcmp(names[0], "walk cycle") && !strcmp(names[1], "run_id") && !strcmp(names[2], "clip2") &&
+          !strcmp(names[3], "jump"));
+    CHECK(stance_collada_clip_names(path, names, 2) == 4); /* counts all, stores 2 */
+    remove(path);
+    CHECK(stance_collada_clip_names("/nonexistent/x.dae", names, 8) == -1);
+}
+
 int main(void) {
     RUN(test_testmodels);
+    RUN(test_collada_clip_names);
     return check_summary();
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bvh_scan.h"
+#include "collada_clips.h"
 #include "core/internal.h"
 #include "import.h"
 #include "import_mesh.h"
@@ -836,6 +837,28 @@ static int node_named(const importer *im, const struct aiString *name) {
     return 0;
 }
 
+/* assimp 5.2 names a Collada file's animation clips "combinedAnim_<i>":
+ * the file's own name for clip <i>, when the file has that many. */
+static int collada_clip(importer *im, const struct aiAnimation *an, char name[64]) {
+    const char *dot = strrchr(im->path, '.');
+    if (!dot || (strcasecmp_ascii(dot + 1, "dae") && strcasecmp_ascii(dot + 1, "zae"))) return 0;
+    char digits[16];
+    size_t n = ai_len(&an->mName) - 13;
+    if (n == 0 || n >= sizeof digits) return 0;
+    memcpy(digits, an->mName.data + 13, n);
+    digits[n] = 0;
+    char *end = NULL;
+    long i = strtol(digits, &end, 10);
+    if (*end || i < 0 || i >= STANCE_MAX_CLIPS) return 0;
+    char (*names)[64] = malloc(sizeof(*names) * ((size_t)i + 1));
+    if (!names) return 0;
+    int count = stance_collada_clip_names(im->path, names, (int)i + 1);
+    int ok = count > i && count == (int)im->scene->mNumAnimations;
+    if (ok) memcpy(name, names[i], 64);
+    free(names);
+    return ok;
+}
+
 /* Unique clip name, at most 63 bytes: the animation's (its take's), or
  * clip<i> when it has none. An animation named after a node (Collada files
  * without clips name the one animation after their first animated node, a
@@ -845,6 +868,8 @@ static void clip_name(importer *im, const struct aiAnimation *an, int index, sta
     size_t n = ai_len(&an->mName);
     if (n == 0) {
         snprintf(name, 64, "clip%d", index);
+    } else if (n > 13 && !memcmp(an->mName.data, "combinedAnim_", 13) && collada_clip(im, an, name)) {
+        /* the name the Collada file gives the clip */
     } else if (node_named(im, &an->mName)) {
         char b[64];
         file_stem(im->path, name);
