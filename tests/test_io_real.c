@@ -412,7 +412,7 @@ static void check_gltf(const char *rel, int want_joints, int want_clips, const w
         return;
     }
     stance_import_warnings warnings;
-    stance_import_options opt = {.scale = 0.0f, .warnings = &warnings};
+    stance_import_options opt = {.warnings = &warnings};
     stance_asset a;
     stance_error err;
     stance_status s = stance_import_file(path, &opt, NULL, &a, &err);
@@ -705,7 +705,7 @@ static void test_bvh(void) {
     stance_asset a;
     stance_error err;
     stance_import_warnings warnings;
-    stance_import_options opt = {.scale = 0.0f, .warnings = &warnings};
+    stance_import_options opt = {.warnings = &warnings};
     stance_status s = stance_import_file(BVH_PATH, &opt, NULL, &a, &err);
     if (s) fprintf(stderr, "%s\n", err.message);
     CHECK_OK(s);
