@@ -1,0 +1,61 @@
+/* stance/graph_query.h - read-only introspection of a graph's transitions and
+ * conditions, for editors and viewers (the lab's state-machine view): what
+ * stance_graph_desc described, as the graph holds it after validation.
+ *
+ * Indices: transitions are numbered 0..stance_graph_transition_count-1 in the
+ * order of each machine's description (machines in order); states and
+ * parameters use the global indices of stance/graph.h. Nothing here
+ * allocates or changes the graph. */
+#ifndef STANCE_GRAPH_QUERY_H
+#define STANCE_GRAPH_QUERY_H
+
+#include "base.h"
+#include "graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One transition, as the graph runs it. */
+typedef struct stance_transition_info {
+    int machine;              /* the machine it belongs to */
+    int from;                 /* global source state, -1 = any state of the machine */
+    int to;                   /* global target state */
+    int condition_count;      /* 0..STANCE_MAX_CONDITIONS */
+    stance_exit_mode exit;
+    float exit_time;          /* normalized (STANCE_EXIT_NORMALIZED) */
+    float blend_time;         /* seconds, the graph's default filled in */
+    stance_switch_mode mode;
+    stance_easing easing;
+    int uninterruptible, allow_self;
+} stance_transition_info;
+
+/* One condition of a transition. */
+typedef struct stance_condition_info {
+    int param;                /* global parameter index */
+    stance_compare op;
+    float value, hysteresis;
+    int group;                /* AND within a group, OR between groups */
+} stance_condition_info;
+
+/* Transitions of every machine; 0 for NULL. */
+int stance_graph_transition_count(const stance_graph *graph);
+/* Fills *out for transition `transition`; STANCE_ERR_ARGUMENT for NULL or an index out of range. */
+stance_status stance_graph_transition(const stance_graph *graph, int transition, stance_transition_info *out);
+/* Fills *out for condition `condition` (0..condition_count-1) of a transition. */
+stance_status stance_graph_condition(const stance_graph *graph, int transition, int condition,
+                                     stance_condition_info *out);
+/* The first global state of a machine and how many it has (a machine's states
+ * are consecutive); STANCE_ERR_ARGUMENT for NULL or a bad machine. */
+stance_status stance_graph_machine_states(const stance_graph *graph, int machine, int *first, int *count);
+/* The machine's entry state (global), -1 for a bad machine. */
+int stance_graph_machine_entry(const stance_graph *graph, int machine);
+/* How a state moves: clip, blend space or nested machine; -1 for a bad state. */
+int stance_graph_state_motion(const stance_graph *graph, int state);
+/* "<", ">=", "==", "true", ...: the operator's text; "?" for an unknown one. */
+const char *stance_compare_symbol(stance_compare op);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
