@@ -58,7 +58,7 @@ clean:
 # make lab-test   browser tests (Debian chromium + npm playwright-core)
 LAB_OUT ?= build-lab
 LAB_PORT ?= 8765
-LAB_SOURCES = $(wildcard src/core/*.c src/builtin/*.c src/lesson/*.c) lab/stance_lab.c
+LAB_SOURCES = $(wildcard src/core/*.c src/builtin/*.c src/lesson/*.c lab/*.c)
 LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Iinclude -Isrc \
 	-sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=UTF8ToString,HEAPU8,HEAP32,HEAPF32 \
 	-sMINIFY_HTML=0 --shell-file lab/index.html
@@ -68,15 +68,24 @@ LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -Wall -Wextra -Werror -Wshadow -Wstri
 lab-deps:
 	bash scripts/lab_deps.sh
 
-$(LAB_OUT)/index.html: $(LAB_SOURCES) lab/index.html $(wildcard include/stance/*.h src/core/*.h)
+$(LAB_OUT)/index.html: $(LAB_SOURCES) lab/index.html $(wildcard include/stance/*.h src/core/*.h lab/*.h)
 	@mkdir -p $(LAB_OUT)
 	NODE_PATH=/usr/share/nodejs emcc $(LAB_EMFLAGS) $(LAB_SOURCES) -o $@
 
-$(LAB_OUT)/lab.js: lab/lab.js
+LAB_JS = $(patsubst lab/%,$(LAB_OUT)/%,$(wildcard lab/*.js))
+$(LAB_OUT)/%.js: lab/%.js
 	@mkdir -p $(LAB_OUT)
-	cp lab/lab.js $@
+	cp $< $@
 
-lab: lab-deps $(LAB_OUT)/index.html $(LAB_OUT)/lab.js
+# the one-click example: RobotExpressive with graphs/robot.json compiled in,
+# when ../shared/data is there (needs the CLI: make build)
+LAB_DATA ?= ../shared/data
+LAB_EXAMPLES = $(if $(wildcard $(LAB_DATA)/robot_expressive/RobotExpressive.glb),$(LAB_OUT)/robot.stance)
+$(LAB_OUT)/robot.stance: graphs/robot.json $(LAB_DATA)/robot_expressive/RobotExpressive.glb build
+	@mkdir -p $(LAB_OUT)
+	./$(BUILD)/stance compile graphs/robot.json -o $@
+
+lab: lab-deps $(LAB_OUT)/index.html $(LAB_JS) $(LAB_EXAMPLES)
 
 lab-serve: lab
 	@echo "stance lab: http://127.0.0.1:$(LAB_PORT)/  (Ctrl-C stops)"

@@ -1,12 +1,15 @@
 // lab/lab.js - the animation lab's page script. It only reads controls,
-// calls the exported C functions of lab/stance_lab.c (Module._lab_*) and
-// draws what they return on 2D canvases. Every pose, transition, jump,
-// sliding and angle figure is computed in C.
+// calls the exported C functions of lab/*.c (Module._lab_*) and draws what
+// they return: the character in WebGL2 (lab_gl.js, skinning matrices from
+// stance_skin_matrices), the state machine (lab_graphview.js) and the
+// timelines on 2D canvases. Every pose, transition, jump, sliding and angle
+// figure is computed in C.
 'use strict';
 
 (function () {
   const DT = 1 / 60;
-  const VIEW = { sm: 0, ly: 1, as: 2 };
+  const VIEW = { sm: 0, ly: 1, as: 2, cr: -1 };
+  const CROWD = 100;
   const STATE_COLOR = { Idle: '#9aa5b1', Move: '#4c8bf5', Jump: '#f59f00', Walk: '#4c8bf5', Run: '#2563eb' };
   const HISTORY_S = 6;
   const SHORT_MODE = { crossfade: 'xfade', 'inertialize-simple': 'inert-s', inertialize: 'inert', deadblend: 'dead' };
@@ -15,7 +18,7 @@
   let view = 'sm';
   let paused = false, rate = 1, acc = 0, last = 0;
   let fpsFrames = 0, fpsT0 = 0;
-  const skel = [null, null, null]; // per view: { n, parents, side, names, ground }
+  const skel = [null, null, null, null]; // per view: { n, parents, side, names, ground }
   const smHist = [];       // { t, state, from, jump }
   const switches = [];     // { t, cm, name, mode }
   let worst = null;        // the largest jump since the page started or the script began
@@ -23,6 +26,15 @@
   const lyHist = [];       // { t, angle, planted: [l, r] }
   let lyTime = 0, lyState = -1;
   let assetLoaded = false;
+  let asView = 3;          // 2: the file's graph, 3: its clips one at a time
+  let gfx = null;          // StanceGL.Renderer
+  let uploaded = null;     // which view's meshes are on the GPU
+  const graphs = {};       // view -> lab_graph_json object
+  let machineSeen = null;  // what the state-machine view drew last
+  let crowdOpen = false, crowdMs = 0;
+  let fpsNow = 0, crowdTriangles = 0;
+  let sampleReq = null;    // pixel sampling for the tests
+  const speedName = 'speed', jumpName = 'jump';
   let errorShown = false;
 
   const $ = (id) => document.getElementById(id);
@@ -62,7 +74,7 @@
       centre[k] = (mn + mx) / 2 - a[0];
     });
     const rootMarker = n > 1 && kids === 1 && parents[0] < 0 && Math.abs(y[0] - lo) < 0.1 * height;
-    skel[v] = { n, parents, side, names, ground: v === VIEW.as ? lo : 0, height, span, centre, rootMarker };
+    skel[v] = { n, parents, side, names, ground: v >= 2 ? lo : 0, height, span, centre, rootMarker };
   }
 
   function readPose(v) {
@@ -99,7 +111,10 @@
       lyHist.push({ t: lyTime, angle: L._lab_ly_arm_angle(), planted: [L._lab_foot_planted(1, 0), L._lab_foot_planted(1, 1)] });
       while (lyHist.length && lyHist[0].t < lyTime - HISTORY_S) lyHist.shift();
     } else if (view === 'as' && assetLoaded) {
-      if (L._lab_asset_step(DT) < 0) cErr('step');
+      if (L._lab_asset_step(asView, DT) < 0) cErr('step');
+    } else if (view === 'cr' && crowdOpen) {
+      if (L._lab_crowd_step(DT) < 0) cErr('crowd');
+      crowdMs = L._lab_crowd_update_ms() + L._lab_crowd_skin_ms();
     }
   }
 
@@ -114,146 +129,159 @@
     }
     if (!fpsT0) fpsT0 = now;
     fpsFrames++;
-    if (now - fpsT0 > 500) { $('fps').textContent = (fpsFrames * 1000 / (now - fpsT0)).toFixed(0); fpsFrames = 0; fpsT0 = now; }
+    if (now - fpsT0 > 500) { fpsNow = fpsFrames * 1000 / (now - fpsT0); $('fps').textContent = fpsNow.toFixed(0); fpsFrames = 0; fpsT0 = now; }
     draw();
     updateReadouts();
     requestAnimationFrame(frame);
   }
 
-  // ---- drawing the character -------------------------------------------------
+  // ---- drawing the character (WebGL2) -----------------------------------------
 
-  function drawGround(ctx, x0, w, groundY, scale, camH, label) {
-    ctx.save();
-    ctx.beginPath(); ctx.rect(x0, 0, w, ctx.canvas.height); ctx.clip();
-    ctx.fillStyle = '#eef2f5';
-    ctx.fillRect(x0, groundY, w, 40);
-    ctx.strokeStyle = '#8a949e'; ctx.lineWidth = 1.5;
-    ctx.beginPath(); ctx.moveTo(x0, groundY); ctx.lineTo(x0 + w, groundY); ctx.stroke();
-    // grid lines about 60 px apart (0.5 m for a human), slanted so the floor reads as a plane
-    let step = 0.01;
-    for (const k of [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]) { step = k; if (k * scale >= 60) break; }
-    const cx = x0 + w / 2, half = w / 2 / scale;
-    const first = Math.floor((camH - half) / step) * step - step;
-    ctx.font = '10px sans-serif'; ctx.fillStyle = '#57606a'; ctx.textAlign = 'center';
-    for (let i = 0, m = first; m <= camH + half + 2 * step && i < 200; i++, m = first + i * step) {
-      const sx = cx + (m - camH) * scale;
-      const major = Math.abs(m / (2 * step) - Math.round(m / (2 * step))) < 1e-6;
-      ctx.strokeStyle = major ? '#9aa5b1' : '#cfd6dd';
-      ctx.beginPath(); ctx.moveTo(sx, groundY); ctx.lineTo(sx - 18, groundY + 40); ctx.stroke();
-      if (major) ctx.fillText(+m.toFixed(2) + ' m', sx - 9, groundY + 52);
+  const u16 = (ptr, n) => new Uint16Array(L.HEAPU8.buffer, ptr, n);
+  const u32 = (ptr, n) => new Uint32Array(L.HEAPU8.buffer, ptr, n);
+
+  // the view's skinned meshes, copied out of the wasm heap once
+  function uploadMeshes(v) {
+    const src = v === VIEW.cr ? VIEW.sm : v; // the crowd is the built-in character
+    const meshes = [];
+    if (v === VIEW.cr && !$('cr-full').checked) { // its low-detail mesh
+      const nv = L._lab_crowd_lod_vertex_count(), ni = L._lab_crowd_lod_index_count(), col = f32(L._lab_mesh_color(0, 0), 4);
+      meshes.push({ positions: f32(L._lab_crowd_lod_positions(), 3 * nv).slice(), normals: f32(L._lab_crowd_lod_normals(), 3 * nv).slice(),
+        joints: u16(L._lab_crowd_lod_joints(), 4 * nv).slice(), weights: f32(L._lab_crowd_lod_weights(), 4 * nv).slice(),
+        indices: u32(L._lab_crowd_lod_indices(), ni).slice(), color: [col[0], col[1], col[2]], skin: 0, rigid: true });
+      gfx.upload(meshes);
+      uploaded = v;
+      crowdTriangles = ni / 3;
+      return;
     }
-    ctx.textAlign = 'left'; ctx.fillStyle = '#1f2328'; ctx.font = '12px sans-serif';
-    ctx.fillText(label, x0 + 8, 16);
-    ctx.restore();
+    for (let m = 0; m < L._lab_mesh_count(src); m++) {
+      const nv = L._lab_mesh_vertex_count(src, m), ni = L._lab_mesh_index_count(src, m);
+      const col = f32(L._lab_mesh_color(src, m), 4);
+      meshes.push({
+        positions: f32(L._lab_mesh_positions(src, m), 3 * nv).slice(), normals: f32(L._lab_mesh_normals(src, m), 3 * nv).slice(),
+        joints: u16(L._lab_mesh_joints(src, m), 4 * nv).slice(), weights: f32(L._lab_mesh_weights(src, m), 4 * nv).slice(),
+        indices: u32(L._lab_mesh_indices(src, m), ni).slice(), color: [col[0], col[1], col[2]], skin: L._lab_mesh_skin(src, m),
+      });
+    }
+    gfx.upload(meshes);
+    uploaded = v;
+    if (v === VIEW.cr) crowdTriangles = L._lab_triangle_count(0);
   }
 
-  // proj: 'side' (model z to the right, camera on the character's right) or 'front'
-  function drawFigure(ctx, v, pose, proj, x0, w, groundY, scale, extra) {
-    const s = skel[v];
-    const camH = proj === 'side' ? pose.root[2] + pose.z[0] + s.centre[1] : pose.root[0] + pose.x[0] + s.centre[0];
-    const cx = x0 + w / 2;
-    const P = (j, px, py, pz) => {
-      const h = proj === 'side' ? pz + pose.root[2] : px + pose.root[0];
-      return [cx + (h - camH) * scale, groundY - (py + pose.root[1] - s.ground) * scale];
-    };
-    const J = (j) => P(j, pose.x[j], pose.y[j], pose.z[j]);
-    drawGround(ctx, x0, w, groundY, scale, camH, proj === 'side' ? 'side (facing right)' : 'front');
-    ctx.save();
-    ctx.beginPath(); ctx.rect(x0, 0, w, ctx.canvas.height); ctx.clip();
-    // root on the ground
-    const rp = P(0, pose.x[0], s.ground, pose.z[0]);
-    ctx.fillStyle = '#f59f00';
-    ctx.beginPath(); ctx.moveTo(rp[0], rp[1] + 2); ctx.lineTo(rp[0] - 6, rp[1] + 11); ctx.lineTo(rp[0] + 6, rp[1] + 11); ctx.fill();
-    // side view: the far (left) side first, lighter
-    const order = [];
-    for (let j = 0; j < s.n; j++) order.push(j);
-    if (proj === 'side') order.sort((a, b) => (s.side[b] - s.side[a]));
-    const hot = extra && extra.hot;
-    for (const j of order) {
+  function activeView() { return view === 'as' ? (assetLoaded ? asView : -2) : VIEW[view]; }
+
+  // world-space bone segments and joints of a view's pose
+  function boneLines(v, pose) {
+    const s = skel[v], seg = [], pts = [];
+    for (let j = 0; j < s.n; j++) {
+      pts.push(pose.x[j] + pose.root[0], pose.y[j] + pose.root[1], pose.z[j] + pose.root[2]);
       const p = s.parents[j];
       if (p < 0 || (p === 0 && s.rootMarker)) continue;
-      const a = J(p), b = J(j);
-      const far = proj === 'side' && s.side[j] > 0;
-      let col = s.side[j] > 0 ? '#3b82f6' : s.side[j] < 0 ? '#dc2626' : '#374151';
-      let lw = 3;
-      if (hot) { col = hot[j] ? '#dc2626' : (s.side[j] > 0 ? '#93a3b8' : '#4b5563'); lw = hot[j] ? 4 : 3; }
-      ctx.globalAlpha = far ? 0.5 : 1;
-      ctx.strokeStyle = col; ctx.lineWidth = lw; ctx.lineCap = 'round';
-      ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); ctx.stroke();
+      seg.push(pose.x[p] + pose.root[0], pose.y[p] + pose.root[1], pose.z[p] + pose.root[2],
+        pose.x[j] + pose.root[0], pose.y[j] + pose.root[1], pose.z[j] + pose.root[2]);
     }
-    ctx.globalAlpha = 1;
-    for (let j = 0; j < s.n; j++) {
-      if (j === 0 && s.rootMarker) continue;
-      const q = J(j);
-      ctx.fillStyle = '#111827';
-      ctx.beginPath(); ctx.arc(q[0], q[1], 2.6, 0, 2 * Math.PI); ctx.fill();
-    }
-    // feet: planted ones (within 2 cm of their lowest height) in green
-    for (let k = 0; k < 2; k++) {
-      const f = pose.feet[k];
-      if (f < 0) continue;
-      const q = J(f);
-      ctx.lineWidth = 2;
-      ctx.strokeStyle = pose.planted[k] ? '#15803d' : '#9ca3af';
-      ctx.fillStyle = pose.planted[k] ? 'rgba(34,197,94,0.55)' : 'rgba(255,255,255,0.0)';
-      ctx.beginPath(); ctx.arc(q[0], q[1], 7, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
-    }
-    // the authored upper-arm direction, dashed, from the output's shoulder
-    if (extra && extra.authored) {
-      const au = extra.authored, arm = extra.arm, el = extra.elbow;
-      const dx = au.x[el] - au.x[arm], dy = au.y[el] - au.y[arm], dz = au.z[el] - au.z[arm];
-      const len = Math.hypot(dx, dy, dz) || 1;
-      const ol = Math.hypot(pose.x[el] - pose.x[arm], pose.y[el] - pose.y[arm], pose.z[el] - pose.z[arm]);
-      const k = 1.5 * ol / len;
-      const a = J(arm);
-      const b = P(arm, pose.x[arm] + dx * k, pose.y[arm] + dy * k, pose.z[arm] + dz * k);
-      ctx.setLineDash([6, 4]); ctx.strokeStyle = '#1d4ed8'; ctx.lineWidth = 2;
-      ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); ctx.stroke();
-      ctx.setLineDash([]);
-    }
-    ctx.restore();
+    return { seg: new Float32Array(seg), pts: new Float32Array(pts) };
   }
 
+  let lastBox = null;
   function draw() {
-    const c = $('view'), ctx = c.getContext('2d');
-    ctx.clearRect(0, 0, c.width, c.height);
-    ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, c.width, c.height);
-    const v = VIEW[view];
-    if (v === VIEW.as && !assetLoaded) {
-      ctx.fillStyle = '#57606a'; ctx.font = '16px sans-serif'; ctx.textAlign = 'center';
-      ctx.fillText('Choose a .stance file to see its character play its clips.', c.width / 2, c.height / 2);
-      ctx.textAlign = 'left';
+    const v = activeView();
+    if (v === -2) { // a file tab with nothing loaded
+      if (uploaded !== -2) { gfx.upload([]); uploaded = -2; }
+      gfx.draw({ target: [0, 0.9, 0], height: 1.8, ground: 0, places: new Float32Array(4), instances: 1, showMesh: false });
+      drawGraph(-1);
+      return;
+    }
+    if (uploaded !== v) { uploadMeshes(v); gfx.cam.dist = v === VIEW.cr ? 16 : 0; if (v === VIEW.cr) gfx.cam.pitch = 0.45; }
+    const showBones = $('show-bones').checked, showMesh = $('show-mesh').checked;
+    if (v === VIEW.cr) {
+      const n = L._lab_crowd_count(), J = L._lab_crowd_joints();
+      gfx.matrices(f32(L._lab_crowd_matrices(), n * J * 16), J, n);
+      const places = f32(L._lab_crowd_places(), 4 * n).slice();
+      gfx.draw({ target: [0, 0.8, 0], height: 1.8, ground: 0, places, instances: n, showMesh: $('show-mesh').checked, gridSize: 30 });
+      lastBox = null;
       return;
     }
     const s = skel[v];
     const pose = readPose(v);
-    const groundY = c.height - 60;
-    const scale = Math.min((groundY - 30) / (s.height * 1.12), 0.75 * (c.width / 2) / Math.max(s.span, 1e-6));
+    // every skin's matrices, one texture row each
+    const ns = L._lab_skin_count(v);
+    let J = 1;
+    for (let k = 0; k < ns; k++) J = Math.max(J, L._lab_skin_joint_count(v, k));
+    const tex = new Float32Array(Math.max(1, ns) * J * 16);
+    for (let k = 0; k < ns; k++) {
+      const p = L._lab_skin_matrices(v, k);
+      if (!p) { cErr('skin'); return; }
+      tex.set(f32(p, 16 * L._lab_skin_joint_count(v, k)), k * J * 16);
+    }
+    gfx.matrices(tex, J, Math.max(1, ns));
+    const r = pose.root;
+    const target = [r[0] + pose.x[0] + s.centre[0], s.ground + s.height * 0.5 + (r[1] > 0 ? r[1] : 0), r[2] + pose.z[0] + s.centre[1]];
+    const lines = boneLines(v, pose);
     let extra = null;
-    if (v === VIEW.ly) {
-      const n = s.n, arm = L._lab_ly_arm(), elbow = L._lab_ly_elbow();
-      const hot = [];
-      for (let j = 0; j < n; j++) {
-        let k = j;
-        while (k >= 0 && k !== arm) k = s.parents[k];
-        hot.push(k === arm);
-      }
-      extra = { hot, arm, elbow, authored: { x: f32(L._lab_ly_authored(0), n), y: f32(L._lab_ly_authored(1), n), z: f32(L._lab_ly_authored(2), n) } };
+    if (v === VIEW.ly) { // the authored upper-arm direction from the output's shoulder
+      const n = s.n, arm = L._lab_ly_arm(), el = L._lab_ly_elbow();
+      const au = { x: f32(L._lab_ly_authored(0), n), y: f32(L._lab_ly_authored(1), n), z: f32(L._lab_ly_authored(2), n) };
+      const dx = au.x[el] - au.x[arm], dy = au.y[el] - au.y[arm], dz = au.z[el] - au.z[arm];
+      const len = Math.hypot(dx, dy, dz) || 1, ol = Math.hypot(pose.x[el] - pose.x[arm], pose.y[el] - pose.y[arm], pose.z[el] - pose.z[arm]);
+      const k = 1.5 * ol / len, a = [pose.x[arm] + r[0], pose.y[arm] + r[1], pose.z[arm] + r[2]];
+      extra = new Float32Array([...a, a[0] + dx * k, a[1] + dy * k, a[2] + dz * k]);
     }
-    const w = c.width / 2;
-    drawFigure(ctx, v, pose, 'side', 0, w, groundY, scale, extra);
-    drawFigure(ctx, v, pose, 'front', w, w, groundY, scale, extra);
-    ctx.strokeStyle = '#d0d7de'; ctx.lineWidth = 1;
-    ctx.beginPath(); ctx.moveTo(w, 0); ctx.lineTo(w, c.height); ctx.stroke();
-    if (v === VIEW.sm) {
-      ctx.fillStyle = '#1f2328'; ctx.font = '12px sans-serif';
-      ctx.fillText('root travelled ' + Math.hypot(pose.root[0], pose.root[2]).toFixed(2) + ' m', 8, 34);
-    }
+    gfx.draw({ target, height: s.height, ground: s.ground, places: new Float32Array([r[0], r[1], r[2], 0]), instances: 1,
+      showMesh, bones: showBones || !showMesh ? lines.seg : null, joints: showBones ? lines.pts : null, extra });
+    lastBox = gfx.project(lines.pts);
+    if (sampleReq) { const q = sampleReq; sampleReq = null; q(gfx.read(lastBox), lastBox); }
     const t = $('timeline');
     if (v === VIEW.sm) drawStateTimeline(t);
     else if (v === VIEW.ly) drawLayerTimeline(t);
+    drawGraph(v);
   }
 
+  function drawGraph(v) {
+    const c = $('graph');
+    if (v < 0 || !L._lab_joint_count(v)) { StanceGraphView.draw(c, null, null); machineSeen = null; return; }
+    if (!graphs[v]) {
+      const p = L._lab_graph_json(v);
+      if (!p) { cErr('graph'); return; }
+      graphs[v] = JSON.parse(str(p));
+    }
+    const d = graphs[v];
+    const live = f32(L._lab_live(v), 3 * d.machines.length + d.params.length + d.layers.length);
+    machineSeen = StanceGraphView.draw(c, d, live);
+  }
+
+  // for the tests and the console
+  window.stanceLab = {
+    status() {
+      const v = activeView();
+      const crowd = view === 'cr';
+      const src = crowd ? VIEW.sm : v;
+      return JSON.stringify({
+        state: crowd || v < 0 ? '' : str(L._lab_base_state(v)),
+        transition: machineSeen && !crowd ? machineSeen.transition : 'none',
+        fps: Math.round(fpsNow * 10) / 10,
+        characters: crowd ? L._lab_crowd_count() : v < 0 ? 0 : 1,
+        joints: src >= 0 ? L._lab_joint_count(src) : 0,
+        triangles: crowd ? crowdTriangles * L._lab_crowd_count() : src >= 0 ? L._lab_triangle_count(src) : 0,
+        update_ms: crowd ? Math.round(crowdMs * 1000) / 1000 : undefined,
+        update_avg_ms: crowd ? Math.round(L._lab_crowd_avg_ms() * 1000) / 1000 : undefined,
+      });
+    },
+    machine() { return machineSeen; },
+    // the character's screen box and its pixels on the next frame: { box, pixels (non-background count), data }
+    sample() {
+      return new Promise((resolve) => {
+        sampleReq = (px, box) => {
+          let n = 0;
+          for (let i = 0; i < px.length; i += 4) {
+            const d = Math.abs(px[i] - 246) + Math.abs(px[i + 1] - 247) + Math.abs(px[i + 2] - 249);
+            if (d > 40) n++;
+          }
+          resolve({ box, pixels: n, area: (box.x1 - box.x0) * (box.y1 - box.y0), data: Array.from(px) });
+        };
+      });
+    },
+  };
   // ---- the state band, the jumps, the current transition ---------------------
 
   function niceScale(m) {
@@ -412,6 +440,13 @@
       $('ly-state').textContent = lyState >= 0 ? str(L._lab_state_name(1, lyState)) : '-';
     } else if (view === 'as' && assetLoaded) {
       $('as-time').textContent = L._lab_asset_clip_time().toFixed(2) + ' s';
+      $('as-state').textContent = asView === 2 ? str(L._lab_base_state(2)) : '-';
+    } else if (view === 'cr' && crowdOpen) {
+      $('cr-count').textContent = String(L._lab_crowd_count());
+      $('cr-update').textContent = L._lab_crowd_update_ms().toFixed(3) + ' ms';
+      $('cr-skin').textContent = L._lab_crowd_skin_ms().toFixed(3) + ' ms';
+      $('cr-avg').textContent = L._lab_crowd_avg_ms().toFixed(3) + ' ms';
+      $('cr-triangles').textContent = crowdTriangles * L._lab_crowd_count() + ' (' + crowdTriangles + ' each)';
     }
   }
 
@@ -509,6 +544,78 @@
     }
   }
 
+  // ---- a .stance file: its graph (compiled, or the lesson's by clip names) and its clips
+
+  function assetClipOptions(sel, withNone) {
+    sel.textContent = '';
+    if (withNone) { const o = document.createElement('option'); o.value = '-1'; o.textContent = '(none)'; sel.appendChild(o); }
+    for (let i = 0; i < L._lab_asset_clip_count(); i++) {
+      const o = document.createElement('option');
+      o.value = String(i);
+      o.textContent = str(L._lab_asset_clip_name(i)) + (withNone ? '' : ' (' + L._lab_asset_clip_duration(i).toFixed(2) + ' s)');
+      sel.appendChild(o);
+    }
+  }
+
+  // the graph panel: speed / jump if the graph has them, the switch, a slider per layer above the base
+  function assetGraphUi() {
+    const kind = L._lab_asset_graph_kind();
+    delete graphs[2];
+    if (uploaded === 2) uploaded = null;
+    $('as-graph').classList.toggle('hidden', kind === 0);
+    $('as-kind').textContent = kind === 1 ? 'the file\'s compiled graph' : kind === 2 ? 'the lesson\'s graph on clips matched by name' : 'none (map idle and walk or run below)';
+    if (kind === 0) { asView = 3; }
+    else {
+      loadSkeleton(2);
+      const d = JSON.parse(str(L._lab_graph_json(2)));
+      graphs[2] = d;
+      $('as-speed-row').classList.toggle('hidden', !d.params.some((p) => p.name === 'speed'));
+      $('as-jump-row').classList.toggle('hidden', !d.params.some((p) => p.name === 'jump'));
+      const h = skel[2].height;
+      $('as-speed').max = String(Math.max(1, Math.round(h * 3 * 10) / 10)); // about 3 heights a second
+      $('as-speed').step = String(Math.max(0.01, Math.round(h * 0.02 * 100) / 100));
+      $('as-speed').value = '0'; $('as-speed-val').textContent = '0.00';
+      const box = $('as-layers');
+      box.textContent = '';
+      d.layers.forEach((l, i) => {
+        if (i === 0) return;
+        const row = document.createElement('div'); row.className = 'row';
+        const lab = document.createElement('label'); lab.textContent = l.name;
+        const r = document.createElement('input'); r.type = 'range'; r.min = '0'; r.max = '1'; r.step = '0.05';
+        r.value = String(L._lab_live(2) ? f32(L._lab_live(2), 3 * d.machines.length + d.params.length + d.layers.length)[3 * d.machines.length + d.params.length + i] : 0);
+        r.dataset.layer = String(i);
+        r.addEventListener('input', () => { if (L._lab_layer_set(2, i, Number(r.value), 0.2) < 0) cErr('layer'); });
+        row.append(lab, r); box.appendChild(row);
+      });
+      asView = 2;
+      applyAssetSwitch();
+    }
+    // the mapping panel (files without their own graph)
+    const map = $('as-map');
+    map.textContent = '';
+    $('as-map-box').classList.toggle('hidden', kind === 1);
+    for (let role = 0; role < L._lab_asset_role_count(); role++) {
+      const row = document.createElement('div'); row.className = 'row';
+      const lab = document.createElement('label'); lab.textContent = str(L._lab_asset_role_name(role));
+      const sel = document.createElement('select'); sel.id = 'as-map-' + lab.textContent;
+      assetClipOptions(sel, true);
+      sel.value = String(L._lab_asset_role_clip(role));
+      sel.addEventListener('input', () => {
+        if (L._lab_asset_map(role, Number(sel.value)) < 0) $('as-error').textContent = str(L._lab_error());
+        else $('as-error').textContent = '';
+        assetGraphUi();
+      });
+      row.append(lab, sel); map.appendChild(row);
+    }
+    $('as-view').textContent = asView === 2 ? 'running the graph' : 'playing one clip';
+  }
+  function assetParam(name) { return graphs[2] ? graphs[2].params.findIndex((p) => p.name === name) : -1; }
+  function applyAssetSwitch() {
+    if (L._lab_asset_graph_kind() === 0) return;
+    const mode = Number($('as-mode').value);
+    if (L._lab_switch_set(2, mode, mode < 0 ? 0 : Number($('blend').value), mode < 0 ? -1 : Number($('easing').value)) < 0) cErr('switch');
+  }
+
   async function loadFile(file) {
     $('as-error').textContent = '';
     const bytes = new Uint8Array(await file.arrayBuffer());
@@ -518,22 +625,26 @@
     const n = L._lab_asset_load();
     if (n < 0) { $('as-error').textContent = file.name + ': ' + str(L._lab_error()); return; }
     assetLoaded = true;
-    loadSkeleton(VIEW.as);
+    uploaded = null;
+    loadSkeleton(3);
     const sel = $('clip');
-    sel.textContent = '';
-    const shown = L._lab_asset_clip_count();
-    for (let i = 0; i < shown; i++) {
-      const o = document.createElement('option');
-      o.value = String(i);
-      o.textContent = str(L._lab_asset_clip_name(i)) + ' (' + L._lab_asset_clip_duration(i).toFixed(2) + ' s)';
-      sel.appendChild(o);
-    }
+    assetClipOptions(sel, false);
     sel.disabled = false;
+    const shown = L._lab_asset_clip_count();
     $('as-file').textContent = file.name;
-    $('as-joints').textContent = String(skel[VIEW.as].n);
-    $('as-height').textContent = skel[VIEW.as].height.toFixed(2) + ' m' +
-      (skel[VIEW.as].height > 10 ? ' (centimetres? import with --scale 0.01)' : '');
+    $('as-joints').textContent = String(skel[3].n);
+    $('as-triangles').textContent = String(L._lab_triangle_count(3));
+    $('as-height').textContent = skel[3].height.toFixed(2) + ' m' +
+      (skel[3].height > 10 ? ' (centimetres? import with --scale 0.01)' : '');
     $('as-clips').textContent = n > shown ? n + ' (first ' + shown + ' shown)' : String(n);
+    assetGraphUi();
+  }
+
+  async function loadExample(name) {
+    const res = await fetch(name);
+    if (!res.ok) { $('as-error').textContent = name + ': ' + res.status; return; }
+    const blob = await res.blob();
+    await loadFile(new File([blob], name));
   }
 
   function setView(v) {
@@ -542,17 +653,25 @@
     $('panel-sm').classList.toggle('hidden', v !== 'sm');
     $('panel-ly').classList.toggle('hidden', v !== 'ly');
     $('panel-as').classList.toggle('hidden', v !== 'as');
+    $('panel-cr').classList.toggle('hidden', v !== 'cr');
     $('sm-figures').classList.toggle('hidden', v !== 'sm');
     $('ly-figures').classList.toggle('hidden', v !== 'ly');
-    $('timeline').classList.toggle('hidden', v === 'as');
+    $('timeline').classList.toggle('hidden', v === 'as' || v === 'cr');
+    $('graph').classList.toggle('hidden', v === 'cr');
+    if (v === 'cr' && !crowdOpen) {
+      if (L._lab_crowd_open(CROWD) < 0) cErr('crowd'); else { crowdOpen = true; L._lab_crowd_step(0); }
+    }
     if (v === 'ly' && !document.querySelector('#layers-table tbody tr')) fillLayersTable();
   }
 
   function bind() {
     for (const b of document.querySelectorAll('nav button')) b.addEventListener('click', () => setView(b.dataset.view));
     // modes in the lesson's order
-    const sel = $('mode');
+    const sel = $('mode'), asel = $('as-mode');
+    { const o = document.createElement('option'); o.value = '-1'; o.textContent = 'as the graph says'; asel.appendChild(o); }
     for (let i = 0; i < 6; i++) {
+      const am = L._lab_scenario_mode(i), ao = document.createElement('option');
+      ao.value = String(am); ao.textContent = str(L._lab_mode_name(am)); asel.appendChild(ao);
       const m = L._lab_scenario_mode(i);
       const o = document.createElement('option');
       o.value = String(m); o.textContent = str(L._lab_mode_name(m));
@@ -569,7 +688,27 @@
     $('mask').addEventListener('input', applyLayers);
     for (const id of ['w-wave', 'w-lean', 'w-breathe', 'on-lean', 'on-breathe']) $(id).addEventListener('input', applyWeights);
     $('file').addEventListener('change', () => { const f = $('file').files[0]; if (f) loadFile(f); });
-    $('clip').addEventListener('input', () => { if (L._lab_asset_play(Number($('clip').value)) < 0) cErr('clip'); });
+    $('clip').addEventListener('input', () => {
+      if (L._lab_asset_play(Number($('clip').value)) < 0) cErr('clip');
+      asView = 3; $('as-view').textContent = 'playing one clip';
+    });
+    $('as-run-graph').addEventListener('click', () => { if (L._lab_asset_graph_kind()) { asView = 2; $('as-view').textContent = 'running the graph'; } });
+    $('as-speed').addEventListener('input', () => {
+      const p = assetParam(speedName);
+      $('as-speed-val').textContent = Number($('as-speed').value).toFixed(2);
+      if (p >= 0 && L._lab_param_set(2, p, Number($('as-speed').value)) < 0) cErr('speed');
+    });
+    $('as-jump').addEventListener('click', () => { const p = assetParam(jumpName); if (p >= 0 && L._lab_param_set(2, p, 1) < 0) cErr('jump'); });
+    $('as-mode').addEventListener('input', applyAssetSwitch);
+    $('cr-full').addEventListener('input', () => { uploaded = null; });
+    for (const b of document.querySelectorAll('button[data-example]')) b.addEventListener('click', () => loadExample(b.dataset.example));
+    const stage = document.querySelector('.stage');
+    stage.addEventListener('dragover', (e) => { e.preventDefault(); });
+    stage.addEventListener('drop', (e) => {
+      e.preventDefault();
+      const f = e.dataTransfer.files[0];
+      if (f) { setView('as'); loadFile(f); }
+    });
     document.addEventListener('keydown', (e) => {
       // a focused control keeps its own keys (the speed slider's arrows move it anyway)
       if (view !== 'sm' || e.target.tagName === 'SELECT' || e.target.tagName === 'INPUT') return;
@@ -585,6 +724,7 @@
 
   window.labStart = function () {
     L = Module;
+    try { gfx = new StanceGL.Renderer($('view')); } catch (e) { showError('WebGL2: ' + e.message); return; }
     if (L._lab_init() !== 0) { showError('start: ' + str(L._lab_error())); return; }
     loadSkeleton(VIEW.sm);
     loadSkeleton(VIEW.ly);

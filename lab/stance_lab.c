@@ -27,16 +27,7 @@
 #include "stance/asset.h"
 #include "stance/stance.h"
 
-#ifdef __EMSCRIPTEN__
-#include <emscripten.h>
-#define LAB_API EMSCRIPTEN_KEEPALIVE
-#else
-#define LAB_API
-#endif
-
-#define LAB_VIEWS 3
-#define LAB_WINDOW 241 /* 4 s of frames at 60 Hz, and the first one */
-#define LAB_DT (1.0f / 60.0f)
+#include "lab.h"
 #define RAD2DEG 57.29577951308232f
 
 /* ---- errors --------------------------------------------------------------- */
@@ -52,25 +43,16 @@ static int fail(const char *fmt, ...) {
 }
 
 LAB_API const char *lab_error(void) { return g_msg; }
+int lab_fail(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g_msg, sizeof g_msg, fmt, ap);
+    va_end(ap);
+    return -1;
+}
 
 /* ---- a view: one graph, one instance, a root, foot tracking ---------------- */
 
-typedef struct lab_view {
-    const stance_skeleton *skeleton;
-    stance_graph *graph;
-    stance_instance *inst;
-    float root[3];            /* accumulated root motion, world = root + model */
-    int move_root;            /* 0: the clip's own joint-0 track moves the pose */
-    float height;             /* rest pose height, for drawing scale */
-    signed char side[STANCE_MAX_JOINTS]; /* rest pose: 1 left (+x), -1 right, 0 middle */
-    int feet[2];              /* foot joints, -1 if none */
-    /* the last LAB_WINDOW frames: feet world positions and root travel */
-    float feet_pos[LAB_WINDOW][2][3];
-    float travel[LAB_WINDOW];  /* horizontal root travel of that frame */
-    int count, head;           /* frames stored, next slot */
-    int planted[2];
-    float lowest[2];
-} lab_view;
 
 static lab_view g_view[LAB_VIEWS];
 static stance_builtin g_builtin;
@@ -151,15 +133,25 @@ static float rest_height(const stance_skeleton *sk, signed char *side) {
 
 static void view_close(lab_view *v) {
     stance_instance_destroy(v->inst);
-    stance_graph_destroy(v->graph);
-    v->inst = NULL, v->graph = NULL;
+    if (v->owns_graph) stance_graph_destroy(v->graph);
+    v->inst = NULL, v->graph = NULL, v->owns_graph = 0;
+    v->skin_count = v->mesh_count = 0;
 }
 
-/* Takes ownership of graph; makes the instance. */
-static int view_open(lab_view *v, stance_graph *graph) {
+/* Draw the built-in character's skin and mesh. */
+static void view_builtin_mesh(lab_view *v) {
+    v->skin_count = g_builtin.skin ? 1 : 0;
+    v->skins[0] = g_builtin.skin;
+    v->mesh_count = g_builtin.mesh && g_builtin.skin ? 1 : 0;
+    v->meshes[0] = g_builtin.mesh;
+}
+
+/* Makes the instance; takes ownership of graph when owns is 1. */
+static int view_open(lab_view *v, stance_graph *graph, int owns) {
     stance_error err = {0};
     view_close(v);
     v->graph = graph;
+    v->owns_graph = owns;
     v->skeleton = stance_graph_skeleton(graph);
     if (stance_instance_create(graph, NULL, &v->inst, &err)) {
         view_close(v);
@@ -170,6 +162,8 @@ static int view_open(lab_view *v, stance_graph *graph) {
 }
 
 static lab_view *view_at(int view) { return view >= 0 && view < LAB_VIEWS && g_view[view].inst ? &g_view[view] : NULL; }
+lab_view *lab_view_at(int view) { return view_at(view); }
+const stance_builtin *lab_builtin(void) { return &g_builtin; }
 
 LAB_API int lab_joint_count(int view) {
     lab_view *v = view_at(view);
@@ -233,7 +227,8 @@ static int sm_open(void) {
     stance_graph *g = NULL;
     if (stance_builtin_lesson_graph(&g_builtin, NULL, &g, &err)) return fail("lesson graph: %s", err.message);
     lab_view *v = &g_view[0];
-    if (view_open(v, g)) return -1;
+    if (view_open(v, g, 1)) return -1;
+    view_builtin_mesh(v);
     if (stance_instance_create(g, NULL, &sm.shadow, &err)) return fail("instance: %s", err.message);
     v->move_root = 1;
     v->height = rest_height(v->skeleton, v->side);
@@ -247,7 +242,7 @@ static int sm_open(void) {
     sm.state = -1, sm.from = -1, sm.jump_cm = -1.0f, sm.jump_joint = -1;
     snprintf(sm.transition, sizeof sm.transition, "none");
     sm_apply_switch();
-    stance_instance_update(v->inst, 0.0f);
+    lab_update(v->inst, 0.0f);
     track_frame(v);
     return 0;
 }
@@ -306,8 +301,8 @@ LAB_API int lab_sm_step(float dt) {
     if (!(dt >= 0.0f && dt <= 0.25f)) return fail("dt %g out of range", (double)dt);
     /* the pose the old state alone gives on this frame */
     stance_instance_copy(sm.shadow, v->inst);
-    stance_instance_update_ex(sm.shadow, dt, STANCE_UPDATE_NO_TRANSITIONS);
-    stance_status st = stance_instance_update(v->inst, dt);
+    lab_update_ex(sm.shadow, dt, STANCE_UPDATE_NO_TRANSITIONS);
+    stance_status st = lab_update(v->inst, dt);
     if (st) return fail("update: %s", stance_status_name(st));
     sm.jump_cm = -1.0f;
     int n;
@@ -429,7 +424,8 @@ static int ly_build(void) {
     stance_graph *g = NULL;
     if (stance_graph_create(&gd, NULL, &g, &err)) return fail("layer graph: %s", err.message);
     lab_view *v = &g_view[1];
-    if (view_open(v, g)) return -1;
+    if (view_open(v, g, 1)) return -1;
+    view_builtin_mesh(v);
     v->move_root = 1;
     v->height = rest_height(sk, v->side);
     v->feet[0] = stance_skeleton_find(sk, "foot_l");
@@ -474,7 +470,7 @@ static int ly_open(void) {
     ly.mask = MASK_ARM, ly.space = 0, ly.base = 2;
     ly.w_breathe = 0.0f, ly.w_lean = 0.0f, ly.w_wave = 1.0f;
     if (ly_build()) return -1;
-    stance_instance_update(g_view[1].inst, 0.0f);
+    lab_update(g_view[1].inst, 0.0f);
     track_frame(&g_view[1]);
     ly_measure();
     return 0;
@@ -490,7 +486,7 @@ LAB_API int lab_ly_config(int mask, int space, int base) {
     ly.mask = mask, ly.space = space, ly.base = base;
     if (rebuild) {
         if (ly_build()) return -1;
-        stance_instance_update(g_view[1].inst, 0.0f);
+        lab_update(g_view[1].inst, 0.0f);
         track_frame(&g_view[1]);
         ly_measure();
     } else {
@@ -514,7 +510,7 @@ LAB_API int lab_ly_step(float dt) {
     lab_view *v = &g_view[1];
     if (!v->inst) return fail("not initialised");
     if (!(dt >= 0.0f && dt <= 0.25f)) return fail("dt %g out of range", (double)dt);
-    if (stance_instance_update(v->inst, dt)) return fail("layers: update failed");
+    if (lab_update(v->inst, dt)) return fail("layers: update failed");
     track_frame(v);
     ly_measure();
     stance_machine_status ms;
@@ -549,15 +545,20 @@ LAB_API const char *lab_layers_json(void) {
     return g_json;
 }
 
-/* ---- view 2: a .stance file ------------------------------------------------ */
+/* ---- views 2 and 3: a .stance file ------------------------------------------ */
 
 #define LAB_ASSET_STATES 256
+enum { ROLE_IDLE = 0, ROLE_WALK, ROLE_RUN, ROLE_JUMP, ROLE_WAVE, ROLE_COUNT };
+static const char *const role_names[ROLE_COUNT] = {"idle", "walk", "run", "jump", "wave"};
 
 static struct {
     stance_asset asset;
     unsigned char *bytes;
     size_t size;
     int p_clip, clip, states;
+    int graph_kind;            /* 0 none, 1 the file's compiled graph, 2 the lesson's, from clips by name */
+    int map[ROLE_COUNT];       /* clip index per role, -1 none */
+    float mask[STANCE_MAX_JOINTS];
 } as;
 
 /* A buffer of `size` bytes for JavaScript to copy the file into. */
@@ -594,9 +595,115 @@ static void find_feet(const stance_skeleton *sk, const signed char *side, int fe
     }
 }
 
-/* Loads the bytes in the buffer; builds a graph with one state per clip
- * (up to 256), switched by the int parameter "clip" with a 0.2 s crossfade.
- * Returns the clip count, or -1 (lab_error says why). */
+/* The asset's skins and the skinned meshes bound to them (up to LAB_MAX_DRAW). */
+static void view_asset_mesh(lab_view *v) {
+    v->skin_count = as.asset.skin_count < LAB_MAX_DRAW ? as.asset.skin_count : LAB_MAX_DRAW;
+    for (int i = 0; i < v->skin_count; i++) v->skins[i] = as.asset.skins[i];
+    v->mesh_count = 0;
+    for (int i = 0; i < as.asset.mesh_count && v->mesh_count < LAB_MAX_DRAW; i++)
+        if (as.asset.meshes[i]->skin >= 0 && as.asset.meshes[i]->skin < v->skin_count) v->meshes[v->mesh_count++] = as.asset.meshes[i];
+}
+
+static void view_asset_setup(lab_view *v, int move_root) {
+    v->height = rest_height(as.asset.skeleton, v->side);
+    find_feet(as.asset.skeleton, v->side, v->feet);
+    v->move_root = move_root;
+    view_asset_mesh(v);
+    lab_update(v->inst, 0.0f);
+    track_frame(v);
+}
+
+/* Clips for the lesson's roles by name, any case: idle, walk, run, jump, wave
+ * (a clip name containing the word; "walk" also matches "walking"). */
+static void asset_auto_map(void) {
+    for (int r = 0; r < ROLE_COUNT; r++) {
+        as.map[r] = -1;
+        for (int i = 0; i < as.asset.clip_count && as.map[r] < 0; i++)
+            if (has_word(as.asset.clips[i]->name, role_names[r])) as.map[r] = i;
+    }
+}
+
+/* The lesson's graph (stance_builtin_lesson_graph's shape) on the file's clips:
+ * Idle, Move (idle/walk/run over speed), Jump (if mapped); a wave override
+ * layer on the upper body (if mapped), weight 0. Needs idle and walk or run. */
+static int asset_lesson_graph(stance_graph **out) {
+    stance_error err = {0};
+    const stance_skeleton *sk = as.asset.skeleton;
+    const stance_clip *c[ROLE_COUNT];
+    for (int r = 0; r < ROLE_COUNT; r++) c[r] = as.map[r] >= 0 && as.map[r] < as.asset.clip_count ? as.asset.clips[as.map[r]] : NULL;
+    if (!c[ROLE_IDLE] || (!c[ROLE_WALK] && !c[ROLE_RUN])) return fail("lesson graph: needs an idle clip and a walk or run clip");
+    signed char side[STANCE_MAX_JOINTS];
+    float h = rest_height(sk, side), human = h / 1.8f; /* in place clips: a human's speeds, scaled to the height */
+    float vw = c[ROLE_WALK] && c[ROLE_WALK]->root_speed > 0.0f ? c[ROLE_WALK]->root_speed : 1.4f * human;
+    float vr = c[ROLE_RUN] && c[ROLE_RUN]->root_speed > 0.0f ? c[ROLE_RUN]->root_speed : 3.5f * human;
+    if (vr <= vw) vr = vw * 2.0f;
+    stance_blend_entry_desc move[3];
+    int ne = 0;
+    move[ne++] = (stance_blend_entry_desc){c[ROLE_IDLE], 0.0f, 0};
+    if (c[ROLE_WALK]) move[ne++] = (stance_blend_entry_desc){c[ROLE_WALK], vw, 0};
+    if (c[ROLE_RUN]) move[ne++] = (stance_blend_entry_desc){c[ROLE_RUN], vr, 0};
+    const stance_param_desc params[] = {{"speed", STANCE_PARAM_FLOAT, 0.0f, 0.1f}, {"jump", STANCE_PARAM_TRIGGER, 0.0f, 0.0f}};
+    const stance_state_desc states[] = {
+        {.name = "Idle", .clip = c[ROLE_IDLE]},
+        {.name = "Move", .type = STANCE_MOTION_BLEND1D, .entry_count = ne, .entries = move, .param_x = "speed"},
+        {.name = "Jump", .clip = c[ROLE_JUMP], .once = 1},
+    };
+    const stance_condition_desc c_jump[] = {{.param = "jump", .op = STANCE_CMP_TRUE}};
+    const stance_condition_desc c_moving[] = {{.param = "speed", .op = STANCE_CMP_GE, .value = 0.1f}};
+    const stance_condition_desc c_still[] = {{.param = "speed", .op = STANCE_CMP_LT, .value = 0.1f}};
+    const stance_transition_desc trans[] = {
+        {.from = "Idle", .to = "Move", .condition_count = 1, .conditions = c_moving},
+        {.from = "Move", .to = "Idle", .condition_count = 1, .conditions = c_still},
+        {.from = "Idle", .to = "Jump", .condition_count = 1, .conditions = c_jump},
+        {.from = "Move", .to = "Jump", .condition_count = 1, .conditions = c_jump},
+        {.from = "Jump", .to = "Move", .condition_count = 1, .conditions = c_moving, .exit = STANCE_EXIT_AT_END},
+        {.from = "Jump", .to = "Idle", .condition_count = 1, .conditions = c_still, .exit = STANCE_EXIT_AT_END},
+    };
+    const int jump = c[ROLE_JUMP] != NULL;
+    const stance_state_desc wave_states[] = {{.name = "Wave", .clip = c[ROLE_WAVE]}};
+    const stance_machine_desc machines[] = {
+        {.name = "Locomotion", .state_count = jump ? 3 : 2, .states = states, .entry = "Idle",
+         .transition_count = jump ? 6 : 2, .transitions = trans},
+        {.name = "Waving", .state_count = 1, .states = wave_states},
+    };
+    int spine = -1;
+    static const char *const upper[] = {"spine", "abdomen", "chest", "torso"};
+    for (int k = 0; k < 4 && spine < 0; k++)
+        for (int j = 0; j < sk->joint_count && spine < 0; j++)
+            if (has_word(stance_skeleton_joint_name(sk, j), upper[k])) spine = j;
+    if (spine >= 0 && stance_mask_subtree(sk, spine, 1.0f, 0, as.mask, &err)) return fail("mask: %s", err.message);
+    const stance_layer_desc layers[] = {
+        {.name = "base", .machine = "Locomotion", .weight = 1.0f},
+        {.name = "wave", .machine = "Waving", .mask = spine >= 0 ? as.mask : NULL, .priority = 1},
+    };
+    stance_graph_desc gd = {.skeleton = sk, .param_count = 2, .params = params, .machine_count = c[ROLE_WAVE] ? 2 : 1,
+                            .machines = machines, .layer_count = c[ROLE_WAVE] ? 2 : 1, .layers = layers};
+    if (stance_graph_create(&gd, NULL, out, &err)) return fail("lesson graph: %s", err.message);
+    return 0;
+}
+
+/* View 2: the file's graph, else the lesson's from the mapping, else none. */
+static int asset_graph_open(void) {
+    lab_view *v = &g_view[2];
+    view_close(v);
+    as.graph_kind = 0;
+    if (as.asset.graph) {
+        if (view_open(v, as.asset.graph, 0)) return -1;
+        as.graph_kind = 1;
+    } else {
+        stance_graph *g = NULL;
+        if (asset_lesson_graph(&g)) return -1;
+        if (view_open(v, g, 1)) return -1;
+        as.graph_kind = 2;
+    }
+    view_asset_setup(v, 1);
+    return 0;
+}
+
+/* Loads the bytes in the buffer. View 3 plays its clips one at a time (one
+ * state per clip, up to 256, switched by the int parameter "clip" with a
+ * 0.2 s crossfade); view 2 runs its graph (lab_asset_graph_kind). Returns the
+ * clip count, or -1 (lab_error says why). */
 LAB_API int lab_asset_load(void) {
     stance_error err = {0};
     if (!as.bytes) return fail("asset: no bytes");
@@ -621,46 +728,60 @@ LAB_API int lab_asset_load(void) {
     stance_graph_desc gd = {.skeleton = a.skeleton, .param_count = 1, .params = params, .machine_count = 1, .machines = &md};
     stance_graph *g = NULL;
     if (stance_graph_create(&gd, NULL, &g, &err)) { stance_asset_destroy(&a); return fail("asset graph: %s", err.message); }
-    lab_view *v = &g_view[2];
-    view_close(v);
+    view_close(&g_view[2]);
+    view_close(&g_view[3]);
     stance_asset_destroy(&as.asset);
     as.asset = a;
-    if (view_open(v, g)) return -1;
+    lab_view *v = &g_view[3];
+    if (view_open(v, g, 1)) return -1;
     free(as.bytes);
     as.bytes = NULL, as.size = 0;
-    v->height = rest_height(a.skeleton, v->side);
-    find_feet(a.skeleton, v->side, v->feet);
     as.p_clip = 0, as.clip = 0, as.states = n;
     /* a clip whose path is joint 0's own track moves the pose itself */
-    v->move_root = !a.clips[0]->root_from_joint0;
-    stance_instance_update(v->inst, 0.0f);
-    track_frame(v);
+    view_asset_setup(v, !a.clips[0]->root_from_joint0);
+    asset_auto_map();
+    if (asset_graph_open()) g_msg[0] = 0; /* no graph: the clips only */
     return a.clip_count;
 }
-LAB_API int lab_asset_clip_count(void) { return g_view[2].inst ? as.states : 0; }
-LAB_API const char *lab_asset_clip_name(int i) { return g_view[2].inst && i >= 0 && i < as.states ? as.asset.clips[i]->name : ""; }
-LAB_API float lab_asset_clip_duration(int i) { return g_view[2].inst && i >= 0 && i < as.states ? as.asset.clips[i]->duration : 0.0f; }
+/* 0: no graph (clips only), 1: the file's compiled graph, 2: the lesson's graph built from clips by name. */
+LAB_API int lab_asset_graph_kind(void) { return g_view[2].inst ? as.graph_kind : 0; }
+LAB_API int lab_asset_role_count(void) { return ROLE_COUNT; }
+LAB_API const char *lab_asset_role_name(int role) { return role >= 0 && role < ROLE_COUNT ? role_names[role] : ""; }
+LAB_API int lab_asset_role_clip(int role) { return role >= 0 && role < ROLE_COUNT && g_view[3].inst ? as.map[role] : -1; }
+/* Maps a role to a clip (-1: none) and rebuilds the lesson's graph (a file
+ * with its own graph keeps it). */
+LAB_API int lab_asset_map(int role, int clip) {
+    if (!g_view[3].inst) return fail("no asset loaded");
+    if (role < 0 || role >= ROLE_COUNT || clip < -1 || clip >= as.asset.clip_count) return fail("asset: bad mapping %d %d", role, clip);
+    as.map[role] = clip;
+    if (as.asset.graph) return 0;
+    return asset_graph_open();
+}
+LAB_API int lab_asset_clip_count(void) { return g_view[3].inst ? as.states : 0; }
+LAB_API const char *lab_asset_clip_name(int i) { return g_view[3].inst && i >= 0 && i < as.states ? as.asset.clips[i]->name : ""; }
+LAB_API float lab_asset_clip_duration(int i) { return g_view[3].inst && i >= 0 && i < as.states ? as.asset.clips[i]->duration : 0.0f; }
 LAB_API int lab_asset_play(int i) {
-    lab_view *v = &g_view[2];
+    lab_view *v = &g_view[3];
     if (!v->inst || i < 0 || i >= as.states) return fail("asset: no clip %d", i);
     as.clip = i;
     v->move_root = !as.asset.clips[i]->root_from_joint0;
     if (!v->move_root) v->root[0] = v->root[1] = v->root[2] = 0.0f;
     return stance_instance_set_int(v->inst, as.p_clip, i, NULL) ? fail("asset: cannot select clip %d", i) : 0;
 }
-LAB_API int lab_asset_step(float dt) {
-    lab_view *v = &g_view[2];
-    if (!v->inst) return fail("no asset loaded");
+/* One update of view 2 (the graph) or 3 (the clips); returns the base machine's state or -1. */
+LAB_API int lab_asset_step(int view, float dt) {
+    lab_view *v = view == 2 || view == 3 ? view_at(view) : NULL;
+    if (!v) return fail("no asset loaded");
     if (!(dt >= 0.0f && dt <= 0.25f)) return fail("dt %g out of range", (double)dt);
-    if (stance_instance_update(v->inst, dt)) return fail("asset: update failed");
+    if (lab_update(v->inst, dt)) return fail("asset: update failed");
     track_frame(v);
     stance_machine_status ms;
-    stance_instance_machine_status(v->inst, 0, &ms);
+    stance_instance_machine_status(v->inst, stance_graph_layer_machine(v->graph, 0), &ms);
     return ms.state;
 }
 /* The current clip's playback position in seconds (within one loop). */
 LAB_API float lab_asset_clip_time(void) {
-    lab_view *v = &g_view[2];
+    lab_view *v = &g_view[3];
     if (!v->inst) return 0.0f;
     stance_machine_status ms;
     stance_instance_machine_status(v->inst, 0, &ms);

@@ -1,0 +1,54 @@
+/* lab/lab.h - what the lab's C files share: the view record (one graph, one
+ * instance, the character's skins and meshes), the one place the lab calls
+ * the runtime's per-frame update (lab_update), and the error message. */
+#ifndef STANCE_LAB_H
+#define STANCE_LAB_H
+
+#include "stance/stance.h"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#define LAB_API EMSCRIPTEN_KEEPALIVE
+#else
+#define LAB_API
+#endif
+
+#define LAB_VIEWS 4      /* 0 lesson machine, 1 layers, 2 a file's graph, 3 a file's clips */
+#define LAB_WINDOW 241   /* 4 s of frames at 60 Hz, and the first one */
+#define LAB_DT (1.0f / 60.0f)
+#define LAB_MAX_DRAW 16  /* skins and meshes drawn per character */
+
+typedef struct lab_view {
+    const stance_skeleton *skeleton;
+    stance_graph *graph;
+    int owns_graph;           /* 0: the graph belongs to an asset */
+    stance_instance *inst;
+    float root[3];            /* accumulated root motion, world = root + model */
+    int move_root;            /* 0: the clip's own joint-0 track moves the pose */
+    float height;             /* rest pose height, for drawing scale */
+    signed char side[STANCE_MAX_JOINTS]; /* rest pose: 1 left (+x), -1 right, 0 middle */
+    int feet[2];              /* foot joints, -1 if none */
+    /* what is drawn: skins and the meshes bound to them */
+    int skin_count, mesh_count;
+    const stance_skin *skins[LAB_MAX_DRAW];
+    const stance_mesh *meshes[LAB_MAX_DRAW];
+    /* the last LAB_WINDOW frames: feet world positions and root travel */
+    float feet_pos[LAB_WINDOW][2][3];
+    float travel[LAB_WINDOW];  /* horizontal root travel of that frame */
+    int count, head;           /* frames stored, next slot */
+    int planted[2];
+    float lowest[2];
+} lab_view;
+
+/* The view if it has an instance, else NULL. */
+lab_view *lab_view_at(int view);
+const stance_builtin *lab_builtin(void);
+int lab_fail(const char *fmt, ...);
+
+/* Every per-frame update of the lab goes through these two. */
+static inline stance_status lab_update(stance_instance *inst, float dt) { return stance_instance_update(inst, dt); }
+static inline stance_status lab_update_ex(stance_instance *inst, float dt, unsigned flags) {
+    return stance_instance_update_ex(inst, dt, flags);
+}
+
+#endif

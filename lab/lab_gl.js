@@ -1,0 +1,242 @@
+// lab/lab_gl.js - the lab's WebGL2 renderer (hand-written shaders): skinned
+// meshes lit by a key light and ambient, a ground grid, an orbit camera
+// (drag, wheel), a bones overlay, and instanced drawing for the crowd.
+// Skinning matrices come from WebAssembly (stance_skin_matrices) and are
+// uploaded as an RGBA32F texture: one row per skin (or per crowd member),
+// four texels (columns) per joint.
+'use strict';
+
+window.StanceGL = (function () {
+  const SKIN_VS = `#version 300 es
+  in vec3 aPos; in vec3 aNrm; in uvec4 aJoint; in vec4 aWeight; in vec4 aPlace;
+  uniform sampler2D uMats; uniform int uRow; uniform int uInstanced; uniform int uRigid; uniform mat4 uViewProj;
+  out vec3 vNrm; out vec3 vWorld;
+  mat4 joint(int j, int row) {
+    return mat4(texelFetch(uMats, ivec2(j * 4, row), 0), texelFetch(uMats, ivec2(j * 4 + 1, row), 0),
+                texelFetch(uMats, ivec2(j * 4 + 2, row), 0), texelFetch(uMats, ivec2(j * 4 + 3, row), 0));
+  }
+  void main() {
+    int row = uInstanced == 1 ? gl_InstanceID : uRow;
+    mat4 m;
+    if (uRigid == 1) m = joint(int(aJoint.x), row); // one joint per vertex (the crowd's low-detail mesh)
+    else m = aWeight.x * joint(int(aJoint.x), row) + aWeight.y * joint(int(aJoint.y), row) +
+             aWeight.z * joint(int(aJoint.z), row) + aWeight.w * joint(int(aJoint.w), row);
+    vec4 p = m * vec4(aPos, 1.0);
+    float c = cos(aPlace.w), s = sin(aPlace.w);
+    vec3 w = vec3(c * p.x + s * p.z, p.y, -s * p.x + c * p.z) + aPlace.xyz;
+    vec3 n = mat3(m) * aNrm;
+    vNrm = vec3(c * n.x + s * n.z, n.y, -s * n.x + c * n.z);
+    vWorld = w;
+    gl_Position = uViewProj * vec4(w, 1.0);
+  }`;
+  const SKIN_FS = `#version 300 es
+  precision highp float;
+  in vec3 vNrm; in vec3 vWorld; uniform vec4 uColor; uniform vec3 uKey; out vec4 o;
+  void main() {
+    vec3 n = normalize(vNrm);
+    float key = max(dot(n, uKey), 0.0), fill = 0.5 + 0.5 * n.y;
+    vec3 c = uColor.rgb * (0.28 * fill + 0.85 * key) ;
+    o = vec4(pow(c, vec3(1.0 / 2.2)), 1.0);
+  }`;
+  const GRID_VS = `#version 300 es
+  in vec2 aXZ; uniform mat4 uViewProj; uniform float uY; uniform vec2 uCentre; uniform float uSize; out vec2 vXZ;
+  void main() { vXZ = uCentre + aXZ * uSize; gl_Position = uViewProj * vec4(vXZ.x, uY, vXZ.y, 1.0); }`;
+  const GRID_FS = `#version 300 es
+  precision highp float;
+  in vec2 vXZ; uniform float uStep; uniform vec2 uCentre; uniform float uSize; out vec4 o;
+  float line(vec2 p, float step) { vec2 g = abs(fract(p / step - 0.5) - 0.5) / fwidth(p / step); return 1.0 - min(min(g.x, g.y), 1.0); }
+  void main() {
+    float minor = line(vXZ, uStep), major = line(vXZ, uStep * 5.0);
+    float fade = 1.0 - smoothstep(0.6, 1.0, length(vXZ - uCentre) / uSize);
+    vec3 base = vec3(0.93, 0.945, 0.955);
+    vec3 c = mix(base, vec3(0.70, 0.74, 0.78), max(minor * 0.6, major) * fade);
+    o = vec4(pow(c, vec3(1.0)), 1.0);
+  }`;
+  const LINE_VS = `#version 300 es
+  in vec3 aPos; uniform mat4 uViewProj; void main() { gl_Position = uViewProj * vec4(aPos, 1.0); gl_PointSize = 5.0; }`;
+  const LINE_FS = `#version 300 es
+  precision highp float; uniform vec4 uColor; out vec4 o; void main() { o = uColor; }`;
+
+  function compile(gl, vs, fs) {
+    const p = gl.createProgram();
+    for (const [type, src] of [[gl.VERTEX_SHADER, vs], [gl.FRAGMENT_SHADER, fs]]) {
+      const s = gl.createShader(type);
+      gl.shaderSource(s, src); gl.compileShader(s);
+      if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error('shader: ' + gl.getShaderInfoLog(s));
+      gl.attachShader(p, s);
+    }
+    gl.linkProgram(p);
+    if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error('program: ' + gl.getProgramInfoLog(p));
+    const u = {}, a = {};
+    for (let i = 0; i < gl.getProgramParameter(p, gl.ACTIVE_UNIFORMS); i++) { const n = gl.getActiveUniform(p, i).name; u[n] = gl.getUniformLocation(p, n); }
+    for (let i = 0; i < gl.getProgramParameter(p, gl.ACTIVE_ATTRIBUTES); i++) { const n = gl.getActiveAttrib(p, i).name; a[n] = gl.getAttribLocation(p, n); }
+    return { p, u, a };
+  }
+
+  // column-major 4x4 helpers
+  function perspective(fovy, aspect, near, far) {
+    const f = 1 / Math.tan(fovy / 2), nf = 1 / (near - far);
+    return [f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (far + near) * nf, -1, 0, 0, 2 * far * near * nf, 0];
+  }
+  function lookAt(e, t, up) {
+    let z = [e[0] - t[0], e[1] - t[1], e[2] - t[2]]; let l = Math.hypot(...z); z = z.map((v) => v / l);
+    let x = [up[1] * z[2] - up[2] * z[1], up[2] * z[0] - up[0] * z[2], up[0] * z[1] - up[1] * z[0]]; l = Math.hypot(...x); x = x.map((v) => v / l);
+    const y = [z[1] * x[2] - z[2] * x[1], z[2] * x[0] - z[0] * x[2], z[0] * x[1] - z[1] * x[0]];
+    const d = (a) => -(a[0] * e[0] + a[1] * e[1] + a[2] * e[2]);
+    return [x[0], y[0], z[0], 0, x[1], y[1], z[1], 0, x[2], y[2], z[2], 0, d(x), d(y), d(z), 1];
+  }
+  function mul(a, b) {
+    const o = new Array(16).fill(0);
+    for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) o[c * 4 + r] += a[k * 4 + r] * b[c * 4 + k];
+    return o;
+  }
+
+  function Renderer(canvas) {
+    const gl = canvas.getContext('webgl2', { antialias: false, preserveDrawingBuffer: false });
+    if (!gl) throw new Error('WebGL2 is not available');
+    this.gl = gl; this.canvas = canvas;
+    this.skin = compile(gl, SKIN_VS, SKIN_FS);
+    this.grid = compile(gl, GRID_VS, GRID_FS);
+    this.line = compile(gl, LINE_VS, LINE_FS);
+    this.quad = gl.createBuffer();
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.quad);
+    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
+    this.lineBuf = gl.createBuffer();
+    this.placeBuf = gl.createBuffer();
+    this.tex = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, this.tex);
+    for (const k of [gl.TEXTURE_MIN_FILTER, gl.TEXTURE_MAG_FILTER]) gl.texParameteri(gl.TEXTURE_2D, k, gl.NEAREST);
+    this.cam = { yaw: 0.6, pitch: 0.25, dist: 0, target: [0, 1, 0] };
+    this.viewProj = null;
+    let drag = null;
+    canvas.addEventListener('pointerdown', (e) => { drag = [e.clientX, e.clientY]; canvas.setPointerCapture(e.pointerId); });
+    canvas.addEventListener('pointerup', () => { drag = null; });
+    canvas.addEventListener('pointermove', (e) => {
+      if (!drag) return;
+      this.cam.yaw -= (e.clientX - drag[0]) * 0.008;
+      this.cam.pitch = Math.max(-0.2, Math.min(1.45, this.cam.pitch + (e.clientY - drag[1]) * 0.006));
+      drag = [e.clientX, e.clientY];
+    });
+    canvas.addEventListener('wheel', (e) => { e.preventDefault(); this.cam.dist *= Math.exp(e.deltaY * 0.001); }, { passive: false });
+  }
+
+  // meshes: [{ positions, normals, joints (Uint16), weights, indices (Uint32), color, skin }]
+  Renderer.prototype.upload = function (meshes) {
+    const gl = this.gl, a = this.skin.a;
+    for (const m of this.meshes || []) { gl.deleteVertexArray(m.vao); for (const b of m.bufs) gl.deleteBuffer(b); }
+    this.meshes = meshes.map((m) => {
+      const vao = gl.createVertexArray(); gl.bindVertexArray(vao);
+      const bufs = [];
+      const attr = (loc, data, size, type, integer) => {
+        const b = gl.createBuffer(); bufs.push(b);
+        gl.bindBuffer(gl.ARRAY_BUFFER, b); gl.bufferData(gl.ARRAY_BUFFER, data, gl.STATIC_DRAW);
+        gl.enableVertexAttribArray(loc);
+        if (integer) gl.vertexAttribIPointer(loc, size, type, 0, 0); else gl.vertexAttribPointer(loc, size, type, false, 0, 0);
+      };
+      attr(a.aPos, m.positions, 3, gl.FLOAT);
+      attr(a.aNrm, m.normals, 3, gl.FLOAT);
+      attr(a.aJoint, m.joints, 4, gl.UNSIGNED_SHORT, true);
+      attr(a.aWeight, m.weights, 4, gl.FLOAT);
+      const ib = gl.createBuffer(); bufs.push(ib);
+      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, ib); gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, m.indices, gl.STATIC_DRAW);
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.placeBuf);
+      gl.enableVertexAttribArray(a.aPlace);
+      gl.vertexAttribPointer(a.aPlace, 4, gl.FLOAT, false, 0, 0);
+      gl.vertexAttribDivisor(a.aPlace, 1);
+      gl.bindVertexArray(null);
+      return { vao, bufs, count: m.indices.length, color: m.color, skin: m.skin, rigid: m.rigid ? 1 : 0 };
+    });
+  };
+
+  // rows: Float32Array of (rows x width*4) RGBA texels
+  Renderer.prototype.matrices = function (data, jointsPerRow, rows) {
+    const gl = this.gl;
+    gl.bindTexture(gl.TEXTURE_2D, this.tex);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA32F, jointsPerRow * 4, rows, 0, gl.RGBA, gl.FLOAT, data);
+  };
+
+  // frame: { target, height, ground, places (Float32Array, 4 per instance) or root, instances, bones: Float32Array of segments, extra }
+  Renderer.prototype.draw = function (f) {
+    const gl = this.gl, c = this.canvas, cam = this.cam;
+    if (!cam.dist) cam.dist = f.height * 2.6;
+    const t = f.target;
+    const eye = [t[0] + cam.dist * Math.cos(cam.pitch) * Math.sin(cam.yaw), t[1] + cam.dist * Math.sin(cam.pitch),
+      t[2] + cam.dist * Math.cos(cam.pitch) * Math.cos(cam.yaw)];
+    this.viewProj = mul(perspective(0.8, c.width / c.height, f.height * 0.02, f.height * 400), lookAt(eye, t, [0, 1, 0]));
+    gl.viewport(0, 0, c.width, c.height);
+    gl.clearColor(0.965, 0.97, 0.975, 1); gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    gl.enable(gl.DEPTH_TEST); gl.enable(gl.CULL_FACE);
+    // ground grid: a step near a tenth of the height, rounded to 1, 2, 5
+    const raw = f.height / 2, p10 = Math.pow(10, Math.floor(Math.log10(raw)));
+    const step = raw / p10 < 2 ? p10 : raw / p10 < 5 ? 2 * p10 : 5 * p10;
+    const g = this.grid;
+    gl.useProgram(g.p);
+    gl.uniformMatrix4fv(g.u.uViewProj, false, this.viewProj);
+    gl.uniform1f(g.u.uY, f.ground); gl.uniform1f(g.u.uStep, step);
+    gl.uniform2f(g.u.uCentre, t[0], t[2]); gl.uniform1f(g.u.uSize, f.gridSize || f.height * 8);
+    gl.bindVertexArray(null);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.quad);
+    gl.enableVertexAttribArray(g.a.aXZ); gl.vertexAttribPointer(g.a.aXZ, 2, gl.FLOAT, false, 0, 0);
+    gl.disable(gl.CULL_FACE);
+    gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+    gl.disableVertexAttribArray(g.a.aXZ);
+    gl.enable(gl.CULL_FACE);
+    // the character(s)
+    if (f.showMesh) {
+      const s = this.skin;
+      gl.useProgram(s.p);
+      gl.uniformMatrix4fv(s.u.uViewProj, false, this.viewProj);
+      gl.uniform3f(s.u.uKey, 0.45, 0.75, 0.48);
+      gl.activeTexture(gl.TEXTURE0); gl.bindTexture(gl.TEXTURE_2D, this.tex); gl.uniform1i(s.u.uMats, 0);
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.placeBuf);
+      gl.bufferData(gl.ARRAY_BUFFER, f.places, gl.DYNAMIC_DRAW);
+      gl.uniform1i(s.u.uInstanced, f.instances > 1 ? 1 : 0);
+      for (const m of this.meshes || []) {
+        gl.bindVertexArray(m.vao);
+        gl.uniform1i(s.u.uRow, m.skin);
+        gl.uniform1i(s.u.uRigid, m.rigid);
+        gl.uniform4f(s.u.uColor, m.color[0], m.color[1], m.color[2], 1);
+        gl.drawElementsInstanced(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, 0, f.instances);
+      }
+      gl.bindVertexArray(null);
+    }
+    // overlay lines: bones (dark), extra (blue)
+    gl.disable(gl.DEPTH_TEST);
+    const l = this.line;
+    gl.useProgram(l.p);
+    gl.uniformMatrix4fv(l.u.uViewProj, false, this.viewProj);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.lineBuf);
+    gl.enableVertexAttribArray(l.a.aPos); gl.vertexAttribPointer(l.a.aPos, 3, gl.FLOAT, false, 0, 0);
+    for (const [data, col, mode] of [[f.bones, [0.1, 0.12, 0.16, 1], gl.LINES], [f.joints, [0.86, 0.15, 0.15, 1], gl.POINTS], [f.extra, [0.11, 0.3, 0.85, 1], gl.LINES]]) {
+      if (!data || !data.length) continue;
+      gl.bufferData(gl.ARRAY_BUFFER, data, gl.DYNAMIC_DRAW);
+      gl.uniform4f(l.u.uColor, ...col);
+      gl.drawArrays(mode, 0, data.length / 3);
+    }
+    gl.disableVertexAttribArray(l.a.aPos);
+  };
+
+  // screen box (pixels, top-left origin) of world points
+  Renderer.prototype.project = function (pts) {
+    const m = this.viewProj, c = this.canvas;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let i = 0; i < pts.length; i += 3) {
+      const x = pts[i], y = pts[i + 1], z = pts[i + 2];
+      const w = m[3] * x + m[7] * y + m[11] * z + m[15];
+      const sx = ((m[0] * x + m[4] * y + m[8] * z + m[12]) / w * 0.5 + 0.5) * c.width;
+      const sy = (0.5 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / w * 0.5) * c.height;
+      x0 = Math.min(x0, sx); x1 = Math.max(x1, sx); y0 = Math.min(y0, sy); y1 = Math.max(y1, sy);
+    }
+    return { x0: Math.max(0, Math.floor(x0)), y0: Math.max(0, Math.floor(y0)), x1: Math.min(c.width, Math.ceil(x1)), y1: Math.min(c.height, Math.ceil(y1)) };
+  };
+
+  // pixels of a box (top-left origin), read right after drawing
+  Renderer.prototype.read = function (b) {
+    const gl = this.gl, w = Math.max(1, b.x1 - b.x0), h = Math.max(1, b.y1 - b.y0);
+    const px = new Uint8Array(w * h * 4);
+    gl.readPixels(b.x0, this.canvas.height - b.y0 - h, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    return px;
+  };
+
+  return { Renderer };
+})();
