@@ -626,6 +626,7 @@
     if (n < 0) { $('as-error').textContent = file.name + ': ' + str(L._lab_error()); return; }
     assetLoaded = true;
     uploaded = null;
+    delete graphs[2]; delete graphs[3]; // views 2 and 3 hold new graphs
     loadSkeleton(3);
     const sel = $('clip');
     assetClipOptions(sel, false);

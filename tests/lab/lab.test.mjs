@@ -65,7 +65,8 @@ async function main() {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'stance-lab-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: browserPath, headless: true, viewport: { width: 1440, height: 1000 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    // WebGL2 without a GPU: SwiftShader
+    args: ['--no-sandbox', '--use-gl=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });
   const page = context.pages()[0] || await context.newPage();
@@ -86,6 +87,45 @@ async function main() {
       check(err === '', 'the page shows an error: ' + err);
       const fps = Number(await text(page, '#fps'));
       check(fps >= 30, `the page runs at ${fps} fps`);
+    }],
+    ['status() reports the built-in character with its mesh', async () => {
+      const st = JSON.parse(await page.evaluate(() => window.stanceLab.status()));
+      for (const k of ['state', 'transition', 'fps', 'characters', 'joints', 'triangles'])
+        check(k in st, 'status() has no ' + k + ': ' + JSON.stringify(st));
+      // the reference: what `stance demo` prints about the built-in character
+      const demo = execFileSync(cli, ['demo'], { encoding: 'utf8' });
+      const info = { joints: Number(/skeleton: (\d+) joints/.exec(demo)[1]), mesh: { triangles: Number(/mesh: .* (\d+) triangles/.exec(demo)[1]) } };
+      check(st.state === 'Idle' && st.transition === 'none', 'state: ' + JSON.stringify(st));
+      check(st.characters === 1, 'characters: ' + st.characters);
+      check(st.joints === info.joints, `joints: page ${st.joints}, stance demo ${info.joints}`);
+      check(st.triangles === info.mesh.triangles, `triangles: page ${st.triangles}, stance demo ${info.mesh.triangles}`);
+    }],
+    ['the canvas shows the skinned mesh, and it moves', async () => {
+      // the character's screen box (its joints projected) is mostly covered by non-background pixels
+      const a = await page.evaluate(() => window.stanceLab.sample());
+      check(a.area > 2000, 'the character\'s screen box is ' + JSON.stringify(a.box));
+      check(a.pixels / a.area > 0.25, `${a.pixels} of ${a.area} pixels in the character's box are not background`);
+      // with the bones alone (mesh off) far fewer pixels are covered: the pixels are the mesh
+      await page.click('#show-mesh');
+      const bones = await page.evaluate(() => window.stanceLab.sample());
+      await page.click('#show-mesh');
+      check(bones.pixels < 0.5 * a.pixels, `bones only cover ${bones.pixels} pixels, the mesh ${a.pixels}`);
+      // walking: two frames 0.3 s apart differ inside the box
+      await setRange(page, '#speed', 1.5);
+      await page.waitForTimeout(1200);
+      const f1 = await page.evaluate(() => window.stanceLab.sample());
+      await page.waitForTimeout(300);
+      const f2 = await page.evaluate(() => window.stanceLab.sample());
+      check(f1.pixels / f1.area > 0.2, `walking: ${f1.pixels} of ${f1.area} pixels covered`);
+      let diff = 0;
+      const same = f1.box.x0 === f2.box.x0 && f1.box.y0 === f2.box.y0 && f1.data.length === f2.data.length;
+      if (same) for (let i = 0; i < f1.data.length; i += 4) if (Math.abs(f1.data[i] - f2.data[i]) + Math.abs(f1.data[i + 1] - f2.data[i + 1]) > 30) diff++;
+      check(!same || diff > 0.02 * f1.area, `two frames of the walk differ in ${diff} of ${f1.area} pixels`);
+      const shot = path.join(artifacts, 'lab-character.png');
+      await page.screenshot({ path: shot, fullPage: true });
+      shots.push(shot);
+      await setRange(page, '#speed', 0);
+      await waitText(page, '#state', 'Idle');
     }],
     ['the speed slider and the jump button change the state', async () => {
       await page.locator('body').click({ position: { x: 5, y: 5 } });
@@ -266,6 +306,82 @@ async function main() {
       const shot = path.join(artifacts, 'lab-asset-fox.png');
       await page.screenshot({ path: shot, fullPage: true });
       shots.push(shot);
+    }],
+    ['RobotExpressive with its compiled graph: mesh, state machine, jump', async () => {
+      const file = path.join(labDir, 'robot.stance');
+      if (!fs.existsSync(file)) return 'skip: ' + file + ' is missing (make lab builds it when ../shared/data is present)';
+      const want = cliJson(['info', file, '--json']);
+      await page.click('#tab-as');
+      await page.setInputFiles('#file', file);
+      await waitText(page, '#as-file', 'robot.stance');
+      check((await text(page, '#as-error')) === '', 'load error: ' + await text(page, '#as-error'));
+      await page.waitForTimeout(300);
+      const st = JSON.parse(await page.evaluate(() => window.stanceLab.status()));
+      check(st.joints === 43 && st.joints === want.joints.length, `joints: ${st.joints} (the CLI: ${want.joints.length})`);
+      const tris = want.meshes.reduce((n, m) => n + m.triangles, 0);
+      check(st.triangles > 0 && st.triangles === tris, `triangles: page ${st.triangles}, CLI ${tris}`);
+      const m = await page.evaluate(() => window.stanceLab.machine());
+      check(m && ['Idle', 'Move', 'Jump'].every((n) => m.states.includes(n)), 'the state machine view shows ' + JSON.stringify(m && m.states));
+      check(m.current === 'Idle', 'it starts in ' + m.current);
+      const a = await page.evaluate(() => window.stanceLab.sample());
+      check(a.pixels > 50, `the robot's mesh covers ${a.pixels} pixels`);
+      await page.click('#as-jump');
+      await page.waitForFunction(() => window.stanceLab.machine().current === 'Jump', null, { timeout: 2000 });
+      await page.waitForTimeout(100);
+      const shot = path.join(artifacts, 'lab-robot.png');
+      await page.screenshot({ path: shot, fullPage: true });
+      shots.push(shot);
+      await page.waitForFunction(() => window.stanceLab.machine().current === 'Idle', null, { timeout: 5000 });
+    }],
+    ['a file without a graph runs the lesson\'s graph on clips matched by name', async () => {
+      const data = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
+      const glb = path.join(data, 'robot_expressive', 'RobotExpressive.glb');
+      if (!fs.existsSync(glb)) return 'skip: ' + glb + ' is missing (set STANCE_DATA)';
+      const file = path.join(artifacts, 'robot_clips.stance');
+      try { execFileSync(cli, ['import', glb, '-o', file], { stdio: 'pipe' }); } catch (e) { return 'skip: this CLI cannot import glTF'; }
+      const want = cliJson(['info', file, '--json']);
+      await page.setInputFiles('#file', file);
+      await waitText(page, '#as-file', 'robot_clips.stance');
+      check((await text(page, '#as-kind')).startsWith('the lesson'), 'graph: ' + await text(page, '#as-kind'));
+      // the mapping panel: each role's clip is the first whose name contains the role, any case
+      for (const role of ['idle', 'walk', 'run', 'jump', 'wave']) {
+        const got = await page.locator('#as-map-' + role).inputValue();
+        const exp = want.clips.findIndex((c) => c.name.toLowerCase().includes(role));
+        check(Number(got) === exp, `${role}: clip ${got}, by name ${exp}`);
+      }
+      const m = await page.evaluate(() => window.stanceLab.machine());
+      check(['Idle', 'Move', 'Jump'].every((n) => m.states.includes(n)), 'states: ' + m.states);
+      await setRange(page, '#as-speed', 3);
+      await page.waitForFunction(() => window.stanceLab.machine().current === 'Move', null, { timeout: 3000 });
+      await page.click('#as-jump');
+      await page.waitForFunction(() => window.stanceLab.machine().current === 'Jump', null, { timeout: 2000 });
+      // the wave layer: its weight slider moves the layer's weight
+      await setRange(page, '#as-layers input[data-layer="1"]', 1);
+      await page.waitForFunction(() => window.stanceLab.machine().layers[1] > 0.99, null, { timeout: 3000 });
+      // unmapping walk and run leaves no lesson graph: the clips play one at a time
+      await page.selectOption('#as-map-walk', '-1');
+      await page.selectOption('#as-map-run', '-1');
+      check((await text(page, '#as-error')).includes('walk or run'), 'error: ' + await text(page, '#as-error'));
+      check((await text(page, '#as-view')) === 'playing one clip', await text(page, '#as-view'));
+    }],
+    ['the crowd: 100 characters, update timed in WebAssembly, frame rate', async () => {
+      await page.click('#tab-cr');
+      await page.waitForTimeout(1500);
+      const st = JSON.parse(await page.evaluate(() => window.stanceLab.status()));
+      check(st.characters === 100, 'characters: ' + st.characters);
+      check(st.update_ms >= 0 && st.update_avg_ms > 0, 'update time: ' + JSON.stringify(st));
+      // frames over 5 s, counted by the page
+      const fps = await page.evaluate(() => new Promise((resolve) => {
+        let n = 0; const t0 = performance.now();
+        const tick = (t) => { n++; if (t - t0 < 5000) requestAnimationFrame(tick); else resolve(n * 1000 / (t - t0)); };
+        requestAnimationFrame(tick);
+      }));
+      const after = JSON.parse(await page.evaluate(() => window.stanceLab.status()));
+      console.log(`       crowd: ${fps.toFixed(1)} fps over 5 s, update + skinning ${after.update_avg_ms} ms a frame (wasm), ${after.triangles} triangles`);
+      const shot = path.join(artifacts, 'lab-crowd.png');
+      await page.screenshot({ path: shot, fullPage: true });
+      shots.push(shot);
+      check(fps >= 55, `the crowd holds ${fps.toFixed(1)} fps over 5 s (wanted >= 55)`);
     }],
     ['pause and step one frame', async () => {
       await page.click('#tab-sm');
