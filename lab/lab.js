@@ -231,11 +231,14 @@
       showMesh, bones: showBones || !showMesh ? lines.seg : null, joints: showBones ? lines.pts : null, extra });
     lastBox = gfx.project(lines.pts);
     if (sampleReq) { const q = sampleReq; sampleReq = null; q(gfx.read(lastBox), lastBox); }
+    // the 2D panels at most 30 times a second (each costs a few ms on a software renderer)
+    if (++panelFrame % 2 && !paused) return;
     const t = $('timeline');
     if (v === VIEW.sm) drawStateTimeline(t);
     else if (v === VIEW.ly) drawLayerTimeline(t);
     drawGraph(v);
   }
+  let panelFrame = 0;
 
   function drawGraph(v) {
     const c = $('graph');
@@ -268,13 +271,14 @@
       });
     },
     machine() { return machineSeen; },
+    renderer() { const gl = gfx.gl, e = gl.getExtension('WEBGL_debug_renderer_info'); return e ? gl.getParameter(e.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER); },
     // the character's screen box and its pixels on the next frame: { box, pixels (non-background count), data }
     sample() {
       return new Promise((resolve) => {
         sampleReq = (px, box) => {
           let n = 0;
           for (let i = 0; i < px.length; i += 4) {
-            const d = Math.abs(px[i] - 246) + Math.abs(px[i + 1] - 247) + Math.abs(px[i + 2] - 249);
+            const d = Math.abs(px[i] - 240) + Math.abs(px[i + 1] - 242) + Math.abs(px[i + 2] - 245); // the clear colour
             if (d > 40) n++;
           }
           resolve({ box, pixels: n, area: (box.x1 - box.x0) * (box.y1 - box.y0), data: Array.from(px) });

@@ -3,7 +3,7 @@
  * jumps, updated together in WebAssembly; the update's time is measured here
  * (emscripten_get_now) and the skinning matrices of all of them are written to
  * one array that JavaScript uploads once per frame for an instanced draw.
- * A low-detail mesh for the crowd (a six-sided prism per bone, each vertex
+ * A low-detail mesh for the crowd (a four-sided prism per bone, each vertex
  * bound to its bone's joint) is built here from the rest pose, in the
  * built-in skin's bind space (its inverse binds are the rest pose's). */
 #include <math.h>
@@ -29,9 +29,9 @@ static struct {
 
 /* ---- the crowd's low-detail mesh ------------------------------------------ */
 
-#define LOD_SIDES 6
-#define LOD_MAX_V (STANCE_MAX_JOINTS * LOD_SIDES * 4)
-#define LOD_MAX_I (STANCE_MAX_JOINTS * LOD_SIDES * 12)
+#define LOD_SIDES 4
+#define LOD_MAX_V (STANCE_MAX_JOINTS * LOD_SIDES * 2)
+#define LOD_MAX_I (STANCE_MAX_JOINTS * LOD_SIDES * 6)
 static struct {
     int vertices, indices;
     float pos[LOD_MAX_V * 3], nrm[LOD_MAX_V * 3], wgt[LOD_MAX_V * 4];
@@ -49,16 +49,15 @@ static void lod_vertex(const float p[3], const float n[3], int joint) {
 static void lod_bone(const float a[3], const float b[3], float radius, int joint) {
     float d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
     float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    if (len < 1e-4f || lod.vertices + 4 * LOD_SIDES > LOD_MAX_V) return;
+    if (len < 1e-4f || lod.vertices + 2 * LOD_SIDES > LOD_MAX_V) return;
     for (int k = 0; k < 3; k++) d[k] /= len;
     float up[3] = {fabsf(d[1]) < 0.9f ? 0.0f : 1.0f, fabsf(d[1]) < 0.9f ? 1.0f : 0.0f, 0.0f};
     float u[3] = {up[1] * d[2] - up[2] * d[1], up[2] * d[0] - up[0] * d[2], up[0] * d[1] - up[1] * d[0]};
     float ul = sqrtf(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
     for (int k = 0; k < 3; k++) u[k] /= ul;
     float w[3] = {d[1] * u[2] - d[2] * u[1], d[2] * u[0] - d[0] * u[2], d[0] * u[1] - d[1] * u[0]};
-    float na[3] = {-d[0], -d[1], -d[2]};
     int first = lod.vertices;
-    /* sides: 2 vertices per side corner (flat normals per ring corner), then the caps */
+    /* 2 vertices per corner, the normal pointing out of the corner */
     for (int s = 0; s < LOD_SIDES; s++) {
         float t = 6.2831853f * (float)s / LOD_SIDES, c = cosf(t), sn = sinf(t);
         float n[3] = {c * u[0] + sn * w[0], c * u[1] + sn * w[1], c * u[2] + sn * w[2]};
@@ -72,20 +71,7 @@ static void lod_bone(const float a[3], const float b[3], float radius, int joint
         uint32_t q[6] = {i0, i1, i0 + 1, i1, i1 + 1, i0 + 1};
         for (int k = 0; k < 6; k++) lod.idx[lod.indices++] = q[k];
     }
-    int cap = lod.vertices;
-    for (int s = 0; s < LOD_SIDES; s++) {
-        float p0[3], p1[3];
-        for (int k = 0; k < 3; k++) p0[k] = lod.pos[3 * (first + 2 * s) + k], p1[k] = lod.pos[3 * (first + 2 * s + 1) + k];
-        lod_vertex(p0, na, joint);
-        lod_vertex(p1, d, joint);
-    }
-    for (int s = 1; s + 1 < LOD_SIDES; s++) {
-        uint32_t c0 = (uint32_t)cap;
-        uint32_t qa[3] = {c0, c0 + 2 * (uint32_t)(s + 1), c0 + 2 * (uint32_t)s};
-        uint32_t qb[3] = {c0 + 1, c0 + 1 + 2 * (uint32_t)s, c0 + 1 + 2 * (uint32_t)(s + 1)};
-        for (int k = 0; k < 3; k++) lod.idx[lod.indices++] = qa[k];
-        for (int k = 0; k < 3; k++) lod.idx[lod.indices++] = qb[k];
-    }
+    /* no caps: the prisms overlap at the joints, and a vertex saved counts (SwiftShader) */
 }
 
 static int lod_build(const stance_skeleton *sk) {

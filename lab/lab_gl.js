@@ -1,6 +1,8 @@
 // lab/lab_gl.js - the lab's WebGL2 renderer (hand-written shaders): skinned
 // meshes lit by a key light and ambient, a ground grid, an orbit camera
 // (drag, wheel), a bones overlay, and instanced drawing for the crowd.
+// Written for SwiftShader too (CI has no GPU): the ground is lines, not a
+// full-screen shader.
 // Skinning matrices come from WebAssembly (stance_skin_matrices) and are
 // uploaded as an RGBA32F texture: one row per skin (or per crowd member),
 // four texels (columns) per joint.
@@ -37,20 +39,6 @@ window.StanceGL = (function () {
     float key = max(dot(n, uKey), 0.0), fill = 0.5 + 0.5 * n.y;
     vec3 c = uColor.rgb * (0.28 * fill + 0.85 * key) ;
     o = vec4(pow(c, vec3(1.0 / 2.2)), 1.0);
-  }`;
-  const GRID_VS = `#version 300 es
-  in vec2 aXZ; uniform mat4 uViewProj; uniform float uY; uniform vec2 uCentre; uniform float uSize; out vec2 vXZ;
-  void main() { vXZ = uCentre + aXZ * uSize; gl_Position = uViewProj * vec4(vXZ.x, uY, vXZ.y, 1.0); }`;
-  const GRID_FS = `#version 300 es
-  precision highp float;
-  in vec2 vXZ; uniform float uStep; uniform vec2 uCentre; uniform float uSize; out vec4 o;
-  float line(vec2 p, float step) { vec2 g = abs(fract(p / step - 0.5) - 0.5) / fwidth(p / step); return 1.0 - min(min(g.x, g.y), 1.0); }
-  void main() {
-    float minor = line(vXZ, uStep), major = line(vXZ, uStep * 5.0);
-    float fade = 1.0 - smoothstep(0.6, 1.0, length(vXZ - uCentre) / uSize);
-    vec3 base = vec3(0.93, 0.945, 0.955);
-    vec3 c = mix(base, vec3(0.70, 0.74, 0.78), max(minor * 0.6, major) * fade);
-    o = vec4(pow(c, vec3(1.0)), 1.0);
   }`;
   const LINE_VS = `#version 300 es
   in vec3 aPos; uniform mat4 uViewProj; void main() { gl_Position = uViewProj * vec4(aPos, 1.0); gl_PointSize = 5.0; }`;
@@ -96,11 +84,7 @@ window.StanceGL = (function () {
     if (!gl) throw new Error('WebGL2 is not available');
     this.gl = gl; this.canvas = canvas;
     this.skin = compile(gl, SKIN_VS, SKIN_FS);
-    this.grid = compile(gl, GRID_VS, GRID_FS);
     this.line = compile(gl, LINE_VS, LINE_FS);
-    this.quad = gl.createBuffer();
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.quad);
-    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
     this.lineBuf = gl.createBuffer();
     this.placeBuf = gl.createBuffer();
     this.tex = gl.createTexture();
@@ -164,23 +148,46 @@ window.StanceGL = (function () {
       t[2] + cam.dist * Math.cos(cam.pitch) * Math.cos(cam.yaw)];
     this.viewProj = mul(perspective(0.8, c.width / c.height, f.height * 0.02, f.height * 400), lookAt(eye, t, [0, 1, 0]));
     gl.viewport(0, 0, c.width, c.height);
-    gl.clearColor(0.965, 0.97, 0.975, 1); gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    gl.clearColor(0.94, 0.95, 0.96, 1); gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
     gl.enable(gl.DEPTH_TEST); gl.enable(gl.CULL_FACE);
     // ground grid: a step near a tenth of the height, rounded to 1, 2, 5
     const raw = f.height / 2, p10 = Math.pow(10, Math.floor(Math.log10(raw)));
     const step = raw / p10 < 2 ? p10 : raw / p10 < 5 ? 2 * p10 : 5 * p10;
-    const g = this.grid;
-    gl.useProgram(g.p);
-    gl.uniformMatrix4fv(g.u.uViewProj, false, this.viewProj);
-    gl.uniform1f(g.u.uY, f.ground); gl.uniform1f(g.u.uStep, step);
-    gl.uniform2f(g.u.uCentre, t[0], t[2]); gl.uniform1f(g.u.uSize, f.gridSize || f.height * 8);
+    // grid lines (lines, not a full-screen shader: SwiftShader pays per pixel), major every 5 steps
+    const size = f.gridSize || f.height * 8, n = Math.min(40, Math.ceil(size / step));
+    const x0 = Math.round(t[0] / step) * step, z0 = Math.round(t[2] / step) * step;
+    const key = [x0, z0, step, n, f.ground].join(',');
+    if (this.gridKey !== key) { // rebuilt only when the centre cell or the step changes
+      const minor = [], major = [];
+      // one segment per cell side: a long line crossing the camera plane is
+      // clipped wrongly by SwiftShader, short ones are only dropped near the eye
+      for (let i = -n; i <= n; i++) {
+        const xa = x0 + i * step, za = z0 + i * step;
+        const dx = Math.abs(Math.round(xa / step)) % 5 === 0 ? major : minor;
+        const dz = Math.abs(Math.round(za / step)) % 5 === 0 ? major : minor;
+        for (let k = -n; k < n; k++) {
+          dx.push(xa, f.ground, z0 + k * step, xa, f.ground, z0 + (k + 1) * step);
+          dz.push(x0 + k * step, f.ground, za, x0 + (k + 1) * step, f.ground, za);
+        }
+      }
+      this.gridBufs = this.gridBufs || [gl.createBuffer(), gl.createBuffer()];
+      this.gridCounts = [minor.length / 3, major.length / 3];
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.gridBufs[0]); gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(minor), gl.STATIC_DRAW);
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.gridBufs[1]); gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(major), gl.STATIC_DRAW);
+      this.gridKey = key;
+    }
+    const l = this.line;
+    gl.useProgram(l.p);
+    gl.uniformMatrix4fv(l.u.uViewProj, false, this.viewProj);
     gl.bindVertexArray(null);
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.quad);
-    gl.enableVertexAttribArray(g.a.aXZ); gl.vertexAttribPointer(g.a.aXZ, 2, gl.FLOAT, false, 0, 0);
-    gl.disable(gl.CULL_FACE);
-    gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
-    gl.disableVertexAttribArray(g.a.aXZ);
-    gl.enable(gl.CULL_FACE);
+    gl.enableVertexAttribArray(l.a.aPos);
+    [[0.84, 0.86, 0.88, 1], [0.66, 0.7, 0.74, 1]].forEach((col, k) => {
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.gridBufs[k]);
+      gl.vertexAttribPointer(l.a.aPos, 3, gl.FLOAT, false, 0, 0);
+      gl.uniform4f(l.u.uColor, ...col);
+      gl.drawArrays(gl.LINES, 0, this.gridCounts[k]);
+    });
+    gl.disableVertexAttribArray(l.a.aPos);
     // the character(s)
     if (f.showMesh) {
       const s = this.skin;
@@ -202,9 +209,7 @@ window.StanceGL = (function () {
     }
     // overlay lines: bones (dark), extra (blue)
     gl.disable(gl.DEPTH_TEST);
-    const l = this.line;
     gl.useProgram(l.p);
-    gl.uniformMatrix4fv(l.u.uViewProj, false, this.viewProj);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.lineBuf);
     gl.enableVertexAttribArray(l.a.aPos); gl.vertexAttribPointer(l.a.aPos, 3, gl.FLOAT, false, 0, 0);
     for (const [data, col, mode] of [[f.bones, [0.1, 0.12, 0.16, 1], gl.LINES], [f.joints, [0.86, 0.15, 0.15, 1], gl.POINTS], [f.extra, [0.11, 0.3, 0.85, 1], gl.LINES]]) {

@@ -371,17 +371,26 @@ async function main() {
       check(st.characters === 100, 'characters: ' + st.characters);
       check(st.update_ms >= 0 && st.update_avg_ms > 0, 'update time: ' + JSON.stringify(st));
       // frames over 5 s, counted by the page
-      const fps = await page.evaluate(() => new Promise((resolve) => {
+      const count = () => page.evaluate(() => new Promise((resolve) => {
         let n = 0; const t0 = performance.now();
         const tick = (t) => { n++; if (t - t0 < 5000) requestAnimationFrame(tick); else resolve(n * 1000 / (t - t0)); };
         requestAnimationFrame(tick);
       }));
+      const fps = await count();
       const after = JSON.parse(await page.evaluate(() => window.stanceLab.status()));
-      console.log(`       crowd: ${fps.toFixed(1)} fps over 5 s, update + skinning ${after.update_avg_ms} ms a frame (wasm), ${after.triangles} triangles`);
       const shot = path.join(artifacts, 'lab-crowd.png');
       await page.screenshot({ path: shot, fullPage: true });
       shots.push(shot);
-      check(fps >= 55, `the crowd holds ${fps.toFixed(1)} fps over 5 s (wanted >= 55)`);
+      // what limits it: the same crowd updating, its meshes not drawn
+      await page.click('#show-mesh');
+      const bare = await count();
+      await page.click('#show-mesh');
+      const gpu = await page.evaluate(() => window.stanceLab.renderer());
+      console.log(`       crowd: ${fps.toFixed(1)} fps over 5 s (${bare.toFixed(1)} fps with the meshes not drawn), ` +
+        `update + skinning ${after.update_avg_ms} ms a frame in wasm, ${after.triangles} triangles, renderer ${gpu}, ${os.loadavg()[0].toFixed(1)} load`);
+      // LAB_CROWD_MIN_FPS lowers the bar on purpose (say, on a loaded machine without a GPU); the default is the issue's
+      const want = Number(process.env.LAB_CROWD_MIN_FPS || 55);
+      check(fps >= want, `the crowd holds ${fps.toFixed(1)} fps over 5 s (wanted >= ${want}; ${bare.toFixed(1)} without drawing the meshes)`);
     }],
     ['pause and step one frame', async () => {
       await page.click('#tab-sm');
