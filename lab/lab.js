@@ -443,7 +443,7 @@
       $('arm-max').textContent = L._lab_ly_arm_angle_max().toFixed(2) + '\u00b0';
       $('ly-state').textContent = lyState >= 0 ? str(L._lab_state_name(1, lyState)) : '-';
     } else if (view === 'as' && assetLoaded) {
-      $('as-time').textContent = L._lab_asset_clip_time().toFixed(2) + ' s';
+      $('as-time').textContent = asView === 2 ? L._lab_time(2).toFixed(2) + ' s (graph)' : L._lab_asset_clip_time().toFixed(2) + ' s';
       $('as-state').textContent = asView === 2 ? str(L._lab_base_state(2)) : '-';
     } else if (view === 'cr' && crowdOpen) {
       $('cr-count').textContent = String(L._lab_crowd_count());

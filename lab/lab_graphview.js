@@ -21,7 +21,7 @@ window.StanceGraphView = (function () {
       pos[s] = [cx + rx * Math.cos(a) * (n === 2 ? 1 : 1), cy - ry * Math.sin(a)];
     });
     if (n === 3) { pos[ids[0]] = [cx - rx * 0.85, cy + ry * 0.55]; pos[ids[1]] = [cx + rx * 0.85, cy + ry * 0.55]; pos[ids[2]] = [cx, cy - ry * 0.85]; }
-    if (hasAny) pos[-1] = [40, 24];
+    if (hasAny) pos[-1] = [BW / 2 + 8, BH / 2 + 6];
     return pos;
   }
 
