@@ -81,7 +81,7 @@ $(LAB_OUT)/%.js: lab/%.js
 # when ../shared/data is there (needs the CLI: make build)
 LAB_DATA ?= ../shared/data
 LAB_EXAMPLES = $(if $(wildcard $(LAB_DATA)/robot_expressive/RobotExpressive.glb),$(LAB_OUT)/robot.stance)
-$(LAB_OUT)/robot.stance: graphs/robot.json $(LAB_DATA)/robot_expressive/RobotExpressive.glb build
+$(LAB_OUT)/robot.stance: graphs/robot.json $(LAB_DATA)/robot_expressive/RobotExpressive.glb | build
 	@mkdir -p $(LAB_OUT)
 	./$(BUILD)/stance compile graphs/robot.json -o $@
 

@@ -42,6 +42,15 @@ typedef struct lab_view {
 
 /* The view if it has an instance, else NULL. */
 lab_view *lab_view_at(int view);
+/* View `view` (0..LAB_VIEWS-1) with or without an instance. */
+lab_view *lab_view_slot(int view);
+/* Makes the view's instance on graph (owned by the view when owns is 1); 0 or -1. */
+int lab_view_open(lab_view *v, stance_graph *graph, int owns);
+void lab_view_close(lab_view *v);
+/* The rest pose's height; fills side[] (1 left, -1 right, 0 middle per joint). */
+float lab_rest_height(const stance_skeleton *sk, signed char *side);
+/* After an update: root motion and the feet's tracking window. */
+void lab_track_frame(lab_view *v);
 const stance_builtin *lab_builtin(void);
 int lab_fail(const char *fmt, ...);
 

@@ -332,6 +332,15 @@ async function main() {
       await page.screenshot({ path: shot, fullPage: true });
       shots.push(shot);
       await page.waitForFunction(() => window.stanceLab.machine().current === 'Idle', null, { timeout: 5000 });
+      // dropped on the view, the same file loads too
+      await page.evaluate(async () => {
+        const blob = await (await fetch('robot.stance')).blob();
+        const dt = new DataTransfer();
+        dt.items.add(new File([blob], 'dropped.stance'));
+        document.querySelector('#view').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      });
+      await waitText(page, '#as-file', 'dropped.stance');
+      check(Number(await text(page, '#as-joints')) === 43, 'dropped: joints ' + await text(page, '#as-joints'));
     }],
     ['a file without a graph runs the lesson\'s graph on clips matched by name', async () => {
       const data = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
