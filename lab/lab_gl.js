@@ -5,7 +5,7 @@
 // full-screen shader.
 // Skinning matrices come from WebAssembly (stance_skin_matrices) and are
 // uploaded as an RGBA32F texture: one row per skin (or per crowd member),
-// four texels (columns) per joint.
+// three texels (the matrix's top rows) per joint.
 'use strict';
 
 window.StanceGL = (function () {
@@ -13,20 +13,25 @@ window.StanceGL = (function () {
   in vec3 aPos; in vec3 aNrm; in uvec4 aJoint; in vec4 aWeight; in vec4 aPlace;
   uniform sampler2D uMats; uniform int uRow; uniform int uInstanced; uniform int uRigid; uniform mat4 uViewProj;
   out vec3 vNrm; out vec3 vWorld;
-  mat4 joint(int j, int row) {
-    return mat4(texelFetch(uMats, ivec2(j * 4, row), 0), texelFetch(uMats, ivec2(j * 4 + 1, row), 0),
-                texelFetch(uMats, ivec2(j * 4 + 2, row), 0), texelFetch(uMats, ivec2(j * 4 + 3, row), 0));
+  // a joint's matrix as its top three rows (texels 3j..3j+2 of the row)
+  void joint(int j, int row, float w, inout vec4 r0, inout vec4 r1, inout vec4 r2) {
+    r0 += w * texelFetch(uMats, ivec2(j * 3, row), 0); r1 += w * texelFetch(uMats, ivec2(j * 3 + 1, row), 0);
+    r2 += w * texelFetch(uMats, ivec2(j * 3 + 2, row), 0);
   }
   void main() {
+    // 1: instanced (row = instance, place per instance)
     int row = uInstanced == 1 ? gl_InstanceID : uRow;
-    mat4 m;
-    if (uRigid == 1) m = joint(int(aJoint.x), row); // one joint per vertex (the crowd's low-detail mesh)
-    else m = aWeight.x * joint(int(aJoint.x), row) + aWeight.y * joint(int(aJoint.y), row) +
-             aWeight.z * joint(int(aJoint.z), row) + aWeight.w * joint(int(aJoint.w), row);
-    vec4 p = m * vec4(aPos, 1.0);
+    vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
+    if (uRigid == 1) joint(int(aJoint.x), row, 1.0, r0, r1, r2); // one joint per vertex (the crowd's low-detail mesh)
+    else {
+      joint(int(aJoint.x), row, aWeight.x, r0, r1, r2); joint(int(aJoint.y), row, aWeight.y, r0, r1, r2);
+      joint(int(aJoint.z), row, aWeight.z, r0, r1, r2); joint(int(aJoint.w), row, aWeight.w, r0, r1, r2);
+    }
+    vec4 p4 = vec4(aPos, 1.0);
+    vec3 p = vec3(dot(r0, p4), dot(r1, p4), dot(r2, p4));
     float c = cos(aPlace.w), s = sin(aPlace.w);
     vec3 w = vec3(c * p.x + s * p.z, p.y, -s * p.x + c * p.z) + aPlace.xyz;
-    vec3 n = mat3(m) * aNrm;
+    vec3 n = vec3(dot(r0.xyz, aNrm), dot(r1.xyz, aNrm), dot(r2.xyz, aNrm));
     vNrm = vec3(c * n.x + s * n.z, n.y, -s * n.x + c * n.z);
     vWorld = w;
     gl_Position = uViewProj * vec4(w, 1.0);
@@ -133,10 +138,27 @@ window.StanceGL = (function () {
   };
 
   // rows: Float32Array of (rows x width*4) RGBA texels
+  // data: 16 floats per joint (column-major 4x4, stance_skin_matrices' layout),
+  // jointsPerRow joints a row; stored as each matrix's top three rows
   Renderer.prototype.matrices = function (data, jointsPerRow, rows) {
-    const gl = this.gl;
+    const gl = this.gl, w = jointsPerRow * 3, n = jointsPerRow * rows;
+    if (!this.rowsBuf || this.rowsBuf.length !== 12 * n) this.rowsBuf = new Float32Array(12 * n);
+    const o = this.rowsBuf;
+    for (let j = 0; j < n; j++)
+      for (let r = 0; r < 3; r++) {
+        const q = 12 * j + 4 * r, a = 16 * j + r;
+        o[q] = data[a]; o[q + 1] = data[a + 4]; o[q + 2] = data[a + 8]; o[q + 3] = data[a + 12];
+      }
+    if (this.texW !== w || this.texH !== rows) { // storage once per size, then updates only
+      gl.deleteTexture(this.tex);
+      this.tex = gl.createTexture();
+      gl.bindTexture(gl.TEXTURE_2D, this.tex);
+      for (const k of [gl.TEXTURE_MIN_FILTER, gl.TEXTURE_MAG_FILTER]) gl.texParameteri(gl.TEXTURE_2D, k, gl.NEAREST);
+      gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA32F, w, rows);
+      this.texW = w, this.texH = rows;
+    }
     gl.bindTexture(gl.TEXTURE_2D, this.tex);
-    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA32F, jointsPerRow * 4, rows, 0, gl.RGBA, gl.FLOAT, data);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, w, rows, gl.RGBA, gl.FLOAT, o);
   };
 
   // frame: { target, height, ground, places (Float32Array, 4 per instance) or root, instances, bones: Float32Array of segments, extra }
@@ -196,7 +218,8 @@ window.StanceGL = (function () {
       gl.uniform3f(s.u.uKey, 0.45, 0.75, 0.48);
       gl.activeTexture(gl.TEXTURE0); gl.bindTexture(gl.TEXTURE_2D, this.tex); gl.uniform1i(s.u.uMats, 0);
       gl.bindBuffer(gl.ARRAY_BUFFER, this.placeBuf);
-      gl.bufferData(gl.ARRAY_BUFFER, f.places, gl.DYNAMIC_DRAW);
+      if (this.placeLen !== f.places.length) { gl.bufferData(gl.ARRAY_BUFFER, f.places, gl.DYNAMIC_DRAW); this.placeLen = f.places.length; }
+      else gl.bufferSubData(gl.ARRAY_BUFFER, 0, f.places);
       gl.uniform1i(s.u.uInstanced, f.instances > 1 ? 1 : 0);
       for (const m of this.meshes || []) {
         gl.bindVertexArray(m.vao);
