@@ -52,24 +52,26 @@ fuzz:
 clean:
 	rm -rf build build-asan
 
-# ---- the animation lab (lab/): the runtime + lab/stance_lab.c in WebAssembly
+# ---- the animation lab (lab/): the runtime + lab/*.c in WebAssembly
 # make lab        build build-lab/ (index.html, index.js, index.wasm, lab.js)
 # make lab-serve  serve build-lab/ on 127.0.0.1
 # make lab-test   browser tests (Debian chromium + npm playwright-core)
 LAB_OUT ?= build-lab
 LAB_PORT ?= 8765
-LAB_SOURCES = $(wildcard src/core/*.c src/builtin/*.c src/lesson/*.c lab/*.c)
+# the runtime's sources as CMake lists them (written by cmake into $(BUILD)/lab_sources.txt), and the lab's own
+LAB_SOURCES = $(shell cat $(BUILD)/lab_sources.txt 2>/dev/null) $(wildcard lab/*.c)
 LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Iinclude -Isrc \
 	-sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=UTF8ToString,HEAPU8,HEAP32,HEAPF32 \
 	-sMINIFY_HTML=0 --shell-file lab/index.html
 
-.PHONY: lab lab-serve lab-test lab-deps
+.PHONY: lab lab-files lab-serve lab-test lab-deps
 
 lab-deps:
 	bash scripts/lab_deps.sh
 
 $(LAB_OUT)/index.html: $(LAB_SOURCES) lab/index.html $(wildcard include/stance/*.h src/core/*.h lab/*.h)
 	@mkdir -p $(LAB_OUT)
+	@test -s $(BUILD)/lab_sources.txt || { echo "make lab: $(BUILD)/lab_sources.txt is missing (cmake writes it)"; exit 1; }
 	NODE_PATH=/usr/share/nodejs emcc $(LAB_EMFLAGS) $(LAB_SOURCES) -o $@
 
 LAB_JS = $(patsubst lab/%,$(LAB_OUT)/%,$(wildcard lab/*.js))
@@ -81,11 +83,15 @@ $(LAB_OUT)/%.js: lab/%.js
 # when ../shared/data is there (needs the CLI: make build)
 LAB_DATA ?= ../shared/data
 LAB_EXAMPLES = $(if $(wildcard $(LAB_DATA)/robot_expressive/RobotExpressive.glb),$(LAB_OUT)/robot.stance)
-$(LAB_OUT)/robot.stance: graphs/robot.json $(LAB_DATA)/robot_expressive/RobotExpressive.glb | build
+$(LAB_OUT)/robot.stance: graphs/robot.json $(LAB_DATA)/robot_expressive/RobotExpressive.glb $(BUILD)/stance
 	@mkdir -p $(LAB_OUT)
 	./$(BUILD)/stance compile graphs/robot.json -o $@
 
-lab: lab-deps $(LAB_OUT)/index.html $(LAB_JS) $(LAB_EXAMPLES)
+# cmake first (build), so the second make reads the source list it wrote
+lab: lab-deps build
+	@$(MAKE) --no-print-directory lab-files
+
+lab-files: $(LAB_OUT)/index.html $(LAB_JS) $(LAB_EXAMPLES)
 
 lab-serve: lab
 	@echo "stance lab: http://127.0.0.1:$(LAB_PORT)/  (Ctrl-C stops)"
