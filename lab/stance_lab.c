@@ -28,7 +28,6 @@
 #include "stance/stance.h"
 
 #include "lab.h"
-#define RAD2DEG 57.29577951308232f
 
 /* ---- errors --------------------------------------------------------------- */
 
@@ -91,26 +90,20 @@ static void track_frame(lab_view *v) {
     }
 }
 
-/* LESSON.md measure 2 over the window: horizontal distance planted feet move
- * (planted = within 2 cm of the lowest height over the window), both feet,
- * per metre the root travelled. -1 while the root has not moved 5 cm. */
+/* LESSON.md measure 2 over the window, by the CLI's code (stance_foot_slide):
+ * both feet's positions in frame order, per metre the root travelled. -1
+ * while the root has not moved 5 cm. */
 static float track_slide(const lab_view *v) {
-    if (v->count < 2) return -1.0f;
-    float total = 0.0f, metres = 0.0f;
+    if (v->count < 2 || v->feet[0] < 0 || v->feet[1] < 0) return -1.0f;
+    static float pos[LAB_WINDOW * 2 * 3];
+    float metres = 0.0f;
     int first = (v->head - v->count + LAB_WINDOW) % LAB_WINDOW;
-    for (int i = 1; i < v->count; i++) {
-        int cur = (first + i) % LAB_WINDOW, prev = (first + i - 1) % LAB_WINDOW;
-        metres += v->travel[cur];
-        for (int f = 0; f < 2; f++) {
-            if (v->feet[f] < 0) continue;
-            const float *p = v->feet_pos[cur][f], *q = v->feet_pos[prev][f];
-            if (p[1] <= v->lowest[f] + 0.02f) {
-                float dx = p[0] - q[0], dz = p[2] - q[2];
-                total += sqrtf(dx * dx + dz * dz);
-            }
-        }
+    for (int i = 0; i < v->count; i++) {
+        int slot = (first + i) % LAB_WINDOW;
+        if (i) metres += v->travel[slot];
+        memcpy(&pos[6 * i], v->feet_pos[slot], sizeof(float) * 6);
     }
-    return metres > 0.05f ? total * 100.0f / metres : -1.0f;
+    return metres > 0.05f ? stance_foot_slide(pos, v->count, 2, metres) : -1.0f;
 }
 
 /* The rest pose's height; fills side[] (which side of the body each joint is on). */
@@ -441,14 +434,6 @@ static int ly_build(void) {
     return 0;
 }
 
-static float arm_angle(const stance_pose *a, const stance_pose *b, int arm, int elbow) {
-    float u[3] = {a->tx[elbow] - a->tx[arm], a->ty[elbow] - a->ty[arm], a->tz[elbow] - a->tz[arm]};
-    float w[3] = {b->tx[elbow] - b->tx[arm], b->ty[elbow] - b->ty[arm], b->tz[elbow] - b->tz[arm]};
-    float c = u[0] * w[0] + u[1] * w[1] + u[2] * w[2];
-    float x = u[1] * w[2] - u[2] * w[1], y = u[2] * w[0] - u[0] * w[2], z = u[0] * w[1] - u[1] * w[0];
-    return atan2f(sqrtf(x * x + y * y + z * z), c) * RAD2DEG;
-}
-
 /* The wave clip as authored at the wave layer's playback time, and the
  * angle between its right upper arm and the output's. */
 static void ly_measure(void) {
@@ -459,7 +444,7 @@ static void ly_measure(void) {
     float nt = ms.normalized_time - floorf(ms.normalized_time);
     stance_clip_sample(wave, nt * wave->duration, NULL, &ly.wave_local);
     stance_local_to_model(&ly.authored, &ly.wave_local, v->skeleton, NULL);
-    ly.angle = arm_angle(stance_instance_model_pose(v->inst), &ly.authored, ly.arm, ly.elbow);
+    ly.angle = stance_arm_angle_deg(stance_instance_model_pose(v->inst), &ly.authored, ly.arm, ly.elbow);
     ly.angle_max[ly.angle_head] = ly.angle;
     ly.angle_head = (ly.angle_head + 1) % LAB_WINDOW;
     if (ly.angle_count < LAB_WINDOW) ly.angle_count++;

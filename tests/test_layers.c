@@ -185,7 +185,31 @@ static void test_lesson_layer_experiments(void) {
     CHECK(strstr(err.message, "no_such_joint") != NULL);
 }
 
+/* The angle between two upper-arm directions, against hand-worked cases. */
+static void test_arm_angle(void) {
+    stance_pose a, b;
+    CHECK_OK(stance_pose_create(&a, 3, NULL, NULL));
+    CHECK_OK(stance_pose_create(&b, 3, NULL, NULL));
+    /* joint 1 the arm, 2 the elbow: a points along +x, b along +y (90 degrees) */
+    a.tx[1] = 1, a.ty[1] = 2, a.tz[1] = 3, a.tx[2] = 3, a.ty[2] = 2, a.tz[2] = 3;
+    b.tx[1] = 0, b.ty[1] = 0, b.tz[1] = 0, b.tx[2] = 0, b.ty[2] = 0.5f, b.tz[2] = 0;
+    CHECK_NEAR(stance_arm_angle_deg(&a, &b, 1, 2), 90.0, 1e-4);
+    /* (1, 1, 0) against +x: 45 degrees; lengths do not matter */
+    b.tx[2] = 2, b.ty[2] = 2;
+    CHECK_NEAR(stance_arm_angle_deg(&a, &b, 1, 2), 45.0, 1e-4);
+    /* opposite directions: 180; the same pose: 0 */
+    b.tx[2] = -4, b.ty[2] = 0;
+    CHECK_NEAR(stance_arm_angle_deg(&a, &b, 1, 2), 180.0, 1e-4);
+    CHECK_NEAR(stance_arm_angle_deg(&a, &a, 1, 2), 0.0, 1e-4);
+    /* a zero-length arm gives 0, not NaN; bad joints and NULL give -1 */
+    CHECK(stance_arm_angle_deg(&a, &b, 1, 1) == 0.0f);
+    CHECK(stance_arm_angle_deg(&a, &b, 1, 3) == -1.0f && stance_arm_angle_deg(NULL, &b, 1, 2) == -1.0f &&
+          stance_arm_angle_deg(&a, &b, -1, 2) == -1.0f);
+    stance_pose_destroy(&a), stance_pose_destroy(&b);
+}
+
 int main(void) {
+    RUN(test_arm_angle);
     stance_error err;
     if (stance_builtin_create(NULL, &B, &err)) { fprintf(stderr, "%s\n", err.message); return 1; }
     RUN(test_layer_weight_extremes);

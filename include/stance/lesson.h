@@ -124,6 +124,11 @@ stance_status stance_layers_arm_pose(const stance_layer_setup *setup, stance_arm
                                      const stance_allocator *allocator, stance_error *err);
 
 
+/* Measure 3's angle: between the upper-arm directions (arm -> elbow joint)
+ * of two model poses, in degrees (0..180); -1 for NULL poses or joints out of
+ * range. The lab reports it live with this function. */
+float stance_arm_angle_deg(const stance_pose *a, const stance_pose *b, int arm, int elbow);
+
 /* ---- foot sliding (the project's one measure) and foot locking ----------- */
 
 /* Foot sliding in cm per metre the root travelled. `pos` holds world foot

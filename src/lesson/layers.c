@@ -169,7 +169,10 @@ static float slide(const stance_layer_setup *su, int mask_root, int fl, int fr, 
     return slide_cm;
 }
 
-static float arm_angle(const stance_pose *a, const stance_pose *b, int arm, int elbow) {
+float stance_arm_angle_deg(const stance_pose *a, const stance_pose *b, int arm, int elbow) {
+    if (!a || !b || arm < 0 || elbow < 0 || arm >= a->joint_count || elbow >= a->joint_count || arm >= b->joint_count ||
+        elbow >= b->joint_count)
+        return -1.0f;
     qm_vec3 da = qm_norm3(qm_v3(a->tx[elbow] - a->tx[arm], a->ty[elbow] - a->ty[arm], a->tz[elbow] - a->tz[arm]));
     qm_vec3 db = qm_norm3(qm_v3(b->tx[elbow] - b->tx[arm], b->ty[elbow] - b->ty[arm], b->tz[elbow] - b->tz[arm]));
     float c = qm_dot3(da, db);
@@ -200,7 +203,7 @@ static stance_status arm_run(const stance_layer_setup *su, stance_arm_config cfg
         if (f) stance_clip_advance(su->wave, wt, dt, 1, &wt, NULL, 0, NULL, NULL);
         stance_clip_sample(su->wave, wt, NULL, &wl);
         stance_local_to_model(&wm, &wl, sk, NULL);
-        float a = arm_angle(stance_instance_model_pose(r.inst), &wm, arm, elbow);
+        float a = stance_arm_angle_deg(stance_instance_model_pose(r.inst), &wm, arm, elbow);
         if (a > *worst) *worst = a;
         if (f == n && at_time >= 0.0f) {
             *worst = a;
