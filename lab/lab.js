@@ -227,7 +227,7 @@
       const k = 1.5 * ol / len, a = [pose.x[arm] + r[0], pose.y[arm] + r[1], pose.z[arm] + r[2]];
       extra = new Float32Array([...a, a[0] + dx * k, a[1] + dy * k, a[2] + dz * k]);
     }
-    gfx.draw({ target, height: s.height, ground: s.ground, places: new Float32Array([r[0], r[1], r[2], 0]), instances: 1,
+    gfx.draw({ target, height: Math.max(s.height, 0.8 * s.span), ground: s.ground, places: new Float32Array([r[0], r[1], r[2], 0]), instances: 1,
       showMesh, bones: showBones || !showMesh ? lines.seg : null, joints: showBones ? lines.pts : null, extra });
     lastBox = gfx.project(lines.pts);
     if (sampleReq) { const q = sampleReq; sampleReq = null; q(gfx.read(lastBox), lastBox); }
