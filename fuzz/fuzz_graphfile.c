@@ -29,10 +29,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     stance_status s = stance_graphfile_load_string(text, "fuzz.json", NULL, &opt, &gf, &err);
     if (s == STANCE_OK) {
         stance_instance *inst = NULL;
-        if (stance_instance_create(stance_graphfile_graph(gf), NULL, &inst, &err) == STANCE_OK) {
-            for (int f = 0; f < 30; f++) stance_instance_update(inst, 1.0f / 30);
-            stance_instance_destroy(inst);
+        stance_workspace *ws = NULL;
+        if (stance_instance_create(stance_graphfile_graph(gf), NULL, &inst, &err) == STANCE_OK &&
+            stance_workspace_create(stance_graphfile_graph(gf), NULL, &ws, &err) == STANCE_OK) {
+            for (int f = 0; f < 30; f++) stance_instance_update(inst, 1.0f / 30, ws);
         }
+        stance_workspace_destroy(ws);
+        stance_instance_destroy(inst);
         stance_graphfile_destroy(gf);
     } else if (strncmp(err.message, "fuzz.json", 9) != 0) {
         abort(); /* every error names the file */

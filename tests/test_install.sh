@@ -19,10 +19,13 @@ int main(void) {
     if (stance_builtin_lesson_graph(&b, NULL, &g, &err)) { puts(err.message); return 1; }
     stance_instance *inst;
     if (stance_instance_create(g, NULL, &inst, &err)) { puts(err.message); return 1; }
+    stance_workspace *ws;
+    if (stance_workspace_create(g, NULL, &ws, &err)) { puts(err.message); return 1; }
     stance_instance_set_float_by_name(inst, "speed", 1.5f, &err);
-    for (int i = 0; i < 60; i++) stance_instance_update(inst, 1.0f / 60);
+    for (int i = 0; i < 60; i++) stance_instance_update(inst, 1.0f / 60, ws);
     printf("installed stance: %d joints, hips at %.2f m\n", b.skeleton->joint_count, stance_instance_model_pose(inst)->ty[1]);
     stance_instance_destroy(inst);
+    stance_workspace_destroy(ws);
     stance_graph_destroy(g);
     stance_builtin_destroy(&b);
     return 0;

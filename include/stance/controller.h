@@ -45,7 +45,8 @@ stance_status stance_controller_set_float(stance_controller *ctl, int param, flo
 stance_status stance_controller_set_bool(stance_controller *ctl, int param, int value, stance_error *err);
 stance_status stance_controller_set_trigger(stance_controller *ctl, int param, stance_error *err);
 
-stance_status stance_controller_update(stance_controller *ctl, float dt);
+/* Updates the controller's instance with `workspace` (see graph.h). */
+stance_status stance_controller_update(stance_controller *ctl, float dt, stance_workspace *workspace);
 
 /* Events of the last update: the instance's (state entered/exited,
  * transitions, clip markers, clip finished) and the controller's

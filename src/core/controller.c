@@ -200,8 +200,8 @@ stance_status stance_controller_set_trigger(stance_controller *c, int p, stance_
     return c ? stance_instance_set_trigger(c->inst, p, err) : st_fail(err, STANCE_ERR_ARGUMENT, "controller is NULL");
 }
 
-stance_status stance_controller_update(stance_controller *c, float dt) {
-    if (!c) return STANCE_ERR_ARGUMENT;
+stance_status stance_controller_update(stance_controller *c, float dt, stance_workspace *ws) {
+    if (!c || !ws) return STANCE_ERR_ARGUMENT;
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
     c->time += dt;
     /* fades */
@@ -222,7 +222,7 @@ stance_status stance_controller_update(stance_controller *c, float dt) {
         c->add_weight[l] = w < t ? (w + step > t ? t : w + step) : (w - step < t ? t : w - step);
     }
     apply_weights(c);
-    stance_status s = stance_instance_update(c->inst, dt);
+    stance_status s = stance_instance_update(c->inst, dt, ws);
     if (s) return s;
     /* events: the set/reset ones first, then the instance's */
     c->event_count = 0;

@@ -70,12 +70,14 @@ static stance_status make_lean(const stance_skeleton *sk, int spine, const stanc
 typedef struct rig {
     stance_graph *graph;
     stance_instance *inst;
+    stance_workspace *ws;
     stance_clip *made_lean;
     float *mask;
 } rig;
 
 static void rig_free(rig *r, const stance_allocator *al) {
     stance_instance_destroy(r->inst);
+    stance_workspace_destroy(r->ws);
     stance_graph_destroy(r->graph);
     stance_clip_destroy(r->made_lean);
     st_free(al, r->mask, sizeof(float) * STANCE_MAX_JOINTS);
@@ -114,6 +116,7 @@ static stance_status rig_make(rig *r, const stance_layer_setup *su, const stance
     stance_graph_desc gd = {.skeleton = sk, .machine_count = 3, .machines = ms, .layer_count = 3, .layers = ls};
     s = stance_graph_create(&gd, al, &r->graph, err);
     if (!s) s = stance_instance_create(r->graph, al, &r->inst, err);
+    if (!s) s = stance_workspace_create(r->graph, al, &r->ws, err);
     if (s) rig_free(r, al);
     return s;
 }
@@ -188,8 +191,8 @@ static float slide(const stance_layer_setup *su, int mask_root, int fl, int fr, 
         if (mask_root < -1) stance_instance_set_layer_weight(r.inst, 2, 0.0f, 0.0f);
         float prev[2][3] = {{0}};
         for (int f = 0; f <= n; f++) {
-            if (f > 0) stance_instance_update(r.inst, dt);
-            else stance_instance_update(r.inst, 0.0f);
+            if (f > 0) stance_instance_update(r.inst, dt, r.ws);
+            else stance_instance_update(r.inst, 0.0f, r.ws);
             const stance_pose *m = stance_instance_model_pose(r.inst);
             const float tf = (float)f * dt;
             for (int k = 0; k < 2; k++) {
@@ -236,7 +239,7 @@ static stance_status arm_run(const stance_layer_setup *su, stance_arm_config cfg
     float wt = 0.0f;
     *worst = 0.0f;
     for (int f = 0; f <= n; f++) {
-        stance_instance_update(r.inst, f ? dt : 0.0f);
+        stance_instance_update(r.inst, f ? dt : 0.0f, r.ws);
         if (f) stance_clip_advance(su->wave, wt, dt, 1, &wt, NULL, 0, NULL, NULL);
         stance_clip_sample(su->wave, wt, NULL, &wl);
         stance_local_to_model(&wm, &wl, sk, NULL);

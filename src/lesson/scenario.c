@@ -58,9 +58,13 @@ stance_status stance_scenario_run(const stance_graph *g, stance_switch_mode mode
     if (p_jump < 0 || stance_graph_param_type(g, p_jump) != STANCE_PARAM_TRIGGER)
         return st_fail(err, STANCE_ERR_NOT_FOUND, "scenario: the graph has no trigger parameter 'jump'");
     stance_instance *inst = NULL, *shadow = NULL;
-    stance_status s = stance_instance_create(g, allocator, &inst, err);
-    if (!s) s = stance_instance_create(g, allocator, &shadow, err);
-    if (s) { stance_instance_destroy(inst); return s; }
+    stance_workspace *ws = NULL;
+    /* every machine keeps history: the experiment switches any of them by any mode */
+    const stance_instance_desc idesc = {.history = STANCE_HISTORY_ALL};
+    stance_status s = stance_instance_create_ex(g, &idesc, allocator, &inst, err);
+    if (!s) s = stance_instance_create_ex(g, &idesc, allocator, &shadow, err);
+    if (!s) s = stance_workspace_create(g, allocator, &ws, err);
+    if (s) { stance_instance_destroy(inst); stance_instance_destroy(shadow); return s; }
     memset(res, 0, sizeof *res);
     res->mode = mode;
     res->blend_time = blend_time > 0.0f ? blend_time : 0.25f;
@@ -77,14 +81,15 @@ stance_status stance_scenario_run(const stance_graph *g, stance_switch_mode mode
         stance_instance_set_float(inst, p_speed, speed, NULL);
         if (jump) stance_instance_set_trigger(inst, p_jump, NULL);
         stance_instance_copy(shadow, inst);
-        stance_instance_update_ex(shadow, dt, STANCE_UPDATE_NO_TRANSITIONS);
-        s = stance_instance_update(inst, dt);
+        stance_instance_update_ex(shadow, dt, STANCE_UPDATE_NO_TRANSITIONS, ws);
+        s = stance_instance_update(inst, dt, ws);
         if (s) { st_fail(err, s, "scenario: update failed at %.3f s", (double)t); break; }
         int n;
         const stance_event *ev = stance_instance_events(inst, &n, NULL);
         float jump_cm = -1.0f;
         for (int i = 0; i < n; i++) {
-            if (ev[i].type != STANCE_EVENT_TRANSITION_STARTED || ev[i].machine != base_machine) continue;
+            /* the base layer's transitions, at any nesting depth */
+            if (ev[i].type != STANCE_EVENT_TRANSITION_STARTED || ev[i].layer != 0) continue;
             float d;
             int joint;
             stance_pose_distance(stance_instance_model_pose(inst), stance_instance_model_pose(shadow), &d, &joint);
@@ -106,6 +111,7 @@ stance_status stance_scenario_run(const stance_graph *g, stance_switch_mode mode
             frames[f] = (stance_scenario_frame){t + dt, ms.state, ms.transition, ms.progress, jump_cm, clips, speed};
         }
     }
+    stance_workspace_destroy(ws);
     stance_instance_destroy(shadow);
     stance_instance_destroy(inst);
     return s ? s : st_ok(err);
