@@ -36,7 +36,7 @@ extern "C" {
 #define STANCE_MAX_BLEND_ENTRIES 16
 #define STANCE_MAX_CONDITIONS 16 /* per transition */
 #define STANCE_MAX_NEST 4         /* nested machine depth */
-#define STANCE_EVENT_QUEUE 32     /* events kept per update (more are counted as dropped) */
+#define STANCE_EVENT_QUEUE 24     /* events kept per update (more are counted as dropped) */
 #define STANCE_MIN_DT 1e-6f       /* update steps below this (subnormal, tiny) are treated as 0 */
 
 /* ---- description ---------------------------------------------------------- */
@@ -248,8 +248,8 @@ typedef struct stance_event {
     int machine;
     int state;         /* global state index (the state entered/exited/finished, or the transition's target) */
     int other;         /* transition: the source state; marker: the clip event index */
-    const char *name;  /* marker: the clip event's name; else the state's name */
     float time;        /* instance time in seconds when it happened */
+    const char *name;  /* marker: the clip event's name; else the state's name */
 } stance_event;
 
 /* ---- workspace: per-thread evaluation scratch --------------------------------

@@ -239,9 +239,9 @@ static int find_transition(const stance_instance *inst, int m) {
  * the last output when it keeps history, else evaluated now. */
 static void snapshot(stance_instance *inst, stance_workspace *ws, int m) {
     g_machine_rt *rt = &inst->machines[m];
-    stance_pose *snap = in_mpose(inst, m, PM_SNAP);
+    stance_pose *snap = in_mpose(inst, ws, m, PM_SNAP);
     if (rt->has_history && rt->hist >= 1) {
-        stance_pose_copy(snap, in_hist(inst, m, 1));
+        stance_pose_copy(snap, in_hist(inst, ws, m, 1));
         return;
     }
     adv_plan_tree(inst, ws, m, 1);
@@ -276,7 +276,7 @@ static void begin_switch(stance_instance *inst, stance_workspace *ws, int m, int
             memset(rt->rec, 0, sizeof(float) * 9 * (size_t)J);
             if (rt->hist >= 2) {
                 stance_pose *v = in_wpose(ws, m, PW_SV);
-                tr_velocity(v, in_hist(inst, m, 1), in_hist(inst, m, 2), rt->hist_dt);
+                tr_velocity(v, in_hist(inst, ws, m, 1), in_hist(inst, ws, m, 2), rt->hist_dt);
                 for (int j = 0; j < J; j++) {
                     float *r = rt->rec + (size_t)j * 9;
                     r[0] = v->tx[j], r[1] = v->ty[j], r[2] = v->tz[j];

@@ -35,8 +35,9 @@ static int exclusive(const stance_controller *c, int l) {
 }
 
 static void push(stance_controller *c, stance_event_type type, int layer, int state) {
-    stance_event e = {type, layer, layer >= 0 ? stance_graph_layer_machine(c->graph, layer) : -1, state, -1,
-                      state >= 0 ? stance_graph_state_name(c->graph, state) : stance_graph_layer_name(c->graph, layer), c->time};
+    stance_event e = {.type = type, .layer = layer, .machine = layer >= 0 ? stance_graph_layer_machine(c->graph, layer) : -1,
+                      .state = state, .other = -1, .time = c->time,
+                      .name = state >= 0 ? stance_graph_state_name(c->graph, state) : stance_graph_layer_name(c->graph, layer)};
     if (c->pending_count < 16) c->pending[c->pending_count++] = e;
 }
 

@@ -108,7 +108,7 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
             break;
         }
         case STANCE_SWITCH_FROZEN:
-            tr_lerp(out, in_mpose(inst, m, PM_SNAP), out, w);
+            tr_lerp(out, in_mpose(inst, ws, m, PM_SNAP), out, w);
             break;
         case STANCE_SWITCH_INERTIALIZE:
         case STANCE_SWITCH_INERTIALIZE_SIMPLE: {
@@ -116,11 +116,11 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
             if (rt->pending_init) {
                 stance_pose *src = in_wpose(ws, m, PW_S1), *sv = in_wpose(ws, m, PW_SV);
                 if (rt->hist >= 2) {
-                    tr_extrapolate(src, in_hist(inst, m, 1), in_hist(inst, m, 2), rt->hist_dt, rt->switch_dt);
-                    tr_velocity(sv, in_hist(inst, m, 1), in_hist(inst, m, 2), rt->hist_dt);
+                    tr_extrapolate(src, in_hist(inst, ws, m, 1), in_hist(inst, ws, m, 2), rt->hist_dt, rt->switch_dt);
+                    tr_velocity(sv, in_hist(inst, ws, m, 1), in_hist(inst, ws, m, 2), rt->hist_dt);
                     tr_inertialize_init(rt->rec, src, sv, out, in_wpose(ws, m, PW_TV), rt->duration, simple);
                 } else if (rt->hist == 1) {
-                    tr_inertialize_init(rt->rec, in_hist(inst, m, 1), NULL, out, NULL, rt->duration, simple);
+                    tr_inertialize_init(rt->rec, in_hist(inst, ws, m, 1), NULL, out, NULL, rt->duration, simple);
                 } else {
                     tr_inertialize_init(rt->rec, out, NULL, out, NULL, rt->duration, simple);
                 }
@@ -131,7 +131,7 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
         }
         case STANCE_SWITCH_DEADBLEND: {
             stance_pose *src = in_wpose(ws, m, PW_S1);
-            tr_deadblend_source(src, in_mpose(inst, m, PM_SNAP), rt->rec, rt->elapsed + rt->switch_dt, g->deadblend_halflife);
+            tr_deadblend_source(src, in_mpose(inst, ws, m, PM_SNAP), rt->rec, rt->elapsed + rt->switch_dt, g->deadblend_halflife);
             tr_lerp(out, src, out, w);
             break;
         }
@@ -142,7 +142,7 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
     /* history: H2 <- H1 <- out (steps below STANCE_MIN_DT were made 0) */
     if (push_history && rt->has_history && dt > 0.0f) {
         rt->hist_flip = !rt->hist_flip; /* last frame's output becomes age 2 */
-        stance_pose_copy(in_hist(inst, m, 1), out);
+        stance_pose_copy(in_hist(inst, ws, m, 1), out);
         rt->hist = rt->hist < 2 ? rt->hist + 1 : 2;
         rt->hist_dt = dt;
     }

@@ -165,8 +165,8 @@ struct stance_instance {
     g_machine_rt *machines;
     float *layer_weight, *layer_target, *layer_rate;
     unsigned char *layer_off;   /* disabled layers */
-    stance_pose *poses;         /* machines' persistent poses, then PI_LOCAL, PI_MODEL */
-    int pose_count;
+    stance_pose *poses;         /* PI_LOCAL, PI_MODEL */
+    float *machine_pose_mem;    /* the machines' persistent poses (views: in_mpose) */
     int event_count, event_dropped;
     int events_sealed;          /* the queue holds a finished update's events */
     float root_delta[3];
@@ -212,6 +212,7 @@ struct stance_workspace {
     stance_pose *poses;         /* machine_cap * PW_PER_MACHINE + PW_SHARED */
     int pose_count;
     float *pose_mem;
+    stance_pose *views;         /* machine_cap * 3: views of an instance's machine poses */
 };
 
 /* graph_deltas.c: the delta clips of additive first-frame layers */
@@ -221,8 +222,9 @@ stance_status gr_build_deltas(stance_graph *g, stance_error *err);
 void in_emit(stance_instance *inst, stance_event_type type, int layer, int machine, int state, int other,
              const char *name);
 int in_layer_of_machine(const stance_graph *g, int m);
-stance_pose *in_mpose(stance_instance *inst, int m, int which);
-stance_pose *in_hist(stance_instance *inst, int m, int age);
+/* A machine's persistent pose (PM_*), as a view bound in the workspace. */
+stance_pose *in_mpose(stance_instance *inst, stance_workspace *ws, int m, int which);
+stance_pose *in_hist(stance_instance *inst, stance_workspace *ws, int m, int age);
 stance_pose *in_wpose(stance_workspace *ws, int m, int which);
 stance_pose *in_wshared(stance_workspace *ws, int which);
 stance_cursor *in_cursors(stance_instance *inst, int m, int slot_is_old);

@@ -33,7 +33,7 @@ static int keeps_history(const stance_graph *g, int history_all, int m) {
 static inst_layout layout_of(const stance_graph *g, int history_all) {
     inst_layout lo;
     const int J = g->skeleton->joint_count, M = g->machine_count, L = g->layer_count;
-    lo.pose_count = PI_COUNT, lo.rec_count = 0, lo.cursor_count = 0;
+    lo.pose_count = 0, lo.rec_count = 0, lo.cursor_count = 0;
     for (int m = 0; m < M; m++) {
         int h = keeps_history(g, history_all, m);
         lo.pose_count += h ? 3 : 1;
@@ -49,8 +49,8 @@ static inst_layout layout_of(const stance_graph *g, int history_all) {
     lo.lr = grab(&off, sizeof(float) * (size_t)L);
     lo.loff = grab(&off, (size_t)L);
     lo.cursors = grab(&off, sizeof(stance_cursor) * (size_t)lo.cursor_count);
-    lo.pose_structs = grab(&off, sizeof(stance_pose) * (size_t)lo.pose_count);
-    lo.pose_mem = grab(&off, stance_pose_bytes(J) * (size_t)lo.pose_count);
+    lo.pose_structs = grab(&off, sizeof(stance_pose) * PI_COUNT);
+    lo.pose_mem = grab(&off, stance_pose_bytes(J) * (size_t)(lo.pose_count + PI_COUNT));
     lo.rec = grab(&off, sizeof(float) * INERT_FLOATS * (size_t)J * (size_t)lo.rec_count);
     lo.total = st_align_up(off, 64);
     return lo;
@@ -80,8 +80,8 @@ static void bind(stance_instance *inst) {
     inst->layer_rate = (float *)(mem + lo.lr);
     inst->layer_off = mem + lo.loff;
     inst->poses = (stance_pose *)(mem + lo.pose_structs);
-    inst->pose_count = lo.pose_count;
-    for (int i = 0; i < lo.pose_count; i++) bind_pose(&inst->poses[i], J, mem + lo.pose_mem + pb * (size_t)i);
+    for (int i = 0; i < PI_COUNT; i++) bind_pose(&inst->poses[i], J, mem + lo.pose_mem + pb * (size_t)i);
+    inst->machine_pose_mem = (float *)(mem + lo.pose_mem + pb * PI_COUNT);
     int pose_at = 0, rec_at = 0, cur_at = 0;
     for (int m = 0; m < M; m++) {
         g_machine_rt *rt = &inst->machines[m];
@@ -94,20 +94,27 @@ static void bind(stance_instance *inst) {
     }
 }
 
-stance_pose *in_mpose(stance_instance *inst, int m, int which) {
-    return &inst->poses[inst->machines[m].pose_first + which];
+static unsigned char *mpose_mem(const stance_instance *inst, int m, int which) {
+    const size_t pb = stance_pose_bytes(inst->graph->skeleton->joint_count);
+    return (unsigned char *)inst->machine_pose_mem + pb * (size_t)(inst->machines[m].pose_first + which);
+}
+
+/* The instance keeps the machines' pose blocks without pose structs (120
+ * bytes each); the workspace lends a view bound on use. */
+stance_pose *in_mpose(stance_instance *inst, stance_workspace *ws, int m, int which) {
+    stance_pose *v = &ws->views[m * 3 + which];
+    bind_pose(v, inst->graph->skeleton->joint_count, mpose_mem(inst, m, which));
+    return v;
 }
 
 /* The output one frame ago (age 1) and two frames ago (age 2): the two
  * buffers swap roles each frame instead of copying one into the other. */
-stance_pose *in_hist(stance_instance *inst, int m, int age) {
+stance_pose *in_hist(stance_instance *inst, stance_workspace *ws, int m, int age) {
     int newer = inst->machines[m].hist_flip ? PM_H2 : PM_H1;
-    return in_mpose(inst, m, age == 1 ? newer : (newer == PM_H1 ? PM_H2 : PM_H1));
+    return in_mpose(inst, ws, m, age == 1 ? newer : (newer == PM_H1 ? PM_H2 : PM_H1));
 }
 
-static stance_pose *ipose(const stance_instance *inst, int which) {
-    return &inst->poses[inst->pose_count - PI_COUNT + which];
-}
+static stance_pose *ipose(const stance_instance *inst, int which) { return &inst->poses[which]; }
 
 stance_cursor *in_cursors(stance_instance *inst, int m, int old) {
     g_machine_rt *rt = &inst->machines[m];
@@ -167,7 +174,11 @@ stance_status stance_instance_create_ex(const stance_graph *g, const stance_inst
     inst->bytes = lo.total;
     inst->history_all = d.history == STANCE_HISTORY_ALL;
     bind(inst);
-    for (int i = 0; i < inst->pose_count; i++) stance_pose_set_rest(&inst->poses[i], g->skeleton);
+    for (int i = 0; i < lo.pose_count; i++) { /* the machines' poses start at rest */
+        stance_pose v;
+        bind_pose(&v, g->skeleton->joint_count, (unsigned char *)inst->machine_pose_mem + stance_pose_bytes(g->skeleton->joint_count) * (size_t)i);
+        stance_pose_set_rest(&v, g->skeleton);
+    }
     stance_instance_reset(inst);
     *out = inst;
     return st_ok(err);
@@ -222,7 +233,7 @@ stance_status stance_instance_reset(stance_instance *inst) {
 /* ---- workspace ------------------------------------------------------------------- */
 
 typedef struct ws_layout {
-    size_t plans, pose_structs, pose_mem, total;
+    size_t plans, pose_structs, pose_mem, views, total;
     int pose_count;
 } ws_layout;
 
@@ -233,6 +244,7 @@ static ws_layout ws_layout_of(int J, int M) {
     lo.plans = grab(&off, sizeof(g_plan) * (size_t)M);
     lo.pose_structs = grab(&off, sizeof(stance_pose) * (size_t)lo.pose_count);
     lo.pose_mem = grab(&off, stance_pose_bytes(J) * (size_t)lo.pose_count);
+    lo.views = grab(&off, sizeof(stance_pose) * 3 * (size_t)M);
     lo.total = st_align_up(off, 64);
     return lo;
 }
@@ -259,6 +271,7 @@ stance_status stance_workspace_create(const stance_graph *g, const stance_alloca
     ws->poses = (stance_pose *)(mem + lo.pose_structs);
     ws->pose_count = lo.pose_count;
     ws->pose_mem = (float *)(mem + lo.pose_mem);
+    ws->views = (stance_pose *)(mem + lo.views);
     ws->bound = NULL;
     *out = ws;
     return st_ok(err);
