@@ -18,3 +18,15 @@ for j in $joints; do
   calls=$(( 10 + 5 * frames ))
   echo "J=$j: $(( ir / (calls * chars) )) instructions per character update ($ir over $calls frames x $chars characters)"
 done
+# The crowd workload (the real path): instructions per character update of
+# stance bench --graph, steady state (the timed frames after the warm-up), 1 thread.
+graphs=${STANCE_CROWD_GRAPHS:-graphs/builtin.json graphs/robot.json}
+cchars=200 cframes=30
+for g in $graphs; do
+  [ -f "$g" ] || continue
+  out="$tmp/cg.crowd.$(basename "$g")"
+  valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect=crowd_frame_timed \
+    "$cli" bench --graph "$g" --characters $cchars --threads 1 --frames $cframes > /dev/null 2> "$tmp/log.crowd"
+  ir=$(grep -E '^summary:' "$out" | awk '{print $2}')
+  echo "crowd $g: $(( ir / (cframes * cchars) )) instructions per character update ($ir over $cframes frames x $cchars characters)"
+done
