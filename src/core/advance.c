@@ -116,6 +116,7 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
     const stance_graph *g = inst->graph;
     const g_state *s = &g->states[p->state];
     const int layer = in_layer_of_machine(g, m);
+    const int root = layer == 0; /* root motion is the base layer's */
     const float rate = state_rate(inst, s);
     p->root[0] = p->root[1] = p->root[2] = 0.0f;
     p->time += dt;
@@ -126,7 +127,7 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
         float np;
         if (!p->finished) {
             stance_clip_advance(c, p->pos, dt * rate, !s->once, &np, hits, 16, &n, &wraps);
-            stance_clip_root_motion(c, p->pos, dt * rate, !s->once, p->root);
+            if (root) stance_clip_root_motion(c, p->pos, dt * rate, !s->once, p->root);
             p->pos = np;
             p->loops += wraps;
             emit_markers(inst, layer, m, p, c, hits, n);
@@ -149,7 +150,7 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
         int dom = 0;
         for (int i = 0; i < s->entry_count; i++) {
             if (w[i] > w[dom]) dom = i;
-            if (w[i] <= 0.0f) continue;
+            if (w[i] <= 0.0f || !root) continue;
             float r[3], d = e[i].clip->duration;
             stance_clip_root_motion(e[i].clip, p->pos * d, dphase * d, !s->once, r);
             for (int k = 0; k < 3; k++) p->root[k] += w[i] * r[k];

@@ -11,33 +11,20 @@
 
 #include "core/graph_internal.h"
 #include "core/internal.h"
+#include "core/simd.h"
 
 /* dst = dst * w (all channels), the start of an accumulation. */
-static void pose_scale(stance_pose *p, float w) {
-    float *f = p->tx;
-    const size_t n = (size_t)p->padded_count * 10;
-    for (size_t i = 0; i < n; i++) f[i] *= w;
-}
+static void pose_scale(stance_pose *p, float w) { sv_block_scale(p->tx, p->tx, w, p->padded_count * 10); }
 
 /* dst += w * src, rotations sign-aligned to dst. */
 static void pose_accumulate(stance_pose *dst, const stance_pose *src, float w) {
-    for (int j = 0; j < dst->padded_count; j++) {
-        dst->tx[j] += src->tx[j] * w, dst->ty[j] += src->ty[j] * w, dst->tz[j] += src->tz[j] * w;
-        dst->sx[j] += src->sx[j] * w, dst->sy[j] += src->sy[j] * w, dst->sz[j] += src->sz[j] * w;
-        float d = dst->qx[j] * src->qx[j] + dst->qy[j] * src->qy[j] + dst->qz[j] * src->qz[j] + dst->qw[j] * src->qw[j];
-        float ws = d < 0.0f ? -w : w;
-        dst->qx[j] += src->qx[j] * ws, dst->qy[j] += src->qy[j] * ws, dst->qz[j] += src->qz[j] * ws, dst->qw[j] += src->qw[j] * ws;
-    }
+    const int pc = dst->padded_count;
+    sv_block_add(dst->tx, src->tx, w, 3 * pc);
+    sv_block_add(dst->sx, src->sx, w, 3 * pc);
+    sv_block_add_rot(dst->qx, src->qx, w, pc, pc);
 }
 
-static void pose_normalize(stance_pose *p) {
-    for (int j = 0; j < p->padded_count; j++) {
-        float l = p->qx[j] * p->qx[j] + p->qy[j] * p->qy[j] + p->qz[j] * p->qz[j] + p->qw[j] * p->qw[j];
-        float inv = l > 0.0f ? 1.0f / sqrtf(l) : 0.0f;
-        if (inv == 0.0f) { p->qx[j] = p->qy[j] = p->qz[j] = 0.0f, p->qw[j] = 1.0f; continue; }
-        p->qx[j] *= inv, p->qy[j] *= inv, p->qz[j] *= inv, p->qw[j] *= inv;
-    }
-}
+static void pose_normalize(stance_pose *p) { sv_block_normalize_rot(p->qx, p->padded_count, p->padded_count); }
 
 static void vel_scale(stance_pose *v, float k) {
     float *f = v->tx;
@@ -95,7 +82,9 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
     const stance_graph *g = inst->graph;
     g_machine_rt *rt = &inst->machines[m];
     const g_plan *pl = &ws->plans[m];
-    stance_pose *out = in_wpose(ws, m, PW_OUT);
+    /* the base layer's machine writes the instance's local pose itself
+     * (nothing reads its workspace output; a snapshot does not push) */
+    stance_pose *out = push_history && m == g->layers[0].machine ? in_local(inst) : in_wpose(ws, m, PW_OUT);
     const int need_vel = pl->blend && rt->pending_init;
     eval_src(inst, ws, m, &pl->cur, out, need_vel ? in_wpose(ws, m, PW_TV) : NULL);
     if (pl->blend) {
@@ -166,7 +155,7 @@ static void apply_layer(stance_instance *inst, stance_workspace *ws, int l, floa
     if (gl->mode == STANCE_LAYER_ADDITIVE) {
         if (gl->additive_ref == STANCE_ADDITIVE_FIRST_FRAME) {
             /* the machine played the precomputed deltas: apply in one pass */
-            stance_pose_additive_apply(local, local, lo, mask, w);
+            st_additive_apply_padded(local, local, lo, mask, w);
             return;
         }
         /* a reference clip at the layer's own time: the delta is made per frame */
@@ -184,7 +173,7 @@ static void apply_layer(stance_instance *inst, stance_workspace *ws, int l, floa
         stance_pose_blend_mesh(tmp, local, lo, lm, mask, w, sk);
         stance_pose_copy(local, tmp);
     } else {
-        stance_pose_blend_masked(local, local, lo, mask, w);
+        st_blend_masked_padded(local, local, lo, mask, w);
     }
 }
 
@@ -196,8 +185,7 @@ void ev_frame(stance_instance *inst, stance_workspace *ws, float dt) {
         adv_plan_tree(inst, ws, g->layers[l].machine, on);
     }
     stance_pose *local = in_local(inst);
-    ev_machine_tree(inst, ws, g->layers[0].machine, dt, 1);
-    stance_pose_copy(local, in_wpose(ws, g->layers[0].machine, PW_OUT));
+    ev_machine_tree(inst, ws, g->layers[0].machine, dt, 1); /* into local */
     for (int l = 1; l < g->layer_count; l++) {
         if (!ws->plans[g->layers[l].machine].active) continue;
         ev_machine_tree(inst, ws, g->layers[l].machine, dt, 1);

@@ -341,7 +341,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     lo.entries = take(&off, sizeof(g_entry) * (size_t)E);
     lo.machines = take(&off, sizeof(g_machine) * (size_t)M);
     lo.layers = take(&off, sizeof(g_layer) * (size_t)L);
-    lo.masks = take(&off, sizeof(float) * (size_t)J * (size_t)L);
+    lo.masks = take(&off, sizeof(float) * (size_t)st_pad8(J) * (size_t)L); /* padded with zeros */
     lo.ref_structs = take(&off, sizeof(stance_pose) * (size_t)R);
     lo.ref_mem = take(&off, pose_bytes * (size_t)R);
     lo.post = take(&off, sizeof(int) * (size_t)M);
@@ -456,7 +456,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     /* layers */
     for (int l = 0; l < L; l++) {
         g_layer *gl = &g->layers[l];
-        float *mask = g->masks + (size_t)l * (size_t)J;
+        float *mask = g->masks + (size_t)l * (size_t)st_pad8(J);
         if (d->layer_count == 0) {
             strcpy(gl->name, "base");
             gl->machine = 0, gl->weight = 1.0f;

@@ -77,7 +77,7 @@ typedef struct g_layer {
     stance_layer_mode mode;
     stance_layer_space space;
     int has_mask;
-    const float *mask;          /* joint_count weights (inside the graph block) */
+    const float *mask;          /* joint_count weights, zeros up to padded_count (inside the graph block) */
     stance_additive_ref additive_ref;
     const stance_clip *ref_clip;
     int ref_clip_pose;          /* first frame of ref_clip in ref_poses, or -1 */

@@ -31,6 +31,15 @@ static inline int st_finite_n(const float *v, size_t n) {
 static inline size_t st_align_up(size_t n, size_t a) { return (n + a - 1) & ~(a - 1); }
 static inline int st_pad8(int n) { return (n + 7) & ~7; }
 
+/* pose.c, for the runtime's own poses: the masked blend and the additive
+ * apply of stance_pose.h over all padded_count joints, 4 at a time, with a
+ * mask (or NULL) of padded_count weights. No checks. */
+struct stance_pose;
+void st_blend_masked_padded(struct stance_pose *out, const struct stance_pose *base, const struct stance_pose *layer,
+                            const float *mask, float weight);
+void st_additive_apply_padded(struct stance_pose *out, const struct stance_pose *base, const struct stance_pose *delta,
+                              const float *mask, float weight);
+
 /* Copies a name into a fixed buffer; returns 0 if it is empty or too long. */
 int st_copy_name(char *dst, size_t cap, const char *src);
 
