@@ -393,6 +393,66 @@ void st_additive_apply_padded(stance_pose *out, const stance_pose *base, const s
     additive_block(out, base, delta, mask, weight, out->padded_count);
 }
 
+/* model[j] = parent * local[j] for one joint (the scalar reference of the
+ * 4-wide group below); parent p < 0 takes the root transform r. */
+static void l2m_joint(stance_pose *model, const stance_pose *local, int p, int j, const stance_transform *r) {
+    float px, py, pz, pqx, pqy, pqz, pqw, psx, psy, psz;
+    if (p >= 0) {
+        px = model->tx[p], py = model->ty[p], pz = model->tz[p];
+        pqx = model->qx[p], pqy = model->qy[p], pqz = model->qz[p], pqw = model->qw[p];
+        psx = model->sx[p], psy = model->sy[p], psz = model->sz[p];
+    } else {
+        px = r->t[0], py = r->t[1], pz = r->t[2];
+        pqx = r->r[0], pqy = r->r[1], pqz = r->r[2], pqw = r->r[3];
+        psx = r->s[0], psy = r->s[1], psz = r->s[2];
+    }
+    float vx = local->tx[j] * psx, vy = local->ty[j] * psy, vz = local->tz[j] * psz, ox, oy, oz;
+    QROT(ox, oy, oz, pqx, pqy, pqz, pqw, vx, vy, vz);
+    model->tx[j] = px + ox, model->ty[j] = py + oy, model->tz[j] = pz + oz;
+    QMUL(model->qx[j], model->qy[j], model->qz[j], model->qw[j], pqx, pqy, pqz, pqw,
+         local->qx[j], local->qy[j], local->qz[j], local->qw[j]);
+    model->sx[j] = psx * local->sx[j], model->sy[j] = psy * local->sy[j], model->sz[j] = psz * local->sz[j];
+}
+
+/* Four joints of one depth at once: g = count, joints[4], parents[4].
+ * M holds the previous group's model transforms; when this group's
+ * parents are exactly those joints (chains side by side) they are used
+ * from registers instead of gathered back. */
+static void l2m_group(float *m0, const float *l0, int pc, const short *g, const short *prev, sv4 *M,
+                      const stance_transform *r) {
+    const short *jj = g + 1, *pp = g + 5;
+    sv4 P[10];
+    if (prev && pp[0] == prev[0] && pp[1] == prev[1] && pp[2] == prev[2] && pp[3] == prev[3]) {
+        for (int c = 0; c < 10; c++) P[c] = M[c];
+    } else if (pp[0] >= 0) {
+        for (int c = 0; c < 10; c++) P[c] = sv_gather(m0 + c * pc, pp);
+    } else {
+        const float rv[10] = {r->t[0], r->t[1], r->t[2], r->r[0], r->r[1], r->r[2], r->r[3], r->s[0], r->s[1], r->s[2]};
+        for (int c = 0; c < 10; c++) P[c] = sv_set1(rv[c]);
+    }
+    const sv4 two = sv_set1(2.0f);
+    /* translation: parent t + rotate(parent q, local t * parent s) */
+    const sv4 vx = sv_mul(sv_gather(l0, jj), P[7]), vy = sv_mul(sv_gather(l0 + pc, jj), P[8]);
+    const sv4 vz = sv_mul(sv_gather(l0 + 2 * pc, jj), P[9]);
+    const sv4 qx = P[3], qy = P[4], qz = P[5], qw = P[6];
+    const sv4 t1 = sv_mul(two, sv_sub(sv_mul(qy, vz), sv_mul(qz, vy)));
+    const sv4 t2 = sv_mul(two, sv_sub(sv_mul(qz, vx), sv_mul(qx, vz)));
+    const sv4 t3 = sv_mul(two, sv_sub(sv_mul(qx, vy), sv_mul(qy, vx)));
+    M[0] = sv_add(P[0], sv_add(sv_add(vx, sv_mul(qw, t1)), sv_sub(sv_mul(qy, t3), sv_mul(qz, t2))));
+    M[1] = sv_add(P[1], sv_add(sv_add(vy, sv_mul(qw, t2)), sv_sub(sv_mul(qz, t1), sv_mul(qx, t3))));
+    M[2] = sv_add(P[2], sv_add(sv_add(vz, sv_mul(qw, t3)), sv_sub(sv_mul(qx, t2), sv_mul(qy, t1))));
+    /* rotation: parent q * local q */
+    const sv4 bx = sv_gather(l0 + 3 * pc, jj), by = sv_gather(l0 + 4 * pc, jj);
+    const sv4 bz = sv_gather(l0 + 5 * pc, jj), bw = sv_gather(l0 + 6 * pc, jj);
+    M[3] = sv_sub(sv_add(sv_add(sv_mul(qw, bx), sv_mul(qx, bw)), sv_mul(qy, bz)), sv_mul(qz, by));
+    M[4] = sv_add(sv_add(sv_sub(sv_mul(qw, by), sv_mul(qx, bz)), sv_mul(qy, bw)), sv_mul(qz, bx));
+    M[5] = sv_add(sv_sub(sv_add(sv_mul(qw, bz), sv_mul(qx, by)), sv_mul(qy, bx)), sv_mul(qz, bw));
+    M[6] = sv_sub(sv_sub(sv_sub(sv_mul(qw, bw), sv_mul(qx, bx)), sv_mul(qy, by)), sv_mul(qz, bz));
+    /* scale per axis */
+    for (int c = 7; c < 10; c++) M[c] = sv_mul(P[c], sv_gather(l0 + c * pc, jj));
+    for (int c = 0; c < 10; c++) sv_scatter(m0 + c * pc, jj, M[c]);
+}
+
 stance_status stance_local_to_model(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
                                     const stance_transform *root) {
     if (!valid(model) || !valid(local) || !sk || model == local) return STANCE_ERR_ARGUMENT;
@@ -400,39 +460,21 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
     if (model->joint_count != n || local->joint_count != n) return STANCE_ERR_ARGUMENT;
     stance_transform r = root ? *root : stance_transform_identity();
     if (root && (!st_finite_n(r.t, 3) || !st_finite_n(r.r, 4) || !st_finite_n(r.s, 3))) return STANCE_ERR_VALUE;
-    const int *restrict parents = sk->parents;
-    const float *restrict ltx = local->tx, *restrict lty = local->ty, *restrict ltz = local->tz;
-    const float *restrict lqx_ = local->qx, *restrict lqy_ = local->qy, *restrict lqz_ = local->qz, *restrict lqw_ = local->qw;
-    const float *restrict lsx_ = local->sx, *restrict lsy_ = local->sy, *restrict lsz_ = local->sz;
-    float *restrict mtx = model->tx, *restrict mty = model->ty, *restrict mtz = model->tz;
-    float *restrict mqx = model->qx, *restrict mqy = model->qy, *restrict mqz = model->qz, *restrict mqw = model->qw;
-    float *restrict msx = model->sx, *restrict msy = model->sy, *restrict msz = model->sz;
-    /* The last joint computed stays in registers: in a chain it is the next
-     * joint's parent, and reading it back from memory would put a
-     * store-to-load delay on the critical path of every joint. */
-    float lx = 0, ly = 0, lz = 0, lqx = 0, lqy = 0, lqz = 0, lqw = 1, lsx = 1, lsy = 1, lsz = 1;
-    for (int j = 0; j < n; j++) {
-        int p = parents[j];
-        float px, py, pz, pqx, pqy, pqz, pqw, psx, psy, psz;
-        if (p == j - 1 && p >= 0) {
-            px = lx, py = ly, pz = lz, pqx = lqx, pqy = lqy, pqz = lqz, pqw = lqw, psx = lsx, psy = lsy, psz = lsz;
-        } else if (p >= 0) {
-            px = mtx[p], py = mty[p], pz = mtz[p];
-            pqx = mqx[p], pqy = mqy[p], pqz = mqz[p], pqw = mqw[p];
-            psx = msx[p], psy = msy[p], psz = msz[p];
+    /* by depth, groups of up to 4 independent joints (the skeleton's schedule) */
+    const short *g = sk->l2m_groups;
+    const int pc = model->padded_count;
+    float *m0 = model->tx;
+    const float *l0 = local->tx;
+    sv4 M[10];
+    const short *prev = NULL; /* joints of the group whose results are in M */
+    for (int k = 0; k < sk->l2m_group_count; k++, g += 9) {
+        if (g[0] == 1) {
+            l2m_joint(model, local, g[5], g[1], &r);
+            prev = NULL;
         } else {
-            px = r.t[0], py = r.t[1], pz = r.t[2];
-            pqx = r.r[0], pqy = r.r[1], pqz = r.r[2], pqw = r.r[3];
-            psx = r.s[0], psy = r.s[1], psz = r.s[2];
+            l2m_group(m0, l0, pc, g, prev, M, &r);
+            prev = g + 1;
         }
-        float vx = ltx[j] * psx, vy = lty[j] * psy, vz = ltz[j] * psz, ox, oy, oz;
-        QROT(ox, oy, oz, pqx, pqy, pqz, pqw, vx, vy, vz);
-        lx = px + ox, ly = py + oy, lz = pz + oz;
-        QMUL(lqx, lqy, lqz, lqw, pqx, pqy, pqz, pqw, lqx_[j], lqy_[j], lqz_[j], lqw_[j]);
-        lsx = psx * lsx_[j], lsy = psy * lsy_[j], lsz = psz * lsz_[j];
-        mtx[j] = lx, mty[j] = ly, mtz[j] = lz;
-        mqx[j] = lqx, mqy[j] = lqy, mqz[j] = lqz, mqw[j] = lqw;
-        msx[j] = lsx, msy[j] = lsy, msz[j] = lsz;
     }
     return STANCE_OK;
 }

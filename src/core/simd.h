@@ -60,6 +60,23 @@ static inline sv4 sv_ge(sv4 a, sv4 b) { SV_EACH(a.v[i_] = a.v[i_] >= b.v[i_] ? 1
 static inline sv4 sv_select(sv4 m, sv4 a, sv4 b) { SV_EACH(a.v[i_] = m.v[i_] != 0.0f ? a.v[i_] : b.v[i_]); return a; }
 #endif
 
+/* lanes b[i[0]], .., b[i[3]] / b[i[k]] = lane k, in lane order (a repeated
+ * index takes the last lane, which holds the same value in our uses) */
+static inline sv4 sv_gather(const float *b, const short *i) {
+#if defined(SV_SSE2)
+    return _mm_set_ps(b[i[3]], b[i[2]], b[i[1]], b[i[0]]);
+#else
+    sv4 r;
+    SV_EACH(r.v[i_] = b[i[i_]]);
+    return r;
+#endif
+}
+static inline void sv_scatter(float *b, const short *i, sv4 a) {
+    float t[4];
+    sv_store(t, a);
+    b[i[0]] = t[0], b[i[1]] = t[1], b[i[2]] = t[2], b[i[3]] = t[3];
+}
+
 static inline sv4 sv_madd(sv4 a, sv4 b, sv4 c) { return sv_add(sv_mul(a, b), c); } /* a * b + c */
 static inline sv4 sv_dot4(sv4 ax, sv4 ay, sv4 az, sv4 aw, sv4 bx, sv4 by, sv4 bz, sv4 bw) {
     return sv_add(sv_add(sv_mul(ax, bx), sv_mul(ay, by)), sv_add(sv_mul(az, bz), sv_mul(aw, bw)));
