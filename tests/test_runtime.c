@@ -385,6 +385,36 @@ static void test_bytes(void) {
     stance_graph_destroy(g);
 }
 
+static void test_controller_states_targets(void) {
+    /* the instance owns layer weights and fades: the controller states a
+     * target once and reads the weights back, no fade of its own */
+    stance_graph *g = lesson(0, NULL);
+    stance_controller *c = NULL;
+    stance_controller_desc cd = {.fade_time = 0.25f};
+    CHECK_OK(stance_controller_create(g, &cd, NULL, &c, NULL));
+    stance_workspace *ws = NULL;
+    CHECK_OK(stance_workspace_create(g, NULL, &ws, NULL));
+    stance_instance *in = stance_controller_instance(c);
+    const int wave = stance_graph_find_layer(g, "wave"), breathe = stance_graph_find_layer(g, "breathe");
+    CHECK_OK(stance_controller_set(c, stance_graph_find_state(g, "Wave"), NULL));
+    CHECK_OK(stance_controller_set(c, stance_graph_find_state(g, "Breathe"), NULL));
+    CHECK(stance_instance_layer_target(in, wave) == 1.0f && stance_instance_layer_target(in, breathe) == 1.0f);
+    for (int f = 0; f < 6; f++) CHECK_OK(stance_controller_update(c, 1.0f / 48.0f, ws)); /* half of 0.25 s */
+    CHECK_NEAR(stance_instance_layer_weight(in, wave), 0.5, 1e-5);
+    CHECK_NEAR(stance_controller_layer_weight(c, wave), 0.5, 1e-5);
+    CHECK_NEAR(stance_controller_layer_weight(c, 0), 0.5, 1e-5);
+    CHECK_NEAR(stance_controller_layer_weight(c, breathe), stance_instance_layer_weight(in, breathe), 0);
+    CHECK_NEAR(stance_instance_layer_weight(in, breathe), 0.5, 1e-5);
+    CHECK_OK(stance_controller_reset(c, stance_graph_find_state(g, "Wave"), NULL));
+    CHECK(stance_instance_layer_target(in, wave) == 0.0f);
+    for (int f = 0; f < 30; f++) CHECK_OK(stance_controller_update(c, 1.0f / 60.0f, ws));
+    CHECK(stance_instance_layer_weight(in, wave) == 0.0f && !stance_instance_layer_enabled(in, wave));
+    CHECK(stance_controller_layer_weight(c, 0) == 1.0f);
+    stance_workspace_destroy(ws);
+    stance_controller_destroy(c);
+    stance_graph_destroy(g);
+}
+
 int main(void) {
     if (stance_builtin_create(NULL, &B, NULL)) return 1;
     RUN(test_nested_modes);
@@ -394,6 +424,7 @@ int main(void) {
     RUN(test_threads_bit_identical);
     RUN(test_additive_deltas);
     RUN(test_bytes);
+    RUN(test_controller_states_targets);
     stance_builtin_destroy(&B);
     return check_summary();
 }

@@ -388,7 +388,8 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
         float w = inst->layer_weight[l], t = inst->layer_target[l], r = inst->layer_rate[l];
         if (w != t) {
             float step = r > 0.0f ? r * dt : 1e30f;
-            w = w < t ? (w + step > t ? t : w + step) : (w - step < t ? t : w - step);
+            /* within 1e-6 of the target is the target (a fade summed frame by frame stops a hair short) */
+            w = w < t ? (w + step > t - 1e-6f ? t : w + step) : (w - step < t + 1e-6f ? t : w - step);
             inst->layer_weight[l] = w;
         }
     }

@@ -1,6 +1,10 @@
 /* src/core/controller.c - the gameplay controller over an instance:
  * set/reset by state id, exclusive priority layers with fades, one-shot
- * completion, controller events, hot reload. Owns its instance. */
+ * completion, controller events, hot reload. Owns its instance.
+ *
+ * The instance is the one owner of layer weights and their fades: the
+ * controller only states targets (stance_instance_set_layer_weight with a
+ * fade time) when what is visible changes, and reads the weights back. */
 #include <string.h>
 
 #include "core/internal.h"
@@ -17,12 +21,6 @@ struct stance_controller {
     int layer_count;
     unsigned char playing[STANCE_MAX_LAYERS];
     int visible;                          /* the visible exclusive layer */
-    float vis[STANCE_MAX_LAYERS];         /* visibility shares of exclusive layers (sum 1) */
-    float vis_from[STANCE_MAX_LAYERS];    /* shares when the current fade started */
-    float fade_elapsed, fade_duration;
-    float add_weight[STANCE_MAX_LAYERS];  /* additive layers' weights */
-    float add_rate[STANCE_MAX_LAYERS];
-    float add_target[STANCE_MAX_LAYERS];
     stance_event events[CTL_MAX_EVENTS];
     int event_count;
     float time;
@@ -54,7 +52,9 @@ static int current_state(const stance_controller *c, int l) {
     return ms.state;
 }
 
-/* Picks the visible exclusive layer and starts a fade to it if it changed. */
+/* Picks the visible exclusive layer; when it changes, states the weight
+ * targets: a higher layer fades in over the ones below, the layers above
+ * a lower one fade out from over it (it shows at once underneath). */
 static void choose_visible(stance_controller *c, float fade) {
     int v = 0;
     for (int l = 0; l < c->layer_count; l++)
@@ -63,25 +63,28 @@ static void choose_visible(stance_controller *c, float fade) {
     push(c, STANCE_EVENT_LAYER_HIDDEN, c->visible, -1);
     push(c, STANCE_EVENT_LAYER_SHOWN, v, -1);
     c->visible = v;
-    memcpy(c->vis_from, c->vis, sizeof c->vis);
-    c->fade_elapsed = 0.0f;
-    c->fade_duration = fade;
     stance_instance_set_layer_enabled(c->inst, v, 1);
+    for (int l = 1; l < c->layer_count; l++) {
+        if (!exclusive(c, l)) continue;
+        if (l == v) {
+            float w = stance_instance_layer_weight(c->inst, l);
+            int covered = 0; /* a layer above still shows: v can take its full weight underneath */
+            for (int k = l + 1; k < c->layer_count; k++)
+                if (exclusive(c, k) && stance_instance_layer_weight(c->inst, k) > 0.0f) covered = 1;
+            stance_instance_set_layer_weight(c->inst, l, 1.0f, covered || w >= 1.0f ? 0.0f : fade);
+        } else if (l > v) {
+            stance_instance_set_layer_weight(c->inst, l, 0.0f, fade);
+        }
+    }
 }
 
-static void apply_weights(stance_controller *c) {
-    /* sequential override composition: layer i's blend weight is its share of everything up to it */
-    float below = 0.0f;
-    for (int l = 0; l < c->layer_count; l++) {
-        if (!exclusive(c, l)) {
-            stance_instance_set_layer_weight(c->inst, l, c->add_weight[l], 0.0f);
-            continue;
-        }
-        below += c->vis[l];
-        if (l == 0) continue;
-        float w = below > 1e-6f ? c->vis[l] / below : 0.0f;
-        stance_instance_set_layer_weight(c->inst, l, w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w, 0.0f);
-    }
+/* The share of an exclusive layer in the output: its weight times what
+ * the exclusive layers above it leave (the shares sum to 1). */
+static float share(const stance_controller *c, int l) {
+    float w = l == 0 ? 1.0f : stance_instance_layer_weight(c->inst, l);
+    for (int k = l + 1; k < c->layer_count; k++)
+        if (exclusive(c, k)) w *= 1.0f - stance_instance_layer_weight(c->inst, k);
+    return w;
 }
 
 stance_status stance_controller_create(const stance_graph *g, const stance_controller_desc *desc,
@@ -116,14 +119,13 @@ stance_status stance_controller_create(const stance_graph *g, const stance_contr
     for (int l = 0; l < L; l++) {
         c->playing[l] = l == 0 || stance_instance_layer_weight(c->inst, l) > 0.0f;
         if (!c->playing[l]) stance_instance_set_layer_enabled(c->inst, l, 0);
-        if (!exclusive(c, l)) c->add_weight[l] = c->add_target[l] = c->playing[l] ? 1.0f : 0.0f;
     }
     c->visible = 0;
     for (int l = 0; l < L; l++)
         if (exclusive(c, l) && c->playing[l]) c->visible = l;
-    c->vis[c->visible] = 1.0f;
-    memcpy(c->vis_from, c->vis, sizeof c->vis);
-    apply_weights(c);
+    /* the visible layer shows at once, the other exclusive ones not; additive layers that play at full weight */
+    for (int l = 1; l < L; l++)
+        stance_instance_set_layer_weight(c->inst, l, exclusive(c, l) ? (l == c->visible ? 1.0f : 0.0f) : (c->playing[l] ? 1.0f : 0.0f), 0.0f);
     *out = c;
     return st_ok(err);
 }
@@ -162,10 +164,7 @@ stance_status stance_controller_set(stance_controller *c, int state, stance_erro
     }
     if (s) return s;
     if (exclusive(c, l)) choose_visible(c, fade);
-    else {
-        c->add_target[l] = 1.0f;
-        c->add_rate[l] = 1.0f / fade;
-    }
+    else stance_instance_set_layer_weight(c->inst, l, 1.0f, fade);
     return st_ok(err);
 }
 
@@ -173,10 +172,7 @@ static void empty_layer(stance_controller *c, int l, int state, float fade) {
     c->playing[l] = 0;
     push(c, STANCE_EVENT_STATE_ENDED, l, state);
     if (exclusive(c, l)) choose_visible(c, fade);
-    else {
-        c->add_target[l] = 0.0f;
-        c->add_rate[l] = 1.0f / fade;
-    }
+    else stance_instance_set_layer_weight(c->inst, l, 0.0f, fade);
 }
 
 stance_status stance_controller_reset(stance_controller *c, int state, stance_error *err) {
@@ -205,24 +201,6 @@ stance_status stance_controller_update(stance_controller *c, float dt, stance_wo
     if (!c || !ws) return STANCE_ERR_ARGUMENT;
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
     c->time += dt;
-    /* fades */
-    if (c->fade_elapsed < c->fade_duration) {
-        c->fade_elapsed += dt;
-        float p = c->fade_duration > 0.0f ? c->fade_elapsed / c->fade_duration : 1.0f;
-        if (p > 1.0f) p = 1.0f;
-        for (int l = 0; l < c->layer_count; l++) {
-            float target = l == c->visible ? 1.0f : 0.0f;
-            c->vis[l] = c->vis_from[l] + (target - c->vis_from[l]) * p;
-        }
-    } else {
-        for (int l = 0; l < c->layer_count; l++) c->vis[l] = l == c->visible ? 1.0f : 0.0f;
-    }
-    for (int l = 0; l < c->layer_count; l++) {
-        if (exclusive(c, l)) continue;
-        float w = c->add_weight[l], t = c->add_target[l], step = c->add_rate[l] * dt;
-        c->add_weight[l] = w < t ? (w + step > t ? t : w + step) : (w - step < t ? t : w - step);
-    }
-    apply_weights(c);
     stance_status s = stance_instance_update(c->inst, dt, ws);
     if (s) return s;
     /* events: the set/reset ones first, then the instance's */
@@ -248,8 +226,7 @@ stance_status stance_controller_update(stance_controller *c, float dt, stance_wo
     }
     /* layers that are empty and faded out stop playing */
     for (int l = 1; l < c->layer_count; l++)
-        if (!c->playing[l] && (exclusive(c, l) ? c->vis[l] <= 0.0f : c->add_weight[l] <= 0.0f))
-            stance_instance_set_layer_enabled(c->inst, l, 0);
+        if (!c->playing[l] && stance_instance_layer_weight(c->inst, l) <= 0.0f) stance_instance_set_layer_enabled(c->inst, l, 0);
     return STANCE_OK;
 }
 
@@ -263,7 +240,7 @@ int stance_controller_layer_playing(const stance_controller *c, int l) {
 }
 float stance_controller_layer_weight(const stance_controller *c, int l) {
     if (!c || l < 0 || l >= c->layer_count) return 0.0f;
-    return exclusive(c, l) ? c->vis[l] : c->add_weight[l];
+    return exclusive(c, l) ? share(c, l) : stance_instance_layer_weight(c->inst, l);
 }
 int stance_controller_layer_state(const stance_controller *c, int l) {
     if (!c || l < 0 || l >= c->layer_count || !c->playing[l]) return -1;
@@ -279,28 +256,19 @@ stance_status stance_controller_reload(stance_controller *c, const stance_graph 
     stance_controller_desc d = {c->fade_time, c->mode};
     stance_status s = stance_controller_create(g, &d, &c->allocator, &fresh, err);
     if (s) return s;
-    stance_instance_transfer(fresh->inst, c->inst, report, cap);
-    /* layers by name: what plays, visibility, additive weights */
+    stance_instance_transfer(fresh->inst, c->inst, report, cap); /* weights and their fades too */
+    /* layers by name: what plays */
     for (int l = 0; l < fresh->layer_count; l++) {
         int o = stance_graph_find_layer(c->graph, stance_graph_layer_name(g, l));
         if (o < 0) continue;
         fresh->playing[l] = l == 0 || c->playing[o];
-        stance_instance_set_layer_enabled(fresh->inst, l, fresh->playing[l] || c->vis[o] > 0.0f || c->add_weight[o] > 0.0f);
-        fresh->vis[l] = fresh->vis_from[l] = exclusive(fresh, l) ? c->vis[o] : 0.0f;
-        fresh->add_weight[l] = c->add_weight[o], fresh->add_target[l] = c->add_target[o], fresh->add_rate[l] = c->add_rate[o];
+        stance_instance_set_layer_enabled(fresh->inst, l, fresh->playing[l] || stance_instance_layer_weight(c->inst, o) > 0.0f);
     }
     int v = 0;
     for (int l = 0; l < fresh->layer_count; l++)
         if (exclusive(fresh, l) && fresh->playing[l]) v = l;
     fresh->visible = v;
-    float sum = 0.0f;
-    for (int l = 0; l < fresh->layer_count; l++) sum += exclusive(fresh, l) ? fresh->vis[l] : 0.0f;
-    if (sum <= 0.0f) { memset(fresh->vis, 0, sizeof fresh->vis); fresh->vis[v] = 1.0f; sum = 1.0f; }
-    for (int l = 0; l < fresh->layer_count; l++) fresh->vis[l] /= sum, fresh->vis_from[l] = fresh->vis[l];
-    fresh->fade_elapsed = 0.0f;
-    fresh->fade_duration = c->fade_duration > c->fade_elapsed ? c->fade_duration - c->fade_elapsed : 0.0f;
     fresh->time = c->time;
-    apply_weights(fresh);
     /* swap contents: the caller's pointer stays valid */
     stance_instance *old_inst = c->inst;
     stance_allocator al = c->allocator;
