@@ -213,7 +213,10 @@ static void test_workspace_refused(void) {
     CHECK_OK(stance_instances_update(both, 2, 0.016f, ws_big));
     CHECK_OK(stance_instance_update(is, 0.016f, ws_big));
     CHECK_OK(stance_instance_update(ib, 0.016f, ws_big));
-    CHECK_STATUS(stance_workspace_create(NULL, NULL, &ws_small, &err), STANCE_ERR_ARGUMENT);
+    stance_workspace *none = NULL;
+    CHECK_STATUS(stance_workspace_create(NULL, NULL, &none, &err), STANCE_ERR_ARGUMENT);
+    CHECK(none == NULL);
+    stance_workspace_destroy(ws_small);
     stance_instance_destroy(ib), stance_instance_destroy(is);
     stance_workspace_destroy(ws_big);
     stance_graph_destroy(small), stance_graph_destroy(big);
