@@ -3,7 +3,8 @@
 #   make check  install test-only packages if missing, run the lab's browser
 #               tests, build with -Werror and run every test, then again
 #               under ASan + UBSan (ctest's summary closes the run)
-#   make bench  the reference workload at 64 and 256 joints
+#   make bench  the reference workload at 64 and 256 joints, then the crowd
+#               workload (10,000 instances of graphs/builtin.json and robot.json, 2 threads)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
 PREFIX ?= /usr/local
@@ -38,8 +39,11 @@ check: lab-test test test-asan
 bench: build
 	./$(BUILD)/stance bench --joints 64
 	./$(BUILD)/stance bench --joints 256
+	./$(BUILD)/stance bench --graph graphs/builtin.json --characters 10000 --threads 2
+	./$(BUILD)/stance bench --graph graphs/robot.json --characters 10000 --threads 2
 
-# Instructions per character update (steady state), by callgrind.
+# Instructions per character update (steady state), by callgrind: the
+# reference workload and the crowd workload.
 callgrind: build
 	bash scripts/callgrind.sh $(BUILD)/stance
 
