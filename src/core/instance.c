@@ -177,8 +177,10 @@ stance_status stance_instance_create_ex(const stance_graph *g, const stance_inst
     for (int i = 0; i < lo.pose_count; i++) { /* the machines' poses start at rest */
         stance_pose v;
         bind_pose(&v, g->skeleton->joint_count, (unsigned char *)inst->machine_pose_mem + stance_pose_bytes(g->skeleton->joint_count) * (size_t)i);
+        stance_pose_set_identity(&v); /* the padding joints too: 4-wide loops read them */
         stance_pose_set_rest(&v, g->skeleton);
     }
+    for (int i = 0; i < PI_COUNT; i++) stance_pose_set_identity(&inst->poses[i]);
     stance_instance_reset(inst);
     *out = inst;
     return st_ok(err);
@@ -303,6 +305,7 @@ static void ws_bind(stance_workspace *ws, const stance_graph *g) {
     for (int i = 0; i < ws->pose_count; i++) {
         stance_pose *p = &ws->poses[i];
         bind_pose(p, J, (unsigned char *)ws->pose_mem + pb * (size_t)i);
+        stance_pose_set_identity(p); /* the padding joints too: 4-wide loops read them */
         stance_pose_set_rest(p, g->skeleton);
     }
     ws->bound = g;
