@@ -138,6 +138,20 @@ stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *pose
      * first weighted pose. A pose is one block of 10 channels:
      * t [0, 3pc), q [3pc, 7pc), s [7pc, 10pc). */
     float *o = out->tx;
+    int used[2], nused = 0;
+    for (int i = 0; i < count && nused <= 2; i++)
+        if (weights[i] > 0.0f) {
+            if (nused < 2) used[nused] = i;
+            nused++;
+        }
+    if (nused == 2) { /* the common case, in one pass */
+        const float *a = poses[used[0]]->tx, *b = poses[used[1]]->tx;
+        const float wa = weights[used[0]] * inv_total, wb = weights[used[1]] * inv_total;
+        sv_block_lerp2(o, a, b, wa, wb, 3 * pc);
+        sv_block_lerp2(o + 7 * pc, a + 7 * pc, b + 7 * pc, wa, wb, 3 * pc);
+        sv_block_nlerp2(o + 3 * pc, a + 3 * pc, b + 3 * pc, wa, wb, pc, pc);
+        return STANCE_OK;
+    }
     int started = 0;
     for (int i = 0; i < count; i++) {
         if (!(weights[i] > 0.0f)) continue;

@@ -108,6 +108,39 @@ static inline void sv_block_add_rot(float *o, const float *p, float w, int n, in
         sv_store(o + 3 * stride + i, sv_madd(pw, ws, ow));
     }
 }
+/* Two poses at once (one pass): o = a wa + b wb over n floats (n a
+ * multiple of 8: two vectors a step). o may be a. */
+static inline void sv_block_lerp2(float *o, const float *a, const float *b, float wa, float wb, int n) {
+    const sv4 va = sv_set1(wa), vb = sv_set1(wb);
+    for (int i = 0; i < n; i += 8) {
+        const sv4 r0 = sv_madd(sv_load(b + i), vb, sv_mul(sv_load(a + i), va));
+        const sv4 r1 = sv_madd(sv_load(b + i + 4), vb, sv_mul(sv_load(a + i + 4), va));
+        sv_store(o + i, r0);
+        sv_store(o + i + 4, r1);
+    }
+}
+/* Rotations of n joints: o = normalize(a wa + b wb), b's sign flipped
+ * where it points away from a; a zero sum becomes the identity. o may be a. */
+static inline void sv_block_nlerp2(float *o, const float *a, const float *b, float wa, float wb, int n, int stride) {
+    const sv4 va = sv_set1(wa), vb = sv_set1(wb), one = sv_set1(1.0f);
+    for (int i = 0; i < n; i += 4) {
+        sv4 x = sv_mul(sv_load(a + i), va), y = sv_mul(sv_load(a + stride + i), va);
+        sv4 z = sv_mul(sv_load(a + 2 * stride + i), va), w = sv_mul(sv_load(a + 3 * stride + i), va);
+        const sv4 bx = sv_load(b + i), by = sv_load(b + stride + i), bz = sv_load(b + 2 * stride + i), bw = sv_load(b + 3 * stride + i);
+        const sv4 ws = sv_xorsign(vb, sv_dot4(x, y, z, w, bx, by, bz, bw));
+        x = sv_madd(bx, ws, x), y = sv_madd(by, ws, y), z = sv_madd(bz, ws, z), w = sv_madd(bw, ws, w);
+        sv4 l2 = sv_dot4(x, y, z, w, x, y, z, w);
+        const sv4 zero = sv_is0(l2);
+        w = sv_add(w, zero);
+        l2 = sv_add(l2, zero);
+        const sv4 inv = sv_div(one, sv_sqrt(l2));
+        sv_store(o + i, sv_mul(x, inv));
+        sv_store(o + stride + i, sv_mul(y, inv));
+        sv_store(o + 2 * stride + i, sv_mul(z, inv));
+        sv_store(o + 3 * stride + i, sv_mul(w, inv));
+    }
+}
+
 /* Normalizes the rotations of n joints; a zero quaternion becomes the identity. */
 static inline void sv_block_normalize_rot(float *q, int n, int stride) {
     const sv4 one = sv_set1(1.0f);
