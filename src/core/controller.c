@@ -109,7 +109,11 @@ stance_status stance_controller_create(const stance_graph *g, const stance_contr
     stance_allocator al = st_allocator(allocator);
     stance_controller *c = st_alloc(&al, sizeof *c, 64);
     if (!c) return st_fail(err, STANCE_ERR_MEMORY, "controller: out of memory");
-    stance_status s = stance_instance_create(g, &al, &c->inst, err);
+    /* a controller that switches by a velocity mode keeps history on every layer's machine */
+    const int velocity = d.mode == STANCE_SWITCH_INERTIALIZE || d.mode == STANCE_SWITCH_INERTIALIZE_SIMPLE ||
+                         d.mode == STANCE_SWITCH_DEADBLEND;
+    const stance_instance_desc idesc = {.history = velocity ? STANCE_HISTORY_ALL : STANCE_HISTORY_AUTO};
+    stance_status s = stance_instance_create_ex(g, &idesc, &al, &c->inst, err);
     if (s) { st_free(&al, c, sizeof *c); return s; }
     c->graph = g;
     c->allocator = al;

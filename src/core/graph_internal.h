@@ -207,7 +207,7 @@ struct stance_workspace {
     stance_allocator allocator;
     size_t bytes;
     int joint_cap, machine_cap;
-    const stance_graph *bound;  /* the graph its poses are bound for */
+    int bound_joints;           /* the joint count its poses are bound for (0: none yet) */
     g_plan *plans;              /* machine_cap */
     stance_pose *poses;         /* machine_cap * PW_PER_MACHINE + PW_SHARED */
     int pose_count;

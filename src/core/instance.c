@@ -274,7 +274,7 @@ stance_status stance_workspace_create(const stance_graph *g, const stance_alloca
     ws->pose_count = lo.pose_count;
     ws->pose_mem = (float *)(mem + lo.pose_mem);
     ws->views = (stance_pose *)(mem + lo.views);
-    ws->bound = NULL;
+    ws->bound_joints = 0;
     *out = ws;
     return st_ok(err);
 }
@@ -297,10 +297,12 @@ stance_status stance_workspace_fits(const stance_workspace *ws, const stance_gra
     return st_ok(err);
 }
 
-/* Binds the workspace's poses for graph g's joint count (once per graph change). */
+/* Binds the workspace's poses for graph g's joint count (when it changes:
+ * graphs of one skeleton size share the binding; scratch is always written
+ * before it is read, only its padding joints must hold the identity). */
 static void ws_bind(stance_workspace *ws, const stance_graph *g) {
-    if (ws->bound == g) return;
     const int J = g->skeleton->joint_count;
+    if (ws->bound_joints == J) return;
     const size_t pb = stance_pose_bytes(ws->joint_cap);
     for (int i = 0; i < ws->pose_count; i++) {
         stance_pose *p = &ws->poses[i];
@@ -308,7 +310,7 @@ static void ws_bind(stance_workspace *ws, const stance_graph *g) {
         stance_pose_set_identity(p); /* the padding joints too: 4-wide loops read them */
         stance_pose_set_rest(p, g->skeleton);
     }
-    ws->bound = g;
+    ws->bound_joints = J;
 }
 
 stance_pose *in_wpose(stance_workspace *ws, int m, int which) { return &ws->poses[m * PW_PER_MACHINE + which]; }
