@@ -166,6 +166,13 @@ typedef enum stance_layer_space {
     STANCE_SPACE_MESH         /* masked joints keep the layer's model-space rotation */
 } stance_layer_space;
 
+/* Additive layers. FIRST_FRAME: the graph builds, once, each clip's delta
+ * against the reference of its state (its clip's first frame, a blend
+ * space's first entry's, ref_clip's if given; the rest pose under a nested
+ * machine) and the layer's machine plays the deltas: per frame the layer
+ * samples them and applies the result in one pass (a switch inside the
+ * layer blends deltas). REF_CLIP_SYNC: the delta is made per frame against
+ * ref_clip sampled at the layer's current time. */
 typedef enum stance_additive_ref {
     STANCE_ADDITIVE_FIRST_FRAME = 0, /* each clip's own first frame (or ref_clip's, if given) */
     STANCE_ADDITIVE_REF_CLIP_SYNC    /* ref_clip sampled at the layer's current time */
