@@ -59,6 +59,17 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
         return;
     }
     stance_pose *scratch = in_wpose(ws, m, PW_S1), *sv = in_wpose(ws, m, PW_SV);
+    if (src->count == 2 && !vel) { /* the common case: both samples, then one fused pass */
+        stance_clip_sample(src->clip[0], src->time[0], src->cursor[0], dst);
+        stance_clip_sample(src->clip[1], src->time[1], src->cursor[1], scratch);
+        inst->clips_sampled += 2;
+        const int pc = dst->padded_count;
+        const float w0 = src->weight[0], w1 = src->weight[1];
+        sv_block_lerp2(dst->tx, dst->tx, scratch->tx, w0, w1, 3 * pc);
+        sv_block_lerp2(dst->sx, dst->sx, scratch->sx, w0, w1, 3 * pc);
+        sv_block_nlerp2(dst->qx, dst->qx, scratch->qx, w0, w1, pc, pc);
+        return;
+    }
     for (int i = 0; i < src->count; i++) {
         stance_pose *target = i == 0 ? dst : scratch;
         stance_pose *vt = i == 0 ? vel : sv;
