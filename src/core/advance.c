@@ -400,14 +400,13 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
 
 /* ---- the plan ----------------------------------------------------------------------- */
 
-static void plan_src(stance_instance *inst, int m, const g_play *p, stance_cursor *cursors, g_plan_src *src) {
+static void plan_src(stance_instance *inst, const g_play *p, stance_cursor *cursors, g_plan_src *src) {
     const stance_graph *g = inst->graph;
     const g_state *s = &g->states[p->state];
     const float rate = state_rate(inst, s);
     src->sub = -1;
     src->count = 0;
     src->blendspace = 0;
-    (void)m;
     if (s->type == STANCE_MOTION_CLIP) {
         src->count = 1;
         src->clip[0] = s->delta ? s->delta : s->clip;
@@ -449,12 +448,12 @@ void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int activ
     if (!active) {
         rt->hist = 0;
     } else {
-        plan_src(inst, m, &rt->cur, in_cursors(inst, m, 0), &pl->cur);
+        plan_src(inst, &rt->cur, in_cursors(inst, m, 0), &pl->cur);
         pl->blend = rt->trans >= 0;
         pl->mode = rt->mode;
         pl->w = tr_ease(rt->easing, rt->duration > 0.0f ? rt->elapsed / rt->duration : 1.0f);
         pl->old.count = 0, pl->old.sub = -1;
-        if (pl->blend && rt->mode == STANCE_SWITCH_CROSSFADE) plan_src(inst, m, &rt->old, in_cursors(inst, m, 1), &pl->old);
+        if (pl->blend && rt->mode == STANCE_SWITCH_CROSSFADE) plan_src(inst, &rt->old, in_cursors(inst, m, 1), &pl->old);
     }
     const g_machine *gm = &g->machines[m];
     for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++) {
