@@ -418,6 +418,43 @@ static void test_controller_states_targets(void) {
     stance_graph_destroy(g);
 }
 
+static void test_random_calls_finite(void) {
+    /* random plays (any mode, any state, nested ones too), overrides, layer
+     * weights and steps from 0 to 1 s: every pose stays finite */
+    stance_graph *g = lesson(1, NULL);
+    const int S = stance_graph_state_count(g);
+    unsigned seed = 99;
+    int bad = 0;
+    for (int hist = 0; hist < 2; hist++) {
+        const stance_instance_desc d = {.history = hist ? STANCE_HISTORY_ALL : STANCE_HISTORY_AUTO};
+        stance_instance *in = NULL;
+        stance_workspace *ws = NULL;
+        stance_instance_create_ex(g, &d, NULL, &in, NULL);
+        stance_workspace_create(g, NULL, &ws, NULL);
+        for (int i = 0; i < 3000; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = (seed >> 16) % 16, k = seed >> 8;
+            if (r < 3) stance_instance_play(in, (int)(k % (unsigned)S), (stance_switch_mode)(k % STANCE_SWITCH_MODE_COUNT),
+                                            (stance_easing)(k % 2), (float)(k % 7) * 0.1f, NULL);
+            else if (r < 4) stance_instance_override_switch(in, (int)(k % 7) - 1, (float)(k % 5) * 0.1f, -1);
+            else if (r < 6) stance_instance_set_layer_weight(in, 1 + (int)(k % 3), (float)(k % 11) / 10.0f, (float)(k % 4) * 0.1f);
+            else if (r < 8) stance_instance_set_float(in, 0, (float)(k % 50) / 10.0f, NULL);
+            else if (r < 9) stance_instance_set_trigger(in, 1, NULL);
+            else if (r < 10) stance_instance_set_layer_enabled(in, 1 + (int)(k % 3), (int)(k % 2));
+            const float steps[6] = {1.0f / 60.0f, 0.0f, 1e-7f, 1.0f, 0.25f, 1e-38f};
+            if (stance_instance_update(in, steps[k % 6], ws)) bad++;
+            if (!pose_finite(stance_instance_local_pose(in)) || !pose_finite(stance_instance_model_pose(in))) bad++;
+            float root[3];
+            stance_instance_root_motion(in, root);
+            if (!isfinite(root[0]) || !isfinite(root[1]) || !isfinite(root[2])) bad++;
+        }
+        stance_workspace_destroy(ws);
+        stance_instance_destroy(in);
+    }
+    CHECK(bad == 0);
+    stance_graph_destroy(g);
+}
+
 int main(void) {
     if (stance_builtin_create(NULL, &B, NULL)) return 1;
     RUN(test_nested_modes);
@@ -428,6 +465,7 @@ int main(void) {
     RUN(test_additive_deltas);
     RUN(test_bytes);
     RUN(test_controller_states_targets);
+    RUN(test_random_calls_finite);
     stance_builtin_destroy(&B);
     return check_summary();
 }
