@@ -658,6 +658,7 @@ stance_status stance_instance_create(const stance_graph *g, const stance_allocat
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "instance: out is NULL");
     *out = NULL;
     if (!g) return st_fail(err, STANCE_ERR_ARGUMENT, "instance: graph is NULL");
+    if (st_check_allocator(allocator, "instance", err)) return STANCE_ERR_ARGUMENT; /* issue 12 */
     inst_layout lo = layout_of(g);
     stance_allocator al = st_allocator(allocator);
     stance_instance *inst = st_alloc(&al, lo.total, 64);
@@ -794,6 +795,7 @@ stance_status stance_instance_update(stance_instance *inst, float dt) {
 stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags) {
     if (!inst) return STANCE_ERR_ARGUMENT;
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
+    dt = st_step(dt); /* issue 12: a step under STANCE_MIN_DT is a zero step (no history, no velocity from it) */
     const stance_graph *g = inst->graph;
     if (inst->events_sealed) inst->event_count = inst->event_dropped = 0;
     inst->events_sealed = 0;
