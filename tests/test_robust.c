@@ -289,6 +289,39 @@ static void test_bvh_parse_error(void) {
 }
 #endif
 
+/* ---- findings of the API fuzzer (make fuzz FUZZ_TARGET=api) ---------------- */
+
+/* Finding 1: a fade time inside [0, 60] but tiny (1e-40) makes the fade rate
+ * infinite; a zero step then multiplied inf by 0 and a layer weight became
+ * NaN (controller additive layers, and instance layer fades). */
+static void test_fuzz_tiny_fade_zero_step(void) {
+    stance_controller_desc d = {.fade_time = 1e-40f};
+    stance_controller *c;
+    CHECK_OK(stance_controller_create(LESSON, &d, NULL, &c, NULL));
+    int breathe = stance_graph_find_state(LESSON, "Breathe"), wave = stance_graph_find_state(LESSON, "Wave");
+    CHECK_OK(stance_controller_set(c, breathe, NULL));
+    CHECK_OK(stance_controller_set(c, wave, NULL));
+    CHECK_OK(drv_controller_update(c, 0.0f));
+    char why[256] = "";
+    CHECK(drv_check_controller(c, why, sizeof why) == 0);
+    CHECK_OK(drv_controller_update(c, 1.0f / 60));
+    CHECK(drv_check_controller(c, why, sizeof why) == 0);
+    /* a fade this short is over after any real step */
+    CHECK(stance_controller_layer_weight(c, stance_graph_find_layer(LESSON, "breathe")) == 1.0f);
+    CHECK(stance_controller_layer_weight(c, stance_graph_find_layer(LESSON, "wave")) == 1.0f);
+    if (why[0]) fprintf(stderr, "  %s\n", why);
+    stance_controller_destroy(c);
+    stance_instance *inst;
+    CHECK_OK(stance_instance_create(LESSON, NULL, &inst, NULL));
+    CHECK_OK(stance_instance_set_layer_weight(inst, 3, 1.0f, 1e-40f));
+    CHECK_OK(drv_instance_update(inst, 0.0f, 0));
+    CHECK(stance_instance_layer_weight(inst, 3) == 0.0f); /* no time passed */
+    CHECK_OK(drv_instance_update(inst, 1.0f / 60, 0));
+    CHECK(stance_instance_layer_weight(inst, 3) == 1.0f);
+    CHECK(pose_ok(inst));
+    stance_instance_destroy(inst);
+}
+
 int main(void) {
     stance_error err;
     if (stance_builtin_create(NULL, &B, &err) || stance_builtin_lesson_graph(&B, NULL, &LESSON, &err)) {
@@ -300,6 +333,7 @@ int main(void) {
     RUN(test_invalid_dt_refused);
     RUN(test_reload_other_skeleton);
     RUN(test_half_allocator);
+    RUN(test_fuzz_tiny_fade_zero_step);
 #if defined(STANCE_HAVE_ASSIMP)
     RUN(test_bvh_parse_error);
 #endif

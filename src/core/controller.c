@@ -220,7 +220,8 @@ stance_status stance_controller_update(stance_controller *c, float dt) {
     }
     for (int l = 0; l < c->layer_count; l++) {
         if (exclusive(c, l)) continue;
-        float w = c->add_weight[l], t = c->add_target[l], step = c->add_rate[l] * dt;
+        float w = c->add_weight[l], t = c->add_target[l];
+        float step = dt > 0.0f ? c->add_rate[l] * dt : 0.0f; /* issue 12: an inf rate (tiny fade) times a zero step was NaN */
         c->add_weight[l] = w < t ? (w + step > t ? t : w + step) : (w - step < t ? t : w - step);
     }
     apply_weights(c);

@@ -815,7 +815,7 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
     for (int l = 0; l < g->layer_count; l++) {
         float w = inst->layer_weight[l], t = inst->layer_target[l], r = inst->layer_rate[l];
         if (w != t) {
-            float step = r > 0.0f ? r * dt : 1e30f;
+            float step = !(r > 0.0f) ? 1e30f : dt > 0.0f ? r * dt : 0.0f; /* issue 12: an inf rate (tiny fade) times a zero step was NaN */
             w = w < t ? (w + step > t ? t : w + step) : (w - step < t ? t : w - step);
             inst->layer_weight[l] = w;
         }
