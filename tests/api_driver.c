@@ -305,11 +305,12 @@ enum {
     OP_CREATE, OP_DESTROY, OP_SET_FLOAT, OP_SET_INT, OP_SET_BOOL, OP_SET_TRIGGER, OP_BY_NAME, OP_UPDATE, OP_UPDATE_NT,
     OP_PLAY, OP_LAYER_WEIGHT, OP_LAYER_ENABLED, OP_OVERRIDE, OP_RESET, OP_COPY, OP_TRANSFER,
     OP_CTL_CREATE, OP_CTL_DESTROY, OP_CTL_SET, OP_CTL_RESET, OP_CTL_PARAM, OP_CTL_UPDATE, OP_CTL_RELOAD,
+    OP_CTL_INSTANCE, /* an instance call on the controller's own instance (stance_controller_instance) */
     OP_COUNT
 };
 /* how often each call comes (updates dominate, as in a game) */
 static const unsigned char op_weight[OP_COUNT] = {2, 1, 4, 2, 2, 3, 2, 14, 2, 5, 3, 2, 1, 1, 1, 1,
-                                                  2, 1, 5, 3, 3, 14, 1};
+                                                  2, 1, 5, 3, 3, 14, 1, 3};
 
 static int pick_op(drv_src *s) {
     unsigned total = 0;
@@ -321,6 +322,8 @@ static int pick_op(drv_src *s) {
     }
     return OP_UPDATE;
 }
+
+static int instance_call(drv_world *w, drv_src *s, int op, stance_instance *inst, const stance_graph *g);
 
 static int step_instance(drv_world *w, drv_src *s, int op, int slot) {
     const drv_graphs *G = w->graphs;
@@ -338,12 +341,43 @@ static int step_instance(drv_world *w, drv_src *s, int op, int slot) {
     stance_instance *inst = w->inst[slot];
     if (!inst) return 0;
     const stance_graph *g = G->graph[w->inst_graph[slot]];
-    const int np = stance_graph_param_count(g), ns = stance_graph_state_count(g), nl = stance_graph_layer_count(g);
     switch (op) {
     case OP_DESTROY:
         stance_instance_destroy(inst);
         w->inst[slot] = NULL;
         return 0;
+    case OP_UPDATE: case OP_UPDATE_NT: {
+        float dt = drv_dt(s);
+        stance_status st = drv_instance_update(inst, dt, op == OP_UPDATE_NT ? STANCE_UPDATE_NO_TRANSITIONS : 0);
+        if (expect(w, "instance_update", st, dt_ok(dt), NULL)) return 1;
+        return st == STANCE_OK ? after_instance_update(w, slot, "instance_update") : 0;
+    }
+    case OP_RESET:
+        if (expect(w, "instance_reset", stance_instance_reset(inst), 1, NULL)) return 1;
+        return after_instance_update(w, slot, "instance_reset");
+    case OP_COPY: case OP_TRANSFER: {
+        int o = (int)pick(s, DRV_SLOTS);
+        if (!w->inst[o]) return 0;
+        if (op == OP_COPY) {
+            int ok = w->inst_graph[o] == w->inst_graph[slot] || G->graph[w->inst_graph[o]] == g;
+            if (expect(w, "instance_copy", stance_instance_copy(inst, w->inst[o]), ok, NULL)) return 1;
+        } else {
+            char report[128];
+            if (expect(w, "instance_transfer", stance_instance_transfer(inst, w->inst[o], report, sizeof report), 1, NULL)) return 1;
+        }
+        return 0;
+    }
+    default:
+        return instance_call(w, s, op, inst, g);
+    }
+}
+
+/* The instance calls that need only the instance and its graph. */
+static int instance_call(drv_world *w, drv_src *s, int op, stance_instance *inst, const stance_graph *g) {
+    stance_error err;
+    memset(&err, 0, sizeof err);
+    const int np = stance_graph_param_count(g), ns = stance_graph_state_count(g), nl = stance_graph_layer_count(g);
+    switch (op) {
     case OP_SET_FLOAT: case OP_SET_INT: case OP_SET_BOOL: case OP_SET_TRIGGER: {
         int p = any_index(s, np);
         float v = drv_float(s);
@@ -378,12 +412,6 @@ static int step_instance(drv_world *w, drv_src *s, int op, int slot) {
         int ok = p < np && stance_graph_param_type(g, p) == STANCE_PARAM_TRIGGER;
         return expect(w, "instance_set_trigger_by_name", stance_instance_set_trigger_by_name(inst, name, &err), ok, &err);
     }
-    case OP_UPDATE: case OP_UPDATE_NT: {
-        float dt = drv_dt(s);
-        stance_status st = drv_instance_update(inst, dt, op == OP_UPDATE_NT ? STANCE_UPDATE_NO_TRANSITIONS : 0);
-        if (expect(w, "instance_update", st, dt_ok(dt), NULL)) return 1;
-        return st == STANCE_OK ? after_instance_update(w, slot, "instance_update") : 0;
-    }
     case OP_PLAY: {
         int state = any_index(s, ns);
         int mode = pick(s, 12) ? (int)pick(s, STANCE_SWITCH_MODE_COUNT) : (int)pick(s, 255) - 100;
@@ -412,21 +440,6 @@ static int step_instance(drv_world *w, drv_src *s, int op, int slot) {
         float blend = pick(s, 2) ? drv_float(s) : 0.0f;
         int ok = mode < STANCE_SWITCH_MODE_COUNT && easing <= STANCE_EASE_LINEAR && isfinite(blend) && blend <= 60.0f;
         return expect(w, "instance_override_switch", stance_instance_override_switch(inst, mode, blend, easing), ok, NULL);
-    }
-    case OP_RESET:
-        if (expect(w, "instance_reset", stance_instance_reset(inst), 1, NULL)) return 1;
-        return after_instance_update(w, slot, "instance_reset");
-    case OP_COPY: case OP_TRANSFER: {
-        int o = (int)pick(s, DRV_SLOTS);
-        if (!w->inst[o]) return 0;
-        if (op == OP_COPY) {
-            int ok = w->inst_graph[o] == w->inst_graph[slot] || G->graph[w->inst_graph[o]] == g;
-            if (expect(w, "instance_copy", stance_instance_copy(inst, w->inst[o]), ok, NULL)) return 1;
-        } else {
-            char report[128];
-            if (expect(w, "instance_transfer", stance_instance_transfer(inst, w->inst[o], report, sizeof report), 1, NULL)) return 1;
-        }
-        return 0;
     }
     default:
         return 0;
@@ -501,6 +514,10 @@ static int step_controller(drv_world *w, drv_src *s, int op, int slot) {
             return 1;
         }
         return 0;
+    }
+    case OP_CTL_INSTANCE: {
+        static const int calls[] = {OP_SET_FLOAT, OP_SET_TRIGGER, OP_PLAY, OP_LAYER_WEIGHT, OP_LAYER_ENABLED, OP_OVERRIDE};
+        return instance_call(w, s, calls[pick(s, 6)], stance_controller_instance(c), g);
     }
     default:
         return 0;

@@ -322,6 +322,31 @@ static void test_fuzz_tiny_fade_zero_step(void) {
     stance_instance_destroy(inst);
 }
 
+/* Finding 2 (soak, seed 12): a damped parameter following a target across
+ * the float range: tgt + (v - tgt) * k overflowed (FLT_MAX - -FLT_MAX) and the
+ * parameter became inf, then NaN downstream. */
+static void test_fuzz_damped_param_range(void) {
+    stance_instance *inst;
+    CHECK_OK(stance_instance_create(LESSON, NULL, &inst, NULL));
+    const int speed = stance_graph_find_param(LESSON, "speed"); /* damped, halflife 0.1 s */
+    const float targets[] = {FLT_MAX, -FLT_MAX, FLT_MAX, 3.0f, -FLT_MAX, 0.0f};
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        CHECK_OK(stance_instance_set_float(inst, speed, targets[i], NULL));
+        for (int f = 0; f < 3; f++) {
+            CHECK_OK(drv_instance_update(inst, 1.0f / 60, 0));
+            float v = stance_instance_param(inst, speed);
+            CHECK(isfinite(v));
+            CHECK(pose_ok(inst));
+        }
+    }
+    /* the damping itself: after one halflife the value is halfway (2^-1) */
+    CHECK_OK(stance_instance_reset(inst));
+    CHECK_OK(stance_instance_set_float(inst, speed, 4.0f, NULL));
+    CHECK_OK(drv_instance_update(inst, 0.1f, 0));
+    CHECK_NEAR(stance_instance_param(inst, speed), 2.0f, 1e-5);
+    stance_instance_destroy(inst);
+}
+
 int main(void) {
     stance_error err;
     if (stance_builtin_create(NULL, &B, &err) || stance_builtin_lesson_graph(&B, NULL, &LESSON, &err)) {
@@ -334,6 +359,7 @@ int main(void) {
     RUN(test_reload_other_skeleton);
     RUN(test_half_allocator);
     RUN(test_fuzz_tiny_fade_zero_step);
+    RUN(test_fuzz_damped_param_range);
 #if defined(STANCE_HAVE_ASSIMP)
     RUN(test_bvh_parse_error);
 #endif

@@ -806,7 +806,9 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
         float h = g->params[i].damping;
         if (h > 0.0f) {
             float tgt = inst->param_target[i];
-            float v = tgt + (inst->params[i] - tgt) * exp2f(-dt / h);
+            const float a = exp2f(-dt / h); /* issue 12: a weighted mean stays finite where tgt + (v - tgt) * a overflowed */
+            float v = a * inst->params[i] + (1.0f - a) * tgt;
+            if (!st_finite(v)) v = tgt; /* the sum of two halves of FLT_MAX can still round up */
             if (fabsf(v - tgt) < 1e-6f) v = tgt;
             inst->params[i] = v;
         }
