@@ -121,6 +121,15 @@ static int check_layers(const stance_instance *inst, const stance_graph *g, char
     }
     for (int p = 0; p < stance_graph_param_count(g); p++)
         if (!isfinite(stance_instance_param(inst, p))) { snprintf(why, cap, "parameter %d is not finite", p); return 1; }
+    int n = -1, dropped = -1;
+    const stance_event *ev = stance_instance_events(inst, &n, &dropped);
+    if (n < 0 || n > STANCE_EVENT_QUEUE || dropped < 0 || (n > 0 && !ev)) { snprintf(why, cap, "events: count %d, dropped %d", n, dropped); return 1; }
+    for (int i = 0; i < n; i++)
+        if (!ev[i].name || ev[i].state < -1 || ev[i].state >= stance_graph_state_count(g) || ev[i].layer < -1 ||
+            ev[i].layer >= stance_graph_layer_count(g) || !isfinite(ev[i].time)) {
+            snprintf(why, cap, "event %d (type %d): state %d, layer %d", i, (int)ev[i].type, ev[i].state, ev[i].layer);
+            return 1;
+        }
     for (int m = 0; m < stance_graph_machine_count(g); m++) {
         stance_machine_status ms;
         if (stance_instance_machine_status(inst, m, &ms)) { snprintf(why, cap, "machine %d status refused", m); return 1; }
@@ -360,7 +369,18 @@ static int step_instance(drv_world *w, drv_src *s, int op, int slot) {
         if (!w->inst[o]) return 0;
         if (op == OP_COPY) {
             int ok = w->inst_graph[o] == w->inst_graph[slot] || G->graph[w->inst_graph[o]] == g;
-            if (expect(w, "instance_copy", stance_instance_copy(inst, w->inst[o]), ok, NULL)) return 1;
+            stance_status st = stance_instance_copy(inst, w->inst[o]);
+            if (expect(w, "instance_copy", st, ok, NULL)) return 1;
+            if (st == STANCE_OK && o != slot) { /* graph.h: the whole state: both go on the same from here */
+                float dt = drv_dt(s);
+                stance_status a = drv_instance_update(inst, dt, 0), b = drv_instance_update(w->inst[o], dt, 0);
+                if (expect(w, "instance_update", a, dt_ok(dt), NULL) || expect(w, "instance_update", b, dt_ok(dt), NULL)) return 1;
+                uint64_t ha = drv_hash_pose(1, stance_instance_model_pose(inst)), hb = drv_hash_pose(1, stance_instance_model_pose(w->inst[o]));
+                if (ha != hb) {
+                    snprintf(w->failure, sizeof w->failure, "call %ld: a copy and its source differ after one update", w->calls);
+                    return 1;
+                }
+            }
         } else {
             char report[128];
             if (expect(w, "instance_transfer", stance_instance_transfer(inst, w->inst[o], report, sizeof report), 1, NULL)) return 1;
