@@ -15,6 +15,12 @@
 
 static drv_graphs graphs;
 static int loaded;
+static long long total_calls, total_updates, total_refused, inputs;
+
+static void totals(void) {
+    fprintf(stderr, "fuzz_api: %lld inputs, %lld API calls (%lld successful updates checked, %lld refused as their contract says)\n",
+            inputs, total_calls, total_updates, total_refused);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -29,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (int i = 0; i < graphs.count; i++) fprintf(stderr, " %s;", graphs.name[i]);
         fprintf(stderr, "\n");
         loaded = 1;
+        atexit(totals);
     }
     drv_src s = {.data = data, .size = size};
     drv_world w;
@@ -38,6 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             fprintf(stderr, "fuzz_api: %s\n", w.failure);
             abort();
         }
+    inputs++, total_calls += w.calls, total_updates += w.updates, total_refused += w.refused;
     drv_world_free(&w);
     return 0;
 }
