@@ -258,6 +258,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     if (!out) FAIL(STANCE_ERR_ARGUMENT, "graph: out is NULL");
     *out = NULL;
     if (!d) FAIL(STANCE_ERR_ARGUMENT, "graph: desc is NULL");
+    if (st_check_allocator(allocator, "graph", err)) return STANCE_ERR_ARGUMENT;
     int S, T, C, E;
     stance_status st = validate(d, err, &S, &T, &C, &E);
     if (st) return st;

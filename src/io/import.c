@@ -55,8 +55,7 @@ static stance_status check_args(const char *path, const stance_import_options *o
     if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "import: path is NULL or empty");
     if (opt && (!isfinite(opt->scale) || opt->scale < 0.0f))
         return st_fail(err, STANCE_ERR_ARGUMENT, "%s: scale %g is not a finite number > 0", path, (double)opt->scale);
-    if (allocator && (!allocator->alloc != !allocator->free))
-        return st_fail(err, STANCE_ERR_ARGUMENT, "%s: allocator has alloc or free but not both", path);
+    if (st_check_allocator(allocator, path, err)) return STANCE_ERR_ARGUMENT;
     return STANCE_OK;
 }
 

@@ -217,6 +217,7 @@ stance_status stance_layers_run(const stance_layer_setup *su, stance_layer_resul
                                 stance_error *err) {
     int spine, arm, elbow, fl, fr;
     if (!res) return st_fail(err, STANCE_ERR_ARGUMENT, "layers: result is NULL");
+    if (st_check_allocator(al, "layers", err)) return STANCE_ERR_ARGUMENT;
     stance_status s = check_setup(su, &spine, &arm, &elbow, &fl, &fr, err);
     if (s) return s;
     memset(res, 0, sizeof *res);
@@ -237,6 +238,7 @@ stance_status stance_layers_run(const stance_layer_setup *su, stance_layer_resul
 stance_status stance_layers_arm_pose(const stance_layer_setup *su, stance_arm_config cfg, float time, stance_pose *model,
                                      stance_pose *authored, float *angle, const stance_allocator *al, stance_error *err) {
     int spine, arm, elbow, fl, fr;
+    if (st_check_allocator(al, "layers", err)) return STANCE_ERR_ARGUMENT;
     stance_status s = check_setup(su, &spine, &arm, &elbow, &fl, &fr, err);
     if (s) return s;
     if ((unsigned)cfg > STANCE_ARM_MESH_LEAN) return st_fail(err, STANCE_ERR_ARGUMENT, "layers: unknown arm configuration");
