@@ -1,6 +1,7 @@
 /* tools/cmd_info.c - `stance info FILE [--json]`: what an asset holds (the
- * joint tree, each clip's duration, key count and animated joints), for a
- * .stance file or anything the importer reads.
+ * joint tree, each clip's duration, key count and animated joints, each
+ * skin's joint count, each mesh's vertex and triangle counts and skin), for
+ * a .stance file or anything the importer reads.
  *
  * Owns only its output: text, or JSON written with plain fprintf (the CLI
  * builds without jansson). Errors are one line on stderr, exit status 1;
@@ -9,7 +10,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "import.h"
+#include "info_graph.h"
+#include "stance/import.h"
 #include "stance/asset.h"
 
 /* Prints s with control bytes as '?', so a name cannot break a line. */
@@ -34,7 +36,7 @@ static int utf8_len(const unsigned char *s) {
 /* A JSON string: quotes, backslashes and control bytes escaped; bytes that
  * are not valid UTF-8 become \u00XX (read as Latin-1), so the output is
  * always valid JSON. */
-static void put_json_string(FILE *f, const char *str) {
+void put_json_string(FILE *f, const char *str) {
     const unsigned char *s = (const unsigned char *)str;
     fputc('"', f);
     while (*s) {
@@ -57,6 +59,31 @@ static int animated_count(const stance_clip *c) {
     int n = 0;
     for (int j = 0; j < c->joint_count; j++) n += c->animated[j] != 0;
     return n;
+}
+
+static const char *mesh_skin_name(const stance_asset *a, const stance_mesh *m) {
+    return m->skin >= 0 && m->skin < a->skin_count ? a->skins[m->skin]->name : NULL;
+}
+
+/* Skins and meshes, when the asset has any. */
+static void print_skins_text(const stance_asset *a) {
+    if (a->skin_count > 0) printf("skins:\n");
+    for (int i = 0; i < a->skin_count; i++) {
+        printf("  ");
+        put_plain(stdout, a->skins[i]->name);
+        printf(": %d joints\n", a->skins[i]->joint_count);
+    }
+    if (a->mesh_count > 0) printf("meshes:\n");
+    for (int i = 0; i < a->mesh_count; i++) {
+        const stance_mesh *m = a->meshes[i];
+        printf("  ");
+        put_plain(stdout, m->name);
+        printf(": %d vertices, %d triangles%s, ", m->vertex_count, m->index_count / 3, m->uvs ? ", uvs" : "");
+        const char *skin = mesh_skin_name(a, m);
+        if (skin) printf("skin "), put_plain(stdout, skin);
+        else printf("rigid");
+        printf("\n");
+    }
 }
 
 static void print_text(const char *path, const stance_asset *a) {
@@ -85,6 +112,7 @@ static void print_text(const char *path, const stance_asset *a) {
         }
         printf("\n");
     }
+    print_skins_text(a);
 }
 
 static void print_json(const stance_asset *a) {
@@ -112,7 +140,27 @@ static void print_json(const stance_asset *a) {
         }
         printf("]}");
     }
-    printf("]}\n");
+    printf("],\"skins\":[");
+    for (int i = 0; i < a->skin_count; i++) {
+        printf("%s{\"name\":", i ? "," : "");
+        put_json_string(stdout, a->skins[i]->name);
+        printf(",\"joint_count\":%d}", a->skins[i]->joint_count);
+    }
+    printf("],\"meshes\":[");
+    for (int i = 0; i < a->mesh_count; i++) {
+        const stance_mesh *m = a->meshes[i];
+        printf("%s{\"name\":", i ? "," : "");
+        put_json_string(stdout, m->name);
+        printf(",\"vertices\":%d,\"triangles\":%d,\"uvs\":%s,\"skin\":", m->vertex_count, m->index_count / 3,
+               m->uvs ? "true" : "false");
+        const char *skin = mesh_skin_name(a, m);
+        if (skin) put_json_string(stdout, skin);
+        else printf("null");
+        printf("}");
+    }
+    printf("]");
+    if (a->graph) printf(",\"graph\":"), info_graph_json(stdout, a->graph);
+    printf("}\n");
 }
 
 int cmd_info(int argc, char **argv) {
@@ -125,7 +173,11 @@ int cmd_info(int argc, char **argv) {
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: stance info FILE [--json]\n"
                    "  FILE    a .stance file, or a file to import (glTF/GLB, BVH, FBX, Collada)\n"
-                   "  --json  {\"joints\":[{\"name\",\"parent\"}],\"clips\":[{\"name\",\"duration_s\",\"keys\",\"joints\"}]}\n");
+                   "  --json  {\"joints\":[{\"name\",\"parent\"}],\"clips\":[{\"name\",\"duration_s\",\"keys\",\"joints\"}],\n"
+                   "           \"skins\":[{\"name\",\"joint_count\"}],\"meshes\":[{\"name\",\"vertices\",\"triangles\",\"uvs\",\"skin\"}]}\n"
+                   "          (a mesh's \"skin\" is its skin's name, null when rigid)\n"
+                   "          and for a compiled graph \"graph\":{\"params\":[{\"name\",\"type\"}],\n"
+                   "          \"machines\":[{\"name\",\"states\":[...]}],\"layers\":[{\"name\",\"machine\",\"mode\",\"priority\"}]}}\n");
             return 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "stance info: unknown option '%s' (see --help)\n", a);
@@ -153,6 +205,7 @@ int cmd_info(int argc, char **argv) {
     }
     if (json) print_json(&asset);
     else print_text(path, &asset);
+    if (!json && asset.graph) info_graph_text(stdout, asset.graph);
     stance_import_warnings_print(&warnings, "stance: warning: ", stderr);
     stance_asset_destroy(&asset);
     return 0;

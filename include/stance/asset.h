@@ -1,29 +1,37 @@
-/* stance/asset.h - an asset: one skeleton and the clips made for it, and the
- * native binary file format `.stance` that stores them.
+/* stance/asset.h - an asset: one skeleton, the clips made for it, its skins
+ * and meshes, and the native binary file format `.stance` that stores them.
  *
- * The format (version 1, all integers and floats little-endian):
+ * The format (version 2, all integers and floats little-endian; version 1
+ * files, which have no SKIN or MESH sections, still load):
  *
  *   header, 32 bytes:
  *     0  magic    "STANCE\0\0"
- *     8  u32      version (1)
+ *     8  u32      version (2; 1 is read too)
  *    12  u32      flags (0; any other bit is rejected)
  *    16  u64      payload size in bytes (the file is exactly 32 + this)
  *    24  u64      checksum of the payload (stance_asset_checksum)
  *   payload: sections, each a 16-byte head {char tag[4], u32 zero, u64 size}
  *   and `size` bytes of body. "SKEL" comes first and once, then one "CLIP"
- *   per clip. Bodies are described in src/core/asset.c.
+ *   per clip, then (version 2) one "SKIN" per skin, then one "MESH" per mesh
+ *   (a mesh names its skin by its index among the SKIN sections), then
+ *   optionally one "GRPH" (a compiled graph: its parameters, machines,
+ *   states, transitions and layers, clips by index), last. Bodies are
+ *   described in src/core/asset.c (SKEL, CLIP), asset_mesh.c (SKIN, MESH)
+ *   and asset_graph.c (GRPH).
  *
  * A clip is stored as its dense key grid (clip->times and the values of the
  * joints and channels it animates), so load(save(x)) samples like x. Loading
  * checks every count and size against the bytes present before using it,
- * then the checksum, then builds the skeleton and clips through
- * stance_skeleton_create and stance_clip_create, so every value check of the
- * runtime applies to a file too. */
+ * then the checksum, then builds the skeleton, clips, skins and meshes
+ * through stance_skeleton_create, stance_clip_create, stance_skin_create and
+ * stance_mesh_create, so every value check of the runtime applies to a file
+ * too. */
 #ifndef STANCE_ASSET_H
 #define STANCE_ASSET_H
 
 #include "base.h"
 #include "clip.h"
+#include "graph.h"
 #include "skeleton.h"
 #include "skin.h"
 
@@ -31,10 +39,10 @@
 extern "C" {
 #endif
 
-#define STANCE_ASSET_VERSION 1
+#define STANCE_ASSET_VERSION 2
 #define STANCE_MAX_CLIPS 4096
 
-/* Owns its skeleton and clips (all from `allocator`). Zero-initialize before
+/* Owns its skeleton, clips, skins and meshes (all from `allocator`). Zero-initialize before
  * use; stance_asset_destroy frees everything and zeroes it again. */
 typedef struct stance_asset {
     stance_skeleton *skeleton;
@@ -45,6 +53,11 @@ typedef struct stance_asset {
     int mesh_count;             /* 0..STANCE_MAX_MESHES */
     stance_mesh **meshes;       /* mesh_count meshes; mesh->skin indexes `skins` or is -1 */
     stance_allocator allocator; /* what the skeleton, clips and array came from */
+    /* The graph a compiled file carries (its GRPH section), built on this
+     * skeleton and these clips when loaded; NULL when the file has none.
+     * Destroyed with the asset. The stance_asset_save_* functions do not
+     * write it: stance_asset_save_graph_* write a graph from its description. */
+    stance_graph *graph;
 } stance_asset;
 
 void stance_asset_destroy(stance_asset *asset); /* NULL and a zeroed asset are fine */
@@ -62,6 +75,15 @@ stance_status stance_asset_save_memory(const stance_asset *asset, void **out_byt
                                        stance_error *err);
 void stance_asset_free_bytes(void *bytes, size_t size, const stance_allocator *allocator);
 
+/* Saves the asset and, in a GRPH section, the graph `graph` describes
+ * (`stance compile`): every clip it names must be one of asset->clips (they
+ * are stored by index), its masks have the skeleton's joint count. Loading
+ * the bytes gives asset.graph, which updates exactly like a graph built from
+ * the same description. graph NULL = stance_asset_save_memory. */
+stance_status stance_asset_save_graph_memory(const stance_asset *asset, const stance_graph_desc *graph,
+                                             void **out_bytes, size_t *out_size,
+                                             const stance_allocator *allocator, stance_error *err);
+
 /* Parses and validates `size` bytes into *out (which it overwrites; on
  * failure *out is zeroed and nothing is leaked). Never reads outside
  * [bytes, bytes + size). */
@@ -73,6 +95,8 @@ stance_status stance_asset_load_memory(const void *bytes, size_t size,
  * Messages start with the path. */
 stance_status stance_asset_save_file(const stance_asset *asset, const char *path,
                                      stance_error *err);
+stance_status stance_asset_save_graph_file(const stance_asset *asset, const stance_graph_desc *graph,
+                                           const char *path, stance_error *err);
 stance_status stance_asset_load_file(const char *path, const stance_allocator *allocator,
                                      stance_asset *out, stance_error *err);
 

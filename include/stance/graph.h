@@ -381,7 +381,9 @@ stance_layer_mode stance_graph_layer_mode(const stance_graph *graph, int layer);
 /* Current layer weight (after fades). The instance is the one owner of
  * layer weights: set_layer_weight states a target and the time to reach it
  * (0 = at once, else a linear fade of |target - weight| / fade_time per
- * second), each update moves the weight towards it. */
+ * second), each update moves the weight towards it. The weight must be
+ * finite in [0, 1] and fade_time finite in [0, 60] s (else STANCE_ERR_VALUE);
+ * a bad layer, or a weight other than 1 for layer 0, is STANCE_ERR_ARGUMENT. */
 float stance_instance_layer_weight(const stance_instance *inst, int layer);
 float stance_instance_layer_target(const stance_instance *inst, int layer);
 stance_status stance_instance_set_layer_weight(stance_instance *inst, int layer, float weight,

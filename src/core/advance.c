@@ -378,7 +378,9 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
         float h = g->params[i].damping;
         if (h > 0.0f) {
             float tgt = inst->param_target[i];
-            float v = tgt + (inst->params[i] - tgt) * exp2f(-dt / h);
+            const float a = exp2f(-dt / h); /* issue 12: a weighted mean stays finite where tgt + (v - tgt) * a overflowed */
+            float v = a * inst->params[i] + (1.0f - a) * tgt;
+            if (!st_finite(v)) v = tgt; /* the sum of two halves of FLT_MAX can still round up */
             if (fabsf(v - tgt) < 1e-6f) v = tgt;
             inst->params[i] = v;
         }
@@ -387,7 +389,7 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
     for (int l = 0; l < g->layer_count; l++) {
         float w = inst->layer_weight[l], t = inst->layer_target[l], r = inst->layer_rate[l];
         if (w != t) {
-            float step = r > 0.0f ? r * dt : 1e30f;
+            float step = !(r > 0.0f) ? 1e30f : dt > 0.0f ? r * dt : 0.0f; /* issue 12: an inf rate (tiny fade) times a zero step was NaN */
             /* within 1e-6 of the target is the target (a fade summed frame by frame stops a hair short) */
             w = w < t ? (w + step > t - 1e-6f ? t : w + step) : (w - step < t + 1e-6f ? t : w - step);
             inst->layer_weight[l] = w;

@@ -92,6 +92,7 @@ stance_status stance_controller_create(const stance_graph *g, const stance_contr
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "controller: out is NULL");
     *out = NULL;
     if (!g) return st_fail(err, STANCE_ERR_ARGUMENT, "controller: graph is NULL");
+    if (st_check_allocator(allocator, "controller", err)) return STANCE_ERR_ARGUMENT; /* issue 12 */
     stance_controller_desc d = desc ? *desc : (stance_controller_desc){0};
     if (!st_finite(d.fade_time) || d.fade_time < 0.0f || d.fade_time > 60.0f)
         return st_fail(err, STANCE_ERR_VALUE, "controller: fade_time %g is not in [0, 60]", (double)d.fade_time);
@@ -204,6 +205,7 @@ stance_status stance_controller_set_trigger(stance_controller *c, int p, stance_
 stance_status stance_controller_update(stance_controller *c, float dt, stance_workspace *ws) {
     if (!c || !ws) return STANCE_ERR_ARGUMENT;
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
+    dt = st_step(dt); /* issue 12: the instance's dt contract */
     c->time += dt;
     stance_status s = stance_instance_update(c->inst, dt, ws);
     if (s) return s;
@@ -256,6 +258,18 @@ const stance_graph *stance_controller_graph(const stance_controller *c) { return
 stance_status stance_controller_reload(stance_controller *c, const stance_graph *g, char *report, size_t cap,
                                        stance_error *err) {
     if (!c || !g) return st_fail(err, STANCE_ERR_ARGUMENT, "reload: NULL argument");
+    { /* issue 12: a reload keeps the skeleton (same joints, names and parents) */
+        const stance_skeleton *a = stance_graph_skeleton(c->graph), *b = stance_graph_skeleton(g);
+        int j = 0;
+        if (a->joint_count == b->joint_count)
+            while (j < a->joint_count && a->parents[j] == b->parents[j] &&
+                   !strcmp(stance_skeleton_joint_name(a, j), stance_skeleton_joint_name(b, j))) j++;
+        if (a->joint_count != b->joint_count || j < a->joint_count)
+            return st_fail(err, STANCE_ERR_ARGUMENT,
+                           "reload: the new graph animates another skeleton (%d joints, the controller's %d, "
+                           "first difference at joint %d); nothing changed, create a new controller for it",
+                           b->joint_count, a->joint_count, j);
+    }
     stance_controller *fresh = NULL;
     stance_controller_desc d = {c->fade_time, c->mode};
     stance_status s = stance_controller_create(g, &d, &c->allocator, &fresh, err);

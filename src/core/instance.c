@@ -12,6 +12,7 @@
 
 #include "core/graph_internal.h"
 #include "core/internal.h"
+#include "core/names.h"
 
 /* ---- instance memory ------------------------------------------------------- */
 
@@ -165,6 +166,7 @@ stance_status stance_instance_create_ex(const stance_graph *g, const stance_inst
     if (!g) return st_fail(err, STANCE_ERR_ARGUMENT, "instance: graph is NULL");
     stance_instance_desc d = desc ? *desc : (stance_instance_desc){0};
     if ((unsigned)d.history > STANCE_HISTORY_ALL) return st_fail(err, STANCE_ERR_ARGUMENT, "instance: unknown history option %d", (int)d.history);
+    if (st_check_allocator(allocator, "instance", err)) return STANCE_ERR_ARGUMENT; /* issue 12 */
     inst_layout lo = layout_of(g, d.history == STANCE_HISTORY_ALL);
     stance_allocator al = st_allocator(allocator);
     stance_instance *inst = st_alloc(&al, lo.total, 64);
@@ -362,12 +364,16 @@ stance_status stance_instance_set_trigger(stance_instance *inst, int p, stance_e
     return st_ok(err);
 }
 
+static const char *param_name_at(const void *graph, int i) { return stance_graph_param_name(graph, i); }
+
 static stance_status by_name(const stance_instance *inst, const char *name, int *p, stance_error *err) {
     if (!inst || !name) return st_fail(err, STANCE_ERR_ARGUMENT, "instance or name is NULL");
     *p = stance_graph_find_param(inst->graph, name);
-    if (*p < 0)
-        return st_fail(err, STANCE_ERR_NOT_FOUND, "unknown parameter '%s' (did you mean '%s'?)", name,
-                       stance_graph_closest_param(inst->graph, name));
+    if (*p < 0) {
+        char hint[200];
+        st_suggest(hint, sizeof hint, name, param_name_at, inst->graph, stance_graph_param_count(inst->graph));
+        return st_fail(err, STANCE_ERR_NOT_FOUND, "unknown parameter '%s'%s", name, hint);
+    }
     return STANCE_OK;
 }
 
@@ -406,9 +412,9 @@ stance_status stance_instance_update(stance_instance *inst, float dt, stance_wor
 stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
     if (!inst || !ws) return STANCE_ERR_ARGUMENT;
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
+    dt = st_step(dt); /* issue 12: a step under STANCE_MIN_DT is a zero step (no history, no velocity from it) */
     const stance_graph *g = inst->graph;
     if (stance_workspace_fits(ws, g, NULL)) return STANCE_ERR_MEMORY;
-    if (dt < STANCE_MIN_DT) dt = 0.0f; /* subnormal and tiny steps are no step */
     ws_bind(ws, g);
     if (inst->events_sealed) inst->event_count = inst->event_dropped = 0;
     inst->events_sealed = 0;
