@@ -234,6 +234,9 @@ static void test_half_allocator(void) {
         stance_controller *ctl = NULL;
         check_half(stance_controller_create(LESSON, NULL, a, &ctl, &err), &err, "controller", has_alloc);
         CHECK(ctl == NULL);
+        stance_workspace *ws = NULL;
+        check_half(stance_workspace_create(LESSON, a, &ws, &err), &err, "workspace", has_alloc);
+        CHECK(ws == NULL);
         stance_builtin b;
         check_half(stance_builtin_create(a, &b, &err), &err, "builtin", has_alloc);
         stance_asset asset;

@@ -262,6 +262,7 @@ stance_status stance_workspace_create(const stance_graph *g, const stance_alloca
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "workspace: out is NULL");
     *out = NULL;
     if (!g) return st_fail(err, STANCE_ERR_ARGUMENT, "workspace: graph is NULL");
+    if (st_check_allocator(allocator, "workspace", err)) return STANCE_ERR_ARGUMENT; /* issue 12: one check */
     const int J = g->skeleton->joint_count, M = g->machine_count;
     ws_layout lo = ws_layout_of(J, M);
     stance_allocator al = st_allocator(allocator);
