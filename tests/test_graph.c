@@ -671,18 +671,21 @@ typedef struct job { const stance_graph *g; float out[3]; } job;
 static void *run_job(void *arg) {
     job *j = arg;
     stance_instance *inst;
+    stance_workspace *ws; /* one per thread (tests/ws.h's shared one is for one thread) */
     if (stance_instance_create(j->g, NULL, &inst, NULL)) return NULL;
+    if (stance_workspace_create(j->g, NULL, &ws, NULL)) { stance_instance_destroy(inst); return NULL; }
     for (int f = 0; f < 810; f++) {
         float speed;
         int jp;
         stance_scenario_input(f * DT, &speed, &jp);
         stance_instance_set_float(inst, 0, speed, NULL);
         if (jp) stance_instance_set_trigger(inst, 1, NULL);
-        stance_instance_update(inst, DT, TEST_WS_INST(inst));
+        stance_instance_update(inst, DT, ws);
     }
     const stance_pose *m = stance_instance_model_pose(inst);
     j->out[0] = m->tx[10], j->out[1] = m->ty[10], j->out[2] = m->tz[10];
     stance_instance_destroy(inst);
+    stance_workspace_destroy(ws);
     return NULL;
 }
 
