@@ -412,7 +412,7 @@ static void check_gltf(const char *rel, int want_joints, int want_clips, const w
         return;
     }
     stance_import_warnings warnings;
-    stance_import_options opt = {0.0f, &warnings};
+    stance_import_options opt = {.warnings = &warnings};
     stance_asset a;
     stance_error err;
     stance_status s = stance_import_file(path, &opt, NULL, &a, &err);
@@ -589,7 +589,7 @@ static void test_scale_option(void) {
     if (!bytes) return;
     free(bytes);
     stance_asset a, b;
-    stance_import_options opt = {0.01f, NULL};
+    stance_import_options opt = {.scale = 0.01f};
     CHECK_OK(stance_import_file(path, NULL, NULL, &a, NULL));
     CHECK_OK(stance_import_file(path, &opt, NULL, &b, NULL));
     if (!a.skeleton || !b.skeleton) return;
@@ -705,7 +705,7 @@ static void test_bvh(void) {
     stance_asset a;
     stance_error err;
     stance_import_warnings warnings;
-    stance_import_options opt = {0.0f, &warnings};
+    stance_import_options opt = {.warnings = &warnings};
     stance_status s = stance_import_file(BVH_PATH, &opt, NULL, &a, &err);
     if (s) fprintf(stderr, "%s\n", err.message);
     CHECK_OK(s);

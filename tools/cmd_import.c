@@ -59,7 +59,7 @@ int cmd_import(int argc, char **argv) {
     if (!in || !out || !out[0]) return usage(stderr, 2);
 
     stance_import_warnings warnings;
-    stance_import_options opt = {scale, &warnings};
+    stance_import_options opt = {.scale = scale, .warnings = &warnings};
     stance_asset asset;
     stance_error err = {STANCE_OK, ""};
     if (stance_open_file(in, &opt, NULL, &asset, &err)) {

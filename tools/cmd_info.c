@@ -142,7 +142,7 @@ int cmd_info(int argc, char **argv) {
         return 2;
     }
     stance_import_warnings warnings;
-    stance_import_options opt = {0.0f, &warnings};
+    stance_import_options opt = {.warnings = &warnings};
     stance_asset asset;
     stance_error err = {STANCE_OK, ""};
     if (stance_open_file(path, &opt, NULL, &asset, &err)) {
