@@ -4,7 +4,7 @@
 # otherwise it prints the exact command and stops.
 set -euo pipefail
 if [ $# -gt 0 ]; then pkgs=("$@"); else
-  pkgs=(cmake make gcc pkg-config libassimp-dev assimp-testmodels libjansson-dev valgrind python3)
+  pkgs=(cmake make gcc pkg-config libassimp-dev libtinygltf-dev g++ assimp-testmodels libjansson-dev valgrind python3)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
