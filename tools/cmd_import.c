@@ -14,11 +14,13 @@
 #include "stance/asset.h"
 
 static int usage(FILE *f, int status) {
-    fprintf(f, "usage: stance import FILE -o OUT.stance [--scale S]\n"
+    fprintf(f, "usage: stance import FILE -o OUT.stance [--scale S] [--tolerance U[,R]]\n"
                "  FILE       glTF/GLB, BVH, FBX, Collada (anything assimp reads), or a .stance file\n"
                "  -o OUT     the .stance file to write\n"
                "  --scale S  multiply translations by S (0.01 for centimetres, 0.0254 for inches);\n"
-               "             imports only: a .stance file is copied as stored\n");
+               "             imports only: a .stance file is copied as stored\n"
+               "  --tolerance U[,R]  glTF resampling tolerance: U units for translations and scales\n"
+               "             (default 1e-5), R radians for rotations (default 1e-4)\n");
     return status;
 }
 
@@ -31,7 +33,7 @@ static void print_error(const char *message) {
 
 int cmd_import(int argc, char **argv) {
     const char *in = NULL, *out = NULL;
-    float scale = 1.0f;
+    float scale = 1.0f, tol_u = 0.0f, tol_r = 0.0f;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout, 0);
@@ -46,6 +48,19 @@ int cmd_import(int argc, char **argv) {
                 return 2;
             }
             scale = (float)v;
+        } else if (!strcmp(a, "--tolerance")) {
+            char *end = NULL;
+            double u = i + 1 < argc ? strtod(argv[++i], &end) : 0.0, r = 0.0;
+            if (end && *end == ',') {
+                const char *rs = end + 1;
+                r = strtod(rs, &end);
+                if (end == rs) end = NULL;
+            }
+            if (!end || *end || !isfinite(u) || !(u > 0.0) || u > 1e3 || !isfinite(r) || r < 0.0 || r > 1.0) {
+                fprintf(stderr, "stance import: --tolerance needs U[,R]: units in (0, 1000], radians in (0, 1]\n");
+                return 2;
+            }
+            tol_u = (float)u, tol_r = (float)r;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "stance import: unknown option '%s' (see --help)\n", a);
             return 2;
@@ -59,7 +74,7 @@ int cmd_import(int argc, char **argv) {
     if (!in || !out || !out[0]) return usage(stderr, 2);
 
     stance_import_warnings warnings;
-    stance_import_options opt = {.scale = scale, .warnings = &warnings};
+    stance_import_options opt = {.scale = scale, .warnings = &warnings, .tolerance_units = tol_u, .tolerance_radians = tol_r};
     stance_asset asset;
     stance_error err = {STANCE_OK, ""};
     if (stance_open_file(in, &opt, NULL, &asset, &err)) {
