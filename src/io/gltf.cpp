@@ -711,7 +711,8 @@ bool interval_ok(const Imp &im, const std::vector<const Chan *> &check, double a
                 for (int i = 0; i < 4; i++) d += ex[i] * ap[i];
                 double sg = d < 0 ? -1.0 : 1.0;
                 for (int i = 0; i < 4; i++) dd += (ex[i] - sg * ap[i]) * (ex[i] - sg * ap[i]), s += (ex[i] + sg * ap[i]) * (ex[i] + sg * ap[i]);
-                if (2.0 * std::atan2(std::sqrt(dd), std::sqrt(s)) > im.tol_r) return false;
+                /* the rotation angle between them: twice their angle in 4D */
+                if (4.0 * std::atan2(std::sqrt(dd), std::sqrt(s)) > im.tol_r) return false;
             } else {
                 for (int i = 0; i < 3; i++) {
                     double tol = im.tol_u + 8.0 * FLT_EPSILON * std::max(std::fabs(ex[i]), std::fabs(ap[i]));
