@@ -3,15 +3,18 @@
  * its header's payload size and checksum made to match, so mutations reach
  * the section parser and the runtime's validation behind the checksum. A
  * file that loads is sampled, saved and loaded again (it must), which runs
- * the created skeleton and clips too.
+ * the created skeleton, clips, skins (the skin matrices of a sampled pose)
+ * and meshes too.
  *
  * Build and run: fuzz/run.sh (FUZZ_SECONDS, default 60). */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stance/asset.h"
 #include "stance/pose.h"
+#include "stance/skin.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -38,6 +41,19 @@ static void exercise(const stance_asset *a) {
         int hit_count = 0, wraps = 0;
         if (stance_clip_advance(c, 0.1f, dt, 1, &nt, hits, 8, &hit_count, &wraps)) abort();
     }
+    for (int i = 0; i < a->skin_count; i++) {
+        const stance_skin *s = a->skins[i];
+        float *m = malloc(sizeof(float) * 16 * (size_t)s->joint_count);
+        if (!m) break;
+        if (stance_skin_matrices(s, &model, m, s->joint_count)) abort();
+        free(m);
+    }
+    for (int i = 0; i < a->mesh_count; i++) {
+        const stance_mesh *me = a->meshes[i];
+        if (me->skin < -1 || me->skin >= a->skin_count) abort();
+        for (int v = 0; v < 3 * me->vertex_count; v++)
+            if (!isfinite(me->normals[v])) abort();
+    }
     stance_pose_destroy(&local);
     stance_pose_destroy(&model);
 
@@ -46,7 +62,9 @@ static void exercise(const stance_asset *a) {
     if (stance_asset_save_memory(a, &bytes, &n, NULL, NULL)) abort();
     stance_asset again;
     if (stance_asset_load_memory(bytes, n, NULL, &again, NULL)) abort(); /* a saved asset must load */
-    if (again.clip_count != a->clip_count || again.skeleton->joint_count != a->skeleton->joint_count) abort();
+    if (again.clip_count != a->clip_count || again.skeleton->joint_count != a->skeleton->joint_count ||
+        again.skin_count != a->skin_count || again.mesh_count != a->mesh_count)
+        abort();
     stance_asset_destroy(&again);
     stance_asset_free_bytes(bytes, n, NULL);
 }
@@ -57,7 +75,8 @@ static void load(const uint8_t *data, size_t size) {
     if (stance_asset_load_memory(data, size, NULL, &a, &err) == STANCE_OK) {
         exercise(&a);
         stance_asset_destroy(&a);
-    } else if (a.skeleton || a.clips || a.clip_count || !err.message[0]) {
+    } else if (a.skeleton || a.clips || a.clip_count || a.skins || a.skin_count || a.meshes || a.mesh_count ||
+               !err.message[0]) {
         abort(); /* a failed load leaves nothing behind and says why */
     }
 }

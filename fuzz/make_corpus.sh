@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fuzz/make_corpus.sh [DIR] - a seed corpus for fuzz/fuzz_asset.c: .stance
 # files imported from the real assets (../shared/data) and from a few small
-# animated files of assimp-testmodels. Writes into DIR (default: a new temp
+# animated files of assimp-testmodels, and a small version 2 file with a skin
+# and meshes written by fuzz/v2_seed.py. Writes into DIR (default: a new temp
 # directory) and prints the directory. Binary corpora are not committed.
 # Needs the stance CLI built with assimp: STANCE_CLI (default build/stance).
 set -eu
@@ -24,6 +25,7 @@ for src in "$data/fox/Fox.glb" "$data/robot_expressive/RobotExpressive.glb" \
     out="$dir/$(basename "$src" | tr '.' '_').stance"
     if "$cli" import "$src" -o "$out" >/dev/null 2>&1; then n=$((n + 1)); fi
 done
+if python3 fuzz/v2_seed.py "$dir/v2_skin_mesh.stance"; then n=$((n + 1)); fi
 if [ "$n" = 0 ]; then
     echo "make_corpus.sh: no seed could be made (is the CLI built with assimp?)" >&2
     exit 1

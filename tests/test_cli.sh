@@ -36,6 +36,12 @@ expect 2 "$cli" scenario --blend-time -1
 expect 2 "$cli" layers --bogus
 expect 2 "$cli" nonsense
 expect 0 "$cli" --help
+# info lists skins and meshes: a version 2 file written from the documented layout
+python3 "$src/fuzz/v2_seed.py" "$tmp/v2.stance"
+expect 0 "$cli" info "$tmp/v2.stance" --json
+json "assert d['skins']==[{'name':'body','joint_count':2}]; assert d['meshes']==[{'name':'tetra','vertices':4,'triangles':4,'uvs':True,'skin':'body'},{'name':'prop','vertices':4,'triangles':4,'uvs':False,'skin':None}]; assert [c['name'] for c in d['clips']]==['nod']"
+expect 0 "$cli" info "$tmp/v2.stance"
+grep -q "^  tetra: 4 vertices, 4 triangles, uvs, skin body$" "$tmp/out" && grep -q "^  body: 2 joints$" "$tmp/out" || bad "info text skins and meshes"
 if "$cli" graph-check "$src/graphs/builtin.json" > /dev/null 2>&1; then
   # a build with jansson: graph files work from the command line
   expect 0 "$cli" scenario --graph "$src/graphs/builtin.json" --json

@@ -1,6 +1,7 @@
 /* tools/cmd_info.c - `stance info FILE [--json]`: what an asset holds (the
- * joint tree, each clip's duration, key count and animated joints), for a
- * .stance file or anything the importer reads.
+ * joint tree, each clip's duration, key count and animated joints, each
+ * skin's joint count, each mesh's vertex and triangle counts and skin), for
+ * a .stance file or anything the importer reads.
  *
  * Owns only its output: text, or JSON written with plain fprintf (the CLI
  * builds without jansson). Errors are one line on stderr, exit status 1;
@@ -60,6 +61,31 @@ static int animated_count(const stance_clip *c) {
     return n;
 }
 
+static const char *mesh_skin_name(const stance_asset *a, const stance_mesh *m) {
+    return m->skin >= 0 && m->skin < a->skin_count ? a->skins[m->skin]->name : NULL;
+}
+
+/* Skins and meshes, when the asset has any. */
+static void print_skins_text(const stance_asset *a) {
+    if (a->skin_count > 0) printf("skins:\n");
+    for (int i = 0; i < a->skin_count; i++) {
+        printf("  ");
+        put_plain(stdout, a->skins[i]->name);
+        printf(": %d joints\n", a->skins[i]->joint_count);
+    }
+    if (a->mesh_count > 0) printf("meshes:\n");
+    for (int i = 0; i < a->mesh_count; i++) {
+        const stance_mesh *m = a->meshes[i];
+        printf("  ");
+        put_plain(stdout, m->name);
+        printf(": %d vertices, %d triangles%s, ", m->vertex_count, m->index_count / 3, m->uvs ? ", uvs" : "");
+        const char *skin = mesh_skin_name(a, m);
+        if (skin) printf("skin "), put_plain(stdout, skin);
+        else printf("rigid");
+        printf("\n");
+    }
+}
+
 /* The import report's entry for clip i, or NULL (a .stance file, assimp). */
 static const stance_import_clip_report *clip_report(const stance_import_report *r, const stance_asset *a, int i) {
     if (!r || !r->clips || r->count != a->clip_count || i >= r->capacity) return NULL;
@@ -101,6 +127,7 @@ static void print_text(const char *path, const stance_asset *a, const stance_imp
             printf("; %d keys in the file, %d added to bake it\n", r->file_keys, r->keys_added);
         }
     }
+    print_skins_text(a);
 }
 
 static void print_json(const stance_asset *a, const stance_import_report *rep) {
@@ -136,6 +163,24 @@ static void print_json(const stance_asset *a, const stance_import_report *rep) {
         }
         printf("}");
     }
+    printf("],\"skins\":[");
+    for (int i = 0; i < a->skin_count; i++) {
+        printf("%s{\"name\":", i ? "," : "");
+        put_json_string(stdout, a->skins[i]->name);
+        printf(",\"joint_count\":%d}", a->skins[i]->joint_count);
+    }
+    printf("],\"meshes\":[");
+    for (int i = 0; i < a->mesh_count; i++) {
+        const stance_mesh *m = a->meshes[i];
+        printf("%s{\"name\":", i ? "," : "");
+        put_json_string(stdout, m->name);
+        printf(",\"vertices\":%d,\"triangles\":%d,\"uvs\":%s,\"skin\":", m->vertex_count, m->index_count / 3,
+               m->uvs ? "true" : "false");
+        const char *skin = mesh_skin_name(a, m);
+        if (skin) put_json_string(stdout, skin);
+        else printf("null");
+        printf("}");
+    }
     printf("]}\n");
 }
 
@@ -149,8 +194,10 @@ int cmd_info(int argc, char **argv) {
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: stance info FILE [--json]\n"
                    "  FILE    a .stance file, or a file to import (glTF/GLB, BVH, FBX, Collada)\n"
-                   "  --json  {\"joints\":[{\"name\",\"parent\"}],\"clips\":[{\"name\",\"duration_s\",\"keys\",\"joints\"}]}\n"
-                   "          glTF clips add \"interpolation\":[\"LINEAR\"|\"STEP\"|\"CUBICSPLINE\",..], \"file_keys\", \"keys_added\"\n");
+                   "  --json  {\"joints\":[{\"name\",\"parent\"}],\"clips\":[{\"name\",\"duration_s\",\"keys\",\"joints\"}],\n"
+                   "           \"skins\":[{\"name\",\"joint_count\"}],\"meshes\":[{\"name\",\"vertices\",\"triangles\",\"uvs\",\"skin\"}]}\n"
+                   "          (a mesh's \"skin\" is its skin's name, null when rigid); glTF clips add\n"
+                   "          \"interpolation\":[\"LINEAR\"|\"STEP\"|\"CUBICSPLINE\",..], \"file_keys\", \"keys_added\"\n");
             return 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "stance info: unknown option '%s' (see --help)\n", a);

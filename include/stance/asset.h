@@ -1,24 +1,28 @@
-/* stance/asset.h - an asset: one skeleton and the clips made for it, and the
- * native binary file format `.stance` that stores them.
+/* stance/asset.h - an asset: one skeleton, the clips made for it, its skins
+ * and meshes, and the native binary file format `.stance` that stores them.
  *
- * The format (version 1, all integers and floats little-endian):
+ * The format (version 2, all integers and floats little-endian; version 1
+ * files, which have no SKIN or MESH sections, still load):
  *
  *   header, 32 bytes:
  *     0  magic    "STANCE\0\0"
- *     8  u32      version (1)
+ *     8  u32      version (2; 1 is read too)
  *    12  u32      flags (0; any other bit is rejected)
  *    16  u64      payload size in bytes (the file is exactly 32 + this)
  *    24  u64      checksum of the payload (stance_asset_checksum)
  *   payload: sections, each a 16-byte head {char tag[4], u32 zero, u64 size}
  *   and `size` bytes of body. "SKEL" comes first and once, then one "CLIP"
- *   per clip. Bodies are described in src/core/asset.c.
+ *   per clip, then (version 2) one "SKIN" per skin, then one "MESH" per mesh
+ *   (a mesh names its skin by its index among the SKIN sections). Bodies are
+ *   described in src/core/asset.c (SKEL, CLIP) and asset_mesh.c (SKIN, MESH).
  *
  * A clip is stored as its dense key grid (clip->times and the values of the
  * joints and channels it animates), so load(save(x)) samples like x. Loading
  * checks every count and size against the bytes present before using it,
- * then the checksum, then builds the skeleton and clips through
- * stance_skeleton_create and stance_clip_create, so every value check of the
- * runtime applies to a file too. */
+ * then the checksum, then builds the skeleton, clips, skins and meshes
+ * through stance_skeleton_create, stance_clip_create, stance_skin_create and
+ * stance_mesh_create, so every value check of the runtime applies to a file
+ * too. */
 #ifndef STANCE_ASSET_H
 #define STANCE_ASSET_H
 
@@ -31,10 +35,10 @@
 extern "C" {
 #endif
 
-#define STANCE_ASSET_VERSION 1
+#define STANCE_ASSET_VERSION 2
 #define STANCE_MAX_CLIPS 4096
 
-/* Owns its skeleton and clips (all from `allocator`). Zero-initialize before
+/* Owns its skeleton, clips, skins and meshes (all from `allocator`). Zero-initialize before
  * use; stance_asset_destroy frees everything and zeroes it again. */
 typedef struct stance_asset {
     stance_skeleton *skeleton;

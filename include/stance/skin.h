@@ -50,6 +50,11 @@ typedef struct stance_skin {
     int joint_count;
     const int *joints;             /* joint_count skeleton joints */
     const float *inverse_bind;     /* 16 * joint_count floats, column-major */
+    int skeleton_joint_count;      /* joints of the skeleton it was made for */
+    /* Internal layout for stance_skin_matrices: the inverse binds' top three
+     * rows as 12 arrays of joint_count rounded up to 8 (element (r, c) of
+     * joint k at [(3 c + r) * padded + k]); read by nothing else. */
+    const float *bind_rows;
     stance_allocator allocator;
     size_t bytes;                  /* the one block holding the skin */
 } stance_skin;

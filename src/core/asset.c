@@ -1,10 +1,13 @@
-/* src/core/asset.c - assets (a skeleton and its clips) and the native binary
- * format `.stance`: save to bytes or a file, load with full validation.
+/* src/core/asset.c - assets (a skeleton, its clips, skins and meshes) and
+ * the native binary format `.stance`: the header, the section order, SKEL
+ * and CLIP; save to bytes or a file, load with full validation. The SKIN and
+ * MESH sections are in asset_mesh.c, the byte helpers in asset_internal.h.
  *
  * Owns the byte layout below and nothing else: skeletons and clips are built
  * only through stance_skeleton_create and stance_clip_create, so a file goes
  * through exactly the checks a caller's description would. The header is in
- * include/stance/asset.h. Section bodies (little-endian):
+ * include/stance/asset.h. Section bodies (little-endian; the same in
+ * versions 1 and 2, which adds SKIN and MESH, see asset_mesh.c):
  *
  *   SKEL  u32 joint_count
  *         per joint: u8 name length (1..63), name bytes, i32 parent,
@@ -30,11 +33,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/internal.h"
-#include "stance/asset.h"
+#include "core/asset_internal.h"
 
 #define HEADER_BYTES 32
 #define SECTION_HEAD 16
+enum { SEC_SKEL, SEC_CLIP, SEC_SKIN, SEC_MESH, SEC_KINDS }; /* in file order */
 #define FLAG_SLERP 1u
 #define FLAG_ROOT_JOINT0 2u
 /* A loaded clip's dense data may not exceed this: it bounds what a small
@@ -69,6 +72,14 @@ void stance_asset_destroy(stance_asset *asset) {
         for (int i = 0; i < asset->clip_count; i++) stance_clip_destroy(asset->clips[i]);
         st_free(&asset->allocator, asset->clips, sizeof(stance_clip *) * (size_t)asset->clip_count);
     }
+    if (asset->meshes) {
+        for (int i = 0; i < asset->mesh_count; i++) stance_mesh_destroy(asset->meshes[i]);
+        st_free(&asset->allocator, asset->meshes, sizeof(stance_mesh *) * (size_t)asset->mesh_count);
+    }
+    if (asset->skins) {
+        for (int i = 0; i < asset->skin_count; i++) stance_skin_destroy(asset->skins[i]);
+        st_free(&asset->allocator, asset->skins, sizeof(stance_skin *) * (size_t)asset->skin_count);
+    }
     stance_skeleton_destroy(asset->skeleton);
     memset(asset, 0, sizeof *asset);
 }
@@ -78,55 +89,6 @@ const stance_clip *stance_asset_find_clip(const stance_asset *asset, const char 
     for (int i = 0; i < asset->clip_count; i++)
         if (asset->clips[i] && !strcmp(asset->clips[i]->name, name)) return asset->clips[i];
     return NULL;
-}
-
-/* ---- writer: measures on a first pass (buf NULL), writes on the second ---- */
-
-typedef struct writer {
-    unsigned char *buf;
-    size_t pos;
-} writer;
-
-static void w_bytes(writer *w, const void *p, size_t n) {
-    if (w->buf && n) memcpy(w->buf + w->pos, p, n);
-    w->pos += n;
-}
-static void w_u8(writer *w, unsigned v) {
-    unsigned char b = (unsigned char)v;
-    w_bytes(w, &b, 1);
-}
-static void w_u32(writer *w, uint32_t v) {
-    unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
-                          (unsigned char)(v >> 24)};
-    w_bytes(w, b, 4);
-}
-static void w_u64(writer *w, uint64_t v) {
-    w_u32(w, (uint32_t)v);
-    w_u32(w, (uint32_t)(v >> 32));
-}
-static void w_f32(writer *w, float f) {
-    uint32_t v;
-    memcpy(&v, &f, 4);
-    w_u32(w, v);
-}
-static void w_name(writer *w, const char *s) {
-    size_t n = strlen(s);
-    w_u8(w, (unsigned)n);
-    w_bytes(w, s, n);
-}
-/* A section head whose size is patched by end_section. */
-static size_t begin_section(writer *w, const char tag[4]) {
-    w_bytes(w, tag, 4);
-    w_u32(w, 0);
-    size_t at = w->pos;
-    w_u64(w, 0);
-    return at;
-}
-static void end_section(writer *w, size_t at) {
-    if (!w->buf) return;
-    size_t size = w->pos - (at + 8);
-    writer patch = {w->buf, at};
-    w_u64(&patch, (uint64_t)size);
 }
 
 static void write_skeleton(writer *w, const stance_skeleton *sk) {
@@ -187,6 +149,8 @@ static void write_asset(writer *w, const stance_asset *a) {
     w_u64(w, 0); /* checksum, likewise */
     write_skeleton(w, a->skeleton);
     for (int i = 0; i < a->clip_count; i++) write_clip(w, a->clips[i]);
+    for (int i = 0; i < a->skin_count; i++) st_asset_write_skin(w, a->skins[i]);
+    for (int i = 0; i < a->mesh_count; i++) st_asset_write_mesh(w, a->meshes[i]);
 }
 
 static stance_status check_asset(const stance_asset *a, stance_error *err) {
@@ -202,7 +166,7 @@ static stance_status check_asset(const stance_asset *a, stance_error *err) {
             return st_fail(err, STANCE_ERR_ARGUMENT, "asset: clip '%s' has %d joints, the skeleton %d",
                            c->name, c->joint_count, a->skeleton->joint_count);
     }
-    return STANCE_OK;
+    return st_asset_check_skins(a, err);
 }
 
 stance_status stance_asset_save_memory(const stance_asset *asset, void **out_bytes, size_t *out_size,
@@ -231,85 +195,6 @@ stance_status stance_asset_save_memory(const stance_asset *asset, void **out_byt
 
 void stance_asset_free_bytes(void *bytes, size_t size, const stance_allocator *allocator) {
     st_free(allocator, bytes, size);
-}
-
-/* ---- reader: every read is bounds-checked; a failed read sets `bad` ------- */
-
-typedef struct reader {
-    const unsigned char *p, *end;
-    int bad;
-} reader;
-
-static size_t r_left(const reader *r) { return (size_t)(r->end - r->p); }
-static int r_take(reader *r, void *dst, size_t n) {
-    if (r->bad || r_left(r) < n) {
-        r->bad = 1;
-        if (dst && n) memset(dst, 0, n);
-        return 0;
-    }
-    if (dst && n) memcpy(dst, r->p, n);
-    r->p += n;
-    return 1;
-}
-static unsigned r_u8(reader *r) {
-    unsigned char b = 0;
-    r_take(r, &b, 1);
-    return b;
-}
-static uint32_t r_u32(reader *r) {
-    unsigned char b[4];
-    r_take(r, b, 4);
-    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
-static uint64_t r_u64(reader *r) {
-    uint64_t lo = r_u32(r);
-    return lo | (uint64_t)r_u32(r) << 32;
-}
-static float r_f32(reader *r) {
-    uint32_t v = r_u32(r);
-    float f;
-    memcpy(&f, &v, 4);
-    return f;
-}
-static void r_f32n(reader *r, float *dst, size_t n) {
-    if (r->bad || r_left(r) / 4 < n) {
-        r->bad = 1;
-        return;
-    }
-    for (size_t i = 0; i < n; i++) dst[i] = r_f32(r);
-}
-/* A name of 1..cap-1 bytes with no zero byte inside, zero-terminated into dst. */
-static int r_name(reader *r, char *dst, size_t cap) {
-    size_t n = r_u8(r);
-    dst[0] = 0;
-    if (r->bad || n == 0 || n >= cap || r_left(r) < n) return 0;
-    r_take(r, dst, n);
-    dst[n] = 0;
-    return strlen(dst) == n;
-}
-
-/* Temporary memory of one load, all from the caller's allocator. */
-typedef struct scratch {
-    const stance_allocator *al;
-    void *ptr[8];
-    size_t size[8];
-    int count;
-} scratch;
-
-static void *scratch_alloc(scratch *s, size_t size) {
-    if (s->count == 8) return NULL;
-    void *p = st_alloc(s->al, size ? size : 1, 16);
-    if (!p) return NULL;
-    s->ptr[s->count] = p;
-    s->size[s->count] = size ? size : 1;
-    s->count++;
-    return p;
-}
-static void scratch_release(scratch *s) {
-    while (s->count > 0) {
-        s->count--;
-        st_free(s->al, s->ptr[s->count], s->size[s->count]);
-    }
 }
 
 static stance_status load_skeleton(reader *r, const stance_allocator *al, stance_skeleton **out,
@@ -529,6 +414,22 @@ done:
     return st;
 }
 
+/* The asset's pointer arrays with their full counts at once (NULL entries:
+ * destroy frees what a failure further on leaves). */
+static stance_status pointer_arrays(stance_asset *a, const int *count, stance_error *err) {
+    const stance_allocator *al = &a->allocator;
+    if (count[SEC_CLIP] && !(a->clips = st_alloc(al, sizeof(stance_clip *) * (size_t)count[SEC_CLIP], 16)))
+        return st_fail(err, STANCE_ERR_MEMORY, "allocation of %d clip pointers failed", count[SEC_CLIP]);
+    a->clip_count = count[SEC_CLIP];
+    if (count[SEC_SKIN] && !(a->skins = st_alloc(al, sizeof(stance_skin *) * (size_t)count[SEC_SKIN], 16)))
+        return st_fail(err, STANCE_ERR_MEMORY, "allocation of %d skin pointers failed", count[SEC_SKIN]);
+    a->skin_count = count[SEC_SKIN];
+    if (count[SEC_MESH] && !(a->meshes = st_alloc(al, sizeof(stance_mesh *) * (size_t)count[SEC_MESH], 16)))
+        return st_fail(err, STANCE_ERR_MEMORY, "allocation of %d mesh pointers failed", count[SEC_MESH]);
+    a->mesh_count = count[SEC_MESH];
+    return STANCE_OK;
+}
+
 /* Loads into *out; messages say what is wrong without naming the source. */
 static stance_status load(const unsigned char *bytes, size_t size, const stance_allocator *allocator,
                           stance_asset *out, stance_error *err) {
@@ -539,8 +440,8 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
     reader r = {bytes + 8, bytes + HEADER_BYTES, 0};
     uint32_t version = r_u32(&r), flags = r_u32(&r);
     uint64_t payload = r_u64(&r), checksum = r_u64(&r);
-    if (version != STANCE_ASSET_VERSION)
-        return st_fail(err, STANCE_ERR_UNSUPPORTED, "format version %u, this build reads version %d",
+    if (version < 1 || version > STANCE_ASSET_VERSION)
+        return st_fail(err, STANCE_ERR_UNSUPPORTED, "format version %u, this build reads versions 1..%d",
                        (unsigned)version, STANCE_ASSET_VERSION);
     if (flags != 0)
         return st_fail(err, STANCE_ERR_UNSUPPORTED, "unknown header flags 0x%x", (unsigned)flags);
@@ -550,9 +451,14 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
     if (stance_asset_checksum(bytes + HEADER_BYTES, size - HEADER_BYTES) != checksum)
         return st_fail(err, STANCE_ERR_FORMAT, "checksum mismatch (the file is corrupted)");
 
-    /* Walk the section heads once: sizes in bounds, SKEL first, then CLIPs. */
+    /* Walk the section heads once: sizes in bounds, SKEL first and once,
+     * then the CLIPs, then (version 2) the SKINs, then the MESHes. */
+    static const char tags[SEC_KINDS][5] = {"SKEL", "CLIP", "SKIN", "MESH"};
+    static const int max_count[SEC_KINDS] = {1, STANCE_MAX_CLIPS, STANCE_MAX_SKINS, STANCE_MAX_MESHES};
+    const int kinds = version >= 2 ? SEC_KINDS : SEC_SKIN; /* version 1: SKEL and CLIP only */
+    int count[SEC_KINDS] = {0, 0, 0, 0};
     reader all = {bytes + HEADER_BYTES, bytes + size, 0};
-    int sections = 0;
+    int sections = 0, last = -1;
     while (r_left(&all) > 0) {
         char tag[4];
         r_take(&all, tag, 4);
@@ -560,12 +466,16 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
         uint64_t len = r_u64(&all);
         if (all.bad || zero != 0 || len > r_left(&all))
             return st_fail(err, STANCE_ERR_FORMAT, "section %d: bad head or size beyond the end", sections);
-        const char *want = sections == 0 ? "SKEL" : "CLIP";
-        if (memcmp(tag, want, 4))
-            return st_fail(err, STANCE_ERR_FORMAT, "section %d: expected %s", sections, want);
+        int kind = 0;
+        while (kind < kinds && memcmp(tag, tags[kind], 4)) kind++;
+        if (kind == kinds || kind < last || (sections == 0) != (kind == SEC_SKEL))
+            return st_fail(err, STANCE_ERR_FORMAT, "section %d: expected %s", sections,
+                           sections == 0 ? "SKEL" : version >= 2 ? "CLIP, SKIN or MESH in that order" : "CLIP");
+        if (++count[kind] > max_count[kind])
+            return st_fail(err, STANCE_ERR_FORMAT, "more than %d %s sections", max_count[kind], tags[kind]);
+        last = kind;
         all.p += len;
-        if (++sections > STANCE_MAX_CLIPS + 1)
-            return st_fail(err, STANCE_ERR_FORMAT, "more than %d clips", STANCE_MAX_CLIPS);
+        sections++;
     }
     if (sections == 0) return st_fail(err, STANCE_ERR_FORMAT, "no skeleton section");
 
@@ -573,30 +483,29 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
     memset(&a, 0, sizeof a);
     a.allocator = st_allocator(allocator);
     reader sec = {bytes + HEADER_BYTES, bytes + size, 0};
+    int at[SEC_KINDS] = {0, 0, 0, 0};
     for (int i = 0; i < sections; i++) {
+        int kind = 0;
+        while (memcmp(sec.p, tags[kind], 4)) kind++;
         sec.p += 8;
         uint64_t len = r_u64(&sec);
         reader body = {sec.p, sec.p + len, 0};
         sec.p += len;
-        stance_status s;
-        if (i == 0) {
+        stance_status s = STANCE_OK;
+        const int k = at[kind]++;
+        if (kind == SEC_SKEL) {
             s = load_skeleton(&body, &a.allocator, &a.skeleton, err);
             if (!s && r_left(&body) != 0)
                 s = st_fail(err, STANCE_ERR_FORMAT, "skeleton: section size does not match its content");
-            if (!s && sections > 1) {
-                a.clips = st_alloc(&a.allocator, sizeof(stance_clip *) * (size_t)(sections - 1), 16);
-                if (!a.clips) s = st_fail(err, STANCE_ERR_MEMORY, "allocation of %d clip pointers failed", sections - 1);
-            }
+            if (!s) s = pointer_arrays(&a, count, err);
+        } else if (kind == SEC_CLIP) {
+            s = load_clip(&body, a.skeleton, &a.allocator, k, &a.clips[k], err);
+        } else if (kind == SEC_SKIN) {
+            s = st_asset_load_skin(&body, a.skeleton, &a.allocator, k, &a.skins[k], err);
         } else {
-            s = load_clip(&body, a.skeleton, &a.allocator, i - 1, &a.clips[i - 1], err);
-            if (!s) a.clip_count = i;
+            s = st_asset_load_mesh(&body, a.skins, a.skin_count, &a.allocator, k, &a.meshes[k], err);
         }
         if (s) {
-            if (a.clips && a.clip_count < sections - 1) {
-                /* destroy frees clip_count pointers' worth: make it the whole array */
-                for (int k = a.clip_count; k < sections - 1; k++) a.clips[k] = NULL;
-                a.clip_count = sections - 1;
-            }
             stance_asset_destroy(&a);
             return s;
         }

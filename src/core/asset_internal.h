@@ -1,0 +1,151 @@
+/* src/core/asset_internal.h - the byte-level helpers of the .stance format
+ * shared by its section files (asset.c: header, SKEL, CLIP; asset_mesh.c:
+ * SKIN, MESH): a two-pass writer (measure with buf NULL, then write), a
+ * bounds-checked reader, and the per-load scratch memory. Not public. */
+#ifndef STANCE_ASSET_INTERNAL_H
+#define STANCE_ASSET_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "stance/asset.h"
+
+/* ---- writer: measures on a first pass (buf NULL), writes on the second ---- */
+
+typedef struct writer {
+    unsigned char *buf;
+    size_t pos;
+} writer;
+
+static inline void w_bytes(writer *w, const void *p, size_t n) {
+    if (w->buf && n) memcpy(w->buf + w->pos, p, n);
+    w->pos += n;
+}
+static inline void w_u8(writer *w, unsigned v) {
+    unsigned char b = (unsigned char)v;
+    w_bytes(w, &b, 1);
+}
+static inline void w_u32(writer *w, uint32_t v) {
+    unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+                          (unsigned char)(v >> 24)};
+    w_bytes(w, b, 4);
+}
+static inline void w_u64(writer *w, uint64_t v) {
+    w_u32(w, (uint32_t)v);
+    w_u32(w, (uint32_t)(v >> 32));
+}
+static inline void w_f32(writer *w, float f) {
+    uint32_t v;
+    memcpy(&v, &f, 4);
+    w_u32(w, v);
+}
+static inline void w_name(writer *w, const char *s) {
+    size_t n = strlen(s);
+    w_u8(w, (unsigned)n);
+    w_bytes(w, s, n);
+}
+/* A section head whose size is patched by end_section. */
+static inline size_t begin_section(writer *w, const char tag[4]) {
+    w_bytes(w, tag, 4);
+    w_u32(w, 0);
+    size_t at = w->pos;
+    w_u64(w, 0);
+    return at;
+}
+static inline void end_section(writer *w, size_t at) {
+    if (!w->buf) return;
+    size_t size = w->pos - (at + 8);
+    writer patch = {w->buf, at};
+    w_u64(&patch, (uint64_t)size);
+}
+
+/* ---- reader: every read is bounds-checked; a failed read sets `bad` ------- */
+
+typedef struct reader {
+    const unsigned char *p, *end;
+    int bad;
+} reader;
+
+static inline size_t r_left(const reader *r) { return (size_t)(r->end - r->p); }
+static inline int r_take(reader *r, void *dst, size_t n) {
+    if (r->bad || r_left(r) < n) {
+        r->bad = 1;
+        if (dst && n) memset(dst, 0, n);
+        return 0;
+    }
+    if (dst && n) memcpy(dst, r->p, n);
+    r->p += n;
+    return 1;
+}
+static inline unsigned r_u8(reader *r) {
+    unsigned char b = 0;
+    r_take(r, &b, 1);
+    return b;
+}
+static inline uint32_t r_u32(reader *r) {
+    unsigned char b[4];
+    r_take(r, b, 4);
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+static inline uint64_t r_u64(reader *r) {
+    uint64_t lo = r_u32(r);
+    return lo | (uint64_t)r_u32(r) << 32;
+}
+static inline float r_f32(reader *r) {
+    uint32_t v = r_u32(r);
+    float f;
+    memcpy(&f, &v, 4);
+    return f;
+}
+static inline void r_f32n(reader *r, float *dst, size_t n) {
+    if (r->bad || r_left(r) / 4 < n) {
+        r->bad = 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) dst[i] = r_f32(r);
+}
+/* A name of 1..cap-1 bytes with no zero byte inside, zero-terminated into dst. */
+static inline int r_name(reader *r, char *dst, size_t cap) {
+    size_t n = r_u8(r);
+    dst[0] = 0;
+    if (r->bad || n == 0 || n >= cap || r_left(r) < n) return 0;
+    r_take(r, dst, n);
+    dst[n] = 0;
+    return strlen(dst) == n;
+}
+
+/* Temporary memory of one load, all from the caller's allocator. */
+typedef struct scratch {
+    const stance_allocator *al;
+    void *ptr[8];
+    size_t size[8];
+    int count;
+} scratch;
+
+static inline void *scratch_alloc(scratch *s, size_t size) {
+    if (s->count == 8) return NULL;
+    void *p = st_alloc(s->al, size ? size : 1, 16);
+    if (!p) return NULL;
+    s->ptr[s->count] = p;
+    s->size[s->count] = size ? size : 1;
+    s->count++;
+    return p;
+}
+static inline void scratch_release(scratch *s) {
+    while (s->count > 0) {
+        s->count--;
+        st_free(s->al, s->ptr[s->count], s->size[s->count]);
+    }
+}
+
+/* Sections of the skins and meshes (asset_mesh.c). */
+stance_status st_asset_check_skins(const stance_asset *a, stance_error *err);
+void st_asset_write_skin(writer *w, const stance_skin *skin);
+void st_asset_write_mesh(writer *w, const stance_mesh *mesh);
+stance_status st_asset_load_skin(reader *r, const stance_skeleton *sk, const stance_allocator *al, int index,
+                                 stance_skin **out, stance_error *err);
+stance_status st_asset_load_mesh(reader *r, stance_skin *const *skins, int skin_count, const stance_allocator *al,
+                                 int index, stance_mesh **out, stance_error *err);
+
+#endif
