@@ -84,6 +84,8 @@ struct Imp {
     std::vector<int> joint_node;
     std::vector<int> node_joint;
     std::vector<std::string> joint_name;
+    std::vector<double> rest_model; /* 12 per joint: rows of the skeleton's rest model matrices */
+    std::vector<std::vector<double>> skin_bake; /* per asset skin: 12 (rows), the mesh correction, or empty */
     Xform above{{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
     double push_scale = 1.0;
     bool above_identity = true;
@@ -235,6 +237,25 @@ Mat mat_from_trs(const Xform &x) {
         m.m[i][3] = x.t[i];
     }
     return m;
+}
+
+/* Inverse of an affine matrix; false when singular. */
+bool mat_inverse(const Mat &a, Mat &o) {
+    const double(*m)[4] = a.m;
+    double det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+                 m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+    if (!(std::fabs(det) > 1e-30) || !std::isfinite(det)) return false;
+    double i[3][3] = {{(m[1][1] * m[2][2] - m[1][2] * m[2][1]) / det, (m[0][2] * m[2][1] - m[0][1] * m[2][2]) / det,
+                       (m[0][1] * m[1][2] - m[0][2] * m[1][1]) / det},
+                      {(m[1][2] * m[2][0] - m[1][0] * m[2][2]) / det, (m[0][0] * m[2][2] - m[0][2] * m[2][0]) / det,
+                       (m[0][2] * m[1][0] - m[0][0] * m[1][2]) / det},
+                      {(m[1][0] * m[2][1] - m[1][1] * m[2][0]) / det, (m[0][1] * m[2][0] - m[0][0] * m[2][1]) / det,
+                       (m[0][0] * m[1][1] - m[0][1] * m[1][0]) / det}};
+    for (int r = 0; r < 3; r++) {
+        for (int c = 0; c < 3; c++) o.m[r][c] = i[r][c];
+        o.m[r][3] = -(i[r][0] * m[0][3] + i[r][1] * m[1][3] + i[r][2] * m[2][3]);
+    }
+    return true;
 }
 
 /* Translation, rotation and signed scale of an affine matrix; false when a
@@ -983,6 +1004,281 @@ stance_clip *build_clip(Imp &im, int ai, const std::string &name, const stance_s
     return clip;
 }
 
+/* ---- skins and skinned meshes ----------------------------------------------- */
+
+/* Reads an attribute accessor of `comps` components per vertex, checking its
+ * type and componentType against the allowed ones (normalized or not). */
+void read_attribute(Imp &im, int idx, int type, std::initializer_list<int> cts, bool normalized_ints, size_t count,
+                    std::vector<double> &out, const char *what) {
+    const tinygltf::Accessor &a = accessor(im, idx, what);
+    bool ok = a.type == type;
+    bool ct_ok = false;
+    for (int ct : cts)
+        if (a.componentType == ct) ct_ok = ct == CT_FLOAT ? !a.normalized : a.normalized == normalized_ints;
+    if (!ok || !ct_ok) clip_fail("%s: accessor %d is %s %s%s (not allowed here)", what, idx, type_name(a.type), a.normalized ? "normalized " : "",
+                                 ct_name(a.componentType));
+    if (count && a.count != count) clip_fail("%s: accessor %d has %zu elements, the mesh has %zu vertices", what, idx, a.count, count);
+    read_clip_accessor(im, idx, out, what);
+}
+
+void check_budget(Imp &im, double bytes, const char *what) {
+    if ((double)im.used + bytes > (double)im.budget)
+        im.fail(STANCE_ERR_MEMORY, "%s needs %.0f MiB, more than the memory budget of %zu MiB (max_memory)", what, bytes / 1048576.0, mib(im.budget));
+}
+
+/* One skin: joints mapped to skeleton joints, inverse binds into the
+ * skeleton's space (the uniform scale above the skeleton and the option's
+ * scale applied, so model pose x inverse bind is the file's skin matrix). */
+stance_skin *build_skin(Imp &im, size_t si, const stance_asset &a) {
+    const tinygltf::Skin &sk = im.model.skins[si];
+    const size_t J = sk.joints.size();
+    if (J == 0 || J > (size_t)STANCE_MAX_SKIN_JOINTS) clip_fail("%zu joints (1..%d)", J, STANCE_MAX_SKIN_JOINTS);
+    std::vector<int> joints(J);
+    for (size_t k = 0; k < J; k++) joints[k] = im.node_joint[(size_t)sk.joints[k]];
+    std::vector<float> ibm(16 * J, 0.0f);
+    if (sk.inverseBindMatrices >= 0) {
+        std::vector<double> m;
+        const tinygltf::Accessor &acc = accessor(im, sk.inverseBindMatrices, "inverseBindMatrices");
+        if (acc.type != TINYGLTF_TYPE_MAT4 || acc.componentType != CT_FLOAT)
+            clip_fail("inverseBindMatrices accessor %d is %s %s, needs MAT4 FLOAT", sk.inverseBindMatrices, type_name(acc.type), ct_name(acc.componentType));
+        if (acc.count < J) clip_fail("inverseBindMatrices has %zu matrices for %zu joints", acc.count, J);
+        read_clip_accessor(im, sk.inverseBindMatrices, m, "inverseBindMatrices");
+        for (size_t k = 0; k < J; k++)
+            for (int c = 0; c < 4; c++)
+                for (int r = 0; r < 4; r++) {
+                    double v = m[k * 16 + (size_t)(c * 4 + r)];
+                    if (r < 3) v *= im.push_scale;
+                    if (c == 3 && r < 3) v *= im.scale;
+                    ibm[k * 16 + (size_t)(c * 4 + r)] = (float)v;
+                }
+    } else {
+        for (size_t k = 0; k < J; k++)
+            for (int i = 0; i < 4; i++) ibm[k * 16 + (size_t)(i * 5)] = 1.0f;
+    }
+    /* The mesh's bind space is where rest model x inverse bind is the
+     * identity. Files often bind the mesh in another space (Blender: the
+     * armature's scale and axis change), the same matrix C for every joint at
+     * its bind pose. C is taken at the skin's root joint (the skin joint
+     * nearest the skeleton's root, whose rest pose is its bind pose) and moved
+     * into the mesh (positions C v) and out of the inverse binds (inverse
+     * bind x C^-1): every pose skins the same, and the bind pose gives
+     * identity matrices. */
+    std::vector<double> bake;
+    {
+        size_t root = 0;
+        std::vector<int> depth_of((size_t)a.skeleton->joint_count, 0);
+        for (int j = 1; j < a.skeleton->joint_count; j++) depth_of[(size_t)j] = depth_of[(size_t)a.skeleton->parents[j]] + 1;
+        for (size_t k = 1; k < J; k++)
+            if (depth_of[(size_t)joints[k]] < depth_of[(size_t)joints[root]]) root = k;
+        Mat ib, rm, c, ci;
+        for (int r = 0; r < 3; r++)
+            for (int cc = 0; cc < 4; cc++) ib.m[r][cc] = ibm[root * 16 + (size_t)(cc * 4 + r)];
+        memcpy(rm.m, &im.rest_model[12 * (size_t)joints[root]], sizeof rm.m);
+        c = mat_mul(rm, ib);
+        double off = 0;
+        for (int r = 0; r < 3; r++)
+            for (int cc = 0; cc < 4; cc++) off = std::max(off, std::fabs(c.m[r][cc] - (r == cc ? 1.0 : 0.0)));
+        if (off > 1e-6 && mat_inverse(c, ci)) {
+            bake.assign(&c.m[0][0], &c.m[0][0] + 12);
+            for (size_t k = 0; k < J; k++) {
+                for (int r = 0; r < 3; r++)
+                    for (int cc = 0; cc < 4; cc++) ib.m[r][cc] = ibm[k * 16 + (size_t)(cc * 4 + r)];
+                ib = mat_mul(ib, ci);
+                for (int r = 0; r < 3; r++)
+                    for (int cc = 0; cc < 4; cc++) ibm[k * 16 + (size_t)(cc * 4 + r)] = (float)ib.m[r][cc];
+            }
+        }
+    }
+    std::string name = sk.name.empty() ? "skin" + std::to_string(si) : sk.name.substr(0, 63);
+    name = name.substr(0, strnlen(name.c_str(), name.size()));
+    stance_skin_desc d = {name.c_str(), (int)J, joints.data(), ibm.data()};
+    stance_skin *out = nullptr;
+    stance_error e = {STANCE_OK, ""};
+    if (stance_skin_create(&d, a.skeleton, &a.allocator, &out, &e)) clip_fail("%.200s", e.message);
+    im.skin_bake.push_back(bake);
+    return out;
+}
+
+stance_mesh *build_mesh(Imp &im, const tinygltf::Primitive &p, const std::string &name, int askin, const stance_skin *skin,
+                        const stance_allocator *al) {
+    auto attr = [&](const char *key) {
+        auto it = p.attributes.find(key);
+        return it == p.attributes.end() ? -1 : it->second;
+    };
+    const int pos = attr("POSITION"), nor = attr("NORMAL"), uv = attr("TEXCOORD_0"), jo = attr("JOINTS_0"), we = attr("WEIGHTS_0");
+    if (pos < 0) clip_fail("no POSITION");
+    if (jo < 0 || we < 0) clip_fail("a skinned primitive without JOINTS_0 and WEIGHTS_0");
+    const size_t V = accessor(im, pos, "POSITION").count;
+    if (V < 1 || V > (size_t)STANCE_MAX_VERTICES) clip_fail("%zu vertices (1..%d)", V, STANCE_MAX_VERTICES);
+    size_t I = p.indices >= 0 ? accessor(im, p.indices, "indices").count : V;
+    if (I < 3 || I % 3 || I > (size_t)STANCE_MAX_INDICES) clip_fail("%zu indices (a multiple of 3, 3..%d)", I, STANCE_MAX_INDICES);
+    check_budget(im, (double)V * 16 * 12 + (double)I * 12, ("mesh '" + show(name) + "'").c_str());
+    std::vector<double> P, N, T, JI, W, X;
+    read_attribute(im, pos, TINYGLTF_TYPE_VEC3, {CT_FLOAT}, false, V, P, "POSITION");
+    if (nor >= 0) read_attribute(im, nor, TINYGLTF_TYPE_VEC3, {CT_FLOAT}, false, V, N, "NORMAL");
+    if (uv >= 0) read_attribute(im, uv, TINYGLTF_TYPE_VEC2, {CT_FLOAT, CT_UBYTE, CT_USHORT}, true, V, T, "TEXCOORD_0");
+    read_attribute(im, jo, TINYGLTF_TYPE_VEC4, {CT_UBYTE, CT_USHORT}, false, V, JI, "JOINTS_0");
+    read_attribute(im, we, TINYGLTF_TYPE_VEC4, {CT_FLOAT, CT_UBYTE, CT_USHORT}, true, V, W, "WEIGHTS_0");
+    if (p.indices >= 0) read_attribute(im, p.indices, TINYGLTF_TYPE_SCALAR, {CT_UBYTE, CT_USHORT, CT_UINT}, false, I, X, "indices");
+    if (attr("JOINTS_1") >= 0) im.warn("mesh '%s': more than 4 joints per vertex: JOINTS_1 and WEIGHTS_1 ignored (weights renormalized)", show(name).c_str());
+    if (!p.targets.empty()) im.warn("mesh '%s': %zu morph targets ignored", show(name).c_str(), p.targets.size());
+    std::vector<float> pf(3 * V), nf(N.empty() ? 0 : 3 * V), tf(T.empty() ? 0 : 2 * V), wf(4 * V);
+    std::vector<uint16_t> jf(4 * V);
+    std::vector<uint32_t> xf(I);
+    const std::vector<double> &bake = im.skin_bake[(size_t)askin];
+    Mat C = mat_identity(), Ci = mat_identity();
+    if (!bake.empty()) memcpy(C.m, bake.data(), sizeof C.m), mat_inverse(C, Ci);
+    for (size_t v = 0; v < V; v++) {
+        double x[3] = {P[3 * v] * im.scale, P[3 * v + 1] * im.scale, P[3 * v + 2] * im.scale};
+        for (int r = 0; r < 3; r++) pf[3 * v + (size_t)r] = (float)(C.m[r][0] * x[0] + C.m[r][1] * x[1] + C.m[r][2] * x[2] + C.m[r][3]);
+        if (N.empty()) continue;
+        double n[3], l = 0; /* normals by the inverse transpose */
+        for (int r = 0; r < 3; r++) n[r] = Ci.m[0][r] * N[3 * v] + Ci.m[1][r] * N[3 * v + 1] + Ci.m[2][r] * N[3 * v + 2], l += n[r] * n[r];
+        l = l > 0 ? std::sqrt(l) : 1.0;
+        for (int r = 0; r < 3; r++) nf[3 * v + (size_t)r] = (float)(n[r] / l);
+    }
+    for (size_t i = 0; i < tf.size(); i++) tf[i] = (float)T[i];
+    if (!st_finite_n(pf.data(), pf.size()) || !st_finite_n(nf.data(), nf.size()) || !st_finite_n(tf.data(), tf.size()))
+        clip_fail("a position, normal or uv is not finite");
+    const double nj = skin->joint_count;
+    for (size_t v = 0; v < V; v++) {
+        double sum = 0;
+        for (int k = 0; k < 4; k++) {
+            double w = W[4 * v + (size_t)k];
+            if (!std::isfinite(w) || w < 0) clip_fail("vertex %zu: weight %d is %g (finite, >= 0)", v, k, w);
+            sum += w;
+        }
+        if (!(sum > 0)) clip_fail("vertex %zu: its weights sum to 0", v);
+        for (int k = 0; k < 4; k++) {
+            double w = W[4 * v + (size_t)k] / sum, j = JI[4 * v + (size_t)k];
+            if (j >= nj) {
+                if (w > 0) clip_fail("vertex %zu: joint %g is not in the skin's %d joints", v, j, skin->joint_count);
+                j = 0;
+            }
+            wf[4 * v + (size_t)k] = (float)w;
+            jf[4 * v + (size_t)k] = (uint16_t)j;
+        }
+    }
+    for (size_t i = 0; i < I; i++) {
+        double x = p.indices >= 0 ? X[i] : (double)i;
+        if (x >= (double)V) clip_fail("index %zu (%g) is not below the vertex count %zu", i, x, V);
+        xf[i] = (uint32_t)x;
+    }
+    stance_mesh_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = name.c_str();
+    d.skin = askin;
+    d.vertex_count = (int)V;
+    d.positions = pf.data();
+    d.normals = nf.empty() ? nullptr : nf.data();
+    d.uvs = tf.empty() ? nullptr : tf.data();
+    d.joints = jf.data();
+    d.weights = wf.data();
+    d.index_count = (int)I;
+    d.indices = xf.data();
+    d.base_color[0] = d.base_color[1] = d.base_color[2] = d.base_color[3] = 1.0f; /* glTF's default */
+    if (p.material >= 0 && (size_t)p.material < im.model.materials.size()) {
+        const std::vector<double> &c = im.model.materials[(size_t)p.material].pbrMetallicRoughness.baseColorFactor;
+        if (c.size() == 4)
+            for (int i = 0; i < 4; i++) d.base_color[i] = std::isfinite(c[(size_t)i]) ? (float)std::min(1.0, std::max(0.0, c[(size_t)i])) : 1.0f;
+    }
+    stance_mesh *out = nullptr;
+    stance_error e = {STANCE_OK, ""};
+    if (stance_mesh_create(&d, skin, al, &out, &e)) clip_fail("%.200s", e.message);
+    return out;
+}
+
+/* Skins, then the TRIANGLES primitives of skinned nodes. A bad skin or mesh
+ * is dropped with a warning (an error with strict), like a bad clip. */
+void import_skins_meshes(Imp &im, stance_asset &a) {
+    const size_t ns = std::min(im.model.skins.size(), (size_t)STANCE_MAX_SKINS);
+    if (im.model.skins.size() > ns) im.warn("%zu skins: only the first %d are imported", im.model.skins.size(), STANCE_MAX_SKINS);
+    std::vector<int> skin_map(im.model.skins.size(), -1);
+    if (ns) {
+        a.skins = static_cast<stance_skin **>(st_alloc(&a.allocator, sizeof(stance_skin *) * ns, 16));
+        if (!a.skins) im.fail(STANCE_ERR_MEMORY, "out of memory");
+        a.skin_count = (int)ns; /* for destroy; the real count is set below */
+    }
+    int made = 0;
+    for (size_t s = 0; s < ns; s++) {
+        try {
+            stance_skin *sk = build_skin(im, s, a);
+            skin_map[s] = made;
+            a.skins[made++] = sk;
+            im.used += sk->bytes;
+        } catch (const ClipProblem &p) {
+            if (im.strict) im.fail(STANCE_ERR_FORMAT, "skin %zu: %s", s, p.why.c_str());
+            im.warn("skin %zu dropped: %s", s, p.why.c_str());
+        }
+    }
+    /* the pointer array keeps its allocated size (ns) for destroy: shrink by copying */
+    if (ns && (size_t)made < ns) {
+        stance_skin **fit = made ? static_cast<stance_skin **>(st_alloc(&a.allocator, sizeof(stance_skin *) * (size_t)made, 16)) : nullptr;
+        if (made && !fit) im.fail(STANCE_ERR_MEMORY, "out of memory");
+        if (made) memcpy(fit, a.skins, sizeof(stance_skin *) * (size_t)made);
+        st_free(&a.allocator, a.skins, sizeof(stance_skin *) * ns);
+        a.skins = fit;
+    }
+    a.skin_count = made;
+    /* primitives of skinned nodes */
+    struct Prim {
+        int node, mesh, prim;
+    };
+    std::vector<Prim> prims;
+    for (size_t n = 0; n < im.model.nodes.size(); n++) {
+        const tinygltf::Node &nd = im.model.nodes[n];
+        if (nd.mesh < 0 || nd.skin < 0) continue;
+        if ((size_t)nd.mesh >= im.model.meshes.size() || (size_t)nd.skin >= im.model.skins.size()) {
+            im.warn("node %zu '%s': mesh %d or skin %d does not exist: not imported", n, show(nd.name).c_str(), nd.mesh, nd.skin);
+            continue;
+        }
+        const std::vector<tinygltf::Primitive> &ps = im.model.meshes[(size_t)nd.mesh].primitives;
+        for (size_t k = 0; k < ps.size(); k++) {
+            if (ps[k].mode != TINYGLTF_MODE_TRIANGLES && ps[k].mode != -1) {
+                im.warn("node '%s' primitive %zu: mode %d is not TRIANGLES: not imported", show(nd.name).c_str(), k, ps[k].mode);
+                continue;
+            }
+            prims.push_back({(int)n, nd.mesh, (int)k});
+        }
+    }
+    if (prims.size() > (size_t)STANCE_MAX_MESHES) {
+        im.warn("%zu skinned primitives: only the first %d are imported", prims.size(), STANCE_MAX_MESHES);
+        prims.resize(STANCE_MAX_MESHES);
+    }
+    if (prims.empty()) return;
+    a.meshes = static_cast<stance_mesh **>(st_alloc(&a.allocator, sizeof(stance_mesh *) * prims.size(), 16));
+    if (!a.meshes) im.fail(STANCE_ERR_MEMORY, "out of memory");
+    a.mesh_count = (int)prims.size();
+    int mm = 0;
+    for (const Prim &pr : prims) {
+        const tinygltf::Node &nd = im.model.nodes[(size_t)pr.node];
+        const tinygltf::Mesh &me = im.model.meshes[(size_t)pr.mesh];
+        std::string name = me.name.empty() ? nd.name : me.name;
+        if (name.empty()) name = "mesh" + std::to_string(pr.mesh);
+        if (me.primitives.size() > 1) name = name.substr(0, 56) + "#" + std::to_string(pr.prim);
+        name = name.substr(0, 63);
+        name = name.substr(0, strnlen(name.c_str(), name.size()));
+        int askin = skin_map[(size_t)nd.skin];
+        try {
+            if (askin < 0) clip_fail("its skin %d was not imported", nd.skin);
+            stance_mesh *m = build_mesh(im, me.primitives[(size_t)pr.prim], name, askin, a.skins[askin], &a.allocator);
+            a.meshes[mm++] = m;
+            im.used += m->bytes;
+        } catch (const ClipProblem &p) {
+            if (im.strict) im.fail(STANCE_ERR_FORMAT, "mesh '%s': %s", show(name).c_str(), p.why.c_str());
+            im.warn("mesh '%s' dropped: %s", show(name).c_str(), p.why.c_str());
+        }
+    }
+    if ((size_t)mm < prims.size()) {
+        stance_mesh **fit = mm ? static_cast<stance_mesh **>(st_alloc(&a.allocator, sizeof(stance_mesh *) * (size_t)mm, 16)) : nullptr;
+        if (mm && !fit) im.fail(STANCE_ERR_MEMORY, "out of memory");
+        if (mm) memcpy(fit, a.meshes, sizeof(stance_mesh *) * (size_t)mm);
+        st_free(&a.allocator, a.meshes, sizeof(stance_mesh *) * prims.size());
+        a.meshes = fit;
+    }
+    a.mesh_count = mm;
+}
+
 void load_model(Imp &im) {
     tinygltf::TinyGLTF loader;
     FsData fsd = {im.budget};
@@ -1035,6 +1331,20 @@ void import_asset(Imp &im, const stance_allocator *allocator, stance_asset *out)
     } guard{&a};
     a.skeleton = make_skeleton(im, &a.allocator);
     im.used += a.skeleton->bytes;
+    im.rest_model.resize(12 * (size_t)a.skeleton->joint_count);
+    for (int j = 0; j < a.skeleton->joint_count; j++) { /* from the stored floats, as the runtime will see them */
+        const stance_transform &r = a.skeleton->rest[j];
+        Xform x{{r.t[0], r.t[1], r.t[2]}, {r.r[0], r.r[1], r.r[2], r.r[3]}, {r.s[0], r.s[1], r.s[2]}};
+        quat_normalize(x.r);
+        Mat m = mat_from_trs(x);
+        int p = a.skeleton->parents[j];
+        if (p >= 0) {
+            Mat pm;
+            memcpy(pm.m, &im.rest_model[12 * (size_t)p], sizeof pm.m);
+            m = mat_mul(pm, m);
+        }
+        memcpy(&im.rest_model[12 * (size_t)j], m.m, sizeof m.m);
+    }
     size_t n = im.model.animations.size();
     if (n > (size_t)STANCE_MAX_CLIPS) {
         im.warn("%zu animations: only the first %d are imported", n, STANCE_MAX_CLIPS);
@@ -1043,6 +1353,7 @@ void import_asset(Imp &im, const stance_allocator *allocator, stance_asset *out)
     const size_t clips_bytes = sizeof(stance_clip *) * n;
     a.clips = static_cast<stance_clip **>(st_alloc(&a.allocator, clips_bytes, 16));
     if (!a.clips) im.fail(STANCE_ERR_MEMORY, "out of memory");
+    a.clip_count = (int)n; /* the array's size, for destroy (unused entries are NULL); compacted below */
     std::vector<std::string> names;
     stance_import_report *rep = im.opt ? im.opt->report : nullptr;
     int made = 0, dropped = 0;
@@ -1054,7 +1365,6 @@ void import_asset(Imp &im, const stance_allocator *allocator, stance_asset *out)
         try {
             stance_clip *c = build_clip(im, (int)i, name, a.skeleton, &a.allocator, &r);
             a.clips[made++] = c;
-            a.clip_count = made;
             im.used += c->bytes;
             names.push_back(name);
             if (rep) {
@@ -1077,6 +1387,8 @@ void import_asset(Imp &im, const stance_allocator *allocator, stance_asset *out)
         st_free(&a.allocator, a.clips, clips_bytes);
         a.clips = fit;
     }
+    a.clip_count = made;
+    import_skins_meshes(im, a);
     *out = a;
     guard.a = nullptr;
 }
