@@ -974,6 +974,100 @@ static void check_skins(const char *rel, const char *clip_name, double t) {
     }
     CHECK(at_bind > 0 && worst_bind <= 1e-4);
 
+    /* The bind pose itself, from the file: joint k's world at bind is
+     * D_root x inverse_bind_k^-1. In stance's model space (the file's world,
+     * the uniform scale above the skeleton moved out of the joints' frames)
+     * that pose gives identity skin matrices for every joint. */
+    double worst_true_bind = 0;
+    int bind_checked = 0;
+    {
+        m4 *rest_world = malloc(sizeof(m4) * (size_t)g.node_count);
+        unsigned char *done0 = calloc((size_t)g.node_count, 1);
+        for (int n = 0; n < g.node_count; n++) world_of(&g, n, (const double (*)[3])g.t, (const double (*)[4])g.r, (const double (*)[3])g.s, rest_world, done0);
+        /* the scale above the skeleton: the world scale of the root joint's parent */
+        int root_node = -1;
+        for (int n = 0; n < g.node_count; n++)
+            if (!strcmp(node_name(&g, n), stance_skeleton_joint_name(sk, 0))) root_node = n;
+        double above_s = 1;
+        if (root_node >= 0 && g.parent[root_node] >= 0) {
+            const double *m = rest_world[g.parent[root_node]].m;
+            above_s = (sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) + sqrt(m[4] * m[4] + m[5] * m[5] + m[6] * m[6]) +
+                       sqrt(m[8] * m[8] + m[9] * m[9] + m[10] * m[10])) / 3;
+        }
+        for (int i = 0; i < a.skin_count && i < jlen(skins); i++) {
+            const jv *joints = jget(jat(skins, i), "joints");
+            int nj = jlen(joints), ibm_n = 0, ibm_c = 0;
+            double *ibm = accessor_any(&g, (int)jnum(jget(jat(skins, i), "inverseBindMatrices"), -1), &ibm_n, &ibm_c);
+            if (!ibm) continue;
+            int root = 0;
+            for (int k = 0; k < nj; k++) {
+                int n = (int)jnum(jat(joints, k), 0), above = 0;
+                for (int p = g.parent[n]; p >= 0; p = g.parent[p])
+                    for (int q = 0; q < nj; q++) above |= (int)jnum(jat(joints, q), -1) == p;
+                if (!above) {
+                    root = k;
+                    break;
+                }
+            }
+            m4 ib, d_root;
+            memcpy(ib.m, ibm + 16 * root, sizeof ib.m);
+            d_root = m4_mul(&rest_world[(int)jnum(jat(joints, root), 0)], &ib);
+            CHECK_OK(stance_pose_set_rest(&model, sk)); /* joints outside the skin: any value */
+            for (int k = 0; k < nj; k++) {
+                const char *nm = node_name(&g, (int)jnum(jat(joints, k), 0));
+                int j = -1;
+                for (int q = 0; q < sk->joint_count; q++)
+                    if (!strcmp(stance_skeleton_joint_name(sk, q), nm)) j = q;
+                CHECK(j >= 0 && a.skins[i]->joints[k] == j);
+                if (j < 0) continue;
+                /* B = D_root x inverse(inverse_bind): the inverse of an affine 4x4 */
+                const double *m = ibm + 16 * k;
+                double det = m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) + m[8] * (m[1] * m[6] - m[5] * m[2]);
+                m4 inv;
+                memset(&inv, 0, sizeof inv);
+                inv.m[0] = (m[5] * m[10] - m[9] * m[6]) / det, inv.m[4] = (m[8] * m[6] - m[4] * m[10]) / det, inv.m[8] = (m[4] * m[9] - m[8] * m[5]) / det;
+                inv.m[1] = (m[9] * m[2] - m[1] * m[10]) / det, inv.m[5] = (m[0] * m[10] - m[8] * m[2]) / det, inv.m[9] = (m[8] * m[1] - m[0] * m[9]) / det;
+                inv.m[2] = (m[1] * m[6] - m[5] * m[2]) / det, inv.m[6] = (m[4] * m[2] - m[0] * m[6]) / det, inv.m[10] = (m[0] * m[5] - m[4] * m[1]) / det;
+                for (int r = 0; r < 3; r++) inv.m[12 + r] = -(inv.m[r] * m[12] + inv.m[4 + r] * m[13] + inv.m[8 + r] * m[14]);
+                inv.m[15] = 1;
+                m4 b = m4_mul(&d_root, &inv);
+                /* its translation, rotation and scale (no mirror in these files) */
+                double sc[3], R[9];
+                for (int c = 0; c < 3; c++) {
+                    sc[c] = sqrt(b.m[4 * c] * b.m[4 * c] + b.m[4 * c + 1] * b.m[4 * c + 1] + b.m[4 * c + 2] * b.m[4 * c + 2]);
+                    for (int r = 0; r < 3; r++) R[3 * c + r] = b.m[4 * c + r] / sc[c]; /* R[col][row] */
+                }
+                double q[4], tr = R[0] + R[4] + R[8];
+                if (tr > 0) {
+                    double w = sqrt(tr + 1) * 2;
+                    q[3] = 0.25 * w, q[0] = (R[5] - R[7]) / w, q[1] = (R[6] - R[2]) / w, q[2] = (R[1] - R[3]) / w;
+                } else if (R[0] > R[4] && R[0] > R[8]) {
+                    double w = sqrt(1 + R[0] - R[4] - R[8]) * 2;
+                    q[3] = (R[5] - R[7]) / w, q[0] = 0.25 * w, q[1] = (R[3] + R[1]) / w, q[2] = (R[6] + R[2]) / w;
+                } else if (R[4] > R[8]) {
+                    double w = sqrt(1 + R[4] - R[0] - R[8]) * 2;
+                    q[3] = (R[6] - R[2]) / w, q[0] = (R[3] + R[1]) / w, q[1] = 0.25 * w, q[2] = (R[7] + R[5]) / w;
+                } else {
+                    double w = sqrt(1 + R[8] - R[0] - R[4]) * 2;
+                    q[3] = (R[1] - R[3]) / w, q[0] = (R[6] + R[2]) / w, q[1] = (R[7] + R[5]) / w, q[2] = 0.25 * w;
+                }
+                qnorm(q);
+                model.tx[j] = (float)b.m[12], model.ty[j] = (float)b.m[13], model.tz[j] = (float)b.m[14];
+                model.qx[j] = (float)q[0], model.qy[j] = (float)q[1], model.qz[j] = (float)q[2], model.qw[j] = (float)q[3];
+                model.sx[j] = (float)(sc[0] / above_s), model.sy[j] = (float)(sc[1] / above_s), model.sz[j] = (float)(sc[2] / above_s);
+            }
+            CHECK_OK(stance_skin_matrices(a.skins[i], &model, mats, STANCE_MAX_SKIN_JOINTS));
+            for (int k = 0; k < a.skins[i]->joint_count; k++, bind_checked++)
+                for (int e = 0; e < 16; e++) {
+                    double dd = fabs(mats[16 * k + e] - (e % 5 == 0 ? 1.0 : 0.0));
+                    if (dd > worst_true_bind) worst_true_bind = dd;
+                }
+            free(ibm);
+        }
+        free(rest_world), free(done0);
+    }
+    CHECK(bind_checked > 0 && worst_true_bind <= 1e-4);
+
     /* the posed frame: node TRS from the file, animated by the clip's channels */
     int N = g.node_count;
     double (*nt)[3] = malloc(sizeof(*nt) * (size_t)N), (*nr)[4] = malloc(sizeof(*nr) * (size_t)N), (*ns)[3] = malloc(sizeof(*ns) * (size_t)N);
@@ -1057,9 +1151,11 @@ static void check_skins(const char *rel, const char *clip_name, double t) {
     }
     CHECK(mi == a.mesh_count && vertices > 0);
     CHECK(worst <= 1e-4 * (size > 1 ? size : 1));
-    printf("     %s: %d skins, %d meshes; rest pose: %d of %d skin joints at their bind pose, their skin matrices within %.2g "
-           "of identity; '%s' at %.3f s: %ld skinned vertices within %.2g of the file's (extent %.3g)\n",
-           rel, a.skin_count, a.mesh_count, at_bind, skin_joints, worst_bind, clip_name, t, vertices, worst, size);
+    printf("     %s: %d skins, %d meshes; bind pose (from the inverse binds): %d skin matrices within %.2g of identity; rest "
+           "pose: %d of %d skin joints at their bind pose, within %.2g of identity; '%s' at %.3f s: %ld skinned vertices "
+           "within %.2g of the file's (extent %.3g)\n",
+           rel, a.skin_count, a.mesh_count, bind_checked, worst_true_bind, at_bind, skin_joints, worst_bind, clip_name, t,
+           vertices, worst, size);
     free(nt), free(nr), free(ns), free(world), free(done), free(mats);
     stance_pose_destroy(&local);
     stance_pose_destroy(&model);
