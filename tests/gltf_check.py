@@ -275,6 +275,24 @@ def main():
         rc, out, _, _ = run("info", st, "--json")
         coarse = {c["name"]: c["keys"] for c in json.loads(out)["clips"]}
         check(coarse["CubicSpline Translation"] < by["CubicSpline Translation"]["keys"], "coarser tolerance, fewer keys")
+        # stance sample: the JSON shape, and a .stance file samples like its import
+        rc, out, err, _ = run("sample", interp, "--times", "0,0.5,1.25", "--json")
+        d = json.loads(out)
+        check(rc == 0 and len(d["clips"]) == 9 and all(len(c["samples"]) == 3 for c in d["clips"]) and
+              all(len(s["local"]) == len(d["joints"]) and all(len(r) == 10 for r in s["local"]) and
+                  len(s["model"]) == len(d["joints"]) and all(len(r) == 3 for r in s["model"])
+                  for c in d["clips"] for s in c["samples"]) and
+              d["joints"][0]["parent"] is None and all(j["parent"] == "root" for j in d["joints"][1:]),
+              "sample --json shape")
+        rc2, out2, _, _ = run("import", interp, "-o", os.path.join(tmp, "full.stance"))
+        rc2, out2, _, _ = run("sample", os.path.join(tmp, "full.stance"), "--times", "0,0.5,1.25", "--json")
+        check(rc2 == 0 and json.loads(out2) == d, "a .stance file samples like its import")
+        rc, out, err, _ = run("sample", interp, "--clip", "Step Scale", "--times", "0.1")
+        check(rc == 0 and "Cube" in out and "model position" in out, "sample text output")
+        rc, out, err, _ = run("sample", interp, "--clip", "nope", "--times", "0.1")
+        check(rc == 1 and len(err.strip().splitlines()) == 1 and "nope" in err, "sample: unknown clip")
+        rc, out, err, _ = run("sample", interp, "--times", "0.1,x")
+        check(rc == 2, "sample: bad --times")
         doc, bufs = load_gltf(interp)
         an = [a for a in doc["animations"] if a["name"] == "CubicSpline Translation"][0]
         smp = an["samplers"][0]
