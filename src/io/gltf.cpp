@@ -720,6 +720,15 @@ bool interval_ok(const Imp &im, const std::vector<const Chan *> &check, double a
         eval_final(im, *c, b, fb);
         if (c->kind == PATH_R && fa[0] * fb[0] + fa[1] * fb[1] + fa[2] * fb[2] + fa[3] * fb[3] < 0.0f)
             for (int i = 0; i < 4; i++) fb[i] = -fb[i];
+        if (c->kind == PATH_R && c->interp == INTERP_LINEAR) {
+            /* nlerp strays from slerp by at most 0.0046 theta^3 rad over an
+             * interval of rotation angle theta <= pi (computed numerically):
+             * small intervals need no check */
+            double dd = 0, ss = 0;
+            for (int i = 0; i < 4; i++) dd += ((double)fa[i] - fb[i]) * ((double)fa[i] - fb[i]), ss += ((double)fa[i] + fb[i]) * ((double)fa[i] + fb[i]);
+            double th = 4.0 * std::atan2(std::sqrt(dd), std::sqrt(ss));
+            if (0.005 * th * th * th <= 0.5 * im.tol_r) continue;
+        }
         for (int k = 1; k <= kChecks; k++) {
             double u = (double)k / (kChecks + 1), t = a + (b - a) * u;
             double ex[4], ap[4];
