@@ -1312,6 +1312,10 @@ void load_model(Imp &im) {
         if (le32(16) != 0x4E4F534Au || le32(12) > (uint32_t)(size - 20))
             im.fail(STANCE_ERR_FORMAT, "GLB: the first chunk is not JSON or runs past the end");
     }
+    /* the parsed JSON takes several times its text: at most budget / 8 of it */
+    const size_t json_bytes = binary ? (size_t)(h[12] | h[13] << 8 | h[14] << 16 | (uint32_t)h[15] << 24) : (size_t)size;
+    if (json_bytes > im.budget / 8)
+        im.fail(STANCE_ERR_MEMORY, "%zu bytes of JSON, more than the memory budget / 8 (%zu MiB) allows to parse", json_bytes, mib(im.budget / 8));
     std::string err, warn;
     bool ok = binary ? loader.LoadBinaryFromFile(&im.model, &err, &warn, im.path) : loader.LoadASCIIFromFile(&im.model, &err, &warn, im.path);
     if (!ok) {
