@@ -2,8 +2,11 @@
  * (glTF 2.0 .gltf/.glb, BVH, FBX, Collada and whatever else assimp reads)
  * into a stance_asset, and opening either kind of file by its content.
  *
- * Tools side: built on assimp when found (STANCE_HAVE_ASSIMP); without it
- * stance_import_file answers STANCE_ERR_UNSUPPORTED. */
+ * Tools side: glTF (.gltf, .glb) through tinygltf (src/io/gltf.cpp, when
+ * found: STANCE_HAVE_TINYGLTF), everything else through assimp (when found:
+ * STANCE_HAVE_ASSIMP); without the library a format needs, stance_import_file
+ * answers STANCE_ERR_UNSUPPORTED. glTF's STEP, CUBICSPLINE and slerp are baked
+ * onto the runtime's linear key grid (see gltf.cpp and the options below). */
 #ifndef STANCE_IO_IMPORT_H
 #define STANCE_IO_IMPORT_H
 
