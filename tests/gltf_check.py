@@ -356,6 +356,8 @@ def main():
         expect_error(simple(tmp, "rotint.gltf", [0, 1], [0, 0, 0, 127, 0, 0, 0, 127], path="rotation", ct=5120),
                      "normalized", "un-normalized BYTE rotation")
         expect_error(simple(tmp, "zero.gltf", [0.0, 1.0], [0] * 8, path="rotation"), "normalized", "zero quaternion")
+        expect_error(simple(tmp, "zerocubic.gltf", [0.0, 1.0], [0] * 24, path="rotation", interp="CUBICSPLINE"), "normalized",
+                     "a CUBICSPLINE rotation of zeros")
         doc = json.load(open(simple(tmp, "base.gltf", [0.0, 1.0], [0] * 6)))
         d2 = json.loads(json.dumps(doc)); d2["bufferViews"][1]["byteLength"] = 12
         expect_error(write(tmp, "oob.gltf", d2), "runs past", "accessor past its buffer view")

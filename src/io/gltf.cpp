@@ -660,8 +660,10 @@ struct Chan {
     size_t keys;
 };
 
-/* The spec's value of a channel at time t, in the file's space. */
-void eval(const Chan &c, double t, double out[4]) {
+/* The spec's value of a channel at time t, in the file's space; false when
+ * a rotation comes out as (near) zero and cannot be normalized (the identity
+ * is written then). */
+bool eval(const Chan &c, double t, double out[4]) {
     const std::vector<double> &T = *c.times, &V = *c.values;
     const size_t n = c.keys, w = (size_t)c.width, per = c.interp == INTERP_CUBIC ? 3 : 1;
     auto value = [&](size_t k, size_t part) { return &V[(k * per + part) * w]; }; /* part: cubic 0 in, 1 value, 2 out */
@@ -698,17 +700,22 @@ void eval(const Chan &c, double t, double out[4]) {
             for (size_t i = 0; i < w; i++) out[i] = h00 * v0[i] + h10 * td * b0[i] + h01 * v1[i] + h11 * td * a1[i];
         }
     }
-    if (c.kind == PATH_R && !quat_normalize(out)) out[0] = out[1] = out[2] = 0.0, out[3] = 1.0;
+    if (c.kind == PATH_R && !quat_normalize(out)) {
+        out[0] = out[1] = out[2] = 0.0, out[3] = 1.0;
+        return false;
+    }
+    return true;
 }
 
 /* The value in the skeleton's space, as the runtime stores it (floats). */
-void eval_final(const Imp &im, const Chan &c, double t, float out[4]) {
+bool eval_final(const Imp &im, const Chan &c, double t, float out[4]) {
     double v[4], o[4];
-    eval(c, t, v);
+    bool ok = eval(c, t, v);
     if (c.kind == PATH_T) joint_t(im, c.joint, v, o);
     else if (c.kind == PATH_R) joint_r(im, c.joint, v, o), quat_normalize(o);
     else memcpy(o, v, sizeof o);
     for (int i = 0; i < c.width; i++) out[i] = (float)o[i];
+    return ok;
 }
 
 /* Is the runtime's interpolation of the baked keys at a and b within the
@@ -982,7 +989,9 @@ stance_clip *build_clip(Imp &im, int ai, const std::string &name, const stance_s
         vals[i].resize(K * (size_t)c.width);
         for (size_t k = 0; k < K; k++) {
             float *v = &vals[i][k * (size_t)c.width];
-            eval_final(im, c, grid[k], v);
+            if (!eval_final(im, c, grid[k], v))
+                clip_fail("channel %d (joint '%s' rotation): the CUBICSPLINE rotation at %g s is zero and cannot be normalized", c.index,
+                          show(im.joint_name[(size_t)c.joint]).c_str(), (double)grid[k]);
             if (!st_finite_n(v, (size_t)c.width))
                 clip_fail("channel %d (joint '%s' %s): a value overflows a float", c.index, show(im.joint_name[(size_t)c.joint]).c_str(),
                           kPathName[c.kind]);
