@@ -12,7 +12,8 @@
  * allocation.
  *
  * Sampling semantics are baked onto the runtime's linear key grid (one grid
- * of key times per clip, shared by all joints; src/core/clip.c):
+ * of key times per clip, shared by all joints; src/core/clip.c), with the
+ * curve maths in gltf_bake.c:
  *  - every channel is evaluated exactly as the specification says (STEP
  *    holds, LINEAR lerps translations and scales and slerps rotations,
  *    CUBICSPLINE is the Hermite spline with tangents times the key interval,
@@ -44,12 +45,12 @@ extern "C" {
 #include "core/internal.h"
 }
 #include "gltf.h"
+#include "gltf_bake.h"
 
 namespace {
 
 const double kMaxTime = 1e5;     /* seconds: beyond it a float time is coarser than 8 ms */
-const int kMaxDepth = 12;        /* halvings of one key interval while resampling */
-const int kChecks = 15;          /* points checked inside an interval */
+const int kMaxDepth = 12;        /* halvings of one key interval while resampling (gltf_bake.c) */
 const size_t kDefaultBudget = (size_t)1 << 30;
 
 enum { PATH_T = 0, PATH_R = 1, PATH_S = 2 };
@@ -61,9 +62,8 @@ struct Failure { /* thrown by Imp::fail after err is set: unwinds to the entry p
     stance_status status;
 };
 
-struct Xform {
-    double t[3], r[4], s[3];
-};
+using Xform = stance_bake_xform;
+using Mat = stance_bake_mat;
 
 struct Imp {
     const char *path = nullptr;
@@ -74,7 +74,6 @@ struct Imp {
     size_t budget = kDefaultBudget;
     size_t used = 0;     /* bytes of the asset built so far */
     double tol_u = 1e-5, tol_r = 1e-4;
-    double scale = 1.0;
     int strict = 0;
 
     /* the node tree */
@@ -86,9 +85,7 @@ struct Imp {
     std::vector<std::string> joint_name;
     std::vector<double> rest_model; /* 12 per joint: rows of the skeleton's rest model matrices */
     std::vector<std::vector<double>> skin_bake; /* per asset skin: 12 (rows), the mesh correction, or empty */
-    Xform above{{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
-    double push_scale = 1.0;
-    bool above_identity = true;
+    stance_bake_space space{{{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}, 1.0, 1.0, 1}; /* above the skeleton, the scale option */
 
     [[noreturn]] void fail(stance_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
     void warn(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -182,118 +179,14 @@ bool no_image(tinygltf::Image *, const int, std::string *, std::string *, int, i
     return true;
 }
 
-/* ---- transforms (double precision) ---------------------------------------- */
+/* ---- transforms (gltf_bake.c) ------------------------------------------------ */
 
-void quat_mul(const double a[4], const double b[4], double o[4]) {
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    o[0] = x, o[1] = y, o[2] = z, o[3] = w;
-}
-void quat_rotate(const double q[4], const double v[3], double o[3]) {
-    double tx = 2.0 * (q[1] * v[2] - q[2] * v[1]);
-    double ty = 2.0 * (q[2] * v[0] - q[0] * v[2]);
-    double tz = 2.0 * (q[0] * v[1] - q[1] * v[0]);
-    o[0] = v[0] + q[3] * tx + (q[1] * tz - q[2] * ty);
-    o[1] = v[1] + q[3] * ty + (q[2] * tx - q[0] * tz);
-    o[2] = v[2] + q[3] * tz + (q[0] * ty - q[1] * tx);
-}
-bool quat_normalize(double q[4]) {
-    double l = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    if (!(l > 1e-12) || !std::isfinite(l)) return false;
-    for (int i = 0; i < 4; i++) q[i] /= l;
-    return true;
-}
-
-/* Column-major 4x4 (glTF) as rows m[3][4]. */
-struct Mat {
-    double m[3][4];
-};
-Mat mat_identity() {
-    Mat m = {{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}};
-    return m;
-}
-Mat mat_mul(const Mat &a, const Mat &b) {
-    Mat r;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 4; j++) {
-            double v = j == 3 ? a.m[i][3] : 0.0;
-            for (int k = 0; k < 3; k++) v += a.m[i][k] * b.m[k][j];
-            r.m[i][j] = v;
-        }
-    return r;
-}
-Mat mat_from_trs(const Xform &x) {
-    const double *q = x.r;
-    double xx = q[0] * q[0], yy = q[1] * q[1], zz = q[2] * q[2];
-    double xy = q[0] * q[1], xz = q[0] * q[2], yz = q[1] * q[2], wx = q[3] * q[0], wy = q[3] * q[1], wz = q[3] * q[2];
-    double r[3][3] = {{1 - 2 * (yy + zz), 2 * (xy - wz), 2 * (xz + wy)},
-                      {2 * (xy + wz), 1 - 2 * (xx + zz), 2 * (yz - wx)},
-                      {2 * (xz - wy), 2 * (yz + wx), 1 - 2 * (xx + yy)}};
-    Mat m;
-    for (int i = 0; i < 3; i++) {
-        for (int j = 0; j < 3; j++) m.m[i][j] = r[i][j] * x.s[j];
-        m.m[i][3] = x.t[i];
-    }
-    return m;
-}
-
-/* Inverse of an affine matrix; false when singular. */
-bool mat_inverse(const Mat &a, Mat &o) {
-    const double(*m)[4] = a.m;
-    double det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
-                 m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-    if (!(std::fabs(det) > 1e-30) || !std::isfinite(det)) return false;
-    double i[3][3] = {{(m[1][1] * m[2][2] - m[1][2] * m[2][1]) / det, (m[0][2] * m[2][1] - m[0][1] * m[2][2]) / det,
-                       (m[0][1] * m[1][2] - m[0][2] * m[1][1]) / det},
-                      {(m[1][2] * m[2][0] - m[1][0] * m[2][2]) / det, (m[0][0] * m[2][2] - m[0][2] * m[2][0]) / det,
-                       (m[0][2] * m[1][0] - m[0][0] * m[1][2]) / det},
-                      {(m[1][0] * m[2][1] - m[1][1] * m[2][0]) / det, (m[0][1] * m[2][0] - m[0][0] * m[2][1]) / det,
-                       (m[0][0] * m[1][1] - m[0][1] * m[1][0]) / det}};
-    for (int r = 0; r < 3; r++) {
-        for (int c = 0; c < 3; c++) o.m[r][c] = i[r][c];
-        o.m[r][3] = -(i[r][0] * m[0][3] + i[r][1] * m[1][3] + i[r][2] * m[2][3]);
-    }
-    return true;
-}
-
-/* Translation, rotation and signed scale of an affine matrix; false when a
- * scale is zero or a value is not finite. */
-bool decompose(const Mat &m, Xform &x) {
-    double c[3][3];
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 4; j++)
-            if (!std::isfinite(m.m[i][j])) return false;
-    for (int j = 0; j < 3; j++) {
-        x.t[j] = m.m[j][3];
-        double len = std::sqrt(m.m[0][j] * m.m[0][j] + m.m[1][j] * m.m[1][j] + m.m[2][j] * m.m[2][j]);
-        if (!(len > 1e-30) || !std::isfinite(len)) return false;
-        x.s[j] = len;
-        for (int i = 0; i < 3; i++) c[i][j] = m.m[i][j] / len;
-    }
-    double det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) - c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0]) +
-                 c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]);
-    if (det < 0.0) {
-        x.s[0] = -x.s[0];
-        for (int i = 0; i < 3; i++) c[i][0] = -c[i][0];
-    }
-    double tr = c[0][0] + c[1][1] + c[2][2], *q = x.r;
-    if (tr > 0.0) {
-        double s = std::sqrt(tr + 1.0) * 2.0;
-        q[3] = 0.25 * s, q[0] = (c[2][1] - c[1][2]) / s, q[1] = (c[0][2] - c[2][0]) / s, q[2] = (c[1][0] - c[0][1]) / s;
-    } else if (c[0][0] > c[1][1] && c[0][0] > c[2][2]) {
-        double s = std::sqrt(1.0 + c[0][0] - c[1][1] - c[2][2]) * 2.0;
-        q[3] = (c[2][1] - c[1][2]) / s, q[0] = 0.25 * s, q[1] = (c[0][1] + c[1][0]) / s, q[2] = (c[0][2] + c[2][0]) / s;
-    } else if (c[1][1] > c[2][2]) {
-        double s = std::sqrt(1.0 + c[1][1] - c[0][0] - c[2][2]) * 2.0;
-        q[3] = (c[0][2] - c[2][0]) / s, q[0] = (c[0][1] + c[1][0]) / s, q[1] = 0.25 * s, q[2] = (c[1][2] + c[2][1]) / s;
-    } else {
-        double s = std::sqrt(1.0 + c[2][2] - c[0][0] - c[1][1]) * 2.0;
-        q[3] = (c[1][0] - c[0][1]) / s, q[0] = (c[0][2] + c[2][0]) / s, q[1] = (c[1][2] + c[2][1]) / s, q[2] = 0.25 * s;
-    }
-    return quat_normalize(q);
-}
+bool quat_normalize(double q[4]) { return stance_bake_quat_normalize(q) != 0; }
+Mat mat_identity() { return stance_bake_mat_identity(); }
+Mat mat_mul(const Mat &a, const Mat &b) { return stance_bake_mat_mul(&a, &b); }
+Mat mat_from_trs(const Xform &x) { return stance_bake_mat_from_xform(&x); }
+bool mat_inverse(const Mat &a, Mat &o) { return stance_bake_mat_inverse(&a, &o) != 0; }
+bool decompose(const Mat &m, Xform &x) { return stance_bake_decompose(&m, &x) != 0; }
 
 /* A node's local transform: its matrix, or its TRS (defaults for missing). */
 Xform node_local(Imp &im, int n) {
@@ -362,33 +255,7 @@ int type_comps(int type) {
     }
 }
 
-/* One component, decoded: normalized integers as the spec says
- * (max(c / 127, -1), c / 255, max(c / 32767, -1), c / 65535). */
-double decode(const unsigned char *p, int ct, bool norm) {
-    switch (ct) {
-    case CT_FLOAT: {
-        uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-        float f;
-        memcpy(&f, &u, 4);
-        return f;
-    }
-    case CT_BYTE: {
-        double v = (double)(int8_t)p[0];
-        return norm ? std::max(v / 127.0, -1.0) : v;
-    }
-    case CT_UBYTE: return norm ? p[0] / 255.0 : p[0];
-    case CT_SHORT: {
-        double v = (double)(int16_t)(uint16_t)(p[0] | p[1] << 8);
-        return norm ? std::max(v / 32767.0, -1.0) : v;
-    }
-    case CT_USHORT: {
-        double v = (double)(uint16_t)(p[0] | p[1] << 8);
-        return norm ? v / 65535.0 : v;
-    }
-    case CT_UINT: return (double)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
-    default: return 0.0;
-    }
-}
+double decode(const unsigned char *p, int ct, bool norm) { return stance_bake_decode(p, ct, norm); }
 
 const tinygltf::Accessor &accessor(Imp &im, int idx, const char *what) {
     if (idx < 0 || (size_t)idx >= im.model.accessors.size())
@@ -590,31 +457,19 @@ void build_joints(Imp &im) {
     /* what lies above the root: its world transform, a uniform scale moved into translations */
     Mat m = mat_identity();
     for (int p = lca >= 0 ? im.parent[(size_t)lca] : -1; p >= 0; p = im.parent[(size_t)p]) m = mat_mul(mat_from_trs(node_local(im, p)), m);
-    if (!decompose(m, im.above)) im.fail(STANCE_ERR_VALUE, "the transform above the skeleton is degenerate or not finite");
-    const double *s = im.above.s;
+    if (!decompose(m, im.space.above)) im.fail(STANCE_ERR_VALUE, "the transform above the skeleton is degenerate or not finite");
+    const double *s = im.space.above.s;
     double mean = (std::fabs(s[0]) + std::fabs(s[1]) + std::fabs(s[2])) / 3.0;
     if (s[0] < 0.0) im.warn("the nodes above the skeleton mirror it: the mirror is dropped");
     if (std::fabs(s[0] - mean) > 1e-4 * mean || std::fabs(std::fabs(s[1]) - mean) > 1e-4 * mean || std::fabs(std::fabs(s[2]) - mean) > 1e-4 * mean)
         im.warn("the nodes above the skeleton scale it unevenly (%g %g %g): using the mean %g", s[0], s[1], s[2], mean);
-    im.push_scale = mean;
-    im.above_identity = mean == 1.0 && im.above.t[0] == 0.0 && im.above.t[1] == 0.0 && im.above.t[2] == 0.0 && im.above.r[3] == 1.0;
+    im.space.push_scale = mean;
+    im.space.above_identity = mean == 1.0 && im.space.above.t[0] == 0.0 && im.space.above.t[1] == 0.0 && im.space.above.t[2] == 0.0 && im.space.above.r[3] == 1.0;
 }
 
 /* A joint's local translation / rotation into the skeleton's space. */
-void joint_t(const Imp &im, int joint, const double in[3], double out[3]) {
-    if (joint == 0 && !im.above_identity) {
-        double v[3] = {in[0] * im.push_scale, in[1] * im.push_scale, in[2] * im.push_scale}, r[3];
-        quat_rotate(im.above.r, v, r);
-        for (int i = 0; i < 3; i++) out[i] = im.scale * (im.above.t[i] + r[i]);
-    } else {
-        double k = im.scale * (joint == 0 ? 1.0 : im.push_scale);
-        for (int i = 0; i < 3; i++) out[i] = in[i] * k;
-    }
-}
-void joint_r(const Imp &im, int joint, const double in[4], double out[4]) {
-    if (joint == 0 && !im.above_identity) quat_mul(im.above.r, in, out);
-    else memcpy(out, in, sizeof(double) * 4);
-}
+void joint_t(const Imp &im, int joint, const double in[3], double out[3]) { stance_bake_joint_t(&im.space, joint, in, out); }
+void joint_r(const Imp &im, int joint, const double in[4], double out[4]) { stance_bake_joint_r(&im.space, joint, in, out); }
 
 bool to_floats(const double *in, float *out, int n) {
     for (int i = 0; i < n; i++) {
@@ -658,122 +513,11 @@ struct Chan {
     const std::vector<double> *times, *values; /* values: 1 or 3 (cubic) elements per key */
     int width;                   /* 3 or 4 */
     size_t keys;
+    stance_bake_curve curve;     /* set once the key data is read */
 };
 
-/* The spec's value of a channel at time t, in the file's space; false when
- * a rotation comes out as (near) zero and cannot be normalized (the identity
- * is written then). */
-bool eval(const Chan &c, double t, double out[4]) {
-    const std::vector<double> &T = *c.times, &V = *c.values;
-    const size_t n = c.keys, w = (size_t)c.width, per = c.interp == INTERP_CUBIC ? 3 : 1;
-    auto value = [&](size_t k, size_t part) { return &V[(k * per + part) * w]; }; /* part: cubic 0 in, 1 value, 2 out */
-    const size_t vp = c.interp == INTERP_CUBIC ? 1 : 0;
-    if (t <= T[0] || n == 1) {
-        memcpy(out, value(0, vp), sizeof(double) * w);
-    } else if (t >= T[n - 1]) {
-        memcpy(out, value(n - 1, vp), sizeof(double) * w);
-    } else {
-        size_t k = (size_t)(std::upper_bound(T.begin(), T.begin() + (long)n, t) - T.begin()) - 1;
-        double td = T[k + 1] - T[k], u = (t - T[k]) / td;
-        if (c.interp == INTERP_STEP) {
-            memcpy(out, value(k, 0), sizeof(double) * w);
-        } else if (c.interp == INTERP_LINEAR) {
-            const double *a = value(k, 0), *b = value(k + 1, 0);
-            if (c.kind != PATH_R) {
-                for (size_t i = 0; i < w; i++) out[i] = a[i] + (b[i] - a[i]) * u;
-            } else { /* slerp, the shorter way */
-                double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3], sb = 1.0;
-                if (d < 0.0) d = -d, sb = -1.0;
-                double wa, wb;
-                if (d > 1.0 - 1e-12) {
-                    wa = 1.0 - u, wb = u;
-                } else {
-                    double th = std::acos(std::min(d, 1.0)), st = std::sin(th);
-                    wa = std::sin((1.0 - u) * th) / st, wb = std::sin(u * th) / st;
-                }
-                for (int i = 0; i < 4; i++) out[i] = wa * a[i] + sb * wb * b[i];
-            }
-        } else {
-            double u2 = u * u, u3 = u2 * u;
-            double h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2;
-            const double *v0 = value(k, 1), *b0 = value(k, 2), *v1 = value(k + 1, 1), *a1 = value(k + 1, 0);
-            for (size_t i = 0; i < w; i++) out[i] = h00 * v0[i] + h10 * td * b0[i] + h01 * v1[i] + h11 * td * a1[i];
-        }
-    }
-    if (c.kind == PATH_R && !quat_normalize(out)) {
-        out[0] = out[1] = out[2] = 0.0, out[3] = 1.0;
-        return false;
-    }
-    return true;
-}
-
-/* The value in the skeleton's space, as the runtime stores it (floats). */
-bool eval_final(const Imp &im, const Chan &c, double t, float out[4]) {
-    double v[4], o[4];
-    bool ok = eval(c, t, v);
-    if (c.kind == PATH_T) joint_t(im, c.joint, v, o);
-    else if (c.kind == PATH_R) joint_r(im, c.joint, v, o), quat_normalize(o);
-    else memcpy(o, v, sizeof o);
-    for (int i = 0; i < c.width; i++) out[i] = (float)o[i];
-    return ok;
-}
-
-/* Is the runtime's interpolation of the baked keys at a and b within the
- * tolerance of the spec's curve inside (a, b)? */
-bool interval_ok(const Imp &im, const std::vector<const Chan *> &check, double a, double b) {
-    for (const Chan *c : check) {
-        float fa[4], fb[4];
-        eval_final(im, *c, a, fa);
-        eval_final(im, *c, b, fb);
-        if (c->kind == PATH_R && fa[0] * fb[0] + fa[1] * fb[1] + fa[2] * fb[2] + fa[3] * fb[3] < 0.0f)
-            for (int i = 0; i < 4; i++) fb[i] = -fb[i];
-        if (c->kind == PATH_R && c->interp == INTERP_LINEAR) {
-            /* nlerp strays from slerp by at most 0.0046 theta^3 rad over an
-             * interval of rotation angle theta <= pi (computed numerically):
-             * small intervals need no check */
-            double dd = 0, ss = 0;
-            for (int i = 0; i < 4; i++) dd += ((double)fa[i] - fb[i]) * ((double)fa[i] - fb[i]), ss += ((double)fa[i] + fb[i]) * ((double)fa[i] + fb[i]);
-            double th = 4.0 * std::atan2(std::sqrt(dd), std::sqrt(ss));
-            if (0.005 * th * th * th <= 0.5 * im.tol_r) continue;
-        }
-        for (int k = 1; k <= kChecks; k++) {
-            double u = (double)k / (kChecks + 1), t = a + (b - a) * u;
-            double ex[4], ap[4];
-            float e[4];
-            eval_final(im, *c, t, e);
-            for (int i = 0; i < c->width; i++) ex[i] = e[i], ap[i] = fa[i] + (fb[i] - fa[i]) * u;
-            if (c->kind == PATH_R) {
-                quat_normalize(ap);
-                double d = 0, s = 0, dd = 0;
-                for (int i = 0; i < 4; i++) d += ex[i] * ap[i];
-                double sg = d < 0 ? -1.0 : 1.0;
-                for (int i = 0; i < 4; i++) dd += (ex[i] - sg * ap[i]) * (ex[i] - sg * ap[i]), s += (ex[i] + sg * ap[i]) * (ex[i] + sg * ap[i]);
-                /* the rotation angle between them: twice their angle in 4D */
-                if (4.0 * std::atan2(std::sqrt(dd), std::sqrt(s)) > im.tol_r) return false;
-            } else {
-                for (int i = 0; i < 3; i++) {
-                    double tol = im.tol_u + 8.0 * FLT_EPSILON * std::max(std::fabs(ex[i]), std::fabs(ap[i]));
-                    if (std::fabs(ex[i] - ap[i]) > tol) return false;
-                }
-            }
-        }
-    }
-    return true;
-}
-
-void refine(const Imp &im, const std::vector<const Chan *> &check, float a, float b, int depth, std::vector<float> &out,
-            int *unmet) {
-    if (interval_ok(im, check, a, b)) return;
-    float m = (float)(0.5 * ((double)a + (double)b));
-    if (depth >= kMaxDepth || !(m > a && m < b)) {
-        ++*unmet;
-        return;
-    }
-    refine(im, check, a, m, depth + 1, out, unmet);
-    out.push_back(m);
-    if (out.size() > (size_t)STANCE_MAX_KEYS) return;
-    refine(im, check, m, b, depth + 1, out, unmet);
-}
+/* The spec's value in the skeleton's space, as the runtime stores it (floats). */
+bool eval_final(const Imp &im, const Chan &c, double t, float out[4]) { return stance_bake_value_f(&im.space, &c.curve, t, out) != 0; }
 
 /* A problem that drops one clip (or fails the import with strict). */
 struct ClipProblem {
@@ -937,6 +681,7 @@ stance_clip *build_clip(Imp &im, int ai, const std::string &name, const stance_s
                 if (!quat_normalize(q)) clip_fail("%s: key %zu rotation cannot be normalized", what, k);
             }
         c.times = &T, c.values = &V;
+        c.curve = stance_bake_curve{c.joint, c.kind, c.interp, c.keys, T.data(), V.data()};
         interps |= 1u << c.interp;
     }
 
@@ -959,17 +704,24 @@ stance_clip *build_clip(Imp &im, int ai, const std::string &name, const stance_s
     }
     std::sort(grid.begin(), grid.end());
     grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
-    std::vector<const Chan *> check;
+    std::vector<const stance_bake_curve *> check;
     for (const Chan &c : chans)
-        if (c.interp == INTERP_CUBIC || (c.interp == INTERP_LINEAR && c.kind == PATH_R)) check.push_back(&c);
+        if (c.interp == INTERP_CUBIC || (c.interp == INTERP_LINEAR && c.kind == PATH_R)) check.push_back(&c.curve);
     if (!check.empty()) {
         std::vector<float> fine;
         int unmet = 0;
+        struct Added : stance_bake_times {
+            ~Added() { free(times); }
+        } added;
+        added.times = nullptr, added.count = added.cap = 0;
         fine.push_back(grid[0]);
         for (size_t i = 0; i + 1 < grid.size(); i++) {
-            refine(im, check, grid[i], grid[i + 1], 0, fine, &unmet);
+            added.count = 0;
+            int r = stance_bake_refine(&im.space, check.data(), (int)check.size(), grid[i], grid[i + 1], im.tol_u, im.tol_r, &added,
+                                       (size_t)STANCE_MAX_KEYS, &unmet);
+            if (!r) fine.insert(fine.end(), added.times, added.times + added.count);
             fine.push_back(grid[i + 1]);
-            if (fine.size() > (size_t)STANCE_MAX_KEYS) clip_fail("resampling needs more than %d keys", STANCE_MAX_KEYS);
+            if (r || fine.size() > (size_t)STANCE_MAX_KEYS) clip_fail("resampling needs more than %d keys", STANCE_MAX_KEYS);
         }
         grid.swap(fine);
         if (unmet)
@@ -1065,8 +817,8 @@ stance_skin *build_skin(Imp &im, size_t si, const stance_asset &a) {
             for (int c = 0; c < 4; c++)
                 for (int r = 0; r < 4; r++) {
                     double v = m[k * 16 + (size_t)(c * 4 + r)];
-                    if (r < 3) v *= im.push_scale;
-                    if (c == 3 && r < 3) v *= im.scale;
+                    if (r < 3) v *= im.space.push_scale;
+                    if (c == 3 && r < 3) v *= im.space.scale;
                     ibm[k * 16 + (size_t)(c * 4 + r)] = (float)v;
                 }
     } else {
@@ -1147,7 +899,7 @@ stance_mesh *build_mesh(Imp &im, const tinygltf::Primitive &p, const std::string
     Mat C = mat_identity(), Ci = mat_identity();
     if (!bake.empty()) memcpy(C.m, bake.data(), sizeof C.m), mat_inverse(C, Ci);
     for (size_t v = 0; v < V; v++) {
-        double x[3] = {P[3 * v] * im.scale, P[3 * v + 1] * im.scale, P[3 * v + 2] * im.scale};
+        double x[3] = {P[3 * v] * im.space.scale, P[3 * v + 1] * im.space.scale, P[3 * v + 2] * im.space.scale};
         for (int r = 0; r < 3; r++) pf[3 * v + (size_t)r] = (float)(C.m[r][0] * x[0] + C.m[r][1] * x[1] + C.m[r][2] * x[2] + C.m[r][3]);
         if (N.empty()) continue;
         double n[3], l = 0; /* normals by the inverse transpose */
@@ -1432,7 +1184,7 @@ extern "C" stance_status stance_gltf_import(const char *path, const stance_impor
         im.opt = opt;
         im.err = err ? err : &im.own;
         if (opt) {
-            if (opt->scale > 0.0f) im.scale = opt->scale;
+            if (opt->scale > 0.0f) im.space.scale = opt->scale;
             if (opt->tolerance_units > 0.0f) im.tol_u = opt->tolerance_units;
             if (opt->tolerance_radians > 0.0f) im.tol_r = opt->tolerance_radians;
             if (opt->max_memory > 0) im.budget = opt->max_memory;
