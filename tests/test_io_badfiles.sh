@@ -3,7 +3,9 @@
 # glTF2 test file of assimp-testmodels that is malformed or holds no animated
 # skeleton, assimp's invalid/ files, an empty file, a directory, a missing
 # path, truncated and bit-flipped copies of RobotExpressive.glb and Fox.glb,
-# and corrupted .stance files. Each run must exit 1 with exactly one line on
+# corrupted .stance files, and hostile BVH files (a 40,000-deep chain, a
+# 100,000-joint flat skeleton, Frames: 0, Frame Time: inf, ...: refused by
+# the pre-scan in well under 5 s). Each run must exit 1 with exactly one line on
 # stderr that starts with "stance: " and names the file, within 20 s, with
 # no crash and no sanitizer report. Random bit flips in a GLB may leave a
 # file that still imports: those may also exit 0, but never crash.
@@ -205,6 +207,60 @@ else
         missing "$src"
     fi
 fi
+
+# ---- hostile BVH files: refused by the pre-scan before assimp sees them ------------
+# (assimp overflows its stack on the deep chain and is quadratic on the flat
+# skeleton; Frames: 0 and a Frame Time of inf used to import)
+python3 - "$tmp" <<'PYEOF'
+import sys
+d = sys.argv[1]
+def chain(n, frames="1", frame_time="0.033333"):
+    out = ["HIERARCHY", "ROOT j0", "{", "OFFSET 0 0 0", "CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation"]
+    for i in range(1, n):
+        out += ["JOINT j%d" % i, "{", "OFFSET 0 1 0", "CHANNELS 3 Zrotation Yrotation Xrotation"]
+    out += ["End Site", "{", "OFFSET 0 1 0", "}"] + ["}"] * n
+    out += ["MOTION", "Frames: " + frames, "Frame Time: " + frame_time, " ".join(["0"] * (3 + 3 * n))]
+    return "\n".join(out) + "\n"
+def flat(n):
+    out = ["HIERARCHY", "ROOT r", "{", "OFFSET 0 0 0", "CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation"]
+    for i in range(1, n):
+        out += ["JOINT j%d" % i, "{", "OFFSET 0 1 0", "CHANNELS 3 Zrotation Yrotation Xrotation", "End Site", "{", "OFFSET 0 1 0", "}", "}"]
+    out += ["}", "MOTION", "Frames: 1", "Frame Time: 0.033333", " ".join(["0"] * (3 + 3 * n))]
+    return "\n".join(out) + "\n"
+files = {"deep40000.bvh": chain(40000), "deep257.bvh": chain(257), "flat100000.bvh": flat(100000),
+         "frames0.bvh": chain(3, frames="0"), "frames_neg.bvh": chain(3, frames="-4"),
+         "frames_huge.bvh": chain(3, frames="99999999999"), "frametime_inf.bvh": chain(3, frame_time="inf"),
+         "frametime_nan.bvh": chain(3, frame_time="nan"), "frametime_0.bvh": chain(3, frame_time="0"),
+         "frametime_neg.bvh": chain(3, frame_time="-0.5"), "frametime_1e39.bvh": chain(3, frame_time="1e39"),
+         "unbalanced.bvh": chain(3).replace("}\nMOTION", "MOTION"), "channels7.bvh": chain(3).replace("CHANNELS 3", "CHANNELS 7"),
+         "no_motion.bvh": chain(3).split("MOTION")[0], "deep256.bvh": chain(256)}
+for name, text in files.items():
+    open(d + "/" + name, "w").write(text)
+PYEOF
+bvh_want() { # bvh_want FILE TEXT: exit 1, one line naming the file and TEXT, in under 5 s
+    local start end
+    start=$(date +%s%N)
+    expect "$tmp/$1"
+    end=$(date +%s%N)
+    if ! grep -qF -- "$2" "$tmp/err"; then fail "$1: the message lacks '$2': $(cat "$tmp/err")"; fi
+    if [ $(((end - start) / 1000000)) -gt 5000 ]; then fail "$1: took $(((end - start) / 1000000)) ms"; fi
+}
+bvh_want deep40000.bvh "deeper than 256 joints"
+bvh_want deep257.bvh "deeper than 256 joints"
+bvh_want flat100000.bvh "more than 4096 joints"
+bvh_want frames0.bvh "Frames: 0 is not a frame count >= 1"
+bvh_want frames_neg.bvh "Frames: -4"
+bvh_want frames_huge.bvh "over the memory budget"
+bvh_want frametime_inf.bvh "Frame Time: inf is not a finite time > 0"
+bvh_want frametime_nan.bvh "Frame Time: nan"
+bvh_want frametime_0.bvh "Frame Time: 0 is not"
+bvh_want frametime_neg.bvh "Frame Time: -0.5"
+bvh_want frametime_1e39.bvh "Frame Time: 1e39"
+bvh_want unbalanced.bvh "unclosed"
+bvh_want channels7.bvh "CHANNELS 7"
+bvh_want no_motion.bvh "ends before"
+# 256 levels pass the pre-scan (the skeleton is then within the runtime's limits)
+if timeout 20 "$cli" info "$tmp/deep256.bvh" >/dev/null 2>"$tmp/err"; then passed=$((passed + 1)); else fail "deep256.bvh: $(cat "$tmp/err")"; fi
 
 # ---- usage errors exit 2 ----------------------------------------------------------
 for args in "info" "info --bogus x" "info a b" "import" "import x" "import x -o" "import x -o y --scale -1"; do

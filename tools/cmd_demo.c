@@ -61,6 +61,9 @@ int cmd_demo(int argc, char **argv) {
     printf("skeleton: %d joints (metres, Y up, facing +Z)\n  ", sk->joint_count);
     for (int j = 0; j < sk->joint_count; j++)
         printf("%s%s", stance_skeleton_joint_name(sk, j), j + 1 < sk->joint_count ? (j % 8 == 7 ? ",\n  " : ", ") : "\n");
+    if (b.mesh && b.skin)
+        printf("mesh: '%s', %d vertices, %d triangles, skinned to %d joints (one capsule per bone)\n", b.mesh->name,
+               b.mesh->vertex_count, b.mesh->index_count / 3, b.skin->joint_count);
     printf("\n| clip | duration (s) | keys | root speed (m/s) | events | foot sliding (cm/m) |\n|---|---|---|---|---|---|\n");
     for (int i = 0; i < b.clip_count; i++) {
         const stance_clip *c = b.clips[i];

@@ -1,4 +1,5 @@
-/* tools/cmd_import.c - `stance import FILE -o OUT.stance [--scale S]`:
+/* tools/cmd_import.c - `stance import FILE -o OUT.stance [--scale S]
+ * [--tolerance U[,R]] [--strict] [--max-memory BYTES]`:
  * imports a glTF/GLB, BVH, FBX or Collada file (or re-saves a .stance file)
  * into the native format.
  *
@@ -14,13 +15,17 @@
 #include "stance/asset.h"
 
 static int usage(FILE *f, int status) {
-    fprintf(f, "usage: stance import FILE -o OUT.stance [--scale S] [--tolerance U[,R]]\n"
+    fprintf(f, "usage: stance import FILE -o OUT.stance [--scale S] [--tolerance U[,R]] [--strict] [--max-memory BYTES]\n"
                "  FILE       glTF/GLB, BVH, FBX, Collada (anything assimp reads), or a .stance file\n"
                "  -o OUT     the .stance file to write\n"
                "  --scale S  multiply translations by S (0.01 for centimetres, 0.0254 for inches);\n"
                "             imports only: a .stance file is copied as stored\n"
                "  --tolerance U[,R]  glTF resampling tolerance: U units for translations and scales\n"
-               "             (default 1e-5), R radians for rotations (default 1e-4)\n");
+               "             (default 1e-5), R radians for rotations (default 1e-4)\n"
+               "  --strict   any problem is an error (default: a clip that cannot be imported is\n"
+               "             dropped with a warning, and the file fails only when no clip is left)\n"
+               "  --max-memory BYTES  the import's memory budget for keys (suffix K, M or G;\n"
+               "             default 1G), checked before allocating\n");
     return status;
 }
 
@@ -34,6 +39,8 @@ static void print_error(const char *message) {
 int cmd_import(int argc, char **argv) {
     const char *in = NULL, *out = NULL;
     float scale = 1.0f, tol_u = 0.0f, tol_r = 0.0f;
+    int strict = 0;
+    size_t max_memory = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout, 0);
@@ -61,6 +68,21 @@ int cmd_import(int argc, char **argv) {
                 return 2;
             }
             tol_u = (float)u, tol_r = (float)r;
+        } else if (!strcmp(a, "--strict")) {
+            strict = 1;
+        } else if (!strcmp(a, "--max-memory")) {
+            char *end = NULL;
+            const char *arg = i + 1 < argc ? argv[++i] : "";
+            unsigned long long v = (arg[0] >= '0' && arg[0] <= '9') ? strtoull(arg, &end, 10) : 0;
+            unsigned long long unit = 1;
+            if (end && (*end == 'K' || *end == 'k')) unit = 1ull << 10, end++;
+            else if (end && (*end == 'M' || *end == 'm')) unit = 1ull << 20, end++;
+            else if (end && (*end == 'G' || *end == 'g')) unit = 1ull << 30, end++;
+            if (!end || *end || v == 0 || v > (1ull << 50) / unit) {
+                fprintf(stderr, "stance import: --max-memory needs a byte count >= 1 (suffix K, M or G allowed)\n");
+                return 2;
+            }
+            max_memory = (size_t)(v * unit);
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "stance import: unknown option '%s' (see --help)\n", a);
             return 2;
@@ -74,7 +96,8 @@ int cmd_import(int argc, char **argv) {
     if (!in || !out || !out[0]) return usage(stderr, 2);
 
     stance_import_warnings warnings;
-    stance_import_options opt = {.scale = scale, .warnings = &warnings, .tolerance_units = tol_u, .tolerance_radians = tol_r};
+    stance_import_options opt = {.scale = scale, .warnings = &warnings, .tolerance_units = tol_u, .tolerance_radians = tol_r,
+                                 .strict = strict, .max_memory = max_memory};
     stance_asset asset;
     stance_error err = {STANCE_OK, ""};
     if (stance_open_file(in, &opt, NULL, &asset, &err)) {

@@ -6,7 +6,13 @@
  * shot with "takeoff" and "land" events), "wave" (right arm, whole body
  * keyed), "lean" (forward spine lean, for an additive layer; its reference is
  * its first frame), "breathe" (additive; reference its first frame). walk and
- * run carry "foot_l" / "foot_r" events at each foot's contact. */
+ * run carry "foot_l" / "foot_r" events at each foot's contact.
+ *
+ * Skin and mesh: "body", a skin of every joint in skeleton order (inverse
+ * binds from the rest pose, so at the rest pose every skin matrix is the
+ * identity) and a closed skinned mesh of one rounded capsule per bone, its
+ * weights blending smoothly into the neighbouring joint near each joint
+ * (normals area-weighted from the triangles, base colour set, no uvs). */
 #ifndef STANCE_BUILTIN_H
 #define STANCE_BUILTIN_H
 
@@ -14,6 +20,7 @@
 #include "clip.h"
 #include "graph.h"
 #include "skeleton.h"
+#include "skin.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,8 +32,12 @@ typedef struct stance_builtin {
     stance_skeleton *skeleton;
     stance_clip *clips[STANCE_BUILTIN_CLIPS]; /* idle, walk, run, jump, wave, lean, breathe */
     int clip_count;
+    stance_skin *skin;   /* every joint, skeleton order */
+    stance_mesh *mesh;   /* bound to `skin` (mesh->skin is 0) */
 } stance_builtin;
 
+/* Creates the skeleton, the clips, the skin and the mesh (all from
+ * `allocator`); destroy frees them all. */
 stance_status stance_builtin_create(const stance_allocator *allocator, stance_builtin *out,
                                     stance_error *err);
 void stance_builtin_destroy(stance_builtin *builtin);

@@ -1,6 +1,6 @@
 /* src/builtin/character.c - the built-in character: a 23-joint humanoid
  * skeleton made in code and its procedural clips (idle, walk, run, jump,
- * wave, lean, breathe).
+ * wave, lean, breathe); its skin and mesh come from mesh.c.
  *
  * Owns: the joint table (names, parents, rest offsets), the pose generators
  * of each clip (a pure function of time), the two-bone leg IK that keeps feet
@@ -28,6 +28,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "builtin/mesh.h"
 #include "core/internal.h"
 #include "core/qmath.h"
 #include "stance/builtin.h"
@@ -621,6 +622,7 @@ stance_status stance_builtin_create(const stance_allocator *allocator, stance_bu
         st = build_clip(&specs[i], out->skeleton, allocator, &out->clips[i], err);
         if (st == STANCE_OK) out->clip_count = i + 1;
     }
+    if (st == STANCE_OK) st = st_builtin_mesh(out->skeleton, allocator, &out->skin, &out->mesh, err);
     if (st != STANCE_OK) {
         stance_builtin_destroy(out);
         return st;
@@ -634,6 +636,10 @@ void stance_builtin_destroy(stance_builtin *builtin) {
         if (builtin->clips[i]) stance_clip_destroy(builtin->clips[i]);
         builtin->clips[i] = NULL;
     }
+    stance_mesh_destroy(builtin->mesh);
+    stance_skin_destroy(builtin->skin);
+    builtin->mesh = NULL;
+    builtin->skin = NULL;
     stance_skeleton_destroy(builtin->skeleton);
     builtin->skeleton = NULL;
     builtin->clip_count = 0;

@@ -677,9 +677,22 @@ static stance_status load_builtin(stance_asset *out, stance_error *err) {
         stance_builtin_destroy(&b);
         return st_fail(err, STANCE_ERR_MEMORY, "builtin: out of memory");
     }
+    out->skins = st_alloc(&out->allocator, sizeof(stance_skin *), sizeof(void *));
+    out->meshes = st_alloc(&out->allocator, sizeof(stance_mesh *), sizeof(void *));
+    if (!out->skins || !out->meshes) {
+        st_free(&out->allocator, out->skins, sizeof(stance_skin *));
+        st_free(&out->allocator, out->meshes, sizeof(stance_mesh *));
+        st_free(&out->allocator, out->clips, sizeof(stance_clip *) * (size_t)b.clip_count);
+        memset(out, 0, sizeof *out);
+        stance_builtin_destroy(&b);
+        return st_fail(err, STANCE_ERR_MEMORY, "builtin: out of memory");
+    }
     out->skeleton = b.skeleton;
     out->clip_count = b.clip_count;
     for (int i = 0; i < b.clip_count; i++) out->clips[i] = b.clips[i];
+    out->skin_count = out->mesh_count = 1;
+    out->skins[0] = b.skin;
+    out->meshes[0] = b.mesh;
     return STANCE_OK;
 }
 

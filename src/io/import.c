@@ -15,9 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bvh_scan.h"
 #include "core/internal.h"
 #include "gltf.h"
 #include "import.h"
+#include "import_mesh.h"
 
 #ifdef STANCE_HAVE_ASSIMP
 #include <assimp/cimport.h>
@@ -157,6 +159,13 @@ static int skeletal_format(const char *path) {
     return 0;
 }
 
+/* ASCII case-insensitive comparison: 0 when equal. */
+static int strcasecmp_ascii(const char *a, const char *b) {
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 1;
+    return *a || *b;
+}
+
 static uint32_t le32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
@@ -291,6 +300,11 @@ typedef struct importer {
     double push_scale;   /* uniform scale above the skeleton, moved into translations */
     xform above;         /* the transform above the skeleton root (its scale in push_scale) */
     int above_identity;  /* 1 when `above` changes nothing */
+    size_t budget;       /* bytes the import may allocate for keys (options.max_memory) */
+    size_t used;         /* bytes of the clips kept so far */
+    int strict;          /* options.strict */
+    int from_skin;       /* the skeleton is the meshes' bones */
+    mat4 basis;          /* file world -> metres, Y up (FBX), else identity */
 } importer;
 
 /* One line, printable: assimp's messages may hold newlines. */
@@ -441,6 +455,53 @@ static int is_skeleton_drawing(const struct aiScene *sc, const struct aiMesh *m)
     return ai_len(&name) == 16 && !memcmp(name.data, "SkeletonMaterial", 16);
 }
 
+/* What a node is when it is not something a skeleton holds: a camera, a
+ * light, or the target node of one ("<name>.Target", as 3ds Max writes
+ * them), by the names in the scene's camera and light lists. NULL otherwise. */
+static const char *scene_object_kind(const struct aiScene *sc, const struct aiString *name) {
+    for (unsigned i = 0; sc->mCameras && i < sc->mNumCameras; i++)
+        if (sc->mCameras[i] && ai_eq(&sc->mCameras[i]->mName, name)) return "camera";
+    for (unsigned i = 0; sc->mLights && i < sc->mNumLights; i++)
+        if (sc->mLights[i] && ai_eq(&sc->mLights[i]->mName, name)) return "light";
+    size_t n = ai_len(name);
+    if (n > 7 && !memcmp(name->data + n - 7, ".Target", 7)) {
+        struct aiString base;
+        memset(&base, 0, sizeof base);
+        base.length = (ai_uint32)(n - 7);
+        memcpy(base.data, name->data, n - 7);
+        if (scene_object_kind(sc, &base)) return "camera or light target";
+    }
+    return NULL;
+}
+
+/* Files without a skin: the animated nodes must hang under one root. When
+ * they spread over several subtrees of an unanimated scene root (a
+ * character, and a sky or prop animated on its own), the subtree with the
+ * most animated nodes is the skeleton; the others are left out. */
+static void keep_one_subtree(importer *im, int marked) {
+    if (im->nodes[0].mark) return;
+    int *count = calloc((size_t)im->node_count, sizeof(int)), *top = malloc(sizeof(int) * (size_t)im->node_count);
+    if (!count || !top) {
+        free(count), free(top);
+        return; /* then the scene root joins them, as before */
+    }
+    int best = -1, groups = 0;
+    for (int i = 1; i < im->node_count; i++) {
+        top[i] = im->nodes[i].parent == 0 ? i : top[im->nodes[i].parent]; /* parents come first */
+        if (!im->nodes[i].mark) continue;
+        if (count[top[i]]++ == 0) groups++;
+        if (best < 0 || count[top[i]] > count[best]) best = top[i];
+    }
+    if (groups > 1) {
+        char b[64];
+        warnf(im, "animated nodes outside the skeleton under '%s' left out: %d of %d (a file without a skin keeps one root)",
+              ai_show(&im->nodes[best].node->mName, b), marked - count[best], marked);
+        for (int i = 1; i < im->node_count; i++)
+            if (im->nodes[i].mark && top[i] != best) im->nodes[i].mark = 0;
+    }
+    free(count), free(top);
+}
+
 static stance_status mark_joints(importer *im) {
     const struct aiScene *sc = im->scene;
     bone_list bones = {NULL, 0};
@@ -474,17 +535,19 @@ static stance_status mark_joints(importer *im) {
         if (!im->nodes[n].mark) im->nodes[n].mark = 1, marked++;
     }
     free((void *)bones.names);
+    im->from_skin = marked > 0;
     if (marked == 0) { /* no skin: the nodes the animations move */
         for (unsigned a = 0; sc->mAnimations && a < sc->mNumAnimations; a++) {
             const struct aiAnimation *an = sc->mAnimations[a];
             if (!an || !an->mChannels) continue;
             for (unsigned c = 0; c < an->mNumChannels; c++) {
                 const struct aiNodeAnim *ch = an->mChannels[c];
-                if (!ch) continue;
+                if (!ch || scene_object_kind(sc, &ch->mNodeName)) continue; /* never a joint */
                 int n = find_node(im, &ch->mNodeName, NULL);
                 if (n >= 0 && !im->nodes[n].mark) im->nodes[n].mark = 1, marked++;
             }
         }
+        if (marked > 0) keep_one_subtree(im, marked);
     }
     if (marked == 0)
         return st_fail(im->err, STANCE_ERR_FORMAT, "%s: no skeleton: no skin joints and no animated nodes", im->path);
@@ -630,9 +693,10 @@ static stance_status compute_above(importer *im) {
         mat4 local = mat_from_ai(&im->nodes[p].node->mTransformation);
         m = mat_mul(&local, &m);
     }
+    im->basis = mat_identity();
     if (is_fbx(im->scene)) {
-        mat4 basis = fbx_basis(im);
-        m = mat_mul(&basis, &m);
+        im->basis = fbx_basis(im);
+        m = mat_mul(&im->basis, &m);
     }
     if (!decompose(&m, &im->above))
         return st_fail(im->err, STANCE_ERR_VALUE, "%s: the transform above the skeleton is degenerate or not finite", im->path);
@@ -764,6 +828,11 @@ static int convert_times(importer *im, const char *clip, const char *joint, cons
         keep[k] = 1;
         times[kept++] = t;
     }
+    if (dropped && im->strict) {
+        st_fail(im->err, STANCE_ERR_ORDER, "%s: clip '%s', joint '%s': %d %s keys are not after the key before them (--strict)",
+                im->path, clip, joint, dropped, what);
+        return -1;
+    }
     if (dropped)
         warnf(im, "clip '%s', joint '%s': %d %s keys not after the key before them were dropped", clip, joint, dropped, what);
     return kept;
@@ -773,12 +842,40 @@ typedef struct track_buf {
     float *times, *values;
 } track_buf;
 
-/* Unique clip name: the animation's, or clip<i>, at most 63 bytes. */
+/* The file's name without directory and extension, at most 50 bytes (or
+ * "clip" when that leaves nothing). */
+static void file_stem(const char *path, char out[64]) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t n = dot && dot > base ? (size_t)(dot - base) : strlen(base);
+    if (n > 50) n = 50;
+    memcpy(out, base, n);
+    out[n] = 0;
+    if (n == 0) memcpy(out, "clip", 5);
+}
+
+/* Is there a node of this name? */
+static int node_named(const importer *im, const struct aiString *name) {
+    for (int i = 0; i < im->node_count; i++)
+        if (ai_eq(&im->nodes[i].node->mName, name)) return 1;
+    return 0;
+}
+
+/* Unique clip name, at most 63 bytes: the animation's (its take's), or
+ * clip<i> when it has none. An animation named after a node (Collada files
+ * without clips name the one animation after their first animated node, a
+ * camera as often as not) takes the file's name instead. */
 static void clip_name(importer *im, const struct aiAnimation *an, int index, stance_clip **done, int done_count,
                       char name[64]) {
     size_t n = ai_len(&an->mName);
     if (n == 0) {
         snprintf(name, 64, "clip%d", index);
+    } else if (node_named(im, &an->mName)) {
+        char b[64];
+        file_stem(im->path, name);
+        warnf(im, "animation %d is named after node '%s': the clip is named '%s' after the file", index,
+              ai_show(&an->mName, b), name);
     } else {
         if (n > 63) {
             n = 63;
@@ -796,6 +893,38 @@ static void clip_name(importer *im, const struct aiAnimation *an, int index, sta
         warnf(im, "two clips are named '%s': the second is now '%s'", done[k]->name, name);
         k = -1;
     }
+}
+
+static size_t budget_left(const importer *im, size_t temp) {
+    return im->used + temp < im->budget ? im->budget - im->used - temp : 0;
+}
+
+static stance_status over_budget(importer *im, const char *clip, size_t need) {
+    return st_fail(im->err, STANCE_ERR_MEMORY,
+                   "%s: clip '%s' needs %.1f MB more, over the memory budget of %.1f MB (%.1f MB used; --max-memory)",
+                   im->path, clip, (double)need / 1048576.0, (double)im->budget / 1048576.0, (double)im->used / 1048576.0);
+}
+
+static int cmp_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* How many distinct key times the tracks have together (>= the clip's
+ * grid, which also merges times closer than 1e-5 s); 0 when out of memory. */
+static size_t distinct_times(const stance_track_desc *tracks, int count) {
+    size_t total = 0;
+    for (int i = 0; i < count; i++) total += (size_t)tracks[i].key_count;
+    float *all = malloc(sizeof(float) * (total ? total : 1));
+    if (!all) return 0;
+    size_t n = 0;
+    for (int i = 0; i < count; i++)
+        for (int k = 0; k < tracks[i].key_count; k++) all[n++] = tracks[i].times[k];
+    qsort(all, n, sizeof(float), cmp_float);
+    size_t distinct = n > 0;
+    for (size_t i = 1; i < n; i++) distinct += all[i] != all[i - 1];
+    free(all);
+    return distinct ? distinct : 1;
 }
 
 /* Builds one clip; *out stays NULL (with a warning) when the animation moves
@@ -821,6 +950,7 @@ static stance_status build_clip(importer *im, const struct aiAnimation *an, int 
     stance_status s = STANCE_OK;
     int track_count = 0;
     float last = 0.0f;
+    size_t temp = 0; /* bytes of this clip's track buffers */
     if (!tracks || !bufs || !used) {
         s = st_fail(im->err, STANCE_ERR_MEMORY, "%s: out of memory", im->path);
         goto done;
@@ -832,7 +962,11 @@ static stance_status build_clip(importer *im, const struct aiAnimation *an, int 
         ai_show(&ch->mNodeName, node_name);
         int j = channel_joint(im, &ch->mNodeName);
         if (j < 0) {
-            warnf(im, "clip '%s': channel for node '%s', which is not a joint of the skeleton: ignored", name, node_name);
+            const char *kind = scene_object_kind(im->scene, &ch->mNodeName);
+            if (kind)
+                warnf(im, "clip '%s': channel for %s '%s' ignored (not a joint)", name, kind, node_name);
+            else
+                warnf(im, "clip '%s': channel for node '%s', which is not a joint of the skeleton: ignored", name, node_name);
             continue;
         }
         const char *jname = stance_skeleton_joint_name(sk, j);
@@ -854,6 +988,13 @@ static stance_status build_clip(importer *im, const struct aiAnimation *an, int 
                 break;
             }
             const int w = kind == 1 ? 4 : 3;
+            /* ticks, keep flags, times and values of this track */
+            size_t need = (size_t)n * (sizeof(double) + 1 + sizeof(float) * (size_t)(1 + w));
+            if (need > budget_left(im, temp)) {
+                s = over_budget(im, name, need + temp);
+                break;
+            }
+            temp += need;
             double *ticks = malloc(sizeof(double) * n);
             unsigned char *keep = malloc(n);
             track_buf *b = &bufs[track_count];
@@ -913,6 +1054,18 @@ static stance_status build_clip(importer *im, const struct aiAnimation *an, int 
     float duration = isfinite(dur) && dur > 0.0 && (float)dur < 1e30f ? (float)dur : 0.0f;
     if (duration < last) duration = last;
     if (!(duration > 0.0f)) duration = (float)(1.0 / tps); /* a single pose: one tick long */
+    /* what stance_clip_create will allocate: the key grid (at most the
+     * distinct times of all tracks) times the joints, checked first */
+    size_t grid = distinct_times(tracks, track_count);
+    if (grid == 0) {
+        s = st_fail(im->err, STANCE_ERR_MEMORY, "%s: out of memory", im->path);
+        goto done;
+    }
+    size_t dense = grid * ((size_t)sk->padded_count * 40 + 4) + sizeof(float) * 2 * grid;
+    if (dense > budget_left(im, temp)) {
+        s = over_budget(im, name, dense + temp);
+        goto done;
+    }
     stance_clip_desc d;
     memset(&d, 0, sizeof d);
     d.name = name;
@@ -920,6 +1073,7 @@ static stance_status build_clip(importer *im, const struct aiAnimation *an, int 
     d.track_count = track_count;
     d.tracks = tracks;
     s = stance_clip_create(&d, sk, al, out, im->err);
+    if (!s) im->used += (*out)->bytes;
     if (s && im->err) {
         char msg[sizeof im->err->message];
         memcpy(msg, im->err->message, sizeof msg);
@@ -930,6 +1084,29 @@ done:
     if (bufs)
         for (int i = 0; i < 3 * J; i++) free(bufs[i].times), free(bufs[i].values);
     free(bufs), free(tracks), free(used);
+    return s;
+}
+
+static void mesh_warning(void *ctx, const char *message) { warnf((importer *)ctx, "%s", message); }
+
+static stance_status import_meshes(importer *im, stance_asset *a) {
+    st_mesh_import mi;
+    memset(&mi, 0, sizeof mi);
+    mi.path = im->path;
+    mi.scene = im->scene;
+    mi.skeleton = a->skeleton;
+    const struct aiNode **nodes = malloc(sizeof(*nodes) * (size_t)im->joint_count);
+    if (!nodes) return st_fail(im->err, STANCE_ERR_MEMORY, "%s: out of memory", im->path);
+    for (int j = 0; j < im->joint_count; j++) nodes[j] = im->nodes[im->joint_node[j]].node;
+    mi.joint_node = nodes;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++) mi.to_model[r][c] = im->scale * im->basis.m[r][c];
+    mi.pushed_scale = im->scale * im->push_scale;
+    mi.budget = budget_left(im, 0);
+    mi.warn = mesh_warning;
+    mi.warn_ctx = im;
+    stance_status s = st_import_meshes(&mi, a, im->err);
+    free((void *)nodes);
     return s;
 }
 
@@ -961,15 +1138,34 @@ static stance_status import_scene(importer *im, const stance_allocator *allocato
     }
     a.clips = clips;
     a.clip_count = (int)n; /* for destroy; compacted below */
-    int made = 0;
+    int made = 0, dropped = 0;
+    char first_problem[sizeof im->err->message] = "";
     for (unsigned i = 0; i < n && !s; i++) {
         const struct aiAnimation *an = sc->mAnimations[i];
         if (!an) continue;
         stance_clip *c = NULL;
+        stance_error clip_err = {STANCE_OK, ""};
+        stance_error *keep_err = im->err;
+        im->err = &clip_err;
         s = build_clip(im, an, (int)i, a.skeleton, &a.allocator, clips, made, &c);
+        im->err = keep_err;
+        if (s && s != STANCE_ERR_MEMORY && !im->strict) {
+            /* a partial file: this clip is dropped, the others import */
+            const char *why = clip_err.message;
+            size_t pl = strlen(im->path);
+            if (!strncmp(why, im->path, pl) && !strncmp(why + pl, ": ", 2)) why += pl + 2;
+            warnf(im, "%s: the clip is dropped (--strict makes this an error)", why);
+            if (!dropped++) snprintf(first_problem, sizeof first_problem, "%s", why);
+            s = STANCE_OK;
+        } else if (s) {
+            st_fail(im->err, s, "%s", clip_err.message);
+        }
         if (c) clips[made++] = c;
     }
-    if (!s && made == 0)
+    if (!s && made == 0 && dropped > 0)
+        s = st_fail(im->err, STANCE_ERR_FORMAT, "%s: no clip could be imported (%d dropped; the first: %.150s)", im->path,
+                    dropped, first_problem);
+    else if (!s && made == 0)
         s = st_fail(im->err, STANCE_ERR_FORMAT, "%s: no animation moves a joint of the skeleton", im->path);
     if (s) {
         stance_asset_destroy(&a);
@@ -987,6 +1183,13 @@ static stance_status import_scene(importer *im, const stance_allocator *allocato
         a.clips = fit;
     }
     a.clip_count = made;
+    if (im->from_skin) { /* the skins and meshes the skeleton came from */
+        s = import_meshes(im, &a);
+        if (s) {
+            stance_asset_destroy(&a);
+            return s;
+        }
+    }
     *out = a;
     return st_ok(im->err);
 }
@@ -1003,6 +1206,12 @@ static stance_status import_probed(const char *path, const unsigned char *head, 
         return st_fail(err, STANCE_ERR_UNSUPPORTED,
                        "%s: not a format with skeletal animation (stance imports glTF/GLB, BVH, FBX, Collada, X, SMD, "
                        "MD5, MS3D, B3D, ASE)", path);
+    }
+
+    const size_t budget = opt && opt->max_memory ? opt->max_memory : STANCE_IMPORT_DEFAULT_MEMORY;
+    if ((dot && !strcasecmp_ascii(dot + 1, "bvh")) || (got >= 9 && !memcmp(head, "HIERARCHY", 9))) {
+        s = stance_bvh_prescan(path, budget, err); /* before assimp sees it */
+        if (s) return s;
     }
 
     struct aiPropertyStore *props = aiCreatePropertyStore();
@@ -1026,6 +1235,8 @@ static stance_status import_probed(const char *path, const unsigned char *head, 
     im.err = err;
     im.scene = scene;
     im.scale = opt && opt->scale > 0.0f ? (double)opt->scale : 1.0;
+    im.budget = budget;
+    im.strict = opt && opt->strict;
     s = import_scene(&im, allocator, out);
     if (s && err) one_line(err->message);
     free(im.nodes);

@@ -19,6 +19,7 @@ extern "C" {
 #endif
 
 #define STANCE_IMPORT_WARNINGS 32
+#define STANCE_IMPORT_DEFAULT_MEMORY ((size_t)1 << 30) /* max_memory 0: 1 GiB */
 
 /* What an import ignored or changed (a channel for a node that is not a
  * joint, morph-weight channels, a renamed joint, ...): one line each,
@@ -78,13 +79,22 @@ void stance_import_warnings_print(const stance_import_warnings *warnings, const 
 
 /* Imports `path` (opt may be NULL). The skeleton is the union of the skin
  * joints of all meshes, plus the nodes between them and their common root
- * so the hierarchy is connected; a file without skins (BVH) uses the nodes
- * its animation channels target. Parents come before children, names are
- * kept, the rest pose is the node transforms. Transforms of the nodes above
- * the skeleton are baked into its root (a uniform scale there is moved into
- * every translation), so model space is the file's world space: metres and
- * Y up for glTF. One clip per animation, its name kept ("clip<i>" when
- * empty), times in seconds. Messages start with the path. */
+ * so the hierarchy is connected; a file without skins (BVH, many FBX and
+ * Collada files) uses the nodes its animation channels target and their
+ * ancestors up to one root: never cameras, lights or their ".Target" nodes,
+ * and when the animated nodes spread over several subtrees of the scene root
+ * (a character and an animated sky or prop), the subtree with the most of
+ * them. Parents come before children, names are kept, the rest pose is the
+ * node transforms. Transforms of the nodes above the skeleton are baked into
+ * its root (a uniform scale there is moved into every translation), so model
+ * space is the file's world space: metres and Y up for glTF. One clip per
+ * animation or take, its name kept ("clip<i>" when empty; the file's name
+ * when assimp named it after a node, as for Collada files without clips),
+ * times in seconds. A clip that cannot be imported (a negative or
+ * non-finite key, ...) is dropped with one warning unless opt->strict; the
+ * file fails when no clip is left. BVH files are pre-scanned before assimp
+ * reads them (bvh_scan.h). Key memory is checked against opt->max_memory
+ * before it is allocated. Messages start with the path. */
 stance_status stance_import_file(const char *path, const stance_import_options *opt,
                                  const stance_allocator *allocator, stance_asset *out,
                                  stance_error *err);

@@ -1,0 +1,37 @@
+/* src/io/import_mesh.h - skins and skinned meshes from an assimp scene
+ * (src/io/import_mesh.c), for import.c. Not public. */
+#ifndef STANCE_IO_IMPORT_MESH_H
+#define STANCE_IO_IMPORT_MESH_H
+
+#ifdef STANCE_HAVE_ASSIMP
+#include <assimp/scene.h>
+
+#include "stance/asset.h"
+
+typedef struct st_mesh_import {
+    const char *path;
+    const struct aiScene *scene;
+    const stance_skeleton *skeleton;
+    const struct aiNode *const *joint_node; /* skeleton joint -> its node */
+    /* File world space -> the skeleton's model space (the importer's scale
+     * and FBX basis), and the uniform scale the skeleton's model matrices
+     * leave out of their linear part (it is pushed into translations). */
+    double to_model[3][4];
+    double pushed_scale;
+    size_t budget;                          /* bytes the meshes may use */
+    void (*warn)(void *ctx, const char *message);
+    void *warn_ctx;
+} st_mesh_import;
+
+/* Adds a skin and a mesh to `asset` (skeleton set, skins and meshes empty)
+ * for each mesh of the scene that has bones: skin joints in the mesh's bone
+ * order mapped to skeleton joints by name, inverse binds from the bones'
+ * offset matrices, positions and normals in the skeleton's model space at
+ * the bind pose, up to 4 influences per vertex (the largest, renormalized),
+ * polygons fanned into triangles, the material's diffuse colour. A mesh that
+ * cannot be made is skipped with a warning; only an allocation failure or
+ * the budget is an error. */
+stance_status st_import_meshes(const st_mesh_import *mi, stance_asset *asset, stance_error *err);
+#endif
+
+#endif
