@@ -395,6 +395,10 @@ def main():
         lines = err.strip().splitlines()
         check(rc == 0 and [c["name"] for c in json.loads(out)["clips"]] == ["good"] and len(lines) == 1 and
               "broken" in err and "dropped" in err, "partial file: exit %d, %s" % (rc, err))
+        rc, out, err, _ = run("import", p, "-o", os.path.join(tmp, "p.stance"), "--strict")
+        check(rc == 1 and len(err.strip().splitlines()) == 1 and "broken" in err, "partial file with --strict: %d %s" % (rc, err))
+        rc, out, err, _ = run("import", interp, "-o", os.path.join(tmp, "m.stance"), "--max-memory", "64K")
+        check(rc == 1 and len(err.strip().splitlines()) == 1 and "memory budget" in err, "--max-memory 64K: %d %s" % (rc, err))
         p = write(tmp, "allbad.gltf", gltf_doc([{"name": "joint"}], [bad_anim, dict(bad_anim, name="broken2")], blobs))
         expect_error(p, "no animation could be imported", "no good clip")
         # 5. 2^20 keys on 1,024 nodes: refused by the memory budget, quickly

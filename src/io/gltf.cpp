@@ -51,7 +51,7 @@ namespace {
 
 const double kMaxTime = 1e5;     /* seconds: beyond it a float time is coarser than 8 ms */
 const int kMaxDepth = 12;        /* halvings of one key interval while resampling (gltf_bake.c) */
-const size_t kDefaultBudget = (size_t)1 << 30;
+const size_t kDefaultBudget = STANCE_IMPORT_DEFAULT_MEMORY;
 
 enum { PATH_T = 0, PATH_R = 1, PATH_S = 2 };
 enum { INTERP_LINEAR = 0, INTERP_STEP = 1, INTERP_CUBIC = 2 };
