@@ -914,7 +914,8 @@ static void check_skins(const char *rel, const char *clip_name, double t) {
     }
     const stance_skeleton *sk = a.skeleton;
     const jv *skins = jget(&g.json, "skins"), *meshes = jget(&g.json, "meshes"), *nodes = jget(&g.json, "nodes");
-    CHECK(a.skin_count == jlen(skins));
+    /* the file's skins, then "rigid" for meshes that hang from a joint */
+    CHECK(a.skin_count == jlen(skins) || (a.skin_count == jlen(skins) + 1 && !strcmp(a.skins[jlen(skins)]->name, "rigid")));
     stance_pose local, model;
     CHECK_OK(stance_pose_create(&local, sk->joint_count, NULL, NULL));
     CHECK_OK(stance_pose_create(&model, sk->joint_count, NULL, NULL));
@@ -1149,13 +1150,54 @@ static void check_skins(const char *rel, const char *clip_name, double t) {
         }
         free(ibm);
     }
+    /* meshes without a skin that hang from a joint follow it rigidly: the
+     * file's node world matrix x vertex */
+    long rigid_vertices = 0;
+    for (int n = 0; n < N && clip; n++) {
+        const jv *node = jat(nodes, n);
+        int mesh = (int)jnum(jget(node, "mesh"), -1);
+        if (mesh < 0 || jget(node, "skin")) continue;
+        int under = 0;
+        for (int q = n; q >= 0 && !under; q = g.parent[q])
+            for (int j = 0; j < sk->joint_count; j++) under |= !strcmp(stance_skeleton_joint_name(sk, j), node_name(&g, q));
+        if (!under) continue;
+        const jv *prims = jget(jat(meshes, mesh), "primitives");
+        for (int p = 0; p < jlen(prims) && mi < a.mesh_count; p++, mi++) {
+            const stance_mesh *m = a.meshes[mi];
+            int vc = 0, c3 = 0;
+            double *pos = accessor_any(&g, (int)jnum(jget(jget(jat(prims, p), "attributes"), "POSITION"), -1), &vc, &c3);
+            CHECK(pos && m->vertex_count == vc && c3 == 3 && m->skin >= 0);
+            if (!pos || m->vertex_count != vc) {
+                free(pos);
+                continue;
+            }
+            CHECK_OK(stance_skin_matrices(a.skins[m->skin], &model, mats, STANCE_MAX_SKIN_JOINTS));
+            const m4 *W = &world[n];
+            for (int v = 0; v < vc; v++, rigid_vertices++) {
+                const double *x = pos + 3 * v;
+                double want[3], got[3] = {0, 0, 0};
+                for (int r = 0; r < 3; r++) want[r] = W->m[r] * x[0] + W->m[4 + r] * x[1] + W->m[8 + r] * x[2] + W->m[12 + r];
+                for (int k = 0; k < 4; k++) {
+                    const float *M = mats + 16 * m->joints[4 * v + k];
+                    const float *y = m->positions + 3 * v;
+                    double w = m->weights[4 * v + k];
+                    for (int r = 0; r < 3; r++) got[r] += w * (M[r] * y[0] + M[4 + r] * y[1] + M[8 + r] * y[2] + M[12 + r]);
+                }
+                for (int r = 0; r < 3; r++) {
+                    if (fabs(got[r] - want[r]) > worst) worst = fabs(got[r] - want[r]);
+                    if (fabs(want[r]) > size) size = fabs(want[r]);
+                }
+            }
+            free(pos);
+        }
+    }
     CHECK(mi == a.mesh_count && vertices > 0);
     CHECK(worst <= 1e-4 * (size > 1 ? size : 1));
     printf("     %s: %d skins, %d meshes; bind pose (from the inverse binds): %d skin matrices within %.2g of identity; rest "
-           "pose: %d of %d skin joints at their bind pose, within %.2g of identity; '%s' at %.3f s: %ld skinned vertices "
-           "within %.2g of the file's (extent %.3g)\n",
+           "pose: %d of %d skin joints at their bind pose, within %.2g of identity; '%s' at %.3f s: %ld skinned and %ld "
+           "rigid vertices within %.2g of the file's (extent %.3g)\n",
            rel, a.skin_count, a.mesh_count, bind_checked, worst_true_bind, at_bind, skin_joints, worst_bind, clip_name, t,
-           vertices, worst, size);
+           vertices, rigid_vertices, worst, size);
     free(nt), free(nr), free(ns), free(world), free(done), free(mats);
     stance_pose_destroy(&local);
     stance_pose_destroy(&model);

@@ -869,15 +869,19 @@ stance_skin *build_skin(Imp &im, size_t si, const stance_asset &a) {
     return out;
 }
 
+/* One TRIANGLES primitive as a mesh of skin `askin`. `place` maps the
+ * file's vertex positions into the mesh's bind space (normals by its inverse
+ * transpose). rigid >= 0: the primitive has no skin of its own, every vertex
+ * follows skin joint `rigid` with weight 1. */
 stance_mesh *build_mesh(Imp &im, const tinygltf::Primitive &p, const std::string &name, int askin, const stance_skin *skin,
-                        const stance_allocator *al) {
+                        const stance_allocator *al, const Mat &place, int rigid) {
     auto attr = [&](const char *key) {
         auto it = p.attributes.find(key);
         return it == p.attributes.end() ? -1 : it->second;
     };
     const int pos = attr("POSITION"), nor = attr("NORMAL"), uv = attr("TEXCOORD_0"), jo = attr("JOINTS_0"), we = attr("WEIGHTS_0");
     if (pos < 0) clip_fail("no POSITION");
-    if (jo < 0 || we < 0) clip_fail("a skinned primitive without JOINTS_0 and WEIGHTS_0");
+    if (rigid < 0 && (jo < 0 || we < 0)) clip_fail("a skinned primitive without JOINTS_0 and WEIGHTS_0");
     const size_t V = accessor(im, pos, "POSITION").count;
     if (V < 1 || V > (size_t)STANCE_MAX_VERTICES) clip_fail("%zu vertices (1..%d)", V, STANCE_MAX_VERTICES);
     size_t I = p.indices >= 0 ? accessor(im, p.indices, "indices").count : V;
@@ -887,19 +891,24 @@ stance_mesh *build_mesh(Imp &im, const tinygltf::Primitive &p, const std::string
     read_attribute(im, pos, TINYGLTF_TYPE_VEC3, {CT_FLOAT}, false, V, P, "POSITION");
     if (nor >= 0) read_attribute(im, nor, TINYGLTF_TYPE_VEC3, {CT_FLOAT}, false, V, N, "NORMAL");
     if (uv >= 0) read_attribute(im, uv, TINYGLTF_TYPE_VEC2, {CT_FLOAT, CT_UBYTE, CT_USHORT}, true, V, T, "TEXCOORD_0");
-    read_attribute(im, jo, TINYGLTF_TYPE_VEC4, {CT_UBYTE, CT_USHORT}, false, V, JI, "JOINTS_0");
-    read_attribute(im, we, TINYGLTF_TYPE_VEC4, {CT_FLOAT, CT_UBYTE, CT_USHORT}, true, V, W, "WEIGHTS_0");
+    if (rigid < 0) {
+        read_attribute(im, jo, TINYGLTF_TYPE_VEC4, {CT_UBYTE, CT_USHORT}, false, V, JI, "JOINTS_0");
+        read_attribute(im, we, TINYGLTF_TYPE_VEC4, {CT_FLOAT, CT_UBYTE, CT_USHORT}, true, V, W, "WEIGHTS_0");
+    } else {
+        JI.assign(4 * V, 0.0), W.assign(4 * V, 0.0);
+        for (size_t v = 0; v < V; v++) JI[4 * v] = rigid, W[4 * v] = 1.0;
+    }
     if (p.indices >= 0) read_attribute(im, p.indices, TINYGLTF_TYPE_SCALAR, {CT_UBYTE, CT_USHORT, CT_UINT}, false, I, X, "indices");
     if (attr("JOINTS_1") >= 0) im.warn("mesh '%s': more than 4 joints per vertex: JOINTS_1 and WEIGHTS_1 ignored (weights renormalized)", show(name).c_str());
     if (!p.targets.empty()) im.warn("mesh '%s': %zu morph targets ignored", show(name).c_str(), p.targets.size());
     std::vector<float> pf(3 * V), nf(N.empty() ? 0 : 3 * V), tf(T.empty() ? 0 : 2 * V), wf(4 * V);
     std::vector<uint16_t> jf(4 * V);
     std::vector<uint32_t> xf(I);
-    const std::vector<double> &bake = im.skin_bake[(size_t)askin];
-    Mat C = mat_identity(), Ci = mat_identity();
-    if (!bake.empty()) memcpy(C.m, bake.data(), sizeof C.m), mat_inverse(C, Ci);
+    const Mat &C = place;
+    Mat Ci;
+    if (!mat_inverse(C, Ci)) clip_fail("its node's transform is singular");
     for (size_t v = 0; v < V; v++) {
-        double x[3] = {P[3 * v] * im.space.scale, P[3 * v + 1] * im.space.scale, P[3 * v + 2] * im.space.scale};
+        const double *x = &P[3 * v];
         for (int r = 0; r < 3; r++) pf[3 * v + (size_t)r] = (float)(C.m[r][0] * x[0] + C.m[r][1] * x[1] + C.m[r][2] * x[2] + C.m[r][3]);
         if (N.empty()) continue;
         double n[3], l = 0; /* normals by the inverse transpose */
@@ -958,19 +967,93 @@ stance_mesh *build_mesh(Imp &im, const tinygltf::Primitive &p, const std::string
     return out;
 }
 
-/* Skins, then the TRIANGLES primitives of skinned nodes. A bad skin or mesh
- * is dropped with a warning (an error with strict), like a bad clip. */
+struct Prim {
+    int node, mesh, prim;
+    int rigid;  /* -1: skinned; else the joint's index in the rigid skin */
+    Mat place;  /* rigid: file vertex -> the skeleton's model space at rest */
+};
+
+bool triangles(Imp &im, const tinygltf::Node &nd, size_t k) {
+    const tinygltf::Primitive &p = im.model.meshes[(size_t)nd.mesh].primitives[k];
+    if (p.mode == TINYGLTF_MODE_TRIANGLES || p.mode == -1) return true;
+    im.warn("node '%s' primitive %zu: mode %d is not TRIANGLES: not imported", show(nd.name).c_str(), k, p.mode);
+    return false;
+}
+
+/* Meshes without a skin that hang from a joint (RobotExpressive's body
+ * parts, the cubes of a file without skins) follow that joint rigidly: they
+ * are bound, with weight 1, to a skin "rigid" of those joints whose inverse
+ * binds are the joints' rest model matrices inverted, their vertices placed
+ * where the rest pose puts them. */
+void rigid_prims(Imp &im, const stance_asset &a, std::vector<Prim> &out, std::vector<int> &joints) {
+    for (size_t n = 0; n < im.model.nodes.size(); n++) {
+        const tinygltf::Node &nd = im.model.nodes[n];
+        if (nd.mesh < 0 || nd.skin >= 0 || (size_t)nd.mesh >= im.model.meshes.size()) continue;
+        int j = -1, at = (int)n;
+        std::vector<int> chain;
+        while (at >= 0 && (j = im.node_joint[(size_t)at]) < 0) chain.push_back(at), at = im.parent[(size_t)at];
+        if (j < 0) {
+            im.warn("mesh of node '%s' is neither skinned nor under a joint: not imported", show(nd.name).c_str());
+            continue;
+        }
+        /* model at rest = rest model of j x the chain's locals (translations in the skeleton's scale) */
+        Mat place;
+        memcpy(place.m, &im.rest_model[12 * (size_t)j], sizeof place.m);
+        const double k = im.space.scale * im.space.push_scale;
+        for (size_t i = chain.size(); i-- > 0;) {
+            Xform x = node_local(im, chain[i]);
+            for (int c = 0; c < 3; c++) x.t[c] *= k;
+            place = mat_mul(place, mat_from_trs(x));
+        }
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) place.m[r][c] *= k;
+        int ji = -1;
+        for (size_t q = 0; q < joints.size(); q++)
+            if (joints[q] == j) ji = (int)q;
+        if (ji < 0) ji = (int)joints.size(), joints.push_back(j);
+        for (size_t p = 0; p < im.model.meshes[(size_t)nd.mesh].primitives.size(); p++)
+            if (triangles(im, nd, p)) out.push_back({(int)n, nd.mesh, (int)p, ji, place});
+    }
+    (void)a;
+}
+
+stance_skin *build_rigid_skin(Imp &im, const stance_asset &a, const std::vector<int> &joints) {
+    if (joints.size() > (size_t)STANCE_MAX_SKIN_JOINTS) clip_fail("%zu joints carry rigid meshes, more than %d", joints.size(), STANCE_MAX_SKIN_JOINTS);
+    std::vector<float> ibm(16 * joints.size(), 0.0f);
+    for (size_t q = 0; q < joints.size(); q++) {
+        Mat m, inv;
+        memcpy(m.m, &im.rest_model[12 * (size_t)joints[q]], sizeof m.m);
+        if (!mat_inverse(m, inv)) clip_fail("joint '%s' has a singular rest transform", show(im.joint_name[(size_t)joints[q]]).c_str());
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 4; c++) ibm[q * 16 + (size_t)(c * 4 + r)] = (float)inv.m[r][c];
+        ibm[q * 16 + 15] = 1.0f;
+    }
+    stance_skin_desc d = {"rigid", (int)joints.size(), joints.data(), ibm.data()};
+    stance_skin *out = nullptr;
+    stance_error e = {STANCE_OK, ""};
+    if (stance_skin_create(&d, a.skeleton, &a.allocator, &out, &e)) clip_fail("%.200s", e.message);
+    im.skin_bake.push_back({});
+    return out;
+}
+
+/* Skins, then the TRIANGLES primitives of skinned nodes, then the meshes
+ * that hang rigidly from joints. A bad skin or mesh is dropped with a
+ * warning (an error with strict), like a bad clip. */
 void import_skins_meshes(Imp &im, stance_asset &a) {
-    const size_t ns = std::min(im.model.skins.size(), (size_t)STANCE_MAX_SKINS);
-    if (im.model.skins.size() > ns) im.warn("%zu skins: only the first %d are imported", im.model.skins.size(), STANCE_MAX_SKINS);
+    const size_t nf = std::min(im.model.skins.size(), (size_t)STANCE_MAX_SKINS - 1);
+    if (im.model.skins.size() > nf) im.warn("%zu skins: only the first %zu are imported", im.model.skins.size(), nf);
+    std::vector<Prim> rigid;
+    std::vector<int> rigid_joints;
+    rigid_prims(im, a, rigid, rigid_joints);
+    const size_t ns = nf + (rigid_joints.empty() ? 0 : 1);
     std::vector<int> skin_map(im.model.skins.size(), -1);
     if (ns) {
         a.skins = static_cast<stance_skin **>(st_alloc(&a.allocator, sizeof(stance_skin *) * ns, 16));
         if (!a.skins) im.fail(STANCE_ERR_MEMORY, "out of memory");
         a.skin_count = (int)ns; /* for destroy; the real count is set below */
     }
-    int made = 0;
-    for (size_t s = 0; s < ns; s++) {
+    int made = 0, rigid_skin = -1;
+    for (size_t s = 0; s < nf; s++) {
         try {
             stance_skin *sk = build_skin(im, s, a);
             skin_map[s] = made;
@@ -979,6 +1062,17 @@ void import_skins_meshes(Imp &im, stance_asset &a) {
         } catch (const ClipProblem &p) {
             if (im.strict) im.fail(STANCE_ERR_FORMAT, "skin %zu: %s", s, p.why.c_str());
             im.warn("skin %zu dropped: %s", s, p.why.c_str());
+        }
+    }
+    if (!rigid_joints.empty()) {
+        try {
+            stance_skin *sk = build_rigid_skin(im, a, rigid_joints);
+            rigid_skin = made;
+            a.skins[made++] = sk;
+            im.used += sk->bytes;
+        } catch (const ClipProblem &p) {
+            if (im.strict) im.fail(STANCE_ERR_FORMAT, "rigid meshes: %s", p.why.c_str());
+            im.warn("rigid meshes dropped: %s", p.why.c_str());
         }
     }
     /* the pointer array keeps its allocated size (ns) for destroy: shrink by copying */
@@ -990,10 +1084,7 @@ void import_skins_meshes(Imp &im, stance_asset &a) {
         a.skins = fit;
     }
     a.skin_count = made;
-    /* primitives of skinned nodes */
-    struct Prim {
-        int node, mesh, prim;
-    };
+    /* primitives of skinned nodes, then the rigid ones */
     std::vector<Prim> prims;
     for (size_t n = 0; n < im.model.nodes.size(); n++) {
         const tinygltf::Node &nd = im.model.nodes[n];
@@ -1002,17 +1093,12 @@ void import_skins_meshes(Imp &im, stance_asset &a) {
             im.warn("node %zu '%s': mesh %d or skin %d does not exist: not imported", n, show(nd.name).c_str(), nd.mesh, nd.skin);
             continue;
         }
-        const std::vector<tinygltf::Primitive> &ps = im.model.meshes[(size_t)nd.mesh].primitives;
-        for (size_t k = 0; k < ps.size(); k++) {
-            if (ps[k].mode != TINYGLTF_MODE_TRIANGLES && ps[k].mode != -1) {
-                im.warn("node '%s' primitive %zu: mode %d is not TRIANGLES: not imported", show(nd.name).c_str(), k, ps[k].mode);
-                continue;
-            }
-            prims.push_back({(int)n, nd.mesh, (int)k});
-        }
+        for (size_t k = 0; k < im.model.meshes[(size_t)nd.mesh].primitives.size(); k++)
+            if (triangles(im, nd, k)) prims.push_back({(int)n, nd.mesh, (int)k, -1, mat_identity()});
     }
+    if (rigid_skin >= 0) prims.insert(prims.end(), rigid.begin(), rigid.end());
     if (prims.size() > (size_t)STANCE_MAX_MESHES) {
-        im.warn("%zu skinned primitives: only the first %d are imported", prims.size(), STANCE_MAX_MESHES);
+        im.warn("%zu mesh primitives: only the first %d are imported", prims.size(), STANCE_MAX_MESHES);
         prims.resize(STANCE_MAX_MESHES);
     }
     if (prims.empty()) return;
@@ -1028,10 +1114,17 @@ void import_skins_meshes(Imp &im, stance_asset &a) {
         if (me.primitives.size() > 1) name = name.substr(0, 56) + "#" + std::to_string(pr.prim);
         name = name.substr(0, 63);
         name = name.substr(0, strnlen(name.c_str(), name.size()));
-        int askin = skin_map[(size_t)nd.skin];
+        int askin = pr.rigid >= 0 ? rigid_skin : skin_map[(size_t)nd.skin];
         try {
             if (askin < 0) clip_fail("its skin %d was not imported", nd.skin);
-            stance_mesh *m = build_mesh(im, me.primitives[(size_t)pr.prim], name, askin, a.skins[askin], &a.allocator);
+            /* bind space: the file's vertices scaled by the option, then C (build_skin) */
+            Mat place = mat_identity();
+            if (askin >= 0 && !im.skin_bake[(size_t)askin].empty()) memcpy(place.m, im.skin_bake[(size_t)askin].data(), sizeof place.m);
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++) place.m[r][c] *= im.space.scale;
+            stance_mesh *m = pr.rigid < 0 ? build_mesh(im, me.primitives[(size_t)pr.prim], name, askin, a.skins[askin], &a.allocator, place, -1)
+                                          : build_mesh(im, me.primitives[(size_t)pr.prim], name, rigid_skin, a.skins[rigid_skin], &a.allocator,
+                                                       pr.place, pr.rigid);
             a.meshes[mm++] = m;
             im.used += m->bytes;
         } catch (const ClipProblem &p) {
