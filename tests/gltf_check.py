@@ -399,6 +399,13 @@ def main():
         check(rc == 1 and len(err.strip().splitlines()) == 1 and "broken" in err, "partial file with --strict: %d %s" % (rc, err))
         rc, out, err, _ = run("import", interp, "-o", os.path.join(tmp, "m.stance"), "--max-memory", "64K")
         check(rc == 1 and len(err.strip().splitlines()) == 1 and "memory budget" in err, "--max-memory 64K: %d %s" % (rc, err))
+        # a rigid mesh with a bad node transform is dropped with a warning; the clip stays
+        d2 = json.loads(json.dumps(json.load(open(simple(tmp, "meshbase.gltf", [0.0, 1.0], [0] * 6)))))
+        d2["nodes"] = [{"name": "joint", "children": [1]}, {"name": "m", "mesh": 0, "rotation": [0, 0, 0, 0]}]
+        d2["meshes"] = [{"primitives": [{"attributes": {"POSITION": 1}}]}]
+        d2["accessors"][1]["count"] = 2
+        rc, out, err, _ = run("info", write(tmp, "badmesh.gltf", d2))
+        check(rc == 0 and len(err.strip().splitlines()) == 1 and "mesh of node 'm' not imported" in err, "bad rigid mesh: %d %s" % (rc, err))
         p = write(tmp, "allbad.gltf", gltf_doc([{"name": "joint"}], [bad_anim, dict(bad_anim, name="broken2")], blobs))
         expect_error(p, "no animation could be imported", "no good clip")
         # 5. 2^20 keys on 1,024 nodes: refused by the memory budget, quickly

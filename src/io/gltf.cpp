@@ -533,15 +533,20 @@ void clip_fail(const char *fmt, ...) {
     throw ClipProblem{msg};
 }
 
+/* The last error's message without the leading path. */
+const char *last_problem(const Imp &im) {
+    const char *m = im.err->message;
+    size_t n = strlen(im.path);
+    if (!strncmp(m, im.path, n) && !strncmp(m + n, ": ", 2)) m += n + 2;
+    return m;
+}
+
 /* read_accessor, its problems dropping the clip rather than the file. */
 void read_clip_accessor(Imp &im, int idx, std::vector<double> &out, const char *what) {
     try {
         read_accessor(im, idx, out, what);
     } catch (const Failure &) {
-        const char *m = im.err->message;
-        size_t n = strlen(im.path);
-        if (!strncmp(m, im.path, n) && !strncmp(m + n, ": ", 2)) m += n + 2;
-        clip_fail("%s", m);
+        clip_fail("%s", last_problem(im));
     }
 }
 
@@ -1000,11 +1005,21 @@ void rigid_prims(Imp &im, const stance_asset &a, std::vector<Prim> &out, std::ve
         Mat place;
         memcpy(place.m, &im.rest_model[12 * (size_t)j], sizeof place.m);
         const double k = im.space.scale * im.space.push_scale;
-        for (size_t i = chain.size(); i-- > 0;) {
-            Xform x = node_local(im, chain[i]);
+        bool bad = false;
+        for (size_t i = chain.size(); i-- > 0 && !bad;) {
+            Xform x;
+            try {
+                x = node_local(im, chain[i]);
+            } catch (const Failure &) { /* a mesh's bad transform drops the mesh, not the file */
+                if (im.strict) throw;
+                im.warn("mesh of node '%s' not imported: %.180s", show(nd.name).c_str(), last_problem(im));
+                bad = true;
+                break;
+            }
             for (int c = 0; c < 3; c++) x.t[c] *= k;
             place = mat_mul(place, mat_from_trs(x));
         }
+        if (bad) continue;
         for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++) place.m[r][c] *= k;
         int ji = -1;
