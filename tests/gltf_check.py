@@ -333,6 +333,19 @@ def main():
         p = simple(tmp, "short.gltf", [0.0, 0.5, 1.0], qs, path="rotation", ct=5122, extra={"normalized": True})
         w = compare_file(p, 100)
         check(w["rotation"] <= 1e-4, "normalized SHORT rotation")
+        # a sparse output accessor without a buffer view: zeros, key 1 set to (0, 5, 0)
+        raw_t = floats([0.0, 0.5, 1.0])
+        raw_i = struct.pack("<I", 1)
+        raw_v = floats([0.0, 5.0, 0.0])
+        doc = gltf_doc([{"name": "joint"}], [{"name": "sparse", "samplers": [{"input": 0, "output": 1}],
+                                                "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]}],
+                       [(raw_t, 5126, "SCALAR", 3, {}), (raw_i, 5125, "SCALAR", 1, {}), (raw_v, 5126, "VEC3", 1, {})])
+        doc["accessors"] = [doc["accessors"][0],
+                            {"componentType": 5126, "type": "VEC3", "count": 3,
+                             "sparse": {"count": 1, "indices": {"bufferView": 1, "componentType": 5125}, "values": {"bufferView": 2}}}]
+        d = sample(write(tmp, "sparse_ok.gltf", doc), "sparse", [0.0, 0.25, 0.5, 0.75, 1.0])
+        ys = [s["local"][-1][1] for s in d["clips"][0]["samples"]] if d else []
+        check(ys == [0, 2.5, 5, 2.5, 0], "sparse accessor on zeros: %s" % ys)
         # STEP exactness at the float before a key
         p = simple(tmp, "step.gltf", [0.0, 0.5, 1.0], [0, 0, 0, 0, 10, 0, 0, 20, 0], interp="STEP")
         d = sample(p, "bad", [f32_prev(0.5), 0.5, f32_prev(1.0), 1.0, 0.25, 0.75])
