@@ -144,6 +144,15 @@ static void test_step_grid(void) {
             CHECK_OK(stance_clip_sample(c, t[i], NULL, &p));
             CHECK(p.tx[j] == x[i]);
         }
+        /* the velocity across a step is no number: 0 there, and 0 where it holds */
+        stance_pose v;
+        CHECK_OK(stance_pose_create(&v, a.skeleton->joint_count, NULL, NULL));
+        const float tv[3] = {nextafterf(0.5f, 0.0f), 0.25f, 0.75f};
+        for (int i = 0; i < 3; i++) {
+            CHECK_OK(stance_clip_sample_velocity(c, tv[i], NULL, &p, &v));
+            CHECK(v.tx[j] == 0.0f && v.ty[j] == 0.0f && v.tz[j] == 0.0f);
+        }
+        stance_pose_destroy(&v);
         stance_pose_destroy(&p);
     }
     stance_asset_destroy(&a);

@@ -425,7 +425,10 @@ stance_status stance_clip_sample_velocity(const stance_clip *c, float time, stan
     if (K < 2) return STANCE_OK;
     float u;
     int k = find_key(c, t, NULL, &u);
-    float inv = 1.0f / (c->times[k + 1] - c->times[k]);
+    /* a key interval shorter than 10 us is a step (a hold key one float
+     * before the next key): its rate of change is no velocity, report 0 */
+    float span = c->times[k + 1] - c->times[k];
+    float inv = span >= 1e-5f ? 1.0f / span : 0.0f;
     const size_t n3 = 3 * (size_t)pc, n4 = 4 * (size_t)pc;
     if (c->t_keys > 1) {
         const float *a = c->t + n3 * (size_t)k, *b = a + n3;
