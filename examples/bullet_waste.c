@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "anim_ids.h"
-#include "io/graphfile.h"
+#include "stance/graphfile.h"
 #include "stance/stance.h"
 
 static const char *event_name(stance_event_type t) {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "io/graphfile.h"
+#include "stance/graphfile.h"
 #include "robot_ids.h"
 #include "stance/stance.h"
 

@@ -4,7 +4,7 @@
  * the section parser and the runtime's validation behind the checksum. A
  * file that loads is sampled, saved and loaded again (it must), which runs
  * the created skeleton, clips, skins (the skin matrices of a sampled pose)
- * and meshes too.
+ * and meshes too; a compiled graph that loads is run for 30 frames.
  *
  * Build and run: fuzz/run.sh (FUZZ_SECONDS, default 60). */
 #include <math.h>
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "stance/asset.h"
+#include "stance/graph.h"
 #include "stance/pose.h"
 #include "stance/skin.h"
 
@@ -56,6 +57,16 @@ static void exercise(const stance_asset *a) {
     }
     stance_pose_destroy(&local);
     stance_pose_destroy(&model);
+    if (a->graph) { /* a compiled graph that loads runs */
+        stance_instance *inst = NULL;
+        if (stance_instance_create(a->graph, NULL, &inst, NULL)) abort();
+        for (int p = 0; p < stance_graph_param_count(a->graph); p++)
+            if (stance_graph_param_type(a->graph, p) == STANCE_PARAM_TRIGGER) stance_instance_set_trigger(inst, p, NULL);
+            else stance_instance_set_float(inst, p, 2.0f, NULL);
+        for (int f = 0; f < 30; f++)
+            if (stance_instance_update(inst, 1.0f / 30)) abort();
+        stance_instance_destroy(inst);
+    }
 
     void *bytes = NULL;
     size_t n = 0;
@@ -75,7 +86,7 @@ static void load(const uint8_t *data, size_t size) {
     if (stance_asset_load_memory(data, size, NULL, &a, &err) == STANCE_OK) {
         exercise(&a);
         stance_asset_destroy(&a);
-    } else if (a.skeleton || a.clips || a.clip_count || a.skins || a.skin_count || a.meshes || a.mesh_count ||
+    } else if (a.skeleton || a.clips || a.clip_count || a.skins || a.skin_count || a.meshes || a.mesh_count || a.graph ||
                !err.message[0]) {
         abort(); /* a failed load leaves nothing behind and says why */
     }

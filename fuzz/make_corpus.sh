@@ -2,7 +2,7 @@
 # fuzz/make_corpus.sh [DIR] - a seed corpus for fuzz/fuzz_asset.c: .stance
 # files imported from the real assets (../shared/data) and from a few small
 # animated files of assimp-testmodels, and a small version 2 file with a skin
-# and meshes written by fuzz/v2_seed.py. Writes into DIR (default: a new temp
+# and meshes written by fuzz/v2_seed.py, and the shipped graphs compiled. Writes into DIR (default: a new temp
 # directory) and prints the directory. Binary corpora are not committed.
 # Needs the stance CLI built with assimp: STANCE_CLI (default build/stance).
 set -eu
@@ -24,6 +24,11 @@ for src in "$data/fox/Fox.glb" "$data/robot_expressive/RobotExpressive.glb" \
     [ -f "$src" ] || continue
     out="$dir/$(basename "$src" | tr '.' '_').stance"
     if "$cli" import "$src" -o "$out" >/dev/null 2>&1; then n=$((n + 1)); fi
+done
+# compiled graphs (a GRPH section beside the skeleton and clips)
+for g in graphs/builtin.json graphs/bullet_waste.json graphs/robot.json; do
+    out="$dir/compiled_$(basename "$g" .json).stance"
+    if "$cli" compile "$g" -o "$out" >/dev/null 2>&1; then n=$((n + 1)); fi
 done
 if python3 fuzz/v2_seed.py "$dir/v2_skin_mesh.stance"; then n=$((n + 1)); fi
 if [ "$n" = 0 ]; then

@@ -15,7 +15,7 @@ cat > "$tmp/sb.c" <<'C'
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "import.h"
+#include "stance/import.h"
 #include "stance/asset.h"
 int main(int argc, char **argv) {
     if (argc < 4) return 2;
@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
 }
 C
 src=$(cd "$(dirname "$0")/.." && pwd)
-cc -O2 -std=c11 -I "$src/include" -I "$src/src/io" -I "$src/src" "$tmp/sb.c" -o "$tmp/sb" \
+cc -O2 -std=c11 -I "$src/include" -I "$src/src" "$tmp/sb.c" -o "$tmp/sb" \
   "$build/libstance_io.a" "$build/libstance.a" $(pkg-config --libs assimp tinygltf) -lstdc++ -lm
 for s in 0 1; do
   valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$s" --toggle-collect=stance_clip_sample \

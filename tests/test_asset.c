@@ -762,7 +762,7 @@ static void test_skin_mesh_corruptions(void) {
     BAD(memcpy(b + rigid, "CLIP", 4), "expected CLIP, SKIN or MESH in that order");
     BAD(memcpy(b + rigid, "SKIN", 4), "in that order");
     BAD(memcpy(b + skin, "MESH", 4), "mesh 0 'body'"); /* a skin body read as a mesh */
-    BAD(memcpy(b + skin, "GRPH", 4), "expected CLIP, SKIN or MESH");
+    BAD(memcpy(b + skin, "GRPH", 4), "the graph section (GRPH) must be the last"); /* a graph before the meshes */
 #undef BAD
     printf("     %d skin and mesh corruptions rejected with their message\n", cases);
     free(b);

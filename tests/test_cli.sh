@@ -23,6 +23,7 @@ expect 0 "$cli" bench --joints 16 --characters 20 --frames 2 --json
 json "assert d['joints']==16 and d['update_ns']>0 and d['clip_bytes']>0 and 'check' in d"
 expect 0 "$cli" scenario --json --blend-time 0.3
 json "m=d['modes']; assert [x['mode'] for x in m]==['cut','frozen','crossfade','inertialize-simple','inertialize','deadblend']; assert d['blend_time_s']==0.3; assert all(set(x)>={'worst_jump_cm','at_s','transition','max_clips_sampled','transitions'} for x in m); assert m[0]['worst_jump_cm']>m[1]['worst_jump_cm']>m[2]['worst_jump_cm']"
+json "m=d['modes']; assert all(set(x)>={'accel_ratio','overshoot_cm'} for x in m); c=[x for x in m if x['mode']=='cut'][0]; f=[x for x in m if x['mode']=='crossfade'][0]; assert c['accel_ratio']>5*f['accel_ratio'] and c['overshoot_cm']==0"
 expect 0 "$cli" scenario --mode inertialize --json
 json "assert len(d['modes'])==1 and d['modes'][0]['mode']=='inertialize'"
 expect 0 "$cli" scenario --svg "$tmp/s.svg"
@@ -31,6 +32,12 @@ expect 0 "$cli" layers --json
 json "f=d['foot_slide_cm_per_m']; a=d['arm_angle_error_deg']; assert f['whole']>100 and f['upper']<1; assert a['mesh']<0.01 and a['local_lean']>a['local']"
 expect 0 "$cli" layers --svg "$tmp/l.svg"
 python3 -c "import xml.dom.minidom as m; d=m.parse('$tmp/l.svg'); assert len(d.getElementsByTagName('line'))>100" && ok || bad "layers svg"
+expect 0 "$cli" footlock --json
+json "c=d['clips']; assert [x['name'] for x in c]==['walk','run']; assert all(x['slide_cm_per_m']['on']<0.5 and x['max_joint_angle_change_deg']>=0 for x in c)"
+expect 0 "$cli" footlock --svg "$tmp/f.svg"
+python3 -c "import xml.dom.minidom as m; d=m.parse('$tmp/f.svg'); assert len(d.getElementsByTagName('polyline'))>=16; t=' '.join(n.firstChild.data for n in d.getElementsByTagName('text') if n.firstChild); assert 'foot height' in t" && ok || bad "footlock svg"
+grep -q "| walk |" "$tmp/out" 2>/dev/null || "$cli" footlock | grep -q "| walk |" && ok || bad "footlock table"
+expect 2 "$cli" footlock --bogus
 expect 2 "$cli" scenario --mode wobble
 expect 2 "$cli" scenario --blend-time -1
 expect 2 "$cli" layers --bogus
@@ -58,6 +65,12 @@ assert a['modes']==b['modes'], 'graphs/builtin.json must give the built-in graph
   grep -q "bad.json:1:.*'wlak'.*'walk'" "$tmp/err" || bad "graph-check error: $(cat "$tmp/err")"
   expect 1 "$cli" scenario --graph "$tmp/missing.json"
   expect 1 "$cli" layers --graph "$tmp/bad.json"
+  expect 1 "$cli" footlock --graph "$tmp/bad.json"
+  if [ -f "${STANCE_DATA:-}/robot_expressive/RobotExpressive.glb" ] && "$cli" info "$STANCE_DATA/robot_expressive/RobotExpressive.glb" > /dev/null 2>&1; then
+    # issue 15's goal: RobotExpressive's walk with locking under 1 cm per metre (27.1 without)
+    expect 0 "$cli" footlock --graph "$src/graphs/robot.json" --json
+    json "w=d['clips'][0]; assert w['name']=='Walking' and w['slide_cm_per_m']['off']>20 and w['slide_cm_per_m']['on']<1, w"
+  fi
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

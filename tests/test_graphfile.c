@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "io/graphfile.h"
+#include "stance/graphfile.h"
 #include "stance/stance.h"
 
 /* ---- files ------------------------------------------------------------------ */
@@ -227,8 +227,8 @@ static void test_asset_override(void) {
     stance_error err = {0};
     CHECK_STATUS(stance_graphfile_load(path, &opt, &gf, &err), STANCE_ERR_NOT_FOUND);
     CHECK(gf == NULL);
-    CHECK(strstr(err.message, "robot.json:16:34: unknown clip 'Idle' (did you mean 'idle'?)") != NULL);
-    if (!strstr(err.message, "robot.json:16:34:")) fprintf(stderr, "  got: %s\n", err.message);
+    CHECK(strstr(err.message, "robot.json:17:34: unknown clip 'Idle' (did you mean 'idle'?)") != NULL);
+    if (!strstr(err.message, "robot.json:17:34:")) fprintf(stderr, "  got: %s\n", err.message);
 
     /* a borrowed asset wins over everything, and is not freed */
     stance_builtin b;

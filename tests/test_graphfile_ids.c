@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "io/gen_header.h"
-#include "io/graphfile.h"
+#include "stance/gen_header.h"
+#include "stance/graphfile.h"
 #include "stance/controller.h"
 
 static void upper_ident(char *dst, const char *a, const char *b) {

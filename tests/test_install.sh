@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
-# `make install` gives a library that an outside program links: through
-# pkg-config, and through CMake's find_package(stance).
+# `make install` gives libraries an outside program links: the runtime
+# (stance.pc, stance::stance) and the tools-side library (stance-io.pc,
+# stance::io) that loads graph files and imports glTF, through pkg-config and
+# through CMake's find_package(stance 0.1). Also: the versions of the .pc
+# files, the CMake package and stance_version() are the project's, the shared
+# libraries carry a SONAME, and find_package refuses another major version.
 set -euo pipefail
 build=${STANCE_BUILD:?}
+src=${STANCE_SOURCE:?}
+version=${STANCE_VERSION:?}
+major=${version%%.*}
+robot="${STANCE_DATA:-}/robot_expressive/RobotExpressive.glb"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log"
 san=""
 [ "${STANCE_SANITIZE:-OFF}" = "ON" ] && san="-fsanitize=address,undefined"
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+
 cat > "$tmp/main.c" <<'C'
 #include <stance/stance.h>
 #include <stdio.h>
@@ -21,34 +33,114 @@ int main(void) {
     if (stance_instance_create(g, NULL, &inst, &err)) { puts(err.message); return 1; }
     stance_instance_set_float_by_name(inst, "speed", 1.5f, &err);
     for (int i = 0; i < 60; i++) stance_instance_update(inst, 1.0f / 60);
-    printf("installed stance: %d joints, hips at %.2f m\n", b.skeleton->joint_count, stance_instance_model_pose(inst)->ty[1]);
+    printf("installed stance %s: %d joints, hips at %.2f m\n", stance_version(), b.skeleton->joint_count,
+           stance_instance_model_pose(inst)->ty[1]);
     stance_instance_destroy(inst);
     stance_graph_destroy(g);
     stance_builtin_destroy(&b);
     return 0;
 }
 C
-passed=0 failed=0
-# pkg-config: the shared library, found at run time through LD_LIBRARY_PATH
-libdir=$(ls -d "$tmp"/prefix/lib*/pkgconfig | head -1)
-if PKG_CONFIG_PATH="$libdir" cc $san -std=c11 "$tmp/main.c" $(PKG_CONFIG_PATH="$libdir" pkg-config --cflags --libs --static stance) -o "$tmp/viapc" \
-   && LD_LIBRARY_PATH="$(dirname "$libdir")" "$tmp/viapc"; then passed=$((passed + 1)); else echo "FAIL: pkg-config build"; failed=$((failed + 1)); fi
-# find_package
+# The tools side: a graph file driven into its Move state, and an import.
+cat > "$tmp/io.c" <<'C'
+#include <stance/io.h>
+#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv) {
+    stance_error err;
+    if (argc < 2) return 2;
+    stance_graphfile *gf;
+    if (stance_graphfile_load(argv[1], NULL, &gf, &err)) { puts(err.message); return 1; }
+    const stance_graph *g = stance_graphfile_graph(gf);
+    stance_instance *inst;
+    if (stance_instance_create(g, NULL, &inst, &err)) { puts(err.message); return 1; }
+    if (stance_instance_set_float_by_name(inst, "speed", 3.0f, &err)) { puts(err.message); return 1; }
+    for (int i = 0; i < 60; i++) stance_instance_update(inst, 1.0f / 60);
+    stance_machine_status ms;
+    stance_instance_machine_status(inst, 0, &ms);
+    printf("graph: %d machines, %d states, in %s\n", stance_graph_machine_count(g), stance_graph_state_count(g),
+           stance_graph_state_name(g, ms.state));
+    stance_instance_destroy(inst);
+    stance_graphfile_destroy(gf);
+    if (argc > 2) {
+        stance_asset a;
+        if (stance_import_file(argv[2], NULL, NULL, &a, &err)) { puts(err.message); return 1; }
+        printf("import: %d joints, %d clips\n", a.skeleton->joint_count, a.clip_count);
+        stance_asset_destroy(&a);
+    }
+    return 0;
+}
+C
+want_graph="graph: 4 machines, 6 states, in Move"
+want_import="import: 43 joints, 14 clips"   # RobotExpressive.glb: its skin's joints, its animations
+io_args=("$src/graphs/builtin.json")
+if [ -f "$robot" ]; then io_args+=("$robot"); else
+  [ -n "${CI:-}" ] && { echo "FAIL: CI and $robot is missing"; exit 1; }
+  echo "skip: $robot is missing (the import part is not checked)"; want_import=""
+fi
+check_io() { # $1 = program, $2 = what
+  local out
+  if ! out=$(LD_LIBRARY_PATH="$libroot" "$1" "${io_args[@]}"); then echo "$out"; bad "$2 runs"; return; fi
+  if grep -qxF "$want_graph" <<<"$out" && { [ -z "$want_import" ] || grep -qxF "$want_import" <<<"$out"; }; then ok "$2"
+  else printf 'got:\n%s\nwanted:\n%s\n%s\n' "$out" "$want_graph" "$want_import"; bad "$2"; fi
+}
+
+pcdir=$(ls -d "$tmp"/prefix/lib*/pkgconfig | head -1)
+libroot=$(dirname "$pcdir")
+export PKG_CONFIG_PATH="$pcdir"
+# ---- pkg-config: the shared libraries, found at run time through LD_LIBRARY_PATH
+if cc $san -std=c11 "$tmp/main.c" $(pkg-config --cflags --libs stance) -o "$tmp/viapc" \
+   && LD_LIBRARY_PATH="$libroot" "$tmp/viapc" | grep -q "installed stance $version: "; then ok "pkg-config stance"; else bad "pkg-config stance"; fi
+if cc $san -std=c11 -Wall -Wextra -Werror "$tmp/io.c" $(pkg-config --cflags --libs stance-io) -o "$tmp/io_pc"; then
+  check_io "$tmp/io_pc" "pkg-config stance-io"
+else bad "pkg-config stance-io build"; fi
+for pc in stance stance-io; do
+  v=$(pkg-config --modversion $pc)
+  [ "$v" = "$version" ] && ok "$pc.pc version $v" || bad "$pc.pc version $v, wanted $version"
+done
+for lib in stance stance_io; do
+  so=$(readelf -d "$libroot/lib$lib.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+  [ "$so" = "lib$lib.so.$major" ] && ok "lib$lib.so SONAME $so" || bad "lib$lib.so SONAME '$so', wanted lib$lib.so.$major"
+done
+
+if cmp -s "$tmp/prefix/share/stance/graph.schema.json" "$src/docs/graph.schema.json"; then ok "share/stance/graph.schema.json"
+else bad "share/stance/graph.schema.json is not installed"; fi
+# ---- find_package(stance 0.1): the static libraries
 mkdir -p "$tmp/proj"
 cat > "$tmp/proj/CMakeLists.txt" <<CM
 cmake_minimum_required(VERSION 3.25)
 project(outside C)
-find_package(stance REQUIRED)
+find_package(stance ${version%.*} REQUIRED)
+if(NOT stance_VERSION VERSION_EQUAL "$version")
+  message(FATAL_ERROR "find_package found stance \${stance_VERSION}, wanted $version")
+endif()
 add_executable(outside $tmp/main.c)
 target_link_libraries(outside PRIVATE stance::stance)
-target_compile_options(outside PRIVATE $san)
-target_link_options(outside PRIVATE $san)
+add_executable(outside_io $tmp/io.c)
+target_link_libraries(outside_io PRIVATE stance::io)
+foreach(t outside outside_io)
+  target_compile_options(\${t} PRIVATE $san)
+  target_link_options(\${t} PRIVATE $san)
+endforeach()
 CM
 if cmake -S "$tmp/proj" -B "$tmp/proj/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" > "$tmp/cmake.log" \
-   && cmake --build "$tmp/proj/build" > "$tmp/build.log" && "$tmp/proj/build/outside"; then
-  passed=$((passed + 1))
+   && cmake --build "$tmp/proj/build" > "$tmp/build.log" && "$tmp/proj/build/outside" | grep -q "installed stance $version: "; then
+  ok "find_package stance::stance"
+  check_io "$tmp/proj/build/outside_io" "find_package stance::io"
 else
-  echo "FAIL: find_package build"; cat "$tmp/cmake.log" "$tmp/build.log"; failed=$((failed + 1))
+  cat "$tmp/cmake.log" "$tmp/build.log"; bad "find_package build"
 fi
+# stanceConfigVersion.cmake refuses the next major version
+mkdir -p "$tmp/proj2"
+cat > "$tmp/proj2/CMakeLists.txt" <<CM
+cmake_minimum_required(VERSION 3.25)
+project(outside2 C)
+find_package(stance $((major + 1)).0 QUIET)
+if(stance_FOUND)
+  message(FATAL_ERROR "find_package(stance $((major + 1)).0) accepted \${stance_VERSION}")
+endif()
+CM
+if cmake -S "$tmp/proj2" -B "$tmp/proj2/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" > "$tmp/cmake2.log" 2>&1; then
+  ok "find_package(stance $((major + 1)).0) refused"; else cat "$tmp/cmake2.log"; bad "find_package(stance $((major + 1)).0) refused"; fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

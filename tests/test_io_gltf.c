@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "import.h"
+#include "stance/import.h"
 #include "stance/asset.h"
 #include "stance/pose.h"
 

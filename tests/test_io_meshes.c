@@ -3,17 +3,19 @@
  * named as skeleton joints, every skin matrix the identity at the rest pose
  * where the file's rest pose is its bind pose (and a warning where it is
  * not: animation_with_skeleton.fbx, whose bones disagree on the bind
- * transform), unit normals and weights that
+ * transform), the Collada cube where the file puts it (worked out by hand),
+ * unit normals and weights that
  * sum to 1, and the skin and mesh surviving a .stance round trip bit for
  * bit. Skipped (with a message) when assimp-testmodels is missing, unless
- * CI=true. */
+ * CI=true. Also the Collada clip-name scan on a file written here. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-#include "import.h"
+#include "io/collada_clips.h"
+#include "stance/import.h"
 #include "stance/stance.h"
 
 typedef struct expect {
@@ -70,6 +72,22 @@ static void check_file(const expect *x) {
     printf("  %s: %d joints, mesh '%s' %d vertices (extent %.3g m), skin %d joints; rest pose: largest deviation "
            "from identity %.3g\n",
            strrchr(x->path, '/') + 1, a.skeleton->joint_count, m->name, m->vertex_count, extent, s->joint_count, worst);
+    if (strstr(x->path, "box_nested_animation.dae")) {
+        /* Worked by hand from the file: the cube's vertices are +-1, its skin's
+         * bind shape matrix moves them by (-1, 1, 1) and its inverse bind is
+         * the bone's bind world matrix, so at the bind pose the skinned cube
+         * spans (-2..0, 0..2, 0..2) in the file's Z-up world, which assimp
+         * turns Y-up by (x, y, z) -> (x, z, -y): (-2..0, 0..2, -2..0). */
+        float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
+        for (int v = 0; v < m->vertex_count; v++)
+            for (int c = 0; c < 3; c++)
+                lo[c] = fminf(lo[c], m->positions[3 * v + c]), hi[c] = fmaxf(hi[c], m->positions[3 * v + c]);
+        const float want_lo[3] = {-2, 0, -2}, want_hi[3] = {0, 2, 0};
+        for (int c = 0; c < 3; c++) {
+            CHECK_NEAR(lo[c], want_lo[c], 1e-5);
+            CHECK_NEAR(hi[c], want_hi[c], 1e-5);
+        }
+    }
     int warned = 0;
     for (int i = 0; i < w.count && i < STANCE_IMPORT_WARNINGS; i++) warned |= strstr(w.message[i], "not the bind pose") != NULL;
     if (x->rest_is_bind) CHECK(worst <= 1e-4 && !warned);
@@ -107,7 +125,29 @@ static void test_testmodels(void) {
     for (size_t i = 0; i < sizeof k_files / sizeof k_files[0]; i++) check_file(&k_files[i]);
 }
 
+static void test_collada_clip_names(void) {
+    const char *path = "test_io_meshes_clips.dae";
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs("<COLLADA><library_animation_clips>\n"
+          "<animation_clip\n name=\"walk cycle\" start=\"0\" end=\"1\"><instance_animation url=\"#a\"/></animation_clip>\n"
+          "<animation_clip id='run_id' end='2'/>\n"
+          "<animation_clip>\n"
+          "<animation_clip xname=\"no\" name = 'jump'>\n"
+          "</library_animation_clips><animation_clipping name=\"not a clip\"/></COLLADA>\n", f);
+    fclose(f);
+    char names[8][64];
+    CHECK(stance_collada_clip_names(path, names, 8) == 4);
+    CHECK(!strcmp(names[0], "walk cycle") && !strcmp(names[1], "run_id") && !strcmp(names[2], "clip2") &&
+          !strcmp(names[3], "jump"));
+    CHECK(stance_collada_clip_names(path, names, 2) == 4); /* counts all, stores 2 */
+    remove(path);
+    CHECK(stance_collada_clip_names("/nonexistent/x.dae", names, 8) == -1);
+}
+
 int main(void) {
     RUN(test_testmodels);
+    RUN(test_collada_clip_names);
     return check_summary();
 }

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "import.h"
+#include "stance/import.h"
 #include "stance/asset.h"
 #include "stance/pose.h"
 

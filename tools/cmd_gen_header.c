@@ -6,7 +6,7 @@
 #include "commands.h"
 #include "tool_graph.h"
 #ifdef STANCE_HAVE_JANSSON
-#include "io/gen_header.h"
+#include "stance/gen_header.h"
 #endif
 
 int cmd_gen_header(int argc, char **argv) {

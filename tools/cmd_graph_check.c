@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "io/graphfile.h"
+#include "info_graph.h"
+#include "stance/graphfile.h"
 
 static const char *const k_types[] = {"float", "int", "bool", "trigger"};
 static const char *const k_ops[] = {">=", ">", "<=", "<", "==", "!=", "", "is false"};
@@ -73,6 +74,12 @@ static void print_summary(const stance_graphfile *gf) {
     const stance_graph_desc *d = stance_graphfile_desc(gf);
     const stance_asset *a = stance_graphfile_asset(gf);
     const stance_skeleton *sk = stance_graphfile_skeleton(gf);
+    if (!d) { /* a compiled graph: described through the graph's queries */
+        printf("%s: ok (compiled)\n", stance_graphfile_name(gf));
+        printf("asset %s: %d joints, %d clips\n", stance_graphfile_asset_name(gf), sk->joint_count, a->clip_count);
+        info_graph_text(stdout, stance_graphfile_graph(gf));
+        return;
+    }
     float blend = d->default_blend_time > 0.0f ? d->default_blend_time : 0.25f;
     printf("%s: ok\n", stance_graphfile_name(gf));
     printf("asset %s: %d joints, %d clips\n", stance_graphfile_asset_name(gf), sk->joint_count, a->clip_count);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "import.h"
+#include "stance/import.h"
 #include "stance/asset.h"
 
 static int usage(FILE *f, int status) {

@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "import.h"
+#include "info_graph.h"
+#include "stance/import.h"
 #include "stance/asset.h"
 
 /* Prints s with control bytes as '?', so a name cannot break a line. */
@@ -36,7 +37,7 @@ static int utf8_len(const unsigned char *s) {
 /* A JSON string: quotes, backslashes and control bytes escaped; bytes that
  * are not valid UTF-8 become \u00XX (read as Latin-1), so the output is
  * always valid JSON. */
-static void put_json_string(FILE *f, const char *str) {
+void put_json_string(FILE *f, const char *str) {
     const unsigned char *s = (const unsigned char *)str;
     fputc('"', f);
     while (*s) {
@@ -181,7 +182,9 @@ static void print_json(const stance_asset *a, const stance_import_report *rep) {
         else printf("null");
         printf("}");
     }
-    printf("]}\n");
+    printf("]");
+    if (a->graph) printf(",\"graph\":"), info_graph_json(stdout, a->graph);
+    printf("}\n");
 }
 
 int cmd_info(int argc, char **argv) {
@@ -197,7 +200,9 @@ int cmd_info(int argc, char **argv) {
                    "  --json  {\"joints\":[{\"name\",\"parent\"}],\"clips\":[{\"name\",\"duration_s\",\"keys\",\"joints\"}],\n"
                    "           \"skins\":[{\"name\",\"joint_count\"}],\"meshes\":[{\"name\",\"vertices\",\"triangles\",\"uvs\",\"skin\"}]}\n"
                    "          (a mesh's \"skin\" is its skin's name, null when rigid); glTF clips add\n"
-                   "          \"interpolation\":[\"LINEAR\"|\"STEP\"|\"CUBICSPLINE\",..], \"file_keys\", \"keys_added\"\n");
+                   "          \"interpolation\":[\"LINEAR\"|\"STEP\"|\"CUBICSPLINE\",..], \"file_keys\", \"keys_added\"\n"
+                   "          and for a compiled graph \"graph\":{\"params\":[{\"name\",\"type\"}],\n"
+                   "          \"machines\":[{\"name\",\"states\":[...]}],\"layers\":[{\"name\",\"machine\",\"mode\",\"priority\"}]}}\n");
             return 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "stance info: unknown option '%s' (see --help)\n", a);
@@ -228,6 +233,7 @@ int cmd_info(int argc, char **argv) {
     }
     if (json) print_json(&asset, &report);
     else print_text(path, &asset, &report);
+    if (!json && asset.graph) info_graph_text(stdout, asset.graph);
     free(report.clips);
     stance_import_warnings_print(&warnings, "stance: warning: ", stderr);
     stance_asset_destroy(&asset);

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "import.h"
+#include "stance/import.h"
 #include "stance/asset.h"
 #include "tool_json.h"
 

@@ -1,6 +1,7 @@
 /* tools/cmd_scenario.c - `stance scenario`: the lesson's transition
  * experiment (experiments/LESSON.md) per switch mode, as a table, JSON, or
  * an SVG like the lesson's canvas (state band and jump bars per mode). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@ static const char *state_color(const char *name) {
 
 static void write_svg(FILE *f, const stance_graph *g, const char *graph_name, int count,
                       const stance_scenario_result *res, stance_scenario_frame (*frames)[STANCE_SCENARIO_FRAMES]) {
-    const double W = 1000, left = 150, right = 20, top = 60, row_h = 110, band_h = 26, bar_max_h = 60;
+    const double W = 1000, left = 190, right = 20, top = 80, row_h = 125, band_h = 26, bar_max_h = 60;
     const double plot_w = W - left - right, H = top + row_h * count + 60, T = 13.5;
     double max_jump = 1.0;
     for (int m = 0; m < count; m++)
@@ -52,6 +53,17 @@ static void write_svg(FILE *f, const stance_graph *g, const char *graph_name, in
             left + 270, left + 288);
     fprintf(f, "<rect x='%.0f' y='32' width='14' height='14' fill='#d62828'/><text x='%.0f' y='44'>jump at switch (cm)</text>\n",
             left + 380, left + 398);
+    /* acceleration ratio scale, shared by the rows */
+    double max_ratio = 2.0;
+    for (int m = 0; m < count; m++)
+        if (res[m].accel_ratio > max_ratio) max_ratio = res[m].accel_ratio;
+    static const double nice_r[] = {2, 5, 10, 20, 50, 100, 200, 500, 1000, 10000, 1e6, 1e9};
+    double scale_r = nice_r[11];
+    for (int i = 0; i < 12; i++)
+        if (max_ratio <= nice_r[i]) { scale_r = nice_r[i]; break; }
+    fprintf(f, "<line x1='%.0f' y1='59' x2='%.0f' y2='59' stroke='#7b2cbf' stroke-width='2'/><text x='%.0f' y='64'>"
+               "in each blend window: largest joint acceleration / that of the clips alone (log scale, 0 to %g); "
+               "overshoot past the target pose</text>\n", left, left + 16, left + 20, scale_r);
     fprintf(f, "<defs><pattern id='hatch' width='6' height='6' patternUnits='userSpaceOnUse' patternTransform='rotate(45)'>"
                "<rect width='6' height='6' fill='white' fill-opacity='0.0'/><line x1='0' y1='0' x2='0' y2='6' stroke='black' stroke-opacity='0.45' stroke-width='2'/></pattern></defs>\n");
     for (int m = 0; m < count; m++) {
@@ -61,6 +73,8 @@ static void write_svg(FILE *f, const stance_graph *g, const char *graph_name, in
                 stance_switch_mode_name(res[m].mode));
         fprintf(f, "<text x='%.0f' y='%.0f' text-anchor='end' fill='#555'>worst %.1f cm, %d clips</text>\n",
                 left - 10, band_y + 32, (double)res[m].worst_jump_cm, res[m].max_clips_sampled);
+        fprintf(f, "<text x='%.0f' y='%.0f' text-anchor='end' fill='#7b2cbf'>accel x%.2f, over %.2f cm</text>\n",
+                left - 10, band_y + 47, (double)res[m].accel_ratio, (double)res[m].overshoot_cm);
         /* jump axis */
         fprintf(f, "<line x1='%.0f' y1='%.0f' x2='%.0f' y2='%.0f' stroke='#999'/>\n", left, y0, left, y0 + bar_max_h);
         fprintf(f, "<text x='%.0f' y='%.0f' text-anchor='end' font-size='10' fill='#555'>%.0f cm</text>\n", left - 4, y0 + 8, scale_cm);
@@ -82,6 +96,16 @@ static void write_svg(FILE *f, const stance_graph *g, const char *graph_name, in
                 fprintf(f, "<rect x='%.1f' y='%.0f' width='%.2f' height='%.0f' fill='url(#hatch)'/>\n", x0, band_y,
                         plot_w / 60 / T + 0.3, band_h);
             }
+        /* the acceleration ratio inside the blend windows, one polyline per window */
+        for (int i = 0; i < STANCE_SCENARIO_FRAMES; i++) {
+            if (fr[i].accel_ratio < 0 || (i > 0 && fr[i - 1].accel_ratio >= 0)) continue;
+            fprintf(f, "<polyline fill='none' stroke='#7b2cbf' stroke-width='1.5' points='");
+            for (int k = i; k < STANCE_SCENARIO_FRAMES && fr[k].accel_ratio >= 0; k++) {
+                double r = fr[k].accel_ratio > scale_r ? scale_r : fr[k].accel_ratio;
+                fprintf(f, "%.1f,%.1f ", left + plot_w * fr[k].time / T, y0 + bar_max_h - bar_max_h * log10(1 + r) / log10(1 + scale_r));
+            }
+            fprintf(f, "'/>\n");
+        }
         for (int i = 0; i < STANCE_SCENARIO_FRAMES; i++)
             if (fr[i].jump_cm >= 0) {
                 double h = bar_max_h * (fr[i].jump_cm > scale_cm ? 1.0 : fr[i].jump_cm / scale_cm);
@@ -155,22 +179,25 @@ int cmd_scenario(int argc, char **argv) {
                easing == STANCE_EASE_LINEAR ? "linear" : "smoothstep");
         for (int m = 0; m < count; m++)
             printf("%s{\"mode\":\"%s\",\"worst_jump_cm\":%.2f,\"at_s\":%.3f,\"transition\":\"%s\",\"joint\":\"%s\","
-                   "\"max_clips_sampled\":%d,\"transitions\":%d}",
+                   "\"max_clips_sampled\":%d,\"transitions\":%d,\"accel_ratio\":%.3f,\"accel_at_s\":%.3f,"
+                   "\"max_accel_m_s2\":%.3f,\"ref_accel_m_s2\":%.3f,\"overshoot_cm\":%.3f,\"overshoot_at_s\":%.3f}",
                    m ? "," : "", stance_switch_mode_name(res[m].mode), (double)res[m].worst_jump_cm,
                    (double)res[m].worst_at_s, res[m].worst_transition,
                    stance_skeleton_joint_name(stance_graph_skeleton(tg.graph), res[m].worst_joint),
-                   res[m].max_clips_sampled, res[m].transitions);
+                   res[m].max_clips_sampled, res[m].transitions, (double)res[m].accel_ratio, (double)res[m].accel_at_s,
+                   (double)res[m].max_accel, (double)res[m].ref_accel, (double)res[m].overshoot_cm, (double)res[m].overshoot_at_s);
         printf("]}\n");
     } else {
         printf("The lesson's script (13.5 s at 60 Hz) on %s, blend %.2f s, %s\n", tg.name, (double)blend,
                easing == STANCE_EASE_LINEAR ? "linear" : "smoothstep");
-        printf("| mode | worst jump (cm) | at (s) | transition | joint | max clips sampled | transitions |\n");
-        printf("|---|---|---|---|---|---|---|\n");
+        printf("| mode | worst jump (cm) | at (s) | transition | joint | max clips sampled | transitions | accel ratio | at (s) | overshoot (cm) |\n");
+        printf("|---|---|---|---|---|---|---|---|---|---|\n");
         for (int m = 0; m < count; m++)
-            printf("| %s | %.2f | %.2f | %s | %s | %d | %d |\n", stance_switch_mode_name(res[m].mode),
+            printf("| %s | %.2f | %.2f | %s | %s | %d | %d | %.2f | %.2f | %.2f |\n", stance_switch_mode_name(res[m].mode),
                    (double)res[m].worst_jump_cm, (double)res[m].worst_at_s, res[m].worst_transition,
                    stance_skeleton_joint_name(stance_graph_skeleton(tg.graph), res[m].worst_joint),
-                   res[m].max_clips_sampled, res[m].transitions);
+                   res[m].max_clips_sampled, res[m].transitions, (double)res[m].accel_ratio, (double)res[m].accel_at_s,
+                   (double)res[m].overshoot_cm);
     }
     if (svg) {
         FILE *f = fopen(svg, "w");

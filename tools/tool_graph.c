@@ -3,9 +3,7 @@
 #include <string.h>
 
 #include "tool_graph.h"
-#ifdef STANCE_HAVE_JANSSON
-#include "io/graphfile.h"
-#endif
+#include "stance/graphfile.h"
 
 stance_status tool_graph_open(tool_graph *tg, const char *path, const char *asset, stance_error *err) {
     memset(tg, 0, sizeof *tg);
@@ -22,7 +20,6 @@ stance_status tool_graph_open(tool_graph *tg, const char *path, const char *asse
         tg->name = "built-in character";
         return STANCE_OK;
     }
-#ifdef STANCE_HAVE_JANSSON
     stance_graphfile_options opt;
     memset(&opt, 0, sizeof opt);
     opt.asset_override = asset;
@@ -33,17 +30,10 @@ stance_status tool_graph_open(tool_graph *tg, const char *path, const char *asse
     tg->graph = stance_graphfile_graph(gf);
     tg->name = path;
     return STANCE_OK;
-#else
-    (void)asset;
-    if (err) { err->status = STANCE_ERR_UNSUPPORTED; snprintf(err->message, sizeof err->message, "%s: graph files need a build with jansson (apt-get install libjansson-dev)", path); }
-    return STANCE_ERR_UNSUPPORTED;
-#endif
 }
 
 void tool_graph_close(tool_graph *tg) {
-#ifdef STANCE_HAVE_JANSSON
     stance_graphfile_destroy(tg->file);
-#endif
     stance_graph_destroy(tg->owned);
     if (tg->owned) stance_builtin_destroy(&tg->builtin);
     memset(tg, 0, sizeof *tg);

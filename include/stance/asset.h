@@ -13,8 +13,11 @@
  *   payload: sections, each a 16-byte head {char tag[4], u32 zero, u64 size}
  *   and `size` bytes of body. "SKEL" comes first and once, then one "CLIP"
  *   per clip, then (version 2) one "SKIN" per skin, then one "MESH" per mesh
- *   (a mesh names its skin by its index among the SKIN sections). Bodies are
- *   described in src/core/asset.c (SKEL, CLIP) and asset_mesh.c (SKIN, MESH).
+ *   (a mesh names its skin by its index among the SKIN sections), then
+ *   optionally one "GRPH" (a compiled graph: its parameters, machines,
+ *   states, transitions and layers, clips by index), last. Bodies are
+ *   described in src/core/asset.c (SKEL, CLIP), asset_mesh.c (SKIN, MESH)
+ *   and asset_graph.c (GRPH).
  *
  * A clip is stored as its dense key grid (clip->times and the values of the
  * joints and channels it animates), so load(save(x)) samples like x. Loading
@@ -28,6 +31,7 @@
 
 #include "base.h"
 #include "clip.h"
+#include "graph.h"
 #include "skeleton.h"
 #include "skin.h"
 
@@ -49,6 +53,11 @@ typedef struct stance_asset {
     int mesh_count;             /* 0..STANCE_MAX_MESHES */
     stance_mesh **meshes;       /* mesh_count meshes; mesh->skin indexes `skins` or is -1 */
     stance_allocator allocator; /* what the skeleton, clips and array came from */
+    /* The graph a compiled file carries (its GRPH section), built on this
+     * skeleton and these clips when loaded; NULL when the file has none.
+     * Destroyed with the asset. The stance_asset_save_* functions do not
+     * write it: stance_asset_save_graph_* write a graph from its description. */
+    stance_graph *graph;
 } stance_asset;
 
 void stance_asset_destroy(stance_asset *asset); /* NULL and a zeroed asset are fine */
@@ -66,6 +75,15 @@ stance_status stance_asset_save_memory(const stance_asset *asset, void **out_byt
                                        stance_error *err);
 void stance_asset_free_bytes(void *bytes, size_t size, const stance_allocator *allocator);
 
+/* Saves the asset and, in a GRPH section, the graph `graph` describes
+ * (`stance compile`): every clip it names must be one of asset->clips (they
+ * are stored by index), its masks have the skeleton's joint count. Loading
+ * the bytes gives asset.graph, which updates exactly like a graph built from
+ * the same description. graph NULL = stance_asset_save_memory. */
+stance_status stance_asset_save_graph_memory(const stance_asset *asset, const stance_graph_desc *graph,
+                                             void **out_bytes, size_t *out_size,
+                                             const stance_allocator *allocator, stance_error *err);
+
 /* Parses and validates `size` bytes into *out (which it overwrites; on
  * failure *out is zeroed and nothing is leaked). Never reads outside
  * [bytes, bytes + size). */
@@ -77,6 +95,8 @@ stance_status stance_asset_load_memory(const void *bytes, size_t size,
  * Messages start with the path. */
 stance_status stance_asset_save_file(const stance_asset *asset, const char *path,
                                      stance_error *err);
+stance_status stance_asset_save_graph_file(const stance_asset *asset, const stance_graph_desc *graph,
+                                           const char *path, stance_error *err);
 stance_status stance_asset_load_file(const char *path, const stance_allocator *allocator,
                                      stance_asset *out, stance_error *err);
 

@@ -12,9 +12,16 @@
 extern "C" {
 #endif
 
+/* The library's version. CMakeLists.txt's project(VERSION) is the source:
+ * configuring fails when these differ from it, and test_version checks the
+ * built library, the .pc files and the CMake package against it. */
 #define STANCE_VERSION_MAJOR 0
 #define STANCE_VERSION_MINOR 1
 #define STANCE_VERSION_PATCH 0
+
+/* "MAJOR.MINOR.PATCH" of the library linked (which may differ from the
+ * header's macros when a program runs against another shared library). */
+const char *stance_version(void);
 
 /* Every public function that can fail returns one of these. */
 typedef enum stance_status {
@@ -38,9 +45,13 @@ typedef struct stance_error {
 /* A short fixed name for a status ("ok", "bad argument", ...). Never NULL. */
 const char *stance_status_name(stance_status status);
 
-/* Memory comes from here. All fields zero = malloc/free.
+/* Memory comes from here. All fields zero (or a NULL pointer) = malloc/free.
  * alloc must return memory aligned to at least `align` (a power of two <= 64),
- * or NULL. free receives the pointer and the size that was asked for. */
+ * or NULL. free receives the pointer and the size that was asked for. One of
+ * the two without the other is refused by every function that takes an
+ * allocator (runtime and importer) with STANCE_ERR_ARGUMENT and the message
+ * "WHO: allocator has alloc but no free (set both, or neither for
+ * malloc/free)" (or "free but no alloc"); nothing is allocated then. */
 typedef struct stance_allocator {
     void *(*alloc)(void *user, size_t size, size_t align);
     void (*free)(void *user, void *ptr, size_t size);

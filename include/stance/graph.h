@@ -267,7 +267,11 @@ stance_status stance_instance_override_switch(stance_instance *inst, int mode, f
 
 /* Advances by dt seconds (0..1, finite): checks transitions, advances
  * playback, evaluates layers, builds the local and model poses, records
- * events and root motion. */
+ * events and root motion. NaN, infinity, a negative dt or one above 1 is
+ * refused with STANCE_ERR_VALUE and changes nothing. A dt below
+ * STANCE_MIN_DT (tiny or subnormal) is a zero step: the poses are evaluated
+ * again, no time passes, and no velocity is ever taken from it. */
+#define STANCE_MIN_DT 1e-6f
 stance_status stance_instance_update(stance_instance *inst, float dt);
 stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags);
 

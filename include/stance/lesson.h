@@ -32,6 +32,9 @@ typedef struct stance_scenario_frame {
     float jump_cm;       /* joint jump if a transition started this frame, else -1 */
     int clips_sampled;
     float speed;
+    float accel_ratio;   /* in a transition's blend window: the output's largest joint
+                            acceleration this frame over the window's reference
+                            (see stance_scenario_result); -1 outside windows */
 } stance_scenario_frame;
 
 typedef struct stance_scenario_result {
@@ -43,7 +46,25 @@ typedef struct stance_scenario_result {
     int worst_joint;
     int max_clips_sampled;   /* most clips sampled in one frame */
     int transitions;         /* transitions started */
+    /* Whole-transition smoothness. Each transition's blend window is the
+     * blend time's frames from its start (cut to the next transition), plus
+     * the frame before it. Acceleration: the second difference of a joint's
+     * model-space position over three frames / dt^2 (m/s^2). The reference
+     * is the largest acceleration of the old state alone (a copy updated
+     * with no transition) and the new state alone (a copy that cuts to it),
+     * over the same frames, at least STANCE_SCENARIO_ACCEL_FLOOR. Overshoot:
+     * per joint and frame, how far the output's offset from the new state
+     * alone has crossed to the other side of the offset it started the
+     * window with (its component against that start offset). */
+    float accel_ratio;       /* largest over the transitions of output max / reference */
+    float accel_at_s;        /* the start of that transition */
+    float max_accel;         /* its output's largest acceleration, m/s^2 */
+    float ref_accel;         /* its reference, m/s^2 */
+    float overshoot_cm;      /* largest overshoot in any window */
+    float overshoot_at_s;    /* when */
 } stance_scenario_result;
+
+#define STANCE_SCENARIO_ACCEL_FLOOR 0.01f /* m/s^2: the reference of clips that do not move */
 
 /* Runs the script on a fresh instance of `graph` (parameters "speed" float
  * and "jump" trigger are required; the base layer's machine is measured)
@@ -101,6 +122,64 @@ stance_status stance_layers_run(const stance_layer_setup *setup, stance_layer_re
 stance_status stance_layers_arm_pose(const stance_layer_setup *setup, stance_arm_config config, float time,
                                      stance_pose *model, stance_pose *authored, float *angle_deg,
                                      const stance_allocator *allocator, stance_error *err);
+
+
+/* ---- foot sliding (the project's one measure) and foot locking ----------- */
+
+/* Foot sliding in cm per metre the root travelled. `pos` holds world foot
+ * positions, frame-major: pos[3 * (frame * feet + k)] for foot k. Over
+ * frames 1..frames-1, a foot that is within 2 cm of its lowest height in
+ * the run adds its horizontal (x, z) movement since the frame before. */
+float stance_foot_slide(const float *pos, int frames, int feet, float metres);
+
+/* The root velocity of a walk clip: its declared root speed along +Z, or,
+ * for an in-place clip that declares none, the mean velocity at which its
+ * planted feet (within 2 cm of their lowest) move backwards, reversed.
+ * Allocates two scratch poses. */
+void stance_walk_velocity(const stance_skeleton *skeleton, const stance_clip *walk, int foot_l, int foot_r,
+                          const stance_allocator *allocator, float velocity[3]);
+
+/* The leg above a foot: hip, knee, ankle. A foot whose parent and
+ * grandparent are the knee and hip gives those; a foot that is an IK control
+ * bone outside the leg (RobotExpressive) takes as knee the joint nearest to
+ * it in the rest pose that is neither its ancestor nor its descendant, and
+ * that joint's parent as hip. */
+stance_status stance_find_leg(const stance_skeleton *skeleton, int foot, int *hip, int *knee, stance_error *err);
+
+#define STANCE_FOOTLOCK_FEET 2
+
+typedef struct stance_footlock_setup {
+    const stance_skeleton *skeleton;
+    const stance_clip *clip;       /* a walk or run, played alone at 60 Hz */
+    const char *foot_l, *foot_r;
+    float seconds;                 /* 0 = 4 s */
+    float plant_time;              /* stance_footlock_desc.plant_time (0 = its default, 0.05 s) */
+} stance_footlock_setup;
+
+typedef struct stance_footlock_result {
+    float speed;                   /* m/s the root moved at (stance_walk_velocity) */
+    float slide_off, slide_on;     /* cm per metre, without and with locking */
+    float hip_deg, knee_deg, ankle_deg; /* largest local rotation change locking made */
+    float max_angle_deg;           /* the largest of the three */
+    float max_pelvis_drop;         /* metres */
+    int contacts_found;            /* planted samples in the clip, both feet */
+    int hip[2], knee[2], foot[2];  /* the legs used */
+} stance_footlock_result;
+
+typedef struct stance_footlock_frame {
+    float time;
+    float height_off[2], height_on[2]; /* world foot height */
+    float track_off[2], track_on[2];   /* world foot position along the walk */
+    int planted[2];                    /* the clip's contacts */
+} stance_footlock_frame;
+
+/* Plays the clip alone with the root moving at its speed, with and without
+ * stance_footlock_apply (contacts found from the motion, flat ground), and
+ * measures both with stance_foot_slide. frames may be NULL, else gets
+ * frame_capacity entries at most (seconds * 60 + 1 are made). */
+stance_status stance_footlock_run(const stance_footlock_setup *setup, stance_footlock_result *result,
+                                  stance_footlock_frame *frames, int frame_capacity,
+                                  const stance_allocator *allocator, stance_error *err);
 
 #ifdef __cplusplus
 }

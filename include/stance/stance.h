@@ -11,4 +11,6 @@
 #include "controller.h"
 #include "skin.h"
 #include "asset.h"
+#include "ik.h"
+#include "footlock.h"
 #endif

@@ -27,12 +27,16 @@
  *         their own times (the clip keeps them as its root path), so the
  *         grid and the path come back exactly
  *
+ *   GRPH  (optional, last) a compiled graph: see src/core/asset_graph.c,
+ *         which owns that section; this file only finds it and hands it over
+ *
  * Every count is checked against the bytes left before anything is
  * allocated for it, so a short file cannot ask for much memory. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/asset_graph.h"
 #include "core/asset_internal.h"
 
 #define HEADER_BYTES 32
@@ -68,6 +72,7 @@ int stance_asset_is_native(const void *bytes, size_t size) {
 
 void stance_asset_destroy(stance_asset *asset) {
     if (!asset) return;
+    stance_graph_destroy(asset->graph); /* before the clips it plays */
     if (asset->clips) {
         for (int i = 0; i < asset->clip_count; i++) stance_clip_destroy(asset->clips[i]);
         st_free(&asset->allocator, asset->clips, sizeof(stance_clip *) * (size_t)asset->clip_count);
@@ -141,7 +146,7 @@ static void write_clip(writer *w, const stance_clip *c) {
     end_section(w, at);
 }
 
-static void write_asset(writer *w, const stance_asset *a) {
+static void write_asset(writer *w, const stance_asset *a, const stance_graph_desc *graph) {
     w_bytes(w, MAGIC, sizeof MAGIC);
     w_u32(w, STANCE_ASSET_VERSION);
     w_u32(w, 0);
@@ -151,6 +156,11 @@ static void write_asset(writer *w, const stance_asset *a) {
     for (int i = 0; i < a->clip_count; i++) write_clip(w, a->clips[i]);
     for (int i = 0; i < a->skin_count; i++) st_asset_write_skin(w, a->skins[i]);
     for (int i = 0; i < a->mesh_count; i++) st_asset_write_mesh(w, a->meshes[i]);
+    if (graph) { /* the compiled graph, last (src/core/asset_graph.c) */
+        size_t at = begin_section(w, "GRPH");
+        w->pos += st_graph_section_write(graph, a, w->buf ? w->buf + w->pos : NULL);
+        end_section(w, at);
+    }
 }
 
 static stance_status check_asset(const stance_asset *a, stance_error *err) {
@@ -169,28 +179,36 @@ static stance_status check_asset(const stance_asset *a, stance_error *err) {
     return st_asset_check_skins(a, err);
 }
 
-stance_status stance_asset_save_memory(const stance_asset *asset, void **out_bytes, size_t *out_size,
-                                       const stance_allocator *allocator, stance_error *err) {
+stance_status stance_asset_save_graph_memory(const stance_asset *asset, const stance_graph_desc *graph,
+                                             void **out_bytes, size_t *out_size, const stance_allocator *allocator,
+                                             stance_error *err) {
     if (!out_bytes || !out_size)
         return st_fail(err, STANCE_ERR_ARGUMENT, "asset save: out_bytes or out_size is NULL");
     *out_bytes = NULL;
     *out_size = 0;
+    if (st_check_allocator(allocator, "asset save", err)) return STANCE_ERR_ARGUMENT;
     stance_status s = check_asset(asset, err);
+    if (!s && graph) s = st_graph_section_check(graph, asset, err);
     if (s) return s;
     writer w = {NULL, 0};
-    write_asset(&w, asset);
+    write_asset(&w, asset, graph);
     size_t size = w.pos;
     unsigned char *buf = st_alloc(allocator, size, 16);
     if (!buf) return st_fail(err, STANCE_ERR_MEMORY, "asset save: allocation of %zu bytes failed", size);
     w.buf = buf;
     w.pos = 0;
-    write_asset(&w, asset);
+    write_asset(&w, asset, graph);
     writer head = {buf, 16};
     w_u64(&head, (uint64_t)(size - HEADER_BYTES));
     w_u64(&head, stance_asset_checksum(buf + HEADER_BYTES, size - HEADER_BYTES));
     *out_bytes = buf;
     *out_size = size;
     return st_ok(err);
+}
+
+stance_status stance_asset_save_memory(const stance_asset *asset, void **out_bytes, size_t *out_size,
+                                       const stance_allocator *allocator, stance_error *err) {
+    return stance_asset_save_graph_memory(asset, NULL, out_bytes, out_size, allocator, err);
 }
 
 void stance_asset_free_bytes(void *bytes, size_t size, const stance_allocator *allocator) {
@@ -458,7 +476,7 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
     const int kinds = version >= 2 ? SEC_KINDS : SEC_SKIN; /* version 1: SKEL and CLIP only */
     int count[SEC_KINDS] = {0, 0, 0, 0};
     reader all = {bytes + HEADER_BYTES, bytes + size, 0};
-    int sections = 0, last = -1;
+    int sections = 0, last = -1, graph_at = -1;
     while (r_left(&all) > 0) {
         char tag[4];
         r_take(&all, tag, 4);
@@ -466,6 +484,13 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
         uint64_t len = r_u64(&all);
         if (all.bad || zero != 0 || len > r_left(&all))
             return st_fail(err, STANCE_ERR_FORMAT, "section %d: bad head or size beyond the end", sections);
+        if (graph_at >= 0)
+            return st_fail(err, STANCE_ERR_FORMAT, "section %d: the graph section (GRPH) must be the last", sections);
+        if (sections > 0 && !memcmp(tag, "GRPH", 4)) {
+            graph_at = sections++;
+            all.p += len;
+            continue;
+        }
         int kind = 0;
         while (kind < kinds && memcmp(tag, tags[kind], 4)) kind++;
         if (kind == kinds || kind < last || (sections == 0) != (kind == SEC_SKEL))
@@ -482,6 +507,7 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
     stance_asset a;
     memset(&a, 0, sizeof a);
     a.allocator = st_allocator(allocator);
+    if (graph_at >= 0) sections--; /* from here: the sections before the graph */
     reader sec = {bytes + HEADER_BYTES, bytes + size, 0};
     int at[SEC_KINDS] = {0, 0, 0, 0};
     for (int i = 0; i < sections; i++) {
@@ -505,6 +531,15 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
         } else {
             s = st_asset_load_mesh(&body, a.skins, a.skin_count, &a.allocator, k, &a.meshes[k], err);
         }
+        if (s) {
+            stance_asset_destroy(&a);
+            return s;
+        }
+    }
+    if (graph_at >= 0) {
+        sec.p += 8;
+        uint64_t len = r_u64(&sec);
+        stance_status s = st_graph_section_load(sec.p, (size_t)len, &a, &a.allocator, &a.graph, err);
         if (s) {
             stance_asset_destroy(&a);
             return s;
@@ -539,17 +574,21 @@ stance_status stance_asset_load_memory(const void *bytes, size_t size, const sta
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "stance data: out is NULL");
     memset(out, 0, sizeof *out);
     if (!bytes && size > 0) return st_fail(err, STANCE_ERR_ARGUMENT, "stance data: bytes is NULL");
-    if (allocator && (!allocator->alloc != !allocator->free))
-        return st_fail(err, STANCE_ERR_ARGUMENT, "stance data: allocator has alloc or free but not both");
+    if (st_check_allocator(allocator, "stance data", err)) return STANCE_ERR_ARGUMENT;
     static const unsigned char none[1] = {0};
     return prefixed(load(bytes ? bytes : none, size, allocator, out, err), "stance data", err);
 }
 
 stance_status stance_asset_save_file(const stance_asset *asset, const char *path, stance_error *err) {
+    return stance_asset_save_graph_file(asset, NULL, path, err);
+}
+
+stance_status stance_asset_save_graph_file(const stance_asset *asset, const stance_graph_desc *graph, const char *path,
+                                           stance_error *err) {
     if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "asset save: path is NULL or empty");
     void *bytes = NULL;
     size_t size = 0;
-    stance_status s = stance_asset_save_memory(asset, &bytes, &size, NULL, err);
+    stance_status s = stance_asset_save_graph_memory(asset, graph, &bytes, &size, NULL, err);
     if (s) return prefixed(s, path, err);
     FILE *f = fopen(path, "wb");
     if (!f) {
@@ -572,8 +611,7 @@ stance_status stance_asset_load_file(const char *path, const stance_allocator *a
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "asset load: out is NULL");
     memset(out, 0, sizeof *out);
     if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "asset load: path is NULL or empty");
-    if (allocator && (!allocator->alloc != !allocator->free))
-        return st_fail(err, STANCE_ERR_ARGUMENT, "%s: allocator has alloc or free but not both", path);
+    if (st_check_allocator(allocator, path, err)) return STANCE_ERR_ARGUMENT;
     FILE *f = fopen(path, "rb");
     if (!f) return st_fail(err, STANCE_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     /* a directory opens but cannot be read: find out before trusting its size */

@@ -7,6 +7,12 @@
 
 #include "core/internal.h"
 
+#define ST_STR_(x) #x
+#define ST_STR(x) ST_STR_(x)
+const char *stance_version(void) {
+    return ST_STR(STANCE_VERSION_MAJOR) "." ST_STR(STANCE_VERSION_MINOR) "." ST_STR(STANCE_VERSION_PATCH);
+}
+
 const char *stance_status_name(stance_status status) {
     switch (status) {
     case STANCE_OK: return "ok";
@@ -63,6 +69,14 @@ stance_allocator st_allocator(const stance_allocator *a) {
     if (a && a->alloc && a->free) return *a;
     stance_allocator d = {default_alloc, default_free, NULL};
     return d;
+}
+
+stance_status st_check_allocator(const stance_allocator *a, const char *who, stance_error *err) {
+    if (a && !a->alloc != !a->free)
+        return st_fail(err, STANCE_ERR_ARGUMENT,
+                       "%s: allocator has %s but no %s (set both, or neither for malloc/free)", who,
+                       a->alloc ? "alloc" : "free", a->alloc ? "free" : "alloc");
+    return STANCE_OK;
 }
 
 void *st_alloc(const stance_allocator *a, size_t size, size_t align) {

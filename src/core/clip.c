@@ -132,6 +132,7 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "clip: out is NULL");
     *out = NULL;
     if (!d || !sk) return st_fail(err, STANCE_ERR_ARGUMENT, "clip: desc or skeleton is NULL");
+    if (st_check_allocator(allocator, "clip", err)) return STANCE_ERR_ARGUMENT;
     stance_status s = validate(d, sk, err);
     if (s) return s;
     stance_allocator al = st_allocator(allocator);

@@ -88,6 +88,7 @@ stance_status stance_controller_create(const stance_graph *g, const stance_contr
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "controller: out is NULL");
     *out = NULL;
     if (!g) return st_fail(err, STANCE_ERR_ARGUMENT, "controller: graph is NULL");
+    if (st_check_allocator(allocator, "controller", err)) return STANCE_ERR_ARGUMENT; /* issue 12 */
     stance_controller_desc d = desc ? *desc : (stance_controller_desc){0};
     if (!st_finite(d.fade_time) || d.fade_time < 0.0f || d.fade_time > 60.0f)
         return st_fail(err, STANCE_ERR_VALUE, "controller: fade_time %g is not in [0, 60]", (double)d.fade_time);
@@ -203,6 +204,7 @@ stance_status stance_controller_set_trigger(stance_controller *c, int p, stance_
 stance_status stance_controller_update(stance_controller *c, float dt) {
     if (!c) return STANCE_ERR_ARGUMENT;
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
+    dt = st_step(dt); /* issue 12: the instance's dt contract */
     c->time += dt;
     /* fades */
     if (c->fade_elapsed < c->fade_duration) {
@@ -218,7 +220,8 @@ stance_status stance_controller_update(stance_controller *c, float dt) {
     }
     for (int l = 0; l < c->layer_count; l++) {
         if (exclusive(c, l)) continue;
-        float w = c->add_weight[l], t = c->add_target[l], step = c->add_rate[l] * dt;
+        float w = c->add_weight[l], t = c->add_target[l];
+        float step = dt > 0.0f ? c->add_rate[l] * dt : 0.0f; /* issue 12: an inf rate (tiny fade) times a zero step was NaN */
         c->add_weight[l] = w < t ? (w + step > t ? t : w + step) : (w - step < t ? t : w - step);
     }
     apply_weights(c);
@@ -274,6 +277,18 @@ const stance_graph *stance_controller_graph(const stance_controller *c) { return
 stance_status stance_controller_reload(stance_controller *c, const stance_graph *g, char *report, size_t cap,
                                        stance_error *err) {
     if (!c || !g) return st_fail(err, STANCE_ERR_ARGUMENT, "reload: NULL argument");
+    { /* issue 12: a reload keeps the skeleton (same joints, names and parents) */
+        const stance_skeleton *a = stance_graph_skeleton(c->graph), *b = stance_graph_skeleton(g);
+        int j = 0;
+        if (a->joint_count == b->joint_count)
+            while (j < a->joint_count && a->parents[j] == b->parents[j] &&
+                   !strcmp(stance_skeleton_joint_name(a, j), stance_skeleton_joint_name(b, j))) j++;
+        if (a->joint_count != b->joint_count || j < a->joint_count)
+            return st_fail(err, STANCE_ERR_ARGUMENT,
+                           "reload: the new graph animates another skeleton (%d joints, the controller's %d, "
+                           "first difference at joint %d); nothing changed, create a new controller for it",
+                           b->joint_count, a->joint_count, j);
+    }
     stance_controller *fresh = NULL;
     stance_controller_desc d = {c->fade_time, c->mode};
     stance_status s = stance_controller_create(g, &d, &c->allocator, &fresh, err);

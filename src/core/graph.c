@@ -7,6 +7,7 @@
 
 #include "core/graph_internal.h"
 #include "core/internal.h"
+#include "core/names.h"
 
 #define FAIL(...) return st_fail(err, __VA_ARGS__)
 
@@ -33,46 +34,21 @@ static int find_state_in(const stance_machine_desc *m, const char *name) {
     return -1;
 }
 
-static int levenshtein(const char *a, const char *b) {
-    int la = (int)strlen(a), lb = (int)strlen(b);
-    if (la > 63) la = 63;
-    if (lb > 63) lb = 63;
-    int row[64];
-    for (int j = 0; j <= lb; j++) row[j] = j;
-    for (int i = 1; i <= la; i++) {
-        int prev = row[0];
-        row[0] = i;
-        for (int j = 1; j <= lb; j++) {
-            int cur = row[j];
-            int cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            int v = prev + cost;
-            if (row[j] + 1 < v) v = row[j] + 1;
-            if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
-            row[j] = v;
-            prev = cur;
-        }
-    }
-    return row[lb];
+/* An unknown name's hint (src/core/names.c): " (did you mean 'x'?)" or the known names. */
+static const char *param_desc_at(const void *set, int i) { return ((const stance_graph_desc *)set)->params[i].name; }
+static const char *state_desc_at(const void *set, int i) { return ((const stance_machine_desc *)set)->states[i].name; }
+typedef struct hint {
+    char text[200];
+} hint;
+static hint param_hint(const stance_graph_desc *d, const char *name) {
+    hint h;
+    st_suggest(h.text, sizeof h.text, name ? name : "", param_desc_at, d, d->param_count);
+    return h;
 }
-
-static const char *closest_param_desc(const stance_graph_desc *d, const char *name) {
-    const char *best = "";
-    int bd = 1 << 30;
-    for (int i = 0; name && i < d->param_count; i++) {
-        int dd = levenshtein(name, d->params[i].name);
-        if (dd < bd) bd = dd, best = d->params[i].name;
-    }
-    return best;
-}
-
-static const char *closest_state_desc(const stance_machine_desc *m, const char *name) {
-    const char *best = "";
-    int bd = 1 << 30;
-    for (int i = 0; name && i < m->state_count; i++) {
-        int dd = levenshtein(name, m->states[i].name);
-        if (dd < bd) bd = dd, best = m->states[i].name;
-    }
-    return best;
+static hint state_hint(const stance_machine_desc *m, const char *name) {
+    hint h;
+    st_suggest(h.text, sizeof h.text, name ? name : "", state_desc_at, m, m->state_count);
+    return h;
 }
 
 static stance_status check_clip(const stance_clip *c, const stance_skeleton *sk, const char *where,
@@ -87,7 +63,7 @@ static stance_status need_numeric(const stance_graph_desc *d, const char *pname,
                                   stance_error *err) {
     int p = find_param(d, pname);
     if (p < 0)
-        FAIL(STANCE_ERR_NOT_FOUND, "%s: unknown parameter '%s' (closest: '%s')", where, pname ? pname : "(null)", closest_param_desc(d, pname));
+        FAIL(STANCE_ERR_NOT_FOUND, "%s: unknown parameter '%s'%s", where, pname ? pname : "(null)", param_hint(d, pname).text);
     if (d->params[p].type != STANCE_PARAM_FLOAT && d->params[p].type != STANCE_PARAM_INT)
         FAIL(STANCE_ERR_ARGUMENT, "%s: parameter '%s' is not a float or int", where, pname);
     *out = p;
@@ -130,7 +106,7 @@ static stance_status validate(const stance_graph_desc *d, stance_error *err, int
         if (md->transition_count < 0 || md->transition_count > 4096 || (md->transition_count && !md->transitions))
             FAIL(STANCE_ERR_ARGUMENT, "machine '%s': transition_count %d is not in 0..4096", md->name, md->transition_count);
         if (md->entry && find_state_in(md, md->entry) < 0)
-            FAIL(STANCE_ERR_NOT_FOUND, "machine '%s': unknown entry state '%s' (closest: '%s')", md->name, md->entry, closest_state_desc(md, md->entry));
+            FAIL(STANCE_ERR_NOT_FOUND, "machine '%s': unknown entry state '%s'%s", md->name, md->entry, state_hint(md, md->entry).text);
         for (int s = 0; s < md->state_count; s++) {
             const stance_state_desc *sd = &md->states[s];
             char where[160];
@@ -194,9 +170,9 @@ static stance_status validate(const stance_graph_desc *d, stance_error *err, int
                      td->from ? td->from : "*", td->to ? td->to : "(null)");
             int any = !td->from || !strcmp(td->from, "*");
             if (!any && find_state_in(md, td->from) < 0)
-                FAIL(STANCE_ERR_NOT_FOUND, "%s: unknown state '%s' (closest: '%s')", where, td->from, closest_state_desc(md, td->from));
+                FAIL(STANCE_ERR_NOT_FOUND, "%s: unknown state '%s'%s", where, td->from, state_hint(md, td->from).text);
             if (find_state_in(md, td->to) < 0)
-                FAIL(STANCE_ERR_NOT_FOUND, "%s: unknown state '%s' (closest: '%s')", where, td->to ? td->to : "(null)", closest_state_desc(md, td->to));
+                FAIL(STANCE_ERR_NOT_FOUND, "%s: unknown state '%s'%s", where, td->to ? td->to : "(null)", state_hint(md, td->to).text);
             if (td->condition_count < 0 || td->condition_count > STANCE_MAX_CONDITIONS || (td->condition_count && !td->conditions))
                 FAIL(STANCE_ERR_ARGUMENT, "%s: condition_count %d is not in 0..%d", where, td->condition_count, STANCE_MAX_CONDITIONS);
             if ((unsigned)td->exit > STANCE_EXIT_AT_END) FAIL(STANCE_ERR_ARGUMENT, "%s: unknown exit mode", where);
@@ -208,7 +184,7 @@ static stance_status validate(const stance_graph_desc *d, stance_error *err, int
             for (int c = 0; c < td->condition_count; c++) {
                 const stance_condition_desc *cd = &td->conditions[c];
                 int p = find_param(d, cd->param);
-                if (p < 0) FAIL(STANCE_ERR_NOT_FOUND, "%s: unknown parameter '%s' (closest: '%s')", where, cd->param ? cd->param : "(null)", closest_param_desc(d, cd->param));
+                if (p < 0) FAIL(STANCE_ERR_NOT_FOUND, "%s: unknown parameter '%s'%s", where, cd->param ? cd->param : "(null)", param_hint(d, cd->param).text);
                 if ((unsigned)cd->op > STANCE_CMP_FALSE) FAIL(STANCE_ERR_ARGUMENT, "%s: unknown comparison %d", where, (int)cd->op);
                 if (!st_finite(cd->value) || !st_finite(cd->hysteresis) || cd->hysteresis < 0.0f)
                     FAIL(STANCE_ERR_VALUE, "%s: condition on '%s' has a value or hysteresis that is not finite (or negative hysteresis)", where, cd->param);
@@ -282,6 +258,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     if (!out) FAIL(STANCE_ERR_ARGUMENT, "graph: out is NULL");
     *out = NULL;
     if (!d) FAIL(STANCE_ERR_ARGUMENT, "graph: desc is NULL");
+    if (st_check_allocator(allocator, "graph", err)) return STANCE_ERR_ARGUMENT;
     int S, T, C, E;
     stance_status st = validate(d, err, &S, &T, &C, &E);
     if (st) return st;
@@ -541,14 +518,10 @@ int stance_graph_layer_machine(const stance_graph *g, int l) {
 int stance_graph_layer_priority(const stance_graph *g, int l) {
     return g && l >= 0 && l < g->layer_count ? g->layers[l].priority : 0;
 }
+static const char *param_at(const void *set, int i) { return ((const stance_graph *)set)->params[i].name; }
 const char *stance_graph_closest_param(const stance_graph *g, const char *name) {
-    const char *best = "";
-    int bd = 1 << 30;
-    for (int i = 0; g && name && i < g->param_count; i++) {
-        int dd = levenshtein(name, g->params[i].name);
-        if (dd < bd) bd = dd, best = g->params[i].name;
-    }
-    return best;
+    const char *best = g ? st_closest_name(name, param_at, g, g->param_count, NULL) : NULL;
+    return best ? best : "";
 }
 
 float stance_graph_state_fade_time(const stance_graph *g, int s) {

@@ -9,6 +9,7 @@
 
 #include "core/graph_internal.h"
 #include "core/internal.h"
+#include "core/names.h"
 
 /* ---- memory ---------------------------------------------------------------- */
 
@@ -658,6 +659,7 @@ stance_status stance_instance_create(const stance_graph *g, const stance_allocat
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "instance: out is NULL");
     *out = NULL;
     if (!g) return st_fail(err, STANCE_ERR_ARGUMENT, "instance: graph is NULL");
+    if (st_check_allocator(allocator, "instance", err)) return STANCE_ERR_ARGUMENT; /* issue 12 */
     inst_layout lo = layout_of(g);
     stance_allocator al = st_allocator(allocator);
     stance_instance *inst = st_alloc(&al, lo.total, 64);
@@ -752,12 +754,16 @@ stance_status stance_instance_set_trigger(stance_instance *inst, int p, stance_e
     return st_ok(err);
 }
 
+static const char *param_name_at(const void *graph, int i) { return stance_graph_param_name(graph, i); }
+
 static stance_status by_name(const stance_instance *inst, const char *name, int *p, stance_error *err) {
     if (!inst || !name) return st_fail(err, STANCE_ERR_ARGUMENT, "instance or name is NULL");
     *p = stance_graph_find_param(inst->graph, name);
-    if (*p < 0)
-        return st_fail(err, STANCE_ERR_NOT_FOUND, "unknown parameter '%s' (did you mean '%s'?)", name,
-                       stance_graph_closest_param(inst->graph, name));
+    if (*p < 0) {
+        char hint[200];
+        st_suggest(hint, sizeof hint, name, param_name_at, inst->graph, stance_graph_param_count(inst->graph));
+        return st_fail(err, STANCE_ERR_NOT_FOUND, "unknown parameter '%s'%s", name, hint);
+    }
     return STANCE_OK;
 }
 
@@ -794,6 +800,7 @@ stance_status stance_instance_update(stance_instance *inst, float dt) {
 stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags) {
     if (!inst) return STANCE_ERR_ARGUMENT;
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
+    dt = st_step(dt); /* issue 12: a step under STANCE_MIN_DT is a zero step (no history, no velocity from it) */
     const stance_graph *g = inst->graph;
     if (inst->events_sealed) inst->event_count = inst->event_dropped = 0;
     inst->events_sealed = 0;
@@ -804,7 +811,9 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
         float h = g->params[i].damping;
         if (h > 0.0f) {
             float tgt = inst->param_target[i];
-            float v = tgt + (inst->params[i] - tgt) * exp2f(-dt / h);
+            const float a = exp2f(-dt / h); /* issue 12: a weighted mean stays finite where tgt + (v - tgt) * a overflowed */
+            float v = a * inst->params[i] + (1.0f - a) * tgt;
+            if (!st_finite(v)) v = tgt; /* the sum of two halves of FLT_MAX can still round up */
             if (fabsf(v - tgt) < 1e-6f) v = tgt;
             inst->params[i] = v;
         }
@@ -813,7 +822,7 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
     for (int l = 0; l < g->layer_count; l++) {
         float w = inst->layer_weight[l], t = inst->layer_target[l], r = inst->layer_rate[l];
         if (w != t) {
-            float step = r > 0.0f ? r * dt : 1e30f;
+            float step = !(r > 0.0f) ? 1e30f : dt > 0.0f ? r * dt : 0.0f; /* issue 12: an inf rate (tiny fade) times a zero step was NaN */
             w = w < t ? (w + step > t ? t : w + step) : (w - step < t ? t : w - step);
             inst->layer_weight[l] = w;
         }

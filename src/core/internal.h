@@ -20,6 +20,11 @@ stance_status st_ok(stance_error *err);
 /* The allocator to use: *a, or malloc/free when a is NULL or all zero. */
 stance_allocator st_allocator(const stance_allocator *a);
 void *st_alloc(const stance_allocator *a, size_t size, size_t align); /* zeroed */
+/* The one check of a caller's allocator, used by every function that takes
+ * one (runtime and importer): NULL or both fields zero = malloc/free; alloc
+ * without free or free without alloc is refused (STANCE_ERR_ARGUMENT) with
+ * one message, "WHO: allocator has alloc but no free ...". */
+stance_status st_check_allocator(const stance_allocator *a, const char *who, stance_error *err);
 void st_free(const stance_allocator *a, void *ptr, size_t size);
 
 static inline int st_finite(float x) { return isfinite(x) != 0; }
@@ -28,6 +33,10 @@ static inline int st_finite_n(const float *v, size_t n) {
         if (!isfinite(v[i])) return 0;
     return 1;
 }
+/* The update step contract (issue 12): dt in [0, 1], finite; a step under
+ * STANCE_MIN_DT (stance/graph.h; subnormal or tiny) counts as 0, so nothing
+ * divides by it. */
+#define st_step(dt) ((dt) < STANCE_MIN_DT ? 0.0f : (dt)) /* a macro: STANCE_MIN_DT is in graph.h */
 static inline size_t st_align_up(size_t n, size_t a) { return (n + a - 1) & ~(a - 1); }
 static inline int st_pad8(int n) { return (n + 7) & ~7; }
 

@@ -49,6 +49,7 @@ stance_status stance_pose_init(stance_pose *pose, int joint_count, void *memory,
 stance_status stance_pose_create(stance_pose *pose, int joint_count, const stance_allocator *allocator,
                                  stance_error *err) {
     if (!pose) return st_fail(err, STANCE_ERR_ARGUMENT, "pose: pose is NULL");
+    if (st_check_allocator(allocator, "pose", err)) return STANCE_ERR_ARGUMENT;
     memset(pose, 0, sizeof *pose);
     size_t need = stance_pose_bytes(joint_count);
     if (!need) return st_fail(err, STANCE_ERR_ARGUMENT, "pose: joint_count %d is not in 1..%d", joint_count, STANCE_MAX_JOINTS);

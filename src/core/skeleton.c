@@ -19,6 +19,7 @@ stance_status stance_skeleton_create(const stance_skeleton_desc *desc,
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "skeleton: out is NULL");
     *out = NULL;
     if (!desc) return st_fail(err, STANCE_ERR_ARGUMENT, "skeleton: desc is NULL");
+    if (st_check_allocator(allocator, "skeleton", err)) return STANCE_ERR_ARGUMENT;
     int n = desc->joint_count;
     if (n < 1 || n > STANCE_MAX_JOINTS)
         return st_fail(err, STANCE_ERR_ARGUMENT, "skeleton: joint_count %d is not in 1..%d", n,

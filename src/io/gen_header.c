@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/gen_header.h"
+#include "stance/gen_header.h"
 
 static void ident(char *dst, size_t cap, const char *prefix, const char *kind, const char *a, const char *b) {
     snprintf(dst, cap, "%s_%s_%s%s%s", prefix, kind, a, b ? "_" : "", b ? b : "");

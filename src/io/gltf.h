@@ -8,7 +8,7 @@
 #ifndef STANCE_IO_GLTF_H
 #define STANCE_IO_GLTF_H
 
-#include "import.h"
+#include "stance/import.h"
 
 #ifdef __cplusplus
 extern "C" {

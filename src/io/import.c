@@ -16,9 +16,10 @@
 #include <string.h>
 
 #include "bvh_scan.h"
+#include "collada_clips.h"
 #include "core/internal.h"
 #include "gltf.h"
-#include "import.h"
+#include "stance/import.h"
 #include "import_mesh.h"
 
 #ifdef STANCE_HAVE_ASSIMP
@@ -55,8 +56,7 @@ static stance_status check_args(const char *path, const stance_import_options *o
     if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "import: path is NULL or empty");
     if (opt && (!isfinite(opt->scale) || opt->scale < 0.0f))
         return st_fail(err, STANCE_ERR_ARGUMENT, "%s: scale %g is not a finite number > 0", path, (double)opt->scale);
-    if (allocator && (!allocator->alloc != !allocator->free))
-        return st_fail(err, STANCE_ERR_ARGUMENT, "%s: allocator has alloc or free but not both", path);
+    if (st_check_allocator(allocator, path, err)) return STANCE_ERR_ARGUMENT;
     return STANCE_OK;
 }
 
@@ -862,6 +862,28 @@ static int node_named(const importer *im, const struct aiString *name) {
     return 0;
 }
 
+/* assimp 5.2 names a Collada file's animation clips "combinedAnim_<i>":
+ * the file's own name for clip <i>, when the file has that many. */
+static int collada_clip(importer *im, const struct aiAnimation *an, char name[64]) {
+    const char *dot = strrchr(im->path, '.');
+    if (!dot || (strcasecmp_ascii(dot + 1, "dae") && strcasecmp_ascii(dot + 1, "zae"))) return 0;
+    char digits[16];
+    size_t n = ai_len(&an->mName) - 13;
+    if (n == 0 || n >= sizeof digits) return 0;
+    memcpy(digits, an->mName.data + 13, n);
+    digits[n] = 0;
+    char *end = NULL;
+    long i = strtol(digits, &end, 10);
+    if (*end || i < 0 || i >= STANCE_MAX_CLIPS) return 0;
+    char (*names)[64] = malloc(sizeof(*names) * ((size_t)i + 1));
+    if (!names) return 0;
+    int count = stance_collada_clip_names(im->path, names, (int)i + 1);
+    int ok = count > i && count == (int)im->scene->mNumAnimations;
+    if (ok) memcpy(name, names[i], 64);
+    free(names);
+    return ok;
+}
+
 /* Unique clip name, at most 63 bytes: the animation's (its take's), or
  * clip<i> when it has none. An animation named after a node (Collada files
  * without clips name the one animation after their first animated node, a
@@ -871,6 +893,8 @@ static void clip_name(importer *im, const struct aiAnimation *an, int index, sta
     size_t n = ai_len(&an->mName);
     if (n == 0) {
         snprintf(name, 64, "clip%d", index);
+    } else if (n > 13 && !memcmp(an->mName.data, "combinedAnim_", 13) && collada_clip(im, an, name)) {
+        /* the name the Collada file gives the clip */
     } else if (node_named(im, &an->mName)) {
         char b[64];
         file_stem(im->path, name);

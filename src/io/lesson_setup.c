@@ -21,6 +21,9 @@ static stance_status fail(stance_error *err, stance_status s, const char *file, 
 stance_status stance_graphfile_layer_setup(const stance_graphfile *gf, stance_layer_setup *out, stance_error *err) {
     if (!gf || !out) return fail(err, STANCE_ERR_ARGUMENT, "?", "NULL argument", NULL);
     const char *file = stance_graphfile_name(gf);
+    if (!stance_graphfile_desc(gf))
+        return fail(err, STANCE_ERR_UNSUPPORTED, file,
+                    "a compiled graph keeps no \"lesson_layers\"; give its JSON graph file", NULL);
 #ifndef STANCE_HAVE_JANSSON
     return fail(err, STANCE_ERR_UNSUPPORTED, file, "built without jansson", NULL);
 #else

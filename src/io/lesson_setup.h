@@ -1,7 +1,7 @@
 /* src/io/lesson_setup.h - a graph file's "lesson_layers" section. */
 #ifndef STANCE_IO_LESSON_SETUP_H
 #define STANCE_IO_LESSON_SETUP_H
-#include "io/graphfile.h"
+#include "stance/graphfile.h"
 #include "stance/lesson.h"
 
 /* Fills `out` from the section: {"walk": clip, "run": clip, "wave": clip,

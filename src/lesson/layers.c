@@ -133,40 +133,6 @@ static stance_status check_setup(const stance_layer_setup *su, int *spine, int *
     return STANCE_OK;
 }
 
-/* The root velocity of a walk: the declared root speed along +Z, or, for an
- * in-place clip that declares none, the mean velocity at which its planted
- * feet move backwards in model space (reversed). */
-static void walk_velocity(const stance_layer_setup *su, int fl, int fr, const stance_allocator *al, float vel[3]) {
-    const stance_clip *c = su->walk;
-    vel[0] = vel[1] = 0.0f, vel[2] = c->root_speed;
-    if (c->root_speed > 0.0f) return;
-    const stance_skeleton *sk = su->skeleton;
-    stance_pose l, m;
-    if (stance_pose_create(&l, sk->joint_count, al, NULL)) return;
-    if (stance_pose_create(&m, sk->joint_count, al, NULL)) { stance_pose_destroy(&l); return; }
-    enum { N = 240 };
-    const int feet[2] = {fl, fr};
-    float lowest[2] = {1e30f, 1e30f}, sum[3] = {0, 0, 0}, prev[2][3] = {{0}};
-    int count = 0;
-    const float dt = c->duration / N;
-    for (int pass = 0; pass < 2; pass++)
-        for (int f = 0; f <= N; f++) {
-            stance_clip_sample(c, dt * (float)f, NULL, &l);
-            stance_local_to_model(&m, &l, sk, NULL);
-            for (int k = 0; k < 2; k++) {
-                float p[3] = {m.tx[feet[k]], m.ty[feet[k]], m.tz[feet[k]]};
-                if (pass == 0 && p[1] < lowest[k]) lowest[k] = p[1];
-                if (pass == 1 && f > 0 && p[1] <= lowest[k] + 0.02f && prev[k][1] <= lowest[k] + 0.02f) {
-                    sum[0] += (p[0] - prev[k][0]) / dt, sum[2] += (p[2] - prev[k][2]) / dt;
-                    count++;
-                }
-                memcpy(prev[k], p, sizeof p);
-            }
-        }
-    if (count > 0) vel[0] = -sum[0] / (float)count, vel[2] = -sum[2] / (float)count;
-    stance_pose_destroy(&l), stance_pose_destroy(&m);
-}
-
 /* mask_root: the wave's mask (-1 whole body, -2 no wave at all) */
 static float slide(const stance_layer_setup *su, int mask_root, int fl, int fr, const stance_allocator *al,
                    stance_error *err, stance_status *st, float *speed) {
@@ -175,38 +141,32 @@ static float slide(const stance_layer_setup *su, int mask_root, int fl, int fr, 
     if (*st) return -1.0f;
     if (mask_root < -1) stance_instance_set_layer_weight(r.inst, 2, 0.0f, 0.0f);
     float vel[3];
-    walk_velocity(su, fl, fr, al, vel);
+    stance_walk_velocity(su->skeleton, su->walk, fl, fr, al, vel);
     if (speed) *speed = sqrtf(vel[0] * vel[0] + vel[2] * vel[2]);
     const float dt = 1.0f / 60.0f, secs = su->seconds > 0.0f ? su->seconds : 4.0f;
     const float v = sqrtf(vel[0] * vel[0] + vel[2] * vel[2]);
     const int n = (int)(secs * 60.0f + 0.5f);
+    const size_t bytes = sizeof(float) * 6 * (size_t)(n + 1);
+    float *pos = st_alloc(al, bytes, 16);
+    if (!pos) {
+        rig_free(&r, al);
+        *st = st_fail(err, STANCE_ERR_MEMORY, "layers: out of memory");
+        return -1.0f;
+    }
     int feet[2] = {fl, fr};
-    /* two passes: the lowest height of each foot, then the sliding */
-    float lowest[2] = {1e30f, 1e30f}, total = 0.0f;
-    for (int pass = 0; pass < 2; pass++) {
-        stance_instance_reset(r.inst);
-        if (mask_root < -1) stance_instance_set_layer_weight(r.inst, 2, 0.0f, 0.0f);
-        float prev[2][3] = {{0}};
-        for (int f = 0; f <= n; f++) {
-            if (f > 0) stance_instance_update(r.inst, dt);
-            else stance_instance_update(r.inst, 0.0f);
-            const stance_pose *m = stance_instance_model_pose(r.inst);
-            const float tf = (float)f * dt;
-            for (int k = 0; k < 2; k++) {
-                float p[3] = {m->tx[feet[k]] + vel[0] * tf, m->ty[feet[k]], m->tz[feet[k]] + vel[2] * tf};
-                if (pass == 0) {
-                    if (p[1] < lowest[k]) lowest[k] = p[1];
-                } else if (f > 0 && p[1] <= lowest[k] + 0.02f) {
-                    float dx = p[0] - prev[k][0], dz = p[2] - prev[k][2];
-                    total += sqrtf(dx * dx + dz * dz);
-                }
-                memcpy(prev[k], p, sizeof p);
-            }
+    for (int f = 0; f <= n; f++) {
+        stance_instance_update(r.inst, f > 0 ? dt : 0.0f);
+        const stance_pose *m = stance_instance_model_pose(r.inst);
+        const float tf = (float)f * dt;
+        for (int k = 0; k < 2; k++) {
+            float *p = pos + 3 * (2 * (size_t)f + (size_t)k);
+            p[0] = m->tx[feet[k]] + vel[0] * tf, p[1] = m->ty[feet[k]], p[2] = m->tz[feet[k]] + vel[2] * tf;
         }
     }
+    float slide_cm = stance_foot_slide(pos, n + 1, 2, v * (float)n * dt);
+    st_free(al, pos, bytes);
     rig_free(&r, al);
-    float metres = v * (float)n * dt;
-    return metres > 0.0f ? total * 100.0f / metres : 0.0f;
+    return slide_cm;
 }
 
 static float arm_angle(const stance_pose *a, const stance_pose *b, int arm, int elbow) {
@@ -257,6 +217,7 @@ stance_status stance_layers_run(const stance_layer_setup *su, stance_layer_resul
                                 stance_error *err) {
     int spine, arm, elbow, fl, fr;
     if (!res) return st_fail(err, STANCE_ERR_ARGUMENT, "layers: result is NULL");
+    if (st_check_allocator(al, "layers", err)) return STANCE_ERR_ARGUMENT;
     stance_status s = check_setup(su, &spine, &arm, &elbow, &fl, &fr, err);
     if (s) return s;
     memset(res, 0, sizeof *res);
@@ -277,6 +238,7 @@ stance_status stance_layers_run(const stance_layer_setup *su, stance_layer_resul
 stance_status stance_layers_arm_pose(const stance_layer_setup *su, stance_arm_config cfg, float time, stance_pose *model,
                                      stance_pose *authored, float *angle, const stance_allocator *al, stance_error *err) {
     int spine, arm, elbow, fl, fr;
+    if (st_check_allocator(al, "layers", err)) return STANCE_ERR_ARGUMENT;
     stance_status s = check_setup(su, &spine, &arm, &elbow, &fl, &fr, err);
     if (s) return s;
     if ((unsigned)cfg > STANCE_ARM_MESH_LEAN) return st_fail(err, STANCE_ERR_ARGUMENT, "layers: unknown arm configuration");

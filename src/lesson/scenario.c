@@ -1,6 +1,8 @@
 /* src/lesson/scenario.c - the lesson's transition experiment: the 13.5 s
  * script at 60 Hz, the jump at each switch against a copy of the instance
- * that starts no transition, and the clips sampled per frame. */
+ * that starts no transition, the clips sampled per frame, and the
+ * whole-transition smoothness (acceleration over each blend window against
+ * the clips alone, overshoot past the target pose). */
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +47,128 @@ void stance_scenario_input(float t, float *speed, int *jump) {
     *jump = rows[r].jump && t + 1e-4f >= rows[r].from && t + 1e-4f < rows[r].from + dt;
 }
 
+/* ---- whole-transition smoothness ------------------------------------------ */
+
+typedef struct smooth {
+    const stance_graph *g;
+    int J, p_speed, p_jump, base_machine;
+    float blend;
+    stance_instance *out, *old, *nxt; /* the output, the old state alone, the new state alone */
+    float *ring;                      /* 3 instances x 3 frames x J x 3 */
+    float *hist;                      /* the main run's last two frames: 2 x J x 3 */
+    float *start;                     /* the window's first frame, output and new state: 2 x J x 3 */
+    float *track;                     /* per frame: the output's largest acceleration */
+} smooth;
+
+static float *ring_at(smooth *sm, int who, int frame) {
+    return sm->ring + ((size_t)who * 3 + (size_t)(frame % 3)) * (size_t)sm->J * 3;
+}
+
+static void store(float *dst, const stance_pose *m, int J) {
+    for (int j = 0; j < J; j++) dst[3 * j] = m->tx[j], dst[3 * j + 1] = m->ty[j], dst[3 * j + 2] = m->tz[j];
+}
+
+/* largest |a - 2b + c| / dt^2 over the joints */
+static float accel(const float *a, const float *b, const float *c, int J, float dt) {
+    float best = 0.0f;
+    for (int i = 0; i < 3 * J; i += 3) {
+        float x = a[i] - 2.0f * b[i] + c[i], y = a[i + 1] - 2.0f * b[i + 1] + c[i + 1], z = a[i + 2] - 2.0f * b[i + 2] + c[i + 2];
+        float v = x * x + y * y + z * z;
+        if (v > best) best = v;
+    }
+    return sqrtf(best) / (dt * dt);
+}
+
+/* How far the output's offset from the new state's pose has crossed to the
+ * other side: per joint, -(out - new) . unit(start offset), where the start
+ * offset is the same difference on the window's first frame (joints that
+ * start within 1 mm of the target are skipped); the largest over joints. */
+static float overshoot(const float *o, const float *t, const float *o0, const float *t0, int J) {
+    float best = 0.0f;
+    for (int i = 0; i < 3 * J; i += 3) {
+        float dx = o0[i] - t0[i], dy = o0[i + 1] - t0[i + 1], dz = o0[i + 2] - t0[i + 2];
+        float len = sqrtf(dx * dx + dy * dy + dz * dz);
+        if (!(len > 1e-3f)) continue;
+        float past = -((o[i] - t[i]) * dx + (o[i + 1] - t[i + 1]) * dy + (o[i + 2] - t[i + 2]) * dz) / len;
+        if (past > best) best = past;
+    }
+    return best;
+}
+
+static void set_inputs(smooth *sm, stance_instance *inst, int frame) {
+    float speed;
+    int jump;
+    stance_scenario_input((float)frame / 60.0f, &speed, &jump);
+    stance_instance_set_float(inst, sm->p_speed, speed, NULL);
+    if (jump) stance_instance_set_trigger(inst, sm->p_jump, NULL);
+}
+
+/* The transition that started on frame fs (pre: the instance before that
+ * frame's update): plays the output, the old state alone and the new state
+ * alone through the window and measures it into res. */
+static void measure_window(smooth *sm, const stance_instance *pre, int fs, stance_scenario_result *res) {
+    const float dt = 1.0f / 60.0f;
+    const int J = sm->J, N = (int)(sm->blend / dt + 0.5f) > 0 ? (int)(sm->blend / dt + 0.5f) : 1;
+    stance_instance_copy(sm->out, pre);
+    stance_instance_copy(sm->old, pre);
+    stance_instance_copy(sm->nxt, pre);
+    /* a cut with the same blend time: exit-time transitions start as early */
+    stance_instance_override_switch(sm->nxt, STANCE_SWITCH_CUT, sm->blend, -1);
+    const int have_before = fs >= 2; /* the main run's frames fs-2 and fs-1 */
+    if (have_before)
+        for (int w = 0; w < 2; w++) {
+            memcpy(ring_at(sm, w, fs - 2), sm->hist, sizeof(float) * 3 * (size_t)J);
+            memcpy(ring_at(sm, w, fs - 1), sm->hist + 3 * J, sizeof(float) * 3 * (size_t)J);
+        }
+    float out_max = 0.0f, ref_max = 0.0f, over = 0.0f, over_at = 0.0f;
+    int last = fs - 1; /* frames whose acceleration was measured: fs-1 (if have_before) .. last */
+    for (int k = fs; k <= fs + N && k < STANCE_SCENARIO_FRAMES; k++) {
+        set_inputs(sm, sm->out, k), set_inputs(sm, sm->old, k), set_inputs(sm, sm->nxt, k);
+        stance_instance_update(sm->out, dt);
+        if (k > fs) { /* a new transition ends this one's window */
+            int n, stop = 0;
+            const stance_event *ev = stance_instance_events(sm->out, &n, NULL);
+            for (int i = 0; i < n; i++)
+                if (ev[i].type == STANCE_EVENT_TRANSITION_STARTED && ev[i].machine == sm->base_machine) stop = 1;
+            if (stop) break;
+        }
+        stance_instance_update_ex(sm->old, dt, STANCE_UPDATE_NO_TRANSITIONS);
+        stance_instance_update_ex(sm->nxt, dt, k == fs ? 0u : STANCE_UPDATE_NO_TRANSITIONS);
+        store(ring_at(sm, 0, k), stance_instance_model_pose(sm->out), J);
+        store(ring_at(sm, 1, k), stance_instance_model_pose(sm->old), J);
+        store(ring_at(sm, 2, k), stance_instance_model_pose(sm->nxt), J);
+        if (k == fs) {
+            memcpy(sm->start, ring_at(sm, 0, k), sizeof(float) * 3 * (size_t)J);
+            memcpy(sm->start + 3 * J, ring_at(sm, 2, k), sizeof(float) * 3 * (size_t)J);
+        }
+        if (k < fs + N) {
+            float o = overshoot(ring_at(sm, 0, k), ring_at(sm, 2, k), sm->start, sm->start + 3 * J, J);
+            if (o > over) over = o, over_at = (float)(k + 1) * dt;
+        }
+        const int f = k - 1; /* the frame whose three-frame acceleration is now known */
+        if (f >= fs || have_before) {
+            float a = accel(ring_at(sm, 0, f - 1), ring_at(sm, 0, f), ring_at(sm, 0, k), J, dt);
+            float b = accel(ring_at(sm, 1, f - 1), ring_at(sm, 1, f), ring_at(sm, 1, k), J, dt);
+            sm->track[f] = a;
+            if (a > out_max) out_max = a;
+            if (b > ref_max) ref_max = b;
+            if (f - 1 >= fs) {
+                float c = accel(ring_at(sm, 2, f - 1), ring_at(sm, 2, f), ring_at(sm, 2, k), J, dt);
+                if (c > ref_max) ref_max = c;
+            }
+            last = f;
+        }
+    }
+    const float ref = ref_max > STANCE_SCENARIO_ACCEL_FLOOR ? ref_max : STANCE_SCENARIO_ACCEL_FLOOR;
+    for (int f = have_before ? fs - 1 : fs; f <= last; f++) sm->track[f] /= ref;
+    const float ratio = out_max / ref;
+    if (ratio > res->accel_ratio) {
+        res->accel_ratio = ratio, res->accel_at_s = (float)fs * dt;
+        res->max_accel = out_max, res->ref_accel = ref_max;
+    }
+    if (over * 100.0f > res->overshoot_cm) res->overshoot_cm = over * 100.0f, res->overshoot_at_s = over_at;
+}
+
 stance_status stance_scenario_run(const stance_graph *g, stance_switch_mode mode, float blend_time,
                                   stance_easing easing, stance_scenario_result *res, stance_scenario_frame *frames,
                                   const stance_allocator *allocator, stance_error *err) {
@@ -57,15 +181,32 @@ stance_status stance_scenario_run(const stance_graph *g, stance_switch_mode mode
         return st_fail(err, STANCE_ERR_NOT_FOUND, "scenario: the graph has no float parameter 'speed'");
     if (p_jump < 0 || stance_graph_param_type(g, p_jump) != STANCE_PARAM_TRIGGER)
         return st_fail(err, STANCE_ERR_NOT_FOUND, "scenario: the graph has no trigger parameter 'jump'");
-    stance_instance *inst = NULL, *shadow = NULL;
+    stance_instance *inst = NULL, *shadow = NULL, *pre = NULL;
+    smooth sm;
+    memset(&sm, 0, sizeof sm);
+    sm.g = g, sm.J = stance_graph_skeleton(g)->joint_count, sm.p_speed = p_speed, sm.p_jump = p_jump;
+    const size_t ring_bytes = sizeof(float) * 9 * 3 * (size_t)sm.J, hist_bytes = sizeof(float) * 12 * (size_t)sm.J;
+    const size_t track_bytes = sizeof(float) * STANCE_SCENARIO_FRAMES;
     stance_status s = stance_instance_create(g, allocator, &inst, err);
     if (!s) s = stance_instance_create(g, allocator, &shadow, err);
-    if (s) { stance_instance_destroy(inst); return s; }
+    if (!s) s = stance_instance_create(g, allocator, &pre, err);
+    if (!s) s = stance_instance_create(g, allocator, &sm.out, err);
+    if (!s) s = stance_instance_create(g, allocator, &sm.old, err);
+    if (!s) s = stance_instance_create(g, allocator, &sm.nxt, err);
+    if (!s) {
+        sm.ring = st_alloc(allocator, ring_bytes, 16), sm.hist = st_alloc(allocator, hist_bytes, 16);
+        if (sm.hist) sm.start = sm.hist + 6 * sm.J;
+        sm.track = st_alloc(allocator, track_bytes, 16);
+        if (!sm.ring || !sm.hist || !sm.track) s = st_fail(err, STANCE_ERR_MEMORY, "scenario: out of memory");
+    }
+    if (s) goto cleanup;
+    for (int f = 0; f < STANCE_SCENARIO_FRAMES; f++) sm.track[f] = -1.0f;
     memset(res, 0, sizeof *res);
     res->mode = mode;
     res->blend_time = blend_time > 0.0f ? blend_time : 0.25f;
     stance_instance_override_switch(inst, (int)mode, res->blend_time, (int)easing);
     const int base_machine = stance_graph_layer_machine(g, 0);
+    sm.base_machine = base_machine, sm.blend = res->blend_time;
     const float dt = 1.0f / 60.0f;
     res->worst_jump_cm = 0.0f;
     res->worst_at_s = 0.0f;
@@ -77,6 +218,7 @@ stance_status stance_scenario_run(const stance_graph *g, stance_switch_mode mode
         stance_instance_set_float(inst, p_speed, speed, NULL);
         if (jump) stance_instance_set_trigger(inst, p_jump, NULL);
         stance_instance_copy(shadow, inst);
+        stance_instance_copy(pre, inst);
         stance_instance_update_ex(shadow, dt, STANCE_UPDATE_NO_TRANSITIONS);
         s = stance_instance_update(inst, dt);
         if (s) { st_fail(err, s, "scenario: update failed at %.3f s", (double)t); break; }
@@ -97,15 +239,25 @@ stance_status stance_scenario_run(const stance_graph *g, stance_switch_mode mode
                 snprintf(res->worst_transition, sizeof res->worst_transition, "%s->%s",
                          stance_graph_state_name(g, ev[i].other), stance_graph_state_name(g, ev[i].state));
             }
+            measure_window(&sm, pre, f, res);
         }
+        /* the main run's last two frames, for the acceleration at a window's start */
+        memmove(sm.hist, sm.hist + 3 * sm.J, sizeof(float) * 3 * (size_t)sm.J);
+        store(sm.hist + 3 * sm.J, stance_instance_model_pose(inst), sm.J);
         int clips = stance_instance_clips_sampled(inst);
         if (clips > res->max_clips_sampled) res->max_clips_sampled = clips;
         if (frames) {
             stance_machine_status ms;
             stance_instance_machine_status(inst, base_machine, &ms);
-            frames[f] = (stance_scenario_frame){t + dt, ms.state, ms.transition, ms.progress, jump_cm, clips, speed};
+            frames[f] = (stance_scenario_frame){t + dt, ms.state, ms.transition, ms.progress, jump_cm, clips, speed, -1.0f};
         }
     }
+    if (frames && !s)
+        for (int f = 0; f < STANCE_SCENARIO_FRAMES; f++) frames[f].accel_ratio = sm.track[f];
+cleanup:
+    st_free(allocator, sm.ring, ring_bytes), st_free(allocator, sm.hist, hist_bytes), st_free(allocator, sm.track, track_bytes);
+    stance_instance_destroy(sm.out), stance_instance_destroy(sm.old), stance_instance_destroy(sm.nxt);
+    stance_instance_destroy(pre);
     stance_instance_destroy(shadow);
     stance_instance_destroy(inst);
     return s ? s : st_ok(err);

@@ -1,4 +1,4 @@
-/* src/io/graphfile.h - data-driven animation graphs: a JSON file (the format
+/* stance/graphfile.h - data-driven animation graphs: a JSON file (the format
  * is documented in docs/graph-format.md) read into a stance_graph together
  * with the asset it animates.
  *
@@ -6,11 +6,11 @@
  * the load functions answer STANCE_ERR_UNSUPPORTED. Every error message
  * starts with `FILE:LINE:COLUMN: ` (1-based; columns count characters) and
  * says what was expected; an unknown name names the closest known one. */
-#ifndef STANCE_IO_GRAPHFILE_H
-#define STANCE_IO_GRAPHFILE_H
+#ifndef STANCE_GRAPHFILE_H
+#define STANCE_GRAPHFILE_H
 
-#include "stance/asset.h"
-#include "stance/graph.h"
+#include "asset.h"
+#include "graph.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,7 +32,10 @@ typedef struct stance_graphfile_options {
 typedef struct stance_graphfile stance_graphfile;
 
 /* Reads and builds `path` (opt may be NULL). A relative asset path in the
- * file is taken relative to the file's directory. */
+ * file is taken relative to the file's directory. `path` may also be a
+ * compiled graph (a .stance file from `stance compile`, recognized by its
+ * magic; no jansson needed): its graph and asset are the file's, and no
+ * asset option may be given. So hot reload takes either form. */
 stance_status stance_graphfile_load(const char *path, const stance_graphfile_options *opt,
                                     stance_graphfile **out, stance_error *err);
 /* The same from a NUL-terminated text. display_name starts the messages
@@ -53,7 +56,8 @@ const char *stance_graphfile_name(const stance_graphfile *gf);
 const char *stance_graphfile_asset_name(const stance_graphfile *gf);
 /* The description the graph was built from; valid while gf lives. Layer
  * masks are expanded to per-joint weights, "speed_of:" positions to numbers
- * and "any_of" groups to condition groups. */
+ * and "any_of" groups to condition groups. NULL for a compiled graph (the
+ * graph's queries, stance_graph_*, describe it). */
 const stance_graph_desc *stance_graphfile_desc(const stance_graphfile *gf);
 
 #ifdef __cplusplus

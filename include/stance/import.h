@@ -1,4 +1,4 @@
-/* src/io/import.h - importing skeletal animation from interchange files
+/* stance/import.h - importing skeletal animation from interchange files
  * (glTF 2.0 .gltf/.glb, BVH, FBX, Collada and whatever else assimp reads)
  * into a stance_asset, and opening either kind of file by its content.
  *
@@ -7,12 +7,12 @@
  * STANCE_HAVE_ASSIMP); without the library a format needs, stance_import_file
  * answers STANCE_ERR_UNSUPPORTED. glTF's STEP, CUBICSPLINE and slerp are baked
  * onto the runtime's linear key grid (see gltf.cpp and the options below). */
-#ifndef STANCE_IO_IMPORT_H
-#define STANCE_IO_IMPORT_H
+#ifndef STANCE_IMPORT_H
+#define STANCE_IMPORT_H
 
 #include <stdio.h>
 
-#include "stance/asset.h"
+#include "asset.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,365 @@
+/* src/core/footlock.c - foot contacts (built once per clip, from events or
+ * from the motion) and per-frame foot locking on two-bone IK, with a
+ * smooth release, pelvis drop and the caller's ground height.
+ *
+ * stance_contacts_create allocates (once, at build time); the per-frame
+ * stance_footlock_apply allocates nothing and keeps no state of its own:
+ * everything it remembers lives in the caller's stance_footlock_state. */
+#include <string.h>
+
+#include "core/internal.h"
+#include "core/qmath.h"
+#include "stance/footlock.h"
+#include "stance/ik.h"
+
+/* ---- contacts ------------------------------------------------------------- */
+
+static int find_event(const stance_clip *c, const char *name) {
+    for (int i = 0; i < c->event_count; i++)
+        if (!strcmp(c->events[i].name, name)) return i;
+    return -1;
+}
+
+/* Drops runs of `v` shorter than `min` samples (runs touching the ends are kept). */
+static void drop_short_runs(unsigned char *p, int n, unsigned char v, int min) {
+    int i = 0;
+    while (i < n) {
+        if (p[i] != v) { i++; continue; }
+        int j = i;
+        while (j < n && p[j] == v) j++;
+        if (i > 0 && j < n && j - i < min) memset(p + i, !v, (size_t)(j - i));
+        i = j;
+    }
+}
+
+stance_status stance_contacts_create(const stance_contact_desc *d, const stance_clip *clip, const stance_skeleton *sk,
+                                     const stance_allocator *allocator, stance_contacts **out, stance_error *err) {
+    if (out) *out = NULL;
+    if (!d || !clip || !sk || !out) return st_fail(err, STANCE_ERR_ARGUMENT, "contacts: desc, clip, skeleton or out is NULL");
+    if (clip->joint_count != sk->joint_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "contacts: clip '%s' has %d joints, the skeleton %d", clip->name, clip->joint_count,
+                       sk->joint_count);
+    if (d->foot_count < 1 || d->foot_count > STANCE_FOOT_MAX || !d->feet)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "contacts: foot_count %d is not in 1..%d (or feet is NULL)", d->foot_count, STANCE_FOOT_MAX);
+    for (int f = 0; f < d->foot_count; f++)
+        if (d->feet[f] < 0 || d->feet[f] >= sk->joint_count)
+            return st_fail(err, STANCE_ERR_ARGUMENT, "contacts: feet[%d] = %d is not a joint", f, d->feet[f]);
+    if (!st_finite(d->height) || d->height < 0.0f || !st_finite(d->speed) || d->speed < 0.0f || !st_finite(d->min_duration) ||
+        d->min_duration < 0.0f || d->min_duration > 10.0f || !st_finite_n(d->root_velocity, 3) || !st_finite(d->rate) ||
+        d->rate < 0.0f || d->rate > 1000.0f)
+        return st_fail(err, STANCE_ERR_VALUE, "contacts: height, speed, min_duration (<= 10 s), root_velocity and rate (<= 1000) "
+                       "must be finite and >= 0");
+    if ((d->down_events == NULL) != (d->up_events == NULL))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "contacts: give both down_events and up_events, or neither");
+    const int from_events = d->down_events != NULL;
+    int down[STANCE_FOOT_MAX], up[STANCE_FOOT_MAX];
+    if (from_events)
+        for (int f = 0; f < d->foot_count; f++) {
+            const char *dn = d->down_events[f], *un = d->up_events[f];
+            down[f] = dn ? find_event(clip, dn) : -1, up[f] = un ? find_event(clip, un) : -1;
+            if (down[f] < 0 || up[f] < 0)
+                return st_fail(err, STANCE_ERR_NOT_FOUND, "contacts: clip '%s' has no event '%s'", clip->name,
+                               down[f] < 0 ? (dn ? dn : "(null)") : (un ? un : "(null)"));
+        }
+    const float rate = d->rate > 0.0f ? d->rate : 60.0f;
+    const float fcount = clip->duration * rate;
+    if (!(fcount < 1e6f)) return st_fail(err, STANCE_ERR_VALUE, "contacts: clip '%s' is too long for %g samples a second", clip->name, (double)rate);
+    const int n = (int)fcount + 1, F = d->foot_count;
+    const size_t o_planted = st_align_up(sizeof(stance_contacts), 16);
+    const size_t o_height = st_align_up(o_planted + (size_t)F * (size_t)n, 16);
+    const size_t bytes = o_height + sizeof(float) * (size_t)F * (size_t)n;
+    stance_allocator al = st_allocator(allocator);
+    unsigned char *block = st_alloc(&al, bytes, 16);
+    if (!block) return st_fail(err, STANCE_ERR_MEMORY, "contacts: allocation of %zu bytes failed", bytes);
+    stance_contacts *c = (stance_contacts *)block;
+    unsigned char *planted = block + o_planted;
+    float *height = (float *)(block + o_height);
+    c->foot_count = F, c->duration = clip->duration, c->rate = rate, c->sample_count = n, c->from_events = from_events;
+    c->planted = planted, c->height = height, c->allocator = al, c->bytes = bytes;
+    for (int f = 0; f < F; f++) c->feet[f] = d->feet[f];
+
+    stance_pose local, model, rest;
+    stance_status s = stance_pose_create(&local, sk->joint_count, &al, err);
+    if (!s) s = stance_pose_create(&model, sk->joint_count, &al, err);
+    if (s) { stance_pose_destroy(&local); st_free(&al, block, bytes); return s; }
+    /* world positions of the feet over the clip, and the character's height */
+    float *pos = st_alloc(&al, sizeof(float) * 3 * (size_t)F * (size_t)n, 16);
+    s = stance_pose_create(&rest, sk->joint_count, &al, err);
+    if (!pos || s) {
+        if (!s) stance_pose_destroy(&rest);
+        st_free(&al, pos, sizeof(float) * 3 * (size_t)F * (size_t)n);
+        stance_pose_destroy(&local), stance_pose_destroy(&model), st_free(&al, block, bytes);
+        return s ? s : st_fail(err, STANCE_ERR_MEMORY, "contacts: out of memory");
+    }
+    stance_pose_set_rest(&local, sk);
+    stance_local_to_model(&rest, &local, sk, NULL);
+    float ylo = rest.ty[0], yhi = rest.ty[0];
+    for (int j = 1; j < sk->joint_count; j++) ylo = rest.ty[j] < ylo ? rest.ty[j] : ylo, yhi = rest.ty[j] > yhi ? rest.ty[j] : yhi;
+    const float char_h = yhi - ylo > 1e-6f ? yhi - ylo : 1.0f;
+    stance_pose_destroy(&rest);
+    const int has_vel = d->root_velocity[0] != 0.0f || d->root_velocity[1] != 0.0f || d->root_velocity[2] != 0.0f;
+    float root_speed = 0.0f;
+    float r0[3] = {0, 0, 0};
+    if (!has_vel && clip->root_key_count > 0 && !clip->root_from_joint0) stance_clip_root_position(clip, 0.0f, r0);
+    for (int i = 0; i < n; i++) {
+        float t = (float)i / rate;
+        if (t > clip->duration) t = clip->duration;
+        stance_clip_sample(clip, t, NULL, &local);
+        stance_local_to_model(&model, &local, sk, NULL);
+        float r[3] = {0, 0, 0};
+        if (has_vel) {
+            for (int k = 0; k < 3; k++) r[k] = d->root_velocity[k] * t;
+        } else if (clip->root_key_count > 0 && !clip->root_from_joint0) {
+            stance_clip_root_position(clip, t, r);
+            for (int k = 0; k < 3; k++) r[k] -= r0[k];
+        } else if (clip->root_key_count == 0) {
+            r[2] = clip->root_speed * t;
+        } /* a root path that is joint 0's track already moves the pose */
+        for (int f = 0; f < F; f++) {
+            float *p = pos + 3 * ((size_t)f * (size_t)n + (size_t)i);
+            int j = d->feet[f];
+            p[0] = model.tx[j] + r[0], p[1] = model.ty[j] + r[1], p[2] = model.tz[j] + r[2];
+        }
+    }
+    if (has_vel) root_speed = sqrtf(d->root_velocity[0] * d->root_velocity[0] + d->root_velocity[2] * d->root_velocity[2]);
+    else root_speed = clip->root_speed;
+    const float hthr = d->height > 0.0f ? d->height : 0.03f * char_h;
+    const float vthr = d->speed > 0.0f ? d->speed : 1.5f * root_speed + 0.1f * char_h;
+    const int min_run = (int)((d->min_duration > 0.0f ? d->min_duration : 0.05f) * rate + 0.5f);
+    for (int f = 0; f < F; f++) {
+        const float *p = pos + 3 * (size_t)f * (size_t)n;
+        float lo = p[1];
+        for (int i = 1; i < n; i++) lo = p[3 * i + 1] < lo ? p[3 * i + 1] : lo;
+        c->lowest[f] = lo;
+        unsigned char *pl = planted + (size_t)f * (size_t)n;
+        float *h = height + (size_t)f * (size_t)n;
+        int on = 0;
+        for (int i = 0; i < n; i++) {
+            h[i] = p[3 * i + 1] - lo;
+            int a = i > 0 ? i - 1 : i, b = i + 1 < n ? i + 1 : i;
+            float dt = (float)(b - a) / rate, v = 0.0f;
+            if (dt > 0.0f) {
+                float dx = p[3 * b] - p[3 * a], dz = p[3 * b + 2] - p[3 * a + 2];
+                v = sqrtf(dx * dx + dz * dz) / dt;
+            }
+            /* hysteresis: a planted foot stays planted up to 1.1 x the thresholds */
+            const float k = on ? 1.1f : 1.0f;
+            on = h[i] <= hthr * k && v <= vthr * k;
+            pl[i] = (unsigned char)on;
+        }
+        if (from_events) {
+            /* planted from a down event to the next up event, wrapping */
+            const float td = clip->events[down[f]].time, tu = clip->events[up[f]].time;
+            for (int i = 0; i < n; i++) {
+                float t = (float)i / rate;
+                pl[i] = (unsigned char)(td <= tu ? (t >= td && t < tu) : (t >= td || t < tu));
+            }
+        } else {
+            drop_short_runs(pl, n, 0, min_run); /* fill short gaps */
+            drop_short_runs(pl, n, 1, min_run); /* then drop short contacts */
+        }
+    }
+    st_free(&al, pos, sizeof(float) * 3 * (size_t)F * (size_t)n);
+    stance_pose_destroy(&local), stance_pose_destroy(&model);
+    *out = c;
+    return st_ok(err);
+}
+
+void stance_contacts_destroy(stance_contacts *c) {
+    if (!c) return;
+    stance_allocator al = c->allocator;
+    st_free(&al, c, c->bytes);
+}
+
+int stance_contacts_planted(const stance_contacts *c, int foot, float time) {
+    if (!c || foot < 0 || foot >= c->foot_count || !st_finite(time)) return 0;
+    if (time < 0.0f) time = 0.0f;
+    if (time > c->duration) time = c->duration;
+    int i = (int)(time * c->rate + 0.5f);
+    if (i >= c->sample_count) i = c->sample_count - 1;
+    return c->planted[(size_t)foot * (size_t)c->sample_count + (size_t)i];
+}
+
+/* ---- locking -------------------------------------------------------------- */
+
+static qm_vec3 to_world(const stance_transform *r, qm_vec3 p) {
+    p = qm_v3(p.x * r->s[0], p.y * r->s[1], p.z * r->s[2]);
+    return qm_add(qm_v3(r->t[0], r->t[1], r->t[2]), qm_qrot(qm_q(r->r[0], r->r[1], r->r[2], r->r[3]), p));
+}
+static qm_vec3 to_model(const stance_transform *r, qm_vec3 w) {
+    qm_vec3 p = qm_qrot(qm_qconj(qm_q(r->r[0], r->r[1], r->r[2], r->r[3])), qm_sub(w, qm_v3(r->t[0], r->t[1], r->t[2])));
+    return qm_v3(p.x / r->s[0], p.y / r->s[1], p.z / r->s[2]);
+}
+static qm_vec3 mpos(const stance_pose *m, int j) { return qm_v3(m->tx[j], m->ty[j], m->tz[j]); }
+/* v in the frame of joint p of the model pose (rotation and scale; a zero
+ * scale axis reads as 1 so nothing turns infinite) */
+static qm_vec3 into_frame(const stance_pose *m, int p, qm_vec3 v) {
+    v = qm_qrot(qm_qconj(qm_q(m->qx[p], m->qy[p], m->qz[p], m->qw[p])), v);
+    float sx = fabsf(m->sx[p]) > 1e-12f ? m->sx[p] : 1.0f, sy = fabsf(m->sy[p]) > 1e-12f ? m->sy[p] : 1.0f;
+    float sz = fabsf(m->sz[p]) > 1e-12f ? m->sz[p] : 1.0f;
+    return qm_v3(v.x / sx, v.y / sy, v.z / sz);
+}
+static float smooth01(float x) { return x <= 0.0f ? 0.0f : x >= 1.0f ? 1.0f : x * x * (3.0f - 2.0f * x); }
+static float ground_at(const stance_footlock_desc *d, const stance_transform *root, float x, float z) {
+    if (!d->ground) return root->t[1];
+    float g = d->ground(d->ground_user, x, z);
+    return st_finite(g) ? g : root->t[1]; /* a bad ground value reads as flat */
+}
+
+static stance_status check_desc(const stance_footlock_desc *d, const stance_skeleton *sk, int *pelvis, stance_error *err) {
+    const int n = sk->joint_count;
+    if (d->leg_count < 1 || d->leg_count > STANCE_FOOT_MAX)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "footlock: leg_count %d is not in 1..%d", d->leg_count, STANCE_FOOT_MAX);
+    for (int i = 0; i < d->leg_count; i++) {
+        const stance_leg_desc *g = &d->legs[i];
+        int js[3] = {g->upper, g->lower, g->foot};
+        for (int k = 0; k < 3; k++)
+            if (js[k] < 0 || js[k] >= n) return st_fail(err, STANCE_ERR_ARGUMENT, "footlock: leg %d: joint %d is not in 0..%d", i, js[k], n - 1);
+        if (g->upper == g->lower || g->lower == g->foot || g->upper == g->foot || !stance_skeleton_is_descendant(sk, g->lower, g->upper))
+            return st_fail(err, STANCE_ERR_ARGUMENT, "footlock: leg %d: the knee must be below the hip and the three joints distinct", i);
+        if (!stance_skeleton_is_descendant(sk, g->foot, g->lower) && stance_skeleton_is_descendant(sk, g->foot, g->upper))
+            return st_fail(err, STANCE_ERR_ARGUMENT, "footlock: leg %d: the foot is below the hip but not below the knee", i);
+        if (!st_finite_n(g->hinge, 3)) return st_fail(err, STANCE_ERR_VALUE, "footlock: leg %d: hinge is not finite", i);
+        for (int o = 0; o < i; o++) /* legs must not share joints: each is solved on its own */
+            if (stance_skeleton_is_descendant(sk, g->upper, d->legs[o].upper) || stance_skeleton_is_descendant(sk, d->legs[o].upper, g->upper))
+                return st_fail(err, STANCE_ERR_ARGUMENT, "footlock: legs %d and %d overlap", o, i);
+    }
+    int p = d->pelvis == 0 ? sk->parents[d->legs[0].upper] : d->pelvis;
+    if (p >= n) return st_fail(err, STANCE_ERR_ARGUMENT, "footlock: pelvis %d is not a joint", p);
+    for (int i = 0; p >= 0 && i < d->leg_count; i++)
+        if (stance_skeleton_is_descendant(sk, p, d->legs[i].upper))
+            return st_fail(err, STANCE_ERR_ARGUMENT, "footlock: the pelvis '%s' lies inside leg %d", stance_skeleton_joint_name(sk, p), i);
+    *pelvis = p;
+    if (!st_finite(d->blend_time) || d->blend_time < 0.0f || d->blend_time > 10.0f)
+        return st_fail(err, STANCE_ERR_VALUE, "footlock: blend_time %g is not in [0, 10] s", (double)d->blend_time);
+    if (!st_finite(d->plant_time) || d->plant_time < 0.0f || d->plant_time > 10.0f)
+        return st_fail(err, STANCE_ERR_VALUE, "footlock: plant_time %g is not in [0, 10] s", (double)d->plant_time);
+    if (!(d->softness >= 0.0f && d->softness < 0.5f))
+        return st_fail(err, STANCE_ERR_VALUE, "footlock: softness %g is not in [0, 0.5)", (double)d->softness);
+    return STANCE_OK;
+}
+
+stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlock_state *st, const float *contact,
+                                    const stance_transform *root, float dt, const stance_skeleton *sk, stance_pose *local,
+                                    stance_pose *model, stance_error *err) {
+    if (!d || !st || !contact || !root || !sk || !local || !model)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "footlock: a required argument is NULL");
+    if (!local->memory || !model->memory || local->joint_count != sk->joint_count || model->joint_count != sk->joint_count || local == model)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "footlock: local and model must be two poses of the skeleton's %d joints", sk->joint_count);
+    int pelvis = -1;
+    stance_status s = check_desc(d, sk, &pelvis, err);
+    if (s) return s;
+    for (int i = 0; i < d->leg_count; i++)
+        if (!(contact[i] >= 0.0f && contact[i] <= 1.0f)) return st_fail(err, STANCE_ERR_VALUE, "footlock: contact[%d] is not in [0, 1]", i);
+    if (!st_finite_n(root->t, 3) || !st_finite_n(root->r, 4) || !st_finite_n(root->s, 3) || !(fabsf(root->s[0]) > 1e-6f) ||
+        !(fabsf(root->s[1]) > 1e-6f) || !(fabsf(root->s[2]) > 1e-6f))
+        return st_fail(err, STANCE_ERR_VALUE, "footlock: the root transform must be finite with a non-zero scale");
+    if (!(dt >= 0.0f && dt <= 10.0f)) return st_fail(err, STANCE_ERR_VALUE, "footlock: dt %g is not in [0, 10] s", (double)dt);
+    const float bt = d->blend_time > 0.0f ? d->blend_time : 0.2f;
+    const float soft = d->softness > 0.0f ? d->softness : 0.02f;
+    const float pt = d->plant_time > 0.0f ? d->plant_time : 0.05f;
+    stance_transform rt = *root;
+    {   /* a rotation that does not normalize would turn the lock into NaN */
+        qm_quat q = qm_q(rt.r[0], rt.r[1], rt.r[2], rt.r[3]);
+        if (!(qm_qdot(q, q) > 1e-12f)) return st_fail(err, STANCE_ERR_VALUE, "footlock: the root rotation is zero");
+        q = qm_qnorm(q);
+        rt.r[0] = q.x, rt.r[1] = q.y, rt.r[2] = q.z, rt.r[3] = q.w;
+    }
+    const float ref = rt.t[1];
+
+    /* 1. where each foot goes, in world and model space */
+    qm_vec3 target[STANCE_FOOT_MAX];
+    for (int i = 0; i < d->leg_count; i++) {
+        stance_foot_state *fs = &st->feet[i];
+        const qm_vec3 fw = to_world(&rt, mpos(model, d->legs[i].foot));
+        const float above = fw.y - ref; /* the clip's height above its ground */
+        const qm_vec3 anim = qm_v3(fw.x, ground_at(d, &rt, fw.x, fw.z) + above, fw.z);
+        if (!st->started) fs->planted = 0, fs->fade = 0.0f, fs->plant = 1.0f;
+        if (!fs->planted && fs->fade > 0.0f) fs->fade = fmaxf(0.0f, fs->fade - dt / bt);
+        /* where the foot goes when free: the animation plus what is left of the release offset */
+        const float k = smooth01(fs->fade);
+        const qm_vec3 free_pos = qm_add(anim, qm_v3(fs->offset[0] * k, fs->offset[1] * k, fs->offset[2] * k));
+        if (fs->planted && fs->plant < 1.0f) {
+            /* settling into the lock: the foot keeps 1 - smoothstep of the
+             * animation's motion, so it slows down and stops where it stops */
+            fs->plant = pt > 0.0f ? fminf(1.0f, fs->plant + dt / pt) : 1.0f;
+            const float keep = 1.0f - smooth01(fs->plant);
+            fs->lock[0] += keep * (free_pos.x - fs->free[0]), fs->lock[2] += keep * (free_pos.z - fs->free[2]);
+        }
+        const qm_vec3 lock_pos = qm_v3(fs->lock[0], ground_at(d, &rt, fs->lock[0], fs->lock[2]) + above, fs->lock[2]);
+        const int want = contact[i] >= 0.5f;
+        qm_vec3 w = fs->planted ? lock_pos : free_pos;
+        if (want && !fs->planted) { /* plant where the foot is now: no pop */
+            fs->planted = 1;
+            fs->plant = pt > 0.0f ? 0.0f : 1.0f;
+            fs->lock[0] = free_pos.x, fs->lock[1] = free_pos.y, fs->lock[2] = free_pos.z;
+            w = free_pos;
+        } else if (!want && fs->planted) { /* release: blend from where it is held to the animation */
+            fs->planted = 0;
+            fs->fade = 1.0f;
+            const qm_vec3 o = qm_sub(lock_pos, anim);
+            fs->offset[0] = o.x, fs->offset[1] = o.y, fs->offset[2] = o.z;
+            w = lock_pos;
+        }
+        fs->free[0] = free_pos.x, fs->free[1] = free_pos.y, fs->free[2] = free_pos.z;
+        target[i] = to_model(&rt, w);
+    }
+    st->started = 1;
+
+    /* 2. the pelvis drops as far as the leg that reaches least needs. Each
+     * leg's soft limit starts at the reach less the softness, or further out
+     * where the clip itself stretches the leg more, so a target the clip
+     * already reaches is reached as it is. */
+    float leg_soft[STANCE_FOOT_MAX];
+    float drop = 0.0f;
+    for (int i = 0; i < d->leg_count; i++) {
+        const stance_leg_desc *g = &d->legs[i];
+        const qm_vec3 hip = mpos(model, g->upper), knee = mpos(model, g->lower), foot = mpos(model, g->foot);
+        const float reach = qm_len3(qm_sub(knee, hip)) + qm_len3(qm_sub(foot, knee));
+        const float clip_d = qm_len3(qm_sub(foot, hip));
+        float R = reach * (1.0f - soft);
+        if (clip_d > R) R = clip_d < reach ? clip_d : reach;
+        leg_soft[i] = reach > 0.0f ? (reach - R) / reach : 0.0f;
+        if (pelvis < 0) continue;
+        const qm_vec3 v = qm_sub(target[i], hip);
+        const float h2 = v.x * v.x + v.z * v.z, dy = -v.y; /* dy: how far the target is below the hip */
+        if (v.x * v.x + v.y * v.y + v.z * v.z <= R * R) continue;
+        float need = h2 < R * R ? dy - sqrtf(R * R - h2) : dy; /* out of reach sideways: bring the hip level */
+        if (need > drop) drop = need;
+    }
+    if (drop > 0.0f) {
+        /* model-space (0, -drop, 0) in the pelvis' parent frame */
+        const int pp = sk->parents[pelvis];
+        qm_vec3 v = qm_v3(0.0f, -drop, 0.0f);
+        if (pp >= 0) v = into_frame(model, pp, v);
+        local->tx[pelvis] += v.x, local->ty[pelvis] += v.y, local->tz[pelvis] += v.z;
+        stance_local_to_model(model, local, sk, NULL);
+    }
+    st->pelvis_drop = drop;
+
+    /* 3. each leg reaches its target */
+    for (int i = 0; i < d->leg_count; i++) {
+        const stance_leg_desc *g = &d->legs[i];
+        stance_two_bone_desc tb;
+        memset(&tb, 0, sizeof tb);
+        tb.upper = g->upper, tb.lower = g->lower, tb.end = g->foot;
+        tb.target[0] = target[i].x, tb.target[1] = target[i].y, tb.target[2] = target[i].z;
+        tb.softness = leg_soft[i] < 0.999f ? leg_soft[i] : 0.999f, tb.keep_end_rotation = 1;
+        memcpy(tb.hinge, g->hinge, sizeof tb.hinge);
+        s = stance_ik_two_bone(&tb, 1.0f, sk, local, model, NULL, err);
+        if (s) return s;
+        if (!stance_skeleton_is_descendant(sk, g->foot, g->lower)) {
+            /* an IK control bone: move it to the target itself */
+            const int pf = sk->parents[g->foot];
+            qm_vec3 v = target[i];
+            if (pf >= 0) v = into_frame(model, pf, qm_sub(v, mpos(model, pf)));
+            local->tx[g->foot] = v.x, local->ty[g->foot] = v.y, local->tz[g->foot] = v.z;
+        }
+    }
+    stance_local_to_model(model, local, sk, NULL);
+    for (int i = 0; i < d->leg_count; i++) {
+        qm_vec3 w = to_world(&rt, mpos(model, d->legs[i].foot));
+        st->feet[i].out[0] = w.x, st->feet[i].out[1] = w.y, st->feet[i].out[2] = w.z;
+    }
+    return st_ok(err);
+}

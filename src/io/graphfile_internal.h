@@ -1,0 +1,123 @@
+/* src/io/graphfile_internal.h - what the graph file reader's files share
+ * (src/io/graphfile*.c): the graphfile object, paths into the document and
+ * their positions, the reading context, value readers that fail with
+ * FILE:LINE:COLUMN, and the readers of each section. Not public API. */
+#ifndef STANCE_IO_GRAPHFILE_INTERNAL_H
+#define STANCE_IO_GRAPHFILE_INTERNAL_H
+
+#include <stddef.h>
+
+#include "stance/graphfile.h"
+
+/* Every array of the description comes from one of these blocks. */
+typedef union gf_block {
+    union gf_block *next;
+    max_align_t align_;
+} gf_block;
+
+struct stance_graphfile {
+    char *name;                /* as messages print it */
+    char *asset_name;          /* "builtin", the path loaded, or "(borrowed)" */
+    stance_asset owned;        /* the asset loaded for this file (zero when borrowed) */
+    const stance_asset *asset; /* &owned or the borrowed one */
+    stance_graph *graph;
+    stance_graph_desc desc;    /* its names point into json */
+    gf_block *blocks;
+    void *json;                /* the parsed document (json_t *): owns the name strings */
+    int compiled;              /* read from a .stance file: no description is kept */
+};
+
+/* One step from the document's root: a key of an object, or (key NULL) an
+ * index of an array. Chained from the leaf up, on the stack. */
+typedef struct jpath {
+    const struct jpath *up;
+    const char *key;
+    int index;
+} jpath;
+
+/* A name of the format's enums and its value; tables end with {NULL, 0}. */
+typedef struct named {
+    const char *name;
+    int value;
+} named;
+
+#ifdef STANCE_HAVE_JANSSON
+#include <jansson.h>
+
+typedef struct ctx {
+    const char *text;  /* the raw document, for positions */
+    size_t size;
+    const char *name;  /* the file's name in messages */
+    stance_error *err;
+    stance_graphfile *gf;
+    const stance_asset *asset;
+    stance_param_desc *params;
+    int param_count;
+    stance_machine_desc *machines;
+    int machine_count;
+    int state_total;
+} ctx;
+
+/* An object being read: its value, its path, and what it is ("a state"). */
+typedef struct jobj {
+    json_t *v;
+    const jpath *at;
+    const char *what;
+} jobj;
+
+/* graphfile.c */
+void *gf_alloc(stance_graphfile *gf, size_t count, size_t size);
+
+extern const named gf_param_types[], gf_ops[], gf_modes[], gf_easings[], gf_layer_modes[], gf_spaces[];
+
+/* graphfile_pos.c */
+size_t gf_locate(const char *s, size_t n, const jpath *at, int at_key);
+void gf_line_col(const char *s, size_t n, size_t off, int *line, int *col);
+/* graphfile_values.c */
+const char *gf_named_at(const void *set, int i);
+int gf_named_count(const named *t);
+/* Fails with status and "FILE:LINE:COLUMN: message", the position of the
+ * value at `at` (of its key when at_key). */
+stance_status gf_fail_at(ctx *c, const jpath *at, int at_key, stance_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+void gf_position_of(const ctx *c, const jpath *at, int at_key, int *line, int *col);
+const char *gf_type_name(const json_t *v);
+stance_status gf_want_object(ctx *c, json_t *v, const jpath *at, const char *what);
+stance_status gf_check_keys(ctx *c, const jobj *o, const char *const *allowed);
+stance_status gf_require(ctx *c, const jobj *o, const char *key);
+stance_status gf_get_string(ctx *c, const jobj *o, const char *key, int required, const char **out);
+stance_status gf_check_name(ctx *c, const jpath *at, const char *name, int no_slash);
+stance_status gf_get_name(ctx *c, const jobj *o, const char *key, int required, int no_slash,
+                              const char **out);
+stance_status gf_get_number(ctx *c, const jobj *o, const char *key, int required, double lo, double hi,
+                                int lo_open, float *out);
+stance_status gf_get_int(ctx *c, const jobj *o, const char *key, int lo, int hi, int *out);
+stance_status gf_get_bool(ctx *c, const jobj *o, const char *key, int *out);
+stance_status gf_get_enum(ctx *c, const jobj *o, const char *key, const char *kind, const named *table,
+                              int *out);
+stance_status gf_get_array(ctx *c, const jobj *o, const char *key, int required, int lo, int hi,
+                               json_t **out, int *count);
+stance_status gf_no_memory(ctx *c);
+/* graphfile_names.c */
+stance_status gf_find_clip(ctx *c, const jpath *at, const char *name, const stance_clip **out);
+stance_status gf_find_joint(ctx *c, const jpath *at, int at_key, const char *name, int *out);
+int gf_param_index(const ctx *c, const char *name);
+stance_status gf_find_param(ctx *c, const jpath *at, const char *name, int *out);
+int gf_machine_index(const ctx *c, const char *name);
+stance_status gf_find_machine(ctx *c, const jpath *at, const char *name, int *out);
+int gf_state_index(const stance_machine_desc *m, const char *name);
+stance_status gf_find_state(ctx *c, const jpath *at, const stance_machine_desc *m, const char *name);
+stance_status gf_duplicate(ctx *c, const jpath *second, const jpath *first, const char *kind, const char *name);
+/* graphfile_params.c */
+stance_status gf_read_params(ctx *c, const jobj *root);
+/* graphfile_machines.c */
+stance_status gf_read_machines(ctx *c, const jobj *root);
+/* graphfile_layers.c */
+stance_status gf_read_layers(ctx *c, const jobj *root, stance_graph_desc *gd);
+stance_status gf_check_machine_use(ctx *c, const stance_graph_desc *gd);
+
+#endif /* STANCE_HAVE_JANSSON */
+#endif
