@@ -62,7 +62,7 @@ install: build
 # FUZZ_TARGET=asset|graphfile|api|all, FUZZ_SECONDS (default 60); clang's
 # libFuzzer runtime is in libclang-rt-14-dev
 fuzz:
-	bash scripts/deps.sh clang libclang-rt-14-dev libjansson-dev libassimp-dev
+	bash scripts/deps.sh clang libclang-rt-14-dev libjansson-dev libassimp-dev libtinygltf-dev
 	bash fuzz/run.sh
 
 clean:

@@ -4,7 +4,8 @@
 # loader, default), "graphfile" (JSON graph files, needs libjansson-dev),
 # "api" (the public runtime API driven by tests/api_driver.c over the shipped
 # graphs and the built-in one; needs libjansson-dev and libassimp-dev for the
-# robot graphs) or "all" (each in turn). The corpus lives in FUZZ_DIR/corpus-TARGET (default
+# robot graphs, and libtinygltf-dev: their .glb goes to src/io/gltf.cpp) or
+# "all" (each in turn). The corpus lives in FUZZ_DIR/corpus-TARGET (default
 # build-fuzz), seeded the first time; crashes are written to FUZZ_DIR/ and
 # fail the run.
 set -eu
@@ -29,9 +30,17 @@ run_one() {
             src/core/*.c src/builtin/*.c src/lesson/*.c -ljansson -lm -o "$dir/fuzz_graphfile"
         [ -n "$(ls -A "$dir/corpus-$t")" ] || cp graphs/*.json docs/graph-format.md "$dir/corpus-$t/" ;;
     api)
+        # the robot graphs' .glb imports through tinygltf (C++): built apart, linked with C++'s sanitizer runtime
+        local gltf=""
+        if pkg-config --exists tinygltf && command -v clang++ >/dev/null; then
+            clang++ -std=c++17 ${flags/fuzzer,/fuzzer-no-link,} -DSTANCE_HAVE_TINYGLTF=1 -c src/io/gltf.cpp -o "$dir/gltf.o"
+            gltf="-DSTANCE_HAVE_TINYGLTF=1 -fsanitize-link-c++-runtime src/io/gltf_bake.c $dir/gltf.o $(pkg-config --libs tinygltf) -lstdc++"
+        else
+            echo "run.sh: no tinygltf: the api fuzzer runs without the robot graphs" >&2
+        fi
         clang $flags -Itests -DSTANCE_HAVE_JANSSON=1 -DSTANCE_HAVE_ASSIMP=1 fuzz/fuzz_api.c tests/api_driver.c \
             src/io/graphfile*.c src/io/import*.c src/io/files.c src/io/bvh_scan.c src/io/collada_clips.c src/io/lesson_setup.c \
-            src/core/*.c src/builtin/*.c src/lesson/*.c \
+            src/core/*.c src/builtin/*.c src/lesson/*.c $gltf \
             -ljansson -lassimp -lm -o "$dir/fuzz_api"
         [ -n "$(ls -A "$dir/corpus-$t")" ] || cp fuzz/corpus/api/* "$dir/corpus-$t/" ;;
     *) echo "fuzz: unknown FUZZ_TARGET '$t' (asset, graphfile, api, all)" >&2; exit 2 ;;
