@@ -16,13 +16,14 @@
 #define LAB_VIEWS 4      /* 0 lesson machine, 1 layers, 2 a file's graph, 3 a file's clips */
 #define LAB_WINDOW 241   /* 4 s of frames at 60 Hz, and the first one */
 #define LAB_DT (1.0f / 60.0f)
-#define LAB_MAX_DRAW 16  /* skins and meshes drawn per character */
+#define LAB_MAX_DRAW STANCE_MAX_MESHES /* skins and meshes drawn per character (all a file may hold) */
 
 typedef struct lab_view {
     const stance_skeleton *skeleton;
     stance_graph *graph;
     int owns_graph;           /* 0: the graph belongs to an asset */
     stance_instance *inst;
+    stance_workspace *ws;     /* evaluation scratch for this view's updates */
     float root[3];            /* accumulated root motion, world = root + model */
     int move_root;            /* 0: the clip's own joint-0 track moves the pose */
     float height;             /* rest pose height, for drawing scale */
@@ -55,9 +56,11 @@ const stance_builtin *lab_builtin(void);
 int lab_fail(const char *fmt, ...);
 
 /* Every per-frame update of the lab goes through these two. */
-static inline stance_status lab_update(stance_instance *inst, float dt) { return stance_instance_update(inst, dt); }
-static inline stance_status lab_update_ex(stance_instance *inst, float dt, unsigned flags) {
-    return stance_instance_update_ex(inst, dt, flags);
+static inline stance_status lab_update(stance_instance *inst, float dt, stance_workspace *ws) {
+    return stance_instance_update(inst, dt, ws);
+}
+static inline stance_status lab_update_ex(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
+    return stance_instance_update_ex(inst, dt, flags, ws);
 }
 
 #endif

@@ -75,7 +75,7 @@ static void view_asset_setup(lab_view *v, int move_root) {
     find_feet(as.asset.skeleton, v->side, v->feet);
     v->move_root = move_root;
     view_asset_mesh(v);
-    lab_update(v->inst, 0.0f);
+    lab_update(v->inst, 0.0f, v->ws);
     lab_track_frame(v);
 }
 
@@ -239,7 +239,7 @@ LAB_API int lab_asset_step(int view, float dt) {
     lab_view *v = view == 2 || view == 3 ? lab_view_at(view) : NULL;
     if (!v) return lab_fail("no asset loaded");
     if (!(dt >= 0.0f && dt <= 0.25f)) return lab_fail("dt %g out of range", (double)dt);
-    if (lab_update(v->inst, dt)) return lab_fail("asset: update failed");
+    if (lab_update(v->inst, dt, v->ws)) return lab_fail("asset: update failed");
     lab_track_frame(v);
     stance_machine_status ms;
     stance_instance_machine_status(v->inst, stance_graph_layer_machine(v->graph, 0), &ms);

@@ -17,6 +17,7 @@
 
 static struct {
     stance_graph *graph;
+    stance_workspace *ws;      /* one for all: they update one after another */
     stance_instance *inst[CROWD_MAX];
     int n, joints, p_speed, p_jump;
     float *matrices;           /* n * joints * 16 */
@@ -125,6 +126,7 @@ static float rnd(void) {
 
 LAB_API void lab_crowd_close(void) {
     for (int i = 0; i < cr.n; i++) stance_instance_destroy(cr.inst[i]);
+    stance_workspace_destroy(cr.ws);
     stance_graph_destroy(cr.graph);
     free(cr.matrices);
     memset(&cr, 0, sizeof cr);
@@ -139,6 +141,7 @@ LAB_API int lab_crowd_open(int n) {
     if (!b->skin) return lab_fail("crowd: the built-in character has no skin");
     if (lod_build(b->skeleton)) return -1;
     if (stance_builtin_lesson_graph(b, NULL, &cr.graph, &err)) return lab_fail("crowd: %s", err.message);
+    if (stance_workspace_create(cr.graph, NULL, &cr.ws, &err)) { lab_crowd_close(); return lab_fail("crowd: %s", err.message); }
     cr.joints = b->skin->joint_count;
     cr.matrices = malloc(sizeof(float) * 16 * (size_t)cr.joints * (size_t)n);
     if (!cr.matrices) { lab_crowd_close(); return lab_fail("crowd: out of memory"); }
@@ -177,7 +180,7 @@ LAB_API int lab_crowd_step(float dt) {
             stance_instance_set_trigger(cr.inst[i], cr.p_jump, NULL);
             cr.next_jump[i] = cr.time + 3.0f + 6.0f * rnd();
         }
-        if (lab_update(cr.inst[i], dt)) return lab_fail("crowd: update failed");
+        if (lab_update(cr.inst[i], dt, cr.ws)) return lab_fail("crowd: update failed");
         float d[3];
         stance_instance_root_motion(cr.inst[i], d);
         cr.place[i][0] += d[0], cr.place[i][2] += d[2];

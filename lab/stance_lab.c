@@ -126,8 +126,9 @@ static float rest_height(const stance_skeleton *sk, signed char *side) {
 
 static void view_close(lab_view *v) {
     stance_instance_destroy(v->inst);
+    stance_workspace_destroy(v->ws);
     if (v->owns_graph) stance_graph_destroy(v->graph);
-    v->inst = NULL, v->graph = NULL, v->owns_graph = 0;
+    v->inst = NULL, v->ws = NULL, v->graph = NULL, v->owns_graph = 0;
     v->skin_count = v->mesh_count = 0;
 }
 
@@ -146,7 +147,10 @@ static int view_open(lab_view *v, stance_graph *graph, int owns) {
     v->graph = graph;
     v->owns_graph = owns;
     v->skeleton = stance_graph_skeleton(graph);
-    if (stance_instance_create(graph, NULL, &v->inst, &err)) {
+    /* the lab switches any machine by any mode: every machine keeps history */
+    const stance_instance_desc all = {.history = STANCE_HISTORY_ALL};
+    if (stance_instance_create_ex(graph, &all, NULL, &v->inst, &err) ||
+        stance_workspace_create(graph, NULL, &v->ws, &err)) {
         view_close(v);
         return fail("instance: %s", err.message);
     }
@@ -227,7 +231,8 @@ static int sm_open(void) {
     lab_view *v = &g_view[0];
     if (view_open(v, g, 1)) return -1;
     view_builtin_mesh(v);
-    if (stance_instance_create(g, NULL, &sm.shadow, &err)) return fail("instance: %s", err.message);
+    const stance_instance_desc all = {.history = STANCE_HISTORY_ALL};
+    if (stance_instance_create_ex(g, &all, NULL, &sm.shadow, &err)) return fail("instance: %s", err.message);
     v->move_root = 1;
     v->height = rest_height(v->skeleton, v->side);
     v->feet[0] = stance_skeleton_find(v->skeleton, "foot_l");
@@ -240,7 +245,7 @@ static int sm_open(void) {
     sm.state = -1, sm.from = -1, sm.jump_cm = -1.0f, sm.jump_joint = -1;
     snprintf(sm.transition, sizeof sm.transition, "none");
     sm_apply_switch();
-    lab_update(v->inst, 0.0f);
+    lab_update(v->inst, 0.0f, v->ws);
     track_frame(v);
     return 0;
 }
@@ -299,8 +304,8 @@ LAB_API int lab_sm_step(float dt) {
     if (!(dt >= 0.0f && dt <= 0.25f)) return fail("dt %g out of range", (double)dt);
     /* the pose the old state alone gives on this frame */
     stance_instance_copy(sm.shadow, v->inst);
-    lab_update_ex(sm.shadow, dt, STANCE_UPDATE_NO_TRANSITIONS);
-    stance_status st = lab_update(v->inst, dt);
+    lab_update_ex(sm.shadow, dt, STANCE_UPDATE_NO_TRANSITIONS, v->ws);
+    stance_status st = lab_update(v->inst, dt, v->ws);
     if (st) return fail("update: %s", stance_status_name(st));
     sm.jump_cm = -1.0f;
     int n;
@@ -460,7 +465,7 @@ static int ly_open(void) {
     ly.mask = MASK_ARM, ly.space = 0, ly.base = 2;
     ly.w_breathe = 0.0f, ly.w_lean = 0.0f, ly.w_wave = 1.0f;
     if (ly_build()) return -1;
-    lab_update(g_view[1].inst, 0.0f);
+    lab_update(g_view[1].inst, 0.0f, g_view[1].ws);
     track_frame(&g_view[1]);
     ly_measure();
     return 0;
@@ -476,7 +481,7 @@ LAB_API int lab_ly_config(int mask, int space, int base) {
     ly.mask = mask, ly.space = space, ly.base = base;
     if (rebuild) {
         if (ly_build()) return -1;
-        lab_update(g_view[1].inst, 0.0f);
+        lab_update(g_view[1].inst, 0.0f, g_view[1].ws);
         track_frame(&g_view[1]);
         ly_measure();
     } else {
@@ -500,7 +505,7 @@ LAB_API int lab_ly_step(float dt) {
     lab_view *v = &g_view[1];
     if (!v->inst) return fail("not initialised");
     if (!(dt >= 0.0f && dt <= 0.25f)) return fail("dt %g out of range", (double)dt);
-    if (lab_update(v->inst, dt)) return fail("layers: update failed");
+    if (lab_update(v->inst, dt, v->ws)) return fail("layers: update failed");
     track_frame(v);
     ly_measure();
     stance_machine_status ms;
