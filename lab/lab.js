@@ -32,7 +32,7 @@
   const graphs = {};       // view -> lab_graph_json object
   let machineSeen = null;  // what the state-machine view drew last
   let crowdOpen = false, crowdMs = 0;
-  let fpsNow = 0, crowdTriangles = 0;
+  let fpsNow = 0, crowdTriangles = 0, meshTop = -Infinity;
   let sampleReq = null;    // pixel sampling for the tests
   const speedName = 'speed', jumpName = 'jump';
   let errorShown = false;
@@ -166,6 +166,8 @@
     gfx.upload(meshes);
     uploaded = v;
     if (v === VIEW.cr) crowdTriangles = L._lab_triangle_count(0);
+    meshTop = -Infinity; // the meshes' top as stored (bind space): frames a head above the top joint
+    for (const m of meshes) for (let i = 1; i < m.positions.length; i += 3) meshTop = Math.max(meshTop, m.positions[i]);
   }
 
   function activeView() { return view === 'as' ? (assetLoaded ? asView : -2) : VIEW[view]; }
@@ -216,7 +218,8 @@
     }
     gfx.matrices(tex, J, Math.max(1, ns));
     const r = pose.root;
-    const target = [r[0] + pose.x[0] + s.centre[0], s.ground + s.height * 0.5 + (r[1] > 0 ? r[1] : 0), r[2] + pose.z[0] + s.centre[1]];
+    const tall = Math.max(s.height, Math.min(2 * s.height, meshTop - s.ground));
+    const target = [r[0] + pose.x[0] + s.centre[0], s.ground + tall * 0.5 + (r[1] > 0 ? r[1] : 0), r[2] + pose.z[0] + s.centre[1]];
     const lines = boneLines(v, pose);
     let extra = null;
     if (v === VIEW.ly) { // the authored upper-arm direction from the output's shoulder
@@ -227,7 +230,7 @@
       const k = 1.5 * ol / len, a = [pose.x[arm] + r[0], pose.y[arm] + r[1], pose.z[arm] + r[2]];
       extra = new Float32Array([...a, a[0] + dx * k, a[1] + dy * k, a[2] + dz * k]);
     }
-    gfx.draw({ target, height: Math.max(s.height, 0.8 * s.span), ground: s.ground, places: new Float32Array([r[0], r[1], r[2], 0]), instances: 1,
+    gfx.draw({ target, height: Math.max(tall, 0.8 * s.span), ground: s.ground, places: new Float32Array([r[0], r[1], r[2], 0]), instances: 1,
       showMesh, bones: showBones || !showMesh ? lines.seg : null, joints: showBones ? lines.pts : null, extra });
     lastBox = gfx.project(lines.pts);
     if (sampleReq) { const q = sampleReq; sampleReq = null; q(gfx.read(lastBox), lastBox); }

@@ -85,8 +85,13 @@ async function main() {
       check(consoleErrors.length === 0, 'console errors: ' + consoleErrors.join(' | '));
       const err = await text(page, '#error');
       check(err === '', 'the page shows an error: ' + err);
-      const fps = Number(await text(page, '#fps'));
-      check(fps >= 30, `the page runs at ${fps} fps`);
+      // frames over 3 s once started (the first half second compiles shaders and uploads the mesh)
+      const fps = await page.evaluate(() => new Promise((resolve) => {
+        let n = 0; const t0 = performance.now();
+        const tick = (t) => { n++; if (t - t0 < 3000) requestAnimationFrame(tick); else resolve(n * 1000 / (t - t0)); };
+        requestAnimationFrame(tick);
+      }));
+      check(fps >= 30, `the page runs at ${fps.toFixed(1)} fps (load average ${os.loadavg()[0].toFixed(1)})`);
     }],
     ['status() reports the built-in character with its mesh', async () => {
       const st = JSON.parse(await page.evaluate(() => window.stanceLab.status()));
