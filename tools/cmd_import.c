@@ -1,5 +1,5 @@
 /* tools/cmd_import.c - `stance import FILE -o OUT.stance [--scale S]
- * [--strict] [--max-memory BYTES]`:
+ * [--strict] [--max-memory BYTES] [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]`:
  * imports a glTF/GLB, BVH, FBX or Collada file (or re-saves a .stance file)
  * into the native format.
  *
@@ -23,7 +23,11 @@ static int usage(FILE *f, int status) {
                "  --strict   any problem is an error (default: a clip that cannot be imported is\n"
                "             dropped with a warning, and the file fails only when no clip is left)\n"
                "  --max-memory BYTES  the import's memory budget for keys (suffix K, M or G;\n"
-               "             default 1G), checked before allocating\n");
+               "             default 1G), checked before allocating\n"
+               "  --error-cm CM   clip compression: largest model-space error at the virtual\n"
+               "             vertices, in cm (default 0.01; 0 = exact, bit-identical keys)\n"
+               "  --vertex-cm CM  distance of the virtual vertices from each joint (default 3)\n"
+               "  --unit-cm CM    centimetres per model unit (default 100: metres)\n");
     return status;
 }
 
@@ -39,6 +43,7 @@ int cmd_import(int argc, char **argv) {
     float scale = 1.0f;
     int strict = 0;
     size_t max_memory = 0;
+    double error_cm = 0.01, vertex_cm = 3.0, unit_cm = 100.0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout, 0);
@@ -53,6 +58,15 @@ int cmd_import(int argc, char **argv) {
                 return 2;
             }
             scale = (float)v;
+        } else if (!strcmp(a, "--error-cm") || !strcmp(a, "--vertex-cm") || !strcmp(a, "--unit-cm")) {
+            char *end = NULL;
+            double v = i + 1 < argc ? strtod(argv[++i], &end) : -1.0;
+            int zero_ok = !strcmp(a, "--error-cm");
+            if (!end || *end || !isfinite(v) || v < 0.0 || (!zero_ok && v == 0.0) || v > 1e6) {
+                fprintf(stderr, "stance import: %s needs a number of centimetres %s\n", a, zero_ok ? ">= 0" : "> 0");
+                return 2;
+            }
+            *(a[2] == 'e' ? &error_cm : a[2] == 'v' ? &vertex_cm : &unit_cm) = v;
         } else if (!strcmp(a, "--strict")) {
             strict = 1;
         } else if (!strcmp(a, "--max-memory")) {
@@ -88,7 +102,17 @@ int cmd_import(int argc, char **argv) {
         print_error(err.message);
         return 1;
     }
-    stance_status s = stance_asset_save_file(&asset, out, &err);
+    stance_status s = STANCE_OK;
+    if (error_cm > 0.0) {
+        stance_compress_settings cs = {(float)(error_cm / unit_cm), (float)(vertex_cm / unit_cm)};
+        if (!(cs.max_error > 0.0f) || !(cs.vertex_distance > 0.0f)) {
+            fprintf(stderr, "stance import: --error-cm and --vertex-cm are too small for --unit-cm\n");
+            stance_asset_destroy(&asset);
+            return 2;
+        }
+        s = stance_asset_compress(&asset, &cs, &err);
+    }
+    if (!s) s = stance_asset_save_file(&asset, out, &err);
     if (s) {
         print_error(err.message);
         stance_asset_destroy(&asset);

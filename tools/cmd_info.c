@@ -7,6 +7,7 @@
  * builds without jansson). Errors are one line on stderr, exit status 1;
  * usage errors exit 2. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -61,6 +62,12 @@ static int animated_count(const stance_clip *c) {
     return n;
 }
 
+/* Centimetres per model unit for max_error_cm (--unit-cm; metres by default). */
+static double unit_cm = 100.0;
+
+/* Raw size: 10 floats per joint per key of the grid (ACL's measure). */
+static size_t raw_bytes(const stance_clip *c) { return (size_t)40 * (size_t)c->joint_count * (size_t)c->key_count; }
+
 static const char *mesh_skin_name(const stance_asset *a, const stance_mesh *m) {
     return m->skin >= 0 && m->skin < a->skin_count ? a->skins[m->skin]->name : NULL;
 }
@@ -103,7 +110,9 @@ static void print_text(const char *path, const stance_asset *a) {
         const stance_clip *c = a->clips[i];
         printf("  ");
         put_plain(stdout, c->name);
-        printf(": %.3f s, %d keys, animates %d joints:", (double)c->duration, c->key_count, animated_count(c));
+        printf(": %.3f s, %d keys, %zu raw / %zu stored bytes, largest error %.6g cm, animates %d joints:",
+               (double)c->duration, c->key_count, raw_bytes(c), stance_clip_data_bytes(c),
+               (double)stance_clip_max_error(c, NULL) * unit_cm, animated_count(c));
         for (int j = 0, first = 1; j < c->joint_count; j++) {
             if (!c->animated[j]) continue;
             printf(first ? " " : ", ");
@@ -131,7 +140,9 @@ static void print_json(const stance_asset *a) {
         const stance_clip *c = a->clips[i];
         printf("%s{\"name\":", i ? "," : "");
         put_json_string(stdout, c->name);
-        printf(",\"duration_s\":%.9g,\"keys\":%d,\"joints\":[", (double)c->duration, c->key_count);
+        printf(",\"duration_s\":%.9g,\"keys\":%d,\"raw_bytes\":%zu,\"stored_bytes\":%zu,\"max_error_cm\":%.9g,"
+               "\"compressed\":%s,\"joints\":[", (double)c->duration, c->key_count, raw_bytes(c), stance_clip_data_bytes(c),
+               (double)stance_clip_max_error(c, NULL) * unit_cm, stance_clip_is_compressed(c) ? "true" : "false");
         for (int j = 0, first = 1; j < c->joint_count; j++) {
             if (!c->animated[j]) continue;
             if (!first) printf(",");
@@ -173,12 +184,21 @@ int cmd_info(int argc, char **argv) {
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: stance info FILE [--json]\n"
                    "  FILE    a .stance file, or a file to import (glTF/GLB, BVH, FBX, Collada)\n"
-                   "  --json  {\"joints\":[{\"name\",\"parent\"}],\"clips\":[{\"name\",\"duration_s\",\"keys\",\"joints\"}],\n"
+                   "  --json  {\"joints\":[{\"name\",\"parent\"}],\"clips\":[{\"name\",\"duration_s\",\"keys\",\"raw_bytes\",\"stored_bytes\",\n"
+                   "           \"max_error_cm\",\"compressed\",\"joints\"}],\n"
                    "           \"skins\":[{\"name\",\"joint_count\"}],\"meshes\":[{\"name\",\"vertices\",\"triangles\",\"uvs\",\"skin\"}]}\n"
                    "          (a mesh's \"skin\" is its skin's name, null when rigid)\n"
                    "          and for a compiled graph \"graph\":{\"params\":[{\"name\",\"type\"}],\n"
                    "          \"machines\":[{\"name\",\"states\":[...]}],\"layers\":[{\"name\",\"machine\",\"mode\",\"priority\"}]}}\n");
             return 0;
+        } else if (!strcmp(a, "--unit-cm")) {
+            char *end = NULL;
+            double v = i + 1 < argc ? strtod(argv[++i], &end) : 0.0;
+            if (!end || *end || !(v > 0.0) || v > 1e6) {
+                fprintf(stderr, "stance info: --unit-cm needs centimetres per model unit > 0\n");
+                return 2;
+            }
+            unit_cm = v;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "stance info: unknown option '%s' (see --help)\n", a);
             return 2;

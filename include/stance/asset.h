@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define STANCE_ASSET_VERSION 2
+#define STANCE_ASSET_VERSION 3
 #define STANCE_MAX_CLIPS 4096
 
 /* Owns its skeleton, clips, skins and meshes (all from `allocator`). Zero-initialize before
@@ -61,6 +61,12 @@ typedef struct stance_asset {
 } stance_asset;
 
 void stance_asset_destroy(stance_asset *asset); /* NULL and a zeroed asset are fine */
+
+/* Replaces each exact clip by its compressed copy (stance_clip_compress with
+ * the asset's skeleton and allocator). Not with a graph (it points at the
+ * clips): compress first. On failure the clips done so far stay compressed. */
+stance_status stance_asset_compress(stance_asset *asset, const stance_compress_settings *settings,
+                                    stance_error *err);
 
 /* The clip of that exact name, or NULL. */
 const stance_clip *stance_asset_find_clip(const stance_asset *asset, const char *name);
