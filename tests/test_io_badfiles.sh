@@ -177,8 +177,8 @@ if [ -f "$src" ] && timeout 20 "$cli" import "$src" --error-cm 0 -o "$good" >/de
     cp "$good" "$tmp/long.stance"
     printf 'x' >>"$tmp/long.stance"
     expect "$tmp/long.stance"
-    # header fields: magic, version, flags, payload size, checksum; then payload
-    for at in "0 0" "6 0" "7 7" "8 0" "9 0" "11 7" "12 0" "15 7" "16 0" "20 3" "23 7" "24 0" "31 7" \
+    # header fields: magic, version (bit 2: version 7; bit 0 would make a valid version 2), flags, payload size, checksum; then payload
+    for at in "0 0" "6 0" "7 7" "8 2" "9 0" "11 7" "12 0" "15 7" "16 0" "20 3" "23 7" "24 0" "31 7" \
         "32 0" "40 2" "48 0" "51 7" $((n - 1))" 0"; do
         # shellcheck disable=SC2086 # two words: offset and bit
         set -- $at
