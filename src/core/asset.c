@@ -34,7 +34,8 @@
  *         u32 track_count; per track: u16 joint, u8 channel (0 T, 1 R, 2 S),
  *         u8 shift, u8 bits, then by bits: 0: f32 value[w]; 32: f32
  *         keys[n w]; 1..24: f32 min[3], f32 ext[3], u8 packed[ceil(3 n bits
- *         / 8)] (LSB first; bits 1..24), n = ceil((key_count - 1) / 2^shift) + 1
+ *         / 8)] (LSB first; bits 1..24); 64 + b: the same with segment
+ *         heads first (clip_packed.h), n = ceil((key_count - 1) / 2^shift) + 1
  *         u32 event_count, events as above
  *         u32 root_key_count, f32 root_times[n], f32 root_values[3 n]
  *         (always explicit; flag bit 1 says the pose is not in place)
@@ -376,7 +377,7 @@ static stance_status load_packed(reader *r, const stance_skeleton *sk, const sta
         for (uint32_t i = 0; i < n; i++) {
             unsigned lo = r_u8(&q), hi = r_u8(&q);
             int joint = (int)(lo | hi << 8), ch = (int)r_u8(&q), shift = (int)r_u8(&q), bits = (int)r_u8(&q);
-            if (q.bad || ch > 2 || shift > ST_PACK_MAX_SHIFT || (bits > ST_PACK_MAX_BITS && bits != ST_PACK_RAW)) {
+            if (q.bad || ch > 2 || shift > ST_PACK_MAX_SHIFT || !st_bits_ok(bits)) {
                 st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': track %u has a bad head (channel %d, shift %d, bits %d)", index, name, (unsigned)i, ch, shift, bits);
                 goto done;
             }

@@ -138,42 +138,71 @@ static void build(const float *vals, int K, int ch, int shift, int bits, st_ptra
         }
         return;
     }
+    const int seg = (bits & ST_PACK_SEG) != 0, b = bits & ~ST_PACK_SEG;
+    const uint32_t levels_u = (1u << b) - 1u;
+    const float levels = (float)levels_u;
+    /* the keys as stored: rotations with w >= 0, x y z */
     float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-    for (int pass = 0; pass < 2; pass++) {
-        const float levels = (float)((1u << bits) - 1u);
-        memset(data, 0, st_ptrack_bytes(n, bits) + 4);
-        for (uint32_t i = 0; i < n; i++) {
-            size_t g = (size_t)i << shift;
-            if (g > (size_t)K - 1) g = (size_t)K - 1;
-            const float *v = vals + g * (size_t)w;
-            float x[3] = {v[0], v[1], v[2]};
-            if (w == 4 && v[3] < 0.0f) x[0] = -x[0], x[1] = -x[1], x[2] = -x[2];
+    for (uint32_t i = 0; i < n; i++) {
+        size_t g = (size_t)i << shift;
+        if (g > (size_t)K - 1) g = (size_t)K - 1;
+        const float *v = vals + g * (size_t)w;
+        float sg = w == 4 && v[3] < 0.0f ? -1.0f : 1.0f;
+        for (int c = 0; c < 3; c++) {
+            raw[3 * i + c] = sg * v[c];
+            if (raw[3 * i + c] < lo[c]) lo[c] = raw[3 * i + c];
+            if (raw[3 * i + c] > hi[c]) hi[c] = raw[3 * i + c];
+        }
+    }
+    for (int c = 0; c < 3; c++) {
+        t->min[c] = lo[c];
+        float ext = hi[c] - lo[c];
+        while (ext > 0.0f && lo[c] + ext > (w == 4 ? 1.0f : FLT_MAX)) ext = nextafterf(ext, 0.0f);
+        t->ext[c] = ext;
+        t->step[c] = ext / (seg ? 255.0f : levels);
+    }
+    t->inv_levels = 1.0f / levels;
+    t->keys_at = (uint32_t)st_ptrack_heads(n, bits);
+    memset(data, 0, st_ptrack_bytes(n, bits) + 4);
+    unsigned char *keys = data + t->keys_at;
+    for (uint32_t i = 0; i < n; i++) {
+        unsigned char *h = data + (size_t)(i / ST_SEG_KEYS) * 6u;
+        if (seg && i % ST_SEG_KEYS == 0) { /* this segment's range, in 255ths of the track's */
+            uint32_t end = i + ST_SEG_KEYS < n ? i + ST_SEG_KEYS : n;
             for (int c = 0; c < 3; c++) {
-                if (pass == 0) {
-                    if (x[c] < lo[c]) lo[c] = x[c];
-                    if (x[c] > hi[c]) hi[c] = x[c];
-                    continue;
+                float a = FLT_MAX, z = -FLT_MAX;
+                for (uint32_t k = i; k < end; k++) {
+                    if (raw[3 * k + c] < a) a = raw[3 * k + c];
+                    if (raw[3 * k + c] > z) z = raw[3 * k + c];
                 }
-                float q = t->ext[c] > 0.0f ? (x[c] - t->min[c]) / t->ext[c] * levels : 0.0f;
-                uint32_t qi = q <= 0.0f ? 0u : q >= levels ? (1u << bits) - 1u : (uint32_t)(q + 0.5f);
-                size_t pos = ((size_t)i * 3u + (size_t)c) * (size_t)bits;
-                for (int b = 0; b < bits; b++, pos++)
-                    if (qi >> b & 1u) data[pos >> 3] |= (unsigned char)(1u << (pos & 7u));
+                int h0 = 0, h1 = 0;
+                if (t->ext[c] > 0.0f) {
+                    h0 = (int)floorf((a - t->min[c]) / t->step[c]);
+                    int h2 = (int)ceilf((z - t->min[c]) / t->step[c]);
+                    h0 = h0 < 0 ? 0 : h0 > 255 ? 255 : h0;
+                    h2 = h2 < h0 ? h0 : h2 > 255 ? 255 : h2;
+                    h1 = h2 - h0;
+                    if (h1 == 0 && h0 < 255) h1 = 1;
+                    else if (h1 == 0) h0--, h1 = 1;
+                }
+                h[2 * c] = (unsigned char)h0, h[2 * c + 1] = (unsigned char)h1;
             }
         }
-        if (pass == 0)
-            for (int c = 0; c < 3; c++) {
-                t->min[c] = lo[c];
-                float ext = hi[c] - lo[c];
-                while (ext > 0.0f && lo[c] + ext > (w == 4 ? 1.0f : FLT_MAX)) ext = nextafterf(ext, 0.0f);
-                t->ext[c] = ext;
-                t->step[c] = ext / levels;
-            }
+        for (int c = 0; c < 3; c++) {
+            float q;
+            if (!(t->ext[c] > 0.0f)) q = 0.0f;
+            else if (seg) q = ((raw[3 * i + c] - t->min[c]) / t->step[c] - (float)h[2 * c]) / (float)h[2 * c + 1] * levels;
+            else q = (raw[3 * i + c] - t->min[c]) / t->step[c];
+            uint32_t qi = q <= 0.0f ? 0u : q >= levels ? levels_u : (uint32_t)(q + 0.5f);
+            size_t pos = ((size_t)i * 3u + (size_t)c) * (size_t)b;
+            for (int k = 0; k < b; k++, pos++)
+                if (qi >> k & 1u) keys[pos >> 3] |= (unsigned char)(1u << (pos & 7u));
+        }
     }
 }
 
 static size_t cost_bits(const st_ptrack *t, int w) {
-    return t->bits == ST_PACK_RAW ? (size_t)t->n * (size_t)w * 32u : 192u + (size_t)t->n * 3u * (size_t)t->bits;
+    return t->bits == ST_PACK_RAW ? (size_t)t->n * (size_t)w * 32u : 192u + 8u * st_ptrack_bytes(t->n, t->bits);
 }
 
 typedef struct chosen {
@@ -183,6 +212,14 @@ typedef struct chosen {
     size_t data_bytes, raw_floats;
     int constant;      /* 1: one raw key in raw */
 } chosen;
+
+static void release(stance_allocator *al, chosen *ch, int n) {
+    for (int i = 0; i < n; i++) {
+        if (ch[i].raw) st_free(al, ch[i].raw, ch[i].constant ? sizeof(float) * 4 : sizeof(float) * ch[i].raw_floats);
+        if (ch[i].data) st_free(al, ch[i].data, ch[i].data_bytes);
+        ch[i].raw = NULL, ch[i].data = NULL;
+    }
+}
 
 static stance_status fail_free(stance_allocator *al, void **ptr, size_t *size, int n, stance_status s) {
     for (int i = 0; i < n; i++)
@@ -208,13 +245,14 @@ stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *
         return st_fail(err, STANCE_ERR_ARGUMENT, "compress: clip '%s' (%d keys x %d joints) is too large to compress (at most %u evaluation points x joints)", c->name, K, J, MAX_WORK);
     stance_allocator al = st_allocator(allocator);
     const int NS = ST_PACK_MAX_SHIFT + 1;
-    enum { A_LOC, A_MOD, A_REF, A_TMP, A_IA, A_FR, A_SUB, A_POSE, A_VALS, A_DATA, A_RAW, A_CH, A_TR, A_N };
+    enum { A_LOC, A_MOD, A_REF, A_TMP, A_IA, A_FR, A_SUB, A_POSE, A_VALS, A_DATA, A_RAW, A_CH, A_TR, A_BEST, A_N };
     size_t size[A_N] = {
         sizeof(float) * 10 * (size_t)E * (size_t)J, sizeof(double) * 12 * (size_t)E * (size_t)J,
         sizeof(double) * 9 * (size_t)E * (size_t)J, sizeof(double) * 12 * (size_t)J,
         sizeof(uint32_t) * (size_t)E * (size_t)NS, sizeof(float) * (size_t)E * (size_t)NS, sizeof(int) * (size_t)J,
-        stance_pose_bytes(J), sizeof(float) * 4 * (size_t)K, st_ptrack_bytes((uint32_t)K, ST_PACK_MAX_BITS) + 8,
-        sizeof(float) * 4 * (size_t)K, sizeof(chosen) * 3 * (size_t)J, sizeof(st_ptrack_desc) * 3 * (size_t)J};
+        stance_pose_bytes(J), sizeof(float) * 4 * (size_t)K, st_ptrack_bytes((uint32_t)K, ST_PACK_SEG | ST_PACK_MAX_BITS) + 8,
+        sizeof(float) * 4 * (size_t)K, sizeof(chosen) * 3 * (size_t)J, sizeof(st_ptrack_desc) * 3 * (size_t)J,
+        sizeof(chosen) * 3 * (size_t)J};
     void *ptr[A_N] = {0};
     for (int i = 0; i < A_N; i++)
         if (!(ptr[i] = st_alloc(&al, size[i], 64)))
@@ -223,6 +261,29 @@ stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *
     stance_pose pose;
     stance_pose_init(&pose, J, ptr[A_POSE], size[A_POSE], NULL);
 
+    /* Depth and the deepest depth below each joint. */
+    int depth[STANCE_MAX_JOINTS], below[STANCE_MAX_JOINTS];
+    for (int j = 0; j < J; j++) depth[j] = sk->parents[j] >= 0 ? depth[sk->parents[j]] + 1 : 0, below[j] = depth[j];
+    for (int j = J - 1; j > 0; j--) {
+        int p = sk->parents[j];
+        if (p >= 0 && below[j] > below[p]) below[p] = below[j];
+    }
+
+    /* Three ways to share the tolerance down the hierarchy, joint share
+     * ((depth + 1) / (deepest below + 1))^gamma: the cheapest result wins. */
+    static const double gammas[3] = {1.0, 0.5, 0.25};
+    chosen *ch = ptr[A_CH], *best_ch = ptr[A_BEST];
+    int nch = 0, best_n = -1;
+    size_t best_cost = 0;
+    double best_worst = 0.0;
+    float *vals = ptr[A_VALS];
+    unsigned char *cand_data = ptr[A_DATA];
+    float *cand_raw = ptr[A_RAW];
+    stance_status st = STANCE_OK;
+    const float *blocks[3] = {c->t, c->r, c->s};
+    const int nblk[3] = {c->t_keys, c->r_keys, c->s_keys};
+    for (int attempt = 0; attempt < 3 && !st; attempt++) {
+    nch = 0;
     /* Evaluation times, the exact local poses and model-space points. */
     for (int e = 0; e < E; e++) {
         int g = e / SUB, i = e % SUB;
@@ -253,25 +314,9 @@ stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *
         }
     }
 
-    /* Depth and the deepest depth below each joint. */
-    int depth[STANCE_MAX_JOINTS], below[STANCE_MAX_JOINTS];
-    for (int j = 0; j < J; j++) depth[j] = sk->parents[j] >= 0 ? depth[sk->parents[j]] + 1 : 0, below[j] = depth[j];
-    for (int j = J - 1; j > 0; j--) {
-        int p = sk->parents[j];
-        if (p >= 0 && below[j] > below[p]) below[p] = below[j];
-    }
-
-    chosen *ch = ptr[A_CH];
-    int nch = 0;
-    float *vals = ptr[A_VALS];
-    unsigned char *cand_data = ptr[A_DATA];
-    float *cand_raw = ptr[A_RAW];
-    stance_status st = STANCE_OK;
-    const float *blocks[3] = {c->t, c->r, c->s};
-    const int nblk[3] = {c->t_keys, c->r_keys, c->s_keys};
     for (int j = 0; j < J && !st; j++) {
         subtree(&w, j);
-        const double limit = 0.98 * (double)tol * (depth[j] + 1) / (below[j] + 1);
+        const double limit = 0.98 * (double)tol * pow((double)(depth[j] + 1) / (below[j] + 1), gammas[attempt]);
         for (int pass = 0; pass < 3 && !st; pass++) {
             const int chn = pass == 0 ? 1 : pass == 1 ? 0 : 2; /* rotation first */
             if (!(c->animated[j] & (1u << chn))) continue;
@@ -309,18 +354,21 @@ stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *
                         if (cost_bits(&cand, wd) < cost_bits(&best, wd)) best = cand, best_shift = s, best_bits = ST_PACK_RAW;
                     }
                 }
-                build(vals, K, chn, s, ST_PACK_MAX_BITS, &cand, cand_data, cand_raw);
-                if (evaluate(&w, &cand, cand_data, cand_raw, limit, 0) <= limit) {
+                for (int sg = 0; sg < 2; sg++) {
+                    const int flag = sg ? ST_PACK_SEG : 0;
+                    if (sg && st_ptrack_keys((uint32_t)K, s) <= ST_SEG_KEYS) break;
+                    build(vals, K, chn, s, flag | ST_PACK_MAX_BITS, &cand, cand_data, cand_raw);
+                    if (evaluate(&w, &cand, cand_data, cand_raw, limit, 0) > limit) continue;
                     any = 1;
                     int lo = 1, hi = ST_PACK_MAX_BITS;
                     while (lo < hi) {
                         int mid = (lo + hi) / 2;
-                        build(vals, K, chn, s, mid, &cand, cand_data, cand_raw);
+                        build(vals, K, chn, s, flag | mid, &cand, cand_data, cand_raw);
                         if (evaluate(&w, &cand, cand_data, cand_raw, limit, 0) <= limit) hi = mid;
                         else lo = mid + 1;
                     }
-                    build(vals, K, chn, s, lo, &cand, cand_data, cand_raw);
-                    if (cost_bits(&cand, wd) < cost_bits(&best, wd)) best = cand, best_shift = s, best_bits = lo;
+                    build(vals, K, chn, s, flag | lo, &cand, cand_data, cand_raw);
+                    if (cost_bits(&cand, wd) < cost_bits(&best, wd)) best = cand, best_shift = s, best_bits = flag | lo;
                 }
                 if (!any && s > 0) break;
             }
@@ -342,15 +390,31 @@ stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *
             nch++;
         }
     }
-
     if (!st) {
-        /* the error of the result, over every joint and point */
+        /* the error of this result, over every joint and point, and its cost */
         double worst = 0.0;
         for (int e = 0; e < E; e++)
             for (int j = 0; j < J; j++) {
                 double err1 = vertex_error(w.mod + ((size_t)e * (size_t)J + (size_t)j) * 12, w.ref + ((size_t)e * (size_t)J + (size_t)j) * 9, dist);
                 if (err1 > worst) worst = err1;
             }
+        size_t cost = 0;
+        for (int i = 0; i < nch; i++) cost += ch[i].constant ? 32u * ch[i].raw_floats : cost_bits(&ch[i].t, ch[i].t.channel == 1 ? 4 : 3);
+        if (best_n < 0 || cost < best_cost) {
+            chosen *tmp = best_ch;
+            best_ch = ch, ch = tmp;
+            int tn = best_n;
+            best_n = nch, nch = tn < 0 ? 0 : tn;
+            best_cost = cost, best_worst = worst;
+        }
+    }
+    release(&al, ch, nch); /* the losing attempt's keys */
+    nch = 0;
+    }
+    ch = best_ch, nch = best_n < 0 ? 0 : best_n;
+
+    if (!st) {
+        const double worst = best_worst;
         st_ptrack_desc *td = ptr[A_TR];
         for (int i = 0; i < nch; i++) {
             st_ptrack_desc *t = &td[i];
@@ -377,10 +441,7 @@ stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *
         d.max_error = (float)worst, d.vertex_distance = dist;
         st = st_clip_create_packed(&d, sk, &al, out, err);
     }
-    for (int i = 0; i < nch; i++) {
-        if (ch[i].raw) st_free(&al, ch[i].raw, ch[i].constant ? sizeof(float) * 4 : sizeof(float) * ch[i].raw_floats);
-        if (ch[i].data) st_free(&al, ch[i].data, ch[i].data_bytes);
-    }
+    release(&al, ch, nch);
     fail_free(&al, ptr, size, A_N, STANCE_OK);
     return st;
 }

@@ -37,8 +37,8 @@ static stance_status check_track(const st_packed_desc *d, int i, uint32_t K, sta
             }
         return STANCE_OK;
     }
-    if (t->bits < 1 || t->bits > ST_PACK_MAX_BITS)
-        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has %d bits per component (0, 1..24 or 32)", d->name, i, t->bits);
+    if (!st_bits_ok(t->bits))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has bits %d (0, 1..24, 32 or 64 + 1..24)", d->name, i, t->bits);
     if (!t->data) return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has no key data", d->name, i);
     for (int c = 0; c < 3; c++) {
         float lo = t->min[c], hi = t->min[c] + t->ext[c];
@@ -206,10 +206,13 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             o->offset = (uint32_t)dof;
             memcpy(data + dof, t->data, nb);
             dof += nb;
-            const float levels = (float)((1u << t->bits) - 1u);
+            const int seg = (t->bits & ST_PACK_SEG) != 0;
+            const float levels = (float)((1u << (t->bits & ~ST_PACK_SEG)) - 1u);
+            o->keys_at = (uint32_t)st_ptrack_heads(n, t->bits);
+            o->inv_levels = 1.0f / levels;
             for (int k = 0; k < 3; k++) {
                 o->min[k] = t->min[k], o->ext[k] = t->ext[k];
-                o->step[k] = t->ext[k] / levels;
+                o->step[k] = t->ext[k] / (seg ? 255.0f : levels);
             }
         }
     }

@@ -12,6 +12,10 @@
  *             track's range [min, min + ext]; rotations store x, y, z of the
  *             key with w >= 0 and rebuild w = sqrt(1 - x^2 - y^2 - z^2);
  *             32: raw floats (3 or 4 per key)
+ *             64 + b (ST_PACK_SEG | b, b in 1..24): quantized to b bits within
+ *             a range per segment of 16 keys: each segment starts with 3 x
+ *             (u8 lo, u8 span), its range being min + ext/255 * [lo, lo +
+ *             span]; all segment heads come first, then the keys
  * Joints without a stored track hold the default pose (rest values and
  * constant tracks), copied at each sample. */
 #ifndef STANCE_CLIP_PACKED_H
@@ -26,6 +30,8 @@
 #define ST_PACK_MAX_SHIFT 8
 #define ST_PACK_RAW 32
 #define ST_PACK_MAX_BITS 24 /* quantized: 1..24 bits per component */
+#define ST_PACK_SEG 0x40    /* bits | ST_PACK_SEG: quantized within segment ranges */
+#define ST_SEG_KEYS 16      /* keys per segment */
 
 typedef struct st_ptrack_desc {
     int joint;
@@ -61,7 +67,9 @@ typedef struct st_ptrack {
     uint8_t channel, shift, bits, pad[3];
     uint32_t n;             /* keys */
     uint32_t offset;        /* bytes into data (bits 1..24) or floats into raw (32) */
-    float min[3], ext[3], step[3]; /* step = ext / (2^bits - 1) */
+    uint32_t keys_at;       /* segmented: bytes of segment heads before the keys */
+    float min[3], ext[3], step[3]; /* step = ext / (2^b - 1); segmented: ext / 255 */
+    float inv_levels;       /* segmented: 1 / (2^b - 1) */
 } st_ptrack;
 
 typedef struct st_packed {
@@ -82,9 +90,18 @@ typedef struct st_packed {
 static inline uint32_t st_ptrack_keys(uint32_t K, int shift) {
     return K < 2 ? 1u : ((K - 2u) >> shift) + 2u;
 }
-/* Bytes of a quantized track's stream. */
+/* 1 for a valid bits value: 0, 32, 1..24, ST_PACK_SEG | 1..24. */
+static inline int st_bits_ok(int bits) {
+    int b = bits & ~ST_PACK_SEG;
+    return bits == 0 || bits == ST_PACK_RAW || (b >= 1 && b <= ST_PACK_MAX_BITS);
+}
+/* Bytes of segment heads of a segmented track. */
+static inline size_t st_ptrack_heads(uint32_t n, int bits) {
+    return (bits & ST_PACK_SEG) ? ((size_t)n + ST_SEG_KEYS - 1u) / ST_SEG_KEYS * 6u : 0u;
+}
+/* Bytes of a quantized track's stream (segment heads and keys). */
 static inline size_t st_ptrack_bytes(uint32_t n, int bits) {
-    return ((size_t)n * 3u * (size_t)bits + 7u) / 8u;
+    return st_ptrack_heads(n, bits) + ((size_t)n * 3u * (size_t)(bits & ~ST_PACK_SEG) + 7u) / 8u;
 }
 
 /* b bits at bit position pos of p (b <= 25; p readable 3 bytes past pos/8). */
@@ -105,8 +122,15 @@ static inline void st_ptrack_key(const st_ptrack *t, const unsigned char *data, 
         return;
     }
     const unsigned char *p = data + t->offset;
-    const size_t b = t->bits, pos = (size_t)i * 3u * b;
-    for (int c = 0; c < 3; c++) v[c] = t->min[c] + (float)st_get_bits(p, pos + (size_t)c * b, (int)b) * t->step[c];
+    const size_t b = t->bits & ~ST_PACK_SEG, pos = (size_t)i * 3u * b;
+    if (t->bits & ST_PACK_SEG) {
+        const unsigned char *h = p + (size_t)(i / ST_SEG_KEYS) * 6u;
+        p += t->keys_at;
+        for (int c = 0; c < 3; c++)
+            v[c] = t->min[c] + t->step[c] * ((float)h[2 * c] + (float)h[2 * c + 1] * ((float)st_get_bits(p, pos + (size_t)c * b, (int)b) * t->inv_levels));
+    } else {
+        for (int c = 0; c < 3; c++) v[c] = t->min[c] + (float)st_get_bits(p, pos + (size_t)c * b, (int)b) * t->step[c];
+    }
     if (w == 4) {
         float l = 1.0f - (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         v[3] = l > 0.0f ? sqrtf(l) : 0.0f;
