@@ -335,6 +335,50 @@ static void test_corrupt(void) {
     stance_builtin_destroy(&b);
 }
 
+/* Velocity of a compressed clip: translations are linear inside a key
+ * interval, so a finite difference of two samples there gives them; the
+ * angular velocity is near the exact clip's (both are interval rotation
+ * vectors; the compressed clip's intervals may span several grid keys). */
+static void test_velocity(void) {
+    stance_builtin b;
+    stance_error err;
+    CHECK_OK(stance_builtin_create(NULL, &b, &err));
+    const stance_clip *x = stance_builtin_clip(&b, "walk");
+    stance_clip *z = NULL;
+    CHECK_OK(stance_clip_compress(x, b.skeleton, NULL, NULL, &z, &err));
+    const int J = b.skeleton->joint_count;
+    stance_pose p0, p1, v, ve, pe;
+    CHECK_OK(stance_pose_create(&p0, J, NULL, NULL));
+    CHECK_OK(stance_pose_create(&p1, J, NULL, NULL));
+    CHECK_OK(stance_pose_create(&v, J, NULL, NULL));
+    CHECK_OK(stance_pose_create(&ve, J, NULL, NULL));
+    CHECK_OK(stance_pose_create(&pe, J, NULL, NULL));
+    double worst_t = 0.0, worst_w = 0.0, top_w = 0.0;
+    for (int k = 0; z && k + 1 < x->key_count; k += 3) {
+        float a = x->times[k], span = x->times[k + 1] - a, t = a + 0.4f * span, h = 0.2f * span;
+        CHECK_OK(stance_clip_sample_velocity(z, t, NULL, &p0, &v));
+        CHECK_OK(stance_clip_sample(z, t + h, NULL, &p1));
+        CHECK_OK(stance_clip_sample_velocity(x, t, NULL, &pe, &ve));
+        for (int j = 0; j < J; j++) {
+            double fd[3] = {(p1.tx[j] - p0.tx[j]) / h, (p1.ty[j] - p0.ty[j]) / h, (p1.tz[j] - p0.tz[j]) / h};
+            double d = fabs(fd[0] - v.tx[j]) + fabs(fd[1] - v.ty[j]) + fabs(fd[2] - v.tz[j]);
+            if (d > worst_t) worst_t = d;
+            double dw = fabs(v.qx[j] - ve.qx[j]) + fabs(v.qy[j] - ve.qy[j]) + fabs(v.qz[j] - ve.qz[j]);
+            if (dw > worst_w) worst_w = dw;
+            double mag = fabs(ve.qx[j]) + fabs(ve.qy[j]) + fabs(ve.qz[j]);
+            if (mag > top_w) top_w = mag;
+            CHECK(v.qw[j] == 0.0f);
+        }
+    }
+    printf("     walk: translation velocity vs finite difference %.2g m/s, angular velocity vs exact %.3g of up to %.3g rad/s\n",
+           worst_t, worst_w, top_w);
+    CHECK(worst_t < 1e-3);
+    CHECK(top_w > 0.5 && worst_w < 0.25 * top_w);
+    stance_pose_destroy(&p0), stance_pose_destroy(&p1), stance_pose_destroy(&v), stance_pose_destroy(&ve), stance_pose_destroy(&pe);
+    stance_clip_destroy(z);
+    stance_builtin_destroy(&b);
+}
+
 /* Bad arguments give a status and a message. */
 static void test_arguments(void) {
     stance_builtin b;
@@ -358,6 +402,7 @@ static void test_arguments(void) {
 int main(void) {
     RUN(test_arguments);
     RUN(test_builtin);
+    RUN(test_velocity);
     RUN(test_exact_and_old);
     RUN(test_corrupt);
     RUN(test_robot_expressive);
