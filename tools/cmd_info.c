@@ -1,5 +1,6 @@
-/* tools/cmd_info.c - `stance info FILE [--json]`: what an asset holds (the
- * joint tree, each clip's duration, key count and animated joints, each
+/* tools/cmd_info.c - `stance info FILE [--json] [--unit-cm CM]`: what an
+ * asset holds (the joint tree, each clip's duration, key count, raw and
+ * stored bytes, largest compression error and animated joints, each
  * skin's joint count, each mesh's vertex and triangle counts and skin), for
  * a .stance file or anything the importer reads.
  *
@@ -182,12 +183,14 @@ int cmd_info(int argc, char **argv) {
         if (!strcmp(a, "--json")) {
             json = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: stance info FILE [--json]\n"
+            printf("usage: stance info FILE [--json] [--unit-cm CM]\n"
                    "  FILE    a .stance file, or a file to import (glTF/GLB, BVH, FBX, Collada)\n"
                    "  --json  {\"joints\":[{\"name\",\"parent\"}],\"clips\":[{\"name\",\"duration_s\",\"keys\",\"raw_bytes\",\"stored_bytes\",\n"
                    "           \"max_error_cm\",\"compressed\",\"joints\"}],\n"
                    "           \"skins\":[{\"name\",\"joint_count\"}],\"meshes\":[{\"name\",\"vertices\",\"triangles\",\"uvs\",\"skin\"}]}\n"
-                   "          (a mesh's \"skin\" is its skin's name, null when rigid)\n"
+                   "          (a mesh's \"skin\" is its skin's name, null when rigid; raw_bytes: 10 floats per\n"
+                   "          joint per key; max_error_cm: measured when compressed, 0 for exact clips)\n"
+                   "  --unit-cm CM  centimetres per model unit for max_error_cm (default 100: metres)\n"
                    "          and for a compiled graph \"graph\":{\"params\":[{\"name\",\"type\"}],\n"
                    "          \"machines\":[{\"name\",\"states\":[...]}],\"layers\":[{\"name\",\"machine\",\"mode\",\"priority\"}]}}\n");
             return 0;
@@ -210,7 +213,7 @@ int cmd_info(int argc, char **argv) {
         }
     }
     if (!path) {
-        fprintf(stderr, "usage: stance info FILE [--json]\n");
+        fprintf(stderr, "usage: stance info FILE [--json] [--unit-cm CM]\n");
         return 2;
     }
     stance_import_warnings warnings;

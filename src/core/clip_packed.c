@@ -177,6 +177,7 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     memcpy(times, d->times, sizeof(float) * K);
     unsigned char *anim = (unsigned char *)c->animated; /* the shell's own memory */
     int ti = 0, cj = 0, max_shift = 0;
+    unsigned used = 0;
     size_t ro = 0, dof = 0;
     for (int i = 0; i < d->track_count; i++) {
         const st_ptrack_desc *t = &d->tracks[i];
@@ -196,6 +197,7 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
         o->bits = (uint8_t)t->bits;
         o->n = n;
         if (t->shift > max_shift) max_shift = t->shift;
+        used |= 1u << t->shift;
         anim[t->joint] |= (unsigned char)(1u << t->channel);
         if (t->bits == ST_PACK_RAW) {
             o->offset = (uint32_t)ro;
@@ -224,6 +226,7 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     p->consts = cd;
     p->const_values = cval;
     p->max_shift = max_shift;
+    p->shifts_used = used;
     p->stored_bytes = stored;
     p->bytes = bytes;
     p->max_error = d->max_error;
@@ -254,6 +257,7 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
     uint32_t ia[ST_PACK_MAX_SHIFT + 1];
     float fr[ST_PACK_MAX_SHIFT + 1], inv[ST_PACK_MAX_SHIFT + 1];
     for (int s = 0; s <= p->max_shift; s++) {
+        if (!(p->shifts_used >> s & 1u)) continue;
         if (K < 2) {
             ia[s] = 0, fr[s] = 0.0f, inv[s] = 0.0f;
             continue;

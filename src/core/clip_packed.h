@@ -81,6 +81,7 @@ typedef struct st_packed {
     const st_ptrack_desc *consts; /* joint, channel, values (kept for saving) */
     const float *const_values;
     int max_shift;
+    unsigned shifts_used;   /* bit s: some track has shift s */
     size_t stored_bytes;    /* the v3 encoding's key data (see st_packed_stored_bytes) */
     size_t bytes;           /* this block */
     float max_error, vertex_distance;
