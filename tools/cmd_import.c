@@ -25,7 +25,8 @@ static int usage(FILE *f, int status) {
                "  --max-memory BYTES  the import's memory budget for keys (suffix K, M or G;\n"
                "             default 1G), checked before allocating\n"
                "  --error-cm CM   clip compression: largest model-space error at the virtual\n"
-               "             vertices, in cm (default 0.01; 0 = exact, bit-identical keys)\n"
+               "             vertices, in cm (default 0.01; 0 = exact, bit-identical keys; a .stance\n"
+               "             FILE is copied as stored unless this is given)\n"
                "  --vertex-cm CM  distance of the virtual vertices from each joint (default 3)\n"
                "  --unit-cm CM    centimetres per model unit (default 100: metres)\n");
     return status;
@@ -44,6 +45,7 @@ int cmd_import(int argc, char **argv) {
     int strict = 0;
     size_t max_memory = 0;
     double error_cm = 0.01, vertex_cm = 3.0, unit_cm = 100.0;
+    int error_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout, 0);
@@ -67,6 +69,7 @@ int cmd_import(int argc, char **argv) {
                 return 2;
             }
             *(a[2] == 'e' ? &error_cm : a[2] == 'v' ? &vertex_cm : &unit_cm) = v;
+            error_given |= a[2] == 'e';
         } else if (!strcmp(a, "--strict")) {
             strict = 1;
         } else if (!strcmp(a, "--max-memory")) {
@@ -103,6 +106,12 @@ int cmd_import(int argc, char **argv) {
         return 1;
     }
     stance_status s = STANCE_OK;
+    /* a .stance file is copied as stored unless --error-cm asks otherwise */
+    unsigned char magic[8] = {0};
+    FILE *probe = fopen(in, "rb");
+    size_t got = probe ? fread(magic, 1, sizeof magic, probe) : 0;
+    if (probe) fclose(probe);
+    if (!error_given && stance_asset_is_native(magic, got)) error_cm = 0.0;
     if (error_cm > 0.0) {
         stance_compress_settings cs = {(float)(error_cm / unit_cm), (float)(vertex_cm / unit_cm)};
         if (!(cs.max_error > 0.0f) || !(cs.vertex_distance > 0.0f)) {
