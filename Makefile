@@ -2,13 +2,16 @@
 #   make run    build with a C compiler, CMake and make only; run the demo
 #   make check  install test-only packages if missing, run the lab's browser
 #               tests, build with -Werror and run every test, then again
-#               under ASan + UBSan (ctest's summary closes the run)
-#   make bench  the reference workload at 64 and 256 joints
+#               under ASan + UBSan (ctest's summary closes the run; LeakSanitizer
+#               skips only libassimp's own leaks, tests/lsan.supp), then the
+#               thread test under TSan
+#   make bench  the reference workload at 64 and 256 joints, then the crowd
+#               workload (10,000 instances of graphs/builtin.json and robot.json, 2 threads)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
 PREFIX ?= /usr/local
 
-.PHONY: all build run check test test-asan deps bench callgrind install fuzz clean
+.PHONY: all build run check test test-asan test-tsan deps bench callgrind install fuzz clean
 
 all: build
 
@@ -31,26 +34,39 @@ test-asan: deps
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSTANCE_WERROR=ON -DSTANCE_SANITIZE=ON
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		ctest --output-on-failure -j $(JOBS)
+		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ctest --output-on-failure -j $(JOBS)
 
-check: lab-test test test-asan
+# ThreadSanitizer: 4 threads update their own instances and controllers of
+# shared graphs; only that test runs in build-tsan.
+test-tsan: deps
+	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTANCE_WERROR=ON -DSTANCE_TSAN=ON
+	cmake --build build-tsan -j $(JOBS) --target test_threads
+	cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure -R '^test_threads$$'
+
+check: lab-test test test-asan test-tsan
 
 bench: build
 	./$(BUILD)/stance bench --joints 64
 	./$(BUILD)/stance bench --joints 256
+	./$(BUILD)/stance bench --graph graphs/builtin.json --characters 10000 --threads 2
+	./$(BUILD)/stance bench --graph graphs/robot.json --characters 10000 --threads 2
 
-# Instructions per character update (steady state), by callgrind.
+# Instructions per character update (steady state), by callgrind: the
+# reference workload and the crowd workload.
 callgrind: build
 	bash scripts/callgrind.sh $(BUILD)/stance
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
+# FUZZ_TARGET=asset|graphfile|api|all, FUZZ_SECONDS (default 60); clang's
+# libFuzzer runtime is in libclang-rt-14-dev
 fuzz:
+	bash scripts/deps.sh clang libclang-rt-14-dev libjansson-dev libassimp-dev libtinygltf-dev
 	bash fuzz/run.sh
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-tsan
 
 # ---- the animation lab (lab/): the runtime + lab/stance_lab.c in WebAssembly
 # make lab        build build-lab/ (index.html, index.js, index.wasm, lab.js)

@@ -29,6 +29,13 @@ int main(int argc, char **argv) {
         stance_graphfile_destroy(gf);
         return 1;
     }
+    stance_workspace *ws = NULL; /* evaluation scratch: one per thread */
+    if (stance_workspace_create(stance_graphfile_graph(gf), NULL, &ws, &err)) {
+        fprintf(stderr, "bullet_waste: %s\n", err.message);
+        stance_controller_destroy(ctl);
+        stance_graphfile_destroy(gf);
+        return 1;
+    }
     const float dt = 1.0f / 60.0f;
     int jump_seen = 0, run_back = 0, failures = 0;
     for (int frame = 0; frame <= 150; frame++) {
@@ -36,7 +43,7 @@ int main(int argc, char **argv) {
             printf("t=%.2f  gameplay: set(ANIM_STATE_AIR_JUMP)\n", frame * dt);
             if (stance_controller_set(ctl, ANIM_STATE_AIR_JUMP, &err)) { fprintf(stderr, "%s\n", err.message); failures++; }
         }
-        stance_controller_update(ctl, dt);
+        stance_controller_update(ctl, dt, ws);
         int n;
         const stance_event *ev = stance_controller_events(ctl, &n);
         for (int i = 0; i < n; i++)
@@ -56,6 +63,7 @@ int main(int argc, char **argv) {
     }
     printf("%s\n", failures ? "FAILED" : "Run -> Jump on the higher layer -> Run again: as in the blog post");
     stance_controller_destroy(ctl);
+    stance_workspace_destroy(ws);
     stance_graphfile_destroy(gf);
     return failures ? 1 : 0;
 }

@@ -20,6 +20,13 @@ int main(int argc, char **argv) {
         stance_graphfile_destroy(gf);
         return 1;
     }
+    stance_workspace *ws = NULL; /* evaluation scratch: one per thread */
+    if (stance_workspace_create(stance_graphfile_graph(gf), NULL, &ws, &err)) {
+        fprintf(stderr, "robot: %s\n", err.message);
+        stance_controller_destroy(ctl);
+        stance_graphfile_destroy(gf);
+        return 1;
+    }
     const float dt = 1.0f / 60.0f;
     int failures = 0, ended_yes = 0, ended_jump = 0;
     for (int f = 0; f <= 360; f++) {
@@ -30,7 +37,7 @@ int main(int argc, char **argv) {
         if (f == 150) stance_controller_set(ctl, ROBOT_STATE_JUMPING_JUMP, NULL);
         if (f == 240) stance_controller_reset(ctl, ROBOT_STATE_WAVING_WAVE, NULL);
         if (f == 260) stance_controller_set(ctl, ROBOT_STATE_SHAKING_NO, NULL);
-        if (stance_controller_update(ctl, dt)) failures++;
+        if (stance_controller_update(ctl, dt, ws)) failures++;
         int n;
         const stance_event *ev = stance_controller_events(ctl, &n);
         for (int i = 0; i < n; i++) {
@@ -50,6 +57,7 @@ int main(int argc, char **argv) {
     }
     if (!ended_yes || !ended_jump) { fprintf(stderr, "robot: the Yes nod and the Jump should both have ended\n"); failures++; }
     stance_controller_destroy(ctl);
+    stance_workspace_destroy(ws);
     stance_graphfile_destroy(gf);
     return failures ? 1 : 0;
 }

@@ -59,12 +59,14 @@ static void exercise(const stance_asset *a) {
     stance_pose_destroy(&model);
     if (a->graph) { /* a compiled graph that loads runs */
         stance_instance *inst = NULL;
-        if (stance_instance_create(a->graph, NULL, &inst, NULL)) abort();
+        stance_workspace *ws = NULL;
+        if (stance_instance_create(a->graph, NULL, &inst, NULL) || stance_workspace_create(a->graph, NULL, &ws, NULL)) abort();
         for (int p = 0; p < stance_graph_param_count(a->graph); p++)
             if (stance_graph_param_type(a->graph, p) == STANCE_PARAM_TRIGGER) stance_instance_set_trigger(inst, p, NULL);
             else stance_instance_set_float(inst, p, 2.0f, NULL);
         for (int f = 0; f < 30; f++)
-            if (stance_instance_update(inst, 1.0f / 30)) abort();
+            if (stance_instance_update(inst, 1.0f / 30, ws)) abort();
+        stance_workspace_destroy(ws);
         stance_instance_destroy(inst);
     }
 

@@ -36,18 +36,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             stance_asset_load_memory(bytes, n, NULL, &compiled, &err) || !compiled.graph)
             abort(); /* a graph that loads compiles, and its compiled form loads */
         stance_instance *inst = NULL, *twin = NULL;
-        if (stance_instance_create(stance_graphfile_graph(gf), NULL, &inst, &err) == STANCE_OK) {
+        stance_workspace *ws = NULL;
+        if (stance_instance_create(stance_graphfile_graph(gf), NULL, &inst, &err) == STANCE_OK &&
+            stance_workspace_create(stance_graphfile_graph(gf), NULL, &ws, &err) == STANCE_OK) {
             if (stance_instance_create(compiled.graph, NULL, &twin, &err)) abort();
+            if (stance_workspace_fits(ws, compiled.graph, &err)) abort(); /* the same skeleton and machines */
             for (int f = 0; f < 30; f++) {
-                stance_status a = stance_instance_update(inst, 1.0f / 30), b = stance_instance_update(twin, 1.0f / 30);
+                stance_status a = stance_instance_update(inst, 1.0f / 30, ws), b = stance_instance_update(twin, 1.0f / 30, ws);
                 const stance_pose *pa = stance_instance_model_pose(inst), *pb = stance_instance_model_pose(twin);
                 if (a != b || memcmp(pa->tx, pb->tx, sizeof(float) * (size_t)pa->joint_count) ||
                     memcmp(pa->qw, pb->qw, sizeof(float) * (size_t)pa->joint_count))
                     abort(); /* the compiled graph plays exactly like the JSON one */
             }
             stance_instance_destroy(twin);
-            stance_instance_destroy(inst);
         }
+        stance_workspace_destroy(ws);
+        stance_instance_destroy(inst);
         stance_asset_destroy(&compiled);
         stance_asset_free_bytes(bytes, n, NULL);
         stance_graphfile_destroy(gf);

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # fuzz/run.sh - builds a fuzzer (clang, libFuzzer, ASan, UBSan) and runs it
 # for FUZZ_SECONDS (default 60). FUZZ_TARGET picks it: "asset" (the .stance
-# loader, default), "graphfile" (JSON graph files, needs libjansson-dev) or
+# loader, default), "graphfile" (JSON graph files, needs libjansson-dev),
+# "api" (the public runtime API driven by tests/api_driver.c over the shipped
+# graphs and the built-in one; needs libjansson-dev and libassimp-dev for the
+# robot graphs, and libtinygltf-dev: their .glb goes to src/io/gltf.cpp) or
 # "all" (each in turn). The corpus lives in FUZZ_DIR/corpus-TARGET (default
 # build-fuzz), seeded the first time; crashes are written to FUZZ_DIR/ and
 # fail the run.
@@ -22,12 +25,27 @@ run_one() {
             bash fuzz/make_corpus.sh "$dir/corpus-$t" >/dev/null || echo "run.sh: no seed corpus; starting from nothing"
         fi ;;
     graphfile)
-        clang $flags -DSTANCE_HAVE_JANSSON=1 fuzz/fuzz_graphfile.c src/io/graphfile*.c src/io/import.c src/io/files.c \
+        clang $flags -DSTANCE_HAVE_JANSSON=1 fuzz/fuzz_graphfile.c src/io/graphfile*.c src/io/import*.c src/io/files.c \
+            src/io/bvh_scan.c src/io/collada_clips.c src/io/lesson_setup.c \
             src/core/*.c src/builtin/*.c src/lesson/*.c -ljansson -lm -o "$dir/fuzz_graphfile"
         [ -n "$(ls -A "$dir/corpus-$t")" ] || cp graphs/*.json docs/graph-format.md "$dir/corpus-$t/" ;;
-    *) echo "fuzz: unknown FUZZ_TARGET '$t' (asset, graphfile, all)" >&2; exit 2 ;;
+    api)
+        # the robot graphs' .glb imports through tinygltf (C++): built apart, linked with C++'s sanitizer runtime
+        local gltf=""
+        if pkg-config --exists tinygltf && command -v clang++ >/dev/null; then
+            clang++ -std=c++17 ${flags/fuzzer,/fuzzer-no-link,} -DSTANCE_HAVE_TINYGLTF=1 -c src/io/gltf.cpp -o "$dir/gltf.o"
+            gltf="-DSTANCE_HAVE_TINYGLTF=1 -fsanitize-link-c++-runtime src/io/gltf_bake.c $dir/gltf.o $(pkg-config --libs tinygltf) -lstdc++"
+        else
+            echo "run.sh: no tinygltf: the api fuzzer runs without the robot graphs" >&2
+        fi
+        clang $flags -Itests -DSTANCE_HAVE_JANSSON=1 -DSTANCE_HAVE_ASSIMP=1 fuzz/fuzz_api.c tests/api_driver.c \
+            src/io/graphfile*.c src/io/import*.c src/io/files.c src/io/bvh_scan.c src/io/collada_clips.c src/io/lesson_setup.c \
+            src/core/*.c src/builtin/*.c src/lesson/*.c $gltf \
+            -ljansson -lassimp -lm -o "$dir/fuzz_api"
+        [ -n "$(ls -A "$dir/corpus-$t")" ] || cp fuzz/corpus/api/* "$dir/corpus-$t/" ;;
+    *) echo "fuzz: unknown FUZZ_TARGET '$t' (asset, graphfile, api, all)" >&2; exit 2 ;;
     esac
     "$dir/fuzz_$t" -max_total_time="$seconds" -max_len=262144 -rss_limit_mb=2048 -timeout=10 \
         -print_final_stats=1 -artifact_prefix="$dir/" "$dir/corpus-$t"
 }
-if [ "$target" = all ]; then run_one asset; run_one graphfile; else run_one "$target"; fi
+if [ "$target" = all ]; then run_one asset; run_one graphfile; run_one api; else run_one "$target"; fi

@@ -59,6 +59,7 @@ typedef struct lab_view {
     const stance_skeleton *skeleton;
     stance_graph *graph;
     stance_instance *inst;
+    stance_workspace *ws;     /* evaluation scratch for this view's updates */
     float root[3];            /* accumulated root motion, world = root + model */
     int move_root;            /* 0: the clip's own joint-0 track moves the pose */
     float height;             /* rest pose height, for drawing scale */
@@ -151,8 +152,9 @@ static float rest_height(const stance_skeleton *sk, signed char *side) {
 
 static void view_close(lab_view *v) {
     stance_instance_destroy(v->inst);
+    stance_workspace_destroy(v->ws);
     stance_graph_destroy(v->graph);
-    v->inst = NULL, v->graph = NULL;
+    v->inst = NULL, v->ws = NULL, v->graph = NULL;
 }
 
 /* Takes ownership of graph; makes the instance. */
@@ -161,7 +163,10 @@ static int view_open(lab_view *v, stance_graph *graph) {
     view_close(v);
     v->graph = graph;
     v->skeleton = stance_graph_skeleton(graph);
-    if (stance_instance_create(graph, NULL, &v->inst, &err)) {
+    /* the lab switches any machine by any mode: every machine keeps history */
+    const stance_instance_desc all = {.history = STANCE_HISTORY_ALL};
+    if (stance_instance_create_ex(graph, &all, NULL, &v->inst, &err) ||
+        stance_workspace_create(graph, NULL, &v->ws, &err)) {
         view_close(v);
         return fail("instance: %s", err.message);
     }
@@ -234,7 +239,8 @@ static int sm_open(void) {
     if (stance_builtin_lesson_graph(&g_builtin, NULL, &g, &err)) return fail("lesson graph: %s", err.message);
     lab_view *v = &g_view[0];
     if (view_open(v, g)) return -1;
-    if (stance_instance_create(g, NULL, &sm.shadow, &err)) return fail("instance: %s", err.message);
+    const stance_instance_desc all = {.history = STANCE_HISTORY_ALL};
+    if (stance_instance_create_ex(g, &all, NULL, &sm.shadow, &err)) return fail("instance: %s", err.message);
     v->move_root = 1;
     v->height = rest_height(v->skeleton, v->side);
     v->feet[0] = stance_skeleton_find(v->skeleton, "foot_l");
@@ -247,7 +253,7 @@ static int sm_open(void) {
     sm.state = -1, sm.from = -1, sm.jump_cm = -1.0f, sm.jump_joint = -1;
     snprintf(sm.transition, sizeof sm.transition, "none");
     sm_apply_switch();
-    stance_instance_update(v->inst, 0.0f);
+    stance_instance_update(v->inst, 0.0f, v->ws);
     track_frame(v);
     return 0;
 }
@@ -306,8 +312,8 @@ LAB_API int lab_sm_step(float dt) {
     if (!(dt >= 0.0f && dt <= 0.25f)) return fail("dt %g out of range", (double)dt);
     /* the pose the old state alone gives on this frame */
     stance_instance_copy(sm.shadow, v->inst);
-    stance_instance_update_ex(sm.shadow, dt, STANCE_UPDATE_NO_TRANSITIONS);
-    stance_status st = stance_instance_update(v->inst, dt);
+    stance_instance_update_ex(sm.shadow, dt, STANCE_UPDATE_NO_TRANSITIONS, v->ws);
+    stance_status st = stance_instance_update(v->inst, dt, v->ws);
     if (st) return fail("update: %s", stance_status_name(st));
     sm.jump_cm = -1.0f;
     int n;
@@ -474,7 +480,7 @@ static int ly_open(void) {
     ly.mask = MASK_ARM, ly.space = 0, ly.base = 2;
     ly.w_breathe = 0.0f, ly.w_lean = 0.0f, ly.w_wave = 1.0f;
     if (ly_build()) return -1;
-    stance_instance_update(g_view[1].inst, 0.0f);
+    stance_instance_update(g_view[1].inst, 0.0f, g_view[1].ws);
     track_frame(&g_view[1]);
     ly_measure();
     return 0;
@@ -490,7 +496,7 @@ LAB_API int lab_ly_config(int mask, int space, int base) {
     ly.mask = mask, ly.space = space, ly.base = base;
     if (rebuild) {
         if (ly_build()) return -1;
-        stance_instance_update(g_view[1].inst, 0.0f);
+        stance_instance_update(g_view[1].inst, 0.0f, g_view[1].ws);
         track_frame(&g_view[1]);
         ly_measure();
     } else {
@@ -514,7 +520,7 @@ LAB_API int lab_ly_step(float dt) {
     lab_view *v = &g_view[1];
     if (!v->inst) return fail("not initialised");
     if (!(dt >= 0.0f && dt <= 0.25f)) return fail("dt %g out of range", (double)dt);
-    if (stance_instance_update(v->inst, dt)) return fail("layers: update failed");
+    if (stance_instance_update(v->inst, dt, v->ws)) return fail("layers: update failed");
     track_frame(v);
     ly_measure();
     stance_machine_status ms;
@@ -633,7 +639,7 @@ LAB_API int lab_asset_load(void) {
     as.p_clip = 0, as.clip = 0, as.states = n;
     /* a clip whose path is joint 0's own track moves the pose itself */
     v->move_root = !a.clips[0]->root_from_joint0;
-    stance_instance_update(v->inst, 0.0f);
+    stance_instance_update(v->inst, 0.0f, v->ws);
     track_frame(v);
     return a.clip_count;
 }
@@ -652,7 +658,7 @@ LAB_API int lab_asset_step(float dt) {
     lab_view *v = &g_view[2];
     if (!v->inst) return fail("no asset loaded");
     if (!(dt >= 0.0f && dt <= 0.25f)) return fail("dt %g out of range", (double)dt);
-    if (stance_instance_update(v->inst, dt)) return fail("asset: update failed");
+    if (stance_instance_update(v->inst, dt, v->ws)) return fail("asset: update failed");
     track_frame(v);
     stance_machine_status ms;
     stance_instance_machine_status(v->inst, 0, &ms);

@@ -4,7 +4,8 @@
 # otherwise it prints the exact command and stops.
 set -euo pipefail
 if [ $# -gt 0 ]; then pkgs=("$@"); else
-  pkgs=(cmake make gcc pkg-config libassimp-dev assimp-testmodels libjansson-dev valgrind python3 python3-jsonschema g++ clang)
+  # libtsan2: gcc's ThreadSanitizer runtime (make test-tsan, part of make check)
+  pkgs=(cmake make gcc pkg-config libassimp-dev libtinygltf-dev assimp-testmodels libjansson-dev valgrind python3 python3-jsonschema g++ clang libtsan2)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ws.h"
 #include "stance/stance.h"
 
 static stance_builtin B;
@@ -49,7 +50,7 @@ static int saw(const stance_controller *c, stance_event_type t, int layer) {
 }
 
 static void step(stance_controller *c, int frames) {
-    for (int i = 0; i < frames; i++) stance_controller_update(c, DT);
+    for (int i = 0; i < frames; i++) stance_controller_update(c, DT, TEST_WS_CTL(c));
 }
 
 static void test_blog_example(void) {
@@ -64,7 +65,7 @@ static void test_blog_example(void) {
     CHECK_NEAR(stance_controller_layer_weight(c, 1), 0, 0);
     /* Jump on layer 1: it becomes visible, weights cross over 0.25 s */
     CHECK_OK(stance_controller_set(c, id(g, "Jump"), NULL));
-    stance_controller_update(c, DT);
+    stance_controller_update(c, DT, TEST_WS_CTL(c));
     CHECK(saw(c, STANCE_EVENT_LAYER_SHOWN, 1) && saw(c, STANCE_EVENT_LAYER_HIDDEN, 0));
     CHECK(saw(c, STANCE_EVENT_STATE_ENTERED, 1));
     CHECK(stance_controller_visible_layer(c) == 1);
@@ -82,7 +83,7 @@ static void test_blog_example(void) {
     /* Jump ends (1.2 s): the layer empties, Run shows again */
     int ended = 0, shown0 = 0, frames = 0;
     for (; frames < 120 && !ended; frames++) {
-        stance_controller_update(c, DT);
+        stance_controller_update(c, DT, TEST_WS_CTL(c));
         ended = saw(c, STANCE_EVENT_STATE_ENDED, 1);
         shown0 = saw(c, STANCE_EVENT_LAYER_SHOWN, 0);
     }
@@ -104,17 +105,17 @@ static void test_lower_layer_and_interrupt(void) {
     step(c, 20);
     /* a set on the lower layer starts unseen */
     CHECK_OK(stance_controller_set(c, id(g, "Idle"), NULL));
-    stance_controller_update(c, DT);
+    stance_controller_update(c, DT, TEST_WS_CTL(c));
     CHECK(saw(c, STANCE_EVENT_STATE_ENDED, 0)); /* Run was interrupted */
     CHECK(stance_controller_visible_layer(c) == 1);
     CHECK(stance_controller_layer_state(c, 0) == id(g, "Idle"));
-    for (int f = 0; f < 120 && stance_controller_visible_layer(c) == 1; f++) stance_controller_update(c, DT);
+    for (int f = 0; f < 120 && stance_controller_visible_layer(c) == 1; f++) stance_controller_update(c, DT, TEST_WS_CTL(c));
     CHECK(stance_controller_visible_layer(c) == 0 && stance_controller_layer_state(c, 0) == id(g, "Idle"));
     /* interruption on the same layer: a higher one shown, then another state on it */
     stance_controller_set(c, id(g, "Jump"), NULL);
     step(c, 10);
     CHECK_OK(stance_controller_set(c, id(g, "Hop"), NULL));
-    stance_controller_update(c, DT);
+    stance_controller_update(c, DT, TEST_WS_CTL(c));
     CHECK(saw(c, STANCE_EVENT_STATE_ENDED, 1) && saw(c, STANCE_EVENT_TRANSITION_STARTED, 1));
     CHECK(stance_controller_layer_state(c, 1) == id(g, "Hop") && stance_controller_visible_layer(c) == 1);
     stance_controller_destroy(c);
@@ -129,7 +130,7 @@ static void test_sequence_reset_fades(void) {
     stance_controller_set(c, id(g, "Hop"), NULL);
     int saw_land = 0, ended_land = 0;
     for (int f = 0; f < 240 && !ended_land; f++) {
-        stance_controller_update(c, DT);
+        stance_controller_update(c, DT, TEST_WS_CTL(c));
         int n;
         const stance_event *e = stance_controller_events(c, &n);
         for (int i = 0; i < n; i++) {
@@ -144,7 +145,7 @@ static void test_sequence_reset_fades(void) {
     step(c, 30);
     CHECK(stance_controller_visible_layer(c) == 2);
     CHECK_OK(stance_controller_reset(c, id(g, "Wave"), NULL));
-    stance_controller_update(c, DT);
+    stance_controller_update(c, DT, TEST_WS_CTL(c));
     CHECK(saw(c, STANCE_EVENT_STATE_ENDED, 2) && saw(c, STANCE_EVENT_LAYER_SHOWN, 0));
     CHECK_STATUS(stance_controller_reset(c, id(g, "Run"), NULL), STANCE_ERR_ARGUMENT); /* base always plays */
     step(c, 20);
@@ -178,7 +179,7 @@ static void test_random_calls(void) {
         if (r < 3) stance_controller_set(c, st, NULL);
         else if (r < 5) stance_controller_reset(c, st, NULL);
         else if (r < 6) stance_controller_set_float(c, 0, (float)(seed % 100) / 10.0f, NULL);
-        stance_controller_update(c, DT * (float)(1 + seed % 3));
+        stance_controller_update(c, DT * (float)(1 + seed % 3), TEST_WS_CTL(c));
         float sum = 0;
         for (int l = 0; l < 4; l++) {
             float w = stance_controller_layer_weight(c, l);
@@ -194,7 +195,7 @@ static void test_random_calls(void) {
     /* bad ids */
     stance_error err;
     CHECK_STATUS(stance_controller_set(c, 999, &err), STANCE_ERR_NOT_FOUND);
-    CHECK_STATUS(stance_controller_update(c, NAN), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_controller_update(c, NAN, TEST_WS_CTL(c)), STANCE_ERR_VALUE);
     stance_controller_destroy(c);
     stance_graph_destroy(g);
 }

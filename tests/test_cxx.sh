@@ -22,11 +22,15 @@ int main(int argc, char **argv) {
     if (stance_graphfile_load(argv[1], nullptr, &gf, &err) != STANCE_OK) { std::puts(err.message); return 1; }
     stance_instance *inst = nullptr;
     if (stance_instance_create(stance_graphfile_graph(gf), nullptr, &inst, &err) != STANCE_OK) { std::puts(err.message); return 1; }
+    stance_workspace *ws = nullptr;
+    if (stance_workspace_create(stance_graphfile_graph(gf), nullptr, &ws, &err) != STANCE_OK) { std::puts(err.message); return 1; }
     stance_instance_set_float_by_name(inst, "speed", 2.0f, &err);
-    for (int i = 0; i < 30; i++) stance_instance_update(inst, 1.0f / 60);
+    for (int i = 0; i < 30; i++)
+        if (stance_instance_update(inst, 1.0f / 60, ws) != STANCE_OK) return 1;
     const stance_pose *pose = stance_instance_model_pose(inst);
     std::printf("C++ user of stance %s: %d joints\n", stance_version(), pose->joint_count);
     stance_instance_destroy(inst);
+    stance_workspace_destroy(ws);
     stance_graphfile_destroy(gf);
     return std::strcmp(stance_version(), "") == 0;
 }

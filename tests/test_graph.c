@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ws.h"
 #include "core/graph_internal.h"
 #include "core/qmath.h"
 #include "stance/stance.h"
@@ -65,20 +66,20 @@ static void test_order_and_priority(void) {
     stance_instance *a, *b, *c;
     stance_instance_create(g, NULL, &a, NULL), stance_instance_create(g, NULL, &b, NULL), stance_instance_create(g, NULL, &c, NULL);
     stance_instance_set_float(a, 0, 2.0f, NULL); /* both match: the first listed wins */
-    stance_instance_update(a, DT);
+    stance_instance_update(a, DT, TEST_WS_INST(a));
     CHECK(cur_state(a, 0) == stance_graph_find_state(g, "B"));
     stance_instance_set_float(b, 0, 0.7f, NULL);
-    stance_instance_update(b, DT);
+    stance_instance_update(b, DT, TEST_WS_INST(b));
     CHECK(cur_state(b, 0) == stance_graph_find_state(g, "C"));
     /* any-state transitions are checked before the state's own */
     stance_instance_set_float(c, 0, 2.0f, NULL);
     stance_instance_set_trigger(c, 1, NULL);
-    stance_instance_update(c, DT);
+    stance_instance_update(c, DT, TEST_WS_INST(c));
     CHECK(cur_state(c, 0) == stance_graph_find_state(g, "C"));
     /* below both thresholds nothing fires */
     stance_instance_reset(a);
     stance_instance_set_float(a, 0, 0.2f, NULL);
-    for (int i = 0; i < 10; i++) stance_instance_update(a, DT);
+    for (int i = 0; i < 10; i++) stance_instance_update(a, DT, TEST_WS_INST(a));
     CHECK(cur_state(a, 0) == stance_graph_find_state(g, "A"));
     stance_instance_destroy(a), stance_instance_destroy(b), stance_instance_destroy(c);
     stance_graph_destroy(g);
@@ -94,14 +95,14 @@ static void test_groups_or(void) {
     stance_instance *i;
     stance_instance_create(g, NULL, &i, NULL);
     stance_instance_set_float(i, 0, 2.0f, NULL);
-    stance_instance_update(i, DT);
+    stance_instance_update(i, DT, TEST_WS_INST(i));
     CHECK(cur_state(i, 0) == 0); /* flag false */
     stance_instance_set_bool(i, 3, 1, NULL);
-    stance_instance_update(i, DT);
+    stance_instance_update(i, DT, TEST_WS_INST(i));
     CHECK(cur_state(i, 0) == 1);
     stance_instance_reset(i);
     stance_instance_set_trigger(i, 1, NULL);
-    stance_instance_update(i, DT);
+    stance_instance_update(i, DT, TEST_WS_INST(i));
     CHECK(cur_state(i, 0) == 1);
     CHECK(stance_instance_param(i, 1) == 0.0f); /* consumed */
     stance_instance_destroy(i);
@@ -117,7 +118,7 @@ static void test_exit_time_at_end(void) {
     float entered = -1, started = -1, finished = -1;
     int clip_finished_frames = 0;
     for (int f = 0; f < 200; f++) {
-        stance_instance_update(inst, DT);
+        stance_instance_update(inst, DT, TEST_WS_INST(inst));
         int n;
         const stance_event *ev = stance_instance_events(inst, &n, NULL);
         for (int k = 0; k < n; k++) {
@@ -141,7 +142,7 @@ static void test_exit_time_at_end(void) {
     stance_instance_create(g, NULL, &inst, NULL);
     float when = -1;
     for (int f = 0; f < 200 && when < 0; f++) {
-        stance_instance_update(inst, DT);
+        stance_instance_update(inst, DT, TEST_WS_INST(inst));
         if (cur_state(inst, 0) == 1) when = stance_instance_time(inst);
     }
     CHECK_NEAR(when, 0.5f * clip("idle")->duration, DT * 1.01);
@@ -156,7 +157,8 @@ typedef struct track { float p[3][64][3]; } track;
 static void run_modes_around(stance_switch_mode mode, float t_switch, float *jump_cm, float *dv_cm_s) {
     stance_graph *g = lesson();
     stance_instance *inst;
-    stance_instance_create(g, NULL, &inst, NULL);
+    const stance_instance_desc all = {.history = STANCE_HISTORY_ALL}; /* overridden modes need history */
+    stance_instance_create_ex(g, &all, NULL, &inst, NULL);
     stance_instance_override_switch(inst, mode, 0.25f, -1);
     int ps = stance_graph_find_param(g, "speed"), pj = stance_graph_find_param(g, "jump");
     const int J = B.skeleton->joint_count;
@@ -168,7 +170,7 @@ static void run_modes_around(stance_switch_mode mode, float t_switch, float *jum
         stance_scenario_input(t, &speed, &jp);
         stance_instance_set_float(inst, ps, speed, NULL);
         if (jp) stance_instance_set_trigger(inst, pj, NULL);
-        stance_instance_update(inst, DT);
+        stance_instance_update(inst, DT, TEST_WS_INST(inst));
         const stance_pose *m = stance_instance_model_pose(inst);
         for (int j = 0; j < J; j++) hist[f][j][0] = m->tx[j], hist[f][j][1] = m->ty[j], hist[f][j][2] = m->tz[j];
         int n;
@@ -319,7 +321,7 @@ static void test_interruption(void) {
         for (int f = 0; f < 120; f++) {
             if (f == 30) stance_instance_set_trigger(inst, 1, NULL);
             if (f == 36) stance_instance_set_trigger(inst, 2, NULL);
-            stance_instance_update(inst, DT);
+            stance_instance_update(inst, DT, TEST_WS_INST(inst));
             if (f == 36) {
                 stance_machine_status ms;
                 stance_instance_machine_status(inst, 0, &ms);
@@ -347,11 +349,11 @@ static void test_interruption(void) {
     stance_instance *inst;
     stance_instance_create(g, NULL, &inst, NULL);
     stance_instance_set_trigger(inst, 1, NULL);
-    stance_instance_update(inst, DT);
+    stance_instance_update(inst, DT, TEST_WS_INST(inst));
     stance_instance_set_trigger(inst, 2, NULL);
     int entered_c = -1;
     for (int f = 1; f < 60 && entered_c < 0; f++) {
-        stance_instance_update(inst, DT);
+        stance_instance_update(inst, DT, TEST_WS_INST(inst));
         if (cur_state(inst, 0) == 2) entered_c = f;
     }
     CHECK(entered_c >= 29 && entered_c <= 31); /* after the 0.5 s blend */
@@ -373,7 +375,7 @@ static int count_transitions_hovering(float hysteresis, int uninterruptible) {
     stance_instance_set_float(inst, 0, 0.2f, NULL); /* start moving, then hover */
     for (int f = 0; f < 120; f++) {
         if (f > 0) stance_instance_set_float(inst, 0, f % 2 ? 0.09f : 0.11f, NULL);
-        stance_instance_update(inst, DT);
+        stance_instance_update(inst, DT, TEST_WS_INST(inst));
         int n;
         const stance_event *ev = stance_instance_events(inst, &n, NULL);
         for (int k = 0; k < n; k++) n_tr += ev[k].type == STANCE_EVENT_TRANSITION_STARTED;
@@ -400,7 +402,7 @@ static void test_phase_sync_and_root_speed(void) {
     int ps = stance_graph_find_param(g, "speed");
     const float speed = 2.75f; /* halfway between walk (1.5) and run (4.0) */
     stance_instance_set_float(inst, ps, speed, NULL);
-    for (int f = 0; f < 120; f++) stance_instance_update(inst, DT);
+    for (int f = 0; f < 120; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst));
     CHECK(cur_state(inst, 0) == stance_graph_find_state(g, "Move"));
     /* both clips sampled at the same normalized phase */
     g_machine_rt *rt = &inst->machines[0];
@@ -413,7 +415,7 @@ static void test_phase_sync_and_root_speed(void) {
     int feet[2] = {stance_skeleton_find(sk, "foot_l"), stance_skeleton_find(sk, "foot_r")};
     float lowest[2] = {1e9f, 1e9f}, pos[600][2][3], root_z = 0;
     for (int f = 0; f < 600; f++) {
-        stance_instance_update(inst, DT);
+        stance_instance_update(inst, DT, TEST_WS_INST(inst));
         float r[3];
         stance_instance_root_motion(inst, r);
         root_z += r[2];
@@ -464,7 +466,7 @@ static void test_triggers_and_events(void) {
     char log[2048] = "";
     int jumps = 0;
     for (int f = 0; f < 150; f++) {
-        stance_instance_update(inst, DT);
+        stance_instance_update(inst, DT, TEST_WS_INST(inst));
         int n;
         const stance_event *ev = stance_instance_events(inst, &n, NULL);
         for (int k = 0; k < n; k++) {
@@ -486,7 +488,7 @@ static void test_triggers_and_events(void) {
     stance_instance *again;
     stance_instance_create(g, NULL, &again, NULL);
     stance_instance_set_trigger(again, pj, NULL);
-    for (int f = 0; f < 150; f++) stance_instance_update(again, DT);
+    for (int f = 0; f < 150; f++) stance_instance_update(again, DT, TEST_WS_INST(again));
     CHECK(!memcmp(stance_instance_model_pose(again)->memory, stance_instance_model_pose(inst)->memory, stance_pose_bytes(B.skeleton->joint_count)));
     stance_instance_destroy(again);
     stance_instance_destroy(inst);
@@ -504,9 +506,9 @@ static void test_param_errors(void) {
     CHECK(strstr(err.message, "did you mean 'speed'") != NULL);
     CHECK_STATUS(stance_instance_set_float(inst, 99, 1.0f, &err), STANCE_ERR_NOT_FOUND);
     CHECK_STATUS(stance_instance_set_trigger(inst, 0, &err), STANCE_ERR_ARGUMENT); /* speed is no trigger */
-    CHECK_STATUS(stance_instance_update(inst, NAN), STANCE_ERR_VALUE);
-    CHECK_STATUS(stance_instance_update(inst, -0.1f), STANCE_ERR_VALUE);
-    CHECK_STATUS(stance_instance_update(NULL, DT), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_instance_update(inst, NAN, TEST_WS_INST(inst)), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_instance_update(inst, -0.1f, TEST_WS_INST(inst)), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_instance_update(NULL, DT, TEST_WS_INST(NULL)), STANCE_ERR_ARGUMENT);
     CHECK_STATUS(stance_instance_set_layer_weight(inst, 3, 2.0f, 0), STANCE_ERR_VALUE);
     stance_instance_destroy(inst);
     stance_graph_destroy(g);
@@ -598,12 +600,12 @@ static void test_blend2d_and_nested(void) {
     /* nested: the inner machine's transitions run inside the outer state */
     stance_instance_reset(inst);
     stance_instance_set_float(inst, 0, 0.5f, NULL);
-    for (int f = 0; f < 10; f++) stance_instance_update(inst, DT);
+    for (int f = 0; f < 10; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst));
     stance_instance_set_trigger(inst, 2, NULL);
-    stance_instance_update(inst, DT);
+    stance_instance_update(inst, DT, TEST_WS_INST(inst));
     CHECK(cur_state(inst, 1) == stance_graph_find_state(g, "Jump"));
     CHECK(stance_instance_clips_sampled(inst) == 1);
-    for (int f = 0; f < 80; f++) stance_instance_update(inst, DT);
+    for (int f = 0; f < 80; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst));
     CHECK(cur_state(inst, 1) == stance_graph_find_state(g, "Space"));
     CHECK(stance_instance_clips_sampled(inst) == 2); /* at (0.5, 0): the two bottom corners */
     stance_instance_destroy(inst);
@@ -625,8 +627,11 @@ static void test_no_allocation_and_copy(void) {
     stance_graph *g = NULL;
     CHECK_OK(stance_builtin_lesson_graph(&B, &al, &g, NULL));
     stance_instance *a, *b;
-    CHECK_OK(stance_instance_create(g, &al, &a, NULL));
-    CHECK_OK(stance_instance_create(g, &al, &b, NULL));
+    const stance_instance_desc all = {.history = STANCE_HISTORY_ALL};
+    CHECK_OK(stance_instance_create_ex(g, &all, &al, &a, NULL));
+    CHECK_OK(stance_instance_create_ex(g, &all, &al, &b, NULL));
+    stance_workspace *ws = NULL;
+    CHECK_OK(stance_workspace_create(g, &al, &ws, NULL));
     long before = cnt.allocs;
     stance_instance_set_layer_weight(a, 1, 1.0f, 0.5f);
     stance_instance_set_layer_weight(a, 2, 1.0f, 0.0f);
@@ -639,16 +644,17 @@ static void test_no_allocation_and_copy(void) {
             stance_scenario_input(f * DT, &speed, &jp);
             stance_instance_set_float(a, 0, speed, NULL);
             if (jp) stance_instance_set_trigger(a, 1, NULL);
-            stance_instance_update(a, DT);
+            stance_instance_update(a, DT, ws);
         }
     }
     CHECK(cnt.allocs == before);
     /* a copy continues exactly like the original */
     CHECK_OK(stance_instance_copy(b, a));
     stance_instance_set_float(a, 0, 3.0f, NULL), stance_instance_set_float(b, 0, 3.0f, NULL);
-    for (int f = 0; f < 100; f++) stance_instance_update(a, DT), stance_instance_update(b, DT);
+    for (int f = 0; f < 100; f++) stance_instance_update(a, DT, ws), stance_instance_update(b, DT, ws);
     CHECK(!memcmp(stance_instance_local_pose(a)->memory, stance_instance_local_pose(b)->memory, stance_pose_bytes(B.skeleton->joint_count)));
     stance_instance_destroy(a), stance_instance_destroy(b);
+    stance_workspace_destroy(ws);
     stance_graph_destroy(g);
     /* allocation failure */
     counter fail = {0, 0};
@@ -665,18 +671,21 @@ typedef struct job { const stance_graph *g; float out[3]; } job;
 static void *run_job(void *arg) {
     job *j = arg;
     stance_instance *inst;
+    stance_workspace *ws; /* one per thread (tests/ws.h's shared one is for one thread) */
     if (stance_instance_create(j->g, NULL, &inst, NULL)) return NULL;
+    if (stance_workspace_create(j->g, NULL, &ws, NULL)) { stance_instance_destroy(inst); return NULL; }
     for (int f = 0; f < 810; f++) {
         float speed;
         int jp;
         stance_scenario_input(f * DT, &speed, &jp);
         stance_instance_set_float(inst, 0, speed, NULL);
         if (jp) stance_instance_set_trigger(inst, 1, NULL);
-        stance_instance_update(inst, DT);
+        stance_instance_update(inst, DT, ws);
     }
     const stance_pose *m = stance_instance_model_pose(inst);
     j->out[0] = m->tx[10], j->out[1] = m->ty[10], j->out[2] = m->tz[10];
     stance_instance_destroy(inst);
+    stance_workspace_destroy(ws);
     return NULL;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ws.h"
 #include "stance/graphfile.h"
 #include "stance/stance.h"
 
@@ -155,7 +156,7 @@ static void test_builtin_json_matches_lesson_graph(void) {
             if (f == 30) CHECK_OK(stance_instance_set_float_by_name(both[k], "speed", 1.5f, NULL));
             if (f == 90) CHECK_OK(stance_instance_set_trigger_by_name(both[k], "jump", NULL));
             if (f == 150) CHECK_OK(stance_instance_set_float_by_name(both[k], "speed", 0.0f, NULL));
-            CHECK_OK(stance_instance_update(both[k], 1.0f / 60.0f));
+            CHECK_OK(stance_instance_update(both[k], 1.0f / 60.0f, TEST_WS_INST(both[k])));
         }
         const stance_pose *pa = stance_instance_model_pose(ia), *pb = stance_instance_model_pose(ib);
         for (int j = 0; j < pa->joint_count; j++) {
@@ -207,7 +208,7 @@ static void test_robot_json(void) {
     CHECK_OK(stance_instance_create(g, NULL, &inst, NULL));
     if (inst) {
         CHECK_OK(stance_instance_set_float_by_name(inst, "speed", 4.0f, NULL));
-        for (int f = 0; f < 60; f++) CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f));
+        for (int f = 0; f < 60; f++) CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, TEST_WS_INST(inst)));
         stance_machine_status st;
         CHECK_OK(stance_instance_machine_status(inst, 0, &st));
         CHECK(st.state == stance_graph_find_state(g, "Move"));

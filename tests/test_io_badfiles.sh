@@ -162,9 +162,10 @@ done
 src="$data/fox/Fox.glb"
 good="$tmp/fox.stance"
 if [ -f "$src" ] && timeout 20 "$cli" import "$src" --error-cm 0 -o "$good" >/dev/null 2>"$tmp/err"; then
-    # the good file reads, and reads as the import does
+    # the good file reads, and reads as the import does (the import also
+    # reports each clip's interpolation, which a .stance file does not keep)
     if timeout 20 "$cli" info "$good" >"$tmp/a" 2>&1 && timeout 20 "$cli" info "$src" >"$tmp/b" 2>/dev/null &&
-        diff <(tail -n +2 "$tmp/a") <(tail -n +2 "$tmp/b") >/dev/null; then
+        diff <(tail -n +2 "$tmp/a") <(tail -n +2 "$tmp/b" | grep -v '^    interpolation: ') >/dev/null; then
         passed=$((passed + 1))
     else
         fail "$good: info differs from the imported file's"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ws.h"
 #include "core/qmath.h"
 #include "stance/stance.h"
 
@@ -50,7 +51,7 @@ static void test_layer_weight_extremes(void) {
         stance_graph *g = make(clip("walk"), "w", spine, w);
         stance_instance *inst;
         stance_instance_create(g, NULL, &inst, NULL);
-        for (int f = 0; f < 20; f++) stance_instance_update(inst, DT);
+        for (int f = 0; f < 20; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst));
         float t = 20 * DT;
         stance_clip_sample(clip("walk"), fmodf(t, clip("walk")->duration), NULL, &walk);
         stance_clip_sample(clip("wave"), t, NULL, &wave);
@@ -84,7 +85,7 @@ static void test_mesh_space_keeps_directions(void) {
             stance_instance_create(g, NULL, &inst, NULL);
             float worst = 0;
             for (int f = 1; f <= 90; f++) {
-                stance_instance_update(inst, DT);
+                stance_instance_update(inst, DT, TEST_WS_INST(inst));
                 stance_clip_sample(clip("wave"), f * DT, NULL, &wl);
                 stance_local_to_model(&wm, &wl, B.skeleton, NULL);
                 const stance_pose *o = stance_instance_model_pose(inst);
@@ -109,7 +110,7 @@ static void test_additive_on_bases(void) {
         stance_graph *g0 = make(clip(bases[b]), "", -1, 1.0f), *g1 = make(clip(bases[b]), "a", -1, 1.0f);
         stance_instance *i0, *i1;
         stance_instance_create(g0, NULL, &i0, NULL), stance_instance_create(g1, NULL, &i1, NULL);
-        for (int f = 0; f < 90; f++) stance_instance_update(i0, DT), stance_instance_update(i1, DT);
+        for (int f = 0; f < 90; f++) stance_instance_update(i0, DT, TEST_WS_INST(i0)), stance_instance_update(i1, DT, TEST_WS_INST(i1));
         /* chest's local rotation differs by the lean's delta: 20 degrees over three joints */
         const stance_pose *a = stance_instance_model_pose(i0), *c = stance_instance_model_pose(i1);
         float ang = qm_qangle(mrot(a, chest), mrot(c, chest)) * 57.2958f;
@@ -124,15 +125,15 @@ static void test_weight_fades(void) {
     stance_instance *inst;
     stance_instance_create(g, NULL, &inst, NULL);
     CHECK_OK(stance_instance_set_layer_weight(inst, 1, 1.0f, 0.5f));
-    for (int f = 0; f < 15; f++) stance_instance_update(inst, DT);
+    for (int f = 0; f < 15; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst));
     CHECK_NEAR(stance_instance_layer_weight(inst, 1), 0.5, 0.02);
-    for (int f = 0; f < 15; f++) stance_instance_update(inst, DT);
+    for (int f = 0; f < 15; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst));
     CHECK_NEAR(stance_instance_layer_weight(inst, 1), 1.0, 1e-6);
     CHECK_OK(stance_instance_set_layer_weight(inst, 1, 0.0f, 0.25f));
     float prev = 1.0f;
     int monotone = 1;
     for (int f = 0; f < 20; f++) {
-        stance_instance_update(inst, DT);
+        stance_instance_update(inst, DT, TEST_WS_INST(inst));
         float w = stance_instance_layer_weight(inst, 1);
         if (w > prev) monotone = 0;
         prev = w;
@@ -152,7 +153,7 @@ static void test_order_matters(void) {
     stance_graph *lean_last = make(clip("walk"), "wa", spine, 1.0f);
     stance_instance *a, *b, *c;
     stance_instance_create(plain, NULL, &a, NULL), stance_instance_create(lean_first, NULL, &b, NULL), stance_instance_create(lean_last, NULL, &c, NULL);
-    for (int f = 0; f < 90; f++) stance_instance_update(a, DT), stance_instance_update(b, DT), stance_instance_update(c, DT);
+    for (int f = 0; f < 90; f++) stance_instance_update(a, DT, TEST_WS_INST(a)), stance_instance_update(b, DT, TEST_WS_INST(b)), stance_instance_update(c, DT, TEST_WS_INST(c));
     float first = qm_qangle(mrot(stance_instance_model_pose(a), chest), mrot(stance_instance_model_pose(b), chest)) * 57.2958f;
     float last = qm_qangle(mrot(stance_instance_model_pose(a), chest), mrot(stance_instance_model_pose(c), chest)) * 57.2958f;
     CHECK(first < 0.01f);

@@ -1,5 +1,6 @@
 /* tools/cmd_import.c - `stance import FILE -o OUT.stance [--scale S]
- * [--strict] [--max-memory BYTES] [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]`:
+ * [--tolerance U[,R]] [--strict] [--max-memory BYTES] [--error-cm CM] [--vertex-cm CM]
+ * [--unit-cm CM]`:
  * imports a glTF/GLB, BVH, FBX or Collada file (or re-saves a .stance file)
  * into the native format.
  *
@@ -15,11 +16,14 @@
 #include "stance/asset.h"
 
 static int usage(FILE *f, int status) {
-    fprintf(f, "usage: stance import FILE -o OUT.stance [--scale S] [--strict] [--max-memory BYTES]\n"
+    fprintf(f, "usage: stance import FILE -o OUT.stance [--scale S] [--tolerance U[,R]] [--strict] [--max-memory BYTES]\n"
+               "                     [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]\n"
                "  FILE       glTF/GLB, BVH, FBX, Collada (anything assimp reads), or a .stance file\n"
                "  -o OUT     the .stance file to write\n"
                "  --scale S  multiply translations by S (0.01 for centimetres, 0.0254 for inches);\n"
                "             imports only: a .stance file is copied as stored\n"
+               "  --tolerance U[,R]  glTF resampling tolerance: U units for translations and scales\n"
+               "             (default 1e-5), R radians for rotations (default 1e-4)\n"
                "  --strict   any problem is an error (default: a clip that cannot be imported is\n"
                "             dropped with a warning, and the file fails only when no clip is left)\n"
                "  --max-memory BYTES  the import's memory budget for keys (suffix K, M or G;\n"
@@ -41,7 +45,7 @@ static void print_error(const char *message) {
 
 int cmd_import(int argc, char **argv) {
     const char *in = NULL, *out = NULL;
-    float scale = 1.0f;
+    float scale = 1.0f, tol_u = 0.0f, tol_r = 0.0f;
     int strict = 0;
     size_t max_memory = 0;
     double error_cm = 0.01, vertex_cm = 3.0, unit_cm = 100.0;
@@ -70,6 +74,19 @@ int cmd_import(int argc, char **argv) {
             }
             *(a[2] == 'e' ? &error_cm : a[2] == 'v' ? &vertex_cm : &unit_cm) = v;
             error_given |= a[2] == 'e';
+        } else if (!strcmp(a, "--tolerance")) {
+            char *end = NULL;
+            double u = i + 1 < argc ? strtod(argv[++i], &end) : 0.0, r = 0.0;
+            if (end && *end == ',') {
+                const char *rs = end + 1;
+                r = strtod(rs, &end);
+                if (end == rs) end = NULL;
+            }
+            if (!end || *end || !isfinite(u) || !(u > 0.0) || u > 1e3 || !isfinite(r) || r < 0.0 || r > 1.0) {
+                fprintf(stderr, "stance import: --tolerance needs U[,R]: units in (0, 1000], radians in (0, 1]\n");
+                return 2;
+            }
+            tol_u = (float)u, tol_r = (float)r;
         } else if (!strcmp(a, "--strict")) {
             strict = 1;
         } else if (!strcmp(a, "--max-memory")) {
@@ -98,7 +115,8 @@ int cmd_import(int argc, char **argv) {
     if (!in || !out || !out[0]) return usage(stderr, 2);
 
     stance_import_warnings warnings;
-    stance_import_options opt = {.scale = scale, .warnings = &warnings, .strict = strict, .max_memory = max_memory};
+    stance_import_options opt = {.scale = scale, .warnings = &warnings, .tolerance_units = tol_u, .tolerance_radians = tol_r,
+                                 .strict = strict, .max_memory = max_memory};
     stance_asset asset;
     stance_error err = {STANCE_OK, ""};
     if (stance_open_file(in, &opt, NULL, &asset, &err)) {

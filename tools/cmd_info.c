@@ -94,7 +94,15 @@ static void print_skins_text(const stance_asset *a) {
     }
 }
 
-static void print_text(const char *path, const stance_asset *a) {
+/* The import report's entry for clip i, or NULL (a .stance file, assimp). */
+static const stance_import_clip_report *clip_report(const stance_import_report *r, const stance_asset *a, int i) {
+    if (!r || !r->clips || r->count != a->clip_count || i >= r->capacity) return NULL;
+    return &r->clips[i];
+}
+
+static const char *const interp_names[3] = {"LINEAR", "STEP", "CUBICSPLINE"};
+
+static void print_text(const char *path, const stance_asset *a, const stance_import_report *rep) {
     const stance_skeleton *sk = a->skeleton;
     put_plain(stdout, path);
     printf(": %d joints, %d clips\njoints:\n", sk->joint_count, a->clip_count);
@@ -121,11 +129,18 @@ static void print_text(const char *path, const stance_asset *a) {
             first = 0;
         }
         printf("\n");
+        const stance_import_clip_report *r = clip_report(rep, a, i);
+        if (r) {
+            printf("    interpolation:");
+            for (int k = 0, first = 1; k < 3; k++)
+                if (r->interpolations & (1u << k)) printf("%s%s", first ? " " : ", ", interp_names[k]), first = 0;
+            printf("; %d keys in the file, %d added to bake it\n", r->file_keys, r->keys_added);
+        }
     }
     print_skins_text(a);
 }
 
-static void print_json(const stance_asset *a) {
+static void print_json(const stance_asset *a, const stance_import_report *rep) {
     const stance_skeleton *sk = a->skeleton;
     printf("{\"joints\":[");
     for (int j = 0; j < sk->joint_count; j++) {
@@ -150,7 +165,15 @@ static void print_json(const stance_asset *a) {
             put_json_string(stdout, stance_skeleton_joint_name(sk, j));
             first = 0;
         }
-        printf("]}");
+        printf("]");
+        const stance_import_clip_report *r = clip_report(rep, a, i);
+        if (r) {
+            printf(",\"interpolation\":[");
+            for (int k = 0, first = 1; k < 3; k++)
+                if (r->interpolations & (1u << k)) printf("%s\"%s\"", first ? "" : ",", interp_names[k]), first = 0;
+            printf("],\"file_keys\":%d,\"keys_added\":%d", r->file_keys, r->keys_added);
+        }
+        printf("}");
     }
     printf("],\"skins\":[");
     for (int i = 0; i < a->skin_count; i++) {
@@ -189,7 +212,8 @@ int cmd_info(int argc, char **argv) {
                    "           \"max_error_cm\",\"compressed\",\"joints\"}],\n"
                    "           \"skins\":[{\"name\",\"joint_count\"}],\"meshes\":[{\"name\",\"vertices\",\"triangles\",\"uvs\",\"skin\"}]}\n"
                    "          (a mesh's \"skin\" is its skin's name, null when rigid; raw_bytes: 10 floats per\n"
-                   "          joint per key; max_error_cm: measured when compressed, 0 for exact clips)\n"
+                   "          joint per key; max_error_cm: measured when compressed, 0 for exact clips); glTF clips add\n"
+                   "          \"interpolation\":[\"LINEAR\"|\"STEP\"|\"CUBICSPLINE\",..], \"file_keys\", \"keys_added\"\n"
                    "  --unit-cm CM  centimetres per model unit for max_error_cm (default 100: metres)\n"
                    "          and for a compiled graph \"graph\":{\"params\":[{\"name\",\"type\"}],\n"
                    "          \"machines\":[{\"name\",\"states\":[...]}],\"layers\":[{\"name\",\"machine\",\"mode\",\"priority\"}]}}\n");
@@ -217,18 +241,22 @@ int cmd_info(int argc, char **argv) {
         return 2;
     }
     stance_import_warnings warnings;
-    stance_import_options opt = {.warnings = &warnings};
+    stance_import_report report = {calloc(STANCE_MAX_CLIPS, sizeof(stance_import_clip_report)), STANCE_MAX_CLIPS, 0};
+    if (!report.clips) report.capacity = 0;
+    stance_import_options opt = {.warnings = &warnings, .report = &report};
     stance_asset asset;
     stance_error err = {STANCE_OK, ""};
     if (stance_open_file(path, &opt, NULL, &asset, &err)) {
         fprintf(stderr, "stance: ");
         put_plain(stderr, err.message);
         fprintf(stderr, "\n");
+        free(report.clips);
         return 1;
     }
-    if (json) print_json(&asset);
-    else print_text(path, &asset);
+    if (json) print_json(&asset, &report);
+    else print_text(path, &asset, &report);
     if (!json && asset.graph) info_graph_text(stdout, asset.graph);
+    free(report.clips);
     stance_import_warnings_print(&warnings, "stance: warning: ", stderr);
     stance_asset_destroy(&asset);
     return 0;

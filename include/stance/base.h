@@ -45,9 +45,13 @@ typedef struct stance_error {
 /* A short fixed name for a status ("ok", "bad argument", ...). Never NULL. */
 const char *stance_status_name(stance_status status);
 
-/* Memory comes from here. All fields zero = malloc/free.
+/* Memory comes from here. All fields zero (or a NULL pointer) = malloc/free.
  * alloc must return memory aligned to at least `align` (a power of two <= 64),
- * or NULL. free receives the pointer and the size that was asked for. */
+ * or NULL. free receives the pointer and the size that was asked for. One of
+ * the two without the other is refused by every function that takes an
+ * allocator (runtime and importer) with STANCE_ERR_ARGUMENT and the message
+ * "WHO: allocator has alloc but no free (set both, or neither for
+ * malloc/free)" (or "free but no alloc"); nothing is allocated then. */
 typedef struct stance_allocator {
     void *(*alloc)(void *user, size_t size, size_t align);
     void (*free)(void *user, void *ptr, size_t size);

@@ -154,8 +154,9 @@ stance_status stance_clip_sample(const stance_clip *clip, float time, stance_cur
 /* Samples like stance_clip_sample and also writes the pose's rate of change
  * per second of clip time into `velocity`: translation and scale per axis in
  * tx..tz / sx..sz, angular velocity (parent frame, radians per second, the
- * rotation vector of the key interval) in qx..qz with qw = 0. Used where a
- * transition needs the new state's velocity; costs one sample. */
+ * rotation vector of the key interval) in qx..qz with qw = 0; 0 inside a key
+ * interval shorter than 10 us (a step). Used where a transition needs the
+ * new state's velocity; costs one sample. */
 stance_status stance_clip_sample_velocity(const stance_clip *clip, float time, stance_cursor *cursor,
                                           stance_pose *out, stance_pose *velocity);
 

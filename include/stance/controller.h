@@ -45,7 +45,8 @@ stance_status stance_controller_set_float(stance_controller *ctl, int param, flo
 stance_status stance_controller_set_bool(stance_controller *ctl, int param, int value, stance_error *err);
 stance_status stance_controller_set_trigger(stance_controller *ctl, int param, stance_error *err);
 
-stance_status stance_controller_update(stance_controller *ctl, float dt);
+/* Updates the controller's instance with `workspace` (see graph.h). */
+stance_status stance_controller_update(stance_controller *ctl, float dt, stance_workspace *workspace);
 
 /* Events of the last update: the instance's (state entered/exited,
  * transitions, clip markers, clip finished) and the controller's
@@ -65,7 +66,12 @@ const stance_graph *stance_controller_graph(const stance_controller *ctl);
 /* Hot reload: moves the running character onto `graph` (another version of
  * the same file): parameters, layers and states carry over where the names
  * still exist; what was dropped is written to `report`. On error nothing
- * changes. The old graph must outlive this call only. */
+ * changes. The old graph must outlive this call only.
+ * The skeleton stays: a graph whose skeleton differs (joint count, a joint's
+ * name or parent) is refused with STANCE_ERR_ARGUMENT and a message naming
+ * both joint counts, so the pose never changes its joint count under the
+ * caller; create a new controller for another character. The same skeleton
+ * loaded again (a reloaded file's own copy) is accepted. */
 stance_status stance_controller_reload(stance_controller *ctl, const stance_graph *graph, char *report,
                                        size_t report_size, stance_error *err);
 

@@ -5,9 +5,18 @@
  * instance that runs them.
  *
  * A stance_graph is shared and immutable; a stance_instance is one
- * character's state, created once with all its memory. Updating an instance
- * allocates nothing, does no I/O and touches no other instance, so instances
- * of one graph can update on different threads. */
+ * character's persistent state (parameters, machine states, cursors, the
+ * history its switch modes need, its output poses and events), created once
+ * with all its memory. Evaluation scratch lives in a stance_workspace the
+ * caller owns, one per thread. Updating an instance allocates nothing, does
+ * no I/O and touches no other instance, so instances of one graph update
+ * safely on different threads, each thread with its own workspace:
+ *
+ *     // thread t of T updates characters [t*N/T, (t+1)*N/T) with workspace ws[t]
+ *     stance_instances_update(inst + t * N / T, (t + 1) * N / T - t * N / T, dt, ws[t]);
+ *
+ * The result does not depend on how a crowd is split (each instance's
+ * update reads only itself and the graph). */
 #ifndef STANCE_GRAPH_H
 #define STANCE_GRAPH_H
 
@@ -27,7 +36,8 @@ extern "C" {
 #define STANCE_MAX_BLEND_ENTRIES 16
 #define STANCE_MAX_CONDITIONS 16 /* per transition */
 #define STANCE_MAX_NEST 4         /* nested machine depth */
-#define STANCE_EVENT_QUEUE 256    /* events kept per update */
+#define STANCE_EVENT_QUEUE 24     /* events kept per update (more are counted as dropped) */
+#define STANCE_MIN_DT 1e-6f       /* update steps below this (subnormal, tiny) are treated as 0 */
 
 /* ---- description ---------------------------------------------------------- */
 
@@ -156,6 +166,13 @@ typedef enum stance_layer_space {
     STANCE_SPACE_MESH         /* masked joints keep the layer's model-space rotation */
 } stance_layer_space;
 
+/* Additive layers. FIRST_FRAME: the graph builds, once, each clip's delta
+ * against the reference of its state (its clip's first frame, a blend
+ * space's first entry's, ref_clip's if given; the rest pose under a nested
+ * machine) and the layer's machine plays the deltas: per frame the layer
+ * samples them and applies the result in one pass (a switch inside the
+ * layer blends deltas). REF_CLIP_SYNC: the delta is made per frame against
+ * ref_clip sampled at the layer's current time. */
 typedef enum stance_additive_ref {
     STANCE_ADDITIVE_FIRST_FRAME = 0, /* each clip's own first frame (or ref_clip's, if given) */
     STANCE_ADDITIVE_REF_CLIP_SYNC    /* ref_clip sampled at the layer's current time */
@@ -187,6 +204,7 @@ typedef struct stance_graph_desc {
 
 typedef struct stance_graph stance_graph;
 typedef struct stance_instance stance_instance;
+typedef struct stance_workspace stance_workspace;
 
 stance_status stance_graph_create(const stance_graph_desc *desc, const stance_allocator *allocator,
                                   stance_graph **out, stance_error *err);
@@ -237,14 +255,49 @@ typedef struct stance_event {
     int machine;
     int state;         /* global state index (the state entered/exited/finished, or the transition's target) */
     int other;         /* transition: the source state; marker: the clip event index */
-    const char *name;  /* marker: the clip event's name; else the state's name */
     float time;        /* instance time in seconds when it happened */
+    const char *name;  /* marker: the clip event's name; else the state's name */
 } stance_event;
 
+/* ---- workspace: per-thread evaluation scratch --------------------------------
+ * Sized from a graph: it serves every graph with no more joints and machines
+ * (so one workspace made from the largest graph serves them all); a graph
+ * that does not fit is refused (update returns STANCE_ERR_MEMORY;
+ * stance_workspace_fits says why). One thread at a time uses a workspace;
+ * nothing in it outlives an update. */
+stance_status stance_workspace_create(const stance_graph *graph, const stance_allocator *allocator,
+                                      stance_workspace **out, stance_error *err);
+void stance_workspace_destroy(stance_workspace *workspace);
+size_t stance_workspace_bytes(const stance_graph *graph);           /* what create allocates */
+size_t stance_workspace_size(const stance_workspace *workspace);
+stance_status stance_workspace_fits(const stance_workspace *workspace, const stance_graph *graph,
+                                    stance_error *err);
+
+typedef enum stance_history {
+    /* Two past output poses and a switch record only for machines whose
+     * transitions use inertialization or dead blending. On other machines
+     * those modes (asked for by stance_instance_play or
+     * stance_instance_override_switch) fade from the frozen last pose
+     * instead, and stance_instance_machine_status reports STANCE_SWITCH_FROZEN. */
+    STANCE_HISTORY_AUTO = 0,
+    STANCE_HISTORY_ALL        /* history for every machine (experiments, the lab) */
+} stance_history;
+
+typedef struct stance_instance_desc {
+    stance_history history;
+} stance_instance_desc;
+
+/* desc may be NULL (all defaults). */
+stance_status stance_instance_create_ex(const stance_graph *graph, const stance_instance_desc *desc,
+                                        const stance_allocator *allocator, stance_instance **out,
+                                        stance_error *err);
 stance_status stance_instance_create(const stance_graph *graph, const stance_allocator *allocator,
                                      stance_instance **out, stance_error *err);
+/* Bytes of the instance's one block (its whole persistent state). */
+size_t stance_instance_bytes(const stance_instance *instance);
+const stance_graph *stance_instance_graph(const stance_instance *instance);
 void stance_instance_destroy(stance_instance *instance);
-/* Copies the whole state of src into dst (both of the same graph). */
+/* Copies the whole state of src into dst (same graph, same desc). */
 stance_status stance_instance_copy(stance_instance *dst, const stance_instance *src);
 /* Back to the initial state: parameters at their defaults, entry states, time 0. */
 stance_status stance_instance_reset(stance_instance *instance);
@@ -265,11 +318,23 @@ stance_status stance_instance_override_switch(stance_instance *inst, int mode, f
 
 #define STANCE_UPDATE_NO_TRANSITIONS 1 /* update flag: start no transition this update */
 
-/* Advances by dt seconds (0..1, finite): checks transitions, advances
- * playback, evaluates layers, builds the local and model poses, records
- * events and root motion. */
-stance_status stance_instance_update(stance_instance *inst, float dt);
-stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags);
+/* Advances by dt seconds and evaluates: carries out play requests, checks
+ * transitions, advances playback, evaluates every machine (nested ones
+ * too, with the same dt), composes the layers, builds the local and model
+ * poses, records events and root motion. dt must be finite and in [0, 1]
+ * (else STANCE_ERR_VALUE, nothing changes); a dt below STANCE_MIN_DT
+ * (subnormal or tiny) is treated as 0: the pose is evaluated, nothing
+ * moves, and no velocity is ever taken over such a step. workspace: see
+ * above (NULL: STANCE_ERR_ARGUMENT). */
+stance_status stance_instance_update(stance_instance *inst, float dt, stance_workspace *workspace);
+stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags,
+                                        stance_workspace *workspace);
+/* Updates instances[0..count) in order with one workspace, exactly as
+ * count calls of stance_instance_update (bit for bit). The instances may
+ * belong to different graphs that fit the workspace. Returns the first
+ * error, after updating all the others. */
+stance_status stance_instances_update(stance_instance *const *instances, int count, float dt,
+                                      stance_workspace *workspace);
 
 const stance_pose *stance_instance_local_pose(const stance_instance *inst);
 const stance_pose *stance_instance_model_pose(const stance_instance *inst);
@@ -292,14 +357,17 @@ typedef struct stance_machine_status {
 } stance_machine_status;
 stance_status stance_instance_machine_status(const stance_instance *inst, int machine,
                                              stance_machine_status *out);
-/* Switches the machine that owns `state` to it now, like a transition with
- * this mode, easing and blend time (blend_time <= 0 or mode cut: at once).
- * Used by the gameplay controller; the state may be the current one (a
- * restart). */
+/* Switches the machine that owns `state` to it, like a transition with this
+ * mode, easing and blend time (blend_time <= 0 or mode cut: at once). The
+ * switch happens at the start of the next update (its events open that
+ * update's list); until then stance_instance_machine_status reports the
+ * state asked for, and a later play on the same machine replaces it. Used
+ * by the gameplay controller; the state may be the current one (a restart). */
 stance_status stance_instance_play(stance_instance *inst, int state, stance_switch_mode mode, stance_easing easing,
                                    float blend_time, stance_error *err);
 /* A disabled layer's machine neither plays nor reports events (weight 0 layers still play). */
 stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer, int enabled);
+int stance_instance_layer_enabled(const stance_instance *inst, int layer);
 /* Moves what can be moved from `from` (an instance of another graph, e.g.
  * the previous version of a reloaded file) into `to`: parameters, layer
  * weights and each machine's current state and its time, matched by name.
@@ -310,8 +378,14 @@ float stance_graph_state_fade_time(const stance_graph *graph, int state);
 int stance_graph_state_once(const stance_graph *graph, int state);
 stance_layer_mode stance_graph_layer_mode(const stance_graph *graph, int layer);
 
-/* Current layer weight (after fades). */
+/* Current layer weight (after fades). The instance is the one owner of
+ * layer weights: set_layer_weight states a target and the time to reach it
+ * (0 = at once, else a linear fade of |target - weight| / fade_time per
+ * second), each update moves the weight towards it. The weight must be
+ * finite in [0, 1] and fade_time finite in [0, 60] s (else STANCE_ERR_VALUE);
+ * a bad layer, or a weight other than 1 for layer 0, is STANCE_ERR_ARGUMENT. */
 float stance_instance_layer_weight(const stance_instance *inst, int layer);
+float stance_instance_layer_target(const stance_instance *inst, int layer);
 stance_status stance_instance_set_layer_weight(stance_instance *inst, int layer, float weight,
                                                float fade_time);
 

@@ -2,8 +2,11 @@
  * (glTF 2.0 .gltf/.glb, BVH, FBX, Collada and whatever else assimp reads)
  * into a stance_asset, and opening either kind of file by its content.
  *
- * Tools side: built on assimp when found (STANCE_HAVE_ASSIMP); without it
- * stance_import_file answers STANCE_ERR_UNSUPPORTED. */
+ * Tools side: glTF (.gltf, .glb) through tinygltf (src/io/gltf.cpp, when
+ * found: STANCE_HAVE_TINYGLTF), everything else through assimp (when found:
+ * STANCE_HAVE_ASSIMP); without the library a format needs, stance_import_file
+ * answers STANCE_ERR_UNSUPPORTED. glTF's STEP, CUBICSPLINE and slerp are baked
+ * onto the runtime's linear key grid (see gltf.cpp and the options below). */
 #ifndef STANCE_IMPORT_H
 #define STANCE_IMPORT_H
 
@@ -26,6 +29,28 @@ typedef struct stance_import_warnings {
     char message[STANCE_IMPORT_WARNINGS][256];     /* the first ones */
 } stance_import_warnings;
 
+/* What an import found per clip: the interpolation modes of the channels it
+ * kept and how many keys it added to bake them onto the runtime's linear
+ * key grid (glTF STEP hold keys, CUBICSPLINE and slerp resampling). Filled
+ * by the glTF importer; the assimp path (which hands over linear keys) and
+ * .stance files leave count 0. */
+#define STANCE_INTERP_LINEAR 1u
+#define STANCE_INTERP_STEP 2u
+#define STANCE_INTERP_CUBICSPLINE 4u
+
+typedef struct stance_import_clip_report {
+    char name[64];             /* the clip's name in the asset */
+    unsigned interpolations;   /* STANCE_INTERP_* bits */
+    int file_keys;             /* distinct key times of its channels in the file */
+    int keys_added;            /* the clip's key count minus file_keys */
+} stance_import_clip_report;
+
+typedef struct stance_import_report {
+    stance_import_clip_report *clips; /* caller-owned, `capacity` entries (may be NULL if 0) */
+    int capacity;
+    int count;                 /* clips reported (zeroed first), in the asset's clip order */
+} stance_import_report;
+
 typedef struct stance_import_options {
     /* Multiplies every translation (rest, keys): 0.01 for a file in
      * centimetres, 0.0254 for inches. 0 = 1. */
@@ -44,6 +69,8 @@ typedef struct stance_import_options {
     /* 0: a clip that cannot be imported is dropped with a warning (the file
      * is an error only when no clip is left); 1: any problem is an error. */
     int strict;
+    /* Filled when not NULL: one entry per imported clip (count = 0 first). */
+    stance_import_report *report;
 } stance_import_options;
 
 /* Writes each kept warning as one line, `prefix` first, then how many

@@ -30,6 +30,11 @@ typedef struct stance_skeleton {
     const int *parents;      /* joint_count */
     const char *names;       /* joint_count * STANCE_MAX_NAME bytes */
     const stance_transform *rest; /* joint_count local rest transforms (rotations normalized) */
+    /* The local-to-model schedule: the joints by depth in groups of up to 4
+     * of one depth, 9 shorts a group: count, 4 joints, their 4 parents
+     * (lanes past count repeat the last joint). */
+    int l2m_group_count;
+    const short *l2m_groups;
     stance_allocator allocator;
     size_t bytes;            /* size of the one block that holds this skeleton */
 } stance_skeleton;

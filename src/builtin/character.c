@@ -604,6 +604,7 @@ stance_status stance_builtin_create(const stance_allocator *allocator, stance_bu
                                     stance_error *err) {
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "builtin: out is NULL");
     memset(out, 0, sizeof *out);
+    if (st_check_allocator(allocator, "builtin", err)) return STANCE_ERR_ARGUMENT;
     const float walk_len = k_walk.period, run_len = k_run.period;
     const clip_spec specs[STANCE_BUILTIN_CLIPS] = {
         {"idle", IDLE_PERIOD, KEY_RATE, 1, 0.0f, pose_idle, NULL, 0, {{NULL, 0.0f}, {NULL, 0.0f}}},

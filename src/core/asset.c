@@ -206,6 +206,7 @@ stance_status stance_asset_save_graph_memory(const stance_asset *asset, const st
         return st_fail(err, STANCE_ERR_ARGUMENT, "asset save: out_bytes or out_size is NULL");
     *out_bytes = NULL;
     *out_size = 0;
+    if (st_check_allocator(allocator, "asset save", err)) return STANCE_ERR_ARGUMENT;
     stance_status s = check_asset(asset, err);
     if (!s && graph) s = st_graph_section_check(graph, asset, err);
     if (s) return s;
@@ -622,8 +623,7 @@ stance_status stance_asset_load_memory(const void *bytes, size_t size, const sta
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "stance data: out is NULL");
     memset(out, 0, sizeof *out);
     if (!bytes && size > 0) return st_fail(err, STANCE_ERR_ARGUMENT, "stance data: bytes is NULL");
-    if (allocator && (!allocator->alloc != !allocator->free))
-        return st_fail(err, STANCE_ERR_ARGUMENT, "stance data: allocator has alloc or free but not both");
+    if (st_check_allocator(allocator, "stance data", err)) return STANCE_ERR_ARGUMENT;
     static const unsigned char none[1] = {0};
     return prefixed(load(bytes ? bytes : none, size, allocator, out, err), "stance data", err);
 }
@@ -660,8 +660,7 @@ stance_status stance_asset_load_file(const char *path, const stance_allocator *a
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "asset load: out is NULL");
     memset(out, 0, sizeof *out);
     if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "asset load: path is NULL or empty");
-    if (allocator && (!allocator->alloc != !allocator->free))
-        return st_fail(err, STANCE_ERR_ARGUMENT, "%s: allocator has alloc or free but not both", path);
+    if (st_check_allocator(allocator, path, err)) return STANCE_ERR_ARGUMENT;
     FILE *f = fopen(path, "rb");
     if (!f) return st_fail(err, STANCE_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     /* a directory opens but cannot be read: find out before trusting its size */

@@ -71,6 +71,14 @@ stance_allocator st_allocator(const stance_allocator *a) {
     return d;
 }
 
+stance_status st_check_allocator(const stance_allocator *a, const char *who, stance_error *err) {
+    if (a && !a->alloc != !a->free)
+        return st_fail(err, STANCE_ERR_ARGUMENT,
+                       "%s: allocator has %s but no %s (set both, or neither for malloc/free)", who,
+                       a->alloc ? "alloc" : "free", a->alloc ? "free" : "alloc");
+    return STANCE_OK;
+}
+
 void *st_alloc(const stance_allocator *a, size_t size, size_t align) {
     stance_allocator al = st_allocator(a);
     void *p = al.alloc(al.user, size, align);

@@ -16,7 +16,6 @@
 #include "core/qmath.h"
 #include "stance/clip.h"
 
-#define TIME_MERGE 1e-5f /* key times closer than this (seconds) are one grid key */
 
 static int cmp_float(const void *a, const void *b) {
     float x = *(const float *)a, y = *(const float *)b;
@@ -99,10 +98,10 @@ static stance_status validate(const stance_clip_desc *d, const stance_skeleton *
 static void track_value(const stance_track_desc *t, float time, int slerp, int *cur, float *v) {
     int w = width_of(t->channel), n = t->key_count;
     int k = *cur;
-    while (k + 1 < n && t->times[k + 1] <= time + TIME_MERGE) k++;
+    while (k + 1 < n && t->times[k + 1] <= time) k++;
     *cur = k;
     const float *a = t->values + (size_t)k * (size_t)w;
-    if (k + 1 >= n || fabsf(t->times[k] - time) <= TIME_MERGE || time <= t->times[k]) {
+    if (k + 1 >= n || time <= t->times[k]) {
         memcpy(v, a, sizeof(float) * (size_t)w);
     } else {
         const float *b = a + w;
@@ -134,6 +133,7 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "clip: out is NULL");
     *out = NULL;
     if (!d || !sk) return st_fail(err, STANCE_ERR_ARGUMENT, "clip: desc or skeleton is NULL");
+    if (st_check_allocator(allocator, "clip", err)) return STANCE_ERR_ARGUMENT;
     stance_status s = validate(d, sk, err);
     if (s) return s;
     stance_allocator al = st_allocator(allocator);
@@ -159,7 +159,10 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
             return st_fail(err, STANCE_ERR_VALUE, "clip '%s': event '%s' time %g is outside [0, %g]", d->name, e->name, (double)e->time, (double)duration);
     }
 
-    /* The key grid: union of all track times (or just {0} with no keys). */
+    /* The key grid: union of all track times (or just {0} with no keys).
+     * Only equal times merge: keys one float apart stay two keys, so an
+     * importer can put a step (a hold key at nextafterf(t, 0) and the new
+     * value at t) on the grid exactly. */
     size_t cap = total_keys + 1;
     float *grid = st_alloc(&al, sizeof(float) * cap, 16);
     if (!grid) return st_fail(err, STANCE_ERR_MEMORY, "clip '%s': allocation of %zu key times failed", d->name, cap);
@@ -170,7 +173,7 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
     qsort(grid, g, sizeof(float), cmp_float);
     size_t K = 0;
     for (size_t i = 0; i < g; i++)
-        if (K == 0 || grid[i] - grid[K - 1] > TIME_MERGE) grid[K++] = grid[i];
+        if (K == 0 || grid[i] > grid[K - 1]) grid[K++] = grid[i];
     if (K > STANCE_MAX_KEYS) {
         st_free(&al, grid, sizeof(float) * cap);
         return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': %zu distinct key times, more than %d", d->name, K, STANCE_MAX_KEYS);
@@ -443,7 +446,10 @@ stance_status stance_clip_sample_velocity(const stance_clip *c, float time, stan
     if (K < 2) return STANCE_OK;
     float u;
     int k = find_key(c, t, NULL, &u);
-    float inv = 1.0f / (c->times[k + 1] - c->times[k]);
+    /* a key interval shorter than 10 us is a step (a hold key one float
+     * before the next key): its rate of change is no velocity, report 0 */
+    float span = c->times[k + 1] - c->times[k];
+    float inv = span >= 1e-5f ? 1.0f / span : 0.0f;
     const size_t n3 = 3 * (size_t)pc, n4 = 4 * (size_t)pc;
     if (c->t_keys > 1) {
         const float *a = c->t + n3 * (size_t)k, *b = a + n3;

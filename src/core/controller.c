@@ -1,6 +1,10 @@
 /* src/core/controller.c - the gameplay controller over an instance:
  * set/reset by state id, exclusive priority layers with fades, one-shot
- * completion, controller events, hot reload. Owns its instance. */
+ * completion, controller events, hot reload. Owns its instance.
+ *
+ * The instance is the one owner of layer weights and their fades: the
+ * controller only states targets (stance_instance_set_layer_weight with a
+ * fade time) when what is visible changes, and reads the weights back. */
 #include <string.h>
 
 #include "core/internal.h"
@@ -17,12 +21,6 @@ struct stance_controller {
     int layer_count;
     unsigned char playing[STANCE_MAX_LAYERS];
     int visible;                          /* the visible exclusive layer */
-    float vis[STANCE_MAX_LAYERS];         /* visibility shares of exclusive layers (sum 1) */
-    float vis_from[STANCE_MAX_LAYERS];    /* shares when the current fade started */
-    float fade_elapsed, fade_duration;
-    float add_weight[STANCE_MAX_LAYERS];  /* additive layers' weights */
-    float add_rate[STANCE_MAX_LAYERS];
-    float add_target[STANCE_MAX_LAYERS];
     stance_event events[CTL_MAX_EVENTS];
     int event_count;
     float time;
@@ -35,8 +33,9 @@ static int exclusive(const stance_controller *c, int l) {
 }
 
 static void push(stance_controller *c, stance_event_type type, int layer, int state) {
-    stance_event e = {type, layer, layer >= 0 ? stance_graph_layer_machine(c->graph, layer) : -1, state, -1,
-                      state >= 0 ? stance_graph_state_name(c->graph, state) : stance_graph_layer_name(c->graph, layer), c->time};
+    stance_event e = {.type = type, .layer = layer, .machine = layer >= 0 ? stance_graph_layer_machine(c->graph, layer) : -1,
+                      .state = state, .other = -1, .time = c->time,
+                      .name = state >= 0 ? stance_graph_state_name(c->graph, state) : stance_graph_layer_name(c->graph, layer)};
     if (c->pending_count < 16) c->pending[c->pending_count++] = e;
 }
 
@@ -53,7 +52,9 @@ static int current_state(const stance_controller *c, int l) {
     return ms.state;
 }
 
-/* Picks the visible exclusive layer and starts a fade to it if it changed. */
+/* Picks the visible exclusive layer; when it changes, states the weight
+ * targets: a higher layer fades in over the ones below, the layers above
+ * a lower one fade out from over it (it shows at once underneath). */
 static void choose_visible(stance_controller *c, float fade) {
     int v = 0;
     for (int l = 0; l < c->layer_count; l++)
@@ -62,25 +63,28 @@ static void choose_visible(stance_controller *c, float fade) {
     push(c, STANCE_EVENT_LAYER_HIDDEN, c->visible, -1);
     push(c, STANCE_EVENT_LAYER_SHOWN, v, -1);
     c->visible = v;
-    memcpy(c->vis_from, c->vis, sizeof c->vis);
-    c->fade_elapsed = 0.0f;
-    c->fade_duration = fade;
     stance_instance_set_layer_enabled(c->inst, v, 1);
+    for (int l = 1; l < c->layer_count; l++) {
+        if (!exclusive(c, l)) continue;
+        if (l == v) {
+            float w = stance_instance_layer_weight(c->inst, l);
+            int covered = 0; /* a layer above still shows: v can take its full weight underneath */
+            for (int k = l + 1; k < c->layer_count; k++)
+                if (exclusive(c, k) && stance_instance_layer_weight(c->inst, k) > 0.0f) covered = 1;
+            stance_instance_set_layer_weight(c->inst, l, 1.0f, covered || w >= 1.0f ? 0.0f : fade);
+        } else if (l > v) {
+            stance_instance_set_layer_weight(c->inst, l, 0.0f, fade);
+        }
+    }
 }
 
-static void apply_weights(stance_controller *c) {
-    /* sequential override composition: layer i's blend weight is its share of everything up to it */
-    float below = 0.0f;
-    for (int l = 0; l < c->layer_count; l++) {
-        if (!exclusive(c, l)) {
-            stance_instance_set_layer_weight(c->inst, l, c->add_weight[l], 0.0f);
-            continue;
-        }
-        below += c->vis[l];
-        if (l == 0) continue;
-        float w = below > 1e-6f ? c->vis[l] / below : 0.0f;
-        stance_instance_set_layer_weight(c->inst, l, w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w, 0.0f);
-    }
+/* The share of an exclusive layer in the output: its weight times what
+ * the exclusive layers above it leave (the shares sum to 1). */
+static float share(const stance_controller *c, int l) {
+    float w = l == 0 ? 1.0f : stance_instance_layer_weight(c->inst, l);
+    for (int k = l + 1; k < c->layer_count; k++)
+        if (exclusive(c, k)) w *= 1.0f - stance_instance_layer_weight(c->inst, k);
+    return w;
 }
 
 stance_status stance_controller_create(const stance_graph *g, const stance_controller_desc *desc,
@@ -88,6 +92,7 @@ stance_status stance_controller_create(const stance_graph *g, const stance_contr
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "controller: out is NULL");
     *out = NULL;
     if (!g) return st_fail(err, STANCE_ERR_ARGUMENT, "controller: graph is NULL");
+    if (st_check_allocator(allocator, "controller", err)) return STANCE_ERR_ARGUMENT; /* issue 12 */
     stance_controller_desc d = desc ? *desc : (stance_controller_desc){0};
     if (!st_finite(d.fade_time) || d.fade_time < 0.0f || d.fade_time > 60.0f)
         return st_fail(err, STANCE_ERR_VALUE, "controller: fade_time %g is not in [0, 60]", (double)d.fade_time);
@@ -105,7 +110,11 @@ stance_status stance_controller_create(const stance_graph *g, const stance_contr
     stance_allocator al = st_allocator(allocator);
     stance_controller *c = st_alloc(&al, sizeof *c, 64);
     if (!c) return st_fail(err, STANCE_ERR_MEMORY, "controller: out of memory");
-    stance_status s = stance_instance_create(g, &al, &c->inst, err);
+    /* a controller that switches by a velocity mode keeps history on every layer's machine */
+    const int velocity = d.mode == STANCE_SWITCH_INERTIALIZE || d.mode == STANCE_SWITCH_INERTIALIZE_SIMPLE ||
+                         d.mode == STANCE_SWITCH_DEADBLEND;
+    const stance_instance_desc idesc = {.history = velocity ? STANCE_HISTORY_ALL : STANCE_HISTORY_AUTO};
+    stance_status s = stance_instance_create_ex(g, &idesc, &al, &c->inst, err);
     if (s) { st_free(&al, c, sizeof *c); return s; }
     c->graph = g;
     c->allocator = al;
@@ -115,14 +124,13 @@ stance_status stance_controller_create(const stance_graph *g, const stance_contr
     for (int l = 0; l < L; l++) {
         c->playing[l] = l == 0 || stance_instance_layer_weight(c->inst, l) > 0.0f;
         if (!c->playing[l]) stance_instance_set_layer_enabled(c->inst, l, 0);
-        if (!exclusive(c, l)) c->add_weight[l] = c->add_target[l] = c->playing[l] ? 1.0f : 0.0f;
     }
     c->visible = 0;
     for (int l = 0; l < L; l++)
         if (exclusive(c, l) && c->playing[l]) c->visible = l;
-    c->vis[c->visible] = 1.0f;
-    memcpy(c->vis_from, c->vis, sizeof c->vis);
-    apply_weights(c);
+    /* the visible layer shows at once, the other exclusive ones not; additive layers that play at full weight */
+    for (int l = 1; l < L; l++)
+        stance_instance_set_layer_weight(c->inst, l, exclusive(c, l) ? (l == c->visible ? 1.0f : 0.0f) : (c->playing[l] ? 1.0f : 0.0f), 0.0f);
     *out = c;
     return st_ok(err);
 }
@@ -161,10 +169,7 @@ stance_status stance_controller_set(stance_controller *c, int state, stance_erro
     }
     if (s) return s;
     if (exclusive(c, l)) choose_visible(c, fade);
-    else {
-        c->add_target[l] = 1.0f;
-        c->add_rate[l] = 1.0f / fade;
-    }
+    else stance_instance_set_layer_weight(c->inst, l, 1.0f, fade);
     return st_ok(err);
 }
 
@@ -172,10 +177,7 @@ static void empty_layer(stance_controller *c, int l, int state, float fade) {
     c->playing[l] = 0;
     push(c, STANCE_EVENT_STATE_ENDED, l, state);
     if (exclusive(c, l)) choose_visible(c, fade);
-    else {
-        c->add_target[l] = 0.0f;
-        c->add_rate[l] = 1.0f / fade;
-    }
+    else stance_instance_set_layer_weight(c->inst, l, 0.0f, fade);
 }
 
 stance_status stance_controller_reset(stance_controller *c, int state, stance_error *err) {
@@ -200,29 +202,12 @@ stance_status stance_controller_set_trigger(stance_controller *c, int p, stance_
     return c ? stance_instance_set_trigger(c->inst, p, err) : st_fail(err, STANCE_ERR_ARGUMENT, "controller is NULL");
 }
 
-stance_status stance_controller_update(stance_controller *c, float dt) {
-    if (!c) return STANCE_ERR_ARGUMENT;
+stance_status stance_controller_update(stance_controller *c, float dt, stance_workspace *ws) {
+    if (!c || !ws) return STANCE_ERR_ARGUMENT;
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
+    dt = st_step(dt); /* issue 12: the instance's dt contract */
     c->time += dt;
-    /* fades */
-    if (c->fade_elapsed < c->fade_duration) {
-        c->fade_elapsed += dt;
-        float p = c->fade_duration > 0.0f ? c->fade_elapsed / c->fade_duration : 1.0f;
-        if (p > 1.0f) p = 1.0f;
-        for (int l = 0; l < c->layer_count; l++) {
-            float target = l == c->visible ? 1.0f : 0.0f;
-            c->vis[l] = c->vis_from[l] + (target - c->vis_from[l]) * p;
-        }
-    } else {
-        for (int l = 0; l < c->layer_count; l++) c->vis[l] = l == c->visible ? 1.0f : 0.0f;
-    }
-    for (int l = 0; l < c->layer_count; l++) {
-        if (exclusive(c, l)) continue;
-        float w = c->add_weight[l], t = c->add_target[l], step = c->add_rate[l] * dt;
-        c->add_weight[l] = w < t ? (w + step > t ? t : w + step) : (w - step < t ? t : w - step);
-    }
-    apply_weights(c);
-    stance_status s = stance_instance_update(c->inst, dt);
+    stance_status s = stance_instance_update(c->inst, dt, ws);
     if (s) return s;
     /* events: the set/reset ones first, then the instance's */
     c->event_count = 0;
@@ -247,8 +232,7 @@ stance_status stance_controller_update(stance_controller *c, float dt) {
     }
     /* layers that are empty and faded out stop playing */
     for (int l = 1; l < c->layer_count; l++)
-        if (!c->playing[l] && (exclusive(c, l) ? c->vis[l] <= 0.0f : c->add_weight[l] <= 0.0f))
-            stance_instance_set_layer_enabled(c->inst, l, 0);
+        if (!c->playing[l] && stance_instance_layer_weight(c->inst, l) <= 0.0f) stance_instance_set_layer_enabled(c->inst, l, 0);
     return STANCE_OK;
 }
 
@@ -262,7 +246,7 @@ int stance_controller_layer_playing(const stance_controller *c, int l) {
 }
 float stance_controller_layer_weight(const stance_controller *c, int l) {
     if (!c || l < 0 || l >= c->layer_count) return 0.0f;
-    return exclusive(c, l) ? c->vis[l] : c->add_weight[l];
+    return exclusive(c, l) ? share(c, l) : stance_instance_layer_weight(c->inst, l);
 }
 int stance_controller_layer_state(const stance_controller *c, int l) {
     if (!c || l < 0 || l >= c->layer_count || !c->playing[l]) return -1;
@@ -274,32 +258,35 @@ const stance_graph *stance_controller_graph(const stance_controller *c) { return
 stance_status stance_controller_reload(stance_controller *c, const stance_graph *g, char *report, size_t cap,
                                        stance_error *err) {
     if (!c || !g) return st_fail(err, STANCE_ERR_ARGUMENT, "reload: NULL argument");
+    { /* issue 12: a reload keeps the skeleton (same joints, names and parents) */
+        const stance_skeleton *a = stance_graph_skeleton(c->graph), *b = stance_graph_skeleton(g);
+        int j = 0;
+        if (a->joint_count == b->joint_count)
+            while (j < a->joint_count && a->parents[j] == b->parents[j] &&
+                   !strcmp(stance_skeleton_joint_name(a, j), stance_skeleton_joint_name(b, j))) j++;
+        if (a->joint_count != b->joint_count || j < a->joint_count)
+            return st_fail(err, STANCE_ERR_ARGUMENT,
+                           "reload: the new graph animates another skeleton (%d joints, the controller's %d, "
+                           "first difference at joint %d); nothing changed, create a new controller for it",
+                           b->joint_count, a->joint_count, j);
+    }
     stance_controller *fresh = NULL;
     stance_controller_desc d = {c->fade_time, c->mode};
     stance_status s = stance_controller_create(g, &d, &c->allocator, &fresh, err);
     if (s) return s;
-    stance_instance_transfer(fresh->inst, c->inst, report, cap);
-    /* layers by name: what plays, visibility, additive weights */
+    stance_instance_transfer(fresh->inst, c->inst, report, cap); /* weights and their fades too */
+    /* layers by name: what plays */
     for (int l = 0; l < fresh->layer_count; l++) {
         int o = stance_graph_find_layer(c->graph, stance_graph_layer_name(g, l));
         if (o < 0) continue;
         fresh->playing[l] = l == 0 || c->playing[o];
-        stance_instance_set_layer_enabled(fresh->inst, l, fresh->playing[l] || c->vis[o] > 0.0f || c->add_weight[o] > 0.0f);
-        fresh->vis[l] = fresh->vis_from[l] = exclusive(fresh, l) ? c->vis[o] : 0.0f;
-        fresh->add_weight[l] = c->add_weight[o], fresh->add_target[l] = c->add_target[o], fresh->add_rate[l] = c->add_rate[o];
+        stance_instance_set_layer_enabled(fresh->inst, l, fresh->playing[l] || stance_instance_layer_weight(c->inst, o) > 0.0f);
     }
     int v = 0;
     for (int l = 0; l < fresh->layer_count; l++)
         if (exclusive(fresh, l) && fresh->playing[l]) v = l;
     fresh->visible = v;
-    float sum = 0.0f;
-    for (int l = 0; l < fresh->layer_count; l++) sum += exclusive(fresh, l) ? fresh->vis[l] : 0.0f;
-    if (sum <= 0.0f) { memset(fresh->vis, 0, sizeof fresh->vis); fresh->vis[v] = 1.0f; sum = 1.0f; }
-    for (int l = 0; l < fresh->layer_count; l++) fresh->vis[l] /= sum, fresh->vis_from[l] = fresh->vis[l];
-    fresh->fade_elapsed = 0.0f;
-    fresh->fade_duration = c->fade_duration > c->fade_elapsed ? c->fade_duration - c->fade_elapsed : 0.0f;
     fresh->time = c->time;
-    apply_weights(fresh);
     /* swap contents: the caller's pointer stays valid */
     stance_instance *old_inst = c->inst;
     stance_allocator al = c->allocator;

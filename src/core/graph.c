@@ -244,7 +244,8 @@ static stance_status validate(const stance_graph_desc *d, stance_error *err, int
 }
 
 typedef struct layout {
-    size_t off, params, states, trans, state_trans, any_trans, conds, entries, machines, layers, masks, ref_structs, ref_mem;
+    size_t off, params, states, trans, state_trans, any_trans, conds, entries, machines, layers, masks, ref_structs, ref_mem,
+        post, deltas;
 } layout;
 
 static size_t take(size_t *off, size_t bytes) {
@@ -253,11 +254,45 @@ static size_t take(size_t *off, size_t bytes) {
     return at;
 }
 
+/* Machine trees in one flat order, children before their parent, so
+ * evaluation walks a machine's subtree as a range; each machine's root
+ * layer, cursor count and whether it keeps history. */
+static int post_visit(stance_graph *g, int m, int at, int root_layer) {
+    g_machine *gm = &g->machines[m];
+    gm->post_first = at;
+    gm->root_layer = root_layer;
+    for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++)
+        if (g->states[s].sub_machine >= 0) at = post_visit(g, g->states[s].sub_machine, at, root_layer);
+    gm->post_at = at;
+    g->post[at++] = m;
+    return at;
+}
+
+static void flatten(stance_graph *g) {
+    int at = 0;
+    for (int m = 0; m < g->machine_count; m++) {
+        g_machine *gm = &g->machines[m];
+        gm->root_layer = -1;
+        gm->clip_cap = 1;
+        gm->history = 0;
+        for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++)
+            if (g->states[s].entry_count > gm->clip_cap) gm->clip_cap = g->states[s].entry_count;
+    }
+    for (int t = 0; t < g->trans_count; t++) {
+        stance_switch_mode md = g->trans[t].mode;
+        if (md == STANCE_SWITCH_INERTIALIZE || md == STANCE_SWITCH_INERTIALIZE_SIMPLE || md == STANCE_SWITCH_DEADBLEND)
+            g->machines[g->states[g->trans[t].to].machine].history = 1;
+    }
+    for (int m = 0; m < g->machine_count; m++)
+        if (g->machines[m].parent_state < 0) at = post_visit(g, m, at, g->machines[m].layer);
+}
+
 stance_status stance_graph_create(const stance_graph_desc *d, const stance_allocator *allocator, stance_graph **out,
                                   stance_error *err) {
     if (!out) FAIL(STANCE_ERR_ARGUMENT, "graph: out is NULL");
     *out = NULL;
     if (!d) FAIL(STANCE_ERR_ARGUMENT, "graph: desc is NULL");
+    if (st_check_allocator(allocator, "graph", err)) return STANCE_ERR_ARGUMENT;
     int S, T, C, E;
     stance_status st = validate(d, err, &S, &T, &C, &E);
     if (st) return st;
@@ -283,9 +318,11 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     lo.entries = take(&off, sizeof(g_entry) * (size_t)E);
     lo.machines = take(&off, sizeof(g_machine) * (size_t)M);
     lo.layers = take(&off, sizeof(g_layer) * (size_t)L);
-    lo.masks = take(&off, sizeof(float) * (size_t)J * (size_t)L);
+    lo.masks = take(&off, sizeof(float) * (size_t)st_pad8(J) * (size_t)L); /* padded with zeros */
     lo.ref_structs = take(&off, sizeof(stance_pose) * (size_t)R);
     lo.ref_mem = take(&off, pose_bytes * (size_t)R);
+    lo.post = take(&off, sizeof(int) * (size_t)M);
+    lo.deltas = take(&off, sizeof(stance_clip *) * (size_t)(S + E));
     size_t bytes = off;
     stance_allocator al = st_allocator(allocator);
     unsigned char *mem = st_alloc(&al, bytes, 64);
@@ -303,6 +340,8 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     g->layers = (g_layer *)(mem + lo.layers);
     g->masks = (float *)(mem + lo.masks);
     g->ref_poses = (stance_pose *)(mem + lo.ref_structs);
+    g->post = (int *)(mem + lo.post);
+    g->deltas = (stance_clip **)(mem + lo.deltas);
     g->param_count = d->param_count, g->state_count = S, g->machine_count = M, g->layer_count = L;
     g->trans_count = T, g->cond_count = C, g->entry_count = E, g->ref_pose_count = 0;
     g->default_blend_time = d->default_blend_time > 0.0f ? d->default_blend_time : 0.25f;
@@ -343,7 +382,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
                 gs->param_x = find_param(d, sd->param_x);
                 if (sd->type == STANCE_MOTION_BLEND2D) gs->param_y = find_param(d, sd->param_y);
                 for (int e = 0; e < sd->entry_count; e++) {
-                    g_entry en = {sd->entries[e].clip, sd->entries[e].x, sd->entries[e].y};
+                    g_entry en = {sd->entries[e].clip, NULL, sd->entries[e].x, sd->entries[e].y};
                     int k = e_at + e;
                     if (sd->type == STANCE_MOTION_BLEND1D) /* insertion sort by x */
                         while (k > e_at && g->entries[k - 1].x > en.x) { g->entries[k] = g->entries[k - 1]; k--; }
@@ -394,7 +433,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     /* layers */
     for (int l = 0; l < L; l++) {
         g_layer *gl = &g->layers[l];
-        float *mask = g->masks + (size_t)l * (size_t)J;
+        float *mask = g->masks + (size_t)l * (size_t)st_pad8(J);
         if (d->layer_count == 0) {
             strcpy(gl->name, "base");
             gl->machine = 0, gl->weight = 1.0f;
@@ -441,12 +480,19 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
             g->ref_pose_count++;
         }
     }
+    flatten(g);
+    st = gr_build_deltas(g, err);
+    if (st) {
+        stance_graph_destroy(g);
+        return st;
+    }
     *out = g;
     return st_ok(err);
 }
 
 void stance_graph_destroy(stance_graph *g) {
     if (!g) return;
+    for (int i = 0; i < g->delta_count; i++) stance_clip_destroy(g->deltas[i]);
     stance_allocator al = g->allocator;
     st_free(&al, g, g->bytes);
 }

@@ -17,6 +17,7 @@ typedef struct g_param {
 
 typedef struct g_entry {
     const stance_clip *clip;
+    const stance_clip *delta;   /* as g_state.delta */
     float x, y;
 } g_entry;
 
@@ -33,6 +34,7 @@ typedef struct g_state {
     int sub_machine;            /* -1 none */
     int trans_first, trans_count; /* into graph->state_trans */
     int ref_pose;               /* additive reference pose index in graph->ref_poses, -1 none */
+    const stance_clip *delta;   /* additive first-frame layers: the clip minus its reference, built once */
     int speed_warp;
     float fade_time;
 } g_state;
@@ -61,7 +63,11 @@ typedef struct g_machine {
     int entry;                  /* global state index */
     int any_first, any_count;   /* into graph->any_trans */
     int parent_state;           /* the state that nests it, or -1 */
-    int layer;                  /* the layer that runs it, or -1 */
+    int layer;                  /* the layer that runs it, or -1 (nested: see root_layer) */
+    int root_layer;             /* the layer whose tree holds it, or -1 */
+    int post_first, post_at;    /* graph->post[post_first..post_at]: its subtree, children first, itself last */
+    int clip_cap;               /* most clips one of its states samples (cursors per slot) */
+    int history;                /* its transitions use velocity modes (inertialize, dead blending) */
 } g_machine;
 
 typedef struct g_layer {
@@ -71,7 +77,7 @@ typedef struct g_layer {
     stance_layer_mode mode;
     stance_layer_space space;
     int has_mask;
-    const float *mask;          /* joint_count weights (inside the graph block) */
+    const float *mask;          /* joint_count weights, zeros up to padded_count (inside the graph block) */
     stance_additive_ref additive_ref;
     const stance_clip *ref_clip;
     int ref_clip_pose;          /* first frame of ref_clip in ref_poses, or -1 */
@@ -93,33 +99,38 @@ struct stance_graph {
     g_layer *layers;
     float *masks;
     stance_pose *ref_poses;     /* additive references (first frames), bound into the block */
+    int *post;                  /* machines, each subtree children first (see g_machine.post_first) */
+    stance_clip **deltas;       /* delta clips the graph owns (delta_count) */
+    int delta_count;
     float default_blend_time;
     float deadblend_halflife;
     stance_allocator allocator;
     size_t bytes;
 };
 
-/* ---- instance ------------------------------------------------------------ */
+/* ---- instance (persistent) and workspace (scratch) ---------------------- */
 
-enum { P_OUT, P_OLD, P_SNAP, P_H1, P_H2, P_S1, P_TV, P_SV, P_PER_MACHINE };
-enum { P_LAYER_MODEL, P_LAYER_TMP, P_REF, P_DELTA, P_LOCAL, P_MODEL, P_INSTANCE };
-
+/* A play position in a state. Cursors live apart (per machine, two slots). */
 typedef struct g_play {
     int state;
-    double time;                /* seconds since the state started */
-    float pos;                  /* clip: time in the clip; blend space: phase 0..1 */
     int loops;                  /* completed cycles */
     int finished;               /* once: reached the end */
+    float pos;                  /* clip: time in the clip; blend space: phase 0..1 */
+    double time;                /* seconds since the state started */
     float root[3];              /* root displacement of the last advance */
-    stance_cursor cursor[STANCE_MAX_BLEND_ENTRIES];
 } g_play;
 
-/* inertialization record per joint: 3 channels (t, r, s) of 8 floats */
+/* inertialization record per joint: 3 channels (t, r, s) of 8 floats; dead
+ * blending keeps its 9 velocity floats per joint in the same record */
 #define INERT_FLOATS 24
+
+/* Persistent poses of a machine, from its first pose index: SNAP always;
+ * H1, H2 when it keeps history. */
+enum { PM_SNAP, PM_H1, PM_H2 };
 
 typedef struct g_machine_rt {
     g_play cur, old;
-    int trans;                  /* running transition index, -1 none */
+    int trans;                  /* a switch is running (>= 0) or not (-1) */
     int from_state;
     float elapsed, duration;
     stance_switch_mode mode;
@@ -127,27 +138,35 @@ typedef struct g_machine_rt {
     int locked;                 /* uninterruptible transition running */
     int pending_init;           /* inertialize: offsets to compute at evaluation */
     float switch_dt;            /* dt of the frame the transition started */
-    int hist;                   /* valid history frames (0..2) */
-    int hist_flip;              /* which of P_H1/P_H2 holds the newer frame */
+    int hist;                   /* valid history frames (0..2; 0 without history) */
+    int hist_flip;              /* which of H1/H2 holds the newer frame */
     float hist_dt;
-    int evaluated;              /* evaluated this update */
-    int pose_base;              /* first of its P_PER_MACHINE poses */
-    float *inert;               /* joint_count * INERT_FLOATS */
-    float *vel;                 /* joint_count * 9: dead blending source velocity t, w, s */
+    int cur_slot;               /* which cursor slot the current play uses */
+    int req_state;              /* stance_instance_play request for the next update, -1 none */
+    stance_switch_mode req_mode;
+    stance_easing req_easing;
+    float req_blend;
+    int pose_first;             /* its first persistent pose (PM_SNAP) */
+    int has_history;
+    float *rec;                 /* joint_count * INERT_FLOATS when it keeps history */
+    stance_cursor *cursors;     /* 2 slots of graph->machines[m].clip_cap */
 } g_machine_rt;
+
+/* instance-level persistent poses after the machines' */
+enum { PI_LOCAL, PI_MODEL, PI_COUNT };
 
 struct stance_instance {
     const stance_graph *graph;
     stance_allocator allocator;
     size_t bytes;
+    int history_all;
     float *params;              /* what the graph sees */
     float *param_target;        /* what gameplay set (damped params move towards it) */
     g_machine_rt *machines;
     float *layer_weight, *layer_target, *layer_rate;
     unsigned char *layer_off;   /* disabled layers */
-    stance_pose *poses;
-    int pose_count;
-    stance_event events[STANCE_EVENT_QUEUE];
+    stance_pose *poses;         /* PI_LOCAL, PI_MODEL */
+    float *machine_pose_mem;    /* the machines' persistent poses (views: in_mpose) */
     int event_count, event_dropped;
     int events_sealed;          /* the queue holds a finished update's events */
     float root_delta[3];
@@ -155,7 +174,72 @@ struct stance_instance {
     double time;
     int override_mode, override_easing;
     float override_blend;
+    stance_event events[STANCE_EVENT_QUEUE];
 };
+
+/* The plan the advance pass writes for one machine and evaluation reads:
+ * the clips to sample (for additive layers, their precomputed deltas), at
+ * which times, with which weights and cursors, and how to switch. */
+typedef struct g_plan_src {
+    int count;                  /* clips to sample */
+    int sub;                    /* >= 0: a nested machine's output instead of clips */
+    int blendspace;             /* weighted sum of the clips, then normalized; else one clip as sampled */
+    const stance_clip *clip[STANCE_MAX_BLEND_ENTRIES];
+    float time[STANCE_MAX_BLEND_ENTRIES];
+    float weight[STANCE_MAX_BLEND_ENTRIES];
+    float vscale[STANCE_MAX_BLEND_ENTRIES]; /* velocity per second of instance time, per clip */
+    stance_cursor *cursor[STANCE_MAX_BLEND_ENTRIES];
+} g_plan_src;
+
+typedef struct g_plan {
+    int active;                 /* evaluated this update */
+    int blend;                  /* a switch is running: mode and eased weight below */
+    stance_switch_mode mode;
+    float w;
+    g_plan_src cur, old;        /* old: crossfade only */
+} g_plan;
+
+/* workspace poses: per machine, then shared */
+enum { PW_OUT, PW_OLD, PW_S1, PW_TV, PW_SV, PW_PER_MACHINE };
+enum { PW_LAYER_MODEL, PW_LAYER_TMP, PW_REF, PW_DELTA, PW_SNAP, PW_SHARED };
+
+struct stance_workspace {
+    stance_allocator allocator;
+    size_t bytes;
+    int joint_cap, machine_cap;
+    int bound_joints;           /* the joint count its poses are bound for (0: none yet) */
+    g_plan *plans;              /* machine_cap */
+    stance_pose *poses;         /* machine_cap * PW_PER_MACHINE + PW_SHARED */
+    int pose_count;
+    float *pose_mem;
+    stance_pose *views;         /* machine_cap * 3: views of an instance's machine poses */
+};
+
+/* graph_deltas.c: the delta clips of additive first-frame layers */
+stance_status gr_build_deltas(stance_graph *g, stance_error *err);
+
+/* instance.c */
+void in_emit(stance_instance *inst, stance_event_type type, int layer, int machine, int state, int other,
+             const char *name);
+int in_layer_of_machine(const stance_graph *g, int m);
+/* A machine's persistent pose (PM_*), as a view bound in the workspace. */
+stance_pose *in_mpose(stance_instance *inst, stance_workspace *ws, int m, int which);
+stance_pose *in_hist(stance_instance *inst, stance_workspace *ws, int m, int age);
+stance_pose *in_wpose(stance_workspace *ws, int m, int which);
+stance_pose *in_wshared(stance_workspace *ws, int which);
+stance_cursor *in_cursors(stance_instance *inst, int m, int slot_is_old);
+void in_reset_machine(stance_instance *inst, int m);
+stance_pose *in_local(stance_instance *inst);
+stance_pose *in_model(stance_instance *inst);
+/* advance.c */
+void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags);
+void adv_apply_requests(stance_instance *inst, stance_workspace *ws);
+void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int active);
+void adv_blend_weights(const stance_instance *inst, const g_state *s, float *w);
+float adv_normalized(const stance_instance *inst, const g_play *p);
+/* evaluate.c */
+void ev_machine_tree(stance_instance *inst, stance_workspace *ws, int m, float dt, int push_history);
+void ev_frame(stance_instance *inst, stance_workspace *ws, float dt);
 
 /* transition.c: the switch modes' maths on poses */
 void tr_extrapolate(stance_pose *out, const stance_pose *h1, const stance_pose *h2, float hist_dt, float dt);

@@ -20,6 +20,11 @@ stance_status st_ok(stance_error *err);
 /* The allocator to use: *a, or malloc/free when a is NULL or all zero. */
 stance_allocator st_allocator(const stance_allocator *a);
 void *st_alloc(const stance_allocator *a, size_t size, size_t align); /* zeroed */
+/* The one check of a caller's allocator, used by every function that takes
+ * one (runtime and importer): NULL or both fields zero = malloc/free; alloc
+ * without free or free without alloc is refused (STANCE_ERR_ARGUMENT) with
+ * one message, "WHO: allocator has alloc but no free ...". */
+stance_status st_check_allocator(const stance_allocator *a, const char *who, stance_error *err);
 void st_free(const stance_allocator *a, void *ptr, size_t size);
 
 static inline int st_finite(float x) { return isfinite(x) != 0; }
@@ -28,8 +33,21 @@ static inline int st_finite_n(const float *v, size_t n) {
         if (!isfinite(v[i])) return 0;
     return 1;
 }
+/* The update step contract (issue 12): dt in [0, 1], finite; a step under
+ * STANCE_MIN_DT (stance/graph.h; subnormal or tiny) counts as 0, so nothing
+ * divides by it. */
+#define st_step(dt) ((dt) < STANCE_MIN_DT ? 0.0f : (dt)) /* a macro: STANCE_MIN_DT is in graph.h */
 static inline size_t st_align_up(size_t n, size_t a) { return (n + a - 1) & ~(a - 1); }
 static inline int st_pad8(int n) { return (n + 7) & ~7; }
+
+/* pose.c, for the runtime's own poses: the masked blend and the additive
+ * apply of stance_pose.h over all padded_count joints, 4 at a time, with a
+ * mask (or NULL) of padded_count weights. No checks. */
+struct stance_pose;
+void st_blend_masked_padded(struct stance_pose *out, const struct stance_pose *base, const struct stance_pose *layer,
+                            const float *mask, float weight);
+void st_additive_apply_padded(struct stance_pose *out, const struct stance_pose *base, const struct stance_pose *delta,
+                              const float *mask, float weight);
 
 /* Copies a name into a fixed buffer; returns 0 if it is empty or too long. */
 int st_copy_name(char *dst, size_t cap, const char *src);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/simd.h"
 #include "stance/pose.h"
 
 #define POSE_CHANNELS 10
@@ -49,6 +50,7 @@ stance_status stance_pose_init(stance_pose *pose, int joint_count, void *memory,
 stance_status stance_pose_create(stance_pose *pose, int joint_count, const stance_allocator *allocator,
                                  stance_error *err) {
     if (!pose) return st_fail(err, STANCE_ERR_ARGUMENT, "pose: pose is NULL");
+    if (st_check_allocator(allocator, "pose", err)) return STANCE_ERR_ARGUMENT;
     memset(pose, 0, sizeof *pose);
     size_t need = stance_pose_bytes(joint_count);
     if (!need) return st_fail(err, STANCE_ERR_ARGUMENT, "pose: joint_count %d is not in 1..%d", joint_count, STANCE_MAX_JOINTS);
@@ -108,39 +110,9 @@ stance_status stance_pose_set(stance_pose *p, int j, const stance_transform *in)
     return STANCE_OK;
 }
 
-/* Normalizes the rotations of joints [0, n): q holds 4 blocks of stride
- * floats (x.., y.., z.., w..). Padding stays identity since it is (0,0,0,1). */
-static void normalize_block(float *restrict q, int n, int stride) {
-    for (int i = 0; i < n; i++) {
-        float x = q[i], y = q[stride + i], z = q[2 * stride + i], w = q[3 * stride + i];
-        float inv = 1.0f / sqrtf(x * x + y * y + z * z + w * w);
-        q[i] = x * inv, q[stride + i] = y * inv, q[2 * stride + i] = z * inv, q[3 * stride + i] = w * inv;
-    }
-}
-
-static void normalize_rotations(stance_pose *o, int n) { normalize_block(o->qx, n, o->padded_count); }
-
-/* Flat loops over float blocks: written so the compiler vectorizes them. */
-static void scale_block(float *restrict o, const float *restrict p, float w, int n) {
-    for (int i = 0; i < n; i++) o[i] = p[i] * w;
-}
-
-static void add_block(float *restrict o, const float *restrict p, float w, int n) {
-    for (int i = 0; i < n; i++) o[i] += p[i] * w;
-}
-
-/* o += w * p per joint for 4 rotation channels of n joints, with p's sign
- * flipped where it points away from r (which may alias o). */
-static void add_rotations(float *o, const float *restrict p, const float *r, float w, int n) {
-    float *ox = o, *oy = o + n, *oz = o + 2 * n, *ow = o + 3 * n;
-    const float *px = p, *py = p + n, *pz = p + 2 * n, *pw = p + 3 * n;
-    const float *rx = r, *ry = r + n, *rz = r + 2 * n, *rw = r + 3 * n;
-    for (int i = 0; i < n; i++) {
-        float d = px[i] * rx[i] + py[i] * ry[i] + pz[i] * rz[i] + pw[i] * rw[i];
-        float ws = d < 0.0f ? -w : w;
-        ox[i] += px[i] * ws, oy[i] += py[i] * ws, oz[i] += pz[i] * ws, ow[i] += pw[i] * ws;
-    }
-}
+/* Padding joints hold the identity, so the 4-wide blocks run over
+ * padded_count (a multiple of 8) with no tail. */
+static void normalize_rotations(stance_pose *o, int pc) { sv_block_normalize_rot(o->qx, pc, o->padded_count); }
 
 stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *poses, const float *weights,
                                 int count, float threshold, const stance_skeleton *sk) {
@@ -167,22 +139,104 @@ stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *pose
      * first weighted pose. A pose is one block of 10 channels:
      * t [0, 3pc), q [3pc, 7pc), s [7pc, 10pc). */
     float *o = out->tx;
+    int used[2], nused = 0;
+    for (int i = 0; i < count && nused <= 2; i++)
+        if (weights[i] > 0.0f) {
+            if (nused < 2) used[nused] = i;
+            nused++;
+        }
+    if (nused == 2) { /* the common case, in one pass */
+        const float *a = poses[used[0]]->tx, *b = poses[used[1]]->tx;
+        const float wa = weights[used[0]] * inv_total, wb = weights[used[1]] * inv_total;
+        sv_block_lerp2(o, a, b, wa, wb, 3 * pc);
+        sv_block_lerp2(o + 7 * pc, a + 7 * pc, b + 7 * pc, wa, wb, 3 * pc);
+        sv_block_nlerp2(o + 3 * pc, a + 3 * pc, b + 3 * pc, wa, wb, pc, pc);
+        return STANCE_OK;
+    }
     int started = 0;
     for (int i = 0; i < count; i++) {
         if (!(weights[i] > 0.0f)) continue;
         const float w = weights[i] * inv_total;
         const float *p = poses[i]->tx;
         if (!started) {
-            scale_block(o, p, w, 10 * pc);
+            sv_block_scale(o, p, w, 10 * pc);
             started = 1;
         } else {
-            add_block(o, p, w, 3 * pc);
-            add_block(o + 7 * pc, p + 7 * pc, w, 3 * pc);
-            add_rotations(o + 3 * pc, p + 3 * pc, o + 3 * pc, w, pc);
+            sv_block_add(o, p, w, 3 * pc);
+            sv_block_add(o + 7 * pc, p + 7 * pc, w, 3 * pc);
+            sv_block_add_rot(o + 3 * pc, p + 3 * pc, w, pc, pc);
         }
     }
     normalize_rotations(out, pc);
     return STANCE_OK;
+}
+
+/* One joint of the masked blend (the scalar reference of the loop below). */
+static void masked_joint(stance_pose *out, const stance_pose *base, const stance_pose *layer, float w, int j) {
+    const float *tx = base->tx, *ty = base->ty, *tz = base->tz, *sx = base->sx, *sy = base->sy, *sz = base->sz;
+    const float *qx = base->qx, *qy = base->qy, *qz = base->qz, *qw = base->qw;
+    const float *lx = layer->tx, *ly = layer->ty, *lz = layer->tz, *lsx = layer->sx, *lsy = layer->sy, *lsz = layer->sz;
+    const float *lqx = layer->qx, *lqy = layer->qy, *lqz = layer->qz, *lqw = layer->qw;
+    if (w <= 0.0f) {
+        out->tx[j] = tx[j], out->ty[j] = ty[j], out->tz[j] = tz[j];
+        out->sx[j] = sx[j], out->sy[j] = sy[j], out->sz[j] = sz[j];
+        out->qx[j] = qx[j], out->qy[j] = qy[j], out->qz[j] = qz[j], out->qw[j] = qw[j];
+    } else if (w >= 1.0f) {
+        out->tx[j] = lx[j], out->ty[j] = ly[j], out->tz[j] = lz[j];
+        out->sx[j] = lsx[j], out->sy[j] = lsy[j], out->sz[j] = lsz[j];
+        out->qx[j] = lqx[j], out->qy[j] = lqy[j], out->qz[j] = lqz[j], out->qw[j] = lqw[j];
+    } else {
+        out->tx[j] = tx[j] + (lx[j] - tx[j]) * w;
+        out->ty[j] = ty[j] + (ly[j] - ty[j]) * w;
+        out->tz[j] = tz[j] + (lz[j] - tz[j]) * w;
+        out->sx[j] = sx[j] + (lsx[j] - sx[j]) * w;
+        out->sy[j] = sy[j] + (lsy[j] - sy[j]) * w;
+        out->sz[j] = sz[j] + (lsz[j] - sz[j]) * w;
+        float d = qx[j] * lqx[j] + qy[j] * lqy[j] + qz[j] * lqz[j] + qw[j] * lqw[j];
+        float wl = d < 0.0f ? -w : w, wb = 1.0f - w;
+        float x = qx[j] * wb + lqx[j] * wl, y = qy[j] * wb + lqy[j] * wl;
+        float z = qz[j] * wb + lqz[j] * wl, ww = qw[j] * wb + lqw[j] * wl;
+        float inv = 1.0f / sqrtf(x * x + y * y + z * z + ww * ww);
+        out->qx[j] = x * inv, out->qy[j] = y * inv, out->qz[j] = z * inv, out->qw[j] = ww * inv;
+    }
+}
+
+/* Four joints at a time: lerp and nlerp by w, then exactly base where
+ * w <= 0 and exactly layer where w >= 1 (as the scalar form). Pointers are
+ * read once (see additive_block). */
+static void masked_block(stance_pose *out, const stance_pose *base, const stance_pose *layer, const float *jw,
+                         float weight, int n4) {
+    const sv4 zero = sv_set1(0.0f), one = sv_set1(1.0f), vweight = sv_set1(weight);
+    const float *const b0 = base->tx, *const l0 = layer->tx; /* a pose is one block of 10 channels */
+    float *const o0 = out->tx;
+    const int pc = out->padded_count;
+    for (int j = 0; j < n4; j += 4) {
+        const sv4 w = jw ? sv_mul(vweight, sv_load(jw + j)) : vweight;
+        const sv4 lo = sv_le(w, zero), hi = sv_ge(w, one);
+        for (int c = 0; c < 3; c++) { /* translation and scale */
+            const sv4 bt = sv_load(b0 + c * pc + j), lt = sv_load(l0 + c * pc + j);
+            const sv4 bs = sv_load(b0 + (7 + c) * pc + j), ls = sv_load(l0 + (7 + c) * pc + j);
+            sv_store(o0 + c * pc + j, sv_select(lo, bt, sv_select(hi, lt, sv_madd(sv_sub(lt, bt), w, bt))));
+            sv_store(o0 + (7 + c) * pc + j, sv_select(lo, bs, sv_select(hi, ls, sv_madd(sv_sub(ls, bs), w, bs))));
+        }
+        const float *bq = b0 + 3 * pc + j, *lq = l0 + 3 * pc + j;
+        const sv4 bx = sv_load(bq), by = sv_load(bq + pc), bz = sv_load(bq + 2 * pc), bw = sv_load(bq + 3 * pc);
+        const sv4 lx = sv_load(lq), ly = sv_load(lq + pc), lz = sv_load(lq + 2 * pc), lw = sv_load(lq + 3 * pc);
+        const sv4 wl = sv_xorsign(w, sv_dot4(bx, by, bz, bw, lx, ly, lz, lw)), wb = sv_sub(one, w);
+        const sv4 x = sv_add(sv_mul(bx, wb), sv_mul(lx, wl)), y = sv_add(sv_mul(by, wb), sv_mul(ly, wl));
+        const sv4 z = sv_add(sv_mul(bz, wb), sv_mul(lz, wl)), ww = sv_add(sv_mul(bw, wb), sv_mul(lw, wl));
+        const sv4 inv = sv_div(one, sv_sqrt(sv_dot4(x, y, z, ww, x, y, z, ww)));
+        float *oq = o0 + 3 * pc + j;
+        sv_store(oq, sv_select(lo, bx, sv_select(hi, lx, sv_mul(x, inv))));
+        sv_store(oq + pc, sv_select(lo, by, sv_select(hi, ly, sv_mul(y, inv))));
+        sv_store(oq + 2 * pc, sv_select(lo, bz, sv_select(hi, lz, sv_mul(z, inv))));
+        sv_store(oq + 3 * pc, sv_select(lo, bw, sv_select(hi, lw, sv_mul(ww, inv))));
+    }
+}
+
+void st_blend_masked_padded(stance_pose *out, const stance_pose *base, const stance_pose *layer, const float *mask,
+                            float weight) {
+    masked_block(out, base, layer, mask, weight, out->padded_count);
 }
 
 stance_status stance_pose_blend_masked(stance_pose *out, const stance_pose *base, const stance_pose *layer,
@@ -191,35 +245,9 @@ stance_status stance_pose_blend_masked(stance_pose *out, const stance_pose *base
     const int n = out->joint_count;
     if (base->joint_count != n || layer->joint_count != n) return STANCE_ERR_ARGUMENT;
     if (!st_finite(weight) || weight < 0.0f || weight > 1.0f) return STANCE_ERR_VALUE;
-    const float *tx = base->tx, *ty = base->ty, *tz = base->tz, *sx = base->sx, *sy = base->sy, *sz = base->sz;
-    const float *qx = base->qx, *qy = base->qy, *qz = base->qz, *qw = base->qw;
-    const float *lx = layer->tx, *ly = layer->ty, *lz = layer->tz, *lsx = layer->sx, *lsy = layer->sy, *lsz = layer->sz;
-    const float *lqx = layer->qx, *lqy = layer->qy, *lqz = layer->qz, *lqw = layer->qw;
-    for (int j = 0; j < n; j++) {
-        float w = jw ? weight * jw[j] : weight;
-        if (w <= 0.0f) {
-            out->tx[j] = tx[j], out->ty[j] = ty[j], out->tz[j] = tz[j];
-            out->sx[j] = sx[j], out->sy[j] = sy[j], out->sz[j] = sz[j];
-            out->qx[j] = qx[j], out->qy[j] = qy[j], out->qz[j] = qz[j], out->qw[j] = qw[j];
-        } else if (w >= 1.0f) {
-            out->tx[j] = lx[j], out->ty[j] = ly[j], out->tz[j] = lz[j];
-            out->sx[j] = lsx[j], out->sy[j] = lsy[j], out->sz[j] = lsz[j];
-            out->qx[j] = lqx[j], out->qy[j] = lqy[j], out->qz[j] = lqz[j], out->qw[j] = lqw[j];
-        } else {
-            out->tx[j] = tx[j] + (lx[j] - tx[j]) * w;
-            out->ty[j] = ty[j] + (ly[j] - ty[j]) * w;
-            out->tz[j] = tz[j] + (lz[j] - tz[j]) * w;
-            out->sx[j] = sx[j] + (lsx[j] - sx[j]) * w;
-            out->sy[j] = sy[j] + (lsy[j] - sy[j]) * w;
-            out->sz[j] = sz[j] + (lsz[j] - sz[j]) * w;
-            float d = qx[j] * lqx[j] + qy[j] * lqy[j] + qz[j] * lqz[j] + qw[j] * lqw[j];
-            float wl = d < 0.0f ? -w : w, wb = 1.0f - w;
-            float x = qx[j] * wb + lqx[j] * wl, y = qy[j] * wb + lqy[j] * wl;
-            float z = qz[j] * wb + lqz[j] * wl, ww = qw[j] * wb + lqw[j] * wl;
-            float inv = 1.0f / sqrtf(x * x + y * y + z * z + ww * ww);
-            out->qx[j] = x * inv, out->qy[j] = y * inv, out->qz[j] = z * inv, out->qw[j] = ww * inv;
-        }
-    }
+    const int n4 = n & ~3;
+    masked_block(out, base, layer, jw, weight, n4);
+    for (int j = n4; j < n; j++) masked_joint(out, base, layer, jw ? weight * jw[j] : weight, j);
     return STANCE_OK;
 }
 
@@ -313,30 +341,131 @@ stance_status stance_pose_additive_make(stance_pose *delta, const stance_pose *p
     return STANCE_OK;
 }
 
+/* out = base + w * delta for one joint, w = weight * mask (the scalar
+ * reference of the 4-wide loop below). */
+static void additive_joint(stance_pose *out, const stance_pose *base, const stance_pose *delta, float w, int j) {
+    float dx = delta->qx[j] * w, dy = delta->qy[j] * w, dz = delta->qz[j] * w;
+    float dw = copysignf(1.0f - w, delta->qw[j]) + delta->qw[j] * w; /* nlerp(identity, delta, w) */
+    float inv = 1.0f / sqrtf(dx * dx + dy * dy + dz * dz + dw * dw);
+    dx *= inv, dy *= inv, dz *= inv, dw *= inv;
+    float x, y, z, ww;
+    QMUL(x, y, z, ww, base->qx[j], base->qy[j], base->qz[j], base->qw[j], dx, dy, dz, dw);
+    out->qx[j] = x, out->qy[j] = y, out->qz[j] = z, out->qw[j] = ww;
+    out->tx[j] = base->tx[j] + delta->tx[j] * w;
+    out->ty[j] = base->ty[j] + delta->ty[j] * w;
+    out->tz[j] = base->tz[j] + delta->tz[j] * w;
+    out->sx[j] = base->sx[j] * (1.0f + (delta->sx[j] - 1.0f) * w);
+    out->sy[j] = base->sy[j] * (1.0f + (delta->sy[j] - 1.0f) * w);
+    out->sz[j] = base->sz[j] * (1.0f + (delta->sz[j] - 1.0f) * w);
+}
+
+/* Joints [0, n4) four at a time (n4 a multiple of 4); out may be base.
+ * Every pointer is read once: an SSE store may alias anything, so pointers
+ * read through the structs inside the loop would be read again each time. */
+static void additive_block(stance_pose *out, const stance_pose *base, const stance_pose *delta, const float *jw,
+                           float weight, int n4) {
+    const sv4 one = sv_set1(1.0f), vweight = sv_set1(weight);
+    /* a pose is one block of 10 channels of pc floats: t 0..2, q 3..6, s 7..9 */
+    const int pc = out->padded_count;
+    const float *const b0 = base->tx, *const d0 = delta->tx;
+    float *const o0 = out->tx;
+    for (int j = 0; j < n4; j += 4) {
+        const sv4 w = jw ? sv_mul(vweight, sv_load(jw + j)) : vweight;
+        const float *d = d0 + j, *b = b0 + j;
+        float *o = o0 + j;
+        sv4 dx = sv_mul(sv_load(d + 3 * pc), w), dy = sv_mul(sv_load(d + 4 * pc), w), dz = sv_mul(sv_load(d + 5 * pc), w);
+        const sv4 dw0 = sv_load(d + 6 * pc);
+        sv4 dw = sv_madd(dw0, w, sv_copysign(sv_sub(one, w), dw0));
+        const sv4 inv = sv_div(one, sv_sqrt(sv_dot4(dx, dy, dz, dw, dx, dy, dz, dw)));
+        dx = sv_mul(dx, inv), dy = sv_mul(dy, inv), dz = sv_mul(dz, inv), dw = sv_mul(dw, inv);
+        for (int c = 0; c < 3; c++) {
+            sv_store(o + c * pc, sv_madd(sv_load(d + c * pc), w, sv_load(b + c * pc)));
+            sv_store(o + (7 + c) * pc, sv_mul(sv_load(b + (7 + c) * pc), sv_madd(sv_sub(sv_load(d + (7 + c) * pc), one), w, one)));
+        }
+        const sv4 qx = sv_load(b + 3 * pc), qy = sv_load(b + 4 * pc), qz = sv_load(b + 5 * pc), qw = sv_load(b + 6 * pc);
+        /* base * d */
+        sv_store(o + 3 * pc, sv_sub(sv_add(sv_add(sv_mul(qw, dx), sv_mul(qx, dw)), sv_mul(qy, dz)), sv_mul(qz, dy)));
+        sv_store(o + 4 * pc, sv_add(sv_add(sv_sub(sv_mul(qw, dy), sv_mul(qx, dz)), sv_mul(qy, dw)), sv_mul(qz, dx)));
+        sv_store(o + 5 * pc, sv_add(sv_sub(sv_add(sv_mul(qw, dz), sv_mul(qx, dy)), sv_mul(qy, dx)), sv_mul(qz, dw)));
+        sv_store(o + 6 * pc, sv_sub(sv_sub(sv_sub(sv_mul(qw, dw), sv_mul(qx, dx)), sv_mul(qy, dy)), sv_mul(qz, dz)));
+    }
+}
+
 stance_status stance_pose_additive_apply(stance_pose *out, const stance_pose *base, const stance_pose *delta,
                                          const float *jw, float weight) {
     if (!valid(out) || !valid(base) || !valid(delta)) return STANCE_ERR_ARGUMENT;
     const int n = out->joint_count;
     if (base->joint_count != n || delta->joint_count != n) return STANCE_ERR_ARGUMENT;
     if (!st_finite(weight) || weight < 0.0f || weight > 1.0f) return STANCE_ERR_VALUE;
-    for (int j = 0; j < n; j++) {
-        float w = jw ? weight * jw[j] : weight;
-        /* nlerp(identity, delta, w) */
-        float dx = delta->qx[j] * w, dy = delta->qy[j] * w, dz = delta->qz[j] * w;
-        float dw = delta->qw[j] < 0.0f ? -(1.0f - w) + delta->qw[j] * w : (1.0f - w) + delta->qw[j] * w;
-        float inv = 1.0f / sqrtf(dx * dx + dy * dy + dz * dz + dw * dw);
-        dx *= inv, dy *= inv, dz *= inv, dw *= inv;
-        float x, y, z, ww;
-        QMUL(x, y, z, ww, base->qx[j], base->qy[j], base->qz[j], base->qw[j], dx, dy, dz, dw);
-        out->qx[j] = x, out->qy[j] = y, out->qz[j] = z, out->qw[j] = ww;
-        out->tx[j] = base->tx[j] + delta->tx[j] * w;
-        out->ty[j] = base->ty[j] + delta->ty[j] * w;
-        out->tz[j] = base->tz[j] + delta->tz[j] * w;
-        out->sx[j] = base->sx[j] * (1.0f + (delta->sx[j] - 1.0f) * w);
-        out->sy[j] = base->sy[j] * (1.0f + (delta->sy[j] - 1.0f) * w);
-        out->sz[j] = base->sz[j] * (1.0f + (delta->sz[j] - 1.0f) * w);
-    }
+    const int n4 = n & ~3;
+    additive_block(out, base, delta, jw, weight, n4);
+    for (int j = n4; j < n; j++) additive_joint(out, base, delta, jw ? weight * jw[j] : weight, j);
     return STANCE_OK;
+}
+
+void st_additive_apply_padded(stance_pose *out, const stance_pose *base, const stance_pose *delta, const float *mask,
+                              float weight) {
+    additive_block(out, base, delta, mask, weight, out->padded_count);
+}
+
+/* model[j] = parent * local[j] for one joint (the scalar reference of the
+ * 4-wide group below); parent p < 0 takes the root transform r. */
+static void l2m_joint(stance_pose *model, const stance_pose *local, int p, int j, const stance_transform *r) {
+    float px, py, pz, pqx, pqy, pqz, pqw, psx, psy, psz;
+    if (p >= 0) {
+        px = model->tx[p], py = model->ty[p], pz = model->tz[p];
+        pqx = model->qx[p], pqy = model->qy[p], pqz = model->qz[p], pqw = model->qw[p];
+        psx = model->sx[p], psy = model->sy[p], psz = model->sz[p];
+    } else {
+        px = r->t[0], py = r->t[1], pz = r->t[2];
+        pqx = r->r[0], pqy = r->r[1], pqz = r->r[2], pqw = r->r[3];
+        psx = r->s[0], psy = r->s[1], psz = r->s[2];
+    }
+    float vx = local->tx[j] * psx, vy = local->ty[j] * psy, vz = local->tz[j] * psz, ox, oy, oz;
+    QROT(ox, oy, oz, pqx, pqy, pqz, pqw, vx, vy, vz);
+    model->tx[j] = px + ox, model->ty[j] = py + oy, model->tz[j] = pz + oz;
+    QMUL(model->qx[j], model->qy[j], model->qz[j], model->qw[j], pqx, pqy, pqz, pqw,
+         local->qx[j], local->qy[j], local->qz[j], local->qw[j]);
+    model->sx[j] = psx * local->sx[j], model->sy[j] = psy * local->sy[j], model->sz[j] = psz * local->sz[j];
+}
+
+/* Four joints of one depth at once: g = count, joints[4], parents[4].
+ * M holds the previous group's model transforms; when this group's
+ * parents are exactly those joints (chains side by side) they are used
+ * from registers instead of gathered back. */
+static void l2m_group(float *m0, const float *l0, int pc, const short *g, const short *prev, sv4 *M,
+                      const stance_transform *r) {
+    const short *jj = g + 1, *pp = g + 5;
+    sv4 P[10];
+    if (prev && pp[0] == prev[0] && pp[1] == prev[1] && pp[2] == prev[2] && pp[3] == prev[3]) {
+        for (int c = 0; c < 10; c++) P[c] = M[c];
+    } else if (pp[0] >= 0) {
+        for (int c = 0; c < 10; c++) P[c] = sv_gather(m0 + c * pc, pp);
+    } else {
+        const float rv[10] = {r->t[0], r->t[1], r->t[2], r->r[0], r->r[1], r->r[2], r->r[3], r->s[0], r->s[1], r->s[2]};
+        for (int c = 0; c < 10; c++) P[c] = sv_set1(rv[c]);
+    }
+    const sv4 two = sv_set1(2.0f);
+    /* translation: parent t + rotate(parent q, local t * parent s) */
+    const sv4 vx = sv_mul(sv_gather(l0, jj), P[7]), vy = sv_mul(sv_gather(l0 + pc, jj), P[8]);
+    const sv4 vz = sv_mul(sv_gather(l0 + 2 * pc, jj), P[9]);
+    const sv4 qx = P[3], qy = P[4], qz = P[5], qw = P[6];
+    const sv4 t1 = sv_mul(two, sv_sub(sv_mul(qy, vz), sv_mul(qz, vy)));
+    const sv4 t2 = sv_mul(two, sv_sub(sv_mul(qz, vx), sv_mul(qx, vz)));
+    const sv4 t3 = sv_mul(two, sv_sub(sv_mul(qx, vy), sv_mul(qy, vx)));
+    M[0] = sv_add(P[0], sv_add(sv_add(vx, sv_mul(qw, t1)), sv_sub(sv_mul(qy, t3), sv_mul(qz, t2))));
+    M[1] = sv_add(P[1], sv_add(sv_add(vy, sv_mul(qw, t2)), sv_sub(sv_mul(qz, t1), sv_mul(qx, t3))));
+    M[2] = sv_add(P[2], sv_add(sv_add(vz, sv_mul(qw, t3)), sv_sub(sv_mul(qx, t2), sv_mul(qy, t1))));
+    /* rotation: parent q * local q */
+    const sv4 bx = sv_gather(l0 + 3 * pc, jj), by = sv_gather(l0 + 4 * pc, jj);
+    const sv4 bz = sv_gather(l0 + 5 * pc, jj), bw = sv_gather(l0 + 6 * pc, jj);
+    M[3] = sv_sub(sv_add(sv_add(sv_mul(qw, bx), sv_mul(qx, bw)), sv_mul(qy, bz)), sv_mul(qz, by));
+    M[4] = sv_add(sv_add(sv_sub(sv_mul(qw, by), sv_mul(qx, bz)), sv_mul(qy, bw)), sv_mul(qz, bx));
+    M[5] = sv_add(sv_sub(sv_add(sv_mul(qw, bz), sv_mul(qx, by)), sv_mul(qy, bx)), sv_mul(qz, bw));
+    M[6] = sv_sub(sv_sub(sv_sub(sv_mul(qw, bw), sv_mul(qx, bx)), sv_mul(qy, by)), sv_mul(qz, bz));
+    /* scale per axis */
+    for (int c = 7; c < 10; c++) M[c] = sv_mul(P[c], sv_gather(l0 + c * pc, jj));
+    for (int c = 0; c < 10; c++) sv_scatter(m0 + c * pc, jj, M[c]);
 }
 
 stance_status stance_local_to_model(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
@@ -346,39 +475,21 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
     if (model->joint_count != n || local->joint_count != n) return STANCE_ERR_ARGUMENT;
     stance_transform r = root ? *root : stance_transform_identity();
     if (root && (!st_finite_n(r.t, 3) || !st_finite_n(r.r, 4) || !st_finite_n(r.s, 3))) return STANCE_ERR_VALUE;
-    const int *restrict parents = sk->parents;
-    const float *restrict ltx = local->tx, *restrict lty = local->ty, *restrict ltz = local->tz;
-    const float *restrict lqx_ = local->qx, *restrict lqy_ = local->qy, *restrict lqz_ = local->qz, *restrict lqw_ = local->qw;
-    const float *restrict lsx_ = local->sx, *restrict lsy_ = local->sy, *restrict lsz_ = local->sz;
-    float *restrict mtx = model->tx, *restrict mty = model->ty, *restrict mtz = model->tz;
-    float *restrict mqx = model->qx, *restrict mqy = model->qy, *restrict mqz = model->qz, *restrict mqw = model->qw;
-    float *restrict msx = model->sx, *restrict msy = model->sy, *restrict msz = model->sz;
-    /* The last joint computed stays in registers: in a chain it is the next
-     * joint's parent, and reading it back from memory would put a
-     * store-to-load delay on the critical path of every joint. */
-    float lx = 0, ly = 0, lz = 0, lqx = 0, lqy = 0, lqz = 0, lqw = 1, lsx = 1, lsy = 1, lsz = 1;
-    for (int j = 0; j < n; j++) {
-        int p = parents[j];
-        float px, py, pz, pqx, pqy, pqz, pqw, psx, psy, psz;
-        if (p == j - 1 && p >= 0) {
-            px = lx, py = ly, pz = lz, pqx = lqx, pqy = lqy, pqz = lqz, pqw = lqw, psx = lsx, psy = lsy, psz = lsz;
-        } else if (p >= 0) {
-            px = mtx[p], py = mty[p], pz = mtz[p];
-            pqx = mqx[p], pqy = mqy[p], pqz = mqz[p], pqw = mqw[p];
-            psx = msx[p], psy = msy[p], psz = msz[p];
+    /* by depth, groups of up to 4 independent joints (the skeleton's schedule) */
+    const short *g = sk->l2m_groups;
+    const int pc = model->padded_count;
+    float *m0 = model->tx;
+    const float *l0 = local->tx;
+    sv4 M[10];
+    const short *prev = NULL; /* joints of the group whose results are in M */
+    for (int k = 0; k < sk->l2m_group_count; k++, g += 9) {
+        if (g[0] == 1) {
+            l2m_joint(model, local, g[5], g[1], &r);
+            prev = NULL;
         } else {
-            px = r.t[0], py = r.t[1], pz = r.t[2];
-            pqx = r.r[0], pqy = r.r[1], pqz = r.r[2], pqw = r.r[3];
-            psx = r.s[0], psy = r.s[1], psz = r.s[2];
+            l2m_group(m0, l0, pc, g, prev, M, &r);
+            prev = g + 1;
         }
-        float vx = ltx[j] * psx, vy = lty[j] * psy, vz = ltz[j] * psz, ox, oy, oz;
-        QROT(ox, oy, oz, pqx, pqy, pqz, pqw, vx, vy, vz);
-        lx = px + ox, ly = py + oy, lz = pz + oz;
-        QMUL(lqx, lqy, lqz, lqw, pqx, pqy, pqz, pqw, lqx_[j], lqy_[j], lqz_[j], lqw_[j]);
-        lsx = psx * lsx_[j], lsy = psy * lsy_[j], lsz = psz * lsz_[j];
-        mtx[j] = lx, mty[j] = ly, mtz[j] = lz;
-        mqx[j] = lqx, mqy[j] = lqy, mqz[j] = lqz, mqw[j] = lqw;
-        msx[j] = lsx, msy[j] = lsy, msz[j] = lsz;
     }
     return STANCE_OK;
 }

@@ -19,6 +19,7 @@ stance_status stance_skeleton_create(const stance_skeleton_desc *desc,
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "skeleton: out is NULL");
     *out = NULL;
     if (!desc) return st_fail(err, STANCE_ERR_ARGUMENT, "skeleton: desc is NULL");
+    if (st_check_allocator(allocator, "skeleton", err)) return STANCE_ERR_ARGUMENT;
     int n = desc->joint_count;
     if (n < 1 || n > STANCE_MAX_JOINTS)
         return st_fail(err, STANCE_ERR_ARGUMENT, "skeleton: joint_count %d is not in 1..%d", n,
@@ -58,7 +59,8 @@ stance_status stance_skeleton_create(const stance_skeleton_desc *desc,
     size_t off_parents = st_align_up(sizeof(stance_skeleton), 64);
     size_t off_names = st_align_up(off_parents + sizeof(int) * (size_t)n, 64);
     size_t off_rest = st_align_up(off_names + (size_t)STANCE_MAX_NAME * (size_t)n, 64);
-    size_t bytes = off_rest + sizeof(stance_transform) * (size_t)n;
+    size_t off_groups = st_align_up(off_rest + sizeof(stance_transform) * (size_t)n, 64);
+    size_t bytes = off_groups + sizeof(short) * 9 * (size_t)n;
     stance_allocator al = st_allocator(allocator);
     unsigned char *mem = st_alloc(&al, bytes, 64);
     if (!mem) return st_fail(err, STANCE_ERR_MEMORY, "skeleton: allocation of %zu bytes failed", bytes);
@@ -82,6 +84,29 @@ stance_status stance_skeleton_create(const stance_skeleton_desc *desc,
             for (int c = 0; c < 4; c++) r[c] *= inv;
         }
     }
+    /* local-to-model schedule: joints by depth (parents first), in groups
+     * of up to 4 joints of one depth, which depend on none of each other */
+    short *groups = (short *)(mem + off_groups);
+    int depth[STANCE_MAX_JOINTS], max_depth = 0, gc = 0;
+    for (int j = 0; j < n; j++) {
+        depth[j] = parents[j] < 0 ? 0 : depth[parents[j]] + 1;
+        if (depth[j] > max_depth) max_depth = depth[j];
+    }
+    for (int d = 0; d <= max_depth; d++) {
+        short *g = NULL;
+        for (int j = 0; j < n; j++) {
+            if (depth[j] != d) continue;
+            if (!g || g[0] == 4) {
+                g = groups + (size_t)gc++ * 9;
+                g[0] = 0;
+            }
+            g[1 + g[0]] = (short)j, g[5 + g[0]] = (short)parents[j];
+            g[0]++;
+            for (int k = g[0]; k < 4; k++) g[1 + k] = (short)j, g[5 + k] = (short)parents[j]; /* lanes past count repeat it */
+        }
+    }
+    sk->l2m_group_count = gc;
+    sk->l2m_groups = groups;
     sk->joint_count = n;
     sk->padded_count = st_pad8(n);
     sk->parents = parents;

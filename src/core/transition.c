@@ -19,8 +19,15 @@ float tr_ease(stance_easing e, float p) {
 static qm_quat qget(const stance_pose *p, int j) { return qm_q(p->qx[j], p->qy[j], p->qz[j], p->qw[j]); }
 static void qset(stance_pose *p, int j, qm_quat q) { p->qx[j] = q.x, p->qy[j] = q.y, p->qz[j] = q.z, p->qw[j] = q.w; }
 
+/* Issue 12: history frames closer than STANCE_MIN_DT give no velocity (a
+ * division by a subnormal step overflowed to inf and made NaN), and an
+ * extrapolation reaches at most TR_MAX_EXTRAPOLATE history steps ahead (a
+ * 1 s step after a 1e-6 s one would otherwise throw the old pose a million
+ * steps away). */
+#define TR_MAX_EXTRAPOLATE 4.0f
+
 void tr_velocity(stance_pose *vel, const stance_pose *h1, const stance_pose *h2, float hist_dt) {
-    const float inv = hist_dt > 0.0f ? 1.0f / hist_dt : 0.0f;
+    const float inv = hist_dt >= STANCE_MIN_DT ? 1.0f / hist_dt : 0.0f;
     for (int j = 0; j < h1->joint_count; j++) {
         vel->tx[j] = (h1->tx[j] - h2->tx[j]) * inv;
         vel->ty[j] = (h1->ty[j] - h2->ty[j]) * inv;
@@ -34,7 +41,8 @@ void tr_velocity(stance_pose *vel, const stance_pose *h1, const stance_pose *h2,
 }
 
 void tr_extrapolate(stance_pose *out, const stance_pose *h1, const stance_pose *h2, float hist_dt, float dt) {
-    const float k = hist_dt > 0.0f ? dt / hist_dt : 0.0f;
+    float k = hist_dt >= STANCE_MIN_DT && dt > 0.0f ? dt / hist_dt : 0.0f;
+    if (k > TR_MAX_EXTRAPOLATE) k = TR_MAX_EXTRAPOLATE;
     for (int j = 0; j < h1->joint_count; j++) {
         out->tx[j] = h1->tx[j] + (h1->tx[j] - h2->tx[j]) * k;
         out->ty[j] = h1->ty[j] + (h1->ty[j] - h2->ty[j]) * k;

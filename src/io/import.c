@@ -18,6 +18,7 @@
 #include "bvh_scan.h"
 #include "collada_clips.h"
 #include "core/internal.h"
+#include "gltf.h"
 #include "stance/import.h"
 #include "import_mesh.h"
 
@@ -55,8 +56,7 @@ static stance_status check_args(const char *path, const stance_import_options *o
     if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "import: path is NULL or empty");
     if (opt && (!isfinite(opt->scale) || opt->scale < 0.0f))
         return st_fail(err, STANCE_ERR_ARGUMENT, "%s: scale %g is not a finite number > 0", path, (double)opt->scale);
-    if (allocator && (!allocator->alloc != !allocator->free))
-        return st_fail(err, STANCE_ERR_ARGUMENT, "%s: allocator has alloc or free but not both", path);
+    if (st_check_allocator(allocator, path, err)) return STANCE_ERR_ARGUMENT;
     return STANCE_OK;
 }
 
@@ -68,7 +68,30 @@ static stance_status begin(const char *path, const stance_import_options *opt, c
     stance_status s = check_args(path, opt, allocator, out, err);
     if (s) return s;
     if (opt && opt->warnings) memset(opt->warnings, 0, sizeof *opt->warnings);
+    if (opt && opt->report) opt->report->count = 0;
     return probe_file(path, head, HEAD_BYTES, got, size, err);
+}
+
+/* glTF (by the GLB magic or the .gltf/.glb extension) goes to gltf.cpp. */
+static int is_gltf(const char *path, const unsigned char *head, size_t got) {
+    if (got >= 4 && !memcmp(head, "glTF", 4)) return 1;
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash)) return 0;
+    char ext[6] = {0};
+    for (int i = 0; i < 5 && dot[1 + i]; i++) ext[i] = (char)tolower((unsigned char)dot[1 + i]);
+    return !strcmp(ext, "gltf") || !strcmp(ext, "glb");
+}
+
+static stance_status import_gltf(const char *path, const stance_import_options *opt, const stance_allocator *allocator,
+                                 stance_asset *out, stance_error *err) {
+#ifdef STANCE_HAVE_TINYGLTF
+    stance_status s = stance_gltf_import(path, opt, allocator, out, err);
+    if (s && opt && opt->report) opt->report->count = 0;
+    return s;
+#else
+    (void)opt, (void)allocator, (void)out;
+    return st_fail(err, STANCE_ERR_UNSUPPORTED, "%s: cannot import glTF: built without tinygltf (install libtinygltf-dev)", path);
+#endif
 }
 
 /* The import proper, once the file was probed (built with or without assimp). */
@@ -84,6 +107,7 @@ stance_status stance_open_file(const char *path, const stance_import_options *op
     stance_status s = begin(path, opt, allocator, out, head, &got, &size, err);
     if (s) return s;
     if (stance_asset_is_native(head, got)) return stance_asset_load_file(path, allocator, out, err);
+    if (is_gltf(path, head, got)) return import_gltf(path, opt, allocator, out, err);
     return import_probed(path, head, got, size, opt, allocator, out, err);
 }
 
@@ -94,6 +118,7 @@ stance_status stance_import_file(const char *path, const stance_import_options *
     long size = 0;
     stance_status s = begin(path, opt, allocator, out, head, &got, &size, err);
     if (s) return s;
+    if (is_gltf(path, head, got)) return import_gltf(path, opt, allocator, out, err);
     return import_probed(path, head, got, size, opt, allocator, out, err);
 }
 

@@ -70,12 +70,14 @@ static stance_status make_lean(const stance_skeleton *sk, int spine, const stanc
 typedef struct rig {
     stance_graph *graph;
     stance_instance *inst;
+    stance_workspace *ws;
     stance_clip *made_lean;
     float *mask;
 } rig;
 
 static void rig_free(rig *r, const stance_allocator *al) {
     stance_instance_destroy(r->inst);
+    stance_workspace_destroy(r->ws);
     stance_graph_destroy(r->graph);
     stance_clip_destroy(r->made_lean);
     st_free(al, r->mask, sizeof(float) * STANCE_MAX_JOINTS);
@@ -114,6 +116,7 @@ static stance_status rig_make(rig *r, const stance_layer_setup *su, const stance
     stance_graph_desc gd = {.skeleton = sk, .machine_count = 3, .machines = ms, .layer_count = 3, .layers = ls};
     s = stance_graph_create(&gd, al, &r->graph, err);
     if (!s) s = stance_instance_create(r->graph, al, &r->inst, err);
+    if (!s) s = stance_workspace_create(r->graph, al, &r->ws, err);
     if (s) rig_free(r, al);
     return s;
 }
@@ -155,7 +158,7 @@ static float slide(const stance_layer_setup *su, int mask_root, int fl, int fr, 
     }
     int feet[2] = {fl, fr};
     for (int f = 0; f <= n; f++) {
-        stance_instance_update(r.inst, f > 0 ? dt : 0.0f);
+        stance_instance_update(r.inst, f > 0 ? dt : 0.0f, r.ws);
         const stance_pose *m = stance_instance_model_pose(r.inst);
         const float tf = (float)f * dt;
         for (int k = 0; k < 2; k++) {
@@ -196,7 +199,7 @@ static stance_status arm_run(const stance_layer_setup *su, stance_arm_config cfg
     float wt = 0.0f;
     *worst = 0.0f;
     for (int f = 0; f <= n; f++) {
-        stance_instance_update(r.inst, f ? dt : 0.0f);
+        stance_instance_update(r.inst, f ? dt : 0.0f, r.ws);
         if (f) stance_clip_advance(su->wave, wt, dt, 1, &wt, NULL, 0, NULL, NULL);
         stance_clip_sample(su->wave, wt, NULL, &wl);
         stance_local_to_model(&wm, &wl, sk, NULL);
@@ -217,6 +220,7 @@ stance_status stance_layers_run(const stance_layer_setup *su, stance_layer_resul
                                 stance_error *err) {
     int spine, arm, elbow, fl, fr;
     if (!res) return st_fail(err, STANCE_ERR_ARGUMENT, "layers: result is NULL");
+    if (st_check_allocator(al, "layers", err)) return STANCE_ERR_ARGUMENT;
     stance_status s = check_setup(su, &spine, &arm, &elbow, &fl, &fr, err);
     if (s) return s;
     memset(res, 0, sizeof *res);
@@ -237,6 +241,7 @@ stance_status stance_layers_run(const stance_layer_setup *su, stance_layer_resul
 stance_status stance_layers_arm_pose(const stance_layer_setup *su, stance_arm_config cfg, float time, stance_pose *model,
                                      stance_pose *authored, float *angle, const stance_allocator *al, stance_error *err) {
     int spine, arm, elbow, fl, fr;
+    if (st_check_allocator(al, "layers", err)) return STANCE_ERR_ARGUMENT;
     stance_status s = check_setup(su, &spine, &arm, &elbow, &fl, &fr, err);
     if (s) return s;
     if ((unsigned)cfg > STANCE_ARM_MESH_LEAN) return st_fail(err, STANCE_ERR_ARGUMENT, "layers: unknown arm configuration");

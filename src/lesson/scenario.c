@@ -54,6 +54,7 @@ typedef struct smooth {
     int J, p_speed, p_jump, base_machine;
     float blend;
     stance_instance *out, *old, *nxt; /* the output, the old state alone, the new state alone */
+    stance_workspace *ws;             /* one workspace serves every instance of the run */
     float *ring;                      /* 3 instances x 3 frames x J x 3 */
     float *hist;                      /* the main run's last two frames: 2 x J x 3 */
     float *start;                     /* the window's first frame, output and new state: 2 x J x 3 */
@@ -124,7 +125,7 @@ static void measure_window(smooth *sm, const stance_instance *pre, int fs, stanc
     int last = fs - 1; /* frames whose acceleration was measured: fs-1 (if have_before) .. last */
     for (int k = fs; k <= fs + N && k < STANCE_SCENARIO_FRAMES; k++) {
         set_inputs(sm, sm->out, k), set_inputs(sm, sm->old, k), set_inputs(sm, sm->nxt, k);
-        stance_instance_update(sm->out, dt);
+        stance_instance_update(sm->out, dt, sm->ws);
         if (k > fs) { /* a new transition ends this one's window */
             int n, stop = 0;
             const stance_event *ev = stance_instance_events(sm->out, &n, NULL);
@@ -132,8 +133,8 @@ static void measure_window(smooth *sm, const stance_instance *pre, int fs, stanc
                 if (ev[i].type == STANCE_EVENT_TRANSITION_STARTED && ev[i].machine == sm->base_machine) stop = 1;
             if (stop) break;
         }
-        stance_instance_update_ex(sm->old, dt, STANCE_UPDATE_NO_TRANSITIONS);
-        stance_instance_update_ex(sm->nxt, dt, k == fs ? 0u : STANCE_UPDATE_NO_TRANSITIONS);
+        stance_instance_update_ex(sm->old, dt, STANCE_UPDATE_NO_TRANSITIONS, sm->ws);
+        stance_instance_update_ex(sm->nxt, dt, k == fs ? 0u : STANCE_UPDATE_NO_TRANSITIONS, sm->ws);
         store(ring_at(sm, 0, k), stance_instance_model_pose(sm->out), J);
         store(ring_at(sm, 1, k), stance_instance_model_pose(sm->old), J);
         store(ring_at(sm, 2, k), stance_instance_model_pose(sm->nxt), J);
@@ -187,12 +188,15 @@ stance_status stance_scenario_run(const stance_graph *g, stance_switch_mode mode
     sm.g = g, sm.J = stance_graph_skeleton(g)->joint_count, sm.p_speed = p_speed, sm.p_jump = p_jump;
     const size_t ring_bytes = sizeof(float) * 9 * 3 * (size_t)sm.J, hist_bytes = sizeof(float) * 12 * (size_t)sm.J;
     const size_t track_bytes = sizeof(float) * STANCE_SCENARIO_FRAMES;
-    stance_status s = stance_instance_create(g, allocator, &inst, err);
-    if (!s) s = stance_instance_create(g, allocator, &shadow, err);
-    if (!s) s = stance_instance_create(g, allocator, &pre, err);
-    if (!s) s = stance_instance_create(g, allocator, &sm.out, err);
-    if (!s) s = stance_instance_create(g, allocator, &sm.old, err);
-    if (!s) s = stance_instance_create(g, allocator, &sm.nxt, err);
+    /* every machine keeps history: the experiment switches any of them by any mode */
+    const stance_instance_desc idesc = {.history = STANCE_HISTORY_ALL};
+    stance_status s = stance_instance_create_ex(g, &idesc, allocator, &inst, err);
+    if (!s) s = stance_instance_create_ex(g, &idesc, allocator, &shadow, err);
+    if (!s) s = stance_instance_create_ex(g, &idesc, allocator, &pre, err);
+    if (!s) s = stance_instance_create_ex(g, &idesc, allocator, &sm.out, err);
+    if (!s) s = stance_instance_create_ex(g, &idesc, allocator, &sm.old, err);
+    if (!s) s = stance_instance_create_ex(g, &idesc, allocator, &sm.nxt, err);
+    if (!s) s = stance_workspace_create(g, allocator, &sm.ws, err);
     if (!s) {
         sm.ring = st_alloc(allocator, ring_bytes, 16), sm.hist = st_alloc(allocator, hist_bytes, 16);
         if (sm.hist) sm.start = sm.hist + 6 * sm.J;
@@ -219,14 +223,15 @@ stance_status stance_scenario_run(const stance_graph *g, stance_switch_mode mode
         if (jump) stance_instance_set_trigger(inst, p_jump, NULL);
         stance_instance_copy(shadow, inst);
         stance_instance_copy(pre, inst);
-        stance_instance_update_ex(shadow, dt, STANCE_UPDATE_NO_TRANSITIONS);
-        s = stance_instance_update(inst, dt);
+        stance_instance_update_ex(shadow, dt, STANCE_UPDATE_NO_TRANSITIONS, sm.ws);
+        s = stance_instance_update(inst, dt, sm.ws);
         if (s) { st_fail(err, s, "scenario: update failed at %.3f s", (double)t); break; }
         int n;
         const stance_event *ev = stance_instance_events(inst, &n, NULL);
         float jump_cm = -1.0f;
         for (int i = 0; i < n; i++) {
-            if (ev[i].type != STANCE_EVENT_TRANSITION_STARTED || ev[i].machine != base_machine) continue;
+            /* the base layer's transitions, at any nesting depth */
+            if (ev[i].type != STANCE_EVENT_TRANSITION_STARTED || ev[i].layer != 0) continue;
             float d;
             int joint;
             stance_pose_distance(stance_instance_model_pose(inst), stance_instance_model_pose(shadow), &d, &joint);
@@ -258,6 +263,7 @@ cleanup:
     st_free(allocator, sm.ring, ring_bytes), st_free(allocator, sm.hist, hist_bytes), st_free(allocator, sm.track, track_bytes);
     stance_instance_destroy(sm.out), stance_instance_destroy(sm.old), stance_instance_destroy(sm.nxt);
     stance_instance_destroy(pre);
+    stance_workspace_destroy(sm.ws);
     stance_instance_destroy(shadow);
     stance_instance_destroy(inst);
     return s ? s : st_ok(err);

@@ -1,0 +1,207 @@
+/* tests/test_simd.c - the 4-wide pose loops (src/core/simd.h) against
+ * scalar references written here from the formulas (qmath.h): blend,
+ * masked blend, additive apply, local-to-model on a branching skeleton
+ * (chains, siblings, several roots), and the simd.h helpers themselves. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/qmath.h"
+#include "core/simd.h"
+#include "stance/stance.h"
+
+static unsigned rng = 12345u;
+static float frand(float lo, float hi) {
+    rng = rng * 1664525u + 1013904223u;
+    return lo + (hi - lo) * (float)(rng >> 8) / 16777216.0f;
+}
+
+static void random_pose(stance_pose *p) {
+    for (int j = 0; j < p->joint_count; j++) {
+        qm_quat q = qm_qnorm(qm_q(frand(-1, 1), frand(-1, 1), frand(-1, 1), frand(-1, 1)));
+        stance_transform t = {{frand(-1, 1), frand(-1, 1), frand(-1, 1)}, {q.x, q.y, q.z, q.w},
+                              {frand(0.5f, 1.5f), frand(0.5f, 1.5f), frand(0.5f, 1.5f)}};
+        stance_pose_set(p, j, &t);
+    }
+}
+
+static qm_quat qget(const stance_pose *p, int j) { return qm_q(p->qx[j], p->qy[j], p->qz[j], p->qw[j]); }
+static qm_vec3 tget(const stance_pose *p, int j) { return qm_v3(p->tx[j], p->ty[j], p->tz[j]); }
+static qm_vec3 sget(const stance_pose *p, int j) { return qm_v3(p->sx[j], p->sy[j], p->sz[j]); }
+
+/* largest difference of a joint against expected t, q (either sign), s */
+static float diff(const stance_pose *p, int j, qm_vec3 t, qm_quat q, qm_vec3 s) {
+    float d = qm_len3(qm_sub(tget(p, j), t));
+    float dq = fminf(qm_len3(qm_v3(p->qx[j] - q.x, p->qy[j] - q.y, p->qz[j] - q.z)) + fabsf(p->qw[j] - q.w),
+                     qm_len3(qm_v3(p->qx[j] + q.x, p->qy[j] + q.y, p->qz[j] + q.z)) + fabsf(p->qw[j] + q.w));
+    float ds = qm_len3(qm_sub(sget(p, j), s));
+    return fmaxf(d, fmaxf(dq, ds));
+}
+
+/* 37 joints: two roots; chains of different lengths, siblings, a fan */
+static stance_skeleton *branching(void) {
+    int parents[37];
+    parents[0] = -1;
+    for (int j = 1; j < 37; j++) parents[j] = j == 20 ? -1 : (j % 5 == 0 ? (j * 7) % j / 2 : j - 1 - (j % 3 == 0));
+    for (int j = 1; j < 37; j++)
+        if (parents[j] >= j) parents[j] = j - 1;
+    stance_skeleton_desc d = {.joint_count = 37, .parents = parents};
+    stance_skeleton *sk = NULL;
+    stance_skeleton_create(&d, NULL, &sk, NULL);
+    return sk;
+}
+
+static void test_local_to_model(void) {
+    stance_skeleton *sk = branching();
+    CHECK(sk != NULL);
+    if (!sk) return;
+    const int J = sk->joint_count;
+    /* the schedule: every joint once, parents in an earlier group */
+    int seen[64] = {0}, group_of[64], wide = 0;
+    for (int k = 0; k < sk->l2m_group_count; k++) {
+        const short *g = sk->l2m_groups + 9 * k;
+        CHECK(g[0] >= 1 && g[0] <= 4);
+        wide += g[0] > 1;
+        for (int i = 0; i < g[0]; i++) {
+            seen[g[1 + i]]++;
+            group_of[g[1 + i]] = k;
+            CHECK(g[5 + i] == sk->parents[g[1 + i]]);
+        }
+    }
+    CHECK(wide >= 3); /* the 4-wide path runs */
+    for (int j = 0; j < J; j++) {
+        CHECK(seen[j] == 1);
+        if (sk->parents[j] >= 0) CHECK(group_of[sk->parents[j]] < group_of[j]);
+    }
+    stance_pose local, model;
+    stance_pose_create(&local, J, NULL, NULL), stance_pose_create(&model, J, NULL, NULL);
+    stance_transform root = {{0.5f, -1, 2}, {0, 0.6f, 0, 0.8f}, {1, 2, 1}};
+    float worst = 0.0f;
+    for (int rep = 0; rep < 20; rep++) {
+        random_pose(&local);
+        CHECK_OK(stance_local_to_model(&model, &local, sk, rep % 2 ? &root : NULL));
+        qm_vec3 mt[64], ms[64];
+        qm_quat mq[64];
+        for (int j = 0; j < J; j++) {
+            int p = sk->parents[j];
+            qm_vec3 pt = p >= 0 ? mt[p] : rep % 2 ? qm_v3(root.t[0], root.t[1], root.t[2]) : qm_v3(0, 0, 0);
+            qm_quat pq = p >= 0 ? mq[p] : rep % 2 ? qm_q(root.r[0], root.r[1], root.r[2], root.r[3]) : qm_qid();
+            qm_vec3 ps = p >= 0 ? ms[p] : rep % 2 ? qm_v3(root.s[0], root.s[1], root.s[2]) : qm_v3(1, 1, 1);
+            mt[j] = qm_add(pt, qm_qrot(pq, qm_mul3(ps, tget(&local, j))));
+            mq[j] = qm_qmul(pq, qget(&local, j));
+            ms[j] = qm_mul3(ps, sget(&local, j));
+            float d = diff(&model, j, mt[j], mq[j], ms[j]);
+            if (d > worst) worst = d;
+        }
+    }
+    printf("  local-to-model against the scalar reference: %.2e\n", (double)worst);
+    CHECK(worst < 2e-5f);
+    stance_pose_destroy(&local), stance_pose_destroy(&model);
+    stance_skeleton_destroy(sk);
+}
+
+static void test_blends(void) {
+    stance_skeleton *sk = branching();
+    const int J = sk->joint_count;
+    stance_pose a, b, out;
+    stance_pose_create(&a, J, NULL, NULL), stance_pose_create(&b, J, NULL, NULL), stance_pose_create(&out, J, NULL, NULL);
+    float mask[64];
+    float wb = 0.0f, wm = 0.0f, wa = 0.0f;
+    for (int rep = 0; rep < 20; rep++) {
+        random_pose(&a), random_pose(&b);
+        for (int j = 0; j < J; j++) mask[j] = j % 7 == 0 ? 0.0f : j % 5 == 0 ? 1.0f : frand(0, 1);
+        /* weighted blend: normalized weights, b aligned to a */
+        const stance_pose *in[2] = {&a, &b};
+        const float w[2] = {0.3f + 0.02f * rep, 0.7f};
+        CHECK_OK(stance_pose_blend(&out, in, w, 2, 0.0f, sk));
+        const float u = w[1] / (w[0] + w[1]);
+        for (int j = 0; j < J; j++) {
+            float d = diff(&out, j, qm_lerp3(tget(&a, j), tget(&b, j), u), qm_nlerp(qget(&a, j), qget(&b, j), u),
+                           qm_lerp3(sget(&a, j), sget(&b, j), u));
+            if (d > wb) wb = d;
+        }
+        /* masked blend */
+        const float lw = rep % 3 == 0 ? 1.0f : 0.1f + 0.04f * rep;
+        CHECK_OK(stance_pose_blend_masked(&out, &a, &b, mask, lw));
+        for (int j = 0; j < J; j++) {
+            float m = mask[j] * lw;
+            float d = diff(&out, j, qm_lerp3(tget(&a, j), tget(&b, j), m), qm_nlerp(qget(&a, j), qget(&b, j), m),
+                           qm_lerp3(sget(&a, j), sget(&b, j), m));
+            if (m <= 0.0f) d = memcmp(&out.tx[j], &a.tx[j], 4) || out.qw[j] != a.qw[j] ? 1.0f : 0.0f; /* exactly base */
+            if (m >= 1.0f) d = out.tx[j] != b.tx[j] || out.qw[j] != b.qw[j] ? 1.0f : 0.0f;            /* exactly layer */
+            if (d > wm) wm = d;
+        }
+        /* additive: base * nlerp(identity, delta, w), base t + w dt, base s * lerp(1, ds, w) */
+        CHECK_OK(stance_pose_additive_apply(&out, &a, &b, rep % 2 ? mask : NULL, lw));
+        for (int j = 0; j < J; j++) {
+            float m = (rep % 2 ? mask[j] : 1.0f) * lw;
+            qm_quat dq = qget(&b, j);
+            if (dq.w < 0.0f) dq = qm_qneg(dq);
+            qm_quat e = qm_qmul(qget(&a, j), qm_nlerp(qm_qid(), dq, m));
+            qm_vec3 s = qm_mul3(sget(&a, j), qm_lerp3(qm_v3(1, 1, 1), sget(&b, j), m));
+            float d = diff(&out, j, qm_add(tget(&a, j), qm_scale(tget(&b, j), m)), e, s);
+            if (d > wa) wa = d;
+        }
+    }
+    printf("  blend %.2e, masked blend %.2e, additive %.2e against the scalar references\n", (double)wb, (double)wm, (double)wa);
+    CHECK(wb < 2e-6f && wm < 2e-6f && wa < 2e-6f);
+    stance_pose_destroy(&a), stance_pose_destroy(&b), stance_pose_destroy(&out);
+    stance_skeleton_destroy(sk);
+}
+
+static void test_helpers(void) {
+    float a[8], b[8], q[16], o[16];
+    for (int i = 0; i < 8; i++) a[i] = frand(-2, 2), b[i] = frand(-2, 2);
+    float r[8];
+    memcpy(r, a, sizeof r);
+    sv_block_add(r, b, 0.25f, 8);
+    for (int i = 0; i < 8; i++) CHECK_NEAR(r[i], a[i] + 0.25f * b[i], 1e-6);
+    sv_block_scale(r, a, -3.0f, 8);
+    for (int i = 0; i < 8; i++) CHECK_NEAR(r[i], -3.0f * a[i], 1e-6);
+    /* normalize: a zero quaternion becomes the identity, others unit */
+    for (int i = 0; i < 16; i++) q[i] = frand(-1, 1);
+    q[1] = q[5] = q[9] = q[13] = 0.0f;
+    memcpy(o, q, sizeof o);
+    sv_block_normalize_rot(o, 4, 4);
+    for (int i = 0; i < 4; i++) {
+        qm_quat e = i == 1 ? qm_qid() : qm_qnorm(qm_q(q[i], q[4 + i], q[8 + i], q[12 + i]));
+        CHECK_NEAR(o[i], e.x, 1e-6);
+        CHECK_NEAR(o[4 + i], e.y, 1e-6);
+        CHECK_NEAR(o[8 + i], e.z, 1e-6);
+        CHECK_NEAR(o[12 + i], e.w, 1e-6);
+    }
+    /* sign-aligned accumulation */
+    float acc[16], p[16];
+    for (int i = 0; i < 16; i++) acc[i] = frand(-1, 1), p[i] = frand(-1, 1);
+    memcpy(o, acc, sizeof o);
+    sv_block_add_rot(o, p, 0.5f, 4, 4);
+    for (int i = 0; i < 4; i++) {
+        float d = acc[i] * p[i] + acc[4 + i] * p[4 + i] + acc[8 + i] * p[8 + i] + acc[12 + i] * p[12 + i];
+        float w = d < 0.0f ? -0.5f : 0.5f;
+        for (int c = 0; c < 4; c++) CHECK_NEAR(o[4 * c + i], acc[4 * c + i] + w * p[4 * c + i], 1e-6);
+    }
+    short idx[4] = {5, 2, 2, 7};
+    sv4 g = sv_gather(a, idx);
+    float gv[4];
+    sv_store(gv, g);
+    CHECK(gv[0] == a[5] && gv[1] == a[2] && gv[2] == a[2] && gv[3] == a[7]);
+    float z[8] = {0};
+    sv_scatter(z, idx, g);
+    CHECK(z[5] == a[5] && z[2] == a[2] && z[7] == a[7] && z[0] == 0.0f);
+    sv4 cs = sv_copysign(sv_set1(2.0f), sv_load(a));
+    sv_store(gv, cs);
+    for (int i = 0; i < 4; i++) CHECK(gv[i] == (a[i] < 0 ? -2.0f : 2.0f));
+}
+
+int main(void) {
+#if defined(SV_SSE2)
+    printf("  simd.h: SSE2, 4 lanes\n");
+#else
+    printf("  simd.h: scalar form\n");
+#endif
+    RUN(test_helpers);
+    RUN(test_blends);
+    RUN(test_local_to_model);
+    return check_summary();
+}
