@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fuzz/make_corpus.sh [DIR] - a seed corpus for fuzz/fuzz_asset.c: .stance
 # files imported from the real assets (../shared/data) and from a few small
-# animated files of assimp-testmodels, and a small version 2 file with a skin
+# animated files of assimp-testmodels (compressed at 0.01 and 1 cm, and exact), and a small version 2 file with a skin
 # and meshes written by fuzz/v2_seed.py, and the shipped graphs compiled. Writes into DIR (default: a new temp
 # directory) and prints the directory. Binary corpora are not committed.
 # Needs the stance CLI built with assimp: STANCE_CLI (default build/stance).
@@ -23,7 +23,10 @@ for src in "$data/fox/Fox.glb" "$data/robot_expressive/RobotExpressive.glb" \
     /usr/share/assimp/models/X/anim_test.x; do
     [ -f "$src" ] || continue
     out="$dir/$(basename "$src" | tr '.' '_').stance"
+    # compressed clips (the default, and a coarse 1 cm), and exact ones
     if "$cli" import "$src" -o "$out" >/dev/null 2>&1; then n=$((n + 1)); fi
+    if "$cli" import "$src" --error-cm 1 -o "${out%.stance}_1cm.stance" >/dev/null 2>&1; then n=$((n + 1)); fi
+    if "$cli" import "$src" --error-cm 0 -o "${out%.stance}_exact.stance" >/dev/null 2>&1; then n=$((n + 1)); fi
 done
 # compiled graphs (a GRPH section beside the skeleton and clips)
 for g in graphs/builtin.json graphs/bullet_waste.json graphs/robot.json; do

@@ -124,7 +124,8 @@ if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then
     # past the pre-scan, the clip's key grid (2752 keys x 32 joints x 40 bytes) is over 3 MB
     run 1 "$cli" import /usr/share/assimp/models/BVH/01_01.bvh -o "$tmp/x.stance" --max-memory 3M &&
         grep -q "clip 'Motion' needs .*over the memory budget of 3.0 MB" "$tmp/err" && ok || bad "BVH clip budget: $(cat "$tmp/err")"
-    run 0 "$cli" import /usr/share/assimp/models/BVH/01_01.bvh -o "$tmp/x.stance" --max-memory 64M
+    # (exact clips: the budget is the importer's; compressing 01_01 takes seconds more under ASan)
+    run 0 "$cli" import /usr/share/assimp/models/BVH/01_01.bvh -o "$tmp/x.stance" --max-memory 64M --error-cm 0
 fi
 
 # ---- usage --------------------------------------------------------------------------

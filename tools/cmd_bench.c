@@ -1,7 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 /* tools/cmd_bench.c - `stance bench`: times the reference workload
  * (bench/WORKLOAD.md) and prints medians per character and per joint, the
- * three passes, clip size, and the check value. */
+ * three passes, clip size, and the check value. With --clips FILE: the
+ * cost of sampling each clip of FILE as stored (exact or compressed). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,8 @@
 #include <time.h>
 
 #include "commands.h"
+#include "stance/import.h"
+#include "info_graph.h"
 #include "crowd.h"
 #include "tool_graph.h"
 #include "workload.h"
@@ -38,6 +41,56 @@ static int parse_int(const char *s, int lo, int hi, int *out) {
     if (!*s || *end || v < lo || v > hi) return 0;
     *out = (int)v;
     return 1;
+}
+
+/* Each clip played forward by 64 characters at 60 Hz from spread phases,
+ * one stance_clip_sample per character per frame, with a cursor each. */
+static int bench_clips(const char *path, int json) {
+    stance_asset a;
+    stance_error err = {0};
+    stance_import_options opt = {0};
+    if (stance_open_file(path, &opt, NULL, &a, &err)) { fprintf(stderr, "stance bench: %s\n", err.message); return 1; }
+    enum { CHARS = 64, FRAMES = 240 };
+    stance_pose pose;
+    if (stance_pose_create(&pose, a.skeleton->joint_count, NULL, &err)) { stance_asset_destroy(&a); return 1; }
+    double total = 0.0, check = 0.0;
+    if (json) printf("{\"file\":\"%s\",\"joints\":%d,\"clips\":[", path, a.skeleton->joint_count);
+    else printf("%s: %d joints, ns per sample (median of %d runs of %d characters x %d frames)\n", path, a.skeleton->joint_count, REPS, CHARS, FRAMES);
+    for (int i = 0; i < a.clip_count; i++) {
+        const stance_clip *c = a.clips[i];
+        double runs[REPS];
+        for (int r = 0; r < REPS; r++) {
+            stance_cursor cur[CHARS];
+            float t[CHARS];
+            memset(cur, 0, sizeof cur);
+            for (int k = 0; k < CHARS; k++) t[k] = c->duration * (float)k / CHARS;
+            double t0 = now_ns();
+            for (int f = 0; f < FRAMES; f++)
+                for (int k = 0; k < CHARS; k++) {
+                    stance_clip_sample(c, t[k], &cur[k], &pose);
+                    check += pose.qw[0];
+                    t[k] += 1.0f / 60.0f;
+                    if (t[k] >= c->duration) t[k] -= c->duration, cur[k].key = 0;
+                }
+            runs[r] = (now_ns() - t0) / (CHARS * FRAMES);
+        }
+        double m = median(runs, REPS);
+        total += m;
+        if (json) {
+            printf("%s{\"name\":", i ? "," : "");
+            put_json_string(stdout, c->name);
+            printf(",\"compressed\":%s,\"stored_bytes\":%zu,\"sample_ns\":%.1f}", stance_clip_is_compressed(c) ? "true" : "false",
+                   stance_clip_data_bytes(c), m);
+        } else {
+            printf("  %-24.24s %s %8zu bytes %8.1f ns/sample %6.2f ns/joint\n", c->name, stance_clip_is_compressed(c) ? "compressed" : "exact     ",
+                   stance_clip_data_bytes(c), m, m / a.skeleton->joint_count);
+        }
+    }
+    if (json) printf("],\"mean_sample_ns\":%.1f,\"check\":%.2f}\n", a.clip_count ? total / a.clip_count : 0.0, check);
+    else printf("  mean %.1f ns/sample (check %.2f)\n", a.clip_count ? total / a.clip_count : 0.0, check);
+    stance_pose_destroy(&pose);
+    stance_asset_destroy(&a);
+    return 0;
 }
 
 #define CROWD_WARMUP 60
@@ -88,11 +141,12 @@ static int bench_crowd(const char *path, const char *asset, int N, int T, int F,
 
 int cmd_bench(int argc, char **argv) {
     int J = 64, N = 1000, F = 100, json = 0, T = 1, frames_given = 0;
-    const char *graph = NULL, *asset = NULL;
+    const char *graph = NULL, *asset = NULL, *clips = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) json = 1;
         else if (!strcmp(a, "--graph") && i + 1 < argc) graph = argv[++i];
+        else if (!strcmp(a, "--clips") && i + 1 < argc) clips = argv[++i];
         else if (!strcmp(a, "--asset") && i + 1 < argc) asset = argv[++i];
         else if (!strcmp(a, "--threads") && i + 1 < argc) {
             if (!parse_int(argv[++i], 1, 64, &T)) { fprintf(stderr, "stance bench: --threads must be 1..64\n"); return 2; }
@@ -106,6 +160,7 @@ int cmd_bench(int argc, char **argv) {
             frames_given = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: stance bench [--joints 64] [--characters 1000] [--frames 100] [--json]\n"
+                   "       stance bench --clips FILE [--json]   sampling cost of each clip of FILE as stored\n"
                    "       stance bench --graph FILE [--asset F] [--characters N] [--threads T] [--frames 600] [--json]\n"
                    "Without --graph: the reference workload of bench/WORKLOAD.md (sample x2, blend, local-to-model):\n"
                    "%d warm-up frames, then %d repetitions of FRAMES frames; prints medians.\n"
@@ -115,6 +170,7 @@ int cmd_bench(int argc, char **argv) {
             return 0;
         } else { fprintf(stderr, "stance bench: unknown option '%s' (see --help)\n", a); return 2; }
     }
+    if (clips) return bench_clips(clips, json);
     if (graph) return bench_crowd(graph, asset, N, T, frames_given ? F : 600, json);
     if (asset || T != 1) { fprintf(stderr, "stance bench: --asset and --threads need --graph\n"); return 2; }
     workload w;

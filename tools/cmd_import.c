@@ -1,5 +1,6 @@
 /* tools/cmd_import.c - `stance import FILE -o OUT.stance [--scale S]
- * [--tolerance U[,R]] [--strict] [--max-memory BYTES]`:
+ * [--tolerance U[,R]] [--strict] [--max-memory BYTES] [--error-cm CM] [--vertex-cm CM]
+ * [--unit-cm CM]`:
  * imports a glTF/GLB, BVH, FBX or Collada file (or re-saves a .stance file)
  * into the native format.
  *
@@ -16,6 +17,7 @@
 
 static int usage(FILE *f, int status) {
     fprintf(f, "usage: stance import FILE -o OUT.stance [--scale S] [--tolerance U[,R]] [--strict] [--max-memory BYTES]\n"
+               "                     [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]\n"
                "  FILE       glTF/GLB, BVH, FBX, Collada (anything assimp reads), or a .stance file\n"
                "  -o OUT     the .stance file to write\n"
                "  --scale S  multiply translations by S (0.01 for centimetres, 0.0254 for inches);\n"
@@ -25,7 +27,12 @@ static int usage(FILE *f, int status) {
                "  --strict   any problem is an error (default: a clip that cannot be imported is\n"
                "             dropped with a warning, and the file fails only when no clip is left)\n"
                "  --max-memory BYTES  the import's memory budget for keys (suffix K, M or G;\n"
-               "             default 1G), checked before allocating\n");
+               "             default 1G), checked before allocating\n"
+               "  --error-cm CM   clip compression: largest model-space error at the virtual\n"
+               "             vertices, in cm (default 0.01; 0 = exact, bit-identical keys; a .stance\n"
+               "             FILE is copied as stored unless this is given)\n"
+               "  --vertex-cm CM  distance of the virtual vertices from each joint (default 3)\n"
+               "  --unit-cm CM    centimetres per model unit (default 100: metres)\n");
     return status;
 }
 
@@ -41,6 +48,8 @@ int cmd_import(int argc, char **argv) {
     float scale = 1.0f, tol_u = 0.0f, tol_r = 0.0f;
     int strict = 0;
     size_t max_memory = 0;
+    double error_cm = 0.01, vertex_cm = 3.0, unit_cm = 100.0;
+    int error_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout, 0);
@@ -55,6 +64,16 @@ int cmd_import(int argc, char **argv) {
                 return 2;
             }
             scale = (float)v;
+        } else if (!strcmp(a, "--error-cm") || !strcmp(a, "--vertex-cm") || !strcmp(a, "--unit-cm")) {
+            char *end = NULL;
+            double v = i + 1 < argc ? strtod(argv[++i], &end) : -1.0;
+            int zero_ok = !strcmp(a, "--error-cm");
+            if (!end || *end || !isfinite(v) || v < 0.0 || (!zero_ok && v == 0.0) || v > 1e6) {
+                fprintf(stderr, "stance import: %s needs a number of centimetres %s\n", a, zero_ok ? ">= 0" : "> 0");
+                return 2;
+            }
+            *(a[2] == 'e' ? &error_cm : a[2] == 'v' ? &vertex_cm : &unit_cm) = v;
+            error_given |= a[2] == 'e';
         } else if (!strcmp(a, "--tolerance")) {
             char *end = NULL;
             double u = i + 1 < argc ? strtod(argv[++i], &end) : 0.0, r = 0.0;
@@ -104,7 +123,23 @@ int cmd_import(int argc, char **argv) {
         print_error(err.message);
         return 1;
     }
-    stance_status s = stance_asset_save_file(&asset, out, &err);
+    stance_status s = STANCE_OK;
+    /* a .stance file is copied as stored unless --error-cm asks otherwise */
+    unsigned char magic[8] = {0};
+    FILE *probe = fopen(in, "rb");
+    size_t got = probe ? fread(magic, 1, sizeof magic, probe) : 0;
+    if (probe) fclose(probe);
+    if (!error_given && stance_asset_is_native(magic, got)) error_cm = 0.0;
+    if (error_cm > 0.0) {
+        stance_compress_settings cs = {(float)(error_cm / unit_cm), (float)(vertex_cm / unit_cm)};
+        if (!(cs.max_error > 0.0f) || !(cs.vertex_distance > 0.0f)) {
+            fprintf(stderr, "stance import: --error-cm and --vertex-cm are too small for --unit-cm\n");
+            stance_asset_destroy(&asset);
+            return 2;
+        }
+        s = stance_asset_compress(&asset, &cs, &err);
+    }
+    if (!s) s = stance_asset_save_file(&asset, out, &err);
     if (s) {
         print_error(err.message);
         stance_asset_destroy(&asset);

@@ -1,5 +1,6 @@
-/* tools/cmd_info.c - `stance info FILE [--json]`: what an asset holds (the
- * joint tree, each clip's duration, key count and animated joints, each
+/* tools/cmd_info.c - `stance info FILE [--json] [--unit-cm CM]`: what an
+ * asset holds (the joint tree, each clip's duration, key count, raw and
+ * stored bytes, largest compression error and animated joints, each
  * skin's joint count, each mesh's vertex and triangle counts and skin), for
  * a .stance file or anything the importer reads.
  *
@@ -62,6 +63,12 @@ static int animated_count(const stance_clip *c) {
     return n;
 }
 
+/* Centimetres per model unit for max_error_cm (--unit-cm; metres by default). */
+static double unit_cm = 100.0;
+
+/* Raw size: 10 floats per joint per key of the grid (ACL's measure). */
+static size_t raw_bytes(const stance_clip *c) { return (size_t)40 * (size_t)c->joint_count * (size_t)c->key_count; }
+
 static const char *mesh_skin_name(const stance_asset *a, const stance_mesh *m) {
     return m->skin >= 0 && m->skin < a->skin_count ? a->skins[m->skin]->name : NULL;
 }
@@ -112,7 +119,9 @@ static void print_text(const char *path, const stance_asset *a, const stance_imp
         const stance_clip *c = a->clips[i];
         printf("  ");
         put_plain(stdout, c->name);
-        printf(": %.3f s, %d keys, animates %d joints:", (double)c->duration, c->key_count, animated_count(c));
+        printf(": %.3f s, %d keys, %zu raw / %zu stored bytes, largest error %.6g cm, animates %d joints:",
+               (double)c->duration, c->key_count, raw_bytes(c), stance_clip_data_bytes(c),
+               (double)stance_clip_max_error(c, NULL) * unit_cm, animated_count(c));
         for (int j = 0, first = 1; j < c->joint_count; j++) {
             if (!c->animated[j]) continue;
             printf(first ? " " : ", ");
@@ -147,7 +156,9 @@ static void print_json(const stance_asset *a, const stance_import_report *rep) {
         const stance_clip *c = a->clips[i];
         printf("%s{\"name\":", i ? "," : "");
         put_json_string(stdout, c->name);
-        printf(",\"duration_s\":%.9g,\"keys\":%d,\"joints\":[", (double)c->duration, c->key_count);
+        printf(",\"duration_s\":%.9g,\"keys\":%d,\"raw_bytes\":%zu,\"stored_bytes\":%zu,\"max_error_cm\":%.9g,"
+               "\"compressed\":%s,\"joints\":[", (double)c->duration, c->key_count, raw_bytes(c), stance_clip_data_bytes(c),
+               (double)stance_clip_max_error(c, NULL) * unit_cm, stance_clip_is_compressed(c) ? "true" : "false");
         for (int j = 0, first = 1; j < c->joint_count; j++) {
             if (!c->animated[j]) continue;
             if (!first) printf(",");
@@ -195,15 +206,26 @@ int cmd_info(int argc, char **argv) {
         if (!strcmp(a, "--json")) {
             json = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: stance info FILE [--json]\n"
+            printf("usage: stance info FILE [--json] [--unit-cm CM]\n"
                    "  FILE    a .stance file, or a file to import (glTF/GLB, BVH, FBX, Collada)\n"
-                   "  --json  {\"joints\":[{\"name\",\"parent\"}],\"clips\":[{\"name\",\"duration_s\",\"keys\",\"joints\"}],\n"
+                   "  --json  {\"joints\":[{\"name\",\"parent\"}],\"clips\":[{\"name\",\"duration_s\",\"keys\",\"raw_bytes\",\"stored_bytes\",\n"
+                   "           \"max_error_cm\",\"compressed\",\"joints\"}],\n"
                    "           \"skins\":[{\"name\",\"joint_count\"}],\"meshes\":[{\"name\",\"vertices\",\"triangles\",\"uvs\",\"skin\"}]}\n"
-                   "          (a mesh's \"skin\" is its skin's name, null when rigid); glTF clips add\n"
+                   "          (a mesh's \"skin\" is its skin's name, null when rigid; raw_bytes: 10 floats per\n"
+                   "          joint per key; max_error_cm: measured when compressed, 0 for exact clips); glTF clips add\n"
                    "          \"interpolation\":[\"LINEAR\"|\"STEP\"|\"CUBICSPLINE\",..], \"file_keys\", \"keys_added\"\n"
+                   "  --unit-cm CM  centimetres per model unit for max_error_cm (default 100: metres)\n"
                    "          and for a compiled graph \"graph\":{\"params\":[{\"name\",\"type\"}],\n"
                    "          \"machines\":[{\"name\",\"states\":[...]}],\"layers\":[{\"name\",\"machine\",\"mode\",\"priority\"}]}}\n");
             return 0;
+        } else if (!strcmp(a, "--unit-cm")) {
+            char *end = NULL;
+            double v = i + 1 < argc ? strtod(argv[++i], &end) : 0.0;
+            if (!end || *end || !(v > 0.0) || v > 1e6) {
+                fprintf(stderr, "stance info: --unit-cm needs centimetres per model unit > 0\n");
+                return 2;
+            }
+            unit_cm = v;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "stance info: unknown option '%s' (see --help)\n", a);
             return 2;
@@ -215,7 +237,7 @@ int cmd_info(int argc, char **argv) {
         }
     }
     if (!path) {
-        fprintf(stderr, "usage: stance info FILE [--json]\n");
+        fprintf(stderr, "usage: stance info FILE [--json] [--unit-cm CM]\n");
         return 2;
     }
     stance_import_warnings warnings;

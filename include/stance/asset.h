@@ -1,12 +1,13 @@
 /* stance/asset.h - an asset: one skeleton, the clips made for it, its skins
  * and meshes, and the native binary file format `.stance` that stores them.
  *
- * The format (version 2, all integers and floats little-endian; version 1
- * files, which have no SKIN or MESH sections, still load):
+ * The format (version 3, all integers and floats little-endian; version 3
+ * adds the compressed CLIP encoding, version 2 files load as before, and
+ * version 1 files, which have no SKIN or MESH sections, still load):
  *
  *   header, 32 bytes:
  *     0  magic    "STANCE\0\0"
- *     8  u32      version (2; 1 is read too)
+ *     8  u32      version (3; 2 and 1 are read too)
  *    12  u32      flags (0; any other bit is rejected)
  *    16  u64      payload size in bytes (the file is exactly 32 + this)
  *    24  u64      checksum of the payload (stance_asset_checksum)
@@ -16,7 +17,8 @@
  *   (a mesh names its skin by its index among the SKIN sections), then
  *   optionally one "GRPH" (a compiled graph: its parameters, machines,
  *   states, transitions and layers, clips by index), last. Bodies are
- *   described in src/core/asset.c (SKEL, CLIP), asset_mesh.c (SKIN, MESH)
+ *   described in src/core/asset.c (SKEL, CLIP; compressed CLIPs in
+ *   asset_packed.c), asset_mesh.c (SKIN, MESH)
  *   and asset_graph.c (GRPH).
  *
  * A clip is stored as its dense key grid (clip->times and the values of the
@@ -39,7 +41,7 @@
 extern "C" {
 #endif
 
-#define STANCE_ASSET_VERSION 2
+#define STANCE_ASSET_VERSION 3
 #define STANCE_MAX_CLIPS 4096
 
 /* Owns its skeleton, clips, skins and meshes (all from `allocator`). Zero-initialize before
@@ -61,6 +63,12 @@ typedef struct stance_asset {
 } stance_asset;
 
 void stance_asset_destroy(stance_asset *asset); /* NULL and a zeroed asset are fine */
+
+/* Replaces each exact clip by its compressed copy (stance_clip_compress with
+ * the asset's skeleton and allocator). Not with a graph (it points at the
+ * clips): compress first. On failure the clips done so far stay compressed. */
+stance_status stance_asset_compress(stance_asset *asset, const stance_compress_settings *settings,
+                                    stance_error *err);
 
 /* The clip of that exact name, or NULL. */
 const stance_clip *stance_asset_find_clip(const stance_asset *asset, const char *name);

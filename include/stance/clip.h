@@ -86,6 +86,12 @@ typedef struct stance_clip {
     float root_speed;
     stance_allocator allocator;
     size_t bytes;                /* the one block holding the clip */
+    /* NULL for an exact (dense) clip. A compressed clip (stance_clip_compress,
+     * or a .stance v3 file) keeps times/key_count/key_rate (the grid), the
+     * events and the root path; t, r, s hold one block each: the default
+     * pose (rest values and constant tracks); its moving tracks are here
+     * (src/core/clip_packed.h), sampled through the same functions. */
+    const struct st_packed *packed;
 } stance_clip;
 
 /* Validates everything (names, joints in range, one track per joint and
@@ -97,8 +103,41 @@ stance_status stance_clip_create(const stance_clip_desc *desc, const stance_skel
                                  stance_error *err);
 void stance_clip_destroy(stance_clip *clip); /* NULL is fine */
 
-/* Bytes of key data (times and values) the clip holds. */
+/* Bytes of key data (times and values) the clip holds: for a compressed
+ * clip the bytes its tracks take in the .stance v3 encoding (grid times,
+ * track heads, ranges, packed keys, constants, root path). */
 size_t stance_clip_data_bytes(const stance_clip *clip);
+
+/* ---- compression ----------------------------------------------------------
+ * Key reduction and quantization driven by the error where it shows: the
+ * model-space distance between a virtual vertex of the exact and of the
+ * compressed clip, at vertex_distance from each joint along each of its
+ * three axes, accumulated down the hierarchy, measured at every grid key and
+ * 3 points between each (4x the key rate). Every moving track gets the
+ * cheapest of: every 2^s-th key (s = 0..8) x raw floats or 1..24 bits per
+ * component against its range, that keeps the largest error of its subtree
+ * under its share of max_error (shares grow with depth, the deepest joints
+ * get all of it). Tracks equal to the rest pose are dropped, constant tracks
+ * are stored once. */
+typedef struct stance_compress_settings {
+    float max_error;       /* model units; 0 = 0.0001 (0.01 cm for a skeleton in metres) */
+    float vertex_distance; /* model units; 0 = 0.03 (3 cm in metres) */
+} stance_compress_settings;
+
+/* A compressed copy of an exact clip (clip must not be compressed already;
+ * the skeleton is the one it was made for). The result samples through
+ * stance_clip_sample & co. like any clip; the error measured while
+ * compressing is in stance_clip_max_error. Creation-time work: it allocates
+ * about 850 bytes per joint per key while it runs (4 evaluation points per
+ * key), and refuses clips past 2^26 points x joints. */
+stance_status stance_clip_compress(const stance_clip *clip, const stance_skeleton *skeleton,
+                                   const stance_compress_settings *settings, const stance_allocator *allocator,
+                                   stance_clip **out, stance_error *err);
+/* 1 when the clip is compressed (lossy), 0 when exact. */
+int stance_clip_is_compressed(const stance_clip *clip);
+/* The largest error measured when the clip was compressed (model units) and
+ * the vertex distance it was measured at; 0 and 0 for an exact clip. */
+float stance_clip_max_error(const stance_clip *clip, float *vertex_distance);
 
 /* Per-instance sampling state. Zero-initialize. */
 typedef struct stance_cursor {

@@ -27,6 +27,20 @@
  *         their own times (the clip keeps them as its root path), so the
  *         grid and the path come back exactly
  *
+ *   CLIP  version 3, compressed (flag bit 2; read and written in
+ *         src/core/asset_packed.c, the layout in src/core/clip_packed.h):
+ *         name, duration, flags, root_speed as above
+ *         u32 key_count, f32 times[key_count]             (the shared grid)
+ *         f32 max_error, f32 vertex_distance (as measured when compressed)
+ *         u32 track_count; per track: u16 joint, u8 channel (0 T, 1 R, 2 S),
+ *         u8 shift, u8 bits, then by bits: 0: f32 value[w]; 32: f32
+ *         keys[n w]; 1..24: f32 min[3], f32 ext[3], u8 packed[ceil(3 n bits
+ *         / 8)] (LSB first; bits 1..24); 64 + b: the same with segment
+ *         heads first (clip_packed.h), n = ceil((key_count - 1) / 2^shift) + 1
+ *         u32 event_count, events as above
+ *         u32 root_key_count, f32 root_times[n], f32 root_values[3 n]
+ *         (always explicit; flag bit 1 says the pose is not in place)
+ *
  *   GRPH  (optional, last) a compiled graph: see src/core/asset_graph.c,
  *         which owns that section; this file only finds it and hands it over
  *
@@ -42,8 +56,6 @@
 #define HEADER_BYTES 32
 #define SECTION_HEAD 16
 enum { SEC_SKEL, SEC_CLIP, SEC_SKIN, SEC_MESH, SEC_KINDS }; /* in file order */
-#define FLAG_SLERP 1u
-#define FLAG_ROOT_JOINT0 2u
 /* A loaded clip's dense data may not exceed this: it bounds what a small
  * file can make the loader allocate (the grid is stored per animated joint,
  * the clip per padded joint). */
@@ -110,7 +122,23 @@ static void write_skeleton(writer *w, const stance_skeleton *sk) {
     end_section(w, at);
 }
 
+void st_asset_write_events_root(writer *w, const stance_clip *c) {
+    w_u32(w, (uint32_t)c->event_count);
+    for (int i = 0; i < c->event_count; i++) {
+        w_name(w, c->events[i].name);
+        w_f32(w, c->events[i].time);
+    }
+    const int root_n = c->root_key_count;
+    w_u32(w, (uint32_t)root_n);
+    for (int k = 0; k < root_n; k++) w_f32(w, c->root_times[k]);
+    for (int k = 0; k < 3 * root_n; k++) w_f32(w, c->root_values[k]);
+}
+
 static void write_clip(writer *w, const stance_clip *c) {
+    if (c->packed) {
+        st_asset_write_packed_clip(w, c);
+        return;
+    }
     size_t at = begin_section(w, "CLIP");
     const int J = c->joint_count, pc = c->padded_count;
     w_name(w, c->name);
@@ -134,15 +162,7 @@ static void write_clip(writer *w, const stance_clip *c) {
             }
         }
     }
-    w_u32(w, (uint32_t)c->event_count);
-    for (int i = 0; i < c->event_count; i++) {
-        w_name(w, c->events[i].name);
-        w_f32(w, c->events[i].time);
-    }
-    const int root_n = c->root_key_count;
-    w_u32(w, (uint32_t)root_n);
-    for (int k = 0; k < root_n; k++) w_f32(w, c->root_times[k]);
-    for (int k = 0; k < 3 * root_n; k++) w_f32(w, c->root_values[k]);
+    st_asset_write_events_root(w, c);
     end_section(w, at);
 }
 
@@ -253,8 +273,36 @@ static stance_status load_skeleton(reader *r, const stance_allocator *al, stance
     return st;
 }
 
+/* Events then the root path (both encodings end with them). */
+stance_status st_asset_read_events_root(reader *r, scratch *s, int index, const char *name, stance_event_desc *events,
+                                      char (*event_names)[STANCE_EVENT_NAME], uint32_t *event_count, uint32_t *root_n,
+                                      float **root, stance_error *err) {
+    *event_count = r_u32(r);
+    if (r->bad || *event_count > STANCE_MAX_EVENTS || r_left(r) / 6 < *event_count)
+        return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': event count %u is not in 0..%d or larger than the section",
+                       index, name, (unsigned)*event_count, STANCE_MAX_EVENTS);
+    for (uint32_t i = 0; i < *event_count; i++) {
+        if (!r_name(r, event_names[i], STANCE_EVENT_NAME))
+            return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': event %u has a bad name", index, name, (unsigned)i);
+        events[i].name = event_names[i];
+        events[i].time = r_f32(r);
+    }
+    *root_n = r_u32(r);
+    *root = NULL;
+    if (r->bad || *root_n > STANCE_MAX_KEYS || r_left(r) / 16 < *root_n)
+        return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': bad root path (%u keys)", index, name, (unsigned)*root_n);
+    if (*root_n > 0) {
+        if (!(*root = scratch_alloc(s, sizeof(float) * 4 * (size_t)*root_n)))
+            return st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation of the root path failed", index, name);
+        r_f32n(r, *root, 4 * (size_t)*root_n);
+    }
+    if (r->bad || r_left(r) != 0)
+        return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': section size does not match its content", index, name);
+    return STANCE_OK;
+}
+
 static stance_status load_clip(reader *r, const stance_skeleton *sk, const stance_allocator *al,
-                               int index, stance_clip **out, stance_error *err) {
+                               int index, uint32_t version, stance_clip **out, stance_error *err) {
     char name[64];
     if (!r_name(r, name, sizeof name))
         return st_fail(err, STANCE_ERR_FORMAT, "clip %d: bad name", index);
@@ -263,11 +311,12 @@ static stance_status load_clip(reader *r, const stance_skeleton *sk, const stanc
     uint32_t flags = r_u32(r);
     float root_speed = r_f32(r);
     uint32_t K = r_u32(r);
-    if (r->bad || (flags & ~(FLAG_SLERP | FLAG_ROOT_JOINT0)))
+    if (r->bad || (flags & ~(FLAG_SLERP | FLAG_ROOT_JOINT0 | (version >= 3 ? FLAG_PACKED : 0u))))
         return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': bad header or unknown flags", index, name);
     if (K < 1 || K > STANCE_MAX_KEYS || r_left(r) / 4 < K)
         return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': key count %u is not in 1..%d or larger than the section",
                        index, name, (unsigned)K, STANCE_MAX_KEYS);
+    if (flags & FLAG_PACKED) return st_asset_load_packed_clip(r, sk, al, index, name, duration, flags, root_speed, K, out, err);
     scratch s = {al, {0}, {0}, 0};
     stance_status st = STANCE_OK;
     float *times = scratch_alloc(&s, sizeof(float) * K);
@@ -525,7 +574,7 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
                 s = st_fail(err, STANCE_ERR_FORMAT, "skeleton: section size does not match its content");
             if (!s) s = pointer_arrays(&a, count, err);
         } else if (kind == SEC_CLIP) {
-            s = load_clip(&body, a.skeleton, &a.allocator, k, &a.clips[k], err);
+            s = load_clip(&body, a.skeleton, &a.allocator, k, version, &a.clips[k], err);
         } else if (kind == SEC_SKIN) {
             s = st_asset_load_skin(&body, a.skeleton, &a.allocator, k, &a.skins[k], err);
         } else {

@@ -139,6 +139,22 @@ static inline void scratch_release(scratch *s) {
     }
 }
 
+/* CLIP flags: slerp, root path is joint 0's translation, compressed (version 3). */
+#define FLAG_SLERP 1u
+#define FLAG_ROOT_JOINT0 2u
+#define FLAG_PACKED 4u
+
+/* Clip sections: events and root path (asset.c, both encodings), the
+ * compressed encoding (asset_packed.c; K already checked). */
+void st_asset_write_events_root(writer *w, const stance_clip *c);
+stance_status st_asset_read_events_root(reader *r, scratch *s, int index, const char *name, stance_event_desc *events,
+                                        char (*event_names)[STANCE_EVENT_NAME], uint32_t *event_count, uint32_t *root_n,
+                                        float **root, stance_error *err);
+void st_asset_write_packed_clip(writer *w, const stance_clip *c);
+stance_status st_asset_load_packed_clip(reader *r, const stance_skeleton *sk, const stance_allocator *al, int index,
+                                        const char *name, float duration, uint32_t flags, float root_speed, uint32_t K,
+                                        stance_clip **out, stance_error *err);
+
 /* Sections of the skins and meshes (asset_mesh.c). */
 stance_status st_asset_check_skins(const stance_asset *a, stance_error *err);
 void st_asset_write_skin(writer *w, const stance_skin *skin);

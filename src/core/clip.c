@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clip_packed.h"
 #include "core/internal.h"
 #include "core/qmath.h"
 #include "stance/clip.h"
@@ -316,15 +317,24 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
 
 void stance_clip_destroy(stance_clip *clip) {
     if (!clip) return;
+    if (clip->packed) st_packed_destroy(clip);
     stance_allocator al = clip->allocator;
     st_free(&al, clip, clip->bytes);
 }
 
 size_t stance_clip_data_bytes(const stance_clip *c) {
     if (!c) return 0;
+    if (c->packed) return c->packed->stored_bytes;
     size_t pc = (size_t)c->padded_count;
     return sizeof(float) * ((size_t)c->key_count + pc * (3 * (size_t)c->t_keys + 4 * (size_t)c->r_keys + 3 * (size_t)c->s_keys)
                             + 4 * (size_t)c->root_key_count);
+}
+
+int stance_clip_is_compressed(const stance_clip *c) { return c && c->packed; }
+
+float stance_clip_max_error(const stance_clip *c, float *vertex_distance) {
+    if (vertex_distance) *vertex_distance = c && c->packed ? c->packed->vertex_distance : 0.0f;
+    return c && c->packed ? c->packed->max_error : 0.0f;
 }
 
 /* The key interval [k, k+1] holding t and the fraction u in it. */
@@ -387,6 +397,10 @@ stance_status stance_clip_sample(const stance_clip *c, float time, stance_cursor
     float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
     float u;
     const int k = find_key(c, t, cur, &u);
+    if (c->packed) {
+        st_packed_sample(c, k, t, out, NULL);
+        return STANCE_OK;
+    }
     const int pc = c->padded_count;
     const size_t n3 = 3 * (size_t)pc, n4 = 4 * (size_t)pc;
     int k1 = c->key_count > 1 ? k + 1 : k;
@@ -420,6 +434,12 @@ stance_status stance_clip_sample_velocity(const stance_clip *c, float time, stan
     if (!c || !vel || !vel->memory || vel->joint_count != c->joint_count || vel == out) return STANCE_ERR_ARGUMENT;
     stance_status s = stance_clip_sample(c, time, cur, out);
     if (s) return s;
+    if (c->packed) {
+        memset(vel->memory, 0, stance_pose_bytes(c->joint_count));
+        float u, t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
+        st_packed_sample(c, find_key(c, t, NULL, &u), t, out, vel);
+        return STANCE_OK;
+    }
     const int pc = c->padded_count, K = c->key_count;
     memset(vel->memory, 0, stance_pose_bytes(c->joint_count));
     float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;

@@ -1,0 +1,139 @@
+/* src/core/asset_packed.c - the .stance version 3 encoding of compressed
+ * clips (a CLIP section with flag bit 2): writing one from a packed clip,
+ * reading one with every track's size checked against the section before
+ * anything is allocated. The layout is documented in asset.c with the other
+ * sections, the track encoding in clip_packed.h; the clip itself is built by
+ * st_clip_create_packed, which validates every value. */
+#include <string.h>
+
+#include "core/asset_internal.h"
+#include "core/clip_packed.h"
+
+static void write_track_head(writer *w, int joint, int channel, int shift, int bits) {
+    w_u8(w, (unsigned)joint & 0xFFu);
+    w_u8(w, (unsigned)joint >> 8);
+    w_u8(w, (unsigned)channel);
+    w_u8(w, (unsigned)shift);
+    w_u8(w, (unsigned)bits);
+}
+
+void st_asset_write_packed_clip(writer *w, const stance_clip *c) {
+    size_t at = begin_section(w, "CLIP");
+    const st_packed *p = c->packed;
+    w_name(w, c->name);
+    w_f32(w, c->duration);
+    w_u32(w, FLAG_PACKED | (c->slerp ? FLAG_SLERP : 0u) | (c->root_from_joint0 ? FLAG_ROOT_JOINT0 : 0u));
+    w_f32(w, c->root_speed);
+    w_u32(w, (uint32_t)c->key_count);
+    for (int k = 0; k < c->key_count; k++) w_f32(w, c->times[k]);
+    w_f32(w, p->max_error);
+    w_f32(w, p->vertex_distance);
+    w_u32(w, (uint32_t)(p->const_count + p->track_count));
+    for (int i = 0; i < p->const_count; i++) {
+        const st_ptrack_desc *t = &p->consts[i];
+        write_track_head(w, t->joint, t->channel, 0, 0);
+        for (int e = 0; e < (t->channel == 1 ? 4 : 3); e++) w_f32(w, t->values[e]);
+    }
+    for (int i = 0; i < p->track_count; i++) {
+        const st_ptrack *t = &p->tracks[i];
+        const int width = t->channel == 1 ? 4 : 3;
+        write_track_head(w, t->joint, t->channel, t->shift, t->bits);
+        if (t->bits == ST_PACK_RAW) {
+            for (size_t k = 0; k < (size_t)t->n * (size_t)width; k++) w_f32(w, p->raw[t->offset + k]);
+        } else {
+            for (int e = 0; e < 3; e++) w_f32(w, t->min[e]);
+            for (int e = 0; e < 3; e++) w_f32(w, t->ext[e]);
+            w_bytes(w, p->data + t->offset, st_ptrack_bytes(t->n, t->bits));
+        }
+    }
+    st_asset_write_events_root(w, c);
+    end_section(w, at);
+}
+
+/* A version 3 compressed clip, after its header (K checked against the
+ * section). Every track's size is checked before anything is allocated. */
+stance_status st_asset_load_packed_clip(reader *r, const stance_skeleton *sk, const stance_allocator *al, int index,
+                                 const char *name, float duration, uint32_t flags, float root_speed, uint32_t K,
+                                 stance_clip **out, stance_error *err) {
+    scratch s = {al, {0}, {0}, 0};
+    stance_status st = STANCE_OK;
+    const uint32_t J = (uint32_t)sk->joint_count;
+    float *times = scratch_alloc(&s, sizeof(float) * K);
+    if (!times) return st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation failed", index, name);
+    r_f32n(r, times, K);
+    float max_error = r_f32(r), vdist = r_f32(r);
+    uint32_t n = r_u32(r);
+    if (r->bad || n > 3 * J || r_left(r) / 5 < n) {
+        st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': track count %u is not in 0..%u or larger than the section", index, name, (unsigned)n, (unsigned)(3 * J));
+        goto done;
+    }
+    size_t floats = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        reader q = *r;
+        st_ptrack_desc *tracks = NULL;
+        float *v = NULL;
+        if (pass == 1) {
+            tracks = scratch_alloc(&s, sizeof(st_ptrack_desc) * (n ? n : 1));
+            v = scratch_alloc(&s, sizeof(float) * (floats ? floats : 1));
+            if (!tracks || !v) {
+                st = st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation of %u tracks failed", index, name, (unsigned)n);
+                goto done;
+            }
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            unsigned lo = r_u8(&q), hi = r_u8(&q);
+            int joint = (int)(lo | hi << 8), ch = (int)r_u8(&q), shift = (int)r_u8(&q), bits = (int)r_u8(&q);
+            if (q.bad || ch > 2 || shift > ST_PACK_MAX_SHIFT || !st_bits_ok(bits)) {
+                st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': track %u has a bad head (channel %d, shift %d, bits %d)", index, name, (unsigned)i, ch, shift, bits);
+                goto done;
+            }
+            const size_t w = ch == 1 ? 4 : 3, keys = st_ptrack_keys(K, shift);
+            const size_t nf = bits == 0 ? w : bits == ST_PACK_RAW ? keys * w : 6;
+            const size_t nb = bits == 0 || bits == ST_PACK_RAW ? 0 : st_ptrack_bytes((uint32_t)keys, bits);
+            if (r_left(&q) / 4 < nf || r_left(&q) - 4 * nf < nb) {
+                st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': track %u's keys do not fit in the section", index, name, (unsigned)i);
+                goto done;
+            }
+            if (pass == 0) {
+                floats += nf;
+                q.p += 4 * nf + nb;
+                continue;
+            }
+            st_ptrack_desc *t = &tracks[i];
+            memset(t, 0, sizeof *t);
+            t->joint = joint, t->channel = ch, t->shift = shift, t->bits = bits;
+            r_f32n(&q, v, nf);
+            if (bits == 0 || bits == ST_PACK_RAW) {
+                t->values = v;
+            } else {
+                memcpy(t->min, v, sizeof t->min);
+                memcpy(t->ext, v + 3, sizeof t->ext);
+                t->data = q.p;
+                q.p += nb;
+            }
+            v += nf;
+        }
+        if (pass == 0) continue;
+        *r = q;
+        stance_event_desc events[STANCE_MAX_EVENTS];
+        char event_names[STANCE_MAX_EVENTS][STANCE_EVENT_NAME];
+        uint32_t event_count = 0, root_n = 0;
+        float *root = NULL;
+        st = st_asset_read_events_root(r, &s, index, name, events, event_names, &event_count, &root_n, &root, err);
+        if (st) goto done;
+        st_packed_desc d;
+        memset(&d, 0, sizeof d);
+        d.name = name, d.duration = duration, d.slerp = (flags & FLAG_SLERP) ? 1 : 0;
+        d.key_count = (int)K, d.times = times;
+        d.track_count = (int)n, d.tracks = tracks;
+        d.event_count = (int)event_count, d.events = events;
+        d.root_key_count = (int)root_n, d.root_times = root, d.root_values = root ? root + root_n : NULL;
+        d.root_from_joint0 = (flags & FLAG_ROOT_JOINT0) != 0, d.root_speed = root_speed;
+        d.max_error = max_error, d.vertex_distance = vdist;
+        st = st_clip_create_packed(&d, sk, al, out, err);
+    }
+done:
+    scratch_release(&s);
+    return st;
+}
+

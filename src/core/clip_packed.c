@@ -1,0 +1,300 @@
+/* src/core/clip_packed.c - compressed ("packed") clips at runtime: building
+ * one from a packed description (with the same validation a file or a
+ * caller's description gets), sampling it, freeing it. The layout is in
+ * clip_packed.h; the compressor that chooses it is clip_compress.c.
+ *
+ * A packed clip is a dense "shell" clip made by stance_clip_create from the
+ * constant tracks alone (its one block per channel is the default pose; it
+ * also owns the events and the root path) plus one block holding the grid,
+ * the moving tracks' heads and their keys. */
+#include <float.h>
+#include <string.h>
+
+#include "core/clip_packed.h"
+#include "core/internal.h"
+#include "core/qmath.h"
+
+static int width_of(int ch) { return ch == STANCE_CHANNEL_ROTATION ? 4 : 3; }
+
+static stance_status check_track(const st_packed_desc *d, int i, uint32_t K, stance_error *err) {
+    const st_ptrack_desc *t = &d->tracks[i];
+    const int w = width_of(t->channel);
+    if (t->shift < 0 || t->shift > ST_PACK_MAX_SHIFT || (K < 2 && t->shift != 0))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d key shift %d is not in 0..%d (0 with one key)", d->name, i, t->shift, ST_PACK_MAX_SHIFT);
+    const uint32_t n = st_ptrack_keys(K, t->shift);
+    if (t->bits == 0 || t->bits == ST_PACK_RAW) {
+        const size_t count = t->bits == 0 ? (size_t)w : (size_t)n * (size_t)w;
+        if (!t->values) return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has no values", d->name, i);
+        for (size_t k = 0; k < count; k++)
+            if (!st_finite(t->values[k]) || fabsf(t->values[k]) > 1e30f)
+                return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d value %zu is not finite (or beyond 1e30)", d->name, i, k);
+        if (w == 4)
+            for (size_t k = 0; k < count; k += 4) {
+                const float *v = t->values + k;
+                float l2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3];
+                if (!(l2 > 1e-12f) || !st_finite(l2))
+                    return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d key %zu rotation cannot be normalized", d->name, i, k / 4);
+            }
+        return STANCE_OK;
+    }
+    if (!st_bits_ok(t->bits))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has bits %d (0, 1..24, 32 or 64 + 1..24)", d->name, i, t->bits);
+    if (!t->data) return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has no key data", d->name, i);
+    for (int c = 0; c < 3; c++) {
+        float lo = t->min[c], hi = t->min[c] + t->ext[c];
+        if (!st_finite(lo) || !st_finite(t->ext[c]) || t->ext[c] < 0.0f || !st_finite(hi) || fabsf(lo) > 1e30f || fabsf(hi) > 1e30f)
+            return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d range %d is not finite, negative or beyond 1e30", d->name, i, c);
+        if (w == 4 && (lo < -1.0f || hi > 1.0f))
+            return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d rotation range [%g, %g] is outside [-1, 1]", d->name, i, (double)lo, (double)hi);
+    }
+    return STANCE_OK;
+}
+
+static stance_status validate(const st_packed_desc *d, const stance_skeleton *sk, stance_error *err) {
+    if (!d->name || !d->name[0] || strlen(d->name) >= 64)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "clip: name is empty, NULL or longer than 63 bytes");
+    if (!st_finite(d->duration) || !(d->duration > 0.0f))
+        return st_fail(err, STANCE_ERR_VALUE, "clip '%s': duration %g is not a finite time > 0", d->name, (double)d->duration);
+    if (d->key_count < 1 || d->key_count > STANCE_MAX_KEYS || !d->times)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': key count %d is not in 1..%d", d->name, d->key_count, STANCE_MAX_KEYS);
+    for (int k = 0; k < d->key_count; k++) {
+        if (!st_finite(d->times[k]) || d->times[k] < 0.0f)
+            return st_fail(err, STANCE_ERR_VALUE, "clip '%s': grid key %d time %g is not a finite time >= 0", d->name, k, (double)d->times[k]);
+        if (k > 0 && !(d->times[k] > d->times[k - 1]))
+            return st_fail(err, STANCE_ERR_ORDER, "clip '%s': grid key %d time %g is not after key %d", d->name, k, (double)d->times[k], k - 1);
+    }
+    if (d->track_count < 0 || d->track_count > 3 * sk->joint_count || (d->track_count > 0 && !d->tracks))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track_count %d is not in 0..%d (3 per joint)", d->name, d->track_count, 3 * sk->joint_count);
+    if (!st_finite(d->max_error) || d->max_error < 0.0f || !st_finite(d->vertex_distance) || d->vertex_distance < 0.0f)
+        return st_fail(err, STANCE_ERR_VALUE, "clip '%s': measured error or vertex distance is not finite and >= 0", d->name);
+    unsigned char seen[STANCE_MAX_JOINTS];
+    memset(seen, 0, (size_t)sk->joint_count);
+    for (int i = 0; i < d->track_count; i++) {
+        const st_ptrack_desc *t = &d->tracks[i];
+        if (t->joint < 0 || t->joint >= sk->joint_count)
+            return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d joint %d is not in 0..%d", d->name, i, t->joint, sk->joint_count - 1);
+        if (t->channel < 0 || t->channel > 2)
+            return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has an unknown channel %d", d->name, i, t->channel);
+        if (seen[t->joint] & (1u << t->channel))
+            return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': joint %d has two tracks of channel %d", d->name, t->joint, t->channel);
+        seen[t->joint] |= (unsigned char)(1u << t->channel);
+        stance_status s = check_track(d, i, (uint32_t)d->key_count, err);
+        if (s) return s;
+    }
+    return STANCE_OK;
+}
+
+static float grid_rate(const float *times, int K) {
+    if (K < 2 || times[0] != 0.0f) return 0.0f;
+    float step = times[K - 1] / (float)(K - 1);
+    if (!(step > 0.0f)) return 0.0f;
+    for (int k = 1; k < K; k++)
+        if (fabsf(times[k] - step * (float)k) > 1e-4f * step) return 0.0f;
+    return 1.0f / step;
+}
+
+stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skeleton *sk,
+                                    const stance_allocator *allocator, stance_clip **out, stance_error *err) {
+    if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "clip: out is NULL");
+    *out = NULL;
+    if (!d || !sk) return st_fail(err, STANCE_ERR_ARGUMENT, "clip: desc or skeleton is NULL");
+    stance_status s = validate(d, sk, err);
+    if (s) return s;
+    stance_allocator al = st_allocator(allocator);
+    const uint32_t K = (uint32_t)d->key_count;
+
+    /* Sizes of the packed block. */
+    int moving = 0, consts = 0;
+    size_t raw_floats = 0, data_bytes = 0, stored = 4 * (size_t)K + 4 + 16 * (size_t)d->root_key_count;
+    for (int i = 0; i < d->track_count; i++) {
+        const st_ptrack_desc *t = &d->tracks[i];
+        const size_t w = (size_t)width_of(t->channel), n = st_ptrack_keys(K, t->shift);
+        stored += 5;
+        if (t->bits == 0) {
+            consts++;
+            stored += 4 * w;
+        } else if (t->bits == ST_PACK_RAW) {
+            moving++;
+            raw_floats += n * w;
+            stored += 4 * n * w;
+        } else {
+            moving++;
+            data_bytes += st_ptrack_bytes((uint32_t)n, t->bits);
+            stored += 24 + st_ptrack_bytes((uint32_t)n, t->bits);
+        }
+    }
+    size_t o_tracks = st_align_up(sizeof(st_packed), 64);
+    size_t o_consts = st_align_up(o_tracks + sizeof(st_ptrack) * (size_t)moving, 16);
+    size_t o_cval = st_align_up(o_consts + sizeof(st_ptrack_desc) * (size_t)consts, 16);
+    size_t o_raw = st_align_up(o_cval + sizeof(float) * 4 * (size_t)consts, 16);
+    size_t o_times = st_align_up(o_raw + sizeof(float) * raw_floats, 64);
+    size_t o_data = st_align_up(o_times + sizeof(float) * K, 64);
+    size_t bytes = o_data + data_bytes + 4;
+
+    /* The shell: constant tracks, events, root path. */
+    stance_track_desc ct[3 * 64];
+    stance_track_desc *cts = consts <= 3 * 64 ? ct : st_alloc(&al, sizeof(stance_track_desc) * (size_t)consts, 16);
+    if (!cts) return st_fail(err, STANCE_ERR_MEMORY, "clip '%s': allocation failed", d->name);
+    static const float zero_time = 0.0f;
+    int ci = 0;
+    for (int i = 0; i < d->track_count; i++)
+        if (d->tracks[i].bits == 0) {
+            stance_track_desc *t = &cts[ci++];
+            t->joint = d->tracks[i].joint;
+            t->channel = (stance_channel)d->tracks[i].channel;
+            t->key_count = 1;
+            t->times = &zero_time;
+            t->values = d->tracks[i].values;
+        }
+    stance_clip_desc sd;
+    memset(&sd, 0, sizeof sd);
+    sd.name = d->name;
+    sd.duration = d->duration;
+    sd.track_count = consts;
+    sd.tracks = cts;
+    sd.event_count = d->event_count;
+    sd.events = d->events;
+    sd.slerp = d->slerp;
+    sd.root_key_count = d->root_key_count;
+    sd.root_times = d->root_times;
+    sd.root_values = d->root_values;
+    sd.root_speed = d->root_speed;
+    stance_clip *c = NULL;
+    s = stance_clip_create(&sd, sk, &al, &c, err);
+    if (cts != ct) st_free(&al, cts, sizeof(stance_track_desc) * (size_t)consts);
+    if (s) return s;
+
+    unsigned char *mem = st_alloc(&al, bytes, 64);
+    if (!mem) {
+        stance_clip_destroy(c);
+        return st_fail(err, STANCE_ERR_MEMORY, "clip '%s': allocation of %zu bytes failed", d->name, bytes);
+    }
+    st_packed *p = (st_packed *)mem;
+    st_ptrack *tr = (st_ptrack *)(mem + o_tracks);
+    st_ptrack_desc *cd = (st_ptrack_desc *)(mem + o_consts);
+    float *cval = (float *)(mem + o_cval), *raw = (float *)(mem + o_raw), *times = (float *)(mem + o_times);
+    unsigned char *data = mem + o_data;
+    memcpy(times, d->times, sizeof(float) * K);
+    unsigned char *anim = (unsigned char *)c->animated; /* the shell's own memory */
+    int ti = 0, cj = 0, max_shift = 0;
+    unsigned used = 0;
+    size_t ro = 0, dof = 0;
+    for (int i = 0; i < d->track_count; i++) {
+        const st_ptrack_desc *t = &d->tracks[i];
+        const int w = width_of(t->channel);
+        if (t->bits == 0) {
+            cd[cj] = *t;
+            cd[cj].values = cval + 4 * cj;
+            memcpy(cval + 4 * cj, t->values, sizeof(float) * (size_t)w);
+            cj++;
+            continue;
+        }
+        st_ptrack *o = &tr[ti++];
+        const uint32_t n = st_ptrack_keys(K, t->shift);
+        o->joint = (uint16_t)t->joint;
+        o->channel = (uint8_t)t->channel;
+        o->shift = (uint8_t)t->shift;
+        o->bits = (uint8_t)t->bits;
+        o->n = n;
+        if (t->shift > max_shift) max_shift = t->shift;
+        used |= 1u << t->shift;
+        anim[t->joint] |= (unsigned char)(1u << t->channel);
+        if (t->bits == ST_PACK_RAW) {
+            o->offset = (uint32_t)ro;
+            memcpy(raw + ro, t->values, sizeof(float) * (size_t)n * (size_t)w);
+            ro += (size_t)n * (size_t)w;
+        } else {
+            const size_t nb = st_ptrack_bytes(n, t->bits);
+            o->offset = (uint32_t)dof;
+            memcpy(data + dof, t->data, nb);
+            dof += nb;
+            const int seg = (t->bits & ST_PACK_SEG) != 0;
+            const float levels = (float)((1u << (t->bits & ~ST_PACK_SEG)) - 1u);
+            o->keys_at = (uint32_t)st_ptrack_heads(n, t->bits);
+            o->inv_levels = 1.0f / levels;
+            for (int k = 0; k < 3; k++) {
+                o->min[k] = t->min[k], o->ext[k] = t->ext[k];
+                o->step[k] = t->ext[k] / (seg ? 255.0f : levels);
+            }
+        }
+    }
+    p->track_count = moving;
+    p->tracks = tr;
+    p->data = data;
+    p->raw = raw;
+    p->const_count = consts;
+    p->consts = cd;
+    p->const_values = cval;
+    p->max_shift = max_shift;
+    p->shifts_used = used;
+    p->stored_bytes = stored;
+    p->bytes = bytes;
+    p->max_error = d->max_error;
+    p->vertex_distance = d->vertex_distance;
+    c->times = times;
+    c->key_count = (int)K;
+    c->key_rate = grid_rate(times, (int)K);
+    c->root_from_joint0 = d->root_key_count > 0 && d->root_from_joint0;
+    if (d->root_key_count == 0) c->root_key_count = 0; /* not a path derived from a constant joint 0 */
+    c->packed = p;
+    *out = c;
+    return st_ok(err);
+}
+
+void st_packed_destroy(const stance_clip *c) {
+    stance_allocator al = c->allocator;
+    st_free(&al, (void *)c->packed, c->packed->bytes);
+}
+
+void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel) {
+    const st_packed *p = c->packed;
+    const size_t pc = (size_t)c->padded_count;
+    memcpy(out->tx, c->t, sizeof(float) * 3 * pc);
+    memcpy(out->qx, c->r, sizeof(float) * 4 * pc);
+    memcpy(out->sx, c->s, sizeof(float) * 3 * pc);
+    const int K = c->key_count;
+    const float *times = c->times;
+    uint32_t ia[ST_PACK_MAX_SHIFT + 1];
+    float fr[ST_PACK_MAX_SHIFT + 1], inv[ST_PACK_MAX_SHIFT + 1];
+    for (int s = 0; s <= p->max_shift; s++) {
+        if (!(p->shifts_used >> s & 1u)) continue;
+        if (K < 2) {
+            ia[s] = 0, fr[s] = 0.0f, inv[s] = 0.0f;
+            continue;
+        }
+        int ga = (k >> s) << s, gb = ga + (1 << s);
+        if (gb > K - 1) gb = K - 1;
+        float span = times[gb] - times[ga], f = (t - times[ga]) / span;
+        ia[s] = (uint32_t)(k >> s);
+        fr[s] = f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
+        inv[s] = 1.0f / span;
+    }
+    float *tdst[3] = {out->tx, out->qx, out->sx};
+    for (int i = 0; i < p->track_count; i++) {
+        const st_ptrack *tr = &p->tracks[i];
+        const int s = tr->shift, j = tr->joint;
+        const uint32_t a_i = ia[s], b_i = a_i + (tr->n > 1u);
+        const float u = fr[s];
+        float v[4];
+        st_ptrack_interp(tr, p->data, p->raw, a_i, u, c->slerp, v);
+        float *o = tdst[tr->channel] + j;
+        o[0] = v[0], o[pc] = v[1], o[2 * pc] = v[2];
+        if (tr->channel == STANCE_CHANNEL_ROTATION) o[3 * pc] = v[3];
+        if (!vel) continue;
+        float a[4], b[4];
+        st_ptrack_key(tr, p->data, p->raw, a_i, a);
+        st_ptrack_key(tr, p->data, p->raw, b_i, b);
+        if (tr->channel != STANCE_CHANNEL_ROTATION) {
+            float *vv = (tr->channel == 0 ? vel->tx : vel->sx) + j;
+            for (int e = 0; e < 3; e++) vv[(size_t)e * pc] = (b[e] - a[e]) * inv[s];
+            continue;
+        }
+        if (a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] < 0.0f)
+            b[0] = -b[0], b[1] = -b[1], b[2] = -b[2], b[3] = -b[3];
+        {
+            qm_quat qa = qm_qnorm(qm_q(a[0], a[1], a[2], a[3])), qb = qm_qnorm(qm_q(b[0], b[1], b[2], b[3]));
+            qm_vec3 w = qm_scale(qm_qlog(qm_qmul(qb, qm_qconj(qa))), inv[s]);
+            vel->qx[j] = w.x, vel->qy[j] = w.y, vel->qz[j] = w.z;
+        }
+    }
+}

@@ -1,0 +1,174 @@
+/* src/core/clip_packed.h - the compressed ("packed") clip representation
+ * shared by its runtime (clip_packed.c), its compressor (clip_compress.c)
+ * and the .stance v3 CLIP encoding (asset.c). Not public API.
+ *
+ * A packed clip keeps the shared key grid (times) but stores only the
+ * tracks that move, each with its own key spacing and precision:
+ *   shift s   the track keeps every 2^s-th grid key (key i is grid key
+ *             min(i << s, K - 1)), so it has n = ceil((K-1) / 2^s) + 1 keys
+ *             and the key holding a grid interval k is k >> s: no search
+ *   bits b    0: constant (one raw key, folded into the default pose);
+ *             1..24: each of 3 components quantized to b bits against the
+ *             track's range [min, min + ext]; rotations store x, y, z of the
+ *             key with w >= 0 and rebuild w = sqrt(1 - x^2 - y^2 - z^2);
+ *             32: raw floats (3 or 4 per key)
+ *             64 + b (ST_PACK_SEG | b, b in 1..24): quantized to b bits within
+ *             a range per segment of 16 keys: each segment starts with 3 x
+ *             (u8 lo, u8 span), its range being min + ext/255 * [lo, lo +
+ *             span]; all segment heads come first, then the keys
+ * Joints without a stored track hold the default pose (rest values and
+ * constant tracks), copied at each sample. */
+#ifndef STANCE_CLIP_PACKED_H
+#define STANCE_CLIP_PACKED_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "core/qmath.h"
+#include "stance/clip.h"
+
+#define ST_PACK_MAX_SHIFT 8
+#define ST_PACK_RAW 32
+#define ST_PACK_MAX_BITS 24 /* quantized: 1..24 bits per component */
+#define ST_PACK_SEG 0x40    /* bits | ST_PACK_SEG: quantized within segment ranges */
+#define ST_SEG_KEYS 16      /* keys per segment */
+
+typedef struct st_ptrack_desc {
+    int joint;
+    int channel;            /* stance_channel */
+    int shift;              /* 0..ST_PACK_MAX_SHIFT */
+    int bits;               /* 0, 1..24 or 32 */
+    float min[3], ext[3];   /* bits 1..24 */
+    const float *values;    /* bits 0: width floats; 32: n * width */
+    const unsigned char *data; /* bits 1..24: st_ptrack_bytes() bytes */
+} st_ptrack_desc;
+
+typedef struct st_packed_desc {
+    const char *name;
+    float duration;         /* > 0 */
+    int slerp;
+    int key_count;          /* the grid, 1..STANCE_MAX_KEYS */
+    const float *times;     /* strictly increasing, finite, >= 0 */
+    int track_count;
+    const st_ptrack_desc *tracks;
+    int event_count;
+    const stance_event_desc *events;
+    int root_key_count;     /* the root path, kept raw */
+    const float *root_times, *root_values;
+    int root_from_joint0;
+    float root_speed;
+    float max_error;        /* measured at compression (model units), >= 0 */
+    float vertex_distance;  /* the distance it was measured at, >= 0 */
+} st_packed_desc;
+
+/* A track at runtime (inside the packed block). */
+typedef struct st_ptrack {
+    uint16_t joint;
+    uint8_t channel, shift, bits, pad[3];
+    uint32_t n;             /* keys */
+    uint32_t offset;        /* bytes into data (bits 1..24) or floats into raw (32) */
+    uint32_t keys_at;       /* segmented: bytes of segment heads before the keys */
+    float min[3], ext[3], step[3]; /* step = ext / (2^b - 1); segmented: ext / 255 */
+    float inv_levels;       /* segmented: 1 / (2^b - 1) */
+} st_ptrack;
+
+typedef struct st_packed {
+    int track_count;        /* stored, non-constant tracks */
+    const st_ptrack *tracks;
+    const unsigned char *data; /* quantized streams, padded by 4 bytes */
+    const float *raw;       /* raw keys */
+    int const_count;        /* constant tracks (in the default pose) */
+    const st_ptrack_desc *consts; /* joint, channel, values (kept for saving) */
+    const float *const_values;
+    int max_shift;
+    unsigned shifts_used;   /* bit s: some track has shift s */
+    size_t stored_bytes;    /* the v3 encoding's key data (see st_packed_stored_bytes) */
+    size_t bytes;           /* this block */
+    float max_error, vertex_distance;
+} st_packed;
+
+/* Keys of a track with `shift` on a grid of K keys. */
+static inline uint32_t st_ptrack_keys(uint32_t K, int shift) {
+    return K < 2 ? 1u : ((K - 2u) >> shift) + 2u;
+}
+/* 1 for a valid bits value: 0, 32, 1..24, ST_PACK_SEG | 1..24. */
+static inline int st_bits_ok(int bits) {
+    int b = bits & ~ST_PACK_SEG;
+    return bits == 0 || bits == ST_PACK_RAW || (b >= 1 && b <= ST_PACK_MAX_BITS);
+}
+/* Bytes of segment heads of a segmented track. */
+static inline size_t st_ptrack_heads(uint32_t n, int bits) {
+    return (bits & ST_PACK_SEG) ? ((size_t)n + ST_SEG_KEYS - 1u) / ST_SEG_KEYS * 6u : 0u;
+}
+/* Bytes of a quantized track's stream (segment heads and keys). */
+static inline size_t st_ptrack_bytes(uint32_t n, int bits) {
+    return st_ptrack_heads(n, bits) + ((size_t)n * 3u * (size_t)(bits & ~ST_PACK_SEG) + 7u) / 8u;
+}
+
+/* b bits at bit position pos of p (b <= 25; p readable 3 bytes past pos/8). */
+static inline uint32_t st_get_bits(const unsigned char *p, size_t pos, int b) {
+    const unsigned char *q = p + (pos >> 3);
+    uint32_t v = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+    return (v >> (pos & 7u)) & ((1u << b) - 1u);
+}
+
+/* Key i of a quantized or raw track, as the sampler decodes it (w rebuilt
+ * for rotations). v gets 3 or 4 floats. */
+static inline void st_ptrack_key(const st_ptrack *t, const unsigned char *data, const float *raw, uint32_t i,
+                                 float *v) {
+    const int w = t->channel == STANCE_CHANNEL_ROTATION ? 4 : 3;
+    if (t->bits == ST_PACK_RAW) {
+        const float *s = raw + t->offset + (size_t)i * (size_t)w;
+        for (int c = 0; c < w; c++) v[c] = s[c];
+        return;
+    }
+    const unsigned char *p = data + t->offset;
+    const size_t b = t->bits & ~ST_PACK_SEG, pos = (size_t)i * 3u * b;
+    if (t->bits & ST_PACK_SEG) {
+        const unsigned char *h = p + (size_t)(i / ST_SEG_KEYS) * 6u;
+        p += t->keys_at;
+        for (int c = 0; c < 3; c++)
+            v[c] = t->min[c] + t->step[c] * ((float)h[2 * c] + (float)h[2 * c + 1] * ((float)st_get_bits(p, pos + (size_t)c * b, (int)b) * t->inv_levels));
+    } else {
+        for (int c = 0; c < 3; c++) v[c] = t->min[c] + (float)st_get_bits(p, pos + (size_t)c * b, (int)b) * t->step[c];
+    }
+    if (w == 4) {
+        float l = 1.0f - (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        v[3] = l > 0.0f ? sqrtf(l) : 0.0f;
+    }
+}
+
+/* A track's value at key ia and fraction u towards key ia + 1 (when it has
+ * more than one key), as the sampler computes it: lerp, or for rotations a
+ * hemisphere check then nlerp (slerp when asked). v gets 3 or 4 floats. */
+static inline void st_ptrack_interp(const st_ptrack *t, const unsigned char *data, const float *raw, uint32_t ia,
+                                    float u, int slerp, float *v) {
+    float a[4], b[4];
+    st_ptrack_key(t, data, raw, ia, a);
+    st_ptrack_key(t, data, raw, ia + (t->n > 1u), b);
+    if (t->channel != STANCE_CHANNEL_ROTATION) {
+        for (int e = 0; e < 3; e++) v[e] = a[e] + (b[e] - a[e]) * u;
+        return;
+    }
+    if (a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] < 0.0f)
+        b[0] = -b[0], b[1] = -b[1], b[2] = -b[2], b[3] = -b[3];
+    if (!slerp) {
+        float qx = a[0] + (b[0] - a[0]) * u, qy = a[1] + (b[1] - a[1]) * u;
+        float qz = a[2] + (b[2] - a[2]) * u, qw = a[3] + (b[3] - a[3]) * u;
+        float n = 1.0f / sqrtf(qx * qx + qy * qy + qz * qz + qw * qw);
+        v[0] = qx * n, v[1] = qy * n, v[2] = qz * n, v[3] = qw * n;
+    } else {
+        qm_quat q = qm_slerp(qm_qnorm(qm_q(a[0], a[1], a[2], a[3])), qm_qnorm(qm_q(b[0], b[1], b[2], b[3])), u);
+        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    }
+}
+
+/* Builds a packed clip (validated like stance_clip_create). */
+stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skeleton *sk,
+                                    const stance_allocator *allocator, stance_clip **out, stance_error *err);
+/* Samples a packed clip at grid interval k (fraction found by the caller's
+ * cursor), clamped time t; vel may be NULL. */
+void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel);
+void st_packed_destroy(const stance_clip *c);
+
+#endif

@@ -1,0 +1,413 @@
+/* tests/test_io_compress.c - compressed clips (stance_clip_compress, .stance
+ * v3): the error bound on every shipped asset and the built-in clips, by
+ * this test's own measure; the file round trip of compressed clips; exact
+ * (tolerance 0) files unchanged and older versions loading; corrupted
+ * compressed sections rejected cleanly.
+ *
+ * The measure, written here from its definition and not the library's: at
+ * every grid key and 3 points between each (4x the key rate), both clips are
+ * sampled, each pose is taken to model space here in double precision
+ * (quaternion to matrix, times scale, parent first), and for every joint the
+ * points at the vertex distance along its three local axes are compared.
+ * The largest distance must be within the tolerance.
+ *
+ * Data: STANCE_DATA and assimp-testmodels (missing files are skipped, or
+ * fail when CI=true). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "stance/import.h"
+#include "stance/stance.h"
+
+#define BVH_PATH "/usr/share/assimp/models/BVH/01_01.bvh"
+#define CMU_TO_METRES 0.05644 /* the CMU skeleton's unit: 1 / 0.45 inch */
+
+static int in_ci(void) {
+    const char *ci = getenv("CI");
+    return ci && !strcmp(ci, "true");
+}
+
+static int exists(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (f) fclose(f);
+    if (!f) {
+        printf("     %s: %s\n", in_ci() ? "MISSING (CI=true: failing)" : "missing, skipped", path);
+        CHECK(!in_ci());
+    }
+    return f != NULL;
+}
+
+static void data_path(char *buf, size_t cap, const char *rel) {
+    const char *dir = getenv("STANCE_DATA");
+    snprintf(buf, cap, "%s/%s", dir && dir[0] ? dir : "../shared/data", rel);
+}
+
+/* model[j] as a 3x4 matrix (rotation-scale rows, then translation). */
+static void to_model(const stance_skeleton *sk, const stance_pose *p, double (*m)[12]) {
+    for (int j = 0; j < sk->joint_count; j++) {
+        double x = p->qx[j], y = p->qy[j], z = p->qz[j], w = p->qw[j];
+        double n = sqrt(x * x + y * y + z * z + w * w);
+        x /= n, y /= n, z /= n, w /= n;
+        double r[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
+                          {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
+                          {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
+        double s[3] = {p->sx[j], p->sy[j], p->sz[j]}, t[3] = {p->tx[j], p->ty[j], p->tz[j]};
+        double l[12];
+        for (int i = 0; i < 3; i++) {
+            for (int c = 0; c < 3; c++) l[3 * i + c] = r[i][c] * s[c];
+            l[9 + i] = t[i];
+        }
+        int par = sk->parents[j];
+        if (par < 0) {
+            memcpy(m[j], l, sizeof l);
+            continue;
+        }
+        const double *a = m[par];
+        for (int i = 0; i < 3; i++) {
+            for (int c = 0; c < 3; c++) m[j][3 * i + c] = a[3 * i] * l[c] + a[3 * i + 1] * l[3 + c] + a[3 * i + 2] * l[6 + c];
+            m[j][9 + i] = a[3 * i] * l[9] + a[3 * i + 1] * l[10] + a[3 * i + 2] * l[11] + a[9 + i];
+        }
+    }
+}
+
+/* Largest vertex distance between clips a and b at 4x the key rate. */
+static double measure(const stance_skeleton *sk, const stance_clip *a, const stance_clip *b, double dist) {
+    const int J = sk->joint_count;
+    stance_pose pa, pb;
+    CHECK_OK(stance_pose_create(&pa, J, NULL, NULL));
+    CHECK_OK(stance_pose_create(&pb, J, NULL, NULL));
+    double (*ma)[12] = malloc(sizeof(double) * 12 * (size_t)J), (*mb)[12] = malloc(sizeof(double) * 12 * (size_t)J);
+    double worst = 0.0;
+    const int K = a->key_count;
+    for (int g = 0; g < K; g++)
+        for (int i = 0; i < (g + 1 < K ? 4 : 1); i++) {
+            float t = g + 1 < K ? a->times[g] + (a->times[g + 1] - a->times[g]) * (float)i / 4.0f : a->times[g];
+            CHECK_OK(stance_clip_sample(a, t, NULL, &pa));
+            CHECK_OK(stance_clip_sample(b, t, NULL, &pb));
+            to_model(sk, &pa, ma);
+            to_model(sk, &pb, mb);
+            for (int j = 0; j < J; j++)
+                for (int ax = 0; ax < 3; ax++) {
+                    double d2 = 0.0;
+                    for (int r = 0; r < 3; r++) {
+                        double va = ma[j][3 * r + ax] * dist + ma[j][9 + r], vb = mb[j][3 * r + ax] * dist + mb[j][9 + r];
+                        d2 += (va - vb) * (va - vb);
+                    }
+                    if (sqrt(d2) > worst) worst = sqrt(d2);
+                }
+        }
+    free(ma), free(mb);
+    stance_pose_destroy(&pa);
+    stance_pose_destroy(&pb);
+    return worst;
+}
+
+typedef struct totals {
+    size_t raw, stored;
+    double worst;
+} totals;
+
+/* Compresses every clip of `a` at tol (model units), checks the bound and
+ * the reported error against this test's measure, and the file round trip. */
+static totals check_asset(const char *what, stance_asset *a, double tol, double dist) {
+    totals T = {0, 0, 0.0};
+    const stance_skeleton *sk = a->skeleton;
+    stance_compress_settings cs = {(float)tol, (float)dist};
+    stance_clip **z = calloc((size_t)a->clip_count, sizeof *z);
+    for (int i = 0; i < a->clip_count; i++) {
+        stance_error err;
+        CHECK_OK(stance_clip_compress(a->clips[i], sk, &cs, NULL, &z[i], &err));
+        if (!z[i]) continue;
+        CHECK(stance_clip_is_compressed(z[i]) && !stance_clip_is_compressed(a->clips[i]));
+        double e = measure(sk, a->clips[i], z[i], dist);
+        float vd = 0.0f;
+        double reported = stance_clip_max_error(z[i], &vd);
+        if (!(e <= tol)) printf("     %s '%s': error %.9g > %.9g\n", what, a->clips[i]->name, e, tol);
+        CHECK(e <= tol);
+        CHECK_NEAR(reported, e, 1e-3 * tol);
+        CHECK(vd == (float)dist);
+        T.raw += (size_t)40 * (size_t)sk->joint_count * (size_t)a->clips[i]->key_count;
+        T.stored += stance_clip_data_bytes(z[i]);
+        if (e > T.worst) T.worst = e;
+    }
+    /* the compressed asset through a file: the same bytes again, the same samples */
+    stance_asset c = *a;
+    c.clips = z;
+    c.graph = NULL;
+    void *bytes = NULL, *again = NULL;
+    size_t size = 0, size2 = 0;
+    stance_error err;
+    CHECK_OK(stance_asset_save_memory(&c, &bytes, &size, NULL, &err));
+    CHECK(size > 8 && ((unsigned char *)bytes)[8] == 3);
+    stance_asset back;
+    CHECK_OK(stance_asset_load_memory(bytes, size, NULL, &back, &err));
+    if (back.skeleton) {
+        CHECK_OK(stance_asset_save_memory(&back, &again, &size2, NULL, &err));
+        CHECK(size2 == size && again && !memcmp(bytes, again, size));
+        stance_pose p1, p2;
+        CHECK_OK(stance_pose_create(&p1, sk->joint_count, NULL, NULL));
+        CHECK_OK(stance_pose_create(&p2, sk->joint_count, NULL, NULL));
+        int same = 1;
+        for (int i = 0; i < a->clip_count && i < back.clip_count; i++) {
+            CHECK(stance_clip_data_bytes(back.clips[i]) == stance_clip_data_bytes(z[i]));
+            for (float t = 0.0f; t <= z[i]->duration; t += 1.0f / 97.0f) {
+                stance_clip_sample(z[i], t, NULL, &p1);
+                stance_clip_sample(back.clips[i], t, NULL, &p2);
+                same &= !memcmp(p1.memory, p2.memory, stance_pose_bytes(sk->joint_count));
+            }
+        }
+        CHECK(same);
+        stance_pose_destroy(&p1);
+        stance_pose_destroy(&p2);
+        stance_asset_free_bytes(again, size2, NULL);
+        stance_asset_destroy(&back);
+    }
+    stance_asset_free_bytes(bytes, size, NULL);
+    for (int i = 0; i < a->clip_count; i++) stance_clip_destroy(z[i]);
+    free(z);
+    printf("     %s: %d clips, raw %zu, stored %zu bytes (%.2f:1), largest error %.6f cm at %.1f cm\n", what,
+           a->clip_count, T.raw, T.stored, T.stored ? (double)T.raw / (double)T.stored : 0.0, T.worst * 100.0, dist * 100.0);
+    return T;
+}
+
+static int import(const char *path, double scale, stance_asset *a) {
+    if (!exists(path)) return 0;
+    stance_import_options opt = {.scale = (float)scale};
+    stance_error err;
+    stance_status s = stance_import_file(path, &opt, NULL, a, &err);
+    CHECK_OK(s);
+    if (s) printf("     %s\n", err.message);
+    return s == STANCE_OK;
+}
+
+static void test_robot_expressive(void) {
+    char path[1024];
+    data_path(path, sizeof path, "robot_expressive/RobotExpressive.glb");
+    stance_asset a;
+    if (!import(path, 1.0, &a)) return;
+    totals T = check_asset("RobotExpressive", &a, 1e-4, 0.03);
+    CHECK(a.clip_count == 14);
+    CHECK(T.stored <= 78904); /* ozz-animation 0.16's size at its defaults (issue 16) */
+    /* a looser tolerance stores less */
+    totals L = check_asset("RobotExpressive at 0.1 cm", &a, 1e-3, 0.03);
+    CHECK(L.stored < T.stored);
+    stance_asset_destroy(&a);
+}
+
+static void test_fox(void) {
+    char path[1024];
+    data_path(path, sizeof path, "fox/Fox.glb");
+    stance_asset a;
+    if (!import(path, 1.0, &a)) return;
+    /* the fox is about 100 units long: the tolerance in its own units */
+    check_asset("Fox", &a, 1e-4, 0.03);
+    stance_asset_destroy(&a);
+}
+
+static void test_interpolation(void) {
+    char path[1024];
+    data_path(path, sizeof path, "interpolation_test/interpolation_test.gltf");
+    stance_asset a;
+    if (!import(path, 1.0, &a)) return;
+    check_asset("InterpolationTest", &a, 1e-4, 0.03);
+    stance_asset_destroy(&a);
+}
+
+static void test_cmu(void) {
+    stance_asset a;
+    if (!import(BVH_PATH, CMU_TO_METRES, &a)) return;
+    totals T = check_asset("CMU 01_01 (metres)", &a, 1e-4, 0.03);
+    CHECK(T.stored > 0 && T.raw / T.stored >= 5); /* far from the exact encoding (about 1.4:1) */
+    stance_asset_destroy(&a);
+}
+
+static void test_builtin(void) {
+    stance_builtin b;
+    stance_error err;
+    CHECK_OK(stance_builtin_create(NULL, &b, &err));
+    stance_asset a;
+    memset(&a, 0, sizeof a);
+    a.skeleton = b.skeleton;
+    a.clips = b.clips;
+    a.clip_count = b.clip_count;
+    check_asset("built-in clips", &a, 1e-4, 0.03);
+    stance_builtin_destroy(&b);
+}
+
+/* Exact mode is today's format: the sections of a version 2 file, and a
+ * version 2 header on them still loads to the same clips. */
+static void test_exact_and_old(void) {
+    stance_builtin b;
+    stance_error err;
+    CHECK_OK(stance_builtin_create(NULL, &b, &err));
+    stance_asset a;
+    memset(&a, 0, sizeof a);
+    a.skeleton = b.skeleton;
+    a.clips = b.clips;
+    a.clip_count = b.clip_count;
+    unsigned char *bytes = NULL;
+    size_t size = 0;
+    CHECK_OK(stance_asset_save_memory(&a, (void **)&bytes, &size, NULL, &err));
+    if (!bytes) return;
+    bytes[8] = 2; /* the version is outside the checksum */
+    stance_asset back;
+    CHECK_OK(stance_asset_load_memory(bytes, size, NULL, &back, &err));
+    if (back.skeleton) {
+        CHECK(back.clip_count == a.clip_count);
+        for (int i = 0; i < a.clip_count && i < back.clip_count; i++) {
+            const stance_clip *x = a.clips[i], *y = back.clips[i];
+            CHECK(!stance_clip_is_compressed(y));
+            CHECK(x->key_count == y->key_count && stance_clip_data_bytes(x) == stance_clip_data_bytes(y));
+            if (stance_clip_data_bytes(x) == stance_clip_data_bytes(y)) {
+                size_t pc = (size_t)x->padded_count;
+                CHECK(!memcmp(x->r, y->r, sizeof(float) * 4 * pc * (size_t)x->r_keys));
+                CHECK(!memcmp(x->t, y->t, sizeof(float) * 3 * pc * (size_t)x->t_keys));
+            }
+        }
+        stance_asset_destroy(&back);
+    }
+    stance_asset_free_bytes(bytes, size, NULL);
+    stance_builtin_destroy(&b);
+}
+
+static void fix_checksum(unsigned char *b, size_t size) {
+    uint64_t h = stance_asset_checksum(b + 32, size - 32);
+    for (int i = 0; i < 8; i++) b[24 + i] = (unsigned char)(h >> (8 * i));
+}
+
+/* Every truncation and every bit flip of a compressed file (checksum made
+ * valid again) loads or fails cleanly; a loaded one samples to finite unit
+ * rotations. */
+static void test_corrupt(void) {
+    stance_builtin b;
+    stance_error err;
+    CHECK_OK(stance_builtin_create(NULL, &b, &err));
+    stance_clip *z[2] = {NULL, NULL};
+    stance_compress_settings cs = {1e-3f, 0.03f};
+    CHECK_OK(stance_clip_compress(b.clips[0], b.skeleton, &cs, NULL, &z[0], &err));
+    CHECK_OK(stance_clip_compress(b.clips[4], b.skeleton, &cs, NULL, &z[1], &err));
+    stance_asset a;
+    memset(&a, 0, sizeof a);
+    a.skeleton = b.skeleton;
+    a.clips = z;
+    a.clip_count = 2;
+    unsigned char *bytes = NULL;
+    size_t size = 0;
+    CHECK_OK(stance_asset_save_memory(&a, (void **)&bytes, &size, NULL, &err));
+    unsigned char *copy = malloc(size);
+    stance_pose p;
+    CHECK_OK(stance_pose_create(&p, b.skeleton->joint_count, NULL, NULL));
+    int loaded = 0, rejected = 0, bad = 0;
+    for (size_t off = 32; off < size; off++)
+        for (int bit = 0; bit < 8; bit++) {
+            memcpy(copy, bytes, size);
+            copy[off] ^= (unsigned char)(1u << bit);
+            fix_checksum(copy, size);
+            stance_asset back;
+            if (stance_asset_load_memory(copy, size, NULL, &back, &err)) {
+                rejected++;
+                continue;
+            }
+            loaded++;
+            for (int i = 0; i < back.clip_count; i++)
+                for (int k = 0; k <= 8; k++) {
+                    stance_clip_sample(back.clips[i], back.clips[i]->duration * (float)k / 8.0f, NULL, &p);
+                    for (int j = 0; j < p.joint_count; j++) {
+                        double n = (double)p.qx[j] * p.qx[j] + (double)p.qy[j] * p.qy[j] + (double)p.qz[j] * p.qz[j] + (double)p.qw[j] * p.qw[j];
+                        bad += !(fabs(n - 1.0) < 1e-3) || !isfinite(p.tx[j] + p.ty[j] + p.tz[j] + p.sx[j] + p.sy[j] + p.sz[j]);
+                    }
+                }
+            stance_asset_destroy(&back);
+        }
+    for (size_t n = 32; n < size; n += 3) {
+        memcpy(copy, bytes, n);
+        stance_asset back;
+        CHECK(stance_asset_load_memory(copy, n, NULL, &back, &err) != STANCE_OK);
+    }
+    printf("     bit flips of a %zu-byte compressed file: %d rejected, %d loaded\n", size, rejected, loaded);
+    CHECK(bad == 0 && rejected > 0);
+    stance_pose_destroy(&p);
+    free(copy);
+    stance_asset_free_bytes(bytes, size, NULL);
+    stance_clip_destroy(z[0]);
+    stance_clip_destroy(z[1]);
+    stance_builtin_destroy(&b);
+}
+
+/* Velocity of a compressed clip: translations are linear inside a key
+ * interval, so a finite difference of two samples there gives them; the
+ * angular velocity is near the exact clip's (both are interval rotation
+ * vectors; the compressed clip's intervals may span several grid keys). */
+static void test_velocity(void) {
+    stance_builtin b;
+    stance_error err;
+    CHECK_OK(stance_builtin_create(NULL, &b, &err));
+    const stance_clip *x = stance_builtin_clip(&b, "walk");
+    stance_clip *z = NULL;
+    CHECK_OK(stance_clip_compress(x, b.skeleton, NULL, NULL, &z, &err));
+    const int J = b.skeleton->joint_count;
+    stance_pose p0, p1, v, ve, pe;
+    CHECK_OK(stance_pose_create(&p0, J, NULL, NULL));
+    CHECK_OK(stance_pose_create(&p1, J, NULL, NULL));
+    CHECK_OK(stance_pose_create(&v, J, NULL, NULL));
+    CHECK_OK(stance_pose_create(&ve, J, NULL, NULL));
+    CHECK_OK(stance_pose_create(&pe, J, NULL, NULL));
+    double worst_t = 0.0, worst_w = 0.0, top_w = 0.0;
+    for (int k = 0; z && k + 1 < x->key_count; k += 3) {
+        float a = x->times[k], span = x->times[k + 1] - a, t = a + 0.4f * span, h = 0.2f * span;
+        CHECK_OK(stance_clip_sample_velocity(z, t, NULL, &p0, &v));
+        CHECK_OK(stance_clip_sample(z, t + h, NULL, &p1));
+        CHECK_OK(stance_clip_sample_velocity(x, t, NULL, &pe, &ve));
+        for (int j = 0; j < J; j++) {
+            double fd[3] = {(p1.tx[j] - p0.tx[j]) / h, (p1.ty[j] - p0.ty[j]) / h, (p1.tz[j] - p0.tz[j]) / h};
+            double d = fabs(fd[0] - v.tx[j]) + fabs(fd[1] - v.ty[j]) + fabs(fd[2] - v.tz[j]);
+            if (d > worst_t) worst_t = d;
+            double dw = fabs(v.qx[j] - ve.qx[j]) + fabs(v.qy[j] - ve.qy[j]) + fabs(v.qz[j] - ve.qz[j]);
+            if (dw > worst_w) worst_w = dw;
+            double mag = fabs(ve.qx[j]) + fabs(ve.qy[j]) + fabs(ve.qz[j]);
+            if (mag > top_w) top_w = mag;
+            CHECK(v.qw[j] == 0.0f);
+        }
+    }
+    printf("     walk: translation velocity vs finite difference %.2g m/s, angular velocity vs exact %.3g of up to %.3g rad/s\n",
+           worst_t, worst_w, top_w);
+    CHECK(worst_t < 1e-3);
+    CHECK(top_w > 0.5 && worst_w < 0.25 * top_w);
+    stance_pose_destroy(&p0), stance_pose_destroy(&p1), stance_pose_destroy(&v), stance_pose_destroy(&ve), stance_pose_destroy(&pe);
+    stance_clip_destroy(z);
+    stance_builtin_destroy(&b);
+}
+
+/* Bad arguments give a status and a message. */
+static void test_arguments(void) {
+    stance_builtin b;
+    stance_error err;
+    CHECK_OK(stance_builtin_create(NULL, &b, &err));
+    stance_clip *z = NULL;
+    CHECK_STATUS(stance_clip_compress(NULL, b.skeleton, NULL, NULL, &z, &err), STANCE_ERR_ARGUMENT);
+    stance_compress_settings bad = {-1.0f, 0.0f};
+    CHECK_STATUS(stance_clip_compress(b.clips[0], b.skeleton, &bad, NULL, &z, &err), STANCE_ERR_VALUE);
+    bad.max_error = NAN;
+    CHECK_STATUS(stance_clip_compress(b.clips[0], b.skeleton, &bad, NULL, &z, &err), STANCE_ERR_VALUE);
+    CHECK(z == NULL && err.message[0]);
+    CHECK_OK(stance_clip_compress(b.clips[0], b.skeleton, NULL, NULL, &z, &err));
+    stance_clip *zz = NULL;
+    CHECK_STATUS(stance_clip_compress(z, b.skeleton, NULL, NULL, &zz, &err), STANCE_ERR_ARGUMENT);
+    CHECK(stance_clip_max_error(b.clips[0], NULL) == 0.0f);
+    stance_clip_destroy(z);
+    stance_builtin_destroy(&b);
+}
+
+int main(void) {
+    RUN(test_arguments);
+    RUN(test_builtin);
+    RUN(test_velocity);
+    RUN(test_exact_and_old);
+    RUN(test_corrupt);
+    RUN(test_robot_expressive);
+    RUN(test_fox);
+    RUN(test_interpolation);
+    RUN(test_cmu);
+    return check_summary();
+}
