@@ -179,6 +179,37 @@ static void test_root_motion_and_goals(void) {
     stance_builtin_destroy(&b);
 }
 
+/* The controller owns an instance: its update runs the stage, and the
+ * instance it lends takes the root and gives the lock state. */
+static void test_controller_runs_the_stage(void) {
+    stance_builtin b;
+    CHECK_OK(stance_builtin_create(NULL, &b, NULL));
+    const stance_clip *walk = stance_builtin_clip(&b, "walk");
+    stance_ik_desc k = builtin_feet();
+    stance_graph *g = NULL;
+    CHECK_OK(one_clip_graph(&b, walk, &k, 1, NULL, &g, NULL));
+    stance_controller *ctl = NULL;
+    CHECK_OK(stance_controller_create(g, NULL, NULL, &ctl, NULL));
+    stance_workspace *ws = NULL;
+    CHECK_OK(stance_workspace_create(g, NULL, &ws, NULL));
+    stance_instance *inst = stance_controller_instance(ctl);
+    const stance_footlock_state *st = stance_instance_footlock_state(inst, 0);
+    CHECK(st && !st->started);
+    int planted = 0;
+    for (int f = 0; f < 60; f++) {
+        CHECK_OK(stance_controller_update(ctl, 1.0f / 60.0f, ws));
+        planted += st->feet[0].planted + st->feet[1].planted;
+    }
+    CHECK(st->started && planted > 0);
+    stance_transform r;
+    stance_instance_root(inst, &r);
+    CHECK_NEAR(r.t[2], walk->root_speed * 1.0, 1e-3 * walk->root_speed); /* 60 frames of root motion */
+    stance_workspace_destroy(ws);
+    stance_controller_destroy(ctl);
+    stance_graph_destroy(g);
+    stance_builtin_destroy(&b);
+}
+
 static void test_no_allocation_per_update(void) {
     counter cnt = {0, 0, 0};
     stance_allocator al = {count_alloc, count_free, &cnt};
@@ -330,6 +361,7 @@ static void test_bad_entries(void) {
 int main(void) {
     RUN(test_stage_matches_the_job);
     RUN(test_root_motion_and_goals);
+    RUN(test_controller_runs_the_stage);
     RUN(test_no_allocation_per_update);
     RUN(test_teleport_forgets_locks);
     RUN(test_ground_callback);
