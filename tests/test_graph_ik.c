@@ -37,6 +37,8 @@ static stance_ik_desc builtin_feet(void) {
     return k;
 }
 
+static void expect_refused(const stance_builtin *b, const stance_ik_desc *k, int count, const char *needle);
+
 /* a graph of one machine with one state playing `clip` */
 static stance_status one_clip_graph(const stance_builtin *b, const stance_clip *clip, const stance_ik_desc *ik, int ik_count,
                                     const stance_allocator *al, stance_graph **g, stance_error *err) {
@@ -210,6 +212,100 @@ static void test_controller_runs_the_stage(void) {
     stance_builtin_destroy(&b);
 }
 
+/* two_bone and aim entries take their targets from the setter: the pose is
+ * the job's run by hand on the layers' output, the ankle reaches its
+ * target (analytic: a reachable point), the head's +Z points at its target. */
+static void test_two_bone_and_aim(void) {
+    stance_builtin b;
+    CHECK_OK(stance_builtin_create(NULL, &b, NULL));
+    const stance_skeleton *sk = b.skeleton;
+    const stance_clip *walk = stance_builtin_clip(&b, "walk");
+    stance_ik_desc k[2];
+    memset(k, 0, sizeof k);
+    k[0].name = "reach", k[0].kind = STANCE_IK_TWO_BONE, k[0].leg_count = 1;
+    k[0].legs[0] = (stance_ik_leg_desc){"upleg_l", "leg_l", "foot_l", NULL, NULL};
+    k[1].name = "look", k[1].kind = STANCE_IK_AIM, k[1].chain_count = 3;
+    k[1].chain[0] = "chest", k[1].chain[1] = "neck", k[1].chain[2] = "head";
+    stance_graph *g = NULL;
+    stance_error err = {0};
+    CHECK_OK(one_clip_graph(&b, walk, k, 2, NULL, &g, &err));
+    stance_instance *inst = NULL;
+    stance_workspace *ws = NULL;
+    CHECK_OK(stance_instance_create(g, NULL, &inst, NULL));
+    CHECK_OK(stance_workspace_create(g, NULL, &ws, NULL));
+    const int hip = stance_skeleton_find(sk, "upleg_l"), knee = stance_skeleton_find(sk, "leg_l"), ankle = stance_skeleton_find(sk, "foot_l");
+    const int chain[3] = {stance_skeleton_find(sk, "chest"), stance_skeleton_find(sk, "neck"), stance_skeleton_find(sk, "head")};
+    stance_pose l, m;
+    stance_pose_create(&l, sk->joint_count, NULL, NULL), stance_pose_create(&m, sk->joint_count, NULL, NULL);
+    /* weight 0 (the initial target): the pose is the clip's */
+    CHECK_OK(stance_instance_update(inst, 0.0f, ws));
+    stance_clip_sample(walk, 0.0f, NULL, &l);
+    stance_local_to_model(&m, &l, sk, NULL);
+    CHECK(fabsf(stance_instance_model_pose(inst)->ty[ankle] - m.ty[ankle]) < 1e-6f);
+    /* a reachable target: 10 cm above and forward of the hip's rest reach */
+    const float tgt[3] = {m.tx[ankle], m.ty[ankle] + 0.15f, m.tz[ankle] + 0.1f};
+    const float look[3] = {m.tx[chain[2]] + 1.0f, m.ty[chain[2]] + 0.2f, m.tz[chain[2]] + 2.0f};
+    CHECK_OK(stance_instance_set_ik_target(inst, 0, tgt, 1.0f, NULL));
+    CHECK_OK(stance_instance_set_ik_target(inst, 1, look, 1.0f, NULL));
+    CHECK_OK(stance_instance_update(inst, 0.0f, ws));
+    const stance_pose *gm = stance_instance_model_pose(inst);
+    const float d = sqrtf((gm->tx[ankle] - tgt[0]) * (gm->tx[ankle] - tgt[0]) + (gm->ty[ankle] - tgt[1]) * (gm->ty[ankle] - tgt[1]) +
+                          (gm->tz[ankle] - tgt[2]) * (gm->tz[ankle] - tgt[2]));
+    CHECK(d < 1e-3f);
+    /* the head's +Z (its model rotation applied to (0, 0, 1)) points at the target */
+    const int h = chain[2];
+    const float x = gm->qx[h], y = gm->qy[h], z = gm->qz[h], w = gm->qw[h];
+    const float fz[3] = {2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)};
+    float dir[3] = {look[0] - gm->tx[h], look[1] - gm->ty[h], look[2] - gm->tz[h]};
+    const float dl = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    const float cosang = (fz[0] * dir[0] + fz[1] * dir[1] + fz[2] * dir[2]) / dl;
+    CHECK(cosang > 0.9999f);
+    /* the jobs by hand on the clip's pose give the same pose */
+    stance_two_bone_desc tb;
+    memset(&tb, 0, sizeof tb);
+    tb.upper = hip, tb.lower = knee, tb.end = ankle, tb.keep_end_rotation = 1;
+    memcpy(tb.target, tgt, sizeof tgt);
+    CHECK_OK(stance_ik_two_bone(&tb, 1.0f, sk, &l, &m, NULL, NULL));
+    stance_local_to_model(&m, &l, sk, NULL);
+    stance_aim_desc ad;
+    memset(&ad, 0, sizeof ad);
+    ad.chain_count = 3, ad.chain = chain;
+    memcpy(ad.target, look, sizeof look);
+    CHECK_OK(stance_ik_aim(&ad, 1.0f, sk, &l, &m, NULL, NULL));
+    stance_local_to_model(&m, &l, sk, NULL);
+    float worst = 0.0f;
+    for (int j = 0; j < sk->joint_count; j++) {
+        float e = fabsf(gm->tx[j] - m.tx[j]) + fabsf(gm->ty[j] - m.ty[j]) + fabsf(gm->tz[j] - m.tz[j]) + fabsf(gm->qw[j] - m.qw[j]);
+        if (!(e <= worst)) worst = e;
+    }
+    CHECK(worst < 1e-5f);
+    /* bad targets refused; footlock entries take none */
+    const float bad[3] = {0, NAN, 0};
+    CHECK_STATUS(stance_instance_set_ik_target(inst, 0, bad, 1.0f, NULL), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_instance_set_ik_target(inst, 0, tgt, 1.5f, NULL), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_instance_set_ik_target(inst, 2, tgt, 1.0f, NULL), STANCE_ERR_NOT_FOUND);
+    /* an unreachable target far away: a defined, finite pose */
+    const float far[3] = {0.0f, -50.0f, 30.0f};
+    CHECK_OK(stance_instance_set_ik_target(inst, 0, far, 1.0f, NULL));
+    CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws));
+    for (int j = 0; j < sk->joint_count; j++) CHECK(isfinite(gm->tx[j]) && isfinite(gm->qw[j]));
+    stance_pose_destroy(&l), stance_pose_destroy(&m);
+    stance_workspace_destroy(ws);
+    stance_instance_destroy(inst);
+    stance_graph_destroy(g);
+    /* bad entries */
+    stance_ik_desc bk = k[1];
+    bk.chain[1] = "nek";
+    expect_refused(&b, &bk, 1, "did you mean 'neck'");
+    bk = k[1], bk.chain[0] = "head", bk.chain[2] = "chest";
+    expect_refused(&b, &bk, 1, "ik 'look'");
+    bk = k[1], bk.chain_count = 0;
+    expect_refused(&b, &bk, 1, "chain_count 0");
+    bk = k[0], bk.leg_count = 2;
+    expect_refused(&b, &bk, 1, "leg_count 2 is not in 1..1");
+    stance_builtin_destroy(&b);
+}
+
 static void test_no_allocation_per_update(void) {
     counter cnt = {0, 0, 0};
     stance_allocator al = {count_alloc, count_free, &cnt};
@@ -362,6 +458,7 @@ int main(void) {
     RUN(test_stage_matches_the_job);
     RUN(test_root_motion_and_goals);
     RUN(test_controller_runs_the_stage);
+    RUN(test_two_bone_and_aim);
     RUN(test_no_allocation_per_update);
     RUN(test_teleport_forgets_locks);
     RUN(test_ground_callback);

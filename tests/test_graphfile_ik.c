@@ -119,14 +119,81 @@ static void test_bad_entries(void) {
     refused("{\"name\": \"f\", \"kind\": \"footlock\", \"legs\": [{\"hip\": \"upleg_l\", \"knee\": \"leg_l\", \"ankle\": \"foot_l\", "
             "\"down_event\": \"d\"}]}", "\"down_event\"", "give both");
     refused("{\"name\": \"f\", \"kind\": \"footlock\", \"speed\": 1, " LEGS "}", "\"speed\"", "unknown key \"speed\" in an ik entry");
+    refused("{\"name\": \"f\", \"kind\": \"aim\", " LEGS "}", "{", "missing \"chain\" in an ik entry");
+    refused("{\"name\": \"f\", \"kind\": \"aim\", \"chain\": [\"head\"], \"softness\": 0.1}", "\"softness\"",
+            "\"softness\" has no meaning for an aim entry");
+    refused("{\"name\": \"f\", \"kind\": \"aim\", \"chain\": [\"hed\"]}", "\"hed\"", "unknown joint 'hed' (did you mean 'head'?)");
+    refused("{\"name\": \"f\", \"kind\": \"footlock\", \"chain\": [\"head\"], " LEGS "}", "\"chain\"", "\"chain\" is for aim entries");
+    refused("{\"name\": \"f\", \"kind\": \"two_bone\", \"legs\": [{\"hip\": \"upleg_l\", \"knee\": \"leg_l\", \"ankle\": \"foot_l\"}, "
+            "{\"hip\": \"upleg_r\", \"knee\": \"leg_r\", \"ankle\": \"foot_r\"}]}", "[{", "\"legs\": expected 1 to 1 items");
     refused("{\"name\": \"f\", \"kind\": \"footlock\", " LEGS "}, {\"name\": \"f\", \"kind\": \"footlock\", " LEGS "}", NULL, "ik entry");
     /* the graph's own checks come through with the file's name */
     refused("{\"name\": \"f\", \"kind\": \"footlock\", \"legs\": [{\"hip\": \"upleg_l\", \"knee\": \"leg_l\", \"ankle\": \"foot_l\"}, "
             "{\"hip\": \"upleg_l\", \"knee\": \"leg_l\", \"ankle\": \"foot_l\"}]}", NULL, "ik.json: ik 'f': footlock: legs 0 and 1 overlap");
 }
 
+/* All three kinds read from a file, and the same graph compiled to a .stance
+ * image and loaded: with targets set, every frame's pose is bit-identical. */
+static const char *ALL_KINDS =
+    "{\"asset\": \"builtin\",\n"
+    " \"machines\": [{\"name\": \"M\", \"states\": [{\"name\": \"W\", \"clip\": \"walk\"}]}],\n"
+    " \"ik\": [{\"name\": \"feet\", \"kind\": \"footlock\", \"plant_time\": 0.1, \"pelvis\": \"\",\n"
+    "          \"legs\": [{\"hip\": \"upleg_l\", \"knee\": \"leg_l\", \"ankle\": \"foot_l\", \"down_event\": \"dl\", \"up_event\": \"ul\"},\n"
+    "                   {\"hip\": \"upleg_r\", \"knee\": \"leg_r\", \"ankle\": \"foot_r\"}]},\n"
+    "        {\"name\": \"reach\", \"kind\": \"two_bone\", \"softness\": 0.05,\n"
+    "         \"legs\": [{\"hip\": \"upperarm_r\", \"knee\": \"forearm_r\", \"ankle\": \"hand_r\"}]},\n"
+    "        {\"name\": \"look\", \"kind\": \"aim\", \"chain\": [\"chest\", \"neck\", \"head\"], \"forward\": [0, 0, 1], \"max_angle\": 1.0}]}";
+
+static void test_all_kinds_compiled_identical(void) {
+    stance_graphfile *gf = NULL;
+    stance_error err = {0};
+    CHECK_OK(stance_graphfile_load_string(ALL_KINDS, "kinds.json", NULL, NULL, &gf, &err));
+    if (!gf) { printf("  %s\n", err.message); return; }
+    void *bytes = NULL;
+    size_t size = 0;
+    CHECK_OK(stance_asset_save_graph_memory(stance_graphfile_asset(gf), stance_graphfile_desc(gf), &bytes, &size, NULL, &err));
+    stance_asset loaded;
+    memset(&loaded, 0, sizeof loaded);
+    CHECK_OK(stance_asset_load_memory(bytes, size, NULL, &loaded, &err));
+    const stance_graph *ga = stance_graphfile_graph(gf), *gb = loaded.graph;
+    CHECK(gb && stance_graph_ik_count(gb) == 3 && stance_graph_find_ik(gb, "look") == 2);
+    if (!gb) { stance_graphfile_destroy(gf); stance_asset_free_bytes(bytes, size, NULL); return; }
+    stance_instance *ia = NULL, *ib = NULL;
+    CHECK_OK(stance_instance_create(ga, NULL, &ia, NULL));
+    CHECK_OK(stance_instance_create(gb, NULL, &ib, NULL));
+    stance_instance *both[2] = {ia, ib};
+    int differ_at = -1;
+    const stance_skeleton *ska = stance_graph_skeleton(ga);
+    const int hand = stance_skeleton_find(ska, "hand_r");
+    for (int f = 0; f < 120 && differ_at < 0; f++) {
+        const float reach[3] = {0.3f, 1.2f + 0.2f * sinf(0.1f * (float)f), 0.3f}, look[3] = {1.0f, 1.6f, 2.0f};
+        for (int k = 0; k < 2; k++) {
+            CHECK_OK(stance_instance_set_ik_target(both[k], 1, reach, 0.8f, NULL));
+            CHECK_OK(stance_instance_set_ik_target(both[k], 2, look, 1.0f, NULL));
+            CHECK_OK(stance_instance_update(both[k], 1.0f / 60.0f, test_ws(stance_instance_graph(both[k]))));
+        }
+        const stance_pose *pa = stance_instance_model_pose(ia), *pb = stance_instance_model_pose(ib);
+        const stance_pose *la = stance_instance_local_pose(ia), *lb = stance_instance_local_pose(ib);
+        if (memcmp(pa->memory, pb->memory, stance_pose_bytes(pa->joint_count)) ||
+            memcmp(la->memory, lb->memory, stance_pose_bytes(la->joint_count)))
+            differ_at = f;
+    }
+    CHECK(differ_at < 0);
+    /* the targets shaped those poses: at weight 0 the hand is elsewhere */
+    const stance_pose *pa = stance_instance_model_pose(ia);
+    const float hx = pa->tx[hand], hy = pa->ty[hand], hz = pa->tz[hand], zero[3] = {0, 0, 0};
+    CHECK_OK(stance_instance_set_ik_target(ia, 1, zero, 0.0f, NULL));
+    CHECK_OK(stance_instance_update(ia, 0.0f, test_ws(ga)));
+    CHECK(fabsf(pa->tx[hand] - hx) + fabsf(pa->ty[hand] - hy) + fabsf(pa->tz[hand] - hz) > 0.01f);
+    stance_instance_destroy(ia), stance_instance_destroy(ib);
+    stance_asset_destroy(&loaded);
+    stance_asset_free_bytes(bytes, size, NULL);
+    stance_graphfile_destroy(gf);
+}
+
 int main(void) {
     RUN(test_robot_walk);
     RUN(test_bad_entries);
+    RUN(test_all_kinds_compiled_identical);
     return check_summary();
 }

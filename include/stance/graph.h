@@ -23,6 +23,7 @@
 #include "base.h"
 #include "clip.h"
 #include "footlock.h"
+#include "ik.h"
 #include "pose.h"
 #include "skeleton.h"
 
@@ -204,7 +205,12 @@ typedef struct stance_layer_desc {
 #define STANCE_MAX_IK 8
 
 typedef enum stance_ik_kind {
-    STANCE_IK_FOOTLOCK = 0,
+    STANCE_IK_FOOTLOCK = 0, /* legs locked while planted (above) */
+    STANCE_IK_TWO_BONE,     /* legs[0] (hip/knee/ankle = upper/lower/end) reaches the
+                               target set with stance_instance_set_ik_target (no pole:
+                               the bend is kept; the end keeps its model rotation) */
+    STANCE_IK_AIM,          /* chain[] turns so `forward` of its last joint points at
+                               the target set with stance_instance_set_ik_target */
     STANCE_IK_KIND_COUNT
 } stance_ik_kind;
 
@@ -231,6 +237,13 @@ typedef struct stance_ik_desc {
      * they are down (within 2 cm of their lowest), reversed. */
     float contact_height, contact_speed, contact_min_duration;
     float root_velocity[3];
+    /* aim: joint names from the top to the end (each below the one before),
+     * the end joint's forward axis (zero = +Z) and each joint's largest
+     * turn in radians (0 = no limit); see stance_aim_desc. */
+    int chain_count;                    /* aim: 1..STANCE_AIM_MAX_CHAIN */
+    const char *chain[STANCE_AIM_MAX_CHAIN];
+    float forward[3];
+    float max_angle;
 } stance_ik_desc;
 
 typedef struct stance_graph_desc {
@@ -409,6 +422,12 @@ void stance_instance_root(const stance_instance *inst, stance_transform *out);
 /* The ground under world (x, z) for the footlock entries; fn NULL = flat
  * ground at the root's height. */
 stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn fn, void *user);
+/* The target of a two_bone or aim entry, in model space (the character's
+ * own space), and how much of the solve shows, in [0, 1] (0, the initial
+ * value, leaves the pose as the layers made it). Kept until set again;
+ * reset returns it to weight 0. */
+stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const float target[3], float weight,
+                                            stance_error *err);
 /* The lock state of footlock entry `ik` after the last update (NULL for a bad index). */
 const stance_footlock_state *stance_instance_footlock_state(const stance_instance *inst, int ik);
 

@@ -32,7 +32,8 @@
  *       per leg: name hip, name knee, name ankle, opt down_event, opt up_event;
  *       u8 pelvis (0 default, 1 none, 2 named) and opt name pelvis,
  *       f32 blend_time, plant_time, softness, contact_height, contact_speed,
- *       contact_min_duration, f32 root_velocity[3]
+ *       contact_min_duration, f32 root_velocity[3],
+ *       u32 chain_count (0..16), per joint: name; f32 forward[3], f32 max_angle
  *
  * A name is u8 length (1..63) and its bytes; "opt" names may have length 0
  * (absent). Clips are indices into the file's clips, never names.
@@ -131,6 +132,9 @@ stance_status st_graph_section_check(const stance_graph_desc *d, const stance_as
         for (int l = 0; ok && l < k->leg_count; l++)
             ok = name_len_ok(k->legs[l].hip, 0) && name_len_ok(k->legs[l].knee, 0) && name_len_ok(k->legs[l].ankle, 0) &&
                  name_len_ok(k->legs[l].down_event, 1) && name_len_ok(k->legs[l].up_event, 1);
+        ok = ok || (k->kind == STANCE_IK_AIM && name_len_ok(k->name, 0) && k->leg_count == 0);
+        ok = ok && k->chain_count >= 0 && k->chain_count <= STANCE_AIM_MAX_CHAIN;
+        for (int l = 0; ok && l < k->chain_count; l++) ok = name_len_ok(k->chain[l], 0);
         if (!ok) return st_fail(err, STANCE_ERR_ARGUMENT, "graph: ik entry %d has a bad name, kind, leg count or joint name", i);
     }
     return STANCE_OK;
@@ -260,6 +264,10 @@ size_t st_graph_section_write(const stance_graph_desc *d, const stance_asset *a,
         const float v[9] = {k->blend_time, k->plant_time, k->softness, k->contact_height, k->contact_speed, k->contact_min_duration,
                             k->root_velocity[0], k->root_velocity[1], k->root_velocity[2]};
         for (int j = 0; j < 9; j++) w_f32(&w, v[j]);
+        w_u32(&w, (uint32_t)k->chain_count);
+        for (int j = 0; j < k->chain_count; j++) w_name(&w, k->chain[j]);
+        for (int j = 0; j < 3; j++) w_f32(&w, k->forward[j]);
+        w_f32(&w, k->max_angle);
     }
     return w.pos;
 }
@@ -443,7 +451,7 @@ static void read_ik(gr *r, stance_graph_desc *d) {
         k[i].kind = (stance_ik_kind)r_enum(r, STANCE_IK_KIND_COUNT - 1, "ik kind");
         const uint32_t legs = r_u32(r);
         if (r->status) break;
-        if (legs < 1 || legs > STANCE_FOOT_MAX) { r_fail(r, "an ik entry's leg count is not in 1..4"); break; }
+        if (legs > STANCE_FOOT_MAX) { r_fail(r, "an ik entry's leg count is over 4"); break; }
         k[i].leg_count = (int)legs;
         for (uint32_t l = 0; l < legs && !r->status; l++) {
             stance_ik_leg_desc *g = &k[i].legs[l];
@@ -459,6 +467,13 @@ static void read_ik(gr *r, stance_graph_desc *d) {
         float *v[9] = {&k[i].blend_time, &k[i].plant_time, &k[i].softness, &k[i].contact_height, &k[i].contact_speed,
                        &k[i].contact_min_duration, &k[i].root_velocity[0], &k[i].root_velocity[1], &k[i].root_velocity[2]};
         for (int j = 0; j < 9; j++) *v[j] = r_f32(r);
+        const uint32_t chain = r_u32(r);
+        if (r->status) break;
+        if (chain > STANCE_AIM_MAX_CHAIN) { r_fail(r, "an ik entry's chain is over 16 joints"); break; }
+        k[i].chain_count = (int)chain;
+        for (uint32_t j = 0; j < chain && !r->status; j++) k[i].chain[j] = r_name(r, 0, "an ik chain joint");
+        for (int j = 0; j < 3; j++) k[i].forward[j] = r_f32(r);
+        k[i].max_angle = r_f32(r);
     }
     d->ik = k;
     d->ik_count = r->status ? 0 : n;

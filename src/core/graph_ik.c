@@ -1,6 +1,7 @@
 /* src/core/graph_ik.c - the graph's IK stage: building the entries of
  * stance_graph_desc.ik (joint names resolved, each foot's contacts found
- * once per clip the states play), the instance's world root (its root
+ * once per clip the states play; two_bone and aim entries checked with one
+ * solve on the rest pose), their targets, the instance's world root (its root
  * motion or the caller's) and ground, and the per-update stage that runs
  * after the layers: the contact weights from what the base layer plays,
  * then stance_footlock_apply on the instance's local and model poses.
@@ -78,8 +79,16 @@ static stance_status check_entry(const stance_graph_desc *d, int e, stance_error
             return st_fail(err, STANCE_ERR_ARGUMENT, "ik entry %d: the name '%s' is taken by entry %d", e, k->name, o);
     if ((unsigned)k->kind >= STANCE_IK_KIND_COUNT)
         return st_fail(err, STANCE_ERR_ARGUMENT, "ik '%s': unknown kind %d", k->name, (int)k->kind);
-    if (k->leg_count < 1 || k->leg_count > STANCE_FOOT_MAX)
-        return st_fail(err, STANCE_ERR_ARGUMENT, "ik '%s': leg_count %d is not in 1..%d", k->name, k->leg_count, STANCE_FOOT_MAX);
+    if (k->kind == STANCE_IK_AIM) {
+        if (k->chain_count < 1 || k->chain_count > STANCE_AIM_MAX_CHAIN)
+            return st_fail(err, STANCE_ERR_ARGUMENT, "ik '%s': chain_count %d is not in 1..%d", k->name, k->chain_count, STANCE_AIM_MAX_CHAIN);
+        if (!st_finite_n(k->forward, 3) || !st_finite(k->max_angle) || k->max_angle < 0.0f || k->max_angle > 3.14159265f)
+            return st_fail(err, STANCE_ERR_VALUE, "ik '%s': forward must be finite and max_angle in [0, pi]", k->name);
+        return STANCE_OK;
+    }
+    const int legs_max = k->kind == STANCE_IK_TWO_BONE ? 1 : STANCE_FOOT_MAX;
+    if (k->leg_count < 1 || k->leg_count > legs_max)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "ik '%s': leg_count %d is not in 1..%d", k->name, k->leg_count, legs_max);
     const float v[6] = {k->blend_time, k->plant_time, k->softness, k->contact_height, k->contact_speed, k->contact_min_duration};
     for (int i = 0; i < 6; i++)
         if (!st_finite(v[i]) || v[i] < 0.0f)
@@ -92,6 +101,46 @@ static stance_status check_entry(const stance_graph_desc *d, int e, stance_error
     return STANCE_OK;
 }
 
+/* One solve on the rest pose checks the joints' hierarchy and the values. */
+static stance_status trial(stance_graph *g, const stance_ik_desc *k, const stance_two_bone_desc *tb, const stance_aim_desc *ad,
+                           stance_error *err) {
+    const stance_skeleton *sk = g->skeleton;
+    stance_pose l, m;
+    stance_status s = stance_pose_create(&l, sk->joint_count, &g->allocator, err);
+    if (s) return s;
+    if ((s = stance_pose_create(&m, sk->joint_count, &g->allocator, err))) { stance_pose_destroy(&l); return s; }
+    stance_pose_set_rest(&l, sk);
+    stance_local_to_model(&m, &l, sk, NULL);
+    stance_error e2 = {0};
+    s = tb ? stance_ik_two_bone(tb, 0.0f, sk, &l, &m, NULL, &e2) : stance_ik_aim(ad, 0.0f, sk, &l, &m, NULL, &e2);
+    stance_pose_destroy(&l), stance_pose_destroy(&m);
+    if (s) return st_fail(err, s, "ik '%s': %s", k->name, e2.message);
+    return STANCE_OK;
+}
+
+static void aim_desc(const g_ik *gi, const float *target, stance_aim_desc *ad) {
+    memset(ad, 0, sizeof *ad);
+    ad->chain_count = gi->chain_count, ad->chain = gi->chain;
+    ad->max_angles = gi->max_angles[0] > 0.0f ? gi->max_angles : NULL;
+    memcpy(ad->forward, gi->forward, sizeof ad->forward);
+    if (target) memcpy(ad->target, target, sizeof ad->target);
+}
+
+static stance_status resolve_aim(stance_graph *g, const stance_ik_desc *k, int e, stance_error *err) {
+    g_ik *gi = &g->ik[e];
+    gi->chain_count = k->chain_count;
+    for (int i = 0; i < k->chain_count; i++) {
+        stance_status s = find_joint(g->skeleton, "chain", e, k->chain[i], &gi->chain[i], err);
+        if (s) return s;
+        gi->max_angles[i] = k->max_angle;
+    }
+    memcpy(gi->forward, k->forward, sizeof gi->forward);
+    stance_aim_desc ad;
+    aim_desc(gi, NULL, &ad);
+    ad.target[2] = 1.0f;
+    return trial(g, k, NULL, &ad, err);
+}
+
 /* Resolves entry e into g->ik[e] and checks it with one frame on the rest pose. */
 static stance_status resolve_entry(stance_graph *g, const stance_graph_desc *d, int e, stance_error *err) {
     const stance_ik_desc *k = &d->ik[e];
@@ -101,6 +150,8 @@ static stance_status resolve_entry(stance_graph *g, const stance_graph_desc *d, 
     gi->kind = k->kind;
     stance_footlock_desc *fd = &gi->fd;
     memset(fd, 0, sizeof *fd);
+    gi->chain_count = 0;
+    if (k->kind == STANCE_IK_AIM) return resolve_aim(g, k, e, err);
     fd->leg_count = k->leg_count;
     for (int i = 0; i < k->leg_count; i++) {
         stance_status s = find_joint(sk, "hip", e, k->legs[i].hip, &fd->legs[i].upper, err);
@@ -119,6 +170,13 @@ static stance_status resolve_entry(stance_graph *g, const stance_graph_desc *d, 
         }
     }
     fd->blend_time = k->blend_time, fd->plant_time = k->plant_time, fd->softness = k->softness;
+    if (k->kind == STANCE_IK_TWO_BONE) {
+        stance_two_bone_desc tb;
+        memset(&tb, 0, sizeof tb);
+        tb.upper = fd->legs[0].upper, tb.lower = fd->legs[0].lower, tb.end = fd->legs[0].foot, tb.softness = fd->softness;
+        if (!(tb.softness < 1.0f)) return st_fail(err, STANCE_ERR_VALUE, "ik '%s': softness must be below 1", k->name);
+        return trial(g, k, &tb, NULL, err);
+    }
     /* one frame on the rest pose checks the legs, the pelvis and the values */
     stance_pose l, m;
     stance_status s = stance_pose_create(&l, sk->joint_count, &g->allocator, err);
@@ -191,7 +249,7 @@ stance_status gr_build_ik(stance_graph *g, const stance_graph_desc *d, stance_er
     g->ik_clip_count = stance_graph_clips(g, g->ik_clips, C);
     for (int e = 0; e < K; e++) {
         stance_status s = resolve_entry(g, d, e, err);
-        if (!s) s = build_contacts(g, d, e, err);
+        if (!s && d->ik[e].kind == STANCE_IK_FOOTLOCK) s = build_contacts(g, d, e, err);
         if (s) return s; /* the caller destroys the graph, which frees what was built */
     }
     return STANCE_OK;
@@ -257,6 +315,19 @@ stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn
     return STANCE_OK;
 }
 
+stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const float target[3], float weight, stance_error *err) {
+    if (!inst || !target) return st_fail(err, STANCE_ERR_ARGUMENT, "set ik target: instance or target is NULL");
+    const stance_graph *g = inst->graph;
+    if (ik < 0 || ik >= g->ik_count) return st_fail(err, STANCE_ERR_NOT_FOUND, "set ik target: entry %d is not in 0..%d", ik, g->ik_count - 1);
+    if (g->ik[ik].kind == STANCE_IK_FOOTLOCK)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "set ik target: '%s' is a footlock entry (its targets are the locks)", g->ik[ik].name);
+    if (!st_finite_n(target, 3) || !(weight >= 0.0f && weight <= 1.0f))
+        return st_fail(err, STANCE_ERR_VALUE, "set ik target: the target must be finite and the weight in [0, 1]");
+    float *t = inst->ik_target + 4 * (size_t)ik;
+    t[0] = target[0], t[1] = target[1], t[2] = target[2], t[3] = weight;
+    return st_ok(err);
+}
+
 const stance_footlock_state *stance_instance_footlock_state(const stance_instance *inst, int ik) {
     return inst && ik >= 0 && ik < inst->graph->ik_count ? &inst->ik_state[ik] : NULL;
 }
@@ -300,6 +371,27 @@ stance_status ik_frame(stance_instance *inst, stance_workspace *ws, float dt) {
     const stance_graph *g = inst->graph;
     stance_status first = STANCE_OK;
     for (int e = 0; e < g->ik_count; e++) {
+        const g_ik *gi = &g->ik[e];
+        if (gi->kind != STANCE_IK_FOOTLOCK) {
+            const float *t = inst->ik_target + 4 * (size_t)e;
+            if (!(t[3] > 0.0f)) continue;
+            stance_status s;
+            if (gi->kind == STANCE_IK_TWO_BONE) {
+                stance_two_bone_desc tb;
+                memset(&tb, 0, sizeof tb);
+                tb.upper = gi->fd.legs[0].upper, tb.lower = gi->fd.legs[0].lower, tb.end = gi->fd.legs[0].foot;
+                tb.softness = gi->fd.softness, tb.keep_end_rotation = 1;
+                memcpy(tb.target, t, sizeof tb.target);
+                s = stance_ik_two_bone(&tb, t[3], g->skeleton, in_local(inst), in_model(inst), NULL, NULL);
+            } else {
+                stance_aim_desc ad;
+                aim_desc(gi, t, &ad);
+                s = stance_ik_aim(&ad, t[3], g->skeleton, in_local(inst), in_model(inst), NULL, NULL);
+            }
+            stance_local_to_model(in_model(inst), in_local(inst), g->skeleton, NULL);
+            if (s && !first) first = s;
+            continue;
+        }
         float contact[STANCE_FOOT_MAX] = {0, 0, 0, 0};
         add_contacts(inst, ws, e, g->layers[0].machine, 1.0f, 0, contact);
         for (int f = 0; f < STANCE_FOOT_MAX; f++) contact[f] = contact[f] < 0.0f ? 0.0f : contact[f] > 1.0f ? 1.0f : contact[f];

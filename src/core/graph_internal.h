@@ -87,7 +87,9 @@ typedef struct g_layer {
 typedef struct g_ik {
     char name[G_NAME];
     stance_ik_kind kind;
-    stance_footlock_desc fd;    /* joints resolved; ground from the instance */
+    stance_footlock_desc fd;    /* joints resolved; ground from the instance (two_bone: legs[0]) */
+    int chain_count, chain[STANCE_AIM_MAX_CHAIN];
+    float forward[3], max_angles[STANCE_AIM_MAX_CHAIN];
 } g_ik;
 
 struct stance_graph {
@@ -182,6 +184,7 @@ struct stance_instance {
     int events_sealed;          /* the queue holds a finished update's events */
     float root_delta[3];
     stance_footlock_state *ik_state; /* graph->ik_count */
+    float *ik_target;           /* graph->ik_count x (x, y, z, weight): two_bone and aim targets */
     stance_transform world_root;
     int root_owned;             /* the caller set the root: no root motion accumulated */
     stance_ground_fn ground;

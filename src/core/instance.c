@@ -17,7 +17,7 @@
 /* ---- instance memory ------------------------------------------------------- */
 
 typedef struct inst_layout {
-    size_t params, ptarget, machines, lw, lt, lr, loff, pose_structs, pose_mem, rec, cursors, ik, total;
+    size_t params, ptarget, machines, lw, lt, lr, loff, pose_structs, pose_mem, rec, cursors, ik, ikt, total;
     int pose_count, rec_count, cursor_count;
 } inst_layout;
 
@@ -54,6 +54,7 @@ static inst_layout layout_of(const stance_graph *g, int history_all) {
     lo.pose_mem = grab(&off, stance_pose_bytes(J) * (size_t)(lo.pose_count + PI_COUNT));
     lo.rec = grab(&off, sizeof(float) * INERT_FLOATS * (size_t)J * (size_t)lo.rec_count);
     lo.ik = grab(&off, sizeof(stance_footlock_state) * (size_t)g->ik_count);
+    lo.ikt = grab(&off, sizeof(float) * 4 * (size_t)g->ik_count);
     lo.total = st_align_up(off, 64);
     return lo;
 }
@@ -82,6 +83,7 @@ static void bind(stance_instance *inst) {
     inst->layer_rate = (float *)(mem + lo.lr);
     inst->layer_off = mem + lo.loff;
     inst->ik_state = (stance_footlock_state *)(mem + lo.ik);
+    inst->ik_target = (float *)(mem + lo.ikt);
     inst->poses = (stance_pose *)(mem + lo.pose_structs);
     for (int i = 0; i < PI_COUNT; i++) bind_pose(&inst->poses[i], J, mem + lo.pose_mem + pb * (size_t)i);
     inst->machine_pose_mem = (float *)(mem + lo.pose_mem + pb * PI_COUNT);
@@ -231,6 +233,7 @@ stance_status stance_instance_reset(stance_instance *inst) {
     inst->world_root = stance_transform_identity();
     inst->root_owned = 0;
     memset(inst->ik_state, 0, sizeof(stance_footlock_state) * (size_t)g->ik_count);
+    memset(inst->ik_target, 0, sizeof(float) * 4 * (size_t)g->ik_count);
     inst->clips_sampled = 0;
     inst->time = 0.0;
     inst->override_mode = inst->override_easing = -1;

@@ -1,6 +1,6 @@
 /* src/io/graphfile_ik.c - the "ik" section of a graph file: the IK stage
  * after the layers (stance_ik_desc; kind "footlock": legs by joint name,
- * contact events and thresholds). Joint names are checked here so a bad
+ * contact events and thresholds; "two_bone": one leg; "aim": a chain). Joint names are checked here so a bad
  * one is reported at its FILE:LINE:COLUMN. */
 #include <stdio.h>
 #include <string.h>
@@ -11,7 +11,23 @@
 #ifdef STANCE_HAVE_JANSSON
 #include <jansson.h>
 
-static const named ik_kinds[] = {{"footlock", STANCE_IK_FOOTLOCK}, {NULL, 0}};
+static const named ik_kinds[] = {{"footlock", STANCE_IK_FOOTLOCK}, {"two_bone", STANCE_IK_TWO_BONE}, {"aim", STANCE_IK_AIM}, {NULL, 0}};
+
+static stance_status read_vec3(ctx *c, const jobj *o, const char *key, float *out) {
+    json_t *rv = json_object_get(o->v, key);
+    if (!rv) return STANCE_OK;
+    jpath p = {o->at, key, -1};
+    if (!json_is_array(rv) || json_array_size(rv) != 3)
+        return gf_fail_at(c, &p, 0, STANCE_ERR_FORMAT, "\"%s\": expected an array of 3 numbers", key);
+    for (int a = 0; a < 3; a++) {
+        json_t *v = json_array_get(rv, (size_t)a);
+        jpath pv = {&p, NULL, a};
+        if (!json_is_number(v) || !st_finite((float)json_number_value(v)))
+            return gf_fail_at(c, &pv, 0, STANCE_ERR_FORMAT, "expected a finite number, got %s", gf_type_name(v));
+        out[a] = (float)json_number_value(v);
+    }
+    return STANCE_OK;
+}
 
 static stance_status read_leg(ctx *c, const jobj *o, stance_ik_leg_desc *leg) {
     static const char *const keys[] = {"hip", "knee", "ankle", "down_event", "up_event", NULL};
@@ -35,7 +51,8 @@ static stance_status read_leg(ctx *c, const jobj *o, stance_ik_leg_desc *leg) {
 
 stance_status gf_read_ik(ctx *c, const jobj *root, stance_graph_desc *gd) {
     static const char *const keys[] = {"name", "kind", "legs", "pelvis", "blend_time", "plant_time", "softness",
-                                       "contact_height", "contact_speed", "contact_min_duration", "root_velocity", NULL};
+                                       "contact_height", "contact_speed", "contact_min_duration", "root_velocity",
+                                       "chain", "forward", "max_angle", NULL};
     json_t *arr;
     int n;
     stance_status s = gf_get_array(c, root, "ik", 0, 1, STANCE_MAX_IK, &arr, &n);
@@ -60,8 +77,38 @@ stance_status gf_read_ik(ctx *c, const jobj *root, stance_graph_desc *gd) {
                 jpath pe = {&pa, NULL, e}, pen = {&pe, "name", -1};
                 return gf_duplicate(c, &pn, &pen, "ik entry", k->name);
             }
+        if (k->kind == STANCE_IK_AIM) {
+            json_t *chain;
+            if ((s = gf_get_array(c, &o, "chain", 1, 1, STANCE_AIM_MAX_CHAIN, &chain, &k->chain_count))) return s;
+            jpath pc = {&pi, "chain", -1};
+            for (int j = 0; j < k->chain_count; j++) {
+                json_t *v = json_array_get(chain, (size_t)j);
+                jpath pj = {&pc, NULL, j};
+                int joint;
+                if (!json_is_string(v)) return gf_fail_at(c, &pj, 0, STANCE_ERR_FORMAT, "expected a joint name, got %s", gf_type_name(v));
+                k->chain[j] = json_string_value(v);
+                if ((s = gf_find_joint(c, &pj, 0, k->chain[j], &joint))) return s;
+            }
+            if ((s = read_vec3(c, &o, "forward", k->forward)) ||
+                (s = gf_get_number(c, &o, "max_angle", 0, 0.0, 3.14159265, 0, &k->max_angle)))
+                return s;
+            static const char *const not_aim[] = {"legs", "pelvis", "blend_time", "plant_time", "softness", "contact_height",
+                                                  "contact_speed", "contact_min_duration", "root_velocity", NULL};
+            for (int j = 0; not_aim[j]; j++)
+                if (json_object_get(o.v, not_aim[j])) {
+                    jpath p = {&pi, not_aim[j], -1};
+                    return gf_fail_at(c, &p, 1, STANCE_ERR_FORMAT, "\"%s\" has no meaning for an aim entry", not_aim[j]);
+                }
+            continue;
+        }
+        static const char *const aim_only[] = {"chain", "forward", "max_angle", NULL};
+        for (int j = 0; aim_only[j]; j++)
+            if (json_object_get(o.v, aim_only[j])) {
+                jpath p = {&pi, aim_only[j], -1};
+                return gf_fail_at(c, &p, 1, STANCE_ERR_FORMAT, "\"%s\" is for aim entries", aim_only[j]);
+            }
         json_t *legs;
-        if ((s = gf_get_array(c, &o, "legs", 1, 1, STANCE_FOOT_MAX, &legs, &k->leg_count))) return s;
+        if ((s = gf_get_array(c, &o, "legs", 1, 1, k->kind == STANCE_IK_TWO_BONE ? 1 : STANCE_FOOT_MAX, &legs, &k->leg_count))) return s;
         jpath pl = {&pi, "legs", -1};
         for (int l = 0; l < k->leg_count; l++) {
             jpath pj = {&pl, NULL, l};
@@ -85,19 +132,7 @@ stance_status gf_read_ik(ctx *c, const jobj *root, stance_graph_desc *gd) {
             jpath p = {&pi, "softness", -1};
             return gf_fail_at(c, &p, 0, STANCE_ERR_FORMAT, "\"softness\" must be below 0.5");
         }
-        json_t *rv = json_object_get(o.v, "root_velocity");
-        if (rv) {
-            jpath p = {&pi, "root_velocity", -1};
-            if (!json_is_array(rv) || json_array_size(rv) != 3)
-                return gf_fail_at(c, &p, 0, STANCE_ERR_FORMAT, "\"root_velocity\": expected an array of 3 numbers");
-            for (int a = 0; a < 3; a++) {
-                json_t *v = json_array_get(rv, (size_t)a);
-                jpath pv = {&p, NULL, a};
-                if (!json_is_number(v) || !st_finite((float)json_number_value(v)))
-                    return gf_fail_at(c, &pv, 0, STANCE_ERR_FORMAT, "expected a finite number, got %s", gf_type_name(v));
-                k->root_velocity[a] = (float)json_number_value(v);
-            }
-        }
+        if ((s = read_vec3(c, &o, "root_velocity", k->root_velocity))) return s;
     }
     gd->ik = kd;
     gd->ik_count = n;
