@@ -372,6 +372,17 @@ static void test_teleport_forgets_locks(void) {
     CHECK_STATUS(stance_instance_set_root(NULL, &far, 0, NULL), STANCE_ERR_ARGUMENT);
     CHECK_STATUS(stance_instance_set_ground(NULL, NULL, NULL), STANCE_ERR_ARGUMENT);
     for (int j = 0; j < gm->joint_count; j++) CHECK(isfinite(gm->tx[j]) && isfinite(gm->qw[j]));
+    /* hot reload: a new instance (here of a graph without the entry) takes the root; the entry is reported */
+    stance_graph *g2 = NULL;
+    stance_instance *i2 = NULL;
+    CHECK_OK(one_clip_graph(&b, stance_builtin_clip(&b, "walk"), NULL, 0, NULL, &g2, NULL));
+    CHECK_OK(stance_instance_create(g2, NULL, &i2, NULL));
+    char report[256];
+    CHECK_OK(stance_instance_transfer(i2, inst, report, sizeof report));
+    stance_instance_root(i2, &r);
+    CHECK(r.t[0] == 100.0f && strstr(report, "dropped ik entry 'feet'") != NULL);
+    stance_instance_destroy(i2);
+    stance_graph_destroy(g2);
     stance_workspace_destroy(ws);
     stance_instance_destroy(inst);
     stance_graph_destroy(g);

@@ -455,8 +455,9 @@ stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer
 int stance_instance_layer_enabled(const stance_instance *inst, int layer);
 /* Moves what can be moved from `from` (an instance of another graph, e.g.
  * the previous version of a reloaded file) into `to`: parameters, layer
- * weights and each machine's current state and its time, matched by name.
- * What has no counterpart is listed in `report` (may be NULL). */
+ * weights and each machine's current state and its time, matched by name;
+ * the world root and ground; the locks and targets of IK entries of the
+ * same name and kind (locks only with the same leg count). What has no counterpart is listed in `report` (may be NULL). */
 stance_status stance_instance_transfer(stance_instance *to, const stance_instance *from, char *report,
                                        size_t report_size);
 float stance_graph_state_fade_time(const stance_graph *graph, int state);
