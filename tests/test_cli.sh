@@ -83,6 +83,7 @@ assert a['modes']==b['modes'], 'graphs/builtin.json must give the built-in graph
     # graphs/robot_footlock.json's IK stage gives the walk the job's figure
     expect 0 "$cli" footlock --graph "$src/graphs/robot_footlock.json" --json
     json "w=d['clips'][0]; assert w['stage_slide_cm_per_m']<1 and abs(w['stage_slide_cm_per_m']-w['slide_cm_per_m']['on'])<0.05, w"
+    "$cli" graph-check "$src/graphs/robot_footlock.json" | grep -q "feet *footlock, legs UpperLeg.L > LowerLeg.L > Foot.L" && ok || bad "graph-check lists the ik stage"
   fi
 fi
 echo "$passed passed, $failed failed"
