@@ -79,6 +79,11 @@ assert a['modes']==b['modes'], 'graphs/builtin.json must give the built-in graph
     # issue 15's goal: RobotExpressive's walk with locking under 1 cm per metre (27.1 without)
     expect 0 "$cli" footlock --graph "$src/graphs/robot.json" --json
     json "w=d['clips'][0]; assert w['name']=='Walking' and w['slide_cm_per_m']['off']>20 and w['slide_cm_per_m']['on']<1, w"
+    json "assert all('stage_slide_cm_per_m' not in c for c in d['clips'])" # robot.json has no IK stage
+    # graphs/robot_footlock.json's IK stage gives the walk the job's figure
+    expect 0 "$cli" footlock --graph "$src/graphs/robot_footlock.json" --json
+    json "w=d['clips'][0]; assert w['stage_slide_cm_per_m']<1 and abs(w['stage_slide_cm_per_m']-w['slide_cm_per_m']['on'])<0.05, w"
+    "$cli" graph-check "$src/graphs/robot_footlock.json" | grep -q "feet *footlock, legs UpperLeg.L > LowerLeg.L > Foot.L" && ok || bad "graph-check lists the ik stage"
   fi
 fi
 echo "$passed passed, $failed failed"

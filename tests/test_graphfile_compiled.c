@@ -4,7 +4,8 @@
  * The reference is the graph built from the JSON file: over the lesson's
  * whole script (810 frames at 60 Hz, LESSON.md's inputs) the compiled graph
  * must give bit-identical local and model poses and the same events, for
- * graphs/builtin.json and graphs/robot.json (RobotExpressive). Also: hot
+ * graphs/builtin.json, graphs/robot.json (RobotExpressive) and
+ * graphs/robot_footlock.json (the same with an IK stage). Also: hot
  * reload between the two forms, the section's validation (a clip index out
  * of range at the offset the layout puts it, truncation, every byte
  * flipped with the checksum mended), and the errors of bad saves. */
@@ -117,6 +118,7 @@ static void compile_and_compare(const char *graph_path, const char *what) {
         const stance_graph *g = loaded.graph;
         CHECK(stance_graph_state_count(g) == stance_graph_state_count(stance_graphfile_graph(gf)));
         CHECK(stance_graph_layer_count(g) == stance_graph_layer_count(stance_graphfile_graph(gf)));
+        CHECK(stance_graph_ik_count(g) == stance_graph_ik_count(stance_graphfile_graph(gf)));
         check_identical(stance_graphfile_graph(gf), g, what);
     }
     stance_asset_destroy(&loaded);
@@ -132,18 +134,21 @@ static void test_builtin_identical(void) {
     compile_and_compare(path, "builtin.json");
 }
 
-static void test_robot_identical(void) {
+static void robot_identical(const char *name) {
     const char *data = getenv("STANCE_DATA");
     char glb[1024], path[1024];
     snprintf(glb, sizeof glb, "%s/robot_expressive/RobotExpressive.glb", data ? data : "../shared/data");
     if (!have_file(glb)) {
         CHECK(getenv("CI") == NULL); /* CI has the data */
-        printf("skip test_robot_identical: %s is missing\n", glb);
+        printf("skip %s: %s is missing\n", name, glb);
         return;
     }
-    snprintf(path, sizeof path, "%s/graphs/robot.json", source_dir());
-    compile_and_compare(path, "robot.json");
+    snprintf(path, sizeof path, "%s/graphs/%s", source_dir(), name);
+    compile_and_compare(path, name);
 }
+static void test_robot_identical(void) { robot_identical("robot.json"); }
+/* with an IK stage: the footlock entry's joints, thresholds and contacts come through */
+static void test_robot_footlock_identical(void) { robot_identical("robot_footlock.json"); }
 
 /* Hot reload takes either form: JSON -> compiled -> JSON, through files. */
 static void test_reload_either_form(void) {
@@ -334,6 +339,7 @@ static void test_section_validation(void) {
 int main(void) {
     RUN(test_builtin_identical);
     RUN(test_robot_identical);
+    RUN(test_robot_footlock_identical);
     RUN(test_reload_either_form);
     RUN(test_section_validation);
     return check_summary();

@@ -2,7 +2,11 @@
  * played alone, without and with foot locking (contacts found from each
  * clip, two-bone IK legs, pelvis drop), and the largest joint angle change
  * locking needed; as a table, JSON, or an SVG of foot heights, contacts and
- * the locked vs unlocked foot tracks. */
+ * the locked vs unlocked foot tracks. With a graph file that has an IK
+ * stage ("ik"), each clip is also played through that stage (its entries
+ * on a graph of the clip alone, the character moved at the walk's speed)
+ * and its sliding reported beside the job's. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +22,54 @@ static void usage(FILE *f) {
     fprintf(f, "usage: stance footlock [--graph FILE] [--asset FILE] [--plant-time S] [--json] [--svg OUT.svg]\n"
                "Foot sliding (cm per metre) of the walk and the run played alone, without and with foot\n"
                "locking, and the largest hip, knee and ankle rotation change locking made (degrees).\n"
-               "With --graph, the graph file's \"lesson_layers\" section names the clips and feet.\n"
+               "With --graph, the graph file's \"lesson_layers\" section names the clips and feet; when the\n"
+               "file has an \"ik\" stage, each clip is also played through it (column / field \"stage\").\n"
                "--plant-time S: a planting foot slows into its lock over S seconds (default 0.05;\n"
                "below a frame it stops at once).\n");
 }
 
 #define FRAMES 241 /* 4 s at 60 Hz */
+
+/* The graph file's IK stage on `clip` alone: a graph of one state playing
+ * it with the file's ik entries, moved at the walk velocity the job uses,
+ * 4 s at 60 Hz; the locked feet's sliding in cm/m (the job's measure). */
+static stance_status stage_slide(const stance_graph_desc *file, const stance_clip *clip, const char *fl, const char *fr,
+                                 float *out, stance_error *err) {
+    const stance_skeleton *sk = file->skeleton;
+    const int feet[2] = {stance_skeleton_find(sk, fl), stance_skeleton_find(sk, fr)};
+    if (feet[0] < 0 || feet[1] < 0) return STANCE_ERR_NOT_FOUND;
+    float vel[3];
+    stance_walk_velocity(sk, clip, feet[0], feet[1], NULL, vel);
+    stance_state_desc st = {.name = "play", .clip = clip};
+    stance_machine_desc md = {.name = "m", .state_count = 1, .states = &st};
+    stance_graph_desc gd = {.skeleton = sk, .machine_count = 1, .machines = &md, .ik_count = file->ik_count, .ik = file->ik};
+    stance_graph *g = NULL;
+    stance_instance *inst = NULL;
+    stance_workspace *ws = NULL;
+    stance_status s = stance_graph_create(&gd, NULL, &g, err);
+    if (!s) s = stance_instance_create(g, NULL, &inst, err);
+    if (!s) s = stance_workspace_create(g, NULL, &ws, err);
+    float *on = s ? NULL : malloc(sizeof(float) * 6 * FRAMES);
+    if (!s && !on) s = STANCE_ERR_MEMORY;
+    const float dt = 1.0f / 60.0f;
+    for (int f = 0; !s && f < FRAMES; f++) {
+        stance_transform root = stance_transform_identity();
+        root.t[0] = vel[0] * (float)f * dt, root.t[2] = vel[2] * (float)f * dt;
+        s = stance_instance_set_root(inst, &root, 0, err);
+        if (!s) s = stance_instance_update(inst, f ? dt : 0.0f, ws);
+        const stance_pose *m = stance_instance_model_pose(inst);
+        for (int k = 0; k < 2; k++) {
+            float *p = on + 3 * (2 * f + k);
+            p[0] = m->tx[feet[k]] + root.t[0], p[1] = m->ty[feet[k]] + root.t[1], p[2] = m->tz[feet[k]] + root.t[2];
+        }
+    }
+    if (!s) *out = stance_foot_slide(on, FRAMES, 2, sqrtf(vel[0] * vel[0] + vel[2] * vel[2]) * (float)(FRAMES - 1) * dt);
+    free(on);
+    stance_workspace_destroy(ws);
+    stance_instance_destroy(inst);
+    stance_graph_destroy(g);
+    return s;
+}
 
 /* track: the foot's position along the walk relative to the root (world
  * position minus the root's travel), so a locked foot is a straight line */
@@ -112,19 +158,34 @@ int cmd_footlock(int argc, char **argv) {
             goto done;
         }
     }
+    /* the graph file's own IK stage, when it has one */
+    float stage[2] = {-1.0f, -1.0f};
+    const stance_graph_desc *fdesc = NULL;
+#ifdef STANCE_HAVE_JANSSON
+    fdesc = tg.file ? stance_graphfile_desc(tg.file) : NULL;
+#endif
+    for (int c = 0; fdesc && fdesc->ik_count > 0 && c < 2; c++)
+        if (stage_slide(fdesc, clips[c], su.foot_l, su.foot_r, &stage[c], &err)) {
+            fprintf(stderr, "stance: %s: %s: the graph's IK stage: %s\n", tg.name, clips[c]->name, err.message);
+            rc = 1;
+            goto done;
+        }
     const stance_skeleton *sk = su.skeleton;
     if (json) {
         printf("{\"graph\":\"%s\",\"clips\":[", tg.name);
-        for (int c = 0; c < 2; c++)
+        for (int c = 0; c < 2; c++) {
             printf("%s{\"name\":\"%s\",\"speed_m_s\":%.3f,\"slide_cm_per_m\":{\"off\":%.3f,\"on\":%.3f},"
                    "\"max_joint_angle_change_deg\":%.2f,\"hip_deg\":%.2f,\"knee_deg\":%.2f,\"ankle_deg\":%.2f,"
-                   "\"max_pelvis_drop\":%.4f,\"legs\":[[\"%s\",\"%s\",\"%s\"],[\"%s\",\"%s\",\"%s\"]]}",
+                   "\"max_pelvis_drop\":%.4f,\"legs\":[[\"%s\",\"%s\",\"%s\"],[\"%s\",\"%s\",\"%s\"]]",
                    c ? "," : "", clips[c]->name, (double)res[c].speed, (double)res[c].slide_off, (double)res[c].slide_on,
                    (double)res[c].max_angle_deg, (double)res[c].hip_deg, (double)res[c].knee_deg, (double)res[c].ankle_deg,
                    (double)res[c].max_pelvis_drop, stance_skeleton_joint_name(sk, res[c].hip[0]),
                    stance_skeleton_joint_name(sk, res[c].knee[0]), stance_skeleton_joint_name(sk, res[c].foot[0]),
                    stance_skeleton_joint_name(sk, res[c].hip[1]), stance_skeleton_joint_name(sk, res[c].knee[1]),
                    stance_skeleton_joint_name(sk, res[c].foot[1]));
+            if (stage[c] >= 0.0f) printf(",\"stage_slide_cm_per_m\":%.3f", (double)stage[c]);
+            printf("}");
+        }
         printf("]}\n");
     } else {
         printf("Foot locking on %s (each clip alone, 4 s at 60 Hz; legs %s > %s > %s and %s > %s > %s)\n\n", tg.name,
@@ -137,6 +198,9 @@ int cmd_footlock(int argc, char **argv) {
             printf("| %s | %.2f | %.3f | %.3f | %.2f | %.2f / %.2f / %.2f | %.4f |\n", clips[c]->name, (double)res[c].speed,
                    (double)res[c].slide_off, (double)res[c].slide_on, (double)res[c].max_angle_deg, (double)res[c].hip_deg,
                    (double)res[c].knee_deg, (double)res[c].ankle_deg, (double)res[c].max_pelvis_drop);
+        if (stage[0] >= 0.0f)
+            printf("\nThrough the graph file's IK stage (each clip alone, moved at the walk's speed): %s %.3f cm/m, %s %.3f cm/m\n",
+                   clips[0]->name, (double)stage[0], clips[1]->name, (double)stage[1]);
     }
     if (svg) {
         FILE *f = fopen(svg, "w");

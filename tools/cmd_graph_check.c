@@ -22,6 +22,27 @@ static void usage(FILE *f) {
                "                the importer reads) instead of the file's \"asset\"\n");
 }
 
+/* the IK stage after the layers */
+static void print_ik(const stance_graph_desc *d) {
+    static const char *const kinds[] = {"footlock", "two_bone", "aim"};
+    if (d->ik_count == 0) return;
+    printf("ik (%d):\n", d->ik_count);
+    for (int i = 0; i < d->ik_count; i++) {
+        const stance_ik_desc *k = &d->ik[i];
+        printf("  %-12s %s", k->name, (unsigned)k->kind < 3 ? kinds[k->kind] : "?");
+        if (k->kind == STANCE_IK_AIM) {
+            printf(", chain");
+            for (int j = 0; j < k->chain_count; j++) printf(" %s", k->chain[j]);
+        } else {
+            for (int l = 0; l < k->leg_count; l++)
+                printf("%s %s > %s > %s%s%s%s", l ? ";" : ", legs", k->legs[l].hip, k->legs[l].knee, k->legs[l].ankle,
+                       k->legs[l].down_event ? " (events " : "", k->legs[l].down_event ? k->legs[l].down_event : "",
+                       k->legs[l].down_event ? ")" : "");
+        }
+        printf("\n");
+    }
+}
+
 static void print_state(const stance_state_desc *s) {
     printf("    state %-14s ", s->name);
     switch (s->type) {
@@ -102,6 +123,7 @@ static void print_summary(const stance_graphfile *gf) {
     }
     if (d->layer_count == 0) {
         printf("layers: one, running %s\n", d->machines[0].name);
+        print_ik(d);
         return;
     }
     printf("layers (%d):\n", d->layer_count);
@@ -126,6 +148,7 @@ static void print_summary(const stance_graphfile *gf) {
         if (ld->priority) printf(", priority %d", ld->priority);
         printf("\n");
     }
+    print_ik(d);
 }
 
 int cmd_graph_check(int argc, char **argv) {

@@ -22,6 +22,8 @@
 
 #include "base.h"
 #include "clip.h"
+#include "footlock.h"
+#include "ik.h"
 #include "pose.h"
 #include "skeleton.h"
 
@@ -190,6 +192,60 @@ typedef struct stance_layer_desc {
     int priority;                    /* for the gameplay controller; higher shows on top */
 } stance_layer_desc;
 
+/* ---- IK stage: after the layers, on the model pose ----------------------------
+ * Each entry runs every update on the output of the layers, in order. Kind
+ * footlock: the graph finds each foot's contacts in every clip its states
+ * play (from the clip's events down_event/up_event when the clip has them,
+ * else from the motion, see stance_contact_desc) when it is built; per
+ * update the instance weighs them by what the base layer plays (a
+ * crossfade's two sides by its weight, a blend space's clips by theirs, a
+ * nested machine's plays inside) and runs stance_footlock_apply with the
+ * instance's world root (stance_instance_set_root) and ground
+ * (stance_instance_set_ground). */
+#define STANCE_MAX_IK 8
+
+typedef enum stance_ik_kind {
+    STANCE_IK_FOOTLOCK = 0, /* legs locked while planted (above) */
+    STANCE_IK_TWO_BONE,     /* legs[0] (hip/knee/ankle = upper/lower/end) reaches the
+                               target set with stance_instance_set_ik_target (no pole:
+                               the bend is kept; the end keeps its model rotation) */
+    STANCE_IK_AIM,          /* chain[] turns so `forward` of its last joint points at
+                               the target set with stance_instance_set_ik_target */
+    STANCE_IK_KIND_COUNT
+} stance_ik_kind;
+
+typedef struct stance_ik_leg_desc {
+    const char *hip, *knee, *ankle;     /* joint names, all three required (see stance_leg_desc) */
+    /* Names of the clip events that plant and lift this foot; a clip with
+     * both events of every leg takes its contacts from them, others from
+     * the motion. NULL = from the motion always. */
+    const char *down_event, *up_event;
+} stance_ik_leg_desc;
+
+typedef struct stance_ik_desc {
+    const char *name;                   /* 1..63 bytes, unique among the entries */
+    stance_ik_kind kind;
+    int leg_count;                      /* 1..STANCE_FOOT_MAX */
+    stance_ik_leg_desc legs[STANCE_FOOT_MAX];
+    const char *pelvis;                 /* joint lowered when a leg cannot reach; NULL = the
+                                           first hip's parent; "" = none */
+    float blend_time, plant_time, softness; /* stance_footlock_desc's (0 = its defaults) */
+    /* contact finding from the motion: stance_contact_desc's height, speed,
+     * min_duration (0 = its defaults). root_velocity: for clips played in
+     * place (no root motion, root speed 0), the velocity the character
+     * moves at while they play; zero = the mean velocity of the feet while
+     * they are down (within 2 cm of their lowest), reversed. */
+    float contact_height, contact_speed, contact_min_duration;
+    float root_velocity[3];
+    /* aim: joint names from the top to the end (each below the one before),
+     * the end joint's forward axis (zero = +Z) and each joint's largest
+     * turn in radians (0 = no limit); see stance_aim_desc. */
+    int chain_count;                    /* aim: 1..STANCE_AIM_MAX_CHAIN */
+    const char *chain[STANCE_AIM_MAX_CHAIN];
+    float forward[3];
+    float max_angle;
+} stance_ik_desc;
+
 typedef struct stance_graph_desc {
     const stance_skeleton *skeleton;
     int param_count;
@@ -200,6 +256,8 @@ typedef struct stance_graph_desc {
     const stance_layer_desc *layers;
     float default_blend_time;        /* 0 = 0.25 s */
     float deadblend_halflife;        /* velocity decay of dead blending; 0 = 0.05 s */
+    int ik_count;                    /* 0..STANCE_MAX_IK entries run after the layers */
+    const stance_ik_desc *ik;
 } stance_graph_desc;
 
 typedef struct stance_graph stance_graph;
@@ -234,6 +292,10 @@ int stance_graph_layer_priority(const stance_graph *graph, int layer);
 int stance_graph_clips(const stance_graph *graph, const stance_clip **clips, int capacity);
 /* The closest known name of a kind to `name` (edit distance), for messages. */
 const char *stance_graph_closest_param(const stance_graph *graph, const char *name);
+int stance_graph_ik_count(const stance_graph *graph);
+int stance_graph_find_ik(const stance_graph *graph, const char *name);             /* -1 if none */
+/* Entry `ik`'s contacts for `clip` (one of stance_graph_clips), NULL if none. */
+const stance_contacts *stance_graph_ik_contacts(const stance_graph *graph, int ik, const stance_clip *clip);
 
 /* ---- instance ------------------------------------------------------------- */
 
@@ -346,6 +408,29 @@ void stance_instance_root_motion(const stance_instance *inst, float out[3]);
 int stance_instance_clips_sampled(const stance_instance *inst);
 float stance_instance_time(const stance_instance *inst);
 
+/* The character's world transform, which places it for foot locking.
+ * Until set, the instance starts at the identity and moves it by its own
+ * root motion each update (rotated by the root's rotation). Once set, the
+ * caller owns it: each update uses the last one set (set it every frame
+ * for a character gameplay moves); root NULL = back to moving it by root
+ * motion from where it is. teleport = 1 also forgets every lock (as on
+ * reset): feet plant anew where they are. The rotation must be a unit
+ * quaternion (within 1e-3; it is normalized), the scale finite and nonzero. */
+stance_status stance_instance_set_root(stance_instance *inst, const stance_transform *root, int teleport,
+                                       stance_error *err);
+void stance_instance_root(const stance_instance *inst, stance_transform *out);
+/* The ground under world (x, z) for the footlock entries; fn NULL = flat
+ * ground at the root's height. */
+stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn fn, void *user);
+/* The target of a two_bone or aim entry, in model space (the character's
+ * own space), and how much of the solve shows, in [0, 1] (0, the initial
+ * value, leaves the pose as the layers made it). Kept until set again;
+ * reset returns it to weight 0. */
+stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const float target[3], float weight,
+                                            stance_error *err);
+/* The lock state of footlock entry `ik` after the last update (NULL for a bad index). */
+const stance_footlock_state *stance_instance_footlock_state(const stance_instance *inst, int ik);
+
 /* What a machine is doing. */
 typedef struct stance_machine_status {
     int state;             /* global index of the current (target) state */
@@ -370,8 +455,9 @@ stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer
 int stance_instance_layer_enabled(const stance_instance *inst, int layer);
 /* Moves what can be moved from `from` (an instance of another graph, e.g.
  * the previous version of a reloaded file) into `to`: parameters, layer
- * weights and each machine's current state and its time, matched by name.
- * What has no counterpart is listed in `report` (may be NULL). */
+ * weights and each machine's current state and its time, matched by name;
+ * the world root and ground; the locks and targets of IK entries of the
+ * same name and kind (locks only with the same leg count). What has no counterpart is listed in `report` (may be NULL). */
 stance_status stance_instance_transfer(stance_instance *to, const stance_instance *from, char *report,
                                        size_t report_size);
 float stance_graph_state_fade_time(const stance_graph *graph, int state);

@@ -26,6 +26,14 @@
  *       name, name machine, f32 weight, u8 mode, u8 space, u8 additive_ref,
  *       i32 ref_clip (-1 = none), i32 priority, u8 has_mask,
  *       f32 mask[joint_count] when has_mask
+ *   then, only when the graph has an IK stage (absent = none, so graphs
+ *   without one keep their bytes):
+ *   u32 ik_count (1..8), per entry: name, u8 kind, u32 leg_count (1..4),
+ *       per leg: name hip, name knee, name ankle, opt down_event, opt up_event;
+ *       u8 pelvis (0 default, 1 none, 2 named) and opt name pelvis,
+ *       f32 blend_time, plant_time, softness, contact_height, contact_speed,
+ *       contact_min_duration, f32 root_velocity[3],
+ *       u32 chain_count (0..16), per joint: name; f32 forward[3], f32 max_angle
  *
  * A name is u8 length (1..63) and its bytes; "opt" names may have length 0
  * (absent). Clips are indices into the file's clips, never names.
@@ -114,6 +122,20 @@ stance_status st_graph_section_check(const stance_graph_desc *d, const stance_as
                            ld->priority);
         if (ld->ref_clip && clip_index(a, ld->ref_clip) < 0)
             return st_fail(err, STANCE_ERR_ARGUMENT, "graph: layer '%s': its reference clip is not in the asset", ld->name);
+    }
+    if (d->ik_count < 0 || d->ik_count > STANCE_MAX_IK || (d->ik_count && !d->ik))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "graph: ik_count %d is not in 0..%d (or ik is NULL)", d->ik_count, STANCE_MAX_IK);
+    for (int i = 0; i < d->ik_count; i++) {
+        const stance_ik_desc *k = &d->ik[i];
+        int ok = name_len_ok(k->name, 0) && (unsigned)k->kind < STANCE_IK_KIND_COUNT && k->leg_count >= 1 &&
+                 k->leg_count <= STANCE_FOOT_MAX && name_len_ok(k->pelvis, 1);
+        for (int l = 0; ok && l < k->leg_count; l++)
+            ok = name_len_ok(k->legs[l].hip, 0) && name_len_ok(k->legs[l].knee, 0) && name_len_ok(k->legs[l].ankle, 0) &&
+                 name_len_ok(k->legs[l].down_event, 1) && name_len_ok(k->legs[l].up_event, 1);
+        ok = ok || (k->kind == STANCE_IK_AIM && name_len_ok(k->name, 0) && k->leg_count == 0);
+        ok = ok && k->chain_count >= 0 && k->chain_count <= STANCE_AIM_MAX_CHAIN;
+        for (int l = 0; ok && l < k->chain_count; l++) ok = name_len_ok(k->chain[l], 0);
+        if (!ok) return st_fail(err, STANCE_ERR_ARGUMENT, "graph: ik entry %d has a bad name, kind, leg count or joint name", i);
     }
     return STANCE_OK;
 }
@@ -226,6 +248,26 @@ size_t st_graph_section_write(const stance_graph_desc *d, const stance_asset *a,
         w_u32(&w, (uint32_t)ld->priority);
         w_u8(&w, ld->mask != NULL);
         for (int j = 0; ld->mask && j < joints; j++) w_f32(&w, ld->mask[j]);
+    }
+    if (d->ik_count > 0) w_u32(&w, (uint32_t)d->ik_count);
+    for (int i = 0; i < d->ik_count; i++) {
+        const stance_ik_desc *k = &d->ik[i];
+        w_name(&w, k->name);
+        w_u8(&w, (unsigned)k->kind);
+        w_u32(&w, (uint32_t)k->leg_count);
+        for (int l = 0; l < k->leg_count; l++) {
+            w_name(&w, k->legs[l].hip), w_name(&w, k->legs[l].knee), w_name(&w, k->legs[l].ankle);
+            w_name(&w, k->legs[l].down_event), w_name(&w, k->legs[l].up_event);
+        }
+        w_u8(&w, !k->pelvis ? 0u : !k->pelvis[0] ? 1u : 2u);
+        w_name(&w, k->pelvis && k->pelvis[0] ? k->pelvis : NULL);
+        const float v[9] = {k->blend_time, k->plant_time, k->softness, k->contact_height, k->contact_speed, k->contact_min_duration,
+                            k->root_velocity[0], k->root_velocity[1], k->root_velocity[2]};
+        for (int j = 0; j < 9; j++) w_f32(&w, v[j]);
+        w_u32(&w, (uint32_t)k->chain_count);
+        for (int j = 0; j < k->chain_count; j++) w_name(&w, k->chain[j]);
+        for (int j = 0; j < 3; j++) w_f32(&w, k->forward[j]);
+        w_f32(&w, k->max_angle);
     }
     return w.pos;
 }
@@ -397,6 +439,46 @@ static void read_transition(gr *r, stance_transition_desc *td) {
     td->condition_count = n;
 }
 
+/* The IK stage after the layers (only present when the graph has one). */
+static void read_ik(gr *r, stance_graph_desc *d) {
+    const int n = r_count(r, 30, STANCE_MAX_IK, "ik entry");
+    if (r->status) return;
+    if (n < 1) { r_fail(r, "an ik section with no entries"); return; }
+    stance_ik_desc *k = r_alloc(r, (size_t)n, sizeof *k);
+    for (int i = 0; k && i < n && !r->status; i++) {
+        memset(&k[i], 0, sizeof k[i]);
+        k[i].name = r_name(r, 0, "an ik entry");
+        k[i].kind = (stance_ik_kind)r_enum(r, STANCE_IK_KIND_COUNT - 1, "ik kind");
+        const uint32_t legs = r_u32(r);
+        if (r->status) break;
+        if (legs > STANCE_FOOT_MAX) { r_fail(r, "an ik entry's leg count is over 4"); break; }
+        k[i].leg_count = (int)legs;
+        for (uint32_t l = 0; l < legs && !r->status; l++) {
+            stance_ik_leg_desc *g = &k[i].legs[l];
+            g->hip = r_name(r, 0, "an ik leg's hip"), g->knee = r_name(r, 0, "an ik leg's knee");
+            g->ankle = r_name(r, 0, "an ik leg's ankle");
+            g->down_event = r_name(r, 1, "an ik leg's down event"), g->up_event = r_name(r, 1, "an ik leg's up event");
+        }
+        const unsigned pelvis = r_enum(r, 2, "ik pelvis mode");
+        const char *pn = r_name(r, pelvis != 2, "an ik entry's pelvis");
+        if (r->status) break;
+        if (pelvis != 2 && pn) { r_fail(r, "an ik entry names a pelvis it does not use"); break; }
+        k[i].pelvis = pelvis == 0 ? NULL : pelvis == 1 ? "" : pn;
+        float *v[9] = {&k[i].blend_time, &k[i].plant_time, &k[i].softness, &k[i].contact_height, &k[i].contact_speed,
+                       &k[i].contact_min_duration, &k[i].root_velocity[0], &k[i].root_velocity[1], &k[i].root_velocity[2]};
+        for (int j = 0; j < 9; j++) *v[j] = r_f32(r);
+        const uint32_t chain = r_u32(r);
+        if (r->status) break;
+        if (chain > STANCE_AIM_MAX_CHAIN) { r_fail(r, "an ik entry's chain is over 16 joints"); break; }
+        k[i].chain_count = (int)chain;
+        for (uint32_t j = 0; j < chain && !r->status; j++) k[i].chain[j] = r_name(r, 0, "an ik chain joint");
+        for (int j = 0; j < 3; j++) k[i].forward[j] = r_f32(r);
+        k[i].max_angle = r_f32(r);
+    }
+    d->ik = k;
+    d->ik_count = r->status ? 0 : n;
+}
+
 static void read_body(gr *r, const stance_asset *a, stance_graph_desc *d) {
     uint32_t format = r_u32(r);
     if (!r->status && format != GRPH_FORMAT) {
@@ -482,6 +564,7 @@ static void read_body(gr *r, const stance_asset *a, stance_graph_desc *d) {
     }
     d->layers = l;
     d->layer_count = nl;
+    if (!r->status && r_left(r) > 0) read_ik(r, d);
     if (!r->status && r_left(r) != 0) r_fail(r, "the section size does not match its content");
 }
 

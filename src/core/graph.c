@@ -348,6 +348,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     g->deadblend_halflife = d->deadblend_halflife > 0.0f ? d->deadblend_halflife : 0.05f;
     g->allocator = al;
     g->bytes = bytes;
+    g->ik = NULL, g->ik_count = g->ik_clip_count = 0;
     for (int i = 0; i < d->param_count; i++) {
         memcpy(g->params[i].name, d->params[i].name, strlen(d->params[i].name) + 1);
         g->params[i].type = d->params[i].type;
@@ -482,6 +483,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     }
     flatten(g);
     st = gr_build_deltas(g, err);
+    if (!st) st = gr_build_ik(g, d, err);
     if (st) {
         stance_graph_destroy(g);
         return st;
@@ -493,6 +495,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
 void stance_graph_destroy(stance_graph *g) {
     if (!g) return;
     for (int i = 0; i < g->delta_count; i++) stance_clip_destroy(g->deltas[i]);
+    gr_destroy_ik(g);
     stance_allocator al = g->allocator;
     st_free(&al, g, g->bytes);
 }

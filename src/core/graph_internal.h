@@ -84,6 +84,14 @@ typedef struct g_layer {
     int priority;
 } g_layer;
 
+typedef struct g_ik {
+    char name[G_NAME];
+    stance_ik_kind kind;
+    stance_footlock_desc fd;    /* joints resolved; ground from the instance (two_bone: legs[0]) */
+    int chain_count, chain[STANCE_AIM_MAX_CHAIN];
+    float forward[3], max_angles[STANCE_AIM_MAX_CHAIN];
+} g_ik;
+
 struct stance_graph {
     const stance_skeleton *skeleton;
     int param_count, state_count, machine_count, layer_count;
@@ -104,6 +112,11 @@ struct stance_graph {
     int delta_count;
     float default_blend_time;
     float deadblend_halflife;
+    int ik_count, ik_clip_count;
+    g_ik *ik;                   /* ik_count (own allocation, see graph_ik.c) */
+    const stance_clip **ik_clips; /* the clips the states play */
+    stance_contacts **contacts; /* ik_count * ik_clip_count (footlock entries; else NULL) */
+    size_t ik_bytes;
     stance_allocator allocator;
     size_t bytes;
 };
@@ -170,6 +183,12 @@ struct stance_instance {
     int event_count, event_dropped;
     int events_sealed;          /* the queue holds a finished update's events */
     float root_delta[3];
+    stance_footlock_state *ik_state; /* graph->ik_count */
+    float *ik_target;           /* graph->ik_count x (x, y, z, weight): two_bone and aim targets */
+    stance_transform world_root;
+    int root_owned;             /* the caller set the root: no root motion accumulated */
+    stance_ground_fn ground;
+    void *ground_user;
     int clips_sampled;
     double time;
     int override_mode, override_easing;
@@ -240,6 +259,12 @@ float adv_normalized(const stance_instance *inst, const g_play *p);
 /* evaluate.c */
 void ev_machine_tree(stance_instance *inst, stance_workspace *ws, int m, float dt, int push_history);
 void ev_frame(stance_instance *inst, stance_workspace *ws, float dt);
+
+/* graph_ik.c: the IK stage */
+stance_status gr_build_ik(stance_graph *g, const stance_graph_desc *d, stance_error *err);
+void gr_destroy_ik(stance_graph *g);
+void in_root_advance(stance_instance *inst);
+stance_status ik_frame(stance_instance *inst, stance_workspace *ws, float dt);
 
 /* transition.c: the switch modes' maths on poses */
 void tr_extrapolate(stance_pose *out, const stance_pose *h1, const stance_pose *h2, float hist_dt, float dt);

@@ -17,7 +17,7 @@
 /* ---- instance memory ------------------------------------------------------- */
 
 typedef struct inst_layout {
-    size_t params, ptarget, machines, lw, lt, lr, loff, pose_structs, pose_mem, rec, cursors, total;
+    size_t params, ptarget, machines, lw, lt, lr, loff, pose_structs, pose_mem, rec, cursors, ik, ikt, total;
     int pose_count, rec_count, cursor_count;
 } inst_layout;
 
@@ -53,6 +53,8 @@ static inst_layout layout_of(const stance_graph *g, int history_all) {
     lo.pose_structs = grab(&off, sizeof(stance_pose) * PI_COUNT);
     lo.pose_mem = grab(&off, stance_pose_bytes(J) * (size_t)(lo.pose_count + PI_COUNT));
     lo.rec = grab(&off, sizeof(float) * INERT_FLOATS * (size_t)J * (size_t)lo.rec_count);
+    lo.ik = grab(&off, sizeof(stance_footlock_state) * (size_t)g->ik_count);
+    lo.ikt = grab(&off, sizeof(float) * 4 * (size_t)g->ik_count);
     lo.total = st_align_up(off, 64);
     return lo;
 }
@@ -80,6 +82,8 @@ static void bind(stance_instance *inst) {
     inst->layer_target = (float *)(mem + lo.lt);
     inst->layer_rate = (float *)(mem + lo.lr);
     inst->layer_off = mem + lo.loff;
+    inst->ik_state = (stance_footlock_state *)(mem + lo.ik);
+    inst->ik_target = (float *)(mem + lo.ikt);
     inst->poses = (stance_pose *)(mem + lo.pose_structs);
     for (int i = 0; i < PI_COUNT; i++) bind_pose(&inst->poses[i], J, mem + lo.pose_mem + pb * (size_t)i);
     inst->machine_pose_mem = (float *)(mem + lo.pose_mem + pb * PI_COUNT);
@@ -175,6 +179,7 @@ stance_status stance_instance_create_ex(const stance_graph *g, const stance_inst
     inst->allocator = al;
     inst->bytes = lo.total;
     inst->history_all = d.history == STANCE_HISTORY_ALL;
+    inst->ground = NULL, inst->ground_user = NULL;
     bind(inst);
     for (int i = 0; i < lo.pose_count; i++) { /* the machines' poses start at rest */
         stance_pose v;
@@ -225,6 +230,10 @@ stance_status stance_instance_reset(stance_instance *inst) {
     inst->event_count = inst->event_dropped = 0;
     inst->events_sealed = 0;
     inst->root_delta[0] = inst->root_delta[1] = inst->root_delta[2] = 0.0f;
+    inst->world_root = stance_transform_identity();
+    inst->root_owned = 0;
+    memset(inst->ik_state, 0, sizeof(stance_footlock_state) * (size_t)g->ik_count);
+    memset(inst->ik_target, 0, sizeof(float) * 4 * (size_t)g->ik_count);
     inst->clips_sampled = 0;
     inst->time = 0.0;
     inst->override_mode = inst->override_easing = -1;
@@ -423,8 +432,10 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
     adv_apply_requests(inst, ws);
     adv_frame(inst, ws, dt, flags);
     ev_frame(inst, ws, dt);
+    in_root_advance(inst);
+    stance_status s = g->ik_count ? ik_frame(inst, ws, dt) : STANCE_OK;
     inst->events_sealed = 1;
-    return STANCE_OK;
+    return s;
 }
 
 stance_status stance_instances_update(stance_instance *const *instances, int count, float dt, stance_workspace *ws) {

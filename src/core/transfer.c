@@ -1,6 +1,7 @@
 /* src/core/transfer.c - hot reload: moves what can be moved from an
  * instance of one graph into an instance of another version of it
- * (parameters, layer weights, each machine's state and time, by name), and
+ * (parameters, layer weights, each machine's state and time, by name; the
+ * world root, ground and IK entries' locks and targets), and
  * lists what has no counterpart. */
 #include <stdio.h>
 #include <string.h>
@@ -65,5 +66,17 @@ stance_status stance_instance_transfer(stance_instance *to, const stance_instanc
         dst->trans = -1, dst->locked = 0, dst->pending_init = 0;
     }
     to->time = from->time;
+    /* the character stays where it is, on its ground; IK entries of the
+     * same name and kind keep their locks (same leg count) or targets */
+    to->world_root = from->world_root, to->root_owned = from->root_owned;
+    to->ground = from->ground, to->ground_user = from->ground_user;
+    for (int e = 0; e < a->ik_count; e++) {
+        int found = -1;
+        for (int k = 0; k < b->ik_count; k++)
+            if (!strcmp(a->ik[e].name, b->ik[k].name) && a->ik[e].kind == b->ik[k].kind) found = k;
+        if (found < 0) { say(report, cap, "ik entry", a->ik[e].name); continue; }
+        memcpy(to->ik_target + 4 * (size_t)found, from->ik_target + 4 * (size_t)e, sizeof(float) * 4);
+        if (a->ik[e].fd.leg_count == b->ik[found].fd.leg_count) to->ik_state[found] = from->ik_state[e];
+    }
     return STANCE_OK;
 }

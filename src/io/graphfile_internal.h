@@ -118,6 +118,8 @@ stance_status gf_read_machines(ctx *c, const jobj *root);
 /* graphfile_layers.c */
 stance_status gf_read_layers(ctx *c, const jobj *root, stance_graph_desc *gd);
 stance_status gf_check_machine_use(ctx *c, const stance_graph_desc *gd);
+/* graphfile_ik.c */
+stance_status gf_read_ik(ctx *c, const jobj *root, stance_graph_desc *gd);
 
 #endif /* STANCE_HAVE_JANSSON */
 #endif
