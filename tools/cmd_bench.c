@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "stance/import.h"
 #include "info_graph.h"
+#include "tool_json.h"
 #include "crowd.h"
 #include "tool_graph.h"
 #include "workload.h"
@@ -78,7 +79,7 @@ static int bench_clips(const char *path, int json) {
         total += m;
         if (json) {
             printf("%s{\"name\":", i ? "," : "");
-            put_json_string(stdout, c->name);
+            tool_put_json_string(stdout, c->name);
             printf(",\"compressed\":%s,\"stored_bytes\":%zu,\"sample_ns\":%.1f}", stance_clip_is_compressed(c) ? "true" : "false",
                    stance_clip_data_bytes(c), m);
         } else {

@@ -13,49 +13,9 @@
 
 #include "commands.h"
 #include "info_graph.h"
+#include "tool_json.h"
 #include "stance/import.h"
 #include "stance/asset.h"
-
-/* Prints s with control bytes as '?', so a name cannot break a line. */
-static void put_plain(FILE *f, const char *s) {
-    for (; *s; s++) fputc((unsigned char)*s < 32 || *s == 127 ? '?' : *s, f);
-}
-
-/* Length of the valid UTF-8 sequence at s, or 0. */
-static int utf8_len(const unsigned char *s) {
-    int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] < 0xE0 ? 2 : 0;
-    if (n == 0) return 0;
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80) return 0;
-    unsigned cp = n == 2 ? (s[0] & 0x1Fu) << 6 | (s[1] & 0x3Fu)
-                : n == 3 ? (s[0] & 0x0Fu) << 12 | (s[1] & 0x3Fu) << 6 | (s[2] & 0x3Fu)
-                         : (s[0] & 0x07u) << 18 | (s[1] & 0x3Fu) << 12 | (s[2] & 0x3Fu) << 6 | (s[3] & 0x3Fu);
-    if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-        return 0;
-    return n;
-}
-
-/* A JSON string: quotes, backslashes and control bytes escaped; bytes that
- * are not valid UTF-8 become \u00XX (read as Latin-1), so the output is
- * always valid JSON. */
-void put_json_string(FILE *f, const char *str) {
-    const unsigned char *s = (const unsigned char *)str;
-    fputc('"', f);
-    while (*s) {
-        if (*s == '"' || *s == '\\') {
-            fputc('\\', f), fputc(*s++, f);
-        } else if (*s < 0x20 || *s == 0x7F) {
-            fprintf(f, "\\u%04x", *s++);
-        } else if (*s < 0x80) {
-            fputc(*s++, f);
-        } else {
-            int n = utf8_len(s);
-            if (n) fwrite(s, 1, (size_t)n, f), s += n;
-            else fprintf(f, "\\u%04x", *s++);
-        }
-    }
-    fputc('"', f);
-}
 
 static int animated_count(const stance_clip *c) {
     int n = 0;
@@ -78,17 +38,17 @@ static void print_skins_text(const stance_asset *a) {
     if (a->skin_count > 0) printf("skins:\n");
     for (int i = 0; i < a->skin_count; i++) {
         printf("  ");
-        put_plain(stdout, a->skins[i]->name);
+        tool_put_plain(stdout, a->skins[i]->name);
         printf(": %d joints\n", a->skins[i]->joint_count);
     }
     if (a->mesh_count > 0) printf("meshes:\n");
     for (int i = 0; i < a->mesh_count; i++) {
         const stance_mesh *m = a->meshes[i];
         printf("  ");
-        put_plain(stdout, m->name);
+        tool_put_plain(stdout, m->name);
         printf(": %d vertices, %d triangles%s, ", m->vertex_count, m->index_count / 3, m->uvs ? ", uvs" : "");
         const char *skin = mesh_skin_name(a, m);
-        if (skin) printf("skin "), put_plain(stdout, skin);
+        if (skin) printf("skin "), tool_put_plain(stdout, skin);
         else printf("rigid");
         printf("\n");
     }
@@ -104,13 +64,13 @@ static const char *const interp_names[3] = {"LINEAR", "STEP", "CUBICSPLINE"};
 
 static void print_text(const char *path, const stance_asset *a, const stance_import_report *rep) {
     const stance_skeleton *sk = a->skeleton;
-    put_plain(stdout, path);
+    tool_put_plain(stdout, path);
     printf(": %d joints, %d clips\njoints:\n", sk->joint_count, a->clip_count);
     for (int j = 0; j < sk->joint_count; j++) {
         int depth = 0;
         for (int p = sk->parents[j]; p >= 0; p = sk->parents[p]) depth++;
         printf("  %4d %*s", j, 2 * depth, "");
-        put_plain(stdout, stance_skeleton_joint_name(sk, j));
+        tool_put_plain(stdout, stance_skeleton_joint_name(sk, j));
         if (sk->parents[j] >= 0) printf("  (parent %d)", sk->parents[j]);
         printf("\n");
     }
@@ -118,14 +78,14 @@ static void print_text(const char *path, const stance_asset *a, const stance_imp
     for (int i = 0; i < a->clip_count; i++) {
         const stance_clip *c = a->clips[i];
         printf("  ");
-        put_plain(stdout, c->name);
+        tool_put_plain(stdout, c->name);
         printf(": %.3f s, %d keys, %zu raw / %zu stored bytes, largest error %.6g cm, animates %d joints:",
                (double)c->duration, c->key_count, raw_bytes(c), stance_clip_data_bytes(c),
                (double)stance_clip_max_error(c, NULL) * unit_cm, animated_count(c));
         for (int j = 0, first = 1; j < c->joint_count; j++) {
             if (!c->animated[j]) continue;
             printf(first ? " " : ", ");
-            put_plain(stdout, stance_skeleton_joint_name(sk, j));
+            tool_put_plain(stdout, stance_skeleton_joint_name(sk, j));
             first = 0;
         }
         printf("\n");
@@ -145,24 +105,24 @@ static void print_json(const stance_asset *a, const stance_import_report *rep) {
     printf("{\"joints\":[");
     for (int j = 0; j < sk->joint_count; j++) {
         printf("%s{\"name\":", j ? "," : "");
-        put_json_string(stdout, stance_skeleton_joint_name(sk, j));
+        tool_put_json_string(stdout, stance_skeleton_joint_name(sk, j));
         printf(",\"parent\":");
         if (sk->parents[j] < 0) printf("null");
-        else put_json_string(stdout, stance_skeleton_joint_name(sk, sk->parents[j]));
+        else tool_put_json_string(stdout, stance_skeleton_joint_name(sk, sk->parents[j]));
         printf("}");
     }
     printf("],\"clips\":[");
     for (int i = 0; i < a->clip_count; i++) {
         const stance_clip *c = a->clips[i];
         printf("%s{\"name\":", i ? "," : "");
-        put_json_string(stdout, c->name);
+        tool_put_json_string(stdout, c->name);
         printf(",\"duration_s\":%.9g,\"keys\":%d,\"raw_bytes\":%zu,\"stored_bytes\":%zu,\"max_error_cm\":%.9g,"
                "\"compressed\":%s,\"joints\":[", (double)c->duration, c->key_count, raw_bytes(c), stance_clip_data_bytes(c),
                (double)stance_clip_max_error(c, NULL) * unit_cm, stance_clip_is_compressed(c) ? "true" : "false");
         for (int j = 0, first = 1; j < c->joint_count; j++) {
             if (!c->animated[j]) continue;
             if (!first) printf(",");
-            put_json_string(stdout, stance_skeleton_joint_name(sk, j));
+            tool_put_json_string(stdout, stance_skeleton_joint_name(sk, j));
             first = 0;
         }
         printf("]");
@@ -178,18 +138,18 @@ static void print_json(const stance_asset *a, const stance_import_report *rep) {
     printf("],\"skins\":[");
     for (int i = 0; i < a->skin_count; i++) {
         printf("%s{\"name\":", i ? "," : "");
-        put_json_string(stdout, a->skins[i]->name);
+        tool_put_json_string(stdout, a->skins[i]->name);
         printf(",\"joint_count\":%d}", a->skins[i]->joint_count);
     }
     printf("],\"meshes\":[");
     for (int i = 0; i < a->mesh_count; i++) {
         const stance_mesh *m = a->meshes[i];
         printf("%s{\"name\":", i ? "," : "");
-        put_json_string(stdout, m->name);
+        tool_put_json_string(stdout, m->name);
         printf(",\"vertices\":%d,\"triangles\":%d,\"uvs\":%s,\"skin\":", m->vertex_count, m->index_count / 3,
                m->uvs ? "true" : "false");
         const char *skin = mesh_skin_name(a, m);
-        if (skin) put_json_string(stdout, skin);
+        if (skin) tool_put_json_string(stdout, skin);
         else printf("null");
         printf("}");
     }
@@ -248,7 +208,7 @@ int cmd_info(int argc, char **argv) {
     stance_error err = {STANCE_OK, ""};
     if (stance_open_file(path, &opt, NULL, &asset, &err)) {
         fprintf(stderr, "stance: ");
-        put_plain(stderr, err.message);
+        tool_put_plain(stderr, err.message);
         fprintf(stderr, "\n");
         free(report.clips);
         return 1;

@@ -1,14 +1,11 @@
 /* tools/info_graph.c - what `stance info` says about a compiled graph, read
  * through the graph's public queries (the description is not kept). */
 #include "info_graph.h"
+#include "tool_json.h"
 
 static const char *param_type(stance_param_type t) {
     static const char *const names[] = {"float", "int", "bool", "trigger"};
     return (unsigned)t < 4 ? names[t] : "?";
-}
-
-static void put_plain(FILE *f, const char *s) {
-    for (; *s; s++) fputc((unsigned char)*s < 32 || *s == 127 ? '?' : *s, f);
 }
 
 void info_graph_text(FILE *f, const stance_graph *g) {
@@ -17,26 +14,26 @@ void info_graph_text(FILE *f, const stance_graph *g) {
     fprintf(f, "graph: %d parameters, %d machines, %d states, %d layers\n", np, nm, ns, nl);
     for (int p = 0; p < np; p++) {
         fprintf(f, "  param ");
-        put_plain(f, stance_graph_param_name(g, p));
+        tool_put_plain(f, stance_graph_param_name(g, p));
         fprintf(f, " (%s)\n", param_type(stance_graph_param_type(g, p)));
     }
     for (int m = 0; m < nm; m++) {
         fprintf(f, "  machine ");
-        put_plain(f, stance_graph_machine_name(g, m));
+        tool_put_plain(f, stance_graph_machine_name(g, m));
         fprintf(f, ":");
         for (int s = 0, first = 1; s < ns; s++) {
             if (stance_graph_state_machine(g, s) != m) continue;
             fprintf(f, first ? " " : ", ");
-            put_plain(f, stance_graph_state_name(g, s));
+            tool_put_plain(f, stance_graph_state_name(g, s));
             first = 0;
         }
         fprintf(f, "\n");
     }
     for (int l = 0; l < nl; l++) {
         fprintf(f, "  layer %d ", l);
-        put_plain(f, stance_graph_layer_name(g, l));
+        tool_put_plain(f, stance_graph_layer_name(g, l));
         fprintf(f, ": machine ");
-        put_plain(f, stance_graph_machine_name(g, stance_graph_layer_machine(g, l)));
+        tool_put_plain(f, stance_graph_machine_name(g, stance_graph_layer_machine(g, l)));
         fprintf(f, ", %s, priority %d\n", stance_graph_layer_mode(g, l) == STANCE_LAYER_ADDITIVE ? "additive" : "override",
                 stance_graph_layer_priority(g, l));
     }
@@ -48,18 +45,18 @@ void info_graph_json(FILE *f, const stance_graph *g) {
     fprintf(f, "{\"params\":[");
     for (int p = 0; p < np; p++) {
         fprintf(f, "%s{\"name\":", p ? "," : "");
-        put_json_string(f, stance_graph_param_name(g, p));
+        tool_put_json_string(f, stance_graph_param_name(g, p));
         fprintf(f, ",\"type\":\"%s\"}", param_type(stance_graph_param_type(g, p)));
     }
     fprintf(f, "],\"machines\":[");
     for (int m = 0; m < nm; m++) {
         fprintf(f, "%s{\"name\":", m ? "," : "");
-        put_json_string(f, stance_graph_machine_name(g, m));
+        tool_put_json_string(f, stance_graph_machine_name(g, m));
         fprintf(f, ",\"states\":[");
         for (int s = 0, first = 1; s < ns; s++) {
             if (stance_graph_state_machine(g, s) != m) continue;
             if (!first) fprintf(f, ",");
-            put_json_string(f, stance_graph_state_name(g, s));
+            tool_put_json_string(f, stance_graph_state_name(g, s));
             first = 0;
         }
         fprintf(f, "]}");
@@ -67,9 +64,9 @@ void info_graph_json(FILE *f, const stance_graph *g) {
     fprintf(f, "],\"layers\":[");
     for (int l = 0; l < nl; l++) {
         fprintf(f, "%s{\"name\":", l ? "," : "");
-        put_json_string(f, stance_graph_layer_name(g, l));
+        tool_put_json_string(f, stance_graph_layer_name(g, l));
         fprintf(f, ",\"machine\":");
-        put_json_string(f, stance_graph_machine_name(g, stance_graph_layer_machine(g, l)));
+        tool_put_json_string(f, stance_graph_machine_name(g, stance_graph_layer_machine(g, l)));
         fprintf(f, ",\"mode\":\"%s\",\"priority\":%d}",
                 stance_graph_layer_mode(g, l) == STANCE_LAYER_ADDITIVE ? "additive" : "override",
                 stance_graph_layer_priority(g, l));

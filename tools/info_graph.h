@@ -5,8 +5,7 @@
 #include <stdio.h>
 #include "stance/graph.h"
 
-/* A JSON string of s (escaped; always valid JSON), from cmd_info.c. */
-void put_json_string(FILE *f, const char *s);
+/* Its parameters, machines and states, and layers, as text lines. */
 void info_graph_text(FILE *f, const stance_graph *g);
 /* {"params":[{"name","type"}],"machines":[{"name","states":[...]}],
  *  "layers":[{"name","machine","mode","priority"}]} */
