@@ -1,10 +1,10 @@
 # stance - the two commands of the README, and a few more.
 #   make run    build with a C compiler, CMake and make only; run the demo
 #   make check  install test-only packages if missing, run the lab's browser
-#               tests, build with -Werror and run every test, then again
-#               under ASan + UBSan (ctest's summary closes the run; LeakSanitizer
-#               skips only libassimp's own leaks, tests/lsan.supp), then the
-#               thread test under TSan
+#               tests, the thread test under TSan, then build with -Werror and
+#               run every test, then again under ASan + UBSan (ctest's summary
+#               of all the tests closes the run; LeakSanitizer skips only
+#               libassimp's own leaks, tests/lsan.supp)
 #   make bench  the reference workload at 64 and 256 joints, then the crowd
 #               workload (10,000 instances of graphs/builtin.json and robot.json, 2 threads)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -43,7 +43,7 @@ test-tsan: deps
 	cmake --build build-tsan -j $(JOBS) --target test_threads
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure -R '^test_threads$$'
 
-check: lab-test test test-asan test-tsan
+check: lab-test test-tsan test test-asan
 
 bench: build
 	./$(BUILD)/stance bench --joints 64
