@@ -103,8 +103,9 @@ $(LAB_OUT)/robot.stance: graphs/robot.json $(LAB_DATA)/robot_expressive/RobotExp
 	@mkdir -p $(LAB_OUT)
 	./$(BUILD)/stance compile graphs/robot.json -o $@
 
-# cmake first (build), so the second make reads the source list it wrote
-lab: lab-deps build
+# the test packages first (deps: the CLI that compiles robot.stance needs the
+# importers), then cmake (build), so the second make reads the source list it wrote
+lab: deps lab-deps build
 	@$(MAKE) --no-print-directory lab-files
 
 lab-files: $(LAB_OUT)/index.html $(LAB_JS) $(LAB_EXAMPLES)
