@@ -34,12 +34,12 @@ run_one() {
         local gltf=""
         if pkg-config --exists tinygltf && command -v clang++ >/dev/null; then
             clang++ -std=c++17 ${flags/fuzzer,/fuzzer-no-link,} -DSTANCE_HAVE_TINYGLTF=1 -c src/io/gltf.cpp -o "$dir/gltf.o"
-            gltf="-DSTANCE_HAVE_TINYGLTF=1 -fsanitize-link-c++-runtime src/io/gltf_bake.c $dir/gltf.o $(pkg-config --libs tinygltf) -lstdc++"
+            gltf="-DSTANCE_HAVE_TINYGLTF=1 -fsanitize-link-c++-runtime $dir/gltf.o $(pkg-config --libs tinygltf) -lstdc++"
         else
             echo "run.sh: no tinygltf: the api fuzzer runs without the robot graphs" >&2
         fi
         clang $flags -Itests -DSTANCE_HAVE_JANSSON=1 -DSTANCE_HAVE_ASSIMP=1 fuzz/fuzz_api.c tests/api_driver.c \
-            src/io/graphfile*.c src/io/import*.c src/io/files.c src/io/bvh_scan.c src/io/collada_clips.c src/io/lesson_setup.c \
+            src/io/graphfile*.c src/io/import*.c src/io/gltf_bake.c src/io/files.c src/io/bvh_scan.c src/io/collada_clips.c src/io/lesson_setup.c \
             src/core/*.c src/builtin/*.c src/lesson/*.c $gltf \
             -ljansson -lassimp -lm -o "$dir/fuzz_api"
         [ -n "$(ls -A "$dir/corpus-$t")" ] || cp fuzz/corpus/api/* "$dir/corpus-$t/" ;;

@@ -102,16 +102,9 @@ static void print_text(const char *path, const stance_asset *a, const stance_imp
 
 static void print_json(const stance_asset *a, const stance_import_report *rep) {
     const stance_skeleton *sk = a->skeleton;
-    printf("{\"joints\":[");
-    for (int j = 0; j < sk->joint_count; j++) {
-        printf("%s{\"name\":", j ? "," : "");
-        tool_put_json_string(stdout, stance_skeleton_joint_name(sk, j));
-        printf(",\"parent\":");
-        if (sk->parents[j] < 0) printf("null");
-        else tool_put_json_string(stdout, stance_skeleton_joint_name(sk, sk->parents[j]));
-        printf("}");
-    }
-    printf("],\"clips\":[");
+    printf("{\"joints\":");
+    tool_put_joints_json(stdout, sk);
+    printf(",\"clips\":[");
     for (int i = 0; i < a->clip_count; i++) {
         const stance_clip *c = a->clips[i];
         printf("%s{\"name\":", i ? "," : "");

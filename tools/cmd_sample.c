@@ -59,16 +59,9 @@ static int parse_times(const char *s, float **out) {
 static void print_json(const stance_asset *a, const stance_clip *only, const float *times, int nt, stance_pose *local,
                        stance_pose *model) {
     const stance_skeleton *sk = a->skeleton;
-    printf("{\"joints\":[");
-    for (int j = 0; j < sk->joint_count; j++) {
-        printf("%s{\"name\":", j ? "," : "");
-        tool_put_json_string(stdout, stance_skeleton_joint_name(sk, j));
-        printf(",\"parent\":");
-        if (sk->parents[j] < 0) printf("null");
-        else tool_put_json_string(stdout, stance_skeleton_joint_name(sk, sk->parents[j]));
-        printf("}");
-    }
-    printf("],\"clips\":[");
+    printf("{\"joints\":");
+    tool_put_joints_json(stdout, sk);
+    printf(",\"clips\":[");
     for (int c = 0, first = 1; c < a->clip_count; c++) {
         const stance_clip *clip = a->clips[c];
         if (only && clip != only) continue;

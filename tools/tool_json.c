@@ -37,3 +37,16 @@ void tool_put_json_string(FILE *f, const char *str) {
     }
     fputc('"', f);
 }
+
+void tool_put_joints_json(FILE *f, const stance_skeleton *sk) {
+    fputc('[', f);
+    for (int j = 0; j < sk->joint_count; j++) {
+        fprintf(f, "%s{\"name\":", j ? "," : "");
+        tool_put_json_string(f, stance_skeleton_joint_name(sk, j));
+        fprintf(f, ",\"parent\":");
+        if (sk->parents[j] < 0) fprintf(f, "null");
+        else tool_put_json_string(f, stance_skeleton_joint_name(sk, sk->parents[j]));
+        fputc('}', f);
+    }
+    fputc(']', f);
+}

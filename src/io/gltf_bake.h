@@ -2,7 +2,8 @@
  * reading, no tinygltf): affine transforms in double, glTF animation curves
  * evaluated as the specification says, and their baking onto the runtime's
  * linear key grid (the tolerance check and the interval halving). Used by
- * gltf.cpp. Tools side. */
+ * gltf.cpp; its transform maths also by the assimp path (import.c,
+ * import_mesh.c). Tools side. */
 #ifndef STANCE_IO_GLTF_BAKE_H
 #define STANCE_IO_GLTF_BAKE_H
 

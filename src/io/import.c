@@ -17,6 +17,7 @@
 
 #include "bvh_scan.h"
 #include "collada_clips.h"
+#include "gltf_bake.h"
 #include "core/internal.h"
 #include "gltf.h"
 #include "stance/import.h"
@@ -185,95 +186,14 @@ static stance_status check_glb(const char *path, const unsigned char *h, size_t 
     return STANCE_OK;
 }
 
-/* ---- small double-precision transform maths -------------------------------- */
+/* ---- small double-precision transform maths: gltf_bake.h's ------------------ */
 
-typedef struct xform {
-    double t[3], r[4], s[3]; /* r is x y z w */
-} xform;
-
-typedef struct mat4 {
-    double m[3][4]; /* rows; the fourth row is 0 0 0 1 */
-} mat4;
+typedef stance_bake_xform xform;
+typedef stance_bake_mat mat4;
 
 static mat4 mat_from_ai(const struct aiMatrix4x4 *a) {
     mat4 m = {{{a->a1, a->a2, a->a3, a->a4}, {a->b1, a->b2, a->b3, a->b4}, {a->c1, a->c2, a->c3, a->c4}}};
     return m;
-}
-static mat4 mat_identity(void) {
-    mat4 m = {{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}};
-    return m;
-}
-static mat4 mat_mul(const mat4 *a, const mat4 *b) {
-    mat4 r;
-    for (int i = 0; i < 3; i++) {
-        for (int j = 0; j < 4; j++) {
-            double v = j == 3 ? a->m[i][3] : 0.0;
-            for (int k = 0; k < 3; k++) v += a->m[i][k] * b->m[k][j];
-            r.m[i][j] = v;
-        }
-    }
-    return r;
-}
-static int mat_finite(const mat4 *m) {
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 4; j++)
-            if (!isfinite(m->m[i][j])) return 0;
-    return 1;
-}
-
-static void quat_mul(const double a[4], const double b[4], double out[4]) {
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    out[0] = x, out[1] = y, out[2] = z, out[3] = w;
-}
-static void quat_rotate(const double q[4], const double v[3], double out[3]) {
-    /* v + 2w (u x v) + 2 u x (u x v) */
-    double tx = 2.0 * (q[1] * v[2] - q[2] * v[1]);
-    double ty = 2.0 * (q[2] * v[0] - q[0] * v[2]);
-    double tz = 2.0 * (q[0] * v[1] - q[1] * v[0]);
-    out[0] = v[0] + q[3] * tx + (q[1] * tz - q[2] * ty);
-    out[1] = v[1] + q[3] * ty + (q[2] * tx - q[0] * tz);
-    out[2] = v[2] + q[3] * tz + (q[0] * ty - q[1] * tx);
-}
-
-/* Translation, rotation and (signed) scale of an affine matrix. Returns 0
- * when a scale is zero or a value is not finite. */
-static int decompose(const mat4 *m, xform *x) {
-    if (!mat_finite(m)) return 0;
-    double c[3][3];
-    for (int j = 0; j < 3; j++) {
-        x->t[j] = m->m[j][3];
-        double len = sqrt(m->m[0][j] * m->m[0][j] + m->m[1][j] * m->m[1][j] + m->m[2][j] * m->m[2][j]);
-        if (!(len > 1e-30) || !isfinite(len)) return 0;
-        x->s[j] = len;
-        for (int i = 0; i < 3; i++) c[i][j] = m->m[i][j] / len;
-    }
-    double det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) - c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0]) +
-                 c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]);
-    if (det < 0.0) { /* a mirror: carry it in the x scale */
-        x->s[0] = -x->s[0];
-        for (int i = 0; i < 3; i++) c[i][0] = -c[i][0];
-    }
-    double tr = c[0][0] + c[1][1] + c[2][2], q[4];
-    if (tr > 0.0) {
-        double s = sqrt(tr + 1.0) * 2.0;
-        q[3] = 0.25 * s, q[0] = (c[2][1] - c[1][2]) / s, q[1] = (c[0][2] - c[2][0]) / s, q[2] = (c[1][0] - c[0][1]) / s;
-    } else if (c[0][0] > c[1][1] && c[0][0] > c[2][2]) {
-        double s = sqrt(1.0 + c[0][0] - c[1][1] - c[2][2]) * 2.0;
-        q[3] = (c[2][1] - c[1][2]) / s, q[0] = 0.25 * s, q[1] = (c[0][1] + c[1][0]) / s, q[2] = (c[0][2] + c[2][0]) / s;
-    } else if (c[1][1] > c[2][2]) {
-        double s = sqrt(1.0 + c[1][1] - c[0][0] - c[2][2]) * 2.0;
-        q[3] = (c[0][2] - c[2][0]) / s, q[0] = (c[0][1] + c[1][0]) / s, q[1] = 0.25 * s, q[2] = (c[1][2] + c[2][1]) / s;
-    } else {
-        double s = sqrt(1.0 + c[2][2] - c[0][0] - c[1][1]) * 2.0;
-        q[3] = (c[1][0] - c[0][1]) / s, q[0] = (c[0][2] + c[2][0]) / s, q[1] = (c[1][2] + c[2][1]) / s, q[2] = 0.25 * s;
-    }
-    double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    if (!(l > 0.0) || !isfinite(l)) return 0;
-    for (int i = 0; i < 4; i++) x->r[i] = q[i] / l;
-    return 1;
 }
 
 /* ---- the import ------------------------------------------------------------ */
@@ -657,7 +577,7 @@ static int is_fbx(const struct aiScene *sc) {
  * which file axes point right, up and to the front. The result maps file
  * space to metres, Y up. */
 static mat4 fbx_basis(importer *im) {
-    mat4 m = mat_identity();
+    mat4 m = stance_bake_mat_identity();
     double unit = 1.0, v[6];
     if (meta_number(im->scene, "UnitScaleFactor", &unit) && unit > 0.0) unit *= 0.01;
     else unit = 0.01; /* FBX's default unit is the centimetre */
@@ -688,17 +608,17 @@ static mat4 fbx_basis(importer *im) {
 /* Everything above the root: its world transform, with a uniform scale
  * moved into translations. */
 static stance_status compute_above(importer *im) {
-    mat4 m = mat_identity();
+    mat4 m = stance_bake_mat_identity();
     for (int p = im->nodes[im->root].parent; p >= 0; p = im->nodes[p].parent) {
         mat4 local = mat_from_ai(&im->nodes[p].node->mTransformation);
-        m = mat_mul(&local, &m);
+        m = stance_bake_mat_mul(&local, &m);
     }
-    im->basis = mat_identity();
+    im->basis = stance_bake_mat_identity();
     if (is_fbx(im->scene)) {
         im->basis = fbx_basis(im);
-        m = mat_mul(&im->basis, &m);
+        m = stance_bake_mat_mul(&im->basis, &m);
     }
-    if (!decompose(&m, &im->above))
+    if (!stance_bake_decompose(&m, &im->above))
         return st_fail(im->err, STANCE_ERR_VALUE, "%s: the transform above the skeleton is degenerate or not finite", im->path);
     double *s = im->above.s;
     double mean = (fabs(s[0]) + fabs(s[1]) + fabs(s[2])) / 3.0;
@@ -715,7 +635,7 @@ static stance_status compute_above(importer *im) {
 static void joint_t(const importer *im, int joint, const double in[3], float out[3]) {
     if (joint == 0 && !im->above_identity) {
         double v[3] = {in[0] * im->push_scale, in[1] * im->push_scale, in[2] * im->push_scale}, r[3];
-        quat_rotate(im->above.r, v, r);
+        stance_bake_quat_rotate(im->above.r, v, r);
         for (int i = 0; i < 3; i++) out[i] = (float)(im->scale * (im->above.t[i] + r[i]));
     } else {
         double k = im->scale * (joint == 0 ? 1.0 : im->push_scale);
@@ -724,7 +644,7 @@ static void joint_t(const importer *im, int joint, const double in[3], float out
 }
 static void joint_r(const importer *im, int joint, const double in[4], float out[4]) {
     double r[4] = {in[0], in[1], in[2], in[3]};
-    if (joint == 0 && !im->above_identity) quat_mul(im->above.r, in, r);
+    if (joint == 0 && !im->above_identity) stance_bake_quat_mul(im->above.r, in, r);
     for (int i = 0; i < 4; i++) out[i] = (float)r[i];
 }
 
@@ -774,7 +694,7 @@ static stance_status build_skeleton(importer *im, const stance_allocator *al, st
         parents[j] = j == 0 ? -1 : im->nodes[r->parent].joint;
         mat4 m = mat_from_ai(&r->node->mTransformation);
         xform x;
-        if (!decompose(&m, &x)) {
+        if (!stance_bake_decompose(&m, &x)) {
             s = st_fail(im->err, STANCE_ERR_VALUE, "%s: joint '%s' has a degenerate or non-finite transform", im->path, names[j]);
             goto done;
         }

@@ -24,42 +24,13 @@
 #include <assimp/material.h>
 
 #include "core/internal.h"
+#include "gltf_bake.h"
 
-typedef struct dm { double m[3][4]; } dm; /* rows; the fourth is 0 0 0 1 */
+typedef stance_bake_mat dm; /* rows; the fourth is 0 0 0 1 (gltf_bake.h's maths) */
 
 static dm dm_from_ai(const struct aiMatrix4x4 *a) {
     dm m = {{{a->a1, a->a2, a->a3, a->a4}, {a->b1, a->b2, a->b3, a->b4}, {a->c1, a->c2, a->c3, a->c4}}};
     return m;
-}
-static dm dm_mul(const dm *a, const dm *b) {
-    dm r;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 4; j++) {
-            double v = j == 3 ? a->m[i][3] : 0.0;
-            for (int k = 0; k < 3; k++) v += a->m[i][k] * b->m[k][j];
-            r.m[i][j] = v;
-        }
-    return r;
-}
-/* Inverse of an affine matrix; 0 when singular. */
-static int dm_inverse(const dm *a, dm *out) {
-    const double (*m)[4] = a->m;
-    double c00 = m[1][1] * m[2][2] - m[1][2] * m[2][1], c01 = m[1][2] * m[2][0] - m[1][0] * m[2][2],
-           c02 = m[1][0] * m[2][1] - m[1][1] * m[2][0];
-    double det = m[0][0] * c00 + m[0][1] * c01 + m[0][2] * c02;
-    if (!isfinite(det) || fabs(det) < 1e-300) return 0;
-    double inv[3][3] = {{c00, m[0][2] * m[2][1] - m[0][1] * m[2][2], m[0][1] * m[1][2] - m[0][2] * m[1][1]},
-                        {c01, m[0][0] * m[2][2] - m[0][2] * m[2][0], m[0][2] * m[1][0] - m[0][0] * m[1][2]},
-                        {c02, m[0][1] * m[2][0] - m[0][0] * m[2][1], m[0][0] * m[1][1] - m[0][1] * m[1][0]}};
-    for (int i = 0; i < 3; i++) {
-        double t = 0;
-        for (int k = 0; k < 3; k++) {
-            out->m[i][k] = inv[i][k] / det;
-            t += out->m[i][k] * m[k][3];
-        }
-        out->m[i][3] = -t;
-    }
-    return 1;
 }
 static void dm_point(const dm *a, double x, double y, double z, float out[3]) {
     for (int i = 0; i < 3; i++) out[i] = (float)(a->m[i][0] * x + a->m[i][1] * y + a->m[i][2] * z + a->m[i][3]);
@@ -106,7 +77,7 @@ static dm node_world(const struct aiNode *node) {
     dm m = {{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}};
     for (const struct aiNode *p = node; p; p = p->mParent) {
         dm local = dm_from_ai(&p->mTransformation);
-        m = dm_mul(&local, &m);
+        m = stance_bake_mat_mul(&local, &m);
     }
     return m;
 }
@@ -229,7 +200,7 @@ static int one_mesh(const st_mesh_import *mi, unsigned index, int skin_index, co
             const struct aiBone *bone = m->mBones ? m->mBones[k] : NULL;
             int j = bone && bone->mNumWeights > 0 ? joint_named(mi, &bone->mName) : -1;
             if (j < 0) continue; /* a bone that moves no vertex says nothing */
-            dm wj = node_world(mi->joint_node[j]), off = dm_from_ai(&bone->mOffsetMatrix), g = dm_mul(&wj, &off);
+            dm wj = node_world(mi->joint_node[j]), off = dm_from_ai(&bone->mOffsetMatrix), g = stance_bake_mat_mul(&wj, &off);
             if (!have) {
                 first = g, have = 1;
                 continue;
@@ -243,9 +214,9 @@ static int one_mesh(const st_mesh_import *mi, unsigned index, int skin_index, co
     }
     dm to_model, C;
     memcpy(C.m, mi->to_model, sizeof C.m);
-    to_model = dm_mul(&C, &G); /* C G */
+    to_model = stance_bake_mat_mul(&C, &G); /* C G */
     dm inv_to_model;
-    if (!dm_inverse(&to_model, &inv_to_model)) {
+    if (!stance_bake_mat_inverse(&to_model, &inv_to_model)) {
         warn(mi, "mesh '%s': its bind transform is singular: skipped", name);
         return 1;
     }
@@ -280,7 +251,7 @@ static int one_mesh(const st_mesh_import *mi, unsigned index, int skin_index, co
             missing++;
             continue;
         }
-        dm offset = dm_from_ai(&bone->mOffsetMatrix), t = dm_mul(&offset, &inv_to_model);
+        dm offset = dm_from_ai(&bone->mOffsetMatrix), t = stance_bake_mat_mul(&offset, &inv_to_model);
         float *o = b.ib + 16 * (size_t)n;
         for (int c = 0; c < 4; c++) {
             for (int r = 0; r < 3; r++) o[4 * c + r] = (float)(mi->pushed_scale * t.m[r][c]);
