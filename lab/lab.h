@@ -5,6 +5,7 @@
 #define STANCE_LAB_H
 
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>

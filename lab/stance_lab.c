@@ -26,6 +26,7 @@
 
 #include "stance/asset.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 #include "lab.h"
 

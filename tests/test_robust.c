@@ -13,6 +13,7 @@
 #include "api_driver.h"
 #include "check.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 #if defined(STANCE_HAVE_ASSIMP)
 #include "stance/import.h"
 #endif

@@ -9,7 +9,7 @@
 
 #include "core/internal.h"
 #include "core/qmath.h"
-#include "stance/lesson.h"
+#include "stance_lesson/lesson.h"
 
 #define RAD2DEG 57.29577951308232f
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "stance/lesson.h"
+#include "stance_lesson/lesson.h"
 
 const stance_switch_mode stance_scenario_modes[STANCE_SCENARIO_MODES] = {
     STANCE_SWITCH_CUT, STANCE_SWITCH_FROZEN, STANCE_SWITCH_CROSSFADE,

@@ -1,4 +1,4 @@
-/* stance/lesson.h - the lesson's experiments (experiments/LESSON.md), run on
+/* stance_lesson/lesson.h - the lesson's experiments (experiments/LESSON.md), run on
  * any graph that has its parameters: the 13.5 s transition script, measured
  * per switch mode. Used by `stance scenario`, the demo and the lab, so all
  * three report the same figures. */
@@ -6,7 +6,7 @@
 #define STANCE_LESSON_H
 
 #include "builtin.h"
-#include "graph.h"
+#include "../stance/graph.h"
 
 #ifdef __cplusplus
 extern "C" {
