@@ -116,8 +116,9 @@ stance_status stance_scenario_step(stance_scenario *runner, stance_scenario_fram
  * on stance_scenario_instance: the jump at a switch, the clips sampled and
  * the machine's status are measured as in the script; the blend-window
  * measures (acceleration, overshoot: they play the script ahead) are not,
- * and the frame's accel_ratio is -1. frame->speed is the speed parameter's
- * value. The script cannot continue after it without a restart. */
+ * and the frame's accel_ratio is -1. frame->speed is the speed the graph
+ * sees after the update (stance_instance_param: damped, if the graph damps
+ * it). The script cannot continue after it without a restart. */
 stance_status stance_scenario_step_by_hand(stance_scenario *runner, float dt, stance_scenario_frame *frame,
                                            stance_error *err);
 

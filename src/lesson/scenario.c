@@ -306,6 +306,7 @@ static stance_status step(stance_scenario *sc, float t, float dt, float speed, i
     stance_instance_update_ex(sc->shadow, dt, STANCE_UPDATE_NO_TRANSITIONS, sm->ws);
     stance_status s = stance_instance_update(sc->inst, dt, sm->ws);
     if (s) return st_fail(err, s, "scenario: update failed at %.3f s", (double)t);
+    if (by_hand) speed = stance_instance_param(sc->inst, sc->p_speed); /* what the graph sees now */
     int n;
     const stance_event *ev = stance_instance_events(sc->inst, &n, NULL);
     float jump_cm = -1.0f;
@@ -363,7 +364,7 @@ stance_status stance_scenario_step_by_hand(stance_scenario *sc, float dt, stance
     if (!sc) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: runner is NULL");
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return st_fail(err, STANCE_ERR_VALUE, "scenario: dt %g is not in [0, 1] s", (double)dt);
     sc->by_hand = 1;
-    return step(sc, sc->time, dt, stance_instance_param(sc->inst, sc->p_speed), 1, frame, err);
+    return step(sc, sc->time, dt, 0.0f, 1, frame, err);
 }
 
 stance_status stance_scenario_measures(const stance_scenario *sc, stance_scenario_result *result, stance_error *err) {
