@@ -445,9 +445,9 @@ static void ly_measure(void) {
     stance_machine_status ms;
     stance_instance_machine_status(v->inst, ly.wave_machine, &ms);
     float nt = ms.normalized_time - floorf(ms.normalized_time);
-    stance_clip_sample(wave, nt * wave->duration, NULL, &ly.wave_local);
-    stance_local_to_model(&ly.authored, &ly.wave_local, v->skeleton, NULL);
-    ly.angle = stance_arm_angle_deg(stance_instance_model_pose(v->inst), &ly.authored, ly.arm, ly.elbow);
+    /* the lesson library's measure (stance_layers_run's) */
+    ly.angle = stance_arm_angle_to_clip(stance_instance_model_pose(v->inst), wave, nt * wave->duration, v->skeleton,
+                                        ly.arm, ly.elbow, &ly.wave_local, &ly.authored);
     ly.angle_max[ly.angle_head] = ly.angle;
     ly.angle_head = (ly.angle_head + 1) % LAB_WINDOW;
     if (ly.angle_count < LAB_WINDOW) ly.angle_count++;

@@ -196,6 +196,17 @@ stance_status stance_layers_arm_pose(const stance_layer_setup *setup, stance_arm
  * range. The lab reports it live with this function. */
 float stance_arm_angle_deg(const stance_pose *a, const stance_pose *b, int arm, int elbow);
 
+/* Measure 3's angle against a clip as authored: samples `clip` at `time`
+ * (no cursor) into `local`, makes its model pose in `authored`, and returns
+ * stance_arm_angle_deg(model, authored, arm, elbow). local and authored are
+ * the caller's scratch poses of the skeleton's joint count; no allocation.
+ * -1 for NULL arguments, a time that is not finite, poses of another joint
+ * count, or joints out of range. stance_layers_run and the lab's live arm
+ * angle both call it. */
+float stance_arm_angle_to_clip(const stance_pose *model, const stance_clip *clip, float time,
+                               const stance_skeleton *skeleton, int arm, int elbow, stance_pose *local,
+                               stance_pose *authored);
+
 /* ---- foot sliding (the project's one measure) and foot locking ----------- */
 
 /* Foot sliding in cm per metre the root travelled. `pos` holds world foot
