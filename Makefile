@@ -74,7 +74,8 @@ clean:
 # make lab-test   browser tests (Debian chromium + npm playwright-core)
 LAB_OUT ?= build-lab
 LAB_PORT ?= 8765
-# the runtime's sources as CMake lists them (written by cmake into $(BUILD)/lab_sources.txt), and the lab's own
+# the runtime's and the lesson library's sources as CMake lists them (written by cmake into
+# $(BUILD)/lab_sources.txt), and the lab's own
 LAB_SOURCES = $(shell cat $(BUILD)/lab_sources.txt 2>/dev/null) $(wildcard lab/*.c)
 LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Iinclude -Isrc \
 	-sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=UTF8ToString,HEAPU8,HEAP32,HEAPF32 \
@@ -85,7 +86,7 @@ LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -Wall -Wextra -Werror -Wshadow -Wstri
 lab-deps:
 	bash scripts/lab_deps.sh
 
-$(LAB_OUT)/index.html: $(LAB_SOURCES) lab/index.html $(wildcard include/stance/*.h src/core/*.h lab/*.h)
+$(LAB_OUT)/index.html: $(LAB_SOURCES) lab/index.html $(wildcard include/stance/*.h include/stance_lesson/*.h src/core/*.h src/builtin/*.h lab/*.h)
 	@mkdir -p $(LAB_OUT)
 	@test -s $(BUILD)/lab_sources.txt || { echo "make lab: $(BUILD)/lab_sources.txt is missing (cmake writes it)"; exit 1; }
 	NODE_PATH=/usr/share/nodejs emcc $(LAB_EMFLAGS) $(LAB_SOURCES) -o $@

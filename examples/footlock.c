@@ -4,6 +4,7 @@
  * over chest, neck and head. The README shows this file. */
 #include <stdio.h>
 #include <stance/stance.h>
+#include <stance_lesson/stance_lesson.h>
 
 static float ground(void *user, float x, float z) { (void)user; (void)x; return 0.05f * z; } /* a gentle slope */
 

@@ -1,10 +1,12 @@
 /* examples/skinning.c - the README example: the built-in walk on the built-in
  * mesh (sample, model space, one matrix per skin joint, then linear blend
  * skinning on the CPU; an engine uploads the matrices to its vertex shader
- * instead). Links only the runtime library. */
+ * instead). Links the runtime and, for the built-in character, the lesson
+ * library. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <stance/stance.h>
+#include <stance_lesson/stance_lesson.h>
 
 int main(void) {
     stance_builtin b;

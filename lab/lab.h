@@ -1,10 +1,12 @@
 /* lab/lab.h - what the lab's C files share: the view record (one graph, one
  * instance, the character's skins and meshes), the one place the lab calls
- * the runtime's per-frame update (lab_update), and the error message. */
+ * the runtime's per-frame update (lab_update; view 0 steps a stance_scenario
+ * runner instead), and the error message. */
 #ifndef STANCE_LAB_H
 #define STANCE_LAB_H
 
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
@@ -55,7 +57,8 @@ void lab_track_frame(lab_view *v);
 const stance_builtin *lab_builtin(void);
 int lab_fail(const char *fmt, ...);
 
-/* Every per-frame update of the lab goes through these two. */
+/* Every per-frame update of the lab goes through these two, but view 0's:
+ * its stance_scenario runner (the lesson library) updates it. */
 static inline stance_status lab_update(stance_instance *inst, float dt, stance_workspace *ws) {
     return stance_instance_update(inst, dt, ws);
 }

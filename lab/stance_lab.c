@@ -6,9 +6,11 @@
  * Three views, each one graph and one instance:
  *   0 state machine: the built-in character on the lesson graph, driven by
  *     speed and jump by hand or by the lesson's 13.5 s script, with the
- *     switch mode / blend time / easing overridden; the jump at a switch is
- *     measured exactly like stance_scenario_run (a copy of the instance
- *     updated with STANCE_UPDATE_NO_TRANSITIONS, stance_pose_distance).
+ *     switch mode / blend time / easing overridden. Its instance is a
+ *     stance_scenario runner's (the lesson library's, the code of
+ *     `stance scenario`): the script's frames are stance_scenario_step,
+ *     the hand's stance_scenario_step_by_hand, and the jump at a switch is
+ *     the runner's, so the lab's figures are the CLI's by construction.
  *   1 layers: a small graph (base idle/walk/run; additive breathing and lean;
  *     the wave as an override layer on a mask, local or mesh space), rebuilt
  *     when the mask or the space changes; live foot sliding and arm angle.
@@ -26,6 +28,7 @@
 
 #include "stance/asset.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 #include "lab.h"
 
@@ -54,6 +57,7 @@ int lab_fail(const char *fmt, ...) {
 
 
 static lab_view g_view[LAB_VIEWS];
+static stance_scenario *g_runner; /* view 0's: it owns view 0's instance */
 static stance_builtin g_builtin;
 static int g_ready;
 
@@ -125,7 +129,8 @@ static float rest_height(const stance_skeleton *sk, signed char *side) {
 }
 
 static void view_close(lab_view *v) {
-    stance_instance_destroy(v->inst);
+    if (v == &g_view[0] && g_runner) stance_scenario_destroy(g_runner), g_runner = NULL;
+    else stance_instance_destroy(v->inst);
     stance_workspace_destroy(v->ws);
     if (v->owns_graph) stance_graph_destroy(v->graph);
     v->inst = NULL, v->ws = NULL, v->graph = NULL, v->owns_graph = 0;
@@ -207,12 +212,11 @@ LAB_API const char *lab_state_name(int view, int state) {
 /* ---- view 0: the lesson's state machine ------------------------------------ */
 
 static struct {
-    stance_instance *shadow;       /* the old state alone, for the jump */
     int p_speed, p_jump, machine;
     float speed;                   /* what gameplay sets */
     int mode, easing;
     float blend;
-    int script_frame;              /* -1: driven by hand */
+    int script;                    /* 1: the script drives (stance_scenario_step), 0: the hand */
     /* the last step */
     int state, from;
     float progress, jump_cm;
@@ -220,8 +224,16 @@ static struct {
     char transition[160];          /* the last transition started: "From->To" */
 } sm;
 
-static void sm_apply_switch(void) {
-    stance_instance_override_switch(g_view[0].inst, sm.mode, sm.blend, sm.easing);
+/* The step's figures from the runner's frame record. */
+static void sm_take(const stance_scenario_frame *fr) {
+    const lab_view *v = &g_view[0];
+    sm.jump_cm = fr->jump_cm;
+    if (fr->jump_cm >= 0.0f) {
+        sm.jump_joint = fr->jump_joint;
+        snprintf(sm.transition, sizeof sm.transition, "%s->%s", stance_graph_state_name(v->graph, fr->jump_from),
+                 stance_graph_state_name(v->graph, fr->jump_to));
+    }
+    sm.state = fr->state, sm.from = fr->from_state, sm.progress = fr->progress;
 }
 
 static int sm_open(void) {
@@ -229,10 +241,17 @@ static int sm_open(void) {
     stance_graph *g = NULL;
     if (stance_builtin_lesson_graph(&g_builtin, NULL, &g, &err)) return fail("lesson graph: %s", err.message);
     lab_view *v = &g_view[0];
-    if (view_open(v, g, 1)) return -1;
+    view_close(v);
+    v->graph = g, v->owns_graph = 1, v->skeleton = stance_graph_skeleton(g);
+    sm.mode = STANCE_SWITCH_CUT, sm.blend = 0.25f, sm.easing = STANCE_EASE_SMOOTHSTEP;
+    const stance_scenario_desc sd = {.mode = (stance_switch_mode)sm.mode, .blend_time = sm.blend, .easing = (stance_easing)sm.easing};
+    if (stance_scenario_create(g, &sd, NULL, &g_runner, &err)) {
+        view_close(v);
+        return fail("scenario: %s", err.message);
+    }
+    v->inst = stance_scenario_instance(g_runner);
+    track_reset(v);
     view_builtin_mesh(v);
-    const stance_instance_desc all = {.history = STANCE_HISTORY_ALL};
-    if (stance_instance_create_ex(g, &all, NULL, &sm.shadow, &err)) return fail("instance: %s", err.message);
     v->move_root = 1;
     v->height = rest_height(v->skeleton, v->side);
     v->feet[0] = stance_skeleton_find(v->skeleton, "foot_l");
@@ -240,12 +259,12 @@ static int sm_open(void) {
     sm.p_speed = stance_graph_find_param(g, "speed");
     sm.p_jump = stance_graph_find_param(g, "jump");
     sm.machine = stance_graph_layer_machine(g, 0);
-    sm.mode = STANCE_SWITCH_CUT, sm.blend = 0.25f, sm.easing = STANCE_EASE_SMOOTHSTEP;
-    sm.script_frame = -1;
+    sm.script = 0;
     sm.state = -1, sm.from = -1, sm.jump_cm = -1.0f, sm.jump_joint = -1;
     snprintf(sm.transition, sizeof sm.transition, "none");
-    sm_apply_switch();
-    lab_update(v->inst, 0.0f, v->ws);
+    stance_scenario_frame fr;
+    if (stance_scenario_step_by_hand(g_runner, 0.0f, &fr, &err)) return fail("scenario: %s", err.message);
+    sm_take(&fr);
     track_frame(v);
     return 0;
 }
@@ -263,69 +282,48 @@ LAB_API int lab_sm_set_switch(int mode, float blend_time, int easing) {
     if (mode < 0 || mode >= STANCE_SWITCH_MODE_COUNT) return fail("unknown switch mode %d", mode);
     if (!(blend_time > 0.0f && blend_time <= 10.0f)) return fail("blend time must be in (0, 10] s");
     if (easing != STANCE_EASE_SMOOTHSTEP && easing != STANCE_EASE_LINEAR) return fail("unknown easing %d", easing);
+    stance_error err = {0};
+    if (stance_scenario_set_switch(g_runner, (stance_switch_mode)mode, blend_time, (stance_easing)easing, &err))
+        return fail("%s", err.message);
     sm.mode = mode, sm.blend = blend_time, sm.easing = easing;
-    sm_apply_switch();
     return 0;
 }
 LAB_API const char *lab_mode_name(int mode) { return stance_switch_mode_name((stance_switch_mode)mode); }
 LAB_API int lab_mode_count(void) { return STANCE_SWITCH_MODE_COUNT; }
 LAB_API int lab_scenario_mode(int i) { return i >= 0 && i < STANCE_SCENARIO_MODES ? (int)stance_scenario_modes[i] : -1; }
 
-/* Plays the lesson's script from a fresh start: stance_scenario_input drives
- * speed and jump, one frame of 1/60 s a step, with the current switch. */
+/* Plays the lesson's script from a fresh start (stance_scenario_restart):
+ * stance_scenario_step drives speed and jump, one frame of 1/60 s a step,
+ * with the current switch. */
 LAB_API void lab_sm_script_start(void) {
     lab_view *v = &g_view[0];
-    if (!v->inst) return;
-    stance_instance_reset(v->inst);
-    sm_apply_switch();
+    if (!v->inst || stance_scenario_restart(g_runner, NULL)) return;
     track_reset(v);
-    sm.script_frame = 0;
+    sm.script = 1;
     sm.speed = 0.0f;
     sm.state = -1, sm.from = -1, sm.jump_cm = -1.0f;
 }
-LAB_API void lab_sm_script_stop(void) { sm.script_frame = -1; }
+LAB_API void lab_sm_script_stop(void) { sm.script = 0; }
 /* Seconds into the script (end of the last frame), or -1 when driven by hand. */
-LAB_API float lab_sm_script_time(void) { return sm.script_frame >= 0 ? (float)sm.script_frame * LAB_DT : -1.0f; }
+LAB_API float lab_sm_script_time(void) { return sm.script ? (float)stance_scenario_frame_index(g_runner) * LAB_DT : -1.0f; }
 
-/* One update. In the script the step is always 1/60 s. Returns the current
- * state (global index) or -1 on failure. */
+/* One update: the script's next frame (the step is then always 1/60 s) or
+ * one by hand. Returns the current state (global index) or -1 on failure. */
 LAB_API int lab_sm_step(float dt) {
     lab_view *v = &g_view[0];
     if (!v->inst) return fail("not initialised");
-    if (sm.script_frame >= 0) {
-        float speed;
-        int jump;
-        dt = LAB_DT;
-        stance_scenario_input((float)sm.script_frame * LAB_DT, &speed, &jump);
-        sm.speed = speed;
-        stance_instance_set_float(v->inst, sm.p_speed, speed, NULL);
-        if (jump) stance_instance_set_trigger(v->inst, sm.p_jump, NULL);
+    stance_error err = {0};
+    stance_scenario_frame fr;
+    if (sm.script) {
+        if (stance_scenario_step(g_runner, &fr, &err)) return fail("update: %s", err.message);
+        sm.speed = fr.speed;
+    } else {
+        if (!(dt >= 0.0f && dt <= 0.25f)) return fail("dt %g out of range", (double)dt);
+        if (stance_scenario_step_by_hand(g_runner, dt, &fr, &err)) return fail("update: %s", err.message);
     }
-    if (!(dt >= 0.0f && dt <= 0.25f)) return fail("dt %g out of range", (double)dt);
-    /* the pose the old state alone gives on this frame */
-    stance_instance_copy(sm.shadow, v->inst);
-    lab_update_ex(sm.shadow, dt, STANCE_UPDATE_NO_TRANSITIONS, v->ws);
-    stance_status st = lab_update(v->inst, dt, v->ws);
-    if (st) return fail("update: %s", stance_status_name(st));
-    sm.jump_cm = -1.0f;
-    int n;
-    const stance_event *ev = stance_instance_events(v->inst, &n, NULL);
-    for (int i = 0; i < n; i++) {
-        if (ev[i].type != STANCE_EVENT_TRANSITION_STARTED || ev[i].machine != sm.machine) continue;
-        float d;
-        int joint;
-        stance_pose_distance(stance_instance_model_pose(v->inst), stance_instance_model_pose(sm.shadow), &d, &joint);
-        if (d * 100.0f > sm.jump_cm) {
-            sm.jump_cm = d * 100.0f, sm.jump_joint = joint;
-            snprintf(sm.transition, sizeof sm.transition, "%s->%s", stance_graph_state_name(v->graph, ev[i].other),
-                     stance_graph_state_name(v->graph, ev[i].state));
-        }
-    }
-    stance_machine_status ms;
-    stance_instance_machine_status(v->inst, sm.machine, &ms);
-    sm.state = ms.state, sm.from = ms.transition, sm.progress = ms.progress;
+    sm_take(&fr);
     track_frame(v);
-    if (sm.script_frame >= 0 && ++sm.script_frame >= STANCE_SCENARIO_FRAMES) sm.script_frame = -1;
+    if (sm.script && stance_scenario_script_done(g_runner)) sm.script = 0;
     return sm.state;
 }
 LAB_API int lab_sm_state(void) { return sm.state; }
@@ -447,9 +445,9 @@ static void ly_measure(void) {
     stance_machine_status ms;
     stance_instance_machine_status(v->inst, ly.wave_machine, &ms);
     float nt = ms.normalized_time - floorf(ms.normalized_time);
-    stance_clip_sample(wave, nt * wave->duration, NULL, &ly.wave_local);
-    stance_local_to_model(&ly.authored, &ly.wave_local, v->skeleton, NULL);
-    ly.angle = stance_arm_angle_deg(stance_instance_model_pose(v->inst), &ly.authored, ly.arm, ly.elbow);
+    /* the lesson library's measure (stance_layers_run's) */
+    ly.angle = stance_arm_angle_to_clip(stance_instance_model_pose(v->inst), wave, nt * wave->duration, v->skeleton,
+                                        ly.arm, ly.elbow, &ly.wave_local, &ly.authored);
     ly.angle_max[ly.angle_head] = ly.angle;
     ly.angle_head = (ly.angle_head + 1) % LAB_WINDOW;
     if (ly.angle_count < LAB_WINDOW) ly.angle_count++;

@@ -39,7 +39,7 @@ int main(int argc, char **argv) {
 C
 src=$(cd "$(dirname "$0")/.." && pwd)
 cc -O2 -std=c11 -I "$src/include" -I "$src/src" "$tmp/sb.c" -o "$tmp/sb" \
-  "$build/libstance_io.a" "$build/libstance.a" $(pkg-config --libs assimp tinygltf) -lstdc++ -lm
+  "$build/libstance_io.a" "$build/libstance_lesson.a" "$build/libstance.a" $(pkg-config --libs assimp tinygltf) -lstdc++ -lm
 for s in 0 1; do
   valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$s" --toggle-collect=stance_clip_sample \
     "$tmp/sb" "$file" "$clip" $s > "$tmp/out.$s" 2> /dev/null

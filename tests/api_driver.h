@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 /* ---- the update wrappers (adapt here to the workspace API) --------------- */
 stance_status drv_instance_update(stance_instance *inst, float dt, unsigned flags);

@@ -11,6 +11,7 @@
 
 #include "stance/import.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 int main(int argc, char **argv) {
     const char *bvh = argc > 1 ? argv[1] : "lsan_probe.bvh";

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 #define PI_D 3.14159265358979323846
 

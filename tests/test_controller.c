@@ -8,6 +8,7 @@
 #include "check.h"
 #include "ws.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 static stance_builtin B;
 static const float DT = 1.0f / 60.0f;

@@ -10,6 +10,7 @@
 #endif
 #include "core/qmath.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 #include "workload.h"
 
 /* ---- a counting allocator ------------------------------------------------ */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# C++ users: a .cpp that includes stance/stance.h and stance/io.h (the
-# installed headers) builds with -Wall -Wextra -Werror -pedantic under g++
+# C++ users: a .cpp that includes stance/stance.h, stance/io.h and
+# stance_lesson/stance_lesson.h (the installed headers) builds with -Wall -Wextra -Werror -pedantic under g++
 # and clang++, links the installed libraries and runs.
 set -euo pipefail
 build=${STANCE_BUILD:?}
@@ -13,6 +13,7 @@ san=""
 cat > "$tmp/user.cpp" <<'CPP'
 #include <stance/stance.h>
 #include <stance/io.h>
+#include <stance_lesson/stance_lesson.h>
 #include <cstdio>
 #include <cstring>
 int main(int argc, char **argv) {
@@ -32,6 +33,13 @@ int main(int argc, char **argv) {
     stance_instance_destroy(inst);
     stance_workspace_destroy(ws);
     stance_graphfile_destroy(gf);
+    stance_scenario_result r;   /* the lesson library: the script on the same graph file */
+    if (stance_graphfile_load(argv[1], nullptr, &gf, &err) != STANCE_OK) { std::puts(err.message); return 1; }
+    if (stance_scenario_run(stance_graphfile_graph(gf), STANCE_SWITCH_CUT, 0.25f, STANCE_EASE_SMOOTHSTEP, &r, nullptr, nullptr, &err) != STANCE_OK) {
+        std::puts(err.message); return 1;
+    }
+    std::printf("C++ user of stance_lesson: %d transitions\n", r.transitions);
+    stance_graphfile_destroy(gf);
     return std::strcmp(stance_version(), "") == 0;
 }
 CPP
@@ -45,9 +53,9 @@ for cxx in g++ clang++; do
     cc_san=$san linker=$cxx
     if [ -n "$san" ] && [ "$cxx" = clang++ ]; then cc_san="" linker=g++; fi
     if $cxx $cc_san -std=$std -Wall -Wextra -Werror -pedantic -c "$tmp/user.cpp" \
-         $(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags stance-io) -o "$tmp/user.o" \
-       && $linker $san "$tmp/user.o" $(PKG_CONFIG_PATH="$pcdir" pkg-config --libs stance-io) -o "$tmp/user" \
-       && LD_LIBRARY_PATH="$(dirname "$pcdir")" "$tmp/user" "$src/graphs/builtin.json" | grep -q "^C++ user of stance "; then
+         $(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags stance-io stance-lesson) -o "$tmp/user.o" \
+       && $linker $san "$tmp/user.o" $(PKG_CONFIG_PATH="$pcdir" pkg-config --libs stance-io stance-lesson) -o "$tmp/user" \
+       && LD_LIBRARY_PATH="$(dirname "$pcdir")" "$tmp/user" "$src/graphs/builtin.json" | grep -q "^C++ user of stance_lesson: [1-9]"; then
       passed=$((passed + 1)); echo "ok   $cxx -std=$std"
     else failed=$((failed + 1)); echo "FAIL $cxx -std=$std"; fi
   done

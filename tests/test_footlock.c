@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 /* root (0), pelvis (1) 0.95 up, hip (2), knee (3) 0.45 below, ankle (4)
  * 0.45 below the knee; a static clip with the knee bent 0.3 rad (the shin

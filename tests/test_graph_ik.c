@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 typedef struct counter { long allocs, frees, live; } counter;
 static void *count_alloc(void *u, size_t size, size_t align) {

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "ws.h"
 #include "stance/io.h"
+#include "stance_lesson/stance_lesson.h"
 
 static const char *source_dir(void) {
     const char *s = getenv("STANCE_SOURCE");

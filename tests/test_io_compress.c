@@ -19,6 +19,7 @@
 #include "check.h"
 #include "stance/import.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 #define BVH_PATH "/usr/share/assimp/models/BVH/01_01.bvh"
 #define CMU_TO_METRES 0.05644 /* the CMU skeleton's unit: 1 / 0.45 inch */

@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 /* from the lab C files (no header of their own for JavaScript's sake) */
 int lab_init(void);

@@ -2,12 +2,14 @@
  * authored directions whatever the layers below do, additive layers on
  * different bases, weight fades, the order of additive and override layers,
  * and the lesson's layer experiments on the built-in character. */
+#include <math.h>
 #include <string.h>
 
 #include "check.h"
 #include "ws.h"
 #include "core/qmath.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 static stance_builtin B;
 static const float DT = 1.0f / 60.0f;
@@ -209,8 +211,52 @@ static void test_arm_angle(void) {
     stance_pose_destroy(&a), stance_pose_destroy(&b);
 }
 
+/* Against a clip as authored: a three-joint arm (root, arm, elbow 1 m
+ * along +x) whose clip turns the arm about +z from 0 at 0 s to 60 degrees
+ * at 1 s (slerp keys). The rest pose against the clip at 0.5 s is 30
+ * degrees apart; the clip against itself 0. */
+static void test_arm_angle_to_clip(void) {
+    const char *names[3] = {"root", "arm", "elbow"};
+    const int parents[3] = {-1, 0, 1};
+    stance_transform rest[3] = {stance_transform_identity(), stance_transform_identity(), stance_transform_identity()};
+    rest[2].t[0] = 1.0f;
+    stance_skeleton *sk;
+    CHECK_OK(stance_skeleton_create(&(stance_skeleton_desc){3, names, parents, rest}, NULL, &sk, NULL));
+    const float times[2] = {0.0f, 1.0f};
+    const float h = 0.52359877559829887f; /* 60 degrees / 2 */
+    const float rot[8] = {0, 0, 0, 1, 0, 0, sinf(h), cosf(h)};
+    const stance_track_desc tr = {1, STANCE_CHANNEL_ROTATION, 2, times, rot};
+    stance_clip *c;
+    CHECK_OK(stance_clip_create(&(stance_clip_desc){.name = "turn", .track_count = 1, .tracks = &tr, .slerp = 1}, sk, NULL, &c, NULL));
+    stance_pose local, model, sl, sm, other;
+    CHECK_OK(stance_pose_create(&local, 3, NULL, NULL));
+    CHECK_OK(stance_pose_create(&model, 3, NULL, NULL));
+    CHECK_OK(stance_pose_create(&sl, 3, NULL, NULL));
+    CHECK_OK(stance_pose_create(&sm, 3, NULL, NULL));
+    CHECK_OK(stance_pose_create(&other, 4, NULL, NULL));
+    stance_pose_set_rest(&local, sk);
+    CHECK_OK(stance_local_to_model(&model, &local, sk, NULL));
+    CHECK_NEAR(stance_arm_angle_to_clip(&model, c, 0.5f, sk, 1, 2, &sl, &sm), 30.0, 1e-3);
+    CHECK_NEAR(sm.ty[2], sinf(30.0f / 57.29578f), 1e-5); /* the authored pose comes back */
+    CHECK_NEAR(stance_arm_angle_to_clip(&model, c, 1.0f, sk, 1, 2, &sl, &sm), 60.0, 1e-3);
+    CHECK_NEAR(stance_arm_angle_to_clip(&model, c, 0.0f, sk, 1, 2, &sl, &sm), 0.0, 1e-3);
+    stance_pose_copy(&model, &sm);
+    CHECK_NEAR(stance_arm_angle_to_clip(&model, c, 0.0f, sk, 1, 2, &sl, &sm), 0.0, 1e-3);
+    /* refusals: -1, never NaN */
+    CHECK(stance_arm_angle_to_clip(NULL, c, 0.5f, sk, 1, 2, &sl, &sm) == -1.0f);
+    CHECK(stance_arm_angle_to_clip(&model, NULL, 0.5f, sk, 1, 2, &sl, &sm) == -1.0f);
+    CHECK(stance_arm_angle_to_clip(&model, c, NAN, sk, 1, 2, &sl, &sm) == -1.0f);
+    CHECK(stance_arm_angle_to_clip(&model, c, 0.5f, sk, 1, 2, &other, &sm) == -1.0f);
+    CHECK(stance_arm_angle_to_clip(&model, c, 0.5f, sk, 1, 7, &sl, &sm) == -1.0f);
+    stance_pose_destroy(&local), stance_pose_destroy(&model), stance_pose_destroy(&sl), stance_pose_destroy(&sm);
+    stance_pose_destroy(&other);
+    stance_clip_destroy(c);
+    stance_skeleton_destroy(sk);
+}
+
 int main(void) {
     RUN(test_arm_angle);
+    RUN(test_arm_angle_to_clip);
     stance_error err;
     if (stance_builtin_create(NULL, &B, &err)) { fprintf(stderr, "%s\n", err.message); return 1; }
     RUN(test_layer_weight_extremes);

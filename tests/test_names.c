@@ -8,6 +8,7 @@
 #include "check.h"
 #include "core/names.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 static void test_edit_distance(void) {
     CHECK(st_edit_distance("", "") == 0);

@@ -2,7 +2,7 @@
 # The README's API examples compile as written against the installed copy:
 # every ```c block of its "The API in a few examples" section is a whole
 # program; each is built with -Wall -Wextra -Werror against the installed
-# headers and libraries only (pkg-config stance-io) and run from the source
+# headers and libraries only (pkg-config stance-io stance-lesson) and run from the source
 # directory. anim_ids.h and bullet_waste.stance are made with the installed
 # `stance` command, as the README says.
 set -euo pipefail
@@ -28,11 +28,11 @@ mkdir -p "$tmp/gen" "$tmp/run"
 passed=0 failed=0
 for c in "$tmp"/readme_*.c; do
   name=$(basename "$c" .c)
-  # only installed headers: stance's own includes must name stance/<header> that the install has
-  for h in $(sed -n 's/^#include [<"]\(stance\/[^>"]*\)[>"].*/\1/p' "$c"); do
+  # only installed headers: stance's own includes must name stance/ or stance_lesson/<header> that the install has
+  for h in $(sed -n 's/^#include [<"]\(stance\(_lesson\)\{0,1\}\/[^>"]*\)[>"].*/\1/p' "$c"); do
     [ -f "$tmp/prefix/include/$h" ] || { echo "FAIL $name includes $h, which is not installed"; failed=$((failed + 1)); continue 2; }
   done
-  if ! cc $san -std=c11 -Wall -Wextra -Werror -I"$tmp/gen" "$c" $(pkg-config --cflags --libs stance-io) -o "$tmp/$name" 2> "$tmp/$name.log"; then
+  if ! cc $san -std=c11 -Wall -Wextra -Werror -I"$tmp/gen" "$c" $(pkg-config --cflags --libs stance-io stance-lesson) -o "$tmp/$name" 2> "$tmp/$name.log"; then
     cat "$tmp/$name.log"; echo "FAIL $name does not build"; failed=$((failed + 1)); continue
   fi
   # run in a copy of the layout the examples name (graphs/ and the compiled graph)

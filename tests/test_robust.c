@@ -13,6 +13,7 @@
 #include "api_driver.h"
 #include "check.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 #if defined(STANCE_HAVE_ASSIMP)
 #include "stance/import.h"
 #endif
@@ -245,7 +246,10 @@ static void test_half_allocator(void) {
         check_half(stance_asset_load_file("x.stance", a, &asset, &err), &err, "x.stance", has_alloc);
         stance_scenario_result sr;
         check_half(stance_scenario_run(LESSON, STANCE_SWITCH_CUT, 0.25f, STANCE_EASE_SMOOTHSTEP, &sr, NULL, a, &err), &err,
-                   "instance", has_alloc);
+                   "scenario", has_alloc);
+        stance_scenario *runner = NULL;
+        check_half(stance_scenario_create(LESSON, NULL, a, &runner, &err), &err, "scenario", has_alloc);
+        CHECK(runner == NULL);
         stance_layer_setup su;
         stance_layer_result lr;
         CHECK_OK(stance_builtin_layer_setup(&B, &su));

@@ -5,7 +5,9 @@
  * graphs/bullet_waste.json (both graphs shared, read-only) for 3,000 frames
  * with a seeded script of parameters, triggers, switches and set/reset.
  * Every frame's poses must equal, bit for bit, a serial run of the same
- * scripts. All updates go through tests/api_driver.c's wrappers. */
+ * scripts. All updates go through tests/api_driver.c's wrappers. Then four
+ * stance_scenario runners (the lesson library) on the shared lesson graph,
+ * one per thread, against a serial run. */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -117,6 +119,50 @@ static void test_threads_equal_serial(void) {
            FRAMES, SERIAL[0].frame_hash[FRAMES - 1]);
 }
 
+/* The lesson library's scenario runner on the shared lesson graph: one
+ * runner per thread, each with its own switch mode, stepped through the
+ * script; the measures and every frame equal a serial run's. */
+typedef struct script_run {
+    stance_switch_mode mode;
+    stance_status status;
+    stance_scenario_result result;
+    stance_scenario_frame frames[STANCE_SCENARIO_FRAMES];
+} script_run;
+static script_run SCRIPT_SERIAL[THREADS], SCRIPT_PARALLEL[THREADS];
+
+static void *script(void *arg) {
+    script_run *r = arg;
+    stance_scenario *sc = NULL;
+    const stance_scenario_desc d = {.mode = r->mode};
+    r->status = stance_scenario_create(LESSON, &d, NULL, &sc, NULL);
+    for (int f = 0; f < STANCE_SCENARIO_FRAMES && !r->status; f++) r->status = stance_scenario_step(sc, &r->frames[f], NULL);
+    if (!r->status) r->status = stance_scenario_measures(sc, &r->result, NULL);
+    stance_scenario_destroy(sc);
+    return NULL;
+}
+
+static void test_scenario_runners_on_threads(void) {
+    for (int t = 0; t < THREADS; t++) {
+        SCRIPT_SERIAL[t].mode = SCRIPT_PARALLEL[t].mode = stance_scenario_modes[t + 1]; /* frozen .. deadblend */
+        script(&SCRIPT_SERIAL[t]);
+    }
+    pthread_t th[THREADS];
+    int started = 0;
+    for (int t = 0; t < THREADS; t++) {
+        if (pthread_create(&th[t], NULL, script, &SCRIPT_PARALLEL[t])) break;
+        started++;
+    }
+    CHECK(started == THREADS);
+    for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+    for (int t = 0; t < started; t++) {
+        CHECK(SCRIPT_SERIAL[t].status == STANCE_OK && SCRIPT_PARALLEL[t].status == STANCE_OK);
+        CHECK(SCRIPT_SERIAL[t].result.transitions > 0);
+        CHECK(memcmp(&SCRIPT_SERIAL[t].result, &SCRIPT_PARALLEL[t].result, sizeof SCRIPT_SERIAL[t].result) == 0);
+        CHECK(memcmp(SCRIPT_SERIAL[t].frames, SCRIPT_PARALLEL[t].frames, sizeof SCRIPT_SERIAL[t].frames) == 0);
+    }
+    CHECK(SCRIPT_SERIAL[0].result.worst_jump_cm != SCRIPT_SERIAL[1].result.worst_jump_cm); /* the modes differ */
+}
+
 int main(void) {
     stance_error err;
     const char *src = getenv("STANCE_SOURCE");
@@ -128,6 +174,7 @@ int main(void) {
     CTL_GRAPH = G.count > 1 ? G.graph[1] : G.graph[0]; /* without JSON support: the lesson graph */
     printf("threads: controllers run %s\n", G.name[G.count > 1 ? 1 : 0]);
     RUN(test_threads_equal_serial);
+    RUN(test_scenario_runners_on_threads);
     drv_graphs_free(&G);
     return check_summary();
 }

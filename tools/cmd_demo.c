@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 /* Sliding of planted feet (cm per metre) for a loop clip played for `secs`
  * with the root advancing at the clip's speed (LESSON.md, measure 2). */

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 #include "tool_graph.h"
 
 static void usage(FILE *f) {

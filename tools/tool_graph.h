@@ -4,6 +4,7 @@
 #ifndef STANCE_TOOLS_TOOL_GRAPH_H
 #define STANCE_TOOLS_TOOL_GRAPH_H
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 typedef struct tool_graph {
     const stance_graph *graph;

@@ -1,13 +1,14 @@
-/* stance/stance.h - the whole public API of the stance runtime. */
+/* stance/stance.h - the whole public API of the stance runtime (libstance:
+ * src/core, C11 on libc and libm). The built-in character and the lesson's
+ * experiments are a library of their own, libstance_lesson
+ * (<stance_lesson/stance_lesson.h>). */
 #ifndef STANCE_STANCE_H
 #define STANCE_STANCE_H
 #include "base.h"
 #include "skeleton.h"
 #include "pose.h"
 #include "clip.h"
-#include "builtin.h"
 #include "graph.h"
-#include "lesson.h"
 #include "controller.h"
 #include "skin.h"
 #include "asset.h"

@@ -31,7 +31,7 @@
 #include "builtin/mesh.h"
 #include "core/internal.h"
 #include "core/qmath.h"
-#include "stance/builtin.h"
+#include "stance_lesson/builtin.h"
 
 #define PI_F 3.14159265358979323846f
 #define DEG(x) ((x) * (PI_F / 180.0f))

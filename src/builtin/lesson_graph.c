@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "stance/builtin.h"
+#include "stance_lesson/builtin.h"
 
 stance_status stance_builtin_lesson_graph(const stance_builtin *b, const stance_allocator *allocator,
                                           stance_graph **out, stance_error *err) {

@@ -20,7 +20,7 @@
 #include "core/internal.h"
 #include "io/files.h"
 #include "io/graphfile_internal.h"
-#include "stance/builtin.h"
+#include "stance_lesson/builtin.h"
 #include "stance/import.h"
 
 #ifdef STANCE_HAVE_JANSSON

@@ -2,7 +2,7 @@
 #ifndef STANCE_IO_LESSON_SETUP_H
 #define STANCE_IO_LESSON_SETUP_H
 #include "stance/graphfile.h"
-#include "stance/lesson.h"
+#include "stance_lesson/lesson.h"
 
 /* Fills `out` from the section: {"walk": clip, "run": clip, "wave": clip,
  * "lean": clip or null, "spine": joint, "arm": joint, "elbow": joint,

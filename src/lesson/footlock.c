@@ -8,7 +8,7 @@
 #include "core/qmath.h"
 #include "stance/footlock.h"
 #include "stance/ik.h"
-#include "stance/lesson.h"
+#include "stance_lesson/lesson.h"
 
 #define RAD2DEG 57.29577951308232f
 #define SLIDE_BAND 0.02f /* a foot within 2 cm of its lowest counts as planted */

@@ -9,7 +9,7 @@
 
 #include "core/internal.h"
 #include "core/qmath.h"
-#include "stance/lesson.h"
+#include "stance_lesson/lesson.h"
 
 #define RAD2DEG 57.29577951308232f
 
@@ -183,6 +183,15 @@ float stance_arm_angle_deg(const stance_pose *a, const stance_pose *b, int arm, 
     return atan2f(s, c) * RAD2DEG;
 }
 
+float stance_arm_angle_to_clip(const stance_pose *model, const stance_clip *clip, float time, const stance_skeleton *sk,
+                               int arm, int elbow, stance_pose *local, stance_pose *authored) {
+    if (!model || !clip || !sk || !local || !authored || !st_finite(time)) return -1.0f;
+    const int J = sk->joint_count;
+    if (model->joint_count != J || local->joint_count != J || authored->joint_count != J) return -1.0f;
+    if (stance_clip_sample(clip, time, NULL, local) || stance_local_to_model(authored, local, sk, NULL)) return -1.0f;
+    return stance_arm_angle_deg(model, authored, arm, elbow);
+}
+
 /* Runs one arm configuration; with at_time >= 0 stops there and hands back the poses. */
 static stance_status arm_run(const stance_layer_setup *su, stance_arm_config cfg, int arm, int elbow, float at_time,
                              float *worst, stance_pose *model_out, stance_pose *authored_out, const stance_allocator *al,
@@ -204,9 +213,7 @@ static stance_status arm_run(const stance_layer_setup *su, stance_arm_config cfg
     for (int f = 0; f <= n; f++) {
         stance_instance_update(r.inst, f ? dt : 0.0f, r.ws);
         if (f) stance_clip_advance(su->wave, wt, dt, 1, &wt, NULL, 0, NULL, NULL);
-        stance_clip_sample(su->wave, wt, NULL, &wl);
-        stance_local_to_model(&wm, &wl, sk, NULL);
-        float a = stance_arm_angle_deg(stance_instance_model_pose(r.inst), &wm, arm, elbow);
+        float a = stance_arm_angle_to_clip(stance_instance_model_pose(r.inst), su->wave, wt, sk, arm, elbow, &wl, &wm);
         if (a > *worst) *worst = a;
         if (f == n && at_time >= 0.0f) {
             *worst = a;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "stance/lesson.h"
+#include "stance_lesson/lesson.h"
 
 const stance_switch_mode stance_scenario_modes[STANCE_SCENARIO_MODES] = {
     STANCE_SWITCH_CUT, STANCE_SWITCH_FROZEN, STANCE_SWITCH_CROSSFADE,
@@ -170,101 +170,233 @@ static void measure_window(smooth *sm, const stance_instance *pre, int fs, stanc
     if (over * 100.0f > res->overshoot_cm) res->overshoot_cm = over * 100.0f, res->overshoot_at_s = over_at;
 }
 
-stance_status stance_scenario_run(const stance_graph *g, stance_switch_mode mode, float blend_time,
-                                  stance_easing easing, stance_scenario_result *res, stance_scenario_frame *frames,
-                                  const stance_allocator *allocator, stance_error *err) {
-    if (!g || !res) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: graph or result is NULL");
+/* ---- the runner: the script one frame at a time -------------------------- */
+
+struct stance_scenario {
+    const stance_graph *g;
+    stance_allocator al;
+    int p_speed, p_jump, base_machine;
+    int frame;                        /* frames stepped since the (re)start */
+    int by_hand;                      /* 1 once a step by hand was taken since the (re)start */
+    float time;                       /* seconds stepped since the (re)start */
+    stance_easing easing;
+    stance_instance *inst, *shadow, *pre;
+    smooth sm;
+    size_t ring_bytes, hist_bytes, track_bytes;
+    stance_scenario_result res;
+};
+
+void stance_scenario_destroy(stance_scenario *sc) {
+    if (!sc) return;
+    st_free(&sc->al, sc->sm.ring, sc->ring_bytes), st_free(&sc->al, sc->sm.hist, sc->hist_bytes);
+    st_free(&sc->al, sc->sm.track, sc->track_bytes);
+    stance_instance_destroy(sc->sm.out), stance_instance_destroy(sc->sm.old), stance_instance_destroy(sc->sm.nxt);
+    stance_workspace_destroy(sc->sm.ws);
+    stance_instance_destroy(sc->pre), stance_instance_destroy(sc->shadow), stance_instance_destroy(sc->inst);
+    stance_allocator al = sc->al;
+    st_free(&al, sc, sizeof *sc);
+}
+
+static stance_status check_switch(stance_switch_mode mode, float blend_time, stance_easing easing, stance_error *err) {
     if ((unsigned)mode >= STANCE_SWITCH_MODE_COUNT) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: unknown mode %d", (int)mode);
     if (!st_finite(blend_time) || blend_time < 0.0f || blend_time > 10.0f)
         return st_fail(err, STANCE_ERR_VALUE, "scenario: blend time %g is not in [0, 10] s", (double)blend_time);
+    if (easing != STANCE_EASE_SMOOTHSTEP && easing != STANCE_EASE_LINEAR)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: unknown easing %d", (int)easing);
+    return STANCE_OK;
+}
+
+/* The measures start again; the switch stays. */
+static void clear_measures(stance_scenario *sc) {
+    const stance_scenario_result keep = sc->res;
+    for (int f = 0; f < STANCE_SCENARIO_FRAMES; f++) sc->sm.track[f] = -1.0f;
+    memset(sc->sm.hist, 0, sc->hist_bytes);
+    memset(&sc->res, 0, sizeof sc->res);
+    sc->res.mode = keep.mode;
+    sc->res.blend_time = keep.blend_time;
+    snprintf(sc->res.worst_transition, sizeof sc->res.worst_transition, "none");
+    sc->frame = 0, sc->by_hand = 0, sc->time = 0.0f;
+}
+
+stance_status stance_scenario_create(const stance_graph *g, const stance_scenario_desc *desc, const stance_allocator *allocator,
+                                     stance_scenario **out, stance_error *err) {
+    if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: out is NULL");
+    *out = NULL;
+    if (!g) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: graph is NULL");
+    if (st_check_allocator(allocator, "scenario", err)) return STANCE_ERR_ARGUMENT;
+    const stance_scenario_desc zero = {0};
+    if (!desc) desc = &zero;
+    stance_status s = check_switch(desc->mode, desc->blend_time, desc->easing, err);
+    if (s) return s;
     int p_speed = stance_graph_find_param(g, "speed"), p_jump = stance_graph_find_param(g, "jump");
     if (p_speed < 0 || stance_graph_param_type(g, p_speed) != STANCE_PARAM_FLOAT)
         return st_fail(err, STANCE_ERR_NOT_FOUND, "scenario: the graph has no float parameter 'speed'");
     if (p_jump < 0 || stance_graph_param_type(g, p_jump) != STANCE_PARAM_TRIGGER)
         return st_fail(err, STANCE_ERR_NOT_FOUND, "scenario: the graph has no trigger parameter 'jump'");
-    stance_instance *inst = NULL, *shadow = NULL, *pre = NULL;
-    smooth sm;
-    memset(&sm, 0, sizeof sm);
-    sm.g = g, sm.J = stance_graph_skeleton(g)->joint_count, sm.p_speed = p_speed, sm.p_jump = p_jump;
-    const size_t ring_bytes = sizeof(float) * 9 * 3 * (size_t)sm.J, hist_bytes = sizeof(float) * 12 * (size_t)sm.J;
-    const size_t track_bytes = sizeof(float) * STANCE_SCENARIO_FRAMES;
+    stance_scenario *sc = st_alloc(allocator, sizeof *sc, 16);
+    if (!sc) return st_fail(err, STANCE_ERR_MEMORY, "scenario: out of memory");
+    sc->al = st_allocator(allocator);
+    const stance_allocator *al = &sc->al;
+    sc->g = g, sc->p_speed = p_speed, sc->p_jump = p_jump, sc->easing = desc->easing;
+    smooth *sm = &sc->sm;
+    sm->g = g, sm->J = stance_graph_skeleton(g)->joint_count, sm->p_speed = p_speed, sm->p_jump = p_jump;
+    sc->ring_bytes = sizeof(float) * 9 * 3 * (size_t)sm->J, sc->hist_bytes = sizeof(float) * 12 * (size_t)sm->J;
+    sc->track_bytes = sizeof(float) * STANCE_SCENARIO_FRAMES;
     /* every machine keeps history: the experiment switches any of them by any mode */
     const stance_instance_desc idesc = {.history = STANCE_HISTORY_ALL};
-    stance_status s = stance_instance_create_ex(g, &idesc, allocator, &inst, err);
-    if (!s) s = stance_instance_create_ex(g, &idesc, allocator, &shadow, err);
-    if (!s) s = stance_instance_create_ex(g, &idesc, allocator, &pre, err);
-    if (!s) s = stance_instance_create_ex(g, &idesc, allocator, &sm.out, err);
-    if (!s) s = stance_instance_create_ex(g, &idesc, allocator, &sm.old, err);
-    if (!s) s = stance_instance_create_ex(g, &idesc, allocator, &sm.nxt, err);
-    if (!s) s = stance_workspace_create(g, allocator, &sm.ws, err);
+    s = stance_instance_create_ex(g, &idesc, al, &sc->inst, err);
+    if (!s) s = stance_instance_create_ex(g, &idesc, al, &sc->shadow, err);
+    if (!s) s = stance_instance_create_ex(g, &idesc, al, &sc->pre, err);
+    if (!s) s = stance_instance_create_ex(g, &idesc, al, &sm->out, err);
+    if (!s) s = stance_instance_create_ex(g, &idesc, al, &sm->old, err);
+    if (!s) s = stance_instance_create_ex(g, &idesc, al, &sm->nxt, err);
+    if (!s) s = stance_workspace_create(g, al, &sm->ws, err);
     if (!s) {
-        sm.ring = st_alloc(allocator, ring_bytes, 16), sm.hist = st_alloc(allocator, hist_bytes, 16);
-        if (sm.hist) sm.start = sm.hist + 6 * sm.J;
-        sm.track = st_alloc(allocator, track_bytes, 16);
-        if (!sm.ring || !sm.hist || !sm.track) s = st_fail(err, STANCE_ERR_MEMORY, "scenario: out of memory");
+        sm->ring = st_alloc(al, sc->ring_bytes, 16), sm->hist = st_alloc(al, sc->hist_bytes, 16);
+        if (sm->hist) sm->start = sm->hist + 6 * sm->J;
+        sm->track = st_alloc(al, sc->track_bytes, 16);
+        if (!sm->ring || !sm->hist || !sm->track) s = st_fail(err, STANCE_ERR_MEMORY, "scenario: out of memory");
     }
-    if (s) goto cleanup;
-    for (int f = 0; f < STANCE_SCENARIO_FRAMES; f++) sm.track[f] = -1.0f;
-    memset(res, 0, sizeof *res);
-    res->mode = mode;
-    res->blend_time = blend_time > 0.0f ? blend_time : 0.25f;
-    stance_instance_override_switch(inst, (int)mode, res->blend_time, (int)easing);
-    const int base_machine = stance_graph_layer_machine(g, 0);
-    sm.base_machine = base_machine, sm.blend = res->blend_time;
-    const float dt = 1.0f / 60.0f;
-    res->worst_jump_cm = 0.0f;
-    res->worst_at_s = 0.0f;
-    snprintf(res->worst_transition, sizeof res->worst_transition, "none");
-    for (int f = 0; f < STANCE_SCENARIO_FRAMES; f++) {
-        float t = (float)f * dt, speed;
-        int jump;
-        stance_scenario_input(t, &speed, &jump);
-        stance_instance_set_float(inst, p_speed, speed, NULL);
-        if (jump) stance_instance_set_trigger(inst, p_jump, NULL);
-        stance_instance_copy(shadow, inst);
-        stance_instance_copy(pre, inst);
-        stance_instance_update_ex(shadow, dt, STANCE_UPDATE_NO_TRANSITIONS, sm.ws);
-        s = stance_instance_update(inst, dt, sm.ws);
-        if (s) { st_fail(err, s, "scenario: update failed at %.3f s", (double)t); break; }
-        int n;
-        const stance_event *ev = stance_instance_events(inst, &n, NULL);
-        float jump_cm = -1.0f;
-        for (int i = 0; i < n; i++) {
-            /* the base layer's transitions, at any nesting depth */
-            if (ev[i].type != STANCE_EVENT_TRANSITION_STARTED || ev[i].layer != 0) continue;
-            float d;
-            int joint;
-            stance_pose_distance(stance_instance_model_pose(inst), stance_instance_model_pose(shadow), &d, &joint);
-            jump_cm = d * 100.0f;
-            res->transitions++;
-            if (jump_cm > res->worst_jump_cm || res->transitions == 1) {
-                res->worst_jump_cm = jump_cm;
-                res->worst_at_s = t + dt;
-                res->worst_joint = joint;
-                snprintf(res->worst_transition, sizeof res->worst_transition, "%s->%s",
-                         stance_graph_state_name(g, ev[i].other), stance_graph_state_name(g, ev[i].state));
-            }
-            measure_window(&sm, pre, f, res);
-        }
-        /* the main run's last two frames, for the acceleration at a window's start */
-        memmove(sm.hist, sm.hist + 3 * sm.J, sizeof(float) * 3 * (size_t)sm.J);
-        store(sm.hist + 3 * sm.J, stance_instance_model_pose(inst), sm.J);
-        int clips = stance_instance_clips_sampled(inst);
-        if (clips > res->max_clips_sampled) res->max_clips_sampled = clips;
-        if (frames) {
-            stance_machine_status ms;
-            stance_instance_machine_status(inst, base_machine, &ms);
-            frames[f] = (stance_scenario_frame){t + dt, ms.state, ms.transition, ms.progress, jump_cm, clips, speed, -1.0f};
-        }
+    if (s) {
+        stance_scenario_destroy(sc);
+        return s;
     }
-    if (frames && !s)
-        for (int f = 0; f < STANCE_SCENARIO_FRAMES; f++) frames[f].accel_ratio = sm.track[f];
-cleanup:
-    st_free(allocator, sm.ring, ring_bytes), st_free(allocator, sm.hist, hist_bytes), st_free(allocator, sm.track, track_bytes);
-    stance_instance_destroy(sm.out), stance_instance_destroy(sm.old), stance_instance_destroy(sm.nxt);
-    stance_instance_destroy(pre);
-    stance_workspace_destroy(sm.ws);
-    stance_instance_destroy(shadow);
-    stance_instance_destroy(inst);
+    sc->res.mode = desc->mode;
+    sc->res.blend_time = desc->blend_time > 0.0f ? desc->blend_time : 0.25f;
+    clear_measures(sc);
+    stance_instance_override_switch(sc->inst, (int)desc->mode, sc->res.blend_time, (int)desc->easing);
+    sc->base_machine = stance_graph_layer_machine(g, 0);
+    sm->base_machine = sc->base_machine, sm->blend = sc->res.blend_time;
+    *out = sc;
+    return st_ok(err);
+}
+
+stance_status stance_scenario_restart(stance_scenario *sc, stance_error *err) {
+    if (!sc) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: runner is NULL");
+    stance_status s = stance_instance_reset(sc->inst);
+    if (s) return st_fail(err, s, "scenario: the instance does not reset");
+    stance_instance_override_switch(sc->inst, (int)sc->res.mode, sc->res.blend_time, (int)sc->easing);
+    clear_measures(sc);
+    return st_ok(err);
+}
+
+stance_status stance_scenario_set_switch(stance_scenario *sc, stance_switch_mode mode, float blend_time, stance_easing easing,
+                                         stance_error *err) {
+    if (!sc) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: runner is NULL");
+    stance_status s = check_switch(mode, blend_time, easing, err);
+    if (s) return s;
+    sc->res.mode = mode;
+    sc->res.blend_time = blend_time > 0.0f ? blend_time : 0.25f;
+    sc->easing = easing;
+    sc->sm.blend = sc->res.blend_time;
+    stance_instance_override_switch(sc->inst, (int)mode, sc->res.blend_time, (int)easing);
+    return st_ok(err);
+}
+
+/* One update of the measured instance and its measures. by_hand: the
+ * caller set the parameters and chose dt, and the blend-window measures are
+ * not taken (they play the script ahead). */
+static stance_status step(stance_scenario *sc, float t, float dt, float speed, int by_hand, stance_scenario_frame *frame,
+                          stance_error *err) {
+    stance_scenario_result *res = &sc->res;
+    smooth *sm = &sc->sm;
+    const int f = sc->frame;
+    stance_instance_copy(sc->shadow, sc->inst);
+    if (!by_hand) stance_instance_copy(sc->pre, sc->inst);
+    stance_instance_update_ex(sc->shadow, dt, STANCE_UPDATE_NO_TRANSITIONS, sm->ws);
+    stance_status s = stance_instance_update(sc->inst, dt, sm->ws);
+    if (s) return st_fail(err, s, "scenario: update failed at %.3f s", (double)t);
+    if (by_hand) speed = stance_instance_param(sc->inst, sc->p_speed); /* what the graph sees now */
+    int n;
+    const stance_event *ev = stance_instance_events(sc->inst, &n, NULL);
+    float jump_cm = -1.0f;
+    int jump_joint = -1, jump_from = -1, jump_to = -1;
+    for (int i = 0; i < n; i++) {
+        /* the base layer's transitions, at any nesting depth */
+        if (ev[i].type != STANCE_EVENT_TRANSITION_STARTED || ev[i].layer != 0) continue;
+        float d;
+        int joint;
+        stance_pose_distance(stance_instance_model_pose(sc->inst), stance_instance_model_pose(sc->shadow), &d, &joint);
+        jump_cm = d * 100.0f;
+        if (jump_joint < 0) jump_joint = joint, jump_from = ev[i].other, jump_to = ev[i].state;
+        res->transitions++;
+        if (jump_cm > res->worst_jump_cm || res->transitions == 1) {
+            res->worst_jump_cm = jump_cm;
+            res->worst_at_s = t + dt;
+            res->worst_joint = joint;
+            snprintf(res->worst_transition, sizeof res->worst_transition, "%s->%s",
+                     stance_graph_state_name(sc->g, ev[i].other), stance_graph_state_name(sc->g, ev[i].state));
+        }
+        if (!by_hand) measure_window(sm, sc->pre, f, res);
+    }
+    /* the main run's last two frames, for the acceleration at a window's start */
+    memmove(sm->hist, sm->hist + 3 * sm->J, sizeof(float) * 3 * (size_t)sm->J);
+    store(sm->hist + 3 * sm->J, stance_instance_model_pose(sc->inst), sm->J);
+    int clips = stance_instance_clips_sampled(sc->inst);
+    if (clips > res->max_clips_sampled) res->max_clips_sampled = clips;
+    if (frame) {
+        stance_machine_status ms;
+        stance_instance_machine_status(sc->inst, sc->base_machine, &ms);
+        *frame = (stance_scenario_frame){t + dt, ms.state, ms.transition, ms.progress, jump_cm, clips, speed,
+                                         by_hand || f >= STANCE_SCENARIO_FRAMES ? -1.0f : sm->track[f],
+                                         jump_joint, jump_from, jump_to};
+    }
+    sc->frame++;
+    sc->time = t + dt;
+    return st_ok(err);
+}
+
+stance_status stance_scenario_step(stance_scenario *sc, stance_scenario_frame *frame, stance_error *err) {
+    if (!sc) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: runner is NULL");
+    if (sc->by_hand) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: stepped by hand since the start: restart the script first");
+    if (sc->frame >= STANCE_SCENARIO_FRAMES)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: the script's %d frames are done", STANCE_SCENARIO_FRAMES);
+    const float dt = 1.0f / 60.0f, t = (float)sc->frame * dt;
+    float speed;
+    int jump;
+    stance_scenario_input(t, &speed, &jump);
+    stance_instance_set_float(sc->inst, sc->p_speed, speed, NULL);
+    if (jump) stance_instance_set_trigger(sc->inst, sc->p_jump, NULL);
+    return step(sc, t, dt, speed, 0, frame, err);
+}
+
+stance_status stance_scenario_step_by_hand(stance_scenario *sc, float dt, stance_scenario_frame *frame, stance_error *err) {
+    if (!sc) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: runner is NULL");
+    if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return st_fail(err, STANCE_ERR_VALUE, "scenario: dt %g is not in [0, 1] s", (double)dt);
+    sc->by_hand = 1;
+    return step(sc, sc->time, dt, 0.0f, 1, frame, err);
+}
+
+stance_status stance_scenario_measures(const stance_scenario *sc, stance_scenario_result *result, stance_error *err) {
+    if (!sc || !result) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: runner or result is NULL");
+    *result = sc->res;
+    return st_ok(err);
+}
+
+float stance_scenario_accel_ratio(const stance_scenario *sc, int frame) {
+    return sc && frame >= 0 && frame < sc->frame && frame < STANCE_SCENARIO_FRAMES && !sc->by_hand ? sc->sm.track[frame] : -1.0f;
+}
+
+int stance_scenario_frame_index(const stance_scenario *sc) { return sc ? sc->frame : 0; }
+int stance_scenario_script_done(const stance_scenario *sc) { return !sc || sc->by_hand || sc->frame >= STANCE_SCENARIO_FRAMES; }
+
+stance_instance *stance_scenario_instance(stance_scenario *sc) { return sc ? sc->inst : NULL; }
+
+stance_status stance_scenario_run(const stance_graph *g, stance_switch_mode mode, float blend_time, stance_easing easing,
+                                  stance_scenario_result *res, stance_scenario_frame *frames, const stance_allocator *allocator,
+                                  stance_error *err) {
+    if (!g || !res) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: graph or result is NULL");
+    const stance_scenario_desc desc = {.mode = mode, .blend_time = blend_time, .easing = easing};
+    stance_scenario *sc;
+    stance_status s = stance_scenario_create(g, &desc, allocator, &sc, err);
+    if (s) return s;
+    for (int f = 0; f < STANCE_SCENARIO_FRAMES && !s; f++) s = stance_scenario_step(sc, frames ? &frames[f] : NULL, err);
+    if (!s) {
+        stance_scenario_measures(sc, res, NULL);
+        /* a window's first frame is measured as the window starts: the frame before it after its step */
+        if (frames)
+            for (int f = 0; f < STANCE_SCENARIO_FRAMES; f++) frames[f].accel_ratio = stance_scenario_accel_ratio(sc, f);
+    }
+    stance_scenario_destroy(sc);
     return s ? s : st_ok(err);
 }

@@ -1,4 +1,4 @@
-/* stance/builtin.h - the built-in character: a humanoid skeleton made in
+/* stance_lesson/builtin.h - the built-in character: a humanoid skeleton made in
  * code (metres, Y up, facing +Z, its right hand on -X) and procedural clips.
  *
  * Clips: "idle" (loop), "walk" and "run" (loops, in place, with a declared
@@ -16,11 +16,11 @@
 #ifndef STANCE_BUILTIN_H
 #define STANCE_BUILTIN_H
 
-#include "base.h"
-#include "clip.h"
-#include "graph.h"
-#include "skeleton.h"
-#include "skin.h"
+#include "../stance/base.h"
+#include "../stance/clip.h"
+#include "../stance/graph.h"
+#include "../stance/skeleton.h"
+#include "../stance/skin.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-/* stance/lesson.h - the lesson's experiments (experiments/LESSON.md), run on
+/* stance_lesson/lesson.h - the lesson's experiments (experiments/LESSON.md), run on
  * any graph that has its parameters: the 13.5 s transition script, measured
  * per switch mode. Used by `stance scenario`, the demo and the lab, so all
  * three report the same figures. */
@@ -6,7 +6,7 @@
 #define STANCE_LESSON_H
 
 #include "builtin.h"
-#include "graph.h"
+#include "../stance/graph.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +35,9 @@ typedef struct stance_scenario_frame {
     float accel_ratio;   /* in a transition's blend window: the output's largest joint
                             acceleration this frame over the window's reference
                             (see stance_scenario_result); -1 outside windows */
+    int jump_joint;      /* the joint of jump_cm, or -1 */
+    int jump_from, jump_to; /* the states of the transition jump_cm measures (the first
+                               the base layer started this frame), or -1 */
 } stance_scenario_frame;
 
 typedef struct stance_scenario_result {
@@ -77,6 +80,70 @@ stance_status stance_scenario_run(const stance_graph *graph, stance_switch_mode 
                                   stance_easing easing, stance_scenario_result *result,
                                   stance_scenario_frame *frames, const stance_allocator *allocator,
                                   stance_error *err);
+
+/* ---- the script one frame at a time ----------------------------------------
+ * A runner holds the measured instance, its copies and the measures so far;
+ * stance_scenario_run is create, STANCE_SCENARIO_FRAMES steps, measures,
+ * destroy. The lab steps a runner as it draws the character, so the figures
+ * it shows are the CLI's by construction. Create and destroy allocate; the
+ * steps do not. One runner is used by one thread at a time. */
+typedef struct stance_scenario stance_scenario;
+
+/* Zero fields are the defaults named. */
+typedef struct stance_scenario_desc {
+    stance_switch_mode mode;   /* every transition's switch; 0 = STANCE_SWITCH_CROSSFADE */
+    float blend_time;          /* s, in [0, 10]; 0 = 0.25 */
+    stance_easing easing;      /* 0 = STANCE_EASE_SMOOTHSTEP */
+} stance_scenario_desc;
+
+/* A runner on `graph` (kept, not copied: it must outlive the runner; it
+ * needs the parameters "speed", float, and "jump", trigger; the base
+ * layer's transitions are measured). desc NULL = all defaults. */
+stance_status stance_scenario_create(const stance_graph *graph, const stance_scenario_desc *desc,
+                                     const stance_allocator *allocator, stance_scenario **out, stance_error *err);
+void stance_scenario_destroy(stance_scenario *runner); /* NULL is fine */
+
+/* The script's next frame (1/60 s): sets speed and jump from
+ * stance_scenario_input at the frame's start time, updates, measures.
+ * `frame` (may be NULL) gets the frame's record; its accel_ratio is final
+ * except for the frame just before a transition starts, which the next
+ * step fills in (stance_scenario_accel_ratio reads the final values).
+ * Refused (STANCE_ERR_ARGUMENT) after the script's STANCE_SCENARIO_FRAMES
+ * frames, or after a step by hand, until stance_scenario_restart. */
+stance_status stance_scenario_step(stance_scenario *runner, stance_scenario_frame *frame, stance_error *err);
+
+/* One update by `dt` seconds in [0, 1] with the parameters the caller set
+ * on stance_scenario_instance: the jump at a switch, the clips sampled and
+ * the machine's status are measured as in the script; the blend-window
+ * measures (acceleration, overshoot: they play the script ahead) are not,
+ * and the frame's accel_ratio is -1. frame->speed is the speed the graph
+ * sees after the update (stance_instance_param: damped, if the graph damps
+ * it). The script cannot continue after it without a restart. */
+stance_status stance_scenario_step_by_hand(stance_scenario *runner, float dt, stance_scenario_frame *frame,
+                                           stance_error *err);
+
+/* The measures so far, since the start (as stance_scenario_run's after all
+ * the script's frames). */
+stance_status stance_scenario_measures(const stance_scenario *runner, stance_scenario_result *result,
+                                       stance_error *err);
+/* Frame `frame`'s accel_ratio as known now; -1 for frames outside windows,
+ * not stepped yet, or after a step by hand. */
+float stance_scenario_accel_ratio(const stance_scenario *runner, int frame);
+int stance_scenario_frame_index(const stance_scenario *runner);  /* frames stepped since the start */
+int stance_scenario_script_done(const stance_scenario *runner);  /* 1 when stance_scenario_step would refuse */
+
+/* Back to a fresh instance (stance_instance_reset) at the script's start,
+ * the measures cleared; the switch stays. */
+stance_status stance_scenario_restart(stance_scenario *runner, stance_error *err);
+/* Switch for the transitions that start from now on (as desc's fields);
+ * the measures' mode and blend_time become these. */
+stance_status stance_scenario_set_switch(stance_scenario *runner, stance_switch_mode mode, float blend_time,
+                                         stance_easing easing, stance_error *err);
+
+/* The measured instance: read its poses, events and status, set its
+ * parameters for steps by hand. The runner owns and updates it: do not
+ * destroy or update it. NULL for a NULL runner. */
+stance_instance *stance_scenario_instance(stance_scenario *runner);
 
 /* ---- the layer experiments (LESSON.md measures 2 and 3) ------------------- */
 
@@ -128,6 +195,17 @@ stance_status stance_layers_arm_pose(const stance_layer_setup *setup, stance_arm
  * of two model poses, in degrees (0..180); -1 for NULL poses or joints out of
  * range. The lab reports it live with this function. */
 float stance_arm_angle_deg(const stance_pose *a, const stance_pose *b, int arm, int elbow);
+
+/* Measure 3's angle against a clip as authored: samples `clip` at `time`
+ * (no cursor) into `local`, makes its model pose in `authored`, and returns
+ * stance_arm_angle_deg(model, authored, arm, elbow). local and authored are
+ * the caller's scratch poses of the skeleton's joint count; no allocation.
+ * -1 for NULL arguments, a time that is not finite, poses of another joint
+ * count, or joints out of range. stance_layers_run and the lab's live arm
+ * angle both call it. */
+float stance_arm_angle_to_clip(const stance_pose *model, const stance_clip *clip, float time,
+                               const stance_skeleton *skeleton, int arm, int elbow, stance_pose *local,
+                               stance_pose *authored);
 
 /* ---- foot sliding (the project's one measure) and foot locking ----------- */
 
