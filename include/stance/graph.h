@@ -116,7 +116,7 @@ typedef enum stance_switch_mode {
     STANCE_SWITCH_CROSSFADE = 0,      /* both states evaluated, weights eased */
     STANCE_SWITCH_CUT,                /* new pose at once */
     STANCE_SWITCH_FROZEN,             /* fade from a snapshot of the last output */
-    STANCE_SWITCH_INERTIALIZE,        /* Bollo: offset along its axis, no overshoot */
+    STANCE_SWITCH_INERTIALIZE,        /* Bollo: quintic along the offset axis, no overshoot; the rest of its velocity kept */
     STANCE_SWITCH_INERTIALIZE_SIMPLE, /* the lesson's quintic per component, zero start acceleration */
     STANCE_SWITCH_DEADBLEND,          /* Holden: extrapolate the last output with decaying velocity, fade */
     STANCE_SWITCH_MODE_COUNT

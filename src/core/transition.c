@@ -155,7 +155,7 @@ void tr_inertialize_apply(stance_pose *out, const float *rec, float t) {
  * parameter (Idle->Move as speed ramps up) and a nested machine's motion.
  * Until that step the offset is X0 and only its value is used. */
 
-#define TR_BUMP_PEAK 0.19752f /* max of s (1-s)^3 (1+3s) on [0, 1] */
+#define TR_BUMP_PEAK (16.0f / 81.0f) /* max of s (1-s)^3 (1+3s) on [0, 1], at s = 1/3 */
 
 void tr_bollo_offset(const float *x0v, const float *v0v, float T, float t, float *out) {
     out[0] = out[1] = out[2] = 0.0f;
