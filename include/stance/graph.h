@@ -207,8 +207,9 @@ typedef struct stance_layer_desc {
 typedef enum stance_ik_kind {
     STANCE_IK_FOOTLOCK = 0, /* legs locked while planted (above) */
     STANCE_IK_TWO_BONE,     /* legs[0] (hip/knee/ankle = upper/lower/end) reaches the
-                               target set with stance_instance_set_ik_target (no pole:
-                               the bend is kept; the end keeps its model rotation) */
+                               target set with stance_instance_set_ik_target, the knee
+                               towards the pole of stance_instance_set_ik_pole (none set:
+                               the bend is kept); the end keeps its model rotation */
     STANCE_IK_AIM,          /* chain[] turns so `forward` of its last joint points at
                                the target set with stance_instance_set_ik_target */
     STANCE_IK_KIND_COUNT
@@ -428,6 +429,11 @@ stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn
  * reset returns it to weight 0. */
 stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const float target[3], float weight,
                                             stance_error *err);
+/* The pole of a two_bone entry, in model space: the knee (the middle joint)
+ * bends towards it (stance_two_bone_desc.pole). NULL clears it: the bend of
+ * the layers' pose is kept, as before any pole was set. Kept until set
+ * again; reset clears it; hot reload keeps it with the target. */
+stance_status stance_instance_set_ik_pole(stance_instance *inst, int ik, const float pole[3], stance_error *err);
 /* The lock state of footlock entry `ik` after the last update (NULL for a bad index). */
 const stance_footlock_state *stance_instance_footlock_state(const stance_instance *inst, int ik);
 
@@ -456,7 +462,7 @@ int stance_instance_layer_enabled(const stance_instance *inst, int layer);
 /* Moves what can be moved from `from` (an instance of another graph, e.g.
  * the previous version of a reloaded file) into `to`: parameters, layer
  * weights and each machine's current state and its time, matched by name;
- * the world root and ground; the locks and targets of IK entries of the
+ * the world root and ground; the locks, targets and poles of IK entries of the
  * same name and kind (locks only with the same leg count). What has no counterpart is listed in `report` (may be NULL). */
 stance_status stance_instance_transfer(stance_instance *to, const stance_instance *from, char *report,
                                        size_t report_size);

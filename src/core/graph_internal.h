@@ -137,6 +137,9 @@ typedef struct g_play {
  * blending keeps its 9 velocity floats per joint in the same record */
 #define INERT_FLOATS 24
 
+/* per IK entry: target x, y, z, weight; pole x, y, z, set */
+#define IK_TARGET_FLOATS 8
+
 /* Persistent poses of a machine, from its first pose index: SNAP always;
  * H1, H2 when it keeps history. */
 enum { PM_SNAP, PM_H1, PM_H2 };
@@ -184,7 +187,8 @@ struct stance_instance {
     int events_sealed;          /* the queue holds a finished update's events */
     float root_delta[3];
     stance_footlock_state *ik_state; /* graph->ik_count */
-    float *ik_target;           /* graph->ik_count x (x, y, z, weight): two_bone and aim targets */
+    float *ik_target;           /* graph->ik_count x IK_TARGET_FLOATS: two_bone and aim targets (x, y, z,
+                                   weight), two_bone poles (x, y, z, 1 = set) */
     stance_transform world_root;
     int root_owned;             /* the caller set the root: no root motion accumulated */
     stance_ground_fn ground;
