@@ -410,6 +410,67 @@ static void test_two_bone_pole(void) {
     stance_builtin_destroy(&b);
 }
 
+/* While a switch blends, the footlock entry counts both sides' contacts,
+ * the old by 1 - the eased weight, in every blending mode (not only
+ * crossfade): Stand (both feet planted, from events) -> Air (neither) over
+ * T = 0.26 s with smoothstep easing: contact = 1 - smoothstep(t / T), so the
+ * feet stay locked while t <= T / 2 (7 frames at 60 Hz) and are released
+ * from the next frame on. A cut releases them at the switch. */
+static void test_contacts_both_sides(void) {
+    stance_builtin b;
+    CHECK_OK(stance_builtin_create(NULL, &b, NULL));
+    const stance_skeleton *sk = b.skeleton;
+    const stance_event_desc stand_ev[4] = {{"down_l", 0.0f}, {"up_l", 0.99f}, {"down_r", 0.0f}, {"up_r", 0.99f}};
+    const stance_event_desc air_ev[4] = {{"up_l", 0.0f}, {"down_l", 0.99f}, {"up_r", 0.0f}, {"down_r", 0.99f}};
+    stance_clip_desc cs = {.name = "stand", .duration = 1.0f, .event_count = 4, .events = stand_ev};
+    stance_clip_desc ca = {.name = "air", .duration = 1.0f, .event_count = 4, .events = air_ev};
+    stance_clip *stand = NULL, *air = NULL;
+    CHECK_OK(stance_clip_create(&cs, sk, NULL, &stand, NULL));
+    CHECK_OK(stance_clip_create(&ca, sk, NULL, &air, NULL));
+    stance_ik_desc k = builtin_feet();
+    k.legs[0].down_event = "down_l", k.legs[0].up_event = "up_l";
+    k.legs[1].down_event = "down_r", k.legs[1].up_event = "up_r";
+    const float T = 0.26f;
+    const stance_switch_mode modes[] = {STANCE_SWITCH_INERTIALIZE, STANCE_SWITCH_INERTIALIZE_SIMPLE, STANCE_SWITCH_DEADBLEND,
+                                        STANCE_SWITCH_CROSSFADE, STANCE_SWITCH_CUT};
+    for (int mi = 0; mi < 5; mi++) {
+        stance_param_desc param = {"go", STANCE_PARAM_TRIGGER, 0, 0};
+        stance_condition_desc go = {.param = "go", .op = STANCE_CMP_TRUE};
+        stance_transition_desc tr = {.from = "Stand", .to = "Air", .condition_count = 1, .conditions = &go, .blend_time = T,
+                                     .mode = modes[mi]};
+        stance_state_desc st[2] = {{.name = "Stand", .clip = stand}, {.name = "Air", .clip = air}};
+        stance_machine_desc md = {.name = "m", .state_count = 2, .states = st, .transition_count = 1, .transitions = &tr};
+        stance_graph_desc gd = {.skeleton = sk, .param_count = 1, .params = &param, .machine_count = 1, .machines = &md,
+                                .ik_count = 1, .ik = &k};
+        stance_graph *g = NULL;
+        CHECK_OK(stance_graph_create(&gd, NULL, &g, NULL));
+        stance_instance *inst = NULL;
+        stance_workspace *ws = NULL;
+        CHECK_OK(stance_instance_create(g, NULL, &inst, NULL));
+        CHECK_OK(stance_workspace_create(g, NULL, &ws, NULL));
+        const stance_footlock_state *fl = stance_instance_footlock_state(inst, 0);
+        const int fs = 18;
+        int last_planted = -1, first_free = -1;
+        for (int f = 0; f < fs + 30; f++) {
+            if (f == fs) CHECK_OK(stance_instance_set_trigger(inst, 0, NULL));
+            CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws));
+            const int planted = fl->feet[0].planted && fl->feet[1].planted, free_ = !fl->feet[0].planted && !fl->feet[1].planted;
+            if (f < fs) CHECK(planted);
+            if (f >= fs && planted) last_planted = f - fs;
+            if (f >= fs && free_ && first_free < 0) first_free = f - fs;
+        }
+        printf("  %-18s feet locked through frame %d of the blend, free from %d\n", stance_switch_mode_name(modes[mi]), last_planted,
+               first_free);
+        if (modes[mi] == STANCE_SWITCH_CUT) CHECK(last_planted == -1 && first_free == 0);
+        else CHECK(last_planted == 7 && first_free == 8); /* 7/60 <= T/2 = 0.13 < 8/60 */
+        stance_workspace_destroy(ws);
+        stance_instance_destroy(inst);
+        stance_graph_destroy(g);
+    }
+    stance_clip_destroy(stand), stance_clip_destroy(air);
+    stance_builtin_destroy(&b);
+}
+
 static void test_no_allocation_per_update(void) {
     counter cnt = {0, 0, 0};
     stance_allocator al = {count_alloc, count_free, &cnt};
@@ -575,6 +636,7 @@ int main(void) {
     RUN(test_controller_runs_the_stage);
     RUN(test_two_bone_and_aim);
     RUN(test_two_bone_pole);
+    RUN(test_contacts_both_sides);
     RUN(test_no_allocation_per_update);
     RUN(test_teleport_forgets_locks);
     RUN(test_ground_callback);

@@ -197,9 +197,10 @@ typedef struct stance_layer_desc {
  * footlock: the graph finds each foot's contacts in every clip its states
  * play (from the clip's events down_event/up_event when the clip has them,
  * else from the motion, see stance_contact_desc) when it is built; per
- * update the instance weighs them by what the base layer plays (a
- * crossfade's two sides by its weight, a blend space's clips by theirs, a
- * nested machine's plays inside) and runs stance_footlock_apply with the
+ * update the instance weighs them by what the base layer plays (while a
+ * switch blends, crossfade, inertialization or dead blending, both sides:
+ * the old state's clips by 1 - the eased weight; a blend space's clips by
+ * theirs; a nested machine's plays inside) and runs stance_footlock_apply with the
  * instance's world root (stance_instance_set_root) and ground
  * (stance_instance_set_ground). */
 #define STANCE_MAX_IK 8

@@ -357,15 +357,20 @@ void in_root_advance(stance_instance *inst) {
 
 /* ---- the stage ------------------------------------------------------------------------- */
 
-/* Adds weight x planted of every clip machine m plays (and its nested machines'). */
+/* Adds weight x planted of every clip machine m plays (and its nested
+ * machines'). While a switch blends, both sides count, the old one by
+ * 1 - the eased weight: a crossfade shows the old clip that much, and
+ * inertialization and dead blending show the old motion (the offset, the
+ * extrapolated pose) fading out as fast, so a foot planted in the old clip
+ * stays locked until the new side outweighs it. */
 static void add_contacts(const stance_instance *inst, const stance_workspace *ws, int e, int m, float w, int depth, float *contact) {
     const stance_graph *g = inst->graph;
     const g_plan *pl = &ws->plans[m];
     if (!pl->active || depth > STANCE_MAX_NEST + 1 || w <= 0.0f) return;
-    const int crossfade = pl->blend && pl->mode == STANCE_SWITCH_CROSSFADE;
-    for (int side = 0; side < 1 + crossfade; side++) {
+    const int two = pl->blend && (pl->mode == STANCE_SWITCH_CROSSFADE || pl->old.count > 0);
+    for (int side = 0; side < 1 + two; side++) {
         const g_plan_src *src = side ? &pl->old : &pl->cur;
-        const float ws_ = w * (crossfade ? (side ? 1.0f - pl->w : pl->w) : 1.0f);
+        const float ws_ = w * (two ? (side ? 1.0f - pl->w : pl->w) : 1.0f);
         if (src->sub >= 0) { add_contacts(inst, ws, e, src->sub, ws_, depth + 1, contact); continue; }
         float total = 0.0f;
         for (int i = 0; i < src->count; i++) total += src->weight[i];
