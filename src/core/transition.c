@@ -1,6 +1,8 @@
 /* src/core/transition.c - the maths of switching poses: history velocity and
- * extrapolation, inertialization (the lesson's per-component quintic and
- * Bollo's axis form with overshoot control, for vectors and quaternions),
+ * extrapolation, inertialization (the lesson's per-component quintic, and
+ * Bollo's vector form: his overshoot-free quintic along the offset's axis,
+ * the rest of the velocity on its own bounded quintics, for vectors and
+ * quaternions),
  * dead blending's decaying extrapolation, eased weights.
  *
  * Works on whole SoA poses; owns no state (the records live in the
