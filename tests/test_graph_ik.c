@@ -307,6 +307,171 @@ static void test_two_bone_and_aim(void) {
     stance_builtin_destroy(&b);
 }
 
+/* A two_bone entry's pole: the knee bends towards it. Analytic: the ankle
+ * on a reachable target, the knee in the plane of hip, target and pole and
+ * on the pole's side of the hip-target line, on the other side when the
+ * pole flips. Cleared (NULL) or after reset: the plain solve again. */
+static void knee_side(const stance_pose *m, int hip, int knee, const float tgt[3], const float pole[3], float *off_plane,
+                      float *side) {
+    float a[3] = {tgt[0] - m->tx[hip], tgt[1] - m->ty[hip], tgt[2] - m->tz[hip]};
+    float p[3] = {pole[0] - m->tx[hip], pole[1] - m->ty[hip], pole[2] - m->tz[hip]};
+    float k[3] = {m->tx[knee] - m->tx[hip], m->ty[knee] - m->ty[hip], m->tz[knee] - m->tz[hip]};
+    float n[3] = {a[1] * p[2] - a[2] * p[1], a[2] * p[0] - a[0] * p[2], a[0] * p[1] - a[1] * p[0]};
+    float nl = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]), al2 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
+    *off_plane = fabsf(n[0] * k[0] + n[1] * k[1] + n[2] * k[2]) / nl;
+    /* the pole's and the knee's parts perpendicular to the hip-target line */
+    float pa = (p[0] * a[0] + p[1] * a[1] + p[2] * a[2]) / al2, ka = (k[0] * a[0] + k[1] * a[1] + k[2] * a[2]) / al2;
+    float pp[3] = {p[0] - pa * a[0], p[1] - pa * a[1], p[2] - pa * a[2]}, kp[3] = {k[0] - ka * a[0], k[1] - ka * a[1], k[2] - ka * a[2]};
+    *side = pp[0] * kp[0] + pp[1] * kp[1] + pp[2] * kp[2];
+}
+
+static void test_two_bone_pole(void) {
+    stance_builtin b;
+    CHECK_OK(stance_builtin_create(NULL, &b, NULL));
+    const stance_skeleton *sk = b.skeleton;
+    const stance_clip *walk = stance_builtin_clip(&b, "walk");
+    stance_ik_desc k[2];
+    memset(k, 0, sizeof k);
+    k[0].name = "reach", k[0].kind = STANCE_IK_TWO_BONE, k[0].leg_count = 1;
+    k[0].legs[0] = (stance_ik_leg_desc){"upleg_l", "leg_l", "foot_l", NULL, NULL};
+    k[1].name = "look", k[1].kind = STANCE_IK_AIM, k[1].chain_count = 1;
+    k[1].chain[0] = "head";
+    stance_graph *g = NULL;
+    CHECK_OK(one_clip_graph(&b, walk, k, 2, NULL, &g, NULL));
+    stance_instance *inst = NULL, *plain = NULL, *copy = NULL;
+    stance_workspace *ws = NULL;
+    CHECK_OK(stance_instance_create(g, NULL, &inst, NULL));
+    CHECK_OK(stance_instance_create(g, NULL, &plain, NULL));
+    CHECK_OK(stance_instance_create(g, NULL, &copy, NULL));
+    CHECK_OK(stance_workspace_create(g, NULL, &ws, NULL));
+    const int hip = stance_skeleton_find(sk, "upleg_l"), knee = stance_skeleton_find(sk, "leg_l"), ankle = stance_skeleton_find(sk, "foot_l");
+    CHECK_OK(stance_instance_update(inst, 0.0f, ws));
+    const stance_pose *gm = stance_instance_model_pose(inst);
+    /* a reachable target 25 cm up and 10 cm forward of the ankle: the knee must bend */
+    const float tgt[3] = {gm->tx[ankle], gm->ty[ankle] + 0.25f, gm->tz[ankle] + 0.1f};
+    const float hipp[3] = {gm->tx[hip], gm->ty[hip], gm->tz[hip]};
+    const float poles[3][3] = {{hipp[0] + 1.0f, hipp[1] - 0.4f, hipp[2]},   /* out to the side */
+                               {hipp[0] - 1.0f, hipp[1] - 0.4f, hipp[2]},   /* the other side */
+                               {hipp[0], hipp[1] - 0.4f, hipp[2] + 1.0f}};  /* forward */
+    CHECK_OK(stance_instance_set_ik_target(inst, 0, tgt, 1.0f, NULL));
+    for (int i = 0; i < 3; i++) {
+        CHECK_OK(stance_instance_set_ik_pole(inst, 0, poles[i], NULL));
+        CHECK_OK(stance_instance_update(inst, 0.0f, ws));
+        float d = sqrtf((gm->tx[ankle] - tgt[0]) * (gm->tx[ankle] - tgt[0]) + (gm->ty[ankle] - tgt[1]) * (gm->ty[ankle] - tgt[1]) +
+                        (gm->tz[ankle] - tgt[2]) * (gm->tz[ankle] - tgt[2]));
+        float off, side;
+        knee_side(gm, hip, knee, tgt, poles[i], &off, &side);
+        printf("  pole %d: ankle %.2e m from the target, knee %.2e m off the plane, side %+.4f\n", i, (double)d, (double)off, (double)side);
+        CHECK(d < 1e-3f);
+        CHECK(off < 1e-4f);
+        CHECK(side > 0.0f);
+        /* against the other side's pole the knee is on the far side */
+        float off2, side2;
+        knee_side(gm, hip, knee, tgt, poles[i == 1 ? 0 : 1], &off2, &side2);
+        if (i < 2) CHECK(side2 < 0.0f);
+    }
+    /* a copy carries the pole, and so does hot reload onto the same graph */
+    CHECK_OK(stance_instance_copy(copy, inst));
+    CHECK_OK(stance_instance_update(copy, 0.0f, ws));
+    CHECK(fabsf(stance_instance_model_pose(copy)->tx[knee] - gm->tx[knee]) < 1e-6f);
+    CHECK_OK(stance_instance_reset(copy));
+    CHECK_OK(stance_instance_transfer(copy, inst, NULL, 0));
+    CHECK_OK(stance_instance_update(copy, 0.0f, ws));
+    CHECK(fabsf(stance_instance_model_pose(copy)->tx[knee] - gm->tx[knee]) < 1e-6f);
+    /* cleared: the plain solve (an instance that never had a pole) */
+    CHECK_OK(stance_instance_set_ik_target(plain, 0, tgt, 1.0f, NULL));
+    CHECK_OK(stance_instance_update(plain, 0.0f, ws));
+    const stance_pose *pm = stance_instance_model_pose(plain);
+    CHECK_OK(stance_instance_set_ik_pole(inst, 0, NULL, NULL));
+    CHECK_OK(stance_instance_update(inst, 0.0f, ws));
+    CHECK(fabsf(gm->tx[knee] - pm->tx[knee]) + fabsf(gm->ty[knee] - pm->ty[knee]) + fabsf(gm->tz[knee] - pm->tz[knee]) < 1e-6f);
+    /* reset clears it too */
+    CHECK_OK(stance_instance_set_ik_pole(inst, 0, poles[0], NULL));
+    CHECK_OK(stance_instance_reset(inst));
+    CHECK_OK(stance_instance_set_ik_target(inst, 0, tgt, 1.0f, NULL));
+    CHECK_OK(stance_instance_update(inst, 0.0f, ws));
+    CHECK(fabsf(gm->tx[knee] - pm->tx[knee]) + fabsf(gm->ty[knee] - pm->ty[knee]) + fabsf(gm->tz[knee] - pm->tz[knee]) < 1e-6f);
+    /* refused: a pole on an aim entry, a bad index, a NaN pole, no instance */
+    const float nan_pole[3] = {0.0f, NAN, 0.0f};
+    stance_error err = {0};
+    CHECK_STATUS(stance_instance_set_ik_pole(inst, 1, poles[0], &err), STANCE_ERR_ARGUMENT);
+    CHECK(strstr(err.message, "'look' is not a two_bone entry") != NULL);
+    CHECK_STATUS(stance_instance_set_ik_pole(inst, 2, poles[0], NULL), STANCE_ERR_NOT_FOUND);
+    CHECK_STATUS(stance_instance_set_ik_pole(inst, -1, poles[0], NULL), STANCE_ERR_NOT_FOUND);
+    CHECK_STATUS(stance_instance_set_ik_pole(inst, 0, nan_pole, NULL), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_instance_set_ik_pole(NULL, 0, poles[0], NULL), STANCE_ERR_ARGUMENT);
+    /* a pole on the hip-target line (degenerate): a defined, finite pose */
+    const float on_line[3] = {hipp[0] + 2.0f * (tgt[0] - hipp[0]), hipp[1] + 2.0f * (tgt[1] - hipp[1]), hipp[2] + 2.0f * (tgt[2] - hipp[2])};
+    CHECK_OK(stance_instance_set_ik_pole(inst, 0, on_line, NULL));
+    CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws));
+    for (int j = 0; j < sk->joint_count; j++) CHECK(isfinite(gm->tx[j]) && isfinite(gm->qw[j]));
+    stance_workspace_destroy(ws);
+    stance_instance_destroy(inst), stance_instance_destroy(plain), stance_instance_destroy(copy);
+    stance_graph_destroy(g);
+    stance_builtin_destroy(&b);
+}
+
+/* While a switch blends, the footlock entry counts both sides' contacts,
+ * the old by 1 - the eased weight, in every blending mode (not only
+ * crossfade): Stand (both feet planted, from events) -> Air (neither) over
+ * T = 0.26 s with smoothstep easing: contact = 1 - smoothstep(t / T), so the
+ * feet stay locked while t <= T / 2 (7 frames at 60 Hz) and are released
+ * from the next frame on. A cut releases them at the switch. */
+static void test_contacts_both_sides(void) {
+    stance_builtin b;
+    CHECK_OK(stance_builtin_create(NULL, &b, NULL));
+    const stance_skeleton *sk = b.skeleton;
+    const stance_event_desc stand_ev[4] = {{"down_l", 0.0f}, {"up_l", 0.99f}, {"down_r", 0.0f}, {"up_r", 0.99f}};
+    const stance_event_desc air_ev[4] = {{"up_l", 0.0f}, {"down_l", 0.99f}, {"up_r", 0.0f}, {"down_r", 0.99f}};
+    stance_clip_desc cs = {.name = "stand", .duration = 1.0f, .event_count = 4, .events = stand_ev};
+    stance_clip_desc ca = {.name = "air", .duration = 1.0f, .event_count = 4, .events = air_ev};
+    stance_clip *stand = NULL, *air = NULL;
+    CHECK_OK(stance_clip_create(&cs, sk, NULL, &stand, NULL));
+    CHECK_OK(stance_clip_create(&ca, sk, NULL, &air, NULL));
+    stance_ik_desc k = builtin_feet();
+    k.legs[0].down_event = "down_l", k.legs[0].up_event = "up_l";
+    k.legs[1].down_event = "down_r", k.legs[1].up_event = "up_r";
+    const float T = 0.26f;
+    const stance_switch_mode modes[] = {STANCE_SWITCH_INERTIALIZE, STANCE_SWITCH_INERTIALIZE_SIMPLE, STANCE_SWITCH_DEADBLEND,
+                                        STANCE_SWITCH_CROSSFADE, STANCE_SWITCH_CUT};
+    for (int mi = 0; mi < 5; mi++) {
+        stance_param_desc param = {"go", STANCE_PARAM_TRIGGER, 0, 0};
+        stance_condition_desc go = {.param = "go", .op = STANCE_CMP_TRUE};
+        stance_transition_desc tr = {.from = "Stand", .to = "Air", .condition_count = 1, .conditions = &go, .blend_time = T,
+                                     .mode = modes[mi]};
+        stance_state_desc st[2] = {{.name = "Stand", .clip = stand}, {.name = "Air", .clip = air}};
+        stance_machine_desc md = {.name = "m", .state_count = 2, .states = st, .transition_count = 1, .transitions = &tr};
+        stance_graph_desc gd = {.skeleton = sk, .param_count = 1, .params = &param, .machine_count = 1, .machines = &md,
+                                .ik_count = 1, .ik = &k};
+        stance_graph *g = NULL;
+        CHECK_OK(stance_graph_create(&gd, NULL, &g, NULL));
+        stance_instance *inst = NULL;
+        stance_workspace *ws = NULL;
+        CHECK_OK(stance_instance_create(g, NULL, &inst, NULL));
+        CHECK_OK(stance_workspace_create(g, NULL, &ws, NULL));
+        const stance_footlock_state *fl = stance_instance_footlock_state(inst, 0);
+        const int fs = 18;
+        int last_planted = -1, first_free = -1;
+        for (int f = 0; f < fs + 30; f++) {
+            if (f == fs) CHECK_OK(stance_instance_set_trigger(inst, 0, NULL));
+            CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws));
+            const int planted = fl->feet[0].planted && fl->feet[1].planted, free_ = !fl->feet[0].planted && !fl->feet[1].planted;
+            if (f < fs) CHECK(planted);
+            if (f >= fs && planted) last_planted = f - fs;
+            if (f >= fs && free_ && first_free < 0) first_free = f - fs;
+        }
+        printf("  %-18s feet locked through frame %d of the blend, free from %d\n", stance_switch_mode_name(modes[mi]), last_planted,
+               first_free);
+        if (modes[mi] == STANCE_SWITCH_CUT) CHECK(last_planted == -1 && first_free == 0);
+        else CHECK(last_planted == 7 && first_free == 8); /* 7/60 <= T/2 = 0.13 < 8/60 */
+        stance_workspace_destroy(ws);
+        stance_instance_destroy(inst);
+        stance_graph_destroy(g);
+    }
+    stance_clip_destroy(stand), stance_clip_destroy(air);
+    stance_builtin_destroy(&b);
+}
+
 static void test_no_allocation_per_update(void) {
     counter cnt = {0, 0, 0};
     stance_allocator al = {count_alloc, count_free, &cnt};
@@ -471,6 +636,8 @@ int main(void) {
     RUN(test_root_motion_and_goals);
     RUN(test_controller_runs_the_stage);
     RUN(test_two_bone_and_aim);
+    RUN(test_two_bone_pole);
+    RUN(test_contacts_both_sides);
     RUN(test_no_allocation_per_update);
     RUN(test_teleport_forgets_locks);
     RUN(test_ground_callback);

@@ -116,7 +116,7 @@ typedef enum stance_switch_mode {
     STANCE_SWITCH_CROSSFADE = 0,      /* both states evaluated, weights eased */
     STANCE_SWITCH_CUT,                /* new pose at once */
     STANCE_SWITCH_FROZEN,             /* fade from a snapshot of the last output */
-    STANCE_SWITCH_INERTIALIZE,        /* Bollo: offset along its axis, no overshoot */
+    STANCE_SWITCH_INERTIALIZE,        /* Bollo: quintic along the offset axis, no overshoot; the rest of its velocity kept */
     STANCE_SWITCH_INERTIALIZE_SIMPLE, /* the lesson's quintic per component, zero start acceleration */
     STANCE_SWITCH_DEADBLEND,          /* Holden: extrapolate the last output with decaying velocity, fade */
     STANCE_SWITCH_MODE_COUNT
@@ -197,9 +197,10 @@ typedef struct stance_layer_desc {
  * footlock: the graph finds each foot's contacts in every clip its states
  * play (from the clip's events down_event/up_event when the clip has them,
  * else from the motion, see stance_contact_desc) when it is built; per
- * update the instance weighs them by what the base layer plays (a
- * crossfade's two sides by its weight, a blend space's clips by theirs, a
- * nested machine's plays inside) and runs stance_footlock_apply with the
+ * update the instance weighs them by what the base layer plays (while a
+ * switch blends, crossfade, inertialization or dead blending, both sides:
+ * the old state's clips by 1 - the eased weight; a blend space's clips by
+ * theirs; a nested machine's plays inside) and runs stance_footlock_apply with the
  * instance's world root (stance_instance_set_root) and ground
  * (stance_instance_set_ground). */
 #define STANCE_MAX_IK 8
@@ -207,8 +208,9 @@ typedef struct stance_layer_desc {
 typedef enum stance_ik_kind {
     STANCE_IK_FOOTLOCK = 0, /* legs locked while planted (above) */
     STANCE_IK_TWO_BONE,     /* legs[0] (hip/knee/ankle = upper/lower/end) reaches the
-                               target set with stance_instance_set_ik_target (no pole:
-                               the bend is kept; the end keeps its model rotation) */
+                               target set with stance_instance_set_ik_target, the knee
+                               towards the pole of stance_instance_set_ik_pole (none set:
+                               the bend is kept); the end keeps its model rotation */
     STANCE_IK_AIM,          /* chain[] turns so `forward` of its last joint points at
                                the target set with stance_instance_set_ik_target */
     STANCE_IK_KIND_COUNT
@@ -428,6 +430,11 @@ stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn
  * reset returns it to weight 0. */
 stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const float target[3], float weight,
                                             stance_error *err);
+/* The pole of a two_bone entry, in model space: the knee (the middle joint)
+ * bends towards it (stance_two_bone_desc.pole). NULL clears it: the bend of
+ * the layers' pose is kept, as before any pole was set. Kept until set
+ * again; reset clears it; hot reload keeps it with the target. */
+stance_status stance_instance_set_ik_pole(stance_instance *inst, int ik, const float pole[3], stance_error *err);
 /* The lock state of footlock entry `ik` after the last update (NULL for a bad index). */
 const stance_footlock_state *stance_instance_footlock_state(const stance_instance *inst, int ik);
 
@@ -456,7 +463,7 @@ int stance_instance_layer_enabled(const stance_instance *inst, int layer);
 /* Moves what can be moved from `from` (an instance of another graph, e.g.
  * the previous version of a reloaded file) into `to`: parameters, layer
  * weights and each machine's current state and its time, matched by name;
- * the world root and ground; the locks and targets of IK entries of the
+ * the world root and ground; the locks, targets and poles of IK entries of the
  * same name and kind (locks only with the same leg count). What has no counterpart is listed in `report` (may be NULL). */
 stance_status stance_instance_transfer(stance_instance *to, const stance_instance *from, char *report,
                                        size_t report_size);

@@ -455,7 +455,14 @@ void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int activ
         pl->mode = rt->mode;
         pl->w = tr_ease(rt->easing, rt->duration > 0.0f ? rt->elapsed / rt->duration : 1.0f);
         pl->old.count = 0, pl->old.sub = -1;
-        if (pl->blend && rt->mode == STANCE_SWITCH_CROSSFADE) plan_src(inst, &rt->old, in_cursors(inst, m, 1), &pl->old);
+        /* crossfade samples the old state; the velocity modes do not, but
+         * the IK stage reads its clips' contacts (a nested machine's old
+         * state no longer plays: none) */
+        const int velocity_mode = rt->mode == STANCE_SWITCH_INERTIALIZE || rt->mode == STANCE_SWITCH_INERTIALIZE_SIMPLE ||
+                                  rt->mode == STANCE_SWITCH_DEADBLEND;
+        if (pl->blend && (rt->mode == STANCE_SWITCH_CROSSFADE ||
+                          (velocity_mode && g->states[rt->old.state].type != STANCE_MOTION_MACHINE)))
+            plan_src(inst, &rt->old, in_cursors(inst, m, 1), &pl->old);
     }
     const g_machine *gm = &g->machines[m];
     for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++) {

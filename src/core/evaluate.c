@@ -96,7 +96,7 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
     /* the base layer's machine writes the instance's local pose itself
      * (nothing reads its workspace output; a snapshot does not push) */
     stance_pose *out = push_history && m == g->layers[0].machine ? in_local(inst) : in_wpose(ws, m, PW_OUT);
-    const int need_vel = pl->blend && rt->pending_init;
+    const int need_vel = pl->blend && rt->pending_init && pl->mode == STANCE_SWITCH_INERTIALIZE_SIMPLE;
     eval_src(inst, ws, m, &pl->cur, out, need_vel ? in_wpose(ws, m, PW_TV) : NULL);
     if (pl->blend) {
         const float w = pl->w;
@@ -110,25 +110,43 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
         case STANCE_SWITCH_FROZEN:
             tr_lerp(out, in_mpose(inst, ws, m, PM_SNAP), out, w);
             break;
-        case STANCE_SWITCH_INERTIALIZE:
-        case STANCE_SWITCH_INERTIALIZE_SIMPLE: {
-            const int simple = pl->mode == STANCE_SWITCH_INERTIALIZE_SIMPLE;
+        case STANCE_SWITCH_INERTIALIZE_SIMPLE:
             if (rt->pending_init) {
                 stance_pose *src = in_wpose(ws, m, PW_S1), *sv = in_wpose(ws, m, PW_SV);
                 if (rt->hist >= 2) {
                     tr_extrapolate(src, in_hist(inst, ws, m, 1), in_hist(inst, ws, m, 2), rt->hist_dt, rt->switch_dt);
                     tr_velocity(sv, in_hist(inst, ws, m, 1), in_hist(inst, ws, m, 2), rt->hist_dt);
-                    tr_inertialize_init(rt->rec, src, sv, out, in_wpose(ws, m, PW_TV), rt->duration, simple);
+                    tr_inertialize_init(rt->rec, src, sv, out, in_wpose(ws, m, PW_TV), rt->duration);
                 } else if (rt->hist == 1) {
-                    tr_inertialize_init(rt->rec, in_hist(inst, ws, m, 1), NULL, out, NULL, rt->duration, simple);
+                    tr_inertialize_init(rt->rec, in_hist(inst, ws, m, 1), NULL, out, NULL, rt->duration);
                 } else {
-                    tr_inertialize_init(rt->rec, out, NULL, out, NULL, rt->duration, simple);
+                    tr_inertialize_init(rt->rec, out, NULL, out, NULL, rt->duration);
                 }
                 rt->pending_init = 0;
             }
-            tr_inertialize_apply(out, rt->rec, rt->elapsed, simple);
+            tr_inertialize_apply(out, rt->rec, rt->elapsed);
             break;
-        }
+        case STANCE_SWITCH_INERTIALIZE:
+            /* on the switch frame: the offset from the extrapolated old pose
+             * (kept in SNAP) and the old velocity; on the first frame with
+             * time after it: the offset's velocity over that step */
+            if (rt->pending_init == 1) {
+                stance_pose *src = in_mpose(inst, ws, m, PM_SNAP), *sv = in_wpose(ws, m, PW_SV);
+                if (rt->hist >= 2) {
+                    tr_extrapolate(src, in_hist(inst, ws, m, 1), in_hist(inst, ws, m, 2), rt->hist_dt, rt->switch_dt);
+                    tr_velocity(sv, in_hist(inst, ws, m, 1), in_hist(inst, ws, m, 2), rt->hist_dt);
+                    tr_inertia_begin(rt->rec, src, sv, out, rt->duration);
+                } else {
+                    stance_pose_copy(src, rt->hist == 1 ? in_hist(inst, ws, m, 1) : out);
+                    tr_inertia_begin(rt->rec, src, NULL, out, rt->duration);
+                }
+                rt->pending_init = rt->hist >= 1 ? 2 : 0; /* without history: no offset to fit */
+            } else if (rt->pending_init == 2 && rt->elapsed >= STANCE_MIN_DT) {
+                tr_inertia_fit(rt->rec, in_mpose(inst, ws, m, PM_SNAP), out, rt->elapsed);
+                rt->pending_init = 0;
+            }
+            tr_inertia_apply(out, rt->rec, rt->elapsed);
+            break;
         case STANCE_SWITCH_DEADBLEND: {
             stance_pose *src = in_wpose(ws, m, PW_S1);
             tr_deadblend_source(src, in_mpose(inst, ws, m, PM_SNAP), rt->rec, rt->elapsed + rt->switch_dt, g->deadblend_halflife);

@@ -1,9 +1,9 @@
 /* src/core/graph_ik.c - the graph's IK stage: building the entries of
  * stance_graph_desc.ik (joint names resolved, each foot's contacts found
  * once per clip the states play; two_bone and aim entries checked with one
- * solve on the rest pose), their targets, the instance's world root (its root
- * motion or the caller's) and ground, and the per-update stage that runs
- * after the layers: the contact weights from what the base layer plays,
+ * solve on the rest pose), their targets and two_bone poles, the instance's
+ * world root (its root motion or the caller's) and ground, and the
+ * per-update stage that runs after the layers: the contact weights from what the base layer plays,
  * then stance_footlock_apply on the instance's local and model poses.
  *
  * Building allocates (once); the per-update stage allocates nothing and
@@ -323,8 +323,21 @@ stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const
         return st_fail(err, STANCE_ERR_ARGUMENT, "set ik target: '%s' is a footlock entry (its targets are the locks)", g->ik[ik].name);
     if (!st_finite_n(target, 3) || !(weight >= 0.0f && weight <= 1.0f))
         return st_fail(err, STANCE_ERR_VALUE, "set ik target: the target must be finite and the weight in [0, 1]");
-    float *t = inst->ik_target + 4 * (size_t)ik;
+    float *t = inst->ik_target + IK_TARGET_FLOATS * (size_t)ik;
     t[0] = target[0], t[1] = target[1], t[2] = target[2], t[3] = weight;
+    return st_ok(err);
+}
+
+stance_status stance_instance_set_ik_pole(stance_instance *inst, int ik, const float pole[3], stance_error *err) {
+    if (!inst) return st_fail(err, STANCE_ERR_ARGUMENT, "set ik pole: instance is NULL");
+    const stance_graph *g = inst->graph;
+    if (ik < 0 || ik >= g->ik_count) return st_fail(err, STANCE_ERR_NOT_FOUND, "set ik pole: entry %d is not in 0..%d", ik, g->ik_count - 1);
+    if (g->ik[ik].kind != STANCE_IK_TWO_BONE)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "set ik pole: '%s' is not a two_bone entry (only those bend towards a pole)", g->ik[ik].name);
+    if (pole && !st_finite_n(pole, 3)) return st_fail(err, STANCE_ERR_VALUE, "set ik pole: the pole must be finite");
+    float *p = inst->ik_target + IK_TARGET_FLOATS * (size_t)ik + 4;
+    if (pole) p[0] = pole[0], p[1] = pole[1], p[2] = pole[2], p[3] = 1.0f;
+    else p[0] = p[1] = p[2] = p[3] = 0.0f;
     return st_ok(err);
 }
 
@@ -344,15 +357,20 @@ void in_root_advance(stance_instance *inst) {
 
 /* ---- the stage ------------------------------------------------------------------------- */
 
-/* Adds weight x planted of every clip machine m plays (and its nested machines'). */
+/* Adds weight x planted of every clip machine m plays (and its nested
+ * machines'). While a switch blends, both sides count, the old one by
+ * 1 - the eased weight: a crossfade shows the old clip that much, and
+ * inertialization and dead blending show the old motion (the offset, the
+ * extrapolated pose) fading out as fast, so a foot planted in the old clip
+ * stays locked until the new side outweighs it. */
 static void add_contacts(const stance_instance *inst, const stance_workspace *ws, int e, int m, float w, int depth, float *contact) {
     const stance_graph *g = inst->graph;
     const g_plan *pl = &ws->plans[m];
     if (!pl->active || depth > STANCE_MAX_NEST + 1 || w <= 0.0f) return;
-    const int crossfade = pl->blend && pl->mode == STANCE_SWITCH_CROSSFADE;
-    for (int side = 0; side < 1 + crossfade; side++) {
+    const int two = pl->blend && (pl->mode == STANCE_SWITCH_CROSSFADE || pl->old.count > 0);
+    for (int side = 0; side < 1 + two; side++) {
         const g_plan_src *src = side ? &pl->old : &pl->cur;
-        const float ws_ = w * (crossfade ? (side ? 1.0f - pl->w : pl->w) : 1.0f);
+        const float ws_ = w * (two ? (side ? 1.0f - pl->w : pl->w) : 1.0f);
         if (src->sub >= 0) { add_contacts(inst, ws, e, src->sub, ws_, depth + 1, contact); continue; }
         float total = 0.0f;
         for (int i = 0; i < src->count; i++) total += src->weight[i];
@@ -373,7 +391,7 @@ stance_status ik_frame(stance_instance *inst, stance_workspace *ws, float dt) {
     for (int e = 0; e < g->ik_count; e++) {
         const g_ik *gi = &g->ik[e];
         if (gi->kind != STANCE_IK_FOOTLOCK) {
-            const float *t = inst->ik_target + 4 * (size_t)e;
+            const float *t = inst->ik_target + IK_TARGET_FLOATS * (size_t)e;
             if (!(t[3] > 0.0f)) continue;
             stance_status s;
             if (gi->kind == STANCE_IK_TWO_BONE) {
@@ -382,6 +400,7 @@ stance_status ik_frame(stance_instance *inst, stance_workspace *ws, float dt) {
                 tb.upper = gi->fd.legs[0].upper, tb.lower = gi->fd.legs[0].lower, tb.end = gi->fd.legs[0].foot;
                 tb.softness = gi->fd.softness, tb.keep_end_rotation = 1;
                 memcpy(tb.target, t, sizeof tb.target);
+                if (t[7] != 0.0f) tb.use_pole = 1, memcpy(tb.pole, t + 4, sizeof tb.pole);
                 s = stance_ik_two_bone(&tb, t[3], g->skeleton, in_local(inst), in_model(inst), NULL, NULL);
             } else {
                 stance_aim_desc ad;

@@ -137,6 +137,9 @@ typedef struct g_play {
  * blending keeps its 9 velocity floats per joint in the same record */
 #define INERT_FLOATS 24
 
+/* per IK entry: target x, y, z, weight; pole x, y, z, set */
+#define IK_TARGET_FLOATS 8
+
 /* Persistent poses of a machine, from its first pose index: SNAP always;
  * H1, H2 when it keeps history. */
 enum { PM_SNAP, PM_H1, PM_H2 };
@@ -149,7 +152,7 @@ typedef struct g_machine_rt {
     stance_switch_mode mode;
     stance_easing easing;
     int locked;                 /* uninterruptible transition running */
-    int pending_init;           /* inertialize: offsets to compute at evaluation */
+    int pending_init;           /* inertialize: 1 offsets to compute at evaluation; 2 (Bollo) its velocity at the next step */
     float switch_dt;            /* dt of the frame the transition started */
     int hist;                   /* valid history frames (0..2; 0 without history) */
     int hist_flip;              /* which of H1/H2 holds the newer frame */
@@ -184,7 +187,8 @@ struct stance_instance {
     int events_sealed;          /* the queue holds a finished update's events */
     float root_delta[3];
     stance_footlock_state *ik_state; /* graph->ik_count */
-    float *ik_target;           /* graph->ik_count x (x, y, z, weight): two_bone and aim targets */
+    float *ik_target;           /* graph->ik_count x IK_TARGET_FLOATS: two_bone and aim targets (x, y, z,
+                                   weight), two_bone poles (x, y, z, 1 = set) */
     stance_transform world_root;
     int root_owned;             /* the caller set the root: no root motion accumulated */
     stance_ground_fn ground;
@@ -269,9 +273,18 @@ stance_status ik_frame(stance_instance *inst, stance_workspace *ws, float dt);
 /* transition.c: the switch modes' maths on poses */
 void tr_extrapolate(stance_pose *out, const stance_pose *h1, const stance_pose *h2, float hist_dt, float dt);
 void tr_velocity(stance_pose *vel, const stance_pose *h1, const stance_pose *h2, float hist_dt);
+/* the lesson's per-component quintic (inertialize-simple): velocities sampled from the clips */
 void tr_inertialize_init(float *rec, const stance_pose *src, const stance_pose *src_vel,
-                         const stance_pose *dst, const stance_pose *dst_vel, float blend_time, int simple);
-void tr_inertialize_apply(stance_pose *out, const float *rec, float t, int simple);
+                         const stance_pose *dst, const stance_pose *dst_vel, float blend_time);
+void tr_inertialize_apply(stance_pose *out, const float *rec, float t);
+/* Bollo's vector form: the offset at the switch (velocity: the source's),
+ * then its velocity from the first step (src0: the source at the switch,
+ * dst1: the target one step dt1 later), then the offset at any time */
+void tr_inertia_begin(float *rec, const stance_pose *src, const stance_pose *src_vel, const stance_pose *dst, float blend_time);
+void tr_inertia_fit(float *rec, const stance_pose *src0, const stance_pose *dst1, float dt1);
+void tr_inertia_apply(stance_pose *out, const float *rec, float t);
+/* one channel of it: offset x0[3] with velocity v0[3], blend T, at time t */
+void tr_bollo_offset(const float *x0, const float *v0, float T, float t, float *out);
 void tr_deadblend_source(stance_pose *out, const stance_pose *h1, const float *vel, float t, float halflife);
 void tr_lerp(stance_pose *out, const stance_pose *a, const stance_pose *b, float w);
 float tr_ease(stance_easing e, float p);

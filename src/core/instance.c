@@ -54,7 +54,7 @@ static inst_layout layout_of(const stance_graph *g, int history_all) {
     lo.pose_mem = grab(&off, stance_pose_bytes(J) * (size_t)(lo.pose_count + PI_COUNT));
     lo.rec = grab(&off, sizeof(float) * INERT_FLOATS * (size_t)J * (size_t)lo.rec_count);
     lo.ik = grab(&off, sizeof(stance_footlock_state) * (size_t)g->ik_count);
-    lo.ikt = grab(&off, sizeof(float) * 4 * (size_t)g->ik_count);
+    lo.ikt = grab(&off, sizeof(float) * IK_TARGET_FLOATS * (size_t)g->ik_count);
     lo.total = st_align_up(off, 64);
     return lo;
 }
@@ -233,7 +233,7 @@ stance_status stance_instance_reset(stance_instance *inst) {
     inst->world_root = stance_transform_identity();
     inst->root_owned = 0;
     memset(inst->ik_state, 0, sizeof(stance_footlock_state) * (size_t)g->ik_count);
-    memset(inst->ik_target, 0, sizeof(float) * 4 * (size_t)g->ik_count);
+    memset(inst->ik_target, 0, sizeof(float) * IK_TARGET_FLOATS * (size_t)g->ik_count);
     inst->clips_sampled = 0;
     inst->time = 0.0;
     inst->override_mode = inst->override_easing = -1;

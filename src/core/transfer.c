@@ -67,7 +67,7 @@ stance_status stance_instance_transfer(stance_instance *to, const stance_instanc
     }
     to->time = from->time;
     /* the character stays where it is, on its ground; IK entries of the
-     * same name and kind keep their locks (same leg count) or targets */
+     * same name and kind keep their locks (same leg count) or targets and poles */
     to->world_root = from->world_root, to->root_owned = from->root_owned;
     to->ground = from->ground, to->ground_user = from->ground_user;
     for (int e = 0; e < a->ik_count; e++) {
@@ -75,7 +75,7 @@ stance_status stance_instance_transfer(stance_instance *to, const stance_instanc
         for (int k = 0; k < b->ik_count; k++)
             if (!strcmp(a->ik[e].name, b->ik[k].name) && a->ik[e].kind == b->ik[k].kind) found = k;
         if (found < 0) { say(report, cap, "ik entry", a->ik[e].name); continue; }
-        memcpy(to->ik_target + 4 * (size_t)found, from->ik_target + 4 * (size_t)e, sizeof(float) * 4);
+        memcpy(to->ik_target + IK_TARGET_FLOATS * (size_t)found, from->ik_target + IK_TARGET_FLOATS * (size_t)e, sizeof(float) * IK_TARGET_FLOATS);
         if (a->ik[e].fd.leg_count == b->ik[found].fd.leg_count) to->ik_state[found] = from->ik_state[e];
     }
     return STANCE_OK;

@@ -1,6 +1,8 @@
 /* src/core/transition.c - the maths of switching poses: history velocity and
- * extrapolation, inertialization (the lesson's per-component quintic and
- * Bollo's axis form with overshoot control, for vectors and quaternions),
+ * extrapolation, inertialization (the lesson's per-component quintic, and
+ * Bollo's vector form: his overshoot-free quintic along the offset's axis,
+ * the rest of the velocity on its own bounded quintics, for vectors and
+ * quaternions),
  * dead blending's decaying extrapolation, eased weights.
  *
  * Works on whole SoA poses; owns no state (the records live in the
@@ -82,64 +84,162 @@ void tr_bollo_params(float x0, float v0, float blend, float *a0, float *T) {
     *T = t1;
 }
 
-static void init_channel(float *rec, qm_vec3 d, qm_vec3 dv, float blend, int simple) {
-    if (simple) {
-        rec[0] = d.x, rec[1] = d.y, rec[2] = d.z;
-        rec[3] = dv.x, rec[4] = dv.y, rec[5] = dv.z;
-        rec[6] = blend, rec[7] = 0.0f;
-        return;
-    }
-    float x0 = qm_len3(d);
-    qm_vec3 axis;
-    if (x0 > 1e-9f) {
-        axis = qm_scale(d, 1.0f / x0);
-    } else {
-        float lv = qm_len3(dv);
-        axis = lv > 1e-9f ? qm_scale(dv, 1.0f / lv) : qm_v3(1.0f, 0.0f, 0.0f);
-        x0 = 0.0f;
-    }
-    float v0 = qm_dot3(dv, axis), a0, T;
-    tr_bollo_params(x0, v0, blend, &a0, &T);
-    rec[0] = axis.x, rec[1] = axis.y, rec[2] = axis.z;
-    rec[3] = x0, rec[4] = v0, rec[5] = a0, rec[6] = T, rec[7] = 0.0f;
+/* ---- the lesson's per-component quintic (inertialize-simple) ------------- */
+
+static void init_simple(float *rec, qm_vec3 d, qm_vec3 dv, float blend) {
+    rec[0] = d.x, rec[1] = d.y, rec[2] = d.z;
+    rec[3] = dv.x, rec[4] = dv.y, rec[5] = dv.z;
+    rec[6] = blend, rec[7] = 0.0f;
 }
 
-static qm_vec3 eval_channel(const float *rec, float t, int simple) {
-    if (simple)
-        return qm_v3(tr_quintic(rec[0], rec[3], 0.0f, rec[6], t), tr_quintic(rec[1], rec[4], 0.0f, rec[6], t),
-                     tr_quintic(rec[2], rec[5], 0.0f, rec[6], t));
-    float x = tr_quintic(rec[3], rec[4], rec[5], rec[6], t);
-    return qm_v3(rec[0] * x, rec[1] * x, rec[2] * x);
+static qm_vec3 eval_simple(const float *rec, float t) {
+    return qm_v3(tr_quintic(rec[0], rec[3], 0.0f, rec[6], t), tr_quintic(rec[1], rec[4], 0.0f, rec[6], t),
+                 tr_quintic(rec[2], rec[5], 0.0f, rec[6], t));
 }
 
 void tr_inertialize_init(float *rec, const stance_pose *src, const stance_pose *sv, const stance_pose *dst,
-                         const stance_pose *dv, float blend, int simple) {
+                         const stance_pose *dv, float blend) {
     for (int j = 0; j < src->joint_count; j++) {
         float *r = rec + (size_t)j * INERT_FLOATS;
         qm_vec3 vs = sv ? qm_v3(sv->tx[j], sv->ty[j], sv->tz[j]) : qm_v3(0, 0, 0);
         qm_vec3 vd = dv ? qm_v3(dv->tx[j], dv->ty[j], dv->tz[j]) : qm_v3(0, 0, 0);
-        init_channel(r, qm_v3(src->tx[j] - dst->tx[j], src->ty[j] - dst->ty[j], src->tz[j] - dst->tz[j]),
-                     qm_sub(vs, vd), blend, simple);
+        init_simple(r, qm_v3(src->tx[j] - dst->tx[j], src->ty[j] - dst->ty[j], src->tz[j] - dst->tz[j]), qm_sub(vs, vd), blend);
         qm_quat q0 = qm_qmul(qget(src, j), qm_qconj(qget(dst, j)));
         qm_vec3 ws = sv ? qm_v3(sv->qx[j], sv->qy[j], sv->qz[j]) : qm_v3(0, 0, 0);
         qm_vec3 wd = dv ? qm_v3(dv->qx[j], dv->qy[j], dv->qz[j]) : qm_v3(0, 0, 0);
-        init_channel(r + 8, qm_qlog(q0), qm_sub(ws, wd), blend, simple); /* qlog takes the short way */
+        init_simple(r + 8, qm_qlog(q0), qm_sub(ws, wd), blend); /* qlog takes the short way */
         qm_vec3 ss = sv ? qm_v3(sv->sx[j], sv->sy[j], sv->sz[j]) : qm_v3(0, 0, 0);
         qm_vec3 sd = dv ? qm_v3(dv->sx[j], dv->sy[j], dv->sz[j]) : qm_v3(0, 0, 0);
-        init_channel(r + 16, qm_v3(src->sx[j] - dst->sx[j], src->sy[j] - dst->sy[j], src->sz[j] - dst->sz[j]),
-                     qm_sub(ss, sd), blend, simple);
+        init_simple(r + 16, qm_v3(src->sx[j] - dst->sx[j], src->sy[j] - dst->sy[j], src->sz[j] - dst->sz[j]), qm_sub(ss, sd), blend);
     }
 }
 
-void tr_inertialize_apply(stance_pose *out, const float *rec, float t, int simple) {
+void tr_inertialize_apply(stance_pose *out, const float *rec, float t) {
     for (int j = 0; j < out->joint_count; j++) {
         const float *r = rec + (size_t)j * INERT_FLOATS;
-        qm_vec3 dt = eval_channel(r, t, simple);
+        qm_vec3 dt = eval_simple(r, t);
         out->tx[j] += dt.x, out->ty[j] += dt.y, out->tz[j] += dt.z;
-        qm_vec3 dr = eval_channel(r + 8, t, simple);
+        qm_vec3 dr = eval_simple(r + 8, t);
         qset(out, j, qm_qnorm(qm_qmul(qm_qexp(dr), qget(out, j))));
-        qm_vec3 ds = eval_channel(r + 16, t, simple);
+        qm_vec3 ds = eval_simple(r + 16, t);
         out->sx[j] += ds.x, out->sy[j] += ds.y, out->sz[j] += ds.z;
+    }
+}
+
+/* ---- Bollo's inertialization, vector form ---------------------------------
+ *
+ * Per joint and channel (translation, rotation as the rotation vector of the
+ * offset quaternion, scale) the record holds the offset X0 = source - target
+ * at the switch and its velocity V. Bollo's quintic (GDC 2018) runs along the
+ * offset's axis e = X0 / |X0|, so x0 = |X0| >= 0 (his sign choice), with the
+ * velocity's component along it, v = V.e, clamped to v <= 0 (heading back to
+ * zero): t1 = min(T, -5 x0 / v), a0 = max(0, (-8 v t1 - 20 x0) / t1^2). It
+ * never passes zero.
+ *
+ * What the clamp and the projection drop is kept, so the offset's velocity
+ * at the switch is V exactly (no velocity kink): each remaining part is a
+ * quintic with zero start offset, zero start acceleration and unit start
+ * velocity, B(t; D) = D s (1-s)^3 (1+3s), s = t / D, which never changes
+ * sign and peaks at 0.1975 D:
+ *  - the part moving away from zero, max(v, 0) e, over D = t1 (= T then):
+ *    with Bollo's part this is the quintic of x0 and v, which cannot pass
+ *    zero when v >= 0;
+ *  - the part across the axis, W = V - v e, over D = min(t1, 2 x0 /
+ *    (0.1975 |W|)): done when the along part is, and its peak excursion
+ *    across is at most twice the offset. (Unbounded, a body landing fast
+ *    beside a target a few cm away swings the legs on through the target.)
+ * With no offset (x0 = 0) the whole velocity moves away from zero: B over T.
+ *
+ * The velocity is the offset's own, measured over the first step after the
+ * switch (tr_inertia_fit): the source extrapolated with its history velocity
+ * minus the target as the graph really plays it. A target velocity sampled
+ * from its clips misses a blend space's weights moving with a damped
+ * parameter (Idle->Move as speed ramps up) and a nested machine's motion.
+ * Until that step the offset is X0 and only its value is used. */
+
+#define TR_BUMP_PEAK (16.0f / 81.0f) /* max of s (1-s)^3 (1+3s) on [0, 1], at s = 1/3 */
+
+void tr_bollo_offset(const float *x0v, const float *v0v, float T, float t, float *out) {
+    out[0] = out[1] = out[2] = 0.0f;
+    if (!(T > 0.0f) || t >= T) return;
+    const qm_vec3 X0 = qm_v3(x0v[0], x0v[1], x0v[2]), V = qm_v3(v0v[0], v0v[1], v0v[2]);
+    if (t <= 0.0f) {
+        out[0] = X0.x, out[1] = X0.y, out[2] = X0.z;
+        return;
+    }
+    const float x0 = qm_len3(X0);
+    if (!(x0 > 1e-9f)) { /* no offset, no axis: all the velocity moves away from zero */
+        const float b = tr_quintic(0.0f, 1.0f, 0.0f, T, t);
+        out[0] = V.x * b, out[1] = V.y * b, out[2] = V.z * b;
+        return;
+    }
+    const qm_vec3 e = qm_scale(X0, 1.0f / x0);
+    const float v = qm_dot3(V, e);
+    const float vin = v < 0.0f ? v : 0.0f, vout = v - vin; /* Bollo's clamp, and what it leaves */
+    float a0, t1;
+    tr_bollo_params(x0, vin, T, &a0, &t1); /* vout > 0 only when vin = 0, and then t1 = T */
+    const float along = tr_quintic(x0, vin, a0, t1, t) + vout * tr_quintic(0.0f, 1.0f, 0.0f, t1, t);
+    /* across the axis: done by t1 too, and never further out than 2 x0 */
+    const qm_vec3 W = qm_sub(V, qm_scale(e, v));
+    const float w = qm_len3(W);
+    float Tp = t1;
+    if (w * TR_BUMP_PEAK * Tp > 2.0f * x0) Tp = 2.0f * x0 / (TR_BUMP_PEAK * w);
+    const float across = tr_quintic(0.0f, 1.0f, 0.0f, Tp, t);
+    out[0] = e.x * along + W.x * across, out[1] = e.y * along + W.y * across, out[2] = e.z * along + W.z * across;
+}
+
+static qm_vec3 rec_v3(const float *r) { return qm_v3(r[0], r[1], r[2]); }
+static void rec_set(float *r, qm_vec3 v) { r[0] = v.x, r[1] = v.y, r[2] = v.z; }
+
+void tr_inertia_begin(float *rec, const stance_pose *src, const stance_pose *sv, const stance_pose *dst, float blend) {
+    for (int j = 0; j < src->joint_count; j++) {
+        float *r = rec + (size_t)j * INERT_FLOATS;
+        rec_set(r, qm_v3(src->tx[j] - dst->tx[j], src->ty[j] - dst->ty[j], src->tz[j] - dst->tz[j]));
+        rec_set(r + 3, sv ? qm_v3(sv->tx[j], sv->ty[j], sv->tz[j]) : qm_v3(0, 0, 0));
+        rec_set(r + 6, qm_qlog(qm_qmul(qget(src, j), qm_qconj(qget(dst, j))))); /* the short way */
+        rec_set(r + 9, sv ? qm_v3(sv->qx[j], sv->qy[j], sv->qz[j]) : qm_v3(0, 0, 0));
+        rec_set(r + 12, qm_v3(src->sx[j] - dst->sx[j], src->sy[j] - dst->sy[j], src->sz[j] - dst->sz[j]));
+        rec_set(r + 15, sv ? qm_v3(sv->sx[j], sv->sy[j], sv->sz[j]) : qm_v3(0, 0, 0));
+        r[18] = blend;
+    }
+}
+
+void tr_inertia_fit(float *rec, const stance_pose *src0, const stance_pose *dst1, float dt1) {
+    const float inv = dt1 >= STANCE_MIN_DT ? 1.0f / dt1 : 0.0f;
+    for (int j = 0; j < src0->joint_count; j++) {
+        float *r = rec + (size_t)j * INERT_FLOATS;
+        /* translation and scale: X1 - X0 = vs dt1 - (dst1 - dst0), dst0 = src0 - X0 */
+        qm_vec3 d0 = qm_sub(qm_v3(src0->tx[j], src0->ty[j], src0->tz[j]), rec_v3(r));
+        qm_vec3 vd = qm_scale(qm_sub(qm_v3(dst1->tx[j], dst1->ty[j], dst1->tz[j]), d0), inv);
+        rec_set(r + 3, qm_sub(rec_v3(r + 3), vd));
+        qm_vec3 s0 = qm_sub(qm_v3(src0->sx[j], src0->sy[j], src0->sz[j]), rec_v3(r + 12));
+        qm_vec3 vsd = qm_scale(qm_sub(qm_v3(dst1->sx[j], dst1->sy[j], dst1->sz[j]), s0), inv);
+        rec_set(r + 15, qm_sub(rec_v3(r + 15), vsd));
+        /* rotation: the offset's rotation vector one step on, on the branch
+         * nearest the one at the switch, differenced */
+        qm_vec3 X0 = rec_v3(r + 6);
+        qm_quat s1 = qm_qnorm(qm_qmul(qm_qexp(qm_scale(rec_v3(r + 9), dt1)), qget(src0, j)));
+        qm_vec3 X1 = qm_qlog(qm_qmul(s1, qm_qconj(qget(dst1, j))));
+        float a1 = qm_len3(X1);
+        if (a1 > 1e-6f) {
+            qm_vec3 alt = qm_sub(X1, qm_scale(X1, 6.2831853f / a1));
+            qm_vec3 da = qm_sub(alt, X0), d1 = qm_sub(X1, X0);
+            if (qm_dot3(da, da) < qm_dot3(d1, d1)) X1 = alt;
+        }
+        rec_set(r + 9, qm_scale(qm_sub(X1, X0), inv));
+    }
+}
+
+void tr_inertia_apply(stance_pose *out, const float *rec, float t) {
+    for (int j = 0; j < out->joint_count; j++) {
+        const float *r = rec + (size_t)j * INERT_FLOATS;
+        float d[3];
+        tr_bollo_offset(r, r + 3, r[18], t, d);
+        out->tx[j] += d[0], out->ty[j] += d[1], out->tz[j] += d[2];
+        tr_bollo_offset(r + 6, r + 9, r[18], t, d);
+        qset(out, j, qm_qnorm(qm_qmul(qm_qexp(qm_v3(d[0], d[1], d[2])), qget(out, j))));
+        tr_bollo_offset(r + 12, r + 15, r[18], t, d);
+        out->sx[j] += d[0], out->sy[j] += d[1], out->sz[j] += d[2];
     }
 }
 
