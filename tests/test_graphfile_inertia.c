@@ -9,6 +9,7 @@
 #include "check.h"
 #include "stance/io.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 static int have_file(const char *path) {
     FILE *f = fopen(path, "rb");

@@ -22,6 +22,7 @@
 
 #include "check.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 static const float DT = 1.0f / 60.0f, T = 0.25f;
 
