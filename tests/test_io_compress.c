@@ -139,7 +139,7 @@ static totals check_asset(const char *what, stance_asset *a, double tol, double 
     size_t size = 0, size2 = 0;
     stance_error err;
     CHECK_OK(stance_asset_save_memory(&c, &bytes, &size, NULL, &err));
-    CHECK(size > 8 && ((unsigned char *)bytes)[8] == 3);
+    CHECK(size > 8 && ((unsigned char *)bytes)[8] == 4);
     stance_asset back;
     CHECK_OK(stance_asset_load_memory(bytes, size, NULL, &back, &err));
     if (back.skeleton) {

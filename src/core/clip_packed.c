@@ -38,8 +38,14 @@ static stance_status check_track(const st_packed_desc *d, int i, uint32_t K, sta
         return STANCE_OK;
     }
     if (!st_bits_ok(t->bits))
-        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has bits %d (0, 1..24, 32 or 64 + 1..24)", d->name, i, t->bits);
+        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has bits %d (0, 1..24, 32, 64 + 1..24 or 128)", d->name, i, t->bits);
     if (!t->data) return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has no key data", d->name, i);
+    if (t->bits == ST_PACK_VBR)
+        for (uint32_t g = 0; g < st_vbr_segments(n); g++) {
+            const unsigned code = t->data[g];
+            if ((code & 31u) > ST_VBR_MAX_BITS || (code & 0x80u) || (w == 3 && (code >> 5)))
+                return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d segment %u has a bad code %u (bits 0..%d; a dropped component only for rotations)", d->name, i, (unsigned)g, code, ST_VBR_MAX_BITS);
+        }
     for (int c = 0; c < 3; c++) {
         float lo = t->min[c], hi = t->min[c] + t->ext[c];
         if (!st_finite(lo) || !st_finite(t->ext[c]) || t->ext[c] < 0.0f || !st_finite(hi) || fabsf(lo) > 1e30f || fabsf(hi) > 1e30f)
@@ -93,6 +99,38 @@ static float grid_rate(const float *times, int K) {
     return 1.0f / step;
 }
 
+/* The root path as joint 0's translation at every grid key, decoded as the
+ * sampler does (the stored track, else the default pose's value). */
+static void derive_root(stance_clip *c, float *values) {
+    const st_packed *p = c->packed;
+    const int K = c->key_count, pc = c->padded_count;
+    const st_ptrack *t = NULL;
+    for (int i = 0; i < p->track_count; i++)
+        if (p->tracks[i].joint == 0 && p->tracks[i].channel == STANCE_CHANNEL_TRANSLATION) t = &p->tracks[i];
+    for (int k = 0; k < K; k++) {
+        float *v = values + 3 * k;
+        if (!t) {
+            v[0] = c->t[0], v[1] = c->t[pc], v[2] = c->t[2 * pc];
+            continue;
+        }
+        if (K < 2) {
+            st_ptrack_key(t, p->data, p->raw, 0, v);
+            continue;
+        }
+        const int kk = k < K - 1 ? k : K - 2, s = t->shift;
+        int ga = (kk >> s) << s, gb = ga + (1 << s);
+        if (gb > K - 1) gb = K - 1;
+        float u = (c->times[k] - c->times[ga]) / (c->times[gb] - c->times[ga]);
+        u = u < 0.0f ? 0.0f : u > 1.0f ? 1.0f : u;
+        st_ptrack_interp(t, p->data, p->raw, (uint32_t)(kk >> s), u, c->slerp, v);
+    }
+    /* the shell's times are the grid's; x.. y.. z.. per key as the clip keeps them */
+    c->root_times = c->times;
+    c->root_values = values;
+    c->root_key_count = K;
+    c->root_from_joint0 = 1;
+}
+
 stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skeleton *sk,
                                     const stance_allocator *allocator, stance_clip **out, stance_error *err) {
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "clip: out is NULL");
@@ -105,7 +143,9 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
 
     /* Sizes of the packed block. */
     int moving = 0, consts = 0;
-    size_t raw_floats = 0, data_bytes = 0, stored = 4 * (size_t)K + 4 + 16 * (size_t)d->root_key_count;
+    const int derived = d->root_from_joint0 && d->root_key_count == 0;
+    size_t raw_floats = 0, data_bytes = 0;
+    size_t stored = 5 + 4 + 16 * (size_t)d->root_key_count, keys = 0;
     for (int i = 0; i < d->track_count; i++) {
         const st_ptrack_desc *t = &d->tracks[i];
         const size_t w = (size_t)width_of(t->channel), n = st_ptrack_keys(K, t->shift);
@@ -117,18 +157,32 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             moving++;
             raw_floats += n * w;
             stored += 4 * n * w;
+            keys += 4 * n * w;
+        } else if (t->bits == ST_PACK_VBR) {
+            moving++;
+            const size_t nb = st_vbr_bytes((uint32_t)n, t->data);
+            data_bytes = st_align_up(data_bytes, 4) + 8 * (size_t)st_vbr_segments((uint32_t)n) + nb;
+            stored += 24 + nb;
+            keys += nb;
         } else {
             moving++;
             data_bytes += st_ptrack_bytes((uint32_t)n, t->bits);
             stored += 24 + st_ptrack_bytes((uint32_t)n, t->bits);
+            keys += st_ptrack_bytes((uint32_t)n, t->bits);
         }
     }
+    /* a uniform grid is stored as one step when the keys outweigh K / 4
+     * bytes (the loader's bound on what a small section may allocate) */
+    const int uniform = st_grid_uniform(d->times, (int)K) && keys >= K / 4;
+    stored += uniform ? 4 : 4 * (size_t)K;
+    const size_t root_n = derived ? (size_t)K : 0; /* the derived root path: grid times, values */
     size_t o_tracks = st_align_up(sizeof(st_packed), 64);
     size_t o_consts = st_align_up(o_tracks + sizeof(st_ptrack) * (size_t)moving, 16);
     size_t o_cval = st_align_up(o_consts + sizeof(st_ptrack_desc) * (size_t)consts, 16);
     size_t o_raw = st_align_up(o_cval + sizeof(float) * 4 * (size_t)consts, 16);
     size_t o_times = st_align_up(o_raw + sizeof(float) * raw_floats, 64);
-    size_t o_data = st_align_up(o_times + sizeof(float) * K, 64);
+    size_t o_root = st_align_up(o_times + sizeof(float) * K, 16);
+    size_t o_data = st_align_up(o_root + sizeof(float) * 3 * root_n, 64);
     size_t bytes = o_data + data_bytes + 4;
 
     /* The shell: constant tracks, events, root path. */
@@ -203,6 +257,28 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             o->offset = (uint32_t)ro;
             memcpy(raw + ro, t->values, sizeof(float) * (size_t)n * (size_t)w);
             ro += (size_t)n * (size_t)w;
+        } else if (t->bits == ST_PACK_VBR) {
+            const uint32_t S = st_vbr_segments(n);
+            const size_t nb = st_vbr_bytes(n, t->data);
+            dof = st_align_up(dof, 4);
+            o->seg_at = (uint32_t)dof;
+            uint32_t *kb = (uint32_t *)(void *)(data + dof), bit = 0;
+            for (uint32_t g = 0; g < S; g++) {
+                int bc[3];
+                const int sum = st_vbr_comp_bits(t->data[g] & 31, t->data + S + 6u * (size_t)g, bc);
+                kb[2 * g] = bit;
+                kb[2 * g + 1] = (uint32_t)bc[0] | (uint32_t)bc[1] << 8 | (uint32_t)bc[2] << 16;
+                bit += st_vbr_seg_keys(n, g) * (uint32_t)sum;
+            }
+            dof += 8 * (size_t)S;
+            o->offset = (uint32_t)dof;
+            memcpy(data + dof, t->data, nb);
+            dof += nb;
+            o->keys_at = 7u * S;
+            for (int k = 0; k < 3; k++) {
+                o->min[k] = t->min[k], o->ext[k] = t->ext[k];
+                o->step[k] = t->ext[k] / 255.0f;
+            }
         } else {
             const size_t nb = st_ptrack_bytes(n, t->bits);
             o->offset = (uint32_t)dof;
@@ -236,7 +312,10 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     c->key_rate = grid_rate(times, (int)K);
     c->root_from_joint0 = d->root_key_count > 0 && d->root_from_joint0;
     if (d->root_key_count == 0) c->root_key_count = 0; /* not a path derived from a constant joint 0 */
+    p->uniform_grid = uniform;
+    p->root_derived = derived;
     c->packed = p;
+    if (derived) derive_root(c, (float *)(mem + o_root));
     *out = c;
     return st_ok(err);
 }

@@ -16,6 +16,15 @@
  *             a range per segment of 16 keys: each segment starts with 3 x
  *             (u8 lo, u8 span), its range being min + ext/255 * [lo, lo +
  *             span]; all segment heads come first, then the keys
+ *             ST_PACK_VBR (.stance v4): a bit rate per segment of 16 keys:
+ *             the stream is S = ceil(n / 16) codes (u8: bits 0..4 the
+ *             segment's bits b in 0..24, bits 5..6 for rotations the
+ *             component not stored, rebuilt >= 0 as sqrt(1 - the others^2)),
+ *             then S x 3 x (u8 lo, u8 span) as above, then each segment's
+ *             keys back to back, each key its 3 components; component c has
+ *             b_c = b - floor(log2(largest span / span_c)) bits (at least 0;
+ *             0 when span_c is 0), so the three steps are about equal; b_c =
+ *             0 gives the key min + ext/255 * lo
  * Joints without a stored track hold the default pose (rest values and
  * constant tracks), copied at each sample. */
 #ifndef STANCE_CLIP_PACKED_H
@@ -32,6 +41,8 @@
 #define ST_PACK_MAX_BITS 24 /* quantized: 1..24 bits per component */
 #define ST_PACK_SEG 0x40    /* bits | ST_PACK_SEG: quantized within segment ranges */
 #define ST_SEG_KEYS 16      /* keys per segment */
+#define ST_PACK_VBR 0x80    /* bits per segment (v4) */
+#define ST_VBR_MAX_BITS 24
 
 typedef struct st_ptrack_desc {
     int joint;
@@ -55,7 +66,8 @@ typedef struct st_packed_desc {
     const stance_event_desc *events;
     int root_key_count;     /* the root path, kept raw */
     const float *root_times, *root_values;
-    int root_from_joint0;
+    int root_from_joint0;   /* with root_key_count 0: the root path is joint 0's
+                               translation as stored here, at every grid key (v4) */
     float root_speed;
     float max_error;        /* measured at compression (model units), >= 0 */
     float vertex_distance;  /* the distance it was measured at, >= 0 */
@@ -67,7 +79,8 @@ typedef struct st_ptrack {
     uint8_t channel, shift, bits, pad[3];
     uint32_t n;             /* keys */
     uint32_t offset;        /* bytes into data (bits 1..24) or floats into raw (32) */
-    uint32_t keys_at;       /* segmented: bytes of segment heads before the keys */
+    uint32_t keys_at;       /* segmented: bytes of segment heads before the keys (VBR: codes and heads) */
+    uint32_t seg_at;        /* VBR: bytes into data of 2 u32 per segment: first key bit, bits b0 | b1 << 8 | b2 << 16 (4-aligned) */
     float min[3], ext[3], step[3]; /* step = ext / (2^b - 1); segmented: ext / 255 */
     float inv_levels;       /* segmented: 1 / (2^b - 1) */
 } st_ptrack;
@@ -82,7 +95,9 @@ typedef struct st_packed {
     const float *const_values;
     int max_shift;
     unsigned shifts_used;   /* bit s: some track has shift s */
-    size_t stored_bytes;    /* the v3 encoding's key data (see st_packed_stored_bytes) */
+    size_t stored_bytes;    /* the v4 encoding's key data: grid, tracks, root path unless derived */
+    int uniform_grid;       /* times[k] == (float)k * times[1] for every k: stored as one step */
+    int root_derived;       /* the root path is joint 0's stored translation (not in the file) */
     size_t bytes;           /* this block */
     float max_error, vertex_distance;
 } st_packed;
@@ -91,11 +106,44 @@ typedef struct st_packed {
 static inline uint32_t st_ptrack_keys(uint32_t K, int shift) {
     return K < 2 ? 1u : ((K - 2u) >> shift) + 2u;
 }
-/* 1 for a valid bits value: 0, 32, 1..24, ST_PACK_SEG | 1..24. */
+/* 1 for a valid bits value: 0, 32, 1..24, ST_PACK_SEG | 1..24, ST_PACK_VBR. */
 static inline int st_bits_ok(int bits) {
     int b = bits & ~ST_PACK_SEG;
-    return bits == 0 || bits == ST_PACK_RAW || (b >= 1 && b <= ST_PACK_MAX_BITS);
+    return bits == 0 || bits == ST_PACK_RAW || bits == ST_PACK_VBR || (b >= 1 && b <= ST_PACK_MAX_BITS);
 }
+/* Segments of a VBR track of n keys. */
+static inline uint32_t st_vbr_segments(uint32_t n) { return (n + ST_SEG_KEYS - 1u) / ST_SEG_KEYS; }
+/* Keys of segment s of a VBR track of n keys. */
+static inline uint32_t st_vbr_seg_keys(uint32_t n, uint32_t s) {
+    return n - s * ST_SEG_KEYS < ST_SEG_KEYS ? n - s * ST_SEG_KEYS : ST_SEG_KEYS;
+}
+/* The bits of each component of a VBR segment with code bits b and head h
+ * (3 x lo, span); returns their sum. */
+static inline int st_vbr_comp_bits(int b, const unsigned char *h, int *bc) {
+    int top = h[1] > h[3] ? h[1] : h[3];
+    top = top > h[5] ? top : h[5];
+    int sum = 0;
+    for (int c = 0; c < 3; c++) {
+        const int span = h[2 * c + 1];
+        int d = 0;
+        while (span && (span << (d + 1)) <= top) d++;
+        bc[c] = !span || d >= b ? 0 : b - d;
+        sum += bc[c];
+    }
+    return sum;
+}
+/* Bytes of a VBR stream of n keys (its 7 S bytes of codes and heads are
+ * readable; codes checked by the caller: bits <= 24). */
+static inline size_t st_vbr_bytes(uint32_t n, const unsigned char *stream) {
+    const uint32_t S = st_vbr_segments(n);
+    size_t bits = 0;
+    int bc[3];
+    for (uint32_t s = 0; s < S; s++)
+        bits += (size_t)st_vbr_seg_keys(n, s) * (size_t)st_vbr_comp_bits(stream[s] & 31, stream + S + 6u * (size_t)s, bc);
+    return 7u * (size_t)S + (bits + 7u) / 8u;
+}
+/* 1 / (2^b - 1) for b = 0..24 (0 for b = 0). */
+static inline float st_inv_levels(int b) { return b ? 1.0f / (float)((1u << b) - 1u) : 0.0f; }
 /* Bytes of segment heads of a segmented track. */
 static inline size_t st_ptrack_heads(uint32_t n, int bits) {
     return (bits & ST_PACK_SEG) ? ((size_t)n + ST_SEG_KEYS - 1u) / ST_SEG_KEYS * 6u : 0u;
@@ -112,6 +160,52 @@ static inline uint32_t st_get_bits(const unsigned char *p, size_t pos, int b) {
     return (v >> (pos & 7u)) & ((1u << b) - 1u);
 }
 
+/* Key i (of segment i / 16) of a VBR stream p whose segment's keys start
+ * at bit kb of p + 7 S, components of bc bits (st_vbr_comp_bits): 3 values,
+ * the component `drop` rebuilt for rotations. The compressor decodes with
+ * this too. */
+static inline void st_vbr_key(const unsigned char *p, uint32_t S, uint32_t i, size_t kb, const int *bc,
+                              const float *min, const float *step, int rotation, float *v) {
+    const uint32_t s = i / ST_SEG_KEYS;
+    const unsigned code = p[s];
+    const unsigned char *h = p + S + 6u * (size_t)s;
+    const unsigned char *keys = p + 7u * (size_t)S;
+    size_t pos = kb + (size_t)(i % ST_SEG_KEYS) * (size_t)(bc[0] + bc[1] + bc[2]);
+    float x[3];
+    for (int c = 0; c < 3; c++) {
+        x[c] = min[c] + step[c] * ((float)h[2 * c] + (float)h[2 * c + 1] * ((float)st_get_bits(keys, pos, bc[c]) * st_inv_levels(bc[c])));
+        pos += (size_t)bc[c];
+    }
+    if (!rotation) {
+        v[0] = x[0], v[1] = x[1], v[2] = x[2];
+        return;
+    }
+    const int drop = (int)(code >> 5 & 3u);
+    float l = 1.0f - (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    for (int c = 0, k = 0; c < 4; c++) v[c] = c == drop ? (l > 0.0f ? sqrtf(l) : 0.0f) : x[k++];
+}
+
+/* The value at fraction u between decoded keys a and b (b may be changed),
+ * as the sampler computes it: lerp, or for rotations a hemisphere check then
+ * nlerp (slerp when asked). v gets 3 or 4 floats. */
+static inline void st_key_interp(int rotation, float *a, float *b, float u, int slerp, float *v) {
+    if (!rotation) {
+        for (int e = 0; e < 3; e++) v[e] = a[e] + (b[e] - a[e]) * u;
+        return;
+    }
+    if (a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] < 0.0f)
+        b[0] = -b[0], b[1] = -b[1], b[2] = -b[2], b[3] = -b[3];
+    if (!slerp) {
+        float qx = a[0] + (b[0] - a[0]) * u, qy = a[1] + (b[1] - a[1]) * u;
+        float qz = a[2] + (b[2] - a[2]) * u, qw = a[3] + (b[3] - a[3]) * u;
+        float n = 1.0f / sqrtf(qx * qx + qy * qy + qz * qz + qw * qw);
+        v[0] = qx * n, v[1] = qy * n, v[2] = qz * n, v[3] = qw * n;
+    } else {
+        qm_quat q = qm_slerp(qm_qnorm(qm_q(a[0], a[1], a[2], a[3])), qm_qnorm(qm_q(b[0], b[1], b[2], b[3])), u);
+        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    }
+}
+
 /* Key i of a quantized or raw track, as the sampler decodes it (w rebuilt
  * for rotations). v gets 3 or 4 floats. */
 static inline void st_ptrack_key(const st_ptrack *t, const unsigned char *data, const float *raw, uint32_t i,
@@ -120,6 +214,12 @@ static inline void st_ptrack_key(const st_ptrack *t, const unsigned char *data, 
     if (t->bits == ST_PACK_RAW) {
         const float *s = raw + t->offset + (size_t)i * (size_t)w;
         for (int c = 0; c < w; c++) v[c] = s[c];
+        return;
+    }
+    if (t->bits == ST_PACK_VBR) { /* per segment: u32 first key bit, u8 bits of each component */
+        const uint32_t *kb = (const uint32_t *)(const void *)(data + t->seg_at) + 2u * (i / ST_SEG_KEYS);
+        const int bc[3] = {(int)(kb[1] & 255u), (int)(kb[1] >> 8 & 255u), (int)(kb[1] >> 16)};
+        st_vbr_key(data + t->offset, st_vbr_segments(t->n), i, kb[0], bc, t->min, t->step, w == 4, v);
         return;
     }
     const unsigned char *p = data + t->offset;
@@ -146,21 +246,15 @@ static inline void st_ptrack_interp(const st_ptrack *t, const unsigned char *dat
     float a[4], b[4];
     st_ptrack_key(t, data, raw, ia, a);
     st_ptrack_key(t, data, raw, ia + (t->n > 1u), b);
-    if (t->channel != STANCE_CHANNEL_ROTATION) {
-        for (int e = 0; e < 3; e++) v[e] = a[e] + (b[e] - a[e]) * u;
-        return;
-    }
-    if (a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] < 0.0f)
-        b[0] = -b[0], b[1] = -b[1], b[2] = -b[2], b[3] = -b[3];
-    if (!slerp) {
-        float qx = a[0] + (b[0] - a[0]) * u, qy = a[1] + (b[1] - a[1]) * u;
-        float qz = a[2] + (b[2] - a[2]) * u, qw = a[3] + (b[3] - a[3]) * u;
-        float n = 1.0f / sqrtf(qx * qx + qy * qy + qz * qz + qw * qw);
-        v[0] = qx * n, v[1] = qy * n, v[2] = qz * n, v[3] = qw * n;
-    } else {
-        qm_quat q = qm_slerp(qm_qnorm(qm_q(a[0], a[1], a[2], a[3])), qm_qnorm(qm_q(b[0], b[1], b[2], b[3])), u);
-        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
-    }
+    st_key_interp(t->channel == STANCE_CHANNEL_ROTATION, a, b, u, slerp, v);
+}
+
+/* 1 when times[k] == (float)k * times[1] for every k (K >= 2). */
+static inline int st_grid_uniform(const float *times, int K) {
+    if (K < 2 || times[0] != 0.0f) return 0;
+    for (int k = 2; k < K; k++)
+        if (times[k] != (float)k * times[1]) return 0;
+    return 1;
 }
 
 /* Builds a packed clip (validated like stance_clip_create). */
