@@ -99,6 +99,67 @@ static float grid_rate(const float *times, int K) {
     return 1.0f / step;
 }
 
+/* 1 when a quantized track has a component of more than 16 bits. */
+static int is_wide(const st_ptrack_desc *t, uint32_t n) {
+    if (t->bits != ST_PACK_VBR) return (t->bits & ~ST_PACK_SEG) > 16;
+    for (uint32_t g = 0; g < st_vbr_segments(n); g++)
+        if ((t->data[g] & 31u) > 16u) return 1;
+    return 0;
+}
+
+/* Where a quantized track's data ends when it starts at `at`: its stream
+ * (nb bytes), then its keys expanded (4-aligned), then its st_qseg per
+ * segment (16-aligned). */
+static size_t expanded_end(size_t at, size_t nb, uint32_t n, int wide) {
+    size_t q = st_align_up(at + nb, 4);
+    size_t g = st_align_up(q + (size_t)n * 3u * (wide ? 4u : 2u), 16);
+    return g + sizeof(st_qseg) * (size_t)st_vbr_segments(n);
+}
+
+/* Expands quantized track o (stream at data + o->offset, from t) into its
+ * keys and segment decodes. */
+static void expand(st_ptrack *o, const st_ptrack_desc *t, unsigned char *data, size_t nb) {
+    const uint32_t n = o->n, S = st_vbr_segments(n);
+    const int rot = o->channel == STANCE_CHANNEL_ROTATION;
+    o->q_at = (uint32_t)st_align_up(o->offset + nb, 4);
+    o->par_at = (uint32_t)st_align_up(o->q_at + (size_t)n * 3u * (o->wide ? 4u : 2u), 16);
+    uint16_t *q16 = (uint16_t *)(void *)(data + o->q_at);
+    uint32_t *q32 = (uint32_t *)(void *)(data + o->q_at);
+    st_qseg *g = (st_qseg *)(void *)(data + o->par_at);
+    const unsigned char *p = data + o->offset;
+    size_t bit = 0;
+    for (uint32_t s = 0; s < S; s++) {
+        int bc[3], drop = 3;
+        const unsigned char *keys, *h = NULL;
+        memset(&g[s], 0, sizeof g[s]);
+        if (t->bits == ST_PACK_VBR) {
+            h = p + S + 6u * (size_t)s;
+            st_vbr_comp_bits(p[s] & 31, h, bc);
+            drop = rot ? (int)(p[s] >> 5 & 3u) : 3;
+            keys = p + 7u * (size_t)S;
+        } else {
+            const int b = t->bits & ~ST_PACK_SEG;
+            bc[0] = bc[1] = bc[2] = b;
+            if (t->bits & ST_PACK_SEG) h = p + 6u * (size_t)s;
+            keys = p + o->keys_at;
+        }
+        for (int c = 0; c < 3; c++) {
+            if (h) st_seg_param(o->min[c], o->step[c], h[2 * c], h[2 * c + 1], bc[c], &g[s].off[c], &g[s].scale[c]);
+            else g[s].off[c] = o->min[c], g[s].scale[c] = o->step[c];
+        }
+        for (int c = 0, k = 0; c < 4; c++)
+            if (c != drop) g[s].slot[k++] = (uint8_t)c;
+        g[s].drop = (uint8_t)drop;
+        for (uint32_t i = s * ST_SEG_KEYS; i < s * ST_SEG_KEYS + st_vbr_seg_keys(n, s); i++)
+            for (int c = 0; c < 3; c++) {
+                const uint32_t v = st_get_bits(keys, bit, bc[c]);
+                bit += (size_t)bc[c];
+                if (o->wide) q32[3 * (size_t)i + (size_t)c] = v;
+                else q16[3 * (size_t)i + (size_t)c] = (uint16_t)v;
+            }
+    }
+}
+
 /* The root path as joint 0's translation at every grid key, decoded as the
  * sampler does (the stored track, else the default pose's value). */
 static void derive_root(stance_clip *c, float *values) {
@@ -114,7 +175,7 @@ static void derive_root(stance_clip *c, float *values) {
             continue;
         }
         if (K < 2) {
-            st_ptrack_key(t, p->data, p->raw, 0, v);
+            st_rtrack_key(t, p->data, p->raw, 0, v);
             continue;
         }
         const int kk = k < K - 1 ? k : K - 2, s = t->shift;
@@ -122,7 +183,10 @@ static void derive_root(stance_clip *c, float *values) {
         if (gb > K - 1) gb = K - 1;
         float u = (c->times[k] - c->times[ga]) / (c->times[gb] - c->times[ga]);
         u = u < 0.0f ? 0.0f : u > 1.0f ? 1.0f : u;
-        st_ptrack_interp(t, p->data, p->raw, (uint32_t)(kk >> s), u, c->slerp, v);
+        float a[4], b[4];
+        st_rtrack_key(t, p->data, p->raw, (uint32_t)(kk >> s), a);
+        st_rtrack_key(t, p->data, p->raw, (uint32_t)(kk >> s) + (t->n > 1u), b);
+        st_key_interp(0, a, b, u, c->slerp, v);
     }
     /* the shell's times are the grid's; x.. y.. z.. per key as the clip keeps them */
     c->root_times = c->times;
@@ -158,17 +222,12 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             raw_floats += n * w;
             stored += 4 * n * w;
             keys += 4 * n * w;
-        } else if (t->bits == ST_PACK_VBR) {
-            moving++;
-            const size_t nb = st_vbr_bytes((uint32_t)n, t->data);
-            data_bytes = st_align_up(data_bytes, 4) + 8 * (size_t)st_vbr_segments((uint32_t)n) + nb;
-            stored += 24 + nb;
-            keys += nb;
         } else {
             moving++;
-            data_bytes += st_ptrack_bytes((uint32_t)n, t->bits);
-            stored += 24 + st_ptrack_bytes((uint32_t)n, t->bits);
-            keys += st_ptrack_bytes((uint32_t)n, t->bits);
+            const size_t nb = t->bits == ST_PACK_VBR ? st_vbr_bytes((uint32_t)n, t->data) : st_ptrack_bytes((uint32_t)n, t->bits);
+            data_bytes = expanded_end(data_bytes, nb, (uint32_t)n, is_wide(t, (uint32_t)n));
+            stored += 24 + nb;
+            keys += nb;
         }
     }
     /* a uniform grid is stored as one step when the keys outweigh K / 4
@@ -257,41 +316,22 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             o->offset = (uint32_t)ro;
             memcpy(raw + ro, t->values, sizeof(float) * (size_t)n * (size_t)w);
             ro += (size_t)n * (size_t)w;
-        } else if (t->bits == ST_PACK_VBR) {
-            const uint32_t S = st_vbr_segments(n);
-            const size_t nb = st_vbr_bytes(n, t->data);
-            dof = st_align_up(dof, 4);
-            o->seg_at = (uint32_t)dof;
-            uint32_t *kb = (uint32_t *)(void *)(data + dof), bit = 0;
-            for (uint32_t g = 0; g < S; g++) {
-                int bc[3];
-                const int sum = st_vbr_comp_bits(t->data[g] & 31, t->data + S + 6u * (size_t)g, bc);
-                kb[2 * g] = bit;
-                kb[2 * g + 1] = (uint32_t)bc[0] | (uint32_t)bc[1] << 8 | (uint32_t)bc[2] << 16;
-                bit += st_vbr_seg_keys(n, g) * (uint32_t)sum;
-            }
-            dof += 8 * (size_t)S;
-            o->offset = (uint32_t)dof;
-            memcpy(data + dof, t->data, nb);
-            dof += nb;
-            o->keys_at = 7u * S;
-            for (int k = 0; k < 3; k++) {
-                o->min[k] = t->min[k], o->ext[k] = t->ext[k];
-                o->step[k] = t->ext[k] / 255.0f;
-            }
         } else {
-            const size_t nb = st_ptrack_bytes(n, t->bits);
+            const int vbr = t->bits == ST_PACK_VBR;
+            const size_t nb = vbr ? st_vbr_bytes(n, t->data) : st_ptrack_bytes(n, t->bits);
             o->offset = (uint32_t)dof;
             memcpy(data + dof, t->data, nb);
-            dof += nb;
-            const int seg = (t->bits & ST_PACK_SEG) != 0;
-            const float levels = (float)((1u << (t->bits & ~ST_PACK_SEG)) - 1u);
-            o->keys_at = (uint32_t)st_ptrack_heads(n, t->bits);
+            const int seg = vbr || (t->bits & ST_PACK_SEG) != 0;
+            const float levels = vbr ? 255.0f : (float)((1u << (t->bits & ~ST_PACK_SEG)) - 1u);
+            o->keys_at = vbr ? 7u * st_vbr_segments(n) : (uint32_t)st_ptrack_heads(n, t->bits);
             o->inv_levels = 1.0f / levels;
             for (int k = 0; k < 3; k++) {
                 o->min[k] = t->min[k], o->ext[k] = t->ext[k];
                 o->step[k] = t->ext[k] / (seg ? 255.0f : levels);
             }
+            o->wide = (uint32_t)is_wide(t, n);
+            expand(o, t, data, nb);
+            dof = expanded_end(dof, nb, n, (int)o->wide);
         }
     }
     p->track_count = moving;
@@ -349,31 +389,33 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
         inv[s] = 1.0f / span;
     }
     float *tdst[3] = {out->tx, out->qx, out->sx};
+    const unsigned char *data = p->data;
+    const float *raw = p->raw;
+    const int slerp = c->slerp;
     for (int i = 0; i < p->track_count; i++) {
         const st_ptrack *tr = &p->tracks[i];
         const int s = tr->shift, j = tr->joint;
         const uint32_t a_i = ia[s], b_i = a_i + (tr->n > 1u);
         const float u = fr[s];
-        float v[4];
-        st_ptrack_interp(tr, p->data, p->raw, a_i, u, c->slerp, v);
+        float a[4], b[4], v[4];
+        st_rtrack_key(tr, data, raw, a_i, a);
+        st_rtrack_key(tr, data, raw, b_i, b);
         float *o = tdst[tr->channel] + j;
-        o[0] = v[0], o[pc] = v[1], o[2 * pc] = v[2];
-        if (tr->channel == STANCE_CHANNEL_ROTATION) o[3 * pc] = v[3];
-        if (!vel) continue;
-        float a[4], b[4];
-        st_ptrack_key(tr, p->data, p->raw, a_i, a);
-        st_ptrack_key(tr, p->data, p->raw, b_i, b);
         if (tr->channel != STANCE_CHANNEL_ROTATION) {
-            float *vv = (tr->channel == 0 ? vel->tx : vel->sx) + j;
-            for (int e = 0; e < 3; e++) vv[(size_t)e * pc] = (b[e] - a[e]) * inv[s];
+            o[0] = a[0] + (b[0] - a[0]) * u;
+            o[pc] = a[1] + (b[1] - a[1]) * u;
+            o[2 * pc] = a[2] + (b[2] - a[2]) * u;
+            if (vel) {
+                float *vv = (tr->channel == 0 ? vel->tx : vel->sx) + j;
+                for (int e = 0; e < 3; e++) vv[(size_t)e * pc] = (b[e] - a[e]) * inv[s];
+            }
             continue;
         }
-        if (a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] < 0.0f)
-            b[0] = -b[0], b[1] = -b[1], b[2] = -b[2], b[3] = -b[3];
-        {
-            qm_quat qa = qm_qnorm(qm_q(a[0], a[1], a[2], a[3])), qb = qm_qnorm(qm_q(b[0], b[1], b[2], b[3]));
-            qm_vec3 w = qm_scale(qm_qlog(qm_qmul(qb, qm_qconj(qa))), inv[s]);
-            vel->qx[j] = w.x, vel->qy[j] = w.y, vel->qz[j] = w.z;
-        }
+        st_key_interp(1, a, b, u, slerp, v); /* b takes a's hemisphere */
+        o[0] = v[0], o[pc] = v[1], o[2 * pc] = v[2], o[3 * pc] = v[3];
+        if (!vel) continue;
+        qm_quat qa = qm_qnorm(qm_q(a[0], a[1], a[2], a[3])), qb = qm_qnorm(qm_q(b[0], b[1], b[2], b[3]));
+        qm_vec3 w = qm_scale(qm_qlog(qm_qmul(qb, qm_qconj(qa))), inv[s]);
+        vel->qx[j] = w.x, vel->qy[j] = w.y, vel->qz[j] = w.z;
     }
 }

@@ -80,10 +80,22 @@ typedef struct st_ptrack {
     uint32_t n;             /* keys */
     uint32_t offset;        /* bytes into data (bits 1..24) or floats into raw (32) */
     uint32_t keys_at;       /* segmented: bytes of segment heads before the keys (VBR: codes and heads) */
-    uint32_t seg_at;        /* VBR: bytes into data of 2 u32 per segment: first key bit, bits b0 | b1 << 8 | b2 << 16 (4-aligned) */
     float min[3], ext[3], step[3]; /* step = ext / (2^b - 1); segmented: ext / 255 */
     float inv_levels;       /* segmented: 1 / (2^b - 1) */
+    /* The runtime's expanded form of a quantized track (sampled from these,
+     * the stream above is kept for saving): */
+    uint32_t q_at;          /* bytes into data: n x 3 values, u16 (u32 when wide) */
+    uint32_t par_at;        /* bytes into data: st_qseg per 16 keys */
+    uint32_t wide;          /* 1: some component has more than 16 bits */
 } st_ptrack;
+
+/* Decode of 16 keys of an expanded track: component c = off[c] + scale[c] q,
+ * stored to slot[c] of the key; rotations rebuild slot `drop` >= 0. */
+typedef struct st_qseg {
+    float off[3], scale[3];
+    uint8_t slot[3], drop;
+    uint32_t pad;
+} st_qseg;
 
 typedef struct st_packed {
     int track_count;        /* stored, non-constant tracks */
@@ -144,6 +156,13 @@ static inline size_t st_vbr_bytes(uint32_t n, const unsigned char *stream) {
 }
 /* 1 / (2^b - 1) for b = 0..24 (0 for b = 0). */
 static inline float st_inv_levels(int b) { return b ? 1.0f / (float)((1u << b) - 1u) : 0.0f; }
+/* A segmented component's decode: value = off + scale * q, with off = min +
+ * step lo and scale = step span / (2^b - 1) (one expression for the
+ * compressor, the stream decoder and the runtime's expanded tracks). */
+static inline void st_seg_param(float min, float step, int lo, int span, int b, float *off, float *scale) {
+    *off = min + step * (float)lo;
+    *scale = step * (float)span * st_inv_levels(b);
+}
 /* Bytes of segment heads of a segmented track. */
 static inline size_t st_ptrack_heads(uint32_t n, int bits) {
     return (bits & ST_PACK_SEG) ? ((size_t)n + ST_SEG_KEYS - 1u) / ST_SEG_KEYS * 6u : 0u;
@@ -173,7 +192,9 @@ static inline void st_vbr_key(const unsigned char *p, uint32_t S, uint32_t i, si
     size_t pos = kb + (size_t)(i % ST_SEG_KEYS) * (size_t)(bc[0] + bc[1] + bc[2]);
     float x[3];
     for (int c = 0; c < 3; c++) {
-        x[c] = min[c] + step[c] * ((float)h[2 * c] + (float)h[2 * c + 1] * ((float)st_get_bits(keys, pos, bc[c]) * st_inv_levels(bc[c])));
+        float off, scale;
+        st_seg_param(min[c], step[c], h[2 * c], h[2 * c + 1], bc[c], &off, &scale);
+        x[c] = off + scale * (float)st_get_bits(keys, pos, bc[c]);
         pos += (size_t)bc[c];
     }
     if (!rotation) {
@@ -206,8 +227,9 @@ static inline void st_key_interp(int rotation, float *a, float *b, float u, int 
     }
 }
 
-/* Key i of a quantized or raw track, as the sampler decodes it (w rebuilt
- * for rotations). v gets 3 or 4 floats. */
+/* Key i of a raw, fixed or segmented (not VBR) track from its stream, as
+ * the sampler decodes it (w rebuilt for rotations): the compressor's
+ * candidates. v gets 3 or 4 floats. */
 static inline void st_ptrack_key(const st_ptrack *t, const unsigned char *data, const float *raw, uint32_t i,
                                  float *v) {
     const int w = t->channel == STANCE_CHANNEL_ROTATION ? 4 : 3;
@@ -216,26 +238,49 @@ static inline void st_ptrack_key(const st_ptrack *t, const unsigned char *data, 
         for (int c = 0; c < w; c++) v[c] = s[c];
         return;
     }
-    if (t->bits == ST_PACK_VBR) { /* per segment: u32 first key bit, u8 bits of each component */
-        const uint32_t *kb = (const uint32_t *)(const void *)(data + t->seg_at) + 2u * (i / ST_SEG_KEYS);
-        const int bc[3] = {(int)(kb[1] & 255u), (int)(kb[1] >> 8 & 255u), (int)(kb[1] >> 16)};
-        st_vbr_key(data + t->offset, st_vbr_segments(t->n), i, kb[0], bc, t->min, t->step, w == 4, v);
-        return;
-    }
     const unsigned char *p = data + t->offset;
     const size_t b = t->bits & ~ST_PACK_SEG, pos = (size_t)i * 3u * b;
     if (t->bits & ST_PACK_SEG) {
         const unsigned char *h = p + (size_t)(i / ST_SEG_KEYS) * 6u;
         p += t->keys_at;
-        for (int c = 0; c < 3; c++)
-            v[c] = t->min[c] + t->step[c] * ((float)h[2 * c] + (float)h[2 * c + 1] * ((float)st_get_bits(p, pos + (size_t)c * b, (int)b) * t->inv_levels));
+        for (int c = 0; c < 3; c++) {
+            float off, scale;
+            st_seg_param(t->min[c], t->step[c], h[2 * c], h[2 * c + 1], (int)b, &off, &scale);
+            v[c] = off + scale * (float)st_get_bits(p, pos + (size_t)c * b, (int)b);
+        }
     } else {
-        for (int c = 0; c < 3; c++) v[c] = t->min[c] + (float)st_get_bits(p, pos + (size_t)c * b, (int)b) * t->step[c];
+        for (int c = 0; c < 3; c++) v[c] = t->min[c] + t->step[c] * (float)st_get_bits(p, pos + (size_t)c * b, (int)b);
     }
     if (w == 4) {
         float l = 1.0f - (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         v[3] = l > 0.0f ? sqrtf(l) : 0.0f;
     }
+}
+
+/* Key i of a runtime track (raw, or quantized in its expanded form). */
+static inline void st_rtrack_key(const st_ptrack *t, const unsigned char *data, const float *raw, uint32_t i, float *v) {
+    if (t->bits == ST_PACK_RAW) {
+        const int w = t->channel == STANCE_CHANNEL_ROTATION ? 4 : 3;
+        const float *s = raw + t->offset + (size_t)i * (size_t)w;
+        for (int c = 0; c < w; c++) v[c] = s[c];
+        return;
+    }
+    const st_qseg *g = (const st_qseg *)(const void *)(data + t->par_at) + i / ST_SEG_KEYS;
+    float x[3];
+    if (t->wide) {
+        const uint32_t *q = (const uint32_t *)(const void *)(data + t->q_at) + 3u * (size_t)i;
+        for (int c = 0; c < 3; c++) x[c] = g->off[c] + g->scale[c] * (float)q[c];
+    } else {
+        const uint16_t *q = (const uint16_t *)(const void *)(data + t->q_at) + 3u * (size_t)i;
+        for (int c = 0; c < 3; c++) x[c] = g->off[c] + g->scale[c] * (float)q[c];
+    }
+    if (t->channel != STANCE_CHANNEL_ROTATION) {
+        v[0] = x[0], v[1] = x[1], v[2] = x[2];
+        return;
+    }
+    v[g->slot[0]] = x[0], v[g->slot[1]] = x[1], v[g->slot[2]] = x[2];
+    float l = 1.0f - (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    v[g->drop] = l > 0.0f ? sqrtf(l) : 0.0f;
 }
 
 /* A track's value at key ia and fraction u towards key ia + 1 (when it has
