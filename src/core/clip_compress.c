@@ -227,6 +227,39 @@ static double measure_clip(work *wp, const stance_clip *z, stance_pose *pose) {
     return worst;
 }
 
+enum { A_LOC, A_MOD, A_REF, A_TMP, A_IA, A_FR, A_SUB, A_POSE, A_VALS, A_DATA, A_RAW, A_CH, A_TR, A_BEST, A_N };
+
+/* The working set's blocks (size) and all that compressing c allocates at
+ * most: the blocks, the keys of two results of the first search, and the
+ * second search's tracks, values and streams. */
+static size_t work_bytes(const stance_clip *c, size_t *size) {
+    const int J = c->joint_count, K = c->key_count, NS = ST_PACK_MAX_SHIFT + 1;
+    const int E = K < 2 ? 1 : (K - 1) * SUB + 1;
+    const size_t s[A_N] = {
+        sizeof(float) * 10 * (size_t)E * (size_t)J, sizeof(double) * 12 * (size_t)E * (size_t)J,
+        sizeof(double) * 9 * (size_t)E * (size_t)J, sizeof(double) * 12 * (size_t)J,
+        sizeof(uint32_t) * (size_t)E * (size_t)NS, sizeof(float) * (size_t)E * (size_t)NS, sizeof(int) * (size_t)J,
+        stance_pose_bytes(J), sizeof(float) * 4 * (size_t)K, st_ptrack_bytes((uint32_t)K, ST_PACK_SEG | ST_PACK_MAX_BITS) + 8,
+        sizeof(float) * 4 * (size_t)K, sizeof(chosen) * 3 * (size_t)J, sizeof(st_ptrack_desc) * 3 * (size_t)J,
+        sizeof(chosen) * 3 * (size_t)J};
+    size_t total = 0;
+    for (int i = 0; i < A_N; i++) size[i] = s[i], total += s[i] + 64;
+    size_t T = 0;
+    for (int j = 0; j < J; j++) T += (size_t)(c->animated[j] & 1u) + (c->animated[j] >> 1 & 1u) + (c->animated[j] >> 2 & 1u);
+    const size_t keys = sizeof(float) * 4 * (size_t)K + 64; /* one track's raw keys, or its stream at most */
+    total += 2 * T * keys;                                  /* the first search: the best and the current result */
+    total += T * (sizeof(chosen) + sizeof(float *) + 2 * keys) + st_compress_vbr_bytes((int)T, K, J);
+    return total;
+}
+
+size_t stance_clip_compress_memory(const stance_clip *c, const stance_skeleton *sk) {
+    if (!c || !sk || c->packed || c->joint_count != sk->joint_count) return 0;
+    const int K = c->key_count, E = K < 2 ? 1 : (K - 1) * SUB + 1;
+    if ((size_t)E * (size_t)c->joint_count > MAX_WORK) return 0;
+    size_t size[A_N];
+    return work_bytes(c, size);
+}
+
 stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *sk, const stance_compress_settings *set,
                                    const stance_allocator *allocator, stance_clip **out, stance_error *err) {
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "compress: out is NULL");
@@ -244,15 +277,11 @@ stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *
     if ((size_t)E * (size_t)J > MAX_WORK)
         return st_fail(err, STANCE_ERR_ARGUMENT, "compress: clip '%s' (%d keys x %d joints) is too large to compress (at most %u evaluation points x joints)", c->name, K, J, MAX_WORK);
     stance_allocator al = st_allocator(allocator);
-    const int NS = ST_PACK_MAX_SHIFT + 1;
-    enum { A_LOC, A_MOD, A_REF, A_TMP, A_IA, A_FR, A_SUB, A_POSE, A_VALS, A_DATA, A_RAW, A_CH, A_TR, A_BEST, A_N };
-    size_t size[A_N] = {
-        sizeof(float) * 10 * (size_t)E * (size_t)J, sizeof(double) * 12 * (size_t)E * (size_t)J,
-        sizeof(double) * 9 * (size_t)E * (size_t)J, sizeof(double) * 12 * (size_t)J,
-        sizeof(uint32_t) * (size_t)E * (size_t)NS, sizeof(float) * (size_t)E * (size_t)NS, sizeof(int) * (size_t)J,
-        stance_pose_bytes(J), sizeof(float) * 4 * (size_t)K, st_ptrack_bytes((uint32_t)K, ST_PACK_SEG | ST_PACK_MAX_BITS) + 8,
-        sizeof(float) * 4 * (size_t)K, sizeof(chosen) * 3 * (size_t)J, sizeof(st_ptrack_desc) * 3 * (size_t)J,
-        sizeof(chosen) * 3 * (size_t)J};
+    size_t size[A_N];
+    const size_t need = work_bytes(c, size);
+    if (set && set->max_memory && need > set->max_memory)
+        return st_fail(err, STANCE_ERR_MEMORY, "compress: clip '%s' (%d keys x %d joints) needs %.1f MB of working memory, over the budget of %.1f MB (max_memory)",
+                       c->name, K, J, (double)need / 1048576.0, (double)set->max_memory / 1048576.0);
     void *ptr[A_N] = {0};
     for (int i = 0; i < A_N; i++)
         if (!(ptr[i] = st_alloc(&al, size[i], 64)))
