@@ -365,6 +365,34 @@ void st_packed_destroy(const stance_clip *c) {
     st_free(&al, (void *)c->packed, c->packed->bytes);
 }
 
+/* The common rotation track (quantized, 16 bits at most, nlerp), sampled
+ * between keys ia and ia + 1 into o (the pose's qx + joint, stride pc): both
+ * keys decoded in a's stored order (the segment's largest component last),
+ * b into a's order only when it lies in a segment that dropped another. */
+static inline void rot16(const st_ptrack *tr, const unsigned char *data, uint32_t ia, float u, float *o, size_t pc) {
+    const uint32_t ib = ia + (tr->n > 1u);
+    const st_qseg *seg = (const st_qseg *)(const void *)(data + tr->par_at);
+    const st_qseg *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
+    const uint16_t *qa = (const uint16_t *)(const void *)(data + tr->q_at) + 3u * (size_t)ia, *qb = qa + 3u * (ib - ia);
+    const float a0 = ga->off[0] + ga->scale[0] * (float)qa[0], a1 = ga->off[1] + ga->scale[1] * (float)qa[1];
+    const float a2 = ga->off[2] + ga->scale[2] * (float)qa[2];
+    float b0 = gb->off[0] + gb->scale[0] * (float)qb[0], b1 = gb->off[1] + gb->scale[1] * (float)qb[1];
+    float b2 = gb->off[2] + gb->scale[2] * (float)qb[2];
+    const float la = 1.0f - (a0 * a0 + a1 * a1 + a2 * a2), lb = 1.0f - (b0 * b0 + b1 * b1 + b2 * b2);
+    const float a3 = la > 0.0f ? sqrtf(la) : 0.0f;
+    float b3 = lb > 0.0f ? sqrtf(lb) : 0.0f;
+    if (gb->drop != ga->drop) {
+        float v[4];
+        v[gb->slot[0]] = b0, v[gb->slot[1]] = b1, v[gb->slot[2]] = b2, v[gb->drop] = b3;
+        b0 = v[ga->slot[0]], b1 = v[ga->slot[1]], b2 = v[ga->slot[2]], b3 = v[ga->drop];
+    }
+    if (a0 * b0 + a1 * b1 + a2 * b2 + a3 * b3 < 0.0f) b0 = -b0, b1 = -b1, b2 = -b2, b3 = -b3;
+    const float q0 = a0 + (b0 - a0) * u, q1 = a1 + (b1 - a1) * u, q2 = a2 + (b2 - a2) * u, q3 = a3 + (b3 - a3) * u;
+    const float n = 1.0f / sqrtf(q0 * q0 + q1 * q1 + q2 * q2 + q3 * q3);
+    o[(size_t)ga->slot[0] * pc] = q0 * n, o[(size_t)ga->slot[1] * pc] = q1 * n;
+    o[(size_t)ga->slot[2] * pc] = q2 * n, o[(size_t)ga->drop * pc] = q3 * n;
+}
+
 void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel) {
     const st_packed *p = c->packed;
     const size_t pc = (size_t)c->padded_count;
@@ -397,6 +425,10 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
         const int s = tr->shift, j = tr->joint;
         const uint32_t a_i = ia[s], b_i = a_i + (tr->n > 1u);
         const float u = fr[s];
+        if (!vel && !slerp && tr->channel == STANCE_CHANNEL_ROTATION && tr->bits != ST_PACK_RAW && !tr->wide) {
+            rot16(tr, data, a_i, u, out->qx + j, pc);
+            continue;
+        }
         float a[4], b[4], v[4];
         st_rtrack_key(tr, data, raw, a_i, a);
         st_rtrack_key(tr, data, raw, b_i, b);
