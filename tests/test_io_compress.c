@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/clip_packed.h"
 #include "stance/import.h"
 #include "stance/stance.h"
 
@@ -287,15 +288,20 @@ static void test_corrupt(void) {
     stance_builtin b;
     stance_error err;
     CHECK_OK(stance_builtin_create(NULL, &b, &err));
-    stance_clip *z[2] = {NULL, NULL};
-    stance_compress_settings cs = {1e-3f, 0.03f, 0};
+    stance_clip *z[3] = {NULL, NULL, NULL};
+    stance_compress_settings cs = {1e-3f, 0.03f, 0}, fine = {1e-4f, 0.03f, 0};
     CHECK_OK(stance_clip_compress(b.clips[0], b.skeleton, &cs, NULL, &z[0], &err));
     CHECK_OK(stance_clip_compress(b.clips[4], b.skeleton, &cs, NULL, &z[1], &err));
+    /* clip 5 at 0.01 cm takes the per-segment bit rates (v4 VBR tracks) */
+    CHECK_OK(stance_clip_compress(b.clips[5], b.skeleton, &fine, NULL, &z[2], &err));
+    int vbr = 0;
+    for (int i = 0; z[2] && i < z[2]->packed->track_count; i++) vbr += z[2]->packed->tracks[i].bits == ST_PACK_VBR;
+    CHECK(vbr > 0);
     stance_asset a;
     memset(&a, 0, sizeof a);
     a.skeleton = b.skeleton;
     a.clips = z;
-    a.clip_count = 2;
+    a.clip_count = 3;
     unsigned char *bytes = NULL;
     size_t size = 0;
     CHECK_OK(stance_asset_save_memory(&a, (void **)&bytes, &size, NULL, &err));
@@ -336,6 +342,7 @@ static void test_corrupt(void) {
     stance_asset_free_bytes(bytes, size, NULL);
     stance_clip_destroy(z[0]);
     stance_clip_destroy(z[1]);
+    stance_clip_destroy(z[2]);
     stance_builtin_destroy(&b);
 }
 
