@@ -333,9 +333,8 @@ stance_status st_compress_vbr(work *w, int T, chosen *ch, const float *const *va
                 const double limit = VBR_MARGIN * tol * pow(share[t->joint], gammas[g]) * t->part;
                 const int drop = drops[(size_t)i * S + s];
                 encode_segment(t, K, s, ST_VBR_MAX_BITS, drop);
-                if (eval_track(w, t, ek, e1, limit, 0) > limit) {
-                    if (g < 2) { t->b = -1; break; }
-                    st = st_fail(err, STANCE_ERR_VALUE, "compress: segment %u of joint %d does not meet the tolerance at %d bits", (unsigned)s, t->joint, ST_VBR_MAX_BITS);
+                if (eval_track(w, t, ek, e1, limit, 0) > limit) { /* this share is too small: the next attempt */
+                    t->b = -1;
                     break;
                 }
                 int lo = 0, hi = ST_VBR_MAX_BITS;
@@ -354,14 +353,19 @@ stance_status st_compress_vbr(work *w, int T, chosen *ch, const float *const *va
             for (int i = 0; i < T; i++) failed |= tr[i].b < 0;
             if (failed) continue;
             /* the interval from the previous segment too: raise a track until its subtree is under the tolerance */
-            for (int i = 0; i < T && (e0 < ek || g < 0); i++) {
+            for (int i = 0; i < T && !failed && (e0 < ek || g < 0); i++) {
                 vtrack *t = &tr[i];
                 st_compress_subtree(w, t->joint);
-                while (t->b < ST_VBR_MAX_BITS && eval_track(w, t, e0, e1, VBR_MARGIN * tol, 0) > VBR_MARGIN * tol) {
+                while (!failed && eval_track(w, t, e0, e1, VBR_MARGIN * tol, 0) > VBR_MARGIN * tol) {
+                    if (t->b >= ST_VBR_MAX_BITS) {
+                        failed = 1;
+                        break;
+                    }
                     encode_segment(t, K, s, ++t->b, drops[(size_t)i * S + s]);
                     eval_track(w, t, e0, e1, DBL_MAX, 1);
                 }
             }
+            if (failed) continue;
             /* lower each track while its subtree stays under the tolerance, most bits first */
             for (int again = 1; again;) {
                 again = 0;
@@ -395,7 +399,7 @@ stance_status st_compress_vbr(work *w, int T, chosen *ch, const float *const *va
         }
         if (st) break;
         if (best_cost == SIZE_MAX) {
-            st = st_fail(err, STANCE_ERR_VALUE, "compress: segment %u does not meet the tolerance", (unsigned)s);
+            st = st_fail(err, STANCE_ERR_VALUE, "compress: segment %u does not meet the tolerance at %d bits", (unsigned)s, ST_VBR_MAX_BITS);
             break;
         }
         for (int i = 0; i < T; i++) {
