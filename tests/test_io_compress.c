@@ -1,8 +1,10 @@
 /* tests/test_io_compress.c - compressed clips (stance_clip_compress, .stance
- * v3): the error bound on every shipped asset and the built-in clips, by
+ * v4): the error bound on every shipped asset and the built-in clips, by
  * this test's own measure; the file round trip of compressed clips; exact
- * (tolerance 0) files unchanged and older versions loading; corrupted
- * compressed sections rejected cleanly.
+ * (tolerance 0) files unchanged and older versions loading (a version 3
+ * compressed file, tests/data/builtin_v3.stance, written by the version 3
+ * writer); corrupted compressed sections rejected cleanly; the working
+ * memory budget.
  *
  * The measure, written here from its definition and not the library's: at
  * every grid key and 3 points between each (4x the key rate), both clips are
@@ -13,10 +15,13 @@
  *
  * Data: STANCE_DATA and assimp-testmodels (missing files are skipped, or
  * fail when CI=true). */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "core/clip_packed.h"
 #include "stance/import.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
@@ -114,7 +119,7 @@ typedef struct totals {
 static totals check_asset(const char *what, stance_asset *a, double tol, double dist) {
     totals T = {0, 0, 0.0};
     const stance_skeleton *sk = a->skeleton;
-    stance_compress_settings cs = {(float)tol, (float)dist};
+    stance_compress_settings cs = {(float)tol, (float)dist, 0};
     stance_clip **z = calloc((size_t)a->clip_count, sizeof *z);
     for (int i = 0; i < a->clip_count; i++) {
         stance_error err;
@@ -140,7 +145,7 @@ static totals check_asset(const char *what, stance_asset *a, double tol, double 
     size_t size = 0, size2 = 0;
     stance_error err;
     CHECK_OK(stance_asset_save_memory(&c, &bytes, &size, NULL, &err));
-    CHECK(size > 8 && ((unsigned char *)bytes)[8] == 3);
+    CHECK(size > 8 && ((unsigned char *)bytes)[8] == 4);
     stance_asset back;
     CHECK_OK(stance_asset_load_memory(bytes, size, NULL, &back, &err));
     if (back.skeleton) {
@@ -284,15 +289,20 @@ static void test_corrupt(void) {
     stance_builtin b;
     stance_error err;
     CHECK_OK(stance_builtin_create(NULL, &b, &err));
-    stance_clip *z[2] = {NULL, NULL};
-    stance_compress_settings cs = {1e-3f, 0.03f};
+    stance_clip *z[3] = {NULL, NULL, NULL};
+    stance_compress_settings cs = {1e-3f, 0.03f, 0}, fine = {1e-4f, 0.03f, 0};
     CHECK_OK(stance_clip_compress(b.clips[0], b.skeleton, &cs, NULL, &z[0], &err));
     CHECK_OK(stance_clip_compress(b.clips[4], b.skeleton, &cs, NULL, &z[1], &err));
+    /* clip 5 at 0.01 cm takes the per-segment bit rates (v4 VBR tracks) */
+    CHECK_OK(stance_clip_compress(b.clips[5], b.skeleton, &fine, NULL, &z[2], &err));
+    int vbr = 0;
+    for (int i = 0; z[2] && i < z[2]->packed->track_count; i++) vbr += z[2]->packed->tracks[i].bits == ST_PACK_VBR;
+    CHECK(vbr > 0);
     stance_asset a;
     memset(&a, 0, sizeof a);
     a.skeleton = b.skeleton;
     a.clips = z;
-    a.clip_count = 2;
+    a.clip_count = 3;
     unsigned char *bytes = NULL;
     size_t size = 0;
     CHECK_OK(stance_asset_save_memory(&a, (void **)&bytes, &size, NULL, &err));
@@ -333,6 +343,7 @@ static void test_corrupt(void) {
     stance_asset_free_bytes(bytes, size, NULL);
     stance_clip_destroy(z[0]);
     stance_clip_destroy(z[1]);
+    stance_clip_destroy(z[2]);
     stance_builtin_destroy(&b);
 }
 
@@ -387,7 +398,7 @@ static void test_arguments(void) {
     CHECK_OK(stance_builtin_create(NULL, &b, &err));
     stance_clip *z = NULL;
     CHECK_STATUS(stance_clip_compress(NULL, b.skeleton, NULL, NULL, &z, &err), STANCE_ERR_ARGUMENT);
-    stance_compress_settings bad = {-1.0f, 0.0f};
+    stance_compress_settings bad = {-1.0f, 0.0f, 0};
     CHECK_STATUS(stance_clip_compress(b.clips[0], b.skeleton, &bad, NULL, &z, &err), STANCE_ERR_VALUE);
     bad.max_error = NAN;
     CHECK_STATUS(stance_clip_compress(b.clips[0], b.skeleton, &bad, NULL, &z, &err), STANCE_ERR_VALUE);
@@ -400,8 +411,121 @@ static void test_arguments(void) {
     stance_builtin_destroy(&b);
 }
 
+/* A version 3 compressed file (the built-in idle and wave at 0.1 cm, written
+ * by the v3 writer before v4): it loads, samples within its recorded error
+ * of the exact built-in clips by this test's measure, and saved again it is
+ * version 4 and samples bit for bit the same. */
+static void test_v3_file(void) {
+    const char *src = getenv("STANCE_SOURCE");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/builtin_v3.stance", src ? src : ".");
+    stance_asset a;
+    stance_error err;
+    CHECK_OK(stance_asset_load_file(path, NULL, &a, &err));
+    if (!a.skeleton) return;
+    stance_builtin b;
+    CHECK_OK(stance_builtin_create(NULL, &b, &err));
+    CHECK(a.clip_count == 2 && a.skeleton->joint_count == b.skeleton->joint_count);
+    for (int i = 0; i < a.clip_count && i < 2; i++) {
+        const stance_clip *z = a.clips[i], *x = stance_asset_find_clip(&(stance_asset){.clips = b.clips, .clip_count = b.clip_count}, z->name);
+        CHECK(x != NULL && stance_clip_is_compressed(z));
+        if (!x) continue;
+        float vd = 0.0f;
+        double recorded = stance_clip_max_error(z, &vd), e = measure(b.skeleton, x, z, vd);
+        printf("     v3 '%s': error %.6f cm, recorded %.6f cm\n", z->name, e * 100.0, recorded * 100.0);
+        CHECK(recorded > 0.0 && recorded <= 1e-3 && vd == 0.03f);
+        CHECK(e <= 1e-3 && fabs(e - recorded) <= 1e-3 * 1e-3);
+    }
+    void *bytes = NULL;
+    size_t size = 0;
+    CHECK_OK(stance_asset_save_memory(&a, &bytes, &size, NULL, &err));
+    CHECK(size > 8 && ((unsigned char *)bytes)[8] == 4);
+    stance_asset back;
+    CHECK_OK(stance_asset_load_memory(bytes, size, NULL, &back, &err));
+    if (back.skeleton) {
+        stance_pose p1, p2;
+        CHECK_OK(stance_pose_create(&p1, a.skeleton->joint_count, NULL, NULL));
+        CHECK_OK(stance_pose_create(&p2, a.skeleton->joint_count, NULL, NULL));
+        int same = 1;
+        for (int i = 0; i < a.clip_count; i++)
+            for (float t = 0.0f; t <= a.clips[i]->duration; t += 1.0f / 97.0f) {
+                stance_clip_sample(a.clips[i], t, NULL, &p1);
+                stance_clip_sample(back.clips[i], t, NULL, &p2);
+                same &= !memcmp(p1.memory, p2.memory, stance_pose_bytes(a.skeleton->joint_count));
+            }
+        CHECK(same);
+        stance_pose_destroy(&p1);
+        stance_pose_destroy(&p2);
+        stance_asset_destroy(&back);
+    }
+    stance_asset_free_bytes(bytes, size, NULL);
+    stance_builtin_destroy(&b);
+    stance_asset_destroy(&a);
+}
+
+/* An allocator that counts live bytes and their peak. */
+typedef struct counter {
+    size_t live, peak;
+} counter;
+static void *count_alloc(void *user, size_t size, size_t align) {
+    counter *c = user;
+    const size_t a = align < sizeof(void *) ? sizeof(void *) : align;
+    void *p = aligned_alloc(a, (size + a) / a * a);
+    if (!p) return NULL;
+    c->live += size;
+    if (c->live > c->peak) c->peak = c->live;
+    return p;
+}
+static void count_free(void *user, void *ptr, size_t size) {
+    counter *c = user;
+    c->live -= size;
+    free(ptr);
+}
+
+/* The working memory: what stance_clip_compress_memory says bounds what is
+ * allocated besides the result, and a budget under it is a clear error. */
+static void test_memory(void) {
+    stance_builtin b;
+    stance_error err;
+    CHECK_OK(stance_builtin_create(NULL, &b, &err));
+    stance_asset cmu;
+    int have_cmu = import(BVH_PATH, CMU_TO_METRES, &cmu);
+    for (int k = 0; k < b.clip_count + have_cmu; k++) {
+        const stance_clip *c = k < b.clip_count ? b.clips[k] : cmu.clips[0];
+        const stance_skeleton *sk = k < b.clip_count ? b.skeleton : cmu.skeleton;
+        const size_t need = stance_clip_compress_memory(c, sk);
+        CHECK(need > 0);
+        counter n = {0, 0};
+        stance_allocator al = {count_alloc, count_free, &n};
+        stance_compress_settings cs = {1e-4f, 0.03f, need};
+        stance_clip *z = NULL;
+        if (k == b.clip_count) { /* CMU (compressed by test_cmu): the budget only */
+            cs.max_memory = need - 1;
+            CHECK_STATUS(stance_clip_compress(c, sk, &cs, &al, &z, &err), STANCE_ERR_MEMORY);
+            CHECK(z == NULL && n.peak == 0 && strstr(err.message, "working memory"));
+            printf("     CMU 01_01: %.1f MB of working memory: %s\n", need / 1048576.0, err.message);
+            continue;
+        }
+        CHECK_OK(stance_clip_compress(c, sk, &cs, &al, &z, &err));
+        const size_t result = n.live;
+        if (n.peak > need + result) printf("     '%s': peak %zu > %zu + %zu\n", c->name, n.peak, need, result);
+        CHECK(n.peak <= need + result);
+        stance_clip_destroy(z);
+        CHECK(n.live == 0);
+        cs.max_memory = need - 1;
+        z = NULL;
+        CHECK_STATUS(stance_clip_compress(c, sk, &cs, &al, &z, &err), STANCE_ERR_MEMORY);
+        CHECK(z == NULL && strstr(err.message, "working memory") && n.peak <= need + result);
+        if (k == 0) printf("     '%s': %.2f MB of working memory, peak %.2f MB besides the result\n", c->name, need / 1048576.0, (n.peak - result) / 1048576.0);
+    }
+    if (have_cmu) stance_asset_destroy(&cmu);
+    stance_builtin_destroy(&b);
+}
+
 int main(void) {
     RUN(test_arguments);
+    RUN(test_v3_file);
+    RUN(test_memory);
     RUN(test_builtin);
     RUN(test_velocity);
     RUN(test_exact_and_old);

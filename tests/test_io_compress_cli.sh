@@ -5,6 +5,7 @@
 # as before: a second import is identical and samples like the source),
 # a .stance FILE is copied as stored unless --error-cm is given, a coarser
 # --error-cm stores less; bad values are usage errors (exit 2);
+# the compressor's working memory counts against --max-memory;
 # `stance bench --clips` reports every clip. The error bound itself is
 # re-measured independently by tests/test_io_compress.c.
 #
@@ -51,6 +52,9 @@ for a in "--error-cm -1" "--error-cm x" "--vertex-cm 0" "--unit-cm 0" "--error-c
     "$cli" import "$src" $a -o "$tmp/bad.stance" >/dev/null 2>&1
     [ $? -eq 2 ] && ok || bad "import $a: wanted exit 2"
 done
+# the compressor's working memory counts against --max-memory: a clear error
+"$cli" import "$src" --max-memory 2M -o "$tmp/m.stance" >/dev/null 2>"$tmp/m.err"
+[ $? -eq 1 ] && grep -q "working memory, over the budget of 2.0 MB" "$tmp/m.err" && ok || bad "--max-memory 2M: $(cat "$tmp/m.err")"
 n=$("$cli" bench --clips "$tmp/z.stance" --json 2>/dev/null | python3 -c "import json,sys; d=json.load(sys.stdin); print(sum(1 for c in d['clips'] if c['compressed'] and c['sample_ns'] > 0))")
 [ "$n" = 14 ] && ok || bad "bench --clips: $n compressed clips timed, wanted 14"
 echo "$passed passed, $failed failed"

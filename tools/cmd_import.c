@@ -26,8 +26,8 @@ static int usage(FILE *f, int status) {
                "             (default 1e-5), R radians for rotations (default 1e-4)\n"
                "  --strict   any problem is an error (default: a clip that cannot be imported is\n"
                "             dropped with a warning, and the file fails only when no clip is left)\n"
-               "  --max-memory BYTES  the import's memory budget for keys (suffix K, M or G;\n"
-               "             default 1G), checked before allocating\n"
+               "  --max-memory BYTES  the import's memory budget for keys and for compressing one clip\n"
+               "             (suffix K, M or G; default 1G), checked before allocating\n"
                "  --error-cm CM   clip compression: largest model-space error at the virtual\n"
                "             vertices, in cm (default 0.01; 0 = exact, bit-identical keys; a .stance\n"
                "             FILE is copied as stored unless this is given)\n"
@@ -131,7 +131,8 @@ int cmd_import(int argc, char **argv) {
     if (probe) fclose(probe);
     if (!error_given && stance_asset_is_native(magic, got)) error_cm = 0.0;
     if (error_cm > 0.0) {
-        stance_compress_settings cs = {(float)(error_cm / unit_cm), (float)(vertex_cm / unit_cm)};
+        stance_compress_settings cs = {(float)(error_cm / unit_cm), (float)(vertex_cm / unit_cm),
+                                       max_memory ? max_memory : STANCE_IMPORT_DEFAULT_MEMORY};
         if (!(cs.max_error > 0.0f) || !(cs.vertex_distance > 0.0f)) {
             fprintf(stderr, "stance import: --error-cm and --vertex-cm are too small for --unit-cm\n");
             stance_asset_destroy(&asset);

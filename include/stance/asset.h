@@ -1,13 +1,15 @@
 /* stance/asset.h - an asset: one skeleton, the clips made for it, its skins
  * and meshes, and the native binary file format `.stance` that stores them.
  *
- * The format (version 3, all integers and floats little-endian; version 3
- * adds the compressed CLIP encoding, version 2 files load as before, and
+ * The format (version 4, all integers and floats little-endian; version 4
+ * adds bit rates per segment, a uniform grid as one step and a root path
+ * derived from joint 0 to compressed CLIPs; version 3 adds the compressed
+ * CLIP encoding; version 3 and 2 files load as before, and
  * version 1 files, which have no SKIN or MESH sections, still load):
  *
  *   header, 32 bytes:
  *     0  magic    "STANCE\0\0"
- *     8  u32      version (3; 2 and 1 are read too)
+ *     8  u32      version (4; 3, 2 and 1 are read too)
  *    12  u32      flags (0; any other bit is rejected)
  *    16  u64      payload size in bytes (the file is exactly 32 + this)
  *    24  u64      checksum of the payload (stance_asset_checksum)
@@ -41,7 +43,7 @@
 extern "C" {
 #endif
 
-#define STANCE_ASSET_VERSION 3
+#define STANCE_ASSET_VERSION 4
 #define STANCE_MAX_CLIPS 4096
 
 /* Owns its skeleton, clips, skins and meshes (all from `allocator`). Zero-initialize before

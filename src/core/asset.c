@@ -41,6 +41,15 @@
  *         u32 root_key_count, f32 root_times[n], f32 root_values[3 n]
  *         (always explicit; flag bit 1 says the pose is not in place)
  *
+ *   CLIP  version 4, compressed: as version 3 except
+ *         u32 key_count, u8 grid (0: f32 times[key_count]; 1: f32 step,
+ *         times[k] = (float)k * step, allowed when at least key_count / 4
+ *         bytes follow), and tracks may have bits 128 (a bit rate per
+ *         segment): f32 min[3], f32 ext[3], then the stream of clip_packed.h
+ *         (u8 codes[S], u8 heads[6 S], keys); with flag bit 1 and
+ *         root_key_count 0 the root path is joint 0's stored translation at
+ *         every grid key
+ *
  *   GRPH  (optional, last) a compiled graph: see src/core/asset_graph.c,
  *         which owns that section; this file only finds it and hands it over
  *
@@ -313,10 +322,11 @@ static stance_status load_clip(reader *r, const stance_skeleton *sk, const stanc
     uint32_t K = r_u32(r);
     if (r->bad || (flags & ~(FLAG_SLERP | FLAG_ROOT_JOINT0 | (version >= 3 ? FLAG_PACKED : 0u))))
         return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': bad header or unknown flags", index, name);
-    if (K < 1 || K > STANCE_MAX_KEYS || r_left(r) / 4 < K)
+    if (K < 1 || K > STANCE_MAX_KEYS || (!(flags & FLAG_PACKED) && r_left(r) / 4 < K))
         return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': key count %u is not in 1..%d or larger than the section",
                        index, name, (unsigned)K, STANCE_MAX_KEYS);
-    if (flags & FLAG_PACKED) return st_asset_load_packed_clip(r, sk, al, index, name, duration, flags, root_speed, K, out, err);
+    if (flags & FLAG_PACKED)
+        return st_asset_load_packed_clip(r, sk, al, index, name, duration, flags, root_speed, K, version, out, err);
     scratch s = {al, {0}, {0}, 0};
     stance_status st = STANCE_OK;
     float *times = scratch_alloc(&s, sizeof(float) * K);

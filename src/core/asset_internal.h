@@ -152,7 +152,7 @@ stance_status st_asset_read_events_root(reader *r, scratch *s, int index, const 
                                         float **root, stance_error *err);
 void st_asset_write_packed_clip(writer *w, const stance_clip *c);
 stance_status st_asset_load_packed_clip(reader *r, const stance_skeleton *sk, const stance_allocator *al, int index,
-                                        const char *name, float duration, uint32_t flags, float root_speed, uint32_t K,
+                                        const char *name, float duration, uint32_t flags, float root_speed, uint32_t K, uint32_t version,
                                         stance_clip **out, stance_error *err);
 
 /* Sections of the skins and meshes (asset_mesh.c). */

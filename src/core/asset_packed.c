@@ -1,5 +1,5 @@
-/* src/core/asset_packed.c - the .stance version 3 encoding of compressed
- * clips (a CLIP section with flag bit 2): writing one from a packed clip,
+/* src/core/asset_packed.c - the .stance version 3 and 4 encodings of
+ * compressed clips (a CLIP section with flag bit 2): writing one (v4) from a packed clip,
  * reading one with every track's size checked against the section before
  * anything is allocated. The layout is documented in asset.c with the other
  * sections, the track encoding in clip_packed.h; the clip itself is built by
@@ -25,7 +25,10 @@ void st_asset_write_packed_clip(writer *w, const stance_clip *c) {
     w_u32(w, FLAG_PACKED | (c->slerp ? FLAG_SLERP : 0u) | (c->root_from_joint0 ? FLAG_ROOT_JOINT0 : 0u));
     w_f32(w, c->root_speed);
     w_u32(w, (uint32_t)c->key_count);
-    for (int k = 0; k < c->key_count; k++) w_f32(w, c->times[k]);
+    w_u8(w, p->uniform_grid ? 1u : 0u);
+    if (p->uniform_grid) w_f32(w, c->times[1]);
+    else
+        for (int k = 0; k < c->key_count; k++) w_f32(w, c->times[k]);
     w_f32(w, p->max_error);
     w_f32(w, p->vertex_distance);
     w_u32(w, (uint32_t)(p->const_count + p->track_count));
@@ -40,27 +43,46 @@ void st_asset_write_packed_clip(writer *w, const stance_clip *c) {
         write_track_head(w, t->joint, t->channel, t->shift, t->bits);
         if (t->bits == ST_PACK_RAW) {
             for (size_t k = 0; k < (size_t)t->n * (size_t)width; k++) w_f32(w, p->raw[t->offset + k]);
+        } else if (t->bits == ST_PACK_VBR) {
+            for (int e = 0; e < 3; e++) w_f32(w, t->min[e]);
+            for (int e = 0; e < 3; e++) w_f32(w, t->ext[e]);
+            w_bytes(w, p->data + t->offset, st_vbr_bytes(t->n, p->data + t->offset));
         } else {
             for (int e = 0; e < 3; e++) w_f32(w, t->min[e]);
             for (int e = 0; e < 3; e++) w_f32(w, t->ext[e]);
             w_bytes(w, p->data + t->offset, st_ptrack_bytes(t->n, t->bits));
         }
     }
-    st_asset_write_events_root(w, c);
+    if (p->root_derived) { /* the path is joint 0's stored translation: events, then no root keys */
+        stance_clip shell = *c;
+        shell.root_key_count = 0;
+        st_asset_write_events_root(w, &shell);
+    } else {
+        st_asset_write_events_root(w, c);
+    }
     end_section(w, at);
 }
 
-/* A version 3 compressed clip, after its header (K checked against the
- * section). Every track's size is checked before anything is allocated. */
+/* A version 3 or 4 compressed clip, after its header (K in 1..max keys).
+ * Every track's size is checked before anything is allocated. */
 stance_status st_asset_load_packed_clip(reader *r, const stance_skeleton *sk, const stance_allocator *al, int index,
                                  const char *name, float duration, uint32_t flags, float root_speed, uint32_t K,
-                                 stance_clip **out, stance_error *err) {
+                                 uint32_t version, stance_clip **out, stance_error *err) {
     scratch s = {al, {0}, {0}, 0};
     stance_status st = STANCE_OK;
     const uint32_t J = (uint32_t)sk->joint_count;
+    const unsigned grid = version >= 4 ? r_u8(r) : 0u;
+    /* explicit times are in the section; a uniform grid needs K / 4 bytes of keys */
+    if (r->bad || grid > 1 || (grid == 0 ? r_left(r) / 4 < K : r_left(r) < 4 + K / 4))
+        return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': grid kind %u with %u keys does not fit in the section", index, name, grid, (unsigned)K);
     float *times = scratch_alloc(&s, sizeof(float) * K);
     if (!times) return st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation failed", index, name);
-    r_f32n(r, times, K);
+    if (grid == 1) {
+        const float step = r_f32(r);
+        for (uint32_t k = 0; k < K; k++) times[k] = (float)k * step;
+    } else {
+        r_f32n(r, times, K);
+    }
     float max_error = r_f32(r), vdist = r_f32(r);
     uint32_t n = r_u32(r);
     if (r->bad || n > 3 * J || r_left(r) / 5 < n) {
@@ -83,13 +105,27 @@ stance_status st_asset_load_packed_clip(reader *r, const stance_skeleton *sk, co
         for (uint32_t i = 0; i < n; i++) {
             unsigned lo = r_u8(&q), hi = r_u8(&q);
             int joint = (int)(lo | hi << 8), ch = (int)r_u8(&q), shift = (int)r_u8(&q), bits = (int)r_u8(&q);
-            if (q.bad || ch > 2 || shift > ST_PACK_MAX_SHIFT || !st_bits_ok(bits)) {
+            if (q.bad || ch > 2 || shift > ST_PACK_MAX_SHIFT || !st_bits_ok(bits) || (bits == ST_PACK_VBR && version < 4)) {
                 st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': track %u has a bad head (channel %d, shift %d, bits %d)", index, name, (unsigned)i, ch, shift, bits);
                 goto done;
             }
             const size_t w = ch == 1 ? 4 : 3, keys = st_ptrack_keys(K, shift);
             const size_t nf = bits == 0 ? w : bits == ST_PACK_RAW ? keys * w : 6;
-            const size_t nb = bits == 0 || bits == ST_PACK_RAW ? 0 : st_ptrack_bytes((uint32_t)keys, bits);
+            size_t nb = bits == 0 || bits == ST_PACK_RAW ? 0 : bits == ST_PACK_VBR ? 0 : st_ptrack_bytes((uint32_t)keys, bits);
+            if (bits == ST_PACK_VBR) { /* the codes first: they give the stream's size */
+                const size_t S = st_vbr_segments((uint32_t)keys);
+                if (r_left(&q) / 4 < nf || r_left(&q) - 4 * nf < 7 * S) {
+                    st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': track %u's segment codes and heads do not fit in the section", index, name, (unsigned)i);
+                    goto done;
+                }
+                const unsigned char *codes = q.p + 4 * nf;
+                for (size_t g = 0; g < S; g++)
+                    if ((codes[g] & 31u) > ST_VBR_MAX_BITS) {
+                        st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': track %u segment %zu has %u bits (0..%d)", index, name, (unsigned)i, g, codes[g] & 31u, ST_VBR_MAX_BITS);
+                        goto done;
+                    }
+                nb = st_vbr_bytes((uint32_t)keys, codes);
+            }
             if (r_left(&q) / 4 < nf || r_left(&q) - 4 * nf < nb) {
                 st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': track %u's keys do not fit in the section", index, name, (unsigned)i);
                 goto done;
@@ -129,6 +165,7 @@ stance_status st_asset_load_packed_clip(reader *r, const stance_skeleton *sk, co
         d.event_count = (int)event_count, d.events = events;
         d.root_key_count = (int)root_n, d.root_times = root, d.root_values = root ? root + root_n : NULL;
         d.root_from_joint0 = (flags & FLAG_ROOT_JOINT0) != 0, d.root_speed = root_speed;
+        if (version < 4 && root_n == 0) d.root_from_joint0 = 0; /* v3: the path is always explicit */
         d.max_error = max_error, d.vertex_distance = vdist;
         st = st_clip_create_packed(&d, sk, al, out, err);
     }

@@ -17,70 +17,10 @@
 #include "core/internal.h"
 #include "stance/asset.h"
 
-#define SUB 4          /* evaluation points per grid interval */
-#define MAX_WORK (1u << 26) /* evaluation points x joints */
-
-typedef struct work {
-    const stance_clip *clip;
-    const stance_skeleton *sk;
-    int J, K, E;
-    float *loc;        /* E x J x 10: the current local pose (t3 q4 s3) */
-    double *mod;       /* E x J x 12: the current model transforms (3x3 row-major, then t) */
-    double *ref;       /* E x J x 9: the exact clip's vertex points */
-    double *tmp;       /* J x 12 */
-    uint32_t *ia;      /* E x (ST_PACK_MAX_SHIFT + 1): key index per shift */
-    float *fr;         /* E x (ST_PACK_MAX_SHIFT + 1): fraction per shift */
-    int *sub;          /* the current subtree, j first */
-    int sub_n;
-    double dist;
-} work;
-
-static void local_aff(const float *l, double *m) {
-    double x = l[3], y = l[4], z = l[5], w = l[6];
-    double n = sqrt(x * x + y * y + z * z + w * w);
-    x /= n, y /= n, z /= n, w /= n;
-    double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
-                   2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
-                   2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)};
-    for (int i = 0; i < 3; i++)
-        for (int c = 0; c < 3; c++) m[3 * i + c] = r[3 * i + c] * (double)l[7 + c];
-    m[9] = l[0], m[10] = l[1], m[11] = l[2];
-}
-
-static void compose(const double *p, const double *l, double *o) {
-    for (int i = 0; i < 3; i++) {
-        for (int c = 0; c < 3; c++) o[3 * i + c] = p[3 * i] * l[c] + p[3 * i + 1] * l[3 + c] + p[3 * i + 2] * l[6 + c];
-        o[9 + i] = p[3 * i] * l[9] + p[3 * i + 1] * l[10] + p[3 * i + 2] * l[11] + p[9 + i];
-    }
-}
-
-static void model_of(const work *w, int e, int j, const float *l, const double *parent_model, double *o) {
-    double m[12];
-    local_aff(l, m);
-    (void)w, (void)e, (void)j;
-    if (parent_model) compose(parent_model, m, o);
-    else memcpy(o, m, sizeof m);
-}
-
-/* Largest distance of the three vertex points of model m from ref. */
-static double vertex_error(const double *m, const double *ref, double d) {
-    double worst = 0.0;
-    for (int a = 0; a < 3; a++) {
-        double dx = m[a] * d + m[9] - ref[3 * a], dy = m[3 + a] * d + m[10] - ref[3 * a + 1];
-        double dz = m[6 + a] * d + m[11] - ref[3 * a + 2];
-        double e = dx * dx + dy * dy + dz * dz;
-        if (e > worst) worst = e;
-    }
-    return sqrt(worst);
-}
-
-static void vertex_points(const double *m, double d, double *out) {
-    for (int a = 0; a < 3; a++)
-        out[3 * a] = m[a] * d + m[9], out[3 * a + 1] = m[3 + a] * d + m[10], out[3 * a + 2] = m[6 + a] * d + m[11];
-}
+#include "core/clip_compress.h"
 
 /* The subtree of j (j first; parents come before children). */
-static void subtree(work *w, int j) {
+void st_compress_subtree(work *w, int j) {
     w->sub_n = 0;
     w->sub[w->sub_n++] = j;
     for (int d = j + 1; d < w->J; d++) {
@@ -205,13 +145,6 @@ static size_t cost_bits(const st_ptrack *t, int w) {
     return t->bits == ST_PACK_RAW ? (size_t)t->n * (size_t)w * 32u : 192u + 8u * st_ptrack_bytes(t->n, t->bits);
 }
 
-typedef struct chosen {
-    st_ptrack t;
-    unsigned char *data;
-    float *raw;
-    size_t data_bytes, raw_floats;
-    int constant;      /* 1: one raw key in raw */
-} chosen;
 
 static void release(stance_allocator *al, chosen *ch, int n) {
     for (int i = 0; i < n; i++) {
@@ -225,6 +158,106 @@ static stance_status fail_free(stance_allocator *al, void **ptr, size_t *size, i
     for (int i = 0; i < n; i++)
         if (ptr[i]) st_free(al, ptr[i], size[i]);
     return s;
+}
+
+/* Time of evaluation point e: grid key e / SUB and (e % SUB) / SUB of the way to the next. */
+static float point_time(const stance_clip *c, int e) {
+    const int K = c->key_count;
+    int g = e / SUB, i = e % SUB;
+    if (g >= K - 1) g = K - 1, i = 0;
+    return K < 2 ? 0.0f : g < K - 1 ? c->times[g] + (c->times[g + 1] - c->times[g]) * ((float)i / SUB) : c->times[K - 1];
+}
+
+/* Evaluation times, the exact local poses and model-space points, key
+ * index and fraction per shift. */
+static void init_points(work *wp, stance_pose *pp) {
+    work w = *wp;
+    stance_pose pose = *pp;
+    const stance_clip *c = w.clip;
+    const stance_skeleton *sk = w.sk;
+    const int J = w.J, K = w.K, E = w.E, NS = ST_PACK_MAX_SHIFT + 1;
+    const double dist = w.dist;
+    for (int e = 0; e < E; e++) {
+        int g = e / SUB;
+        if (g >= K - 1) g = K - 1;
+        float t = point_time(c, e);
+        stance_clip_sample(c, t, NULL, &pose);
+        float *le = w.loc + (size_t)e * (size_t)J * 10;
+        for (int j = 0; j < J; j++) {
+            float *l = le + (size_t)j * 10;
+            l[0] = pose.tx[j], l[1] = pose.ty[j], l[2] = pose.tz[j];
+            l[3] = pose.qx[j], l[4] = pose.qy[j], l[5] = pose.qz[j], l[6] = pose.qw[j];
+            l[7] = pose.sx[j], l[8] = pose.sy[j], l[9] = pose.sz[j];
+            double *m = w.mod + ((size_t)e * (size_t)J + (size_t)j) * 12;
+            int p = sk->parents[j];
+            model_of(&w, e, j, l, p >= 0 ? w.mod + ((size_t)e * (size_t)J + (size_t)p) * 12 : NULL, m);
+            vertex_points(m, dist, w.ref + ((size_t)e * (size_t)J + (size_t)j) * 9);
+        }
+        for (int s = 0; s < NS; s++) {
+            uint32_t *ia = &w.ia[e * NS + s];
+            float *fr = &w.fr[e * NS + s];
+            if (K < 2) { *ia = 0, *fr = 0.0f; continue; }
+            int k = g < K - 1 ? g : K - 2;
+            int ga = (k >> s) << s, gb = ga + (1 << s);
+            if (gb > K - 1) gb = K - 1;
+            float f = (t - c->times[ga]) / (c->times[gb] - c->times[ga]);
+            *ia = (uint32_t)(k >> s);
+            *fr = f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
+        }
+    }
+
+}
+
+/* The largest error of clip z (as it samples) against the exact points. */
+static double measure_clip(work *wp, const stance_clip *z, stance_pose *pose) {
+    const int J = wp->J;
+    double worst = 0.0;
+    for (int e = 0; e < wp->E; e++) {
+        stance_clip_sample(z, point_time(wp->clip, e), NULL, pose);
+        double *m = wp->tmp;
+        for (int j = 0; j < J; j++) {
+            float l[10] = {pose->tx[j], pose->ty[j], pose->tz[j], pose->qx[j], pose->qy[j], pose->qz[j], pose->qw[j],
+                           pose->sx[j], pose->sy[j], pose->sz[j]};
+            int p = wp->sk->parents[j];
+            model_of(wp, e, j, l, p >= 0 ? m + (size_t)p * 12 : NULL, m + (size_t)j * 12);
+            double er = vertex_error(m + (size_t)j * 12, wp->ref + ((size_t)e * (size_t)J + (size_t)j) * 9, wp->dist);
+            if (er > worst) worst = er;
+        }
+    }
+    return worst;
+}
+
+enum { A_LOC, A_MOD, A_REF, A_TMP, A_IA, A_FR, A_SUB, A_POSE, A_VALS, A_DATA, A_RAW, A_CH, A_TR, A_BEST, A_N };
+
+/* The working set's blocks (size) and all that compressing c allocates at
+ * most: the blocks, the keys of two results of the first search, and the
+ * second search's tracks, values and streams. */
+static size_t work_bytes(const stance_clip *c, size_t *size) {
+    const int J = c->joint_count, K = c->key_count, NS = ST_PACK_MAX_SHIFT + 1;
+    const int E = K < 2 ? 1 : (K - 1) * SUB + 1;
+    const size_t s[A_N] = {
+        sizeof(float) * 10 * (size_t)E * (size_t)J, sizeof(double) * 12 * (size_t)E * (size_t)J,
+        sizeof(double) * 9 * (size_t)E * (size_t)J, sizeof(double) * 12 * (size_t)J,
+        sizeof(uint32_t) * (size_t)E * (size_t)NS, sizeof(float) * (size_t)E * (size_t)NS, sizeof(int) * (size_t)J,
+        stance_pose_bytes(J), sizeof(float) * 4 * (size_t)K, st_ptrack_bytes((uint32_t)K, ST_PACK_SEG | ST_PACK_MAX_BITS) + 8,
+        sizeof(float) * 4 * (size_t)K, sizeof(chosen) * 3 * (size_t)J, sizeof(st_ptrack_desc) * 3 * (size_t)J,
+        sizeof(chosen) * 3 * (size_t)J};
+    size_t total = 0;
+    for (int i = 0; i < A_N; i++) size[i] = s[i], total += s[i] + 64;
+    size_t T = 0;
+    for (int j = 0; j < J; j++) T += (size_t)(c->animated[j] & 1u) + (c->animated[j] >> 1 & 1u) + (c->animated[j] >> 2 & 1u);
+    const size_t keys = sizeof(float) * 4 * (size_t)K + 64; /* one track's raw keys, or its stream at most */
+    total += 2 * T * keys;                                  /* the first search: the best and the current result */
+    total += T * (sizeof(chosen) + sizeof(float *) + 2 * keys) + st_compress_vbr_bytes((int)T, K, J);
+    return total;
+}
+
+size_t stance_clip_compress_memory(const stance_clip *c, const stance_skeleton *sk) {
+    if (!c || !sk || c->packed || c->joint_count != sk->joint_count) return 0;
+    const int K = c->key_count, E = K < 2 ? 1 : (K - 1) * SUB + 1;
+    if ((size_t)E * (size_t)c->joint_count > MAX_WORK) return 0;
+    size_t size[A_N];
+    return work_bytes(c, size);
 }
 
 stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *sk, const stance_compress_settings *set,
@@ -244,15 +277,11 @@ stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *
     if ((size_t)E * (size_t)J > MAX_WORK)
         return st_fail(err, STANCE_ERR_ARGUMENT, "compress: clip '%s' (%d keys x %d joints) is too large to compress (at most %u evaluation points x joints)", c->name, K, J, MAX_WORK);
     stance_allocator al = st_allocator(allocator);
-    const int NS = ST_PACK_MAX_SHIFT + 1;
-    enum { A_LOC, A_MOD, A_REF, A_TMP, A_IA, A_FR, A_SUB, A_POSE, A_VALS, A_DATA, A_RAW, A_CH, A_TR, A_BEST, A_N };
-    size_t size[A_N] = {
-        sizeof(float) * 10 * (size_t)E * (size_t)J, sizeof(double) * 12 * (size_t)E * (size_t)J,
-        sizeof(double) * 9 * (size_t)E * (size_t)J, sizeof(double) * 12 * (size_t)J,
-        sizeof(uint32_t) * (size_t)E * (size_t)NS, sizeof(float) * (size_t)E * (size_t)NS, sizeof(int) * (size_t)J,
-        stance_pose_bytes(J), sizeof(float) * 4 * (size_t)K, st_ptrack_bytes((uint32_t)K, ST_PACK_SEG | ST_PACK_MAX_BITS) + 8,
-        sizeof(float) * 4 * (size_t)K, sizeof(chosen) * 3 * (size_t)J, sizeof(st_ptrack_desc) * 3 * (size_t)J,
-        sizeof(chosen) * 3 * (size_t)J};
+    size_t size[A_N];
+    const size_t need = work_bytes(c, size);
+    if (set && set->max_memory && need > set->max_memory)
+        return st_fail(err, STANCE_ERR_MEMORY, "compress: clip '%s' (%d keys x %d joints) needs %.1f MB of working memory, over the budget of %.1f MB (max_memory)",
+                       c->name, K, J, (double)need / 1048576.0, (double)set->max_memory / 1048576.0);
     void *ptr[A_N] = {0};
     for (int i = 0; i < A_N; i++)
         if (!(ptr[i] = st_alloc(&al, size[i], 64)))
@@ -284,38 +313,10 @@ stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *
     const int nblk[3] = {c->t_keys, c->r_keys, c->s_keys};
     for (int attempt = 0; attempt < 3 && !st; attempt++) {
     nch = 0;
-    /* Evaluation times, the exact local poses and model-space points. */
-    for (int e = 0; e < E; e++) {
-        int g = e / SUB, i = e % SUB;
-        if (g >= K - 1) g = K - 1, i = 0;
-        float t = K < 2 ? 0.0f : g < K - 1 ? c->times[g] + (c->times[g + 1] - c->times[g]) * ((float)i / SUB) : c->times[K - 1];
-        stance_clip_sample(c, t, NULL, &pose);
-        float *le = w.loc + (size_t)e * (size_t)J * 10;
-        for (int j = 0; j < J; j++) {
-            float *l = le + (size_t)j * 10;
-            l[0] = pose.tx[j], l[1] = pose.ty[j], l[2] = pose.tz[j];
-            l[3] = pose.qx[j], l[4] = pose.qy[j], l[5] = pose.qz[j], l[6] = pose.qw[j];
-            l[7] = pose.sx[j], l[8] = pose.sy[j], l[9] = pose.sz[j];
-            double *m = w.mod + ((size_t)e * (size_t)J + (size_t)j) * 12;
-            int p = sk->parents[j];
-            model_of(&w, e, j, l, p >= 0 ? w.mod + ((size_t)e * (size_t)J + (size_t)p) * 12 : NULL, m);
-            vertex_points(m, dist, w.ref + ((size_t)e * (size_t)J + (size_t)j) * 9);
-        }
-        for (int s = 0; s < NS; s++) {
-            uint32_t *ia = &w.ia[e * NS + s];
-            float *fr = &w.fr[e * NS + s];
-            if (K < 2) { *ia = 0, *fr = 0.0f; continue; }
-            int k = g < K - 1 ? g : K - 2;
-            int ga = (k >> s) << s, gb = ga + (1 << s);
-            if (gb > K - 1) gb = K - 1;
-            float f = (t - c->times[ga]) / (c->times[gb] - c->times[ga]);
-            *ia = (uint32_t)(k >> s);
-            *fr = f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
-        }
-    }
+    init_points(&w, &pose);
 
     for (int j = 0; j < J && !st; j++) {
-        subtree(&w, j);
+        st_compress_subtree(&w, j);
         const double limit = 0.98 * (double)tol * pow((double)(depth[j] + 1) / (below[j] + 1), gammas[attempt]);
         for (int pass = 0; pass < 3 && !st; pass++) {
             const int chn = pass == 0 ? 1 : pass == 1 ? 0 : 2; /* rotation first */
@@ -413,10 +414,51 @@ stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *
     }
     ch = best_ch, nch = best_n < 0 ? 0 : best_n;
 
-    if (!st) {
-        const double worst = best_worst;
+    /* The second search: a bit rate per segment for the same moving tracks
+     * (st_compress_vbr); the cheaper result is kept when its error, measured
+     * on the built clip, is within the tolerance. */
+    int T = 0;
+    for (int i = 0; i < nch; i++) T += !ch[i].constant;
+    chosen *vch = NULL;
+    const float **vv = NULL;
+    float *vbuf = NULL;
+    int use_vbr = 0;
+    if (!st && T > 0 && K > 1) {
+        vch = st_alloc(&al, sizeof(chosen) * (size_t)T, 64);
+        vv = st_alloc(&al, sizeof(float *) * (size_t)T, 64);
+        vbuf = st_alloc(&al, sizeof(float) * 4 * (size_t)K * (size_t)T, 64);
+        if (!vch || !vv || !vbuf) st = st_fail(err, STANCE_ERR_MEMORY, "compress: clip '%s': allocation failed", c->name);
+        size_t old_cost = 0;
+        for (int i = 0, m = 0; i < nch && !st; i++) {
+            if (ch[i].constant) continue;
+            const int chn = ch[i].t.channel, j = ch[i].t.joint, wd = chn == 1 ? 4 : 3;
+            memset(&vch[m], 0, sizeof vch[m]);
+            vch[m].t.joint = (uint16_t)j, vch[m].t.channel = (uint8_t)chn;
+            float *v = vbuf + 4 * (size_t)K * (size_t)m;
+            for (int g = 0; g < K; g++) {
+                const float *blk = blocks[chn] + (size_t)(nblk[chn] > 1 ? g : 0) * (size_t)wd * (size_t)pc;
+                for (int e = 0; e < wd; e++) v[(size_t)g * (size_t)wd + (size_t)e] = blk[(size_t)e * (size_t)pc + (size_t)j];
+            }
+            vv[m++] = v;
+            old_cost += cost_bits(&ch[i].t, wd);
+        }
+        if (!st) {
+            double share[STANCE_MAX_JOINTS];
+            for (int j = 0; j < J; j++) share[j] = (double)(depth[j] + 1) / (below[j] + 1);
+            init_points(&w, &pose);
+            size_t vcost = 0;
+            stance_error e2;
+            stance_status vs = st_compress_vbr(&w, T, vch, vv, (double)tol, share, &al, &vcost, &e2);
+            if (vs == STANCE_ERR_MEMORY) st = st_fail(err, vs, "%s", e2.message);
+            else use_vbr = vs == STANCE_OK && vcost < old_cost;
+        }
+    }
+
+    for (int attempt = use_vbr ? 0 : 1; attempt < 2 && !st; attempt++) {
+        const int vbr = attempt == 0;
+        double worst = best_worst;
         st_ptrack_desc *td = ptr[A_TR];
-        for (int i = 0; i < nch; i++) {
+        for (int i = 0, m = 0; i < nch; i++) {
             st_ptrack_desc *t = &td[i];
             memset(t, 0, sizeof *t);
             t->joint = ch[i].t.joint, t->channel = ch[i].t.channel;
@@ -424,9 +466,10 @@ stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *
                 t->bits = 0, t->values = ch[i].raw;
                 continue;
             }
-            t->shift = ch[i].t.shift, t->bits = ch[i].t.bits;
-            for (int k = 0; k < 3; k++) t->min[k] = ch[i].t.min[k], t->ext[k] = ch[i].t.ext[k];
-            t->values = ch[i].raw, t->data = ch[i].data;
+            const chosen *o = vbr ? &vch[m++] : &ch[i];
+            t->shift = o->t.shift, t->bits = o->t.bits;
+            for (int k = 0; k < 3; k++) t->min[k] = o->t.min[k], t->ext[k] = o->t.ext[k];
+            t->values = o->raw, t->data = o->data;
         }
         stance_event_desc ev[STANCE_MAX_EVENTS];
         for (int i = 0; i < c->event_count; i++) ev[i].name = c->events[i].name, ev[i].time = c->events[i].time;
@@ -436,11 +479,25 @@ stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *
         d.key_count = K, d.times = c->times;
         d.track_count = nch, d.tracks = td;
         d.event_count = c->event_count, d.events = ev;
-        d.root_key_count = c->root_key_count, d.root_times = c->root_times, d.root_values = c->root_values;
+        /* joint 0's translation is the root path: derived from the stored track */
+        if (c->root_from_joint0) d.root_key_count = 0;
+        else d.root_key_count = c->root_key_count, d.root_times = c->root_times, d.root_values = c->root_values;
         d.root_from_joint0 = c->root_from_joint0, d.root_speed = c->root_speed;
         d.max_error = (float)worst, d.vertex_distance = dist;
         st = st_clip_create_packed(&d, sk, &al, out, err);
+        if (st || !vbr) break;
+        worst = measure_clip(&w, *out, &pose);
+        if (worst <= (double)tol) {
+            ((st_packed *)(uintptr_t)(*out)->packed)->max_error = (float)worst;
+            break;
+        }
+        stance_clip_destroy(*out); /* over the tolerance after all: the first search's result */
+        *out = NULL;
     }
+    if (vch) release(&al, vch, T);
+    if (vch) st_free(&al, vch, sizeof(chosen) * (size_t)T);
+    if (vv) st_free(&al, vv, sizeof(float *) * (size_t)T);
+    if (vbuf) st_free(&al, vbuf, sizeof(float) * 4 * (size_t)K * (size_t)T);
     release(&al, ch, nch);
     fail_free(&al, ptr, size, A_N, STANCE_OK);
     return st;

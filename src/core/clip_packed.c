@@ -38,8 +38,14 @@ static stance_status check_track(const st_packed_desc *d, int i, uint32_t K, sta
         return STANCE_OK;
     }
     if (!st_bits_ok(t->bits))
-        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has bits %d (0, 1..24, 32 or 64 + 1..24)", d->name, i, t->bits);
+        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has bits %d (0, 1..24, 32, 64 + 1..24 or 128)", d->name, i, t->bits);
     if (!t->data) return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has no key data", d->name, i);
+    if (t->bits == ST_PACK_VBR)
+        for (uint32_t g = 0; g < st_vbr_segments(n); g++) {
+            const unsigned code = t->data[g];
+            if ((code & 31u) > ST_VBR_MAX_BITS || (code & 0x80u) || (w == 3 && (code >> 5)))
+                return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d segment %u has a bad code %u (bits 0..%d; a dropped component only for rotations)", d->name, i, (unsigned)g, code, ST_VBR_MAX_BITS);
+        }
     for (int c = 0; c < 3; c++) {
         float lo = t->min[c], hi = t->min[c] + t->ext[c];
         if (!st_finite(lo) || !st_finite(t->ext[c]) || t->ext[c] < 0.0f || !st_finite(hi) || fabsf(lo) > 1e30f || fabsf(hi) > 1e30f)
@@ -93,6 +99,102 @@ static float grid_rate(const float *times, int K) {
     return 1.0f / step;
 }
 
+/* 1 when a quantized track has a component of more than 16 bits. */
+static int is_wide(const st_ptrack_desc *t, uint32_t n) {
+    if (t->bits != ST_PACK_VBR) return (t->bits & ~ST_PACK_SEG) > 16;
+    for (uint32_t g = 0; g < st_vbr_segments(n); g++)
+        if ((t->data[g] & 31u) > 16u) return 1;
+    return 0;
+}
+
+/* Where a quantized track's data ends when it starts at `at`: its stream
+ * (nb bytes), then its keys expanded (4-aligned), then its st_qseg per
+ * segment (16-aligned). */
+static size_t expanded_end(size_t at, size_t nb, uint32_t n, int wide) {
+    size_t q = st_align_up(at + nb, 4);
+    size_t g = st_align_up(q + (size_t)n * 3u * (wide ? 4u : 2u), 16);
+    return g + sizeof(st_qseg) * (size_t)st_vbr_segments(n);
+}
+
+/* Expands quantized track o (stream at data + o->offset, from t) into its
+ * keys and segment decodes. */
+static void expand(st_ptrack *o, const st_ptrack_desc *t, unsigned char *data, size_t nb) {
+    const uint32_t n = o->n, S = st_vbr_segments(n);
+    const int rot = o->channel == STANCE_CHANNEL_ROTATION;
+    o->q_at = (uint32_t)st_align_up(o->offset + nb, 4);
+    o->par_at = (uint32_t)st_align_up(o->q_at + (size_t)n * 3u * (o->wide ? 4u : 2u), 16);
+    uint16_t *q16 = (uint16_t *)(void *)(data + o->q_at);
+    uint32_t *q32 = (uint32_t *)(void *)(data + o->q_at);
+    st_qseg *g = (st_qseg *)(void *)(data + o->par_at);
+    const unsigned char *p = data + o->offset;
+    size_t bit = 0;
+    for (uint32_t s = 0; s < S; s++) {
+        int bc[3], drop = 3;
+        const unsigned char *keys, *h = NULL;
+        memset(&g[s], 0, sizeof g[s]);
+        if (t->bits == ST_PACK_VBR) {
+            h = p + S + 6u * (size_t)s;
+            st_vbr_comp_bits(p[s] & 31, h, bc);
+            drop = rot ? (int)(p[s] >> 5 & 3u) : 3;
+            keys = p + 7u * (size_t)S;
+        } else {
+            const int b = t->bits & ~ST_PACK_SEG;
+            bc[0] = bc[1] = bc[2] = b;
+            if (t->bits & ST_PACK_SEG) h = p + 6u * (size_t)s;
+            keys = p + o->keys_at;
+        }
+        for (int c = 0; c < 3; c++) {
+            if (h) st_seg_param(o->min[c], o->step[c], h[2 * c], h[2 * c + 1], bc[c], &g[s].off[c], &g[s].scale[c]);
+            else g[s].off[c] = o->min[c], g[s].scale[c] = o->step[c];
+        }
+        for (int c = 0, k = 0; c < 4; c++)
+            if (c != drop) g[s].slot[k++] = (uint8_t)c;
+        g[s].drop = (uint8_t)drop;
+        for (uint32_t i = s * ST_SEG_KEYS; i < s * ST_SEG_KEYS + st_vbr_seg_keys(n, s); i++)
+            for (int c = 0; c < 3; c++) {
+                const uint32_t v = st_get_bits(keys, bit, bc[c]);
+                bit += (size_t)bc[c];
+                if (o->wide) q32[3 * (size_t)i + (size_t)c] = v;
+                else q16[3 * (size_t)i + (size_t)c] = (uint16_t)v;
+            }
+    }
+}
+
+/* The root path as joint 0's translation at every grid key, decoded as the
+ * sampler does (the stored track, else the default pose's value). */
+static void derive_root(stance_clip *c, float *values) {
+    const st_packed *p = c->packed;
+    const int K = c->key_count, pc = c->padded_count;
+    const st_ptrack *t = NULL;
+    for (int i = 0; i < p->track_count; i++)
+        if (p->tracks[i].joint == 0 && p->tracks[i].channel == STANCE_CHANNEL_TRANSLATION) t = &p->tracks[i];
+    for (int k = 0; k < K; k++) {
+        float *v = values + 3 * k;
+        if (!t) {
+            v[0] = c->t[0], v[1] = c->t[pc], v[2] = c->t[2 * pc];
+            continue;
+        }
+        if (K < 2) {
+            st_rtrack_key(t, p->data, p->raw, 0, v);
+            continue;
+        }
+        const int kk = k < K - 1 ? k : K - 2, s = t->shift;
+        int ga = (kk >> s) << s, gb = ga + (1 << s);
+        if (gb > K - 1) gb = K - 1;
+        float u = (c->times[k] - c->times[ga]) / (c->times[gb] - c->times[ga]);
+        u = u < 0.0f ? 0.0f : u > 1.0f ? 1.0f : u;
+        float a[4], b[4];
+        st_rtrack_key(t, p->data, p->raw, (uint32_t)(kk >> s), a);
+        st_rtrack_key(t, p->data, p->raw, (uint32_t)(kk >> s) + (t->n > 1u), b);
+        st_key_interp(0, a, b, u, c->slerp, v);
+    }
+    /* the shell's times are the grid's; x.. y.. z.. per key as the clip keeps them */
+    c->root_times = c->times;
+    c->root_values = values;
+    c->root_key_count = K;
+    c->root_from_joint0 = 1;
+}
+
 stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skeleton *sk,
                                     const stance_allocator *allocator, stance_clip **out, stance_error *err) {
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "clip: out is NULL");
@@ -105,7 +207,9 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
 
     /* Sizes of the packed block. */
     int moving = 0, consts = 0;
-    size_t raw_floats = 0, data_bytes = 0, stored = 4 * (size_t)K + 4 + 16 * (size_t)d->root_key_count;
+    const int derived = d->root_from_joint0 && d->root_key_count == 0;
+    size_t raw_floats = 0, data_bytes = 0;
+    size_t stored = 5 + 4 + 16 * (size_t)d->root_key_count, keys = 0;
     for (int i = 0; i < d->track_count; i++) {
         const st_ptrack_desc *t = &d->tracks[i];
         const size_t w = (size_t)width_of(t->channel), n = st_ptrack_keys(K, t->shift);
@@ -117,18 +221,27 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             moving++;
             raw_floats += n * w;
             stored += 4 * n * w;
+            keys += 4 * n * w;
         } else {
             moving++;
-            data_bytes += st_ptrack_bytes((uint32_t)n, t->bits);
-            stored += 24 + st_ptrack_bytes((uint32_t)n, t->bits);
+            const size_t nb = t->bits == ST_PACK_VBR ? st_vbr_bytes((uint32_t)n, t->data) : st_ptrack_bytes((uint32_t)n, t->bits);
+            data_bytes = expanded_end(data_bytes, nb, (uint32_t)n, is_wide(t, (uint32_t)n));
+            stored += 24 + nb;
+            keys += nb;
         }
     }
+    /* a uniform grid is stored as one step when the keys outweigh K / 4
+     * bytes (the loader's bound on what a small section may allocate) */
+    const int uniform = st_grid_uniform(d->times, (int)K) && keys >= K / 4;
+    stored += uniform ? 4 : 4 * (size_t)K;
+    const size_t root_n = derived ? (size_t)K : 0; /* the derived root path: grid times, values */
     size_t o_tracks = st_align_up(sizeof(st_packed), 64);
     size_t o_consts = st_align_up(o_tracks + sizeof(st_ptrack) * (size_t)moving, 16);
     size_t o_cval = st_align_up(o_consts + sizeof(st_ptrack_desc) * (size_t)consts, 16);
     size_t o_raw = st_align_up(o_cval + sizeof(float) * 4 * (size_t)consts, 16);
     size_t o_times = st_align_up(o_raw + sizeof(float) * raw_floats, 64);
-    size_t o_data = st_align_up(o_times + sizeof(float) * K, 64);
+    size_t o_root = st_align_up(o_times + sizeof(float) * K, 16);
+    size_t o_data = st_align_up(o_root + sizeof(float) * 3 * root_n, 64);
     size_t bytes = o_data + data_bytes + 4;
 
     /* The shell: constant tracks, events, root path. */
@@ -204,18 +317,21 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             memcpy(raw + ro, t->values, sizeof(float) * (size_t)n * (size_t)w);
             ro += (size_t)n * (size_t)w;
         } else {
-            const size_t nb = st_ptrack_bytes(n, t->bits);
+            const int vbr = t->bits == ST_PACK_VBR;
+            const size_t nb = vbr ? st_vbr_bytes(n, t->data) : st_ptrack_bytes(n, t->bits);
             o->offset = (uint32_t)dof;
             memcpy(data + dof, t->data, nb);
-            dof += nb;
-            const int seg = (t->bits & ST_PACK_SEG) != 0;
-            const float levels = (float)((1u << (t->bits & ~ST_PACK_SEG)) - 1u);
-            o->keys_at = (uint32_t)st_ptrack_heads(n, t->bits);
+            const int seg = vbr || (t->bits & ST_PACK_SEG) != 0;
+            const float levels = vbr ? 255.0f : (float)((1u << (t->bits & ~ST_PACK_SEG)) - 1u);
+            o->keys_at = vbr ? 7u * st_vbr_segments(n) : (uint32_t)st_ptrack_heads(n, t->bits);
             o->inv_levels = 1.0f / levels;
             for (int k = 0; k < 3; k++) {
                 o->min[k] = t->min[k], o->ext[k] = t->ext[k];
                 o->step[k] = t->ext[k] / (seg ? 255.0f : levels);
             }
+            o->wide = (uint32_t)is_wide(t, n);
+            expand(o, t, data, nb);
+            dof = expanded_end(dof, nb, n, (int)o->wide);
         }
     }
     p->track_count = moving;
@@ -236,7 +352,10 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     c->key_rate = grid_rate(times, (int)K);
     c->root_from_joint0 = d->root_key_count > 0 && d->root_from_joint0;
     if (d->root_key_count == 0) c->root_key_count = 0; /* not a path derived from a constant joint 0 */
+    p->uniform_grid = uniform;
+    p->root_derived = derived;
     c->packed = p;
+    if (derived) derive_root(c, (float *)(mem + o_root));
     *out = c;
     return st_ok(err);
 }
@@ -244,6 +363,34 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
 void st_packed_destroy(const stance_clip *c) {
     stance_allocator al = c->allocator;
     st_free(&al, (void *)c->packed, c->packed->bytes);
+}
+
+/* The common rotation track (quantized, 16 bits at most, nlerp), sampled
+ * between keys ia and ia + 1 into o (the pose's qx + joint, stride pc): both
+ * keys decoded in a's stored order (the segment's largest component last),
+ * b into a's order only when it lies in a segment that dropped another. */
+static inline void rot16(const st_ptrack *tr, const unsigned char *data, uint32_t ia, float u, float *o, size_t pc) {
+    const uint32_t ib = ia + (tr->n > 1u);
+    const st_qseg *seg = (const st_qseg *)(const void *)(data + tr->par_at);
+    const st_qseg *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
+    const uint16_t *qa = (const uint16_t *)(const void *)(data + tr->q_at) + 3u * (size_t)ia, *qb = qa + 3u * (ib - ia);
+    const float a0 = ga->off[0] + ga->scale[0] * (float)qa[0], a1 = ga->off[1] + ga->scale[1] * (float)qa[1];
+    const float a2 = ga->off[2] + ga->scale[2] * (float)qa[2];
+    float b0 = gb->off[0] + gb->scale[0] * (float)qb[0], b1 = gb->off[1] + gb->scale[1] * (float)qb[1];
+    float b2 = gb->off[2] + gb->scale[2] * (float)qb[2];
+    const float la = 1.0f - (a0 * a0 + a1 * a1 + a2 * a2), lb = 1.0f - (b0 * b0 + b1 * b1 + b2 * b2);
+    const float a3 = la > 0.0f ? sqrtf(la) : 0.0f;
+    float b3 = lb > 0.0f ? sqrtf(lb) : 0.0f;
+    if (gb->drop != ga->drop) {
+        float v[4];
+        v[gb->slot[0]] = b0, v[gb->slot[1]] = b1, v[gb->slot[2]] = b2, v[gb->drop] = b3;
+        b0 = v[ga->slot[0]], b1 = v[ga->slot[1]], b2 = v[ga->slot[2]], b3 = v[ga->drop];
+    }
+    if (a0 * b0 + a1 * b1 + a2 * b2 + a3 * b3 < 0.0f) b0 = -b0, b1 = -b1, b2 = -b2, b3 = -b3;
+    const float q0 = a0 + (b0 - a0) * u, q1 = a1 + (b1 - a1) * u, q2 = a2 + (b2 - a2) * u, q3 = a3 + (b3 - a3) * u;
+    const float n = 1.0f / sqrtf(q0 * q0 + q1 * q1 + q2 * q2 + q3 * q3);
+    o[(size_t)ga->slot[0] * pc] = q0 * n, o[(size_t)ga->slot[1] * pc] = q1 * n;
+    o[(size_t)ga->slot[2] * pc] = q2 * n, o[(size_t)ga->drop * pc] = q3 * n;
 }
 
 void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel) {
@@ -270,31 +417,37 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
         inv[s] = 1.0f / span;
     }
     float *tdst[3] = {out->tx, out->qx, out->sx};
+    const unsigned char *data = p->data;
+    const float *raw = p->raw;
+    const int slerp = c->slerp;
     for (int i = 0; i < p->track_count; i++) {
         const st_ptrack *tr = &p->tracks[i];
         const int s = tr->shift, j = tr->joint;
         const uint32_t a_i = ia[s], b_i = a_i + (tr->n > 1u);
         const float u = fr[s];
-        float v[4];
-        st_ptrack_interp(tr, p->data, p->raw, a_i, u, c->slerp, v);
-        float *o = tdst[tr->channel] + j;
-        o[0] = v[0], o[pc] = v[1], o[2 * pc] = v[2];
-        if (tr->channel == STANCE_CHANNEL_ROTATION) o[3 * pc] = v[3];
-        if (!vel) continue;
-        float a[4], b[4];
-        st_ptrack_key(tr, p->data, p->raw, a_i, a);
-        st_ptrack_key(tr, p->data, p->raw, b_i, b);
-        if (tr->channel != STANCE_CHANNEL_ROTATION) {
-            float *vv = (tr->channel == 0 ? vel->tx : vel->sx) + j;
-            for (int e = 0; e < 3; e++) vv[(size_t)e * pc] = (b[e] - a[e]) * inv[s];
+        if (!vel && !slerp && tr->channel == STANCE_CHANNEL_ROTATION && tr->bits != ST_PACK_RAW && !tr->wide) {
+            rot16(tr, data, a_i, u, out->qx + j, pc);
             continue;
         }
-        if (a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] < 0.0f)
-            b[0] = -b[0], b[1] = -b[1], b[2] = -b[2], b[3] = -b[3];
-        {
-            qm_quat qa = qm_qnorm(qm_q(a[0], a[1], a[2], a[3])), qb = qm_qnorm(qm_q(b[0], b[1], b[2], b[3]));
-            qm_vec3 w = qm_scale(qm_qlog(qm_qmul(qb, qm_qconj(qa))), inv[s]);
-            vel->qx[j] = w.x, vel->qy[j] = w.y, vel->qz[j] = w.z;
+        float a[4], b[4], v[4];
+        st_rtrack_key(tr, data, raw, a_i, a);
+        st_rtrack_key(tr, data, raw, b_i, b);
+        float *o = tdst[tr->channel] + j;
+        if (tr->channel != STANCE_CHANNEL_ROTATION) {
+            o[0] = a[0] + (b[0] - a[0]) * u;
+            o[pc] = a[1] + (b[1] - a[1]) * u;
+            o[2 * pc] = a[2] + (b[2] - a[2]) * u;
+            if (vel) {
+                float *vv = (tr->channel == 0 ? vel->tx : vel->sx) + j;
+                for (int e = 0; e < 3; e++) vv[(size_t)e * pc] = (b[e] - a[e]) * inv[s];
+            }
+            continue;
         }
+        st_key_interp(1, a, b, u, slerp, v); /* b takes a's hemisphere */
+        o[0] = v[0], o[pc] = v[1], o[2 * pc] = v[2], o[3 * pc] = v[3];
+        if (!vel) continue;
+        qm_quat qa = qm_qnorm(qm_q(a[0], a[1], a[2], a[3])), qb = qm_qnorm(qm_q(b[0], b[1], b[2], b[3]));
+        qm_vec3 w = qm_scale(qm_qlog(qm_qmul(qb, qm_qconj(qa))), inv[s]);
+        vel->qx[j] = w.x, vel->qy[j] = w.y, vel->qz[j] = w.z;
     }
 }

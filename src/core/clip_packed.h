@@ -1,6 +1,9 @@
 /* src/core/clip_packed.h - the compressed ("packed") clip representation
- * shared by its runtime (clip_packed.c), its compressor (clip_compress.c)
- * and the .stance v3 CLIP encoding (asset.c). Not public API.
+ * shared by its runtime (clip_packed.c), its compressor (clip_compress.c,
+ * clip_compress_vbr.c) and the .stance v3 and v4 CLIP encodings
+ * (asset_packed.c). Not public API. At runtime every quantized track is also
+ * kept expanded (keys as u16 or u32, a decode per 16 keys: st_qseg), which
+ * is what the sampler reads; the stream is kept for saving.
  *
  * A packed clip keeps the shared key grid (times) but stores only the
  * tracks that move, each with its own key spacing and precision:
@@ -16,6 +19,15 @@
  *             a range per segment of 16 keys: each segment starts with 3 x
  *             (u8 lo, u8 span), its range being min + ext/255 * [lo, lo +
  *             span]; all segment heads come first, then the keys
+ *             ST_PACK_VBR (.stance v4): a bit rate per segment of 16 keys:
+ *             the stream is S = ceil(n / 16) codes (u8: bits 0..4 the
+ *             segment's bits b in 0..24, bits 5..6 for rotations the
+ *             component not stored, rebuilt >= 0 as sqrt(1 - the others^2)),
+ *             then S x 3 x (u8 lo, u8 span) as above, then each segment's
+ *             keys back to back, each key its 3 components; component c has
+ *             b_c = b - floor(log2(largest span / span_c)) bits (at least 0;
+ *             0 when span_c is 0), so the three steps are about equal; b_c =
+ *             0 gives the key min + ext/255 * lo
  * Joints without a stored track hold the default pose (rest values and
  * constant tracks), copied at each sample. */
 #ifndef STANCE_CLIP_PACKED_H
@@ -32,6 +44,8 @@
 #define ST_PACK_MAX_BITS 24 /* quantized: 1..24 bits per component */
 #define ST_PACK_SEG 0x40    /* bits | ST_PACK_SEG: quantized within segment ranges */
 #define ST_SEG_KEYS 16      /* keys per segment */
+#define ST_PACK_VBR 0x80    /* bits per segment (v4) */
+#define ST_VBR_MAX_BITS 24
 
 typedef struct st_ptrack_desc {
     int joint;
@@ -55,7 +69,8 @@ typedef struct st_packed_desc {
     const stance_event_desc *events;
     int root_key_count;     /* the root path, kept raw */
     const float *root_times, *root_values;
-    int root_from_joint0;
+    int root_from_joint0;   /* with root_key_count 0: the root path is joint 0's
+                               translation as stored here, at every grid key (v4) */
     float root_speed;
     float max_error;        /* measured at compression (model units), >= 0 */
     float vertex_distance;  /* the distance it was measured at, >= 0 */
@@ -67,10 +82,23 @@ typedef struct st_ptrack {
     uint8_t channel, shift, bits, pad[3];
     uint32_t n;             /* keys */
     uint32_t offset;        /* bytes into data (bits 1..24) or floats into raw (32) */
-    uint32_t keys_at;       /* segmented: bytes of segment heads before the keys */
+    uint32_t keys_at;       /* segmented: bytes of segment heads before the keys (VBR: codes and heads) */
     float min[3], ext[3], step[3]; /* step = ext / (2^b - 1); segmented: ext / 255 */
     float inv_levels;       /* segmented: 1 / (2^b - 1) */
+    /* The runtime's expanded form of a quantized track (sampled from these,
+     * the stream above is kept for saving): */
+    uint32_t q_at;          /* bytes into data: n x 3 values, u16 (u32 when wide) */
+    uint32_t par_at;        /* bytes into data: st_qseg per 16 keys */
+    uint32_t wide;          /* 1: some component has more than 16 bits */
 } st_ptrack;
+
+/* Decode of 16 keys of an expanded track: component c = off[c] + scale[c] q,
+ * stored to slot[c] of the key; rotations rebuild slot `drop` >= 0. */
+typedef struct st_qseg {
+    float off[3], scale[3];
+    uint8_t slot[3], drop;
+    uint32_t pad;
+} st_qseg;
 
 typedef struct st_packed {
     int track_count;        /* stored, non-constant tracks */
@@ -82,7 +110,9 @@ typedef struct st_packed {
     const float *const_values;
     int max_shift;
     unsigned shifts_used;   /* bit s: some track has shift s */
-    size_t stored_bytes;    /* the v3 encoding's key data (see st_packed_stored_bytes) */
+    size_t stored_bytes;    /* the v4 encoding's key data: grid, tracks, root path unless derived */
+    int uniform_grid;       /* times[k] == (float)k * times[1] for every k: stored as one step */
+    int root_derived;       /* the root path is joint 0's stored translation (not in the file) */
     size_t bytes;           /* this block */
     float max_error, vertex_distance;
 } st_packed;
@@ -91,10 +121,50 @@ typedef struct st_packed {
 static inline uint32_t st_ptrack_keys(uint32_t K, int shift) {
     return K < 2 ? 1u : ((K - 2u) >> shift) + 2u;
 }
-/* 1 for a valid bits value: 0, 32, 1..24, ST_PACK_SEG | 1..24. */
+/* 1 for a valid bits value: 0, 32, 1..24, ST_PACK_SEG | 1..24, ST_PACK_VBR. */
 static inline int st_bits_ok(int bits) {
     int b = bits & ~ST_PACK_SEG;
-    return bits == 0 || bits == ST_PACK_RAW || (b >= 1 && b <= ST_PACK_MAX_BITS);
+    return bits == 0 || bits == ST_PACK_RAW || bits == ST_PACK_VBR || (b >= 1 && b <= ST_PACK_MAX_BITS);
+}
+/* Segments of a VBR track of n keys. */
+static inline uint32_t st_vbr_segments(uint32_t n) { return (n + ST_SEG_KEYS - 1u) / ST_SEG_KEYS; }
+/* Keys of segment s of a VBR track of n keys. */
+static inline uint32_t st_vbr_seg_keys(uint32_t n, uint32_t s) {
+    return n - s * ST_SEG_KEYS < ST_SEG_KEYS ? n - s * ST_SEG_KEYS : ST_SEG_KEYS;
+}
+/* The bits of each component of a VBR segment with code bits b and head h
+ * (3 x lo, span); returns their sum. */
+static inline int st_vbr_comp_bits(int b, const unsigned char *h, int *bc) {
+    int top = h[1] > h[3] ? h[1] : h[3];
+    top = top > h[5] ? top : h[5];
+    int sum = 0;
+    for (int c = 0; c < 3; c++) {
+        const int span = h[2 * c + 1];
+        int d = 0;
+        while (span && (span << (d + 1)) <= top) d++;
+        bc[c] = !span || d >= b ? 0 : b - d;
+        sum += bc[c];
+    }
+    return sum;
+}
+/* Bytes of a VBR stream of n keys (its 7 S bytes of codes and heads are
+ * readable; codes checked by the caller: bits <= 24). */
+static inline size_t st_vbr_bytes(uint32_t n, const unsigned char *stream) {
+    const uint32_t S = st_vbr_segments(n);
+    size_t bits = 0;
+    int bc[3];
+    for (uint32_t s = 0; s < S; s++)
+        bits += (size_t)st_vbr_seg_keys(n, s) * (size_t)st_vbr_comp_bits(stream[s] & 31, stream + S + 6u * (size_t)s, bc);
+    return 7u * (size_t)S + (bits + 7u) / 8u;
+}
+/* 1 / (2^b - 1) for b = 0..24 (0 for b = 0). */
+static inline float st_inv_levels(int b) { return b ? 1.0f / (float)((1u << b) - 1u) : 0.0f; }
+/* A segmented component's decode: value = off + scale * q, with off = min +
+ * step lo and scale = step span / (2^b - 1) (one expression for the
+ * compressor, the stream decoder and the runtime's expanded tracks). */
+static inline void st_seg_param(float min, float step, int lo, int span, int b, float *off, float *scale) {
+    *off = min + step * (float)lo;
+    *scale = step * (float)span * st_inv_levels(b);
 }
 /* Bytes of segment heads of a segmented track. */
 static inline size_t st_ptrack_heads(uint32_t n, int bits) {
@@ -112,41 +182,38 @@ static inline uint32_t st_get_bits(const unsigned char *p, size_t pos, int b) {
     return (v >> (pos & 7u)) & ((1u << b) - 1u);
 }
 
-/* Key i of a quantized or raw track, as the sampler decodes it (w rebuilt
- * for rotations). v gets 3 or 4 floats. */
-static inline void st_ptrack_key(const st_ptrack *t, const unsigned char *data, const float *raw, uint32_t i,
-                                 float *v) {
-    const int w = t->channel == STANCE_CHANNEL_ROTATION ? 4 : 3;
-    if (t->bits == ST_PACK_RAW) {
-        const float *s = raw + t->offset + (size_t)i * (size_t)w;
-        for (int c = 0; c < w; c++) v[c] = s[c];
+/* Key i (of segment i / 16) of a VBR stream p whose segment's keys start
+ * at bit kb of p + 7 S, components of bc bits (st_vbr_comp_bits): 3 values,
+ * the component `drop` rebuilt for rotations. The compressor decodes with
+ * this too. */
+static inline void st_vbr_key(const unsigned char *p, uint32_t S, uint32_t i, size_t kb, const int *bc,
+                              const float *min, const float *step, int rotation, float *v) {
+    const uint32_t s = i / ST_SEG_KEYS;
+    const unsigned code = p[s];
+    const unsigned char *h = p + S + 6u * (size_t)s;
+    const unsigned char *keys = p + 7u * (size_t)S;
+    size_t pos = kb + (size_t)(i % ST_SEG_KEYS) * (size_t)(bc[0] + bc[1] + bc[2]);
+    float x[3];
+    for (int c = 0; c < 3; c++) {
+        float off, scale;
+        st_seg_param(min[c], step[c], h[2 * c], h[2 * c + 1], bc[c], &off, &scale);
+        x[c] = off + scale * (float)st_get_bits(keys, pos, bc[c]);
+        pos += (size_t)bc[c];
+    }
+    if (!rotation) {
+        v[0] = x[0], v[1] = x[1], v[2] = x[2];
         return;
     }
-    const unsigned char *p = data + t->offset;
-    const size_t b = t->bits & ~ST_PACK_SEG, pos = (size_t)i * 3u * b;
-    if (t->bits & ST_PACK_SEG) {
-        const unsigned char *h = p + (size_t)(i / ST_SEG_KEYS) * 6u;
-        p += t->keys_at;
-        for (int c = 0; c < 3; c++)
-            v[c] = t->min[c] + t->step[c] * ((float)h[2 * c] + (float)h[2 * c + 1] * ((float)st_get_bits(p, pos + (size_t)c * b, (int)b) * t->inv_levels));
-    } else {
-        for (int c = 0; c < 3; c++) v[c] = t->min[c] + (float)st_get_bits(p, pos + (size_t)c * b, (int)b) * t->step[c];
-    }
-    if (w == 4) {
-        float l = 1.0f - (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-        v[3] = l > 0.0f ? sqrtf(l) : 0.0f;
-    }
+    const int drop = (int)(code >> 5 & 3u);
+    float l = 1.0f - (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    for (int c = 0, k = 0; c < 4; c++) v[c] = c == drop ? (l > 0.0f ? sqrtf(l) : 0.0f) : x[k++];
 }
 
-/* A track's value at key ia and fraction u towards key ia + 1 (when it has
- * more than one key), as the sampler computes it: lerp, or for rotations a
- * hemisphere check then nlerp (slerp when asked). v gets 3 or 4 floats. */
-static inline void st_ptrack_interp(const st_ptrack *t, const unsigned char *data, const float *raw, uint32_t ia,
-                                    float u, int slerp, float *v) {
-    float a[4], b[4];
-    st_ptrack_key(t, data, raw, ia, a);
-    st_ptrack_key(t, data, raw, ia + (t->n > 1u), b);
-    if (t->channel != STANCE_CHANNEL_ROTATION) {
+/* The value at fraction u between decoded keys a and b (b may be changed),
+ * as the sampler computes it: lerp, or for rotations a hemisphere check then
+ * nlerp (slerp when asked). v gets 3 or 4 floats. */
+static inline void st_key_interp(int rotation, float *a, float *b, float u, int slerp, float *v) {
+    if (!rotation) {
         for (int e = 0; e < 3; e++) v[e] = a[e] + (b[e] - a[e]) * u;
         return;
     }
@@ -161,6 +228,81 @@ static inline void st_ptrack_interp(const st_ptrack *t, const unsigned char *dat
         qm_quat q = qm_slerp(qm_qnorm(qm_q(a[0], a[1], a[2], a[3])), qm_qnorm(qm_q(b[0], b[1], b[2], b[3])), u);
         v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
     }
+}
+
+/* Key i of a raw, fixed or segmented (not VBR) track from its stream, as
+ * the sampler decodes it (w rebuilt for rotations): the compressor's
+ * candidates. v gets 3 or 4 floats. */
+static inline void st_ptrack_key(const st_ptrack *t, const unsigned char *data, const float *raw, uint32_t i,
+                                 float *v) {
+    const int w = t->channel == STANCE_CHANNEL_ROTATION ? 4 : 3;
+    if (t->bits == ST_PACK_RAW) {
+        const float *s = raw + t->offset + (size_t)i * (size_t)w;
+        for (int c = 0; c < w; c++) v[c] = s[c];
+        return;
+    }
+    const unsigned char *p = data + t->offset;
+    const size_t b = t->bits & ~ST_PACK_SEG, pos = (size_t)i * 3u * b;
+    if (t->bits & ST_PACK_SEG) {
+        const unsigned char *h = p + (size_t)(i / ST_SEG_KEYS) * 6u;
+        p += t->keys_at;
+        for (int c = 0; c < 3; c++) {
+            float off, scale;
+            st_seg_param(t->min[c], t->step[c], h[2 * c], h[2 * c + 1], (int)b, &off, &scale);
+            v[c] = off + scale * (float)st_get_bits(p, pos + (size_t)c * b, (int)b);
+        }
+    } else {
+        for (int c = 0; c < 3; c++) v[c] = t->min[c] + t->step[c] * (float)st_get_bits(p, pos + (size_t)c * b, (int)b);
+    }
+    if (w == 4) {
+        float l = 1.0f - (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        v[3] = l > 0.0f ? sqrtf(l) : 0.0f;
+    }
+}
+
+/* Key i of a runtime track (raw, or quantized in its expanded form). */
+static inline void st_rtrack_key(const st_ptrack *t, const unsigned char *data, const float *raw, uint32_t i, float *v) {
+    if (t->bits == ST_PACK_RAW) {
+        const int w = t->channel == STANCE_CHANNEL_ROTATION ? 4 : 3;
+        const float *s = raw + t->offset + (size_t)i * (size_t)w;
+        for (int c = 0; c < w; c++) v[c] = s[c];
+        return;
+    }
+    const st_qseg *g = (const st_qseg *)(const void *)(data + t->par_at) + i / ST_SEG_KEYS;
+    float x[3];
+    if (t->wide) {
+        const uint32_t *q = (const uint32_t *)(const void *)(data + t->q_at) + 3u * (size_t)i;
+        for (int c = 0; c < 3; c++) x[c] = g->off[c] + g->scale[c] * (float)q[c];
+    } else {
+        const uint16_t *q = (const uint16_t *)(const void *)(data + t->q_at) + 3u * (size_t)i;
+        for (int c = 0; c < 3; c++) x[c] = g->off[c] + g->scale[c] * (float)q[c];
+    }
+    if (t->channel != STANCE_CHANNEL_ROTATION) {
+        v[0] = x[0], v[1] = x[1], v[2] = x[2];
+        return;
+    }
+    v[g->slot[0]] = x[0], v[g->slot[1]] = x[1], v[g->slot[2]] = x[2];
+    float l = 1.0f - (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    v[g->drop] = l > 0.0f ? sqrtf(l) : 0.0f;
+}
+
+/* A track's value at key ia and fraction u towards key ia + 1 (when it has
+ * more than one key), as the sampler computes it: lerp, or for rotations a
+ * hemisphere check then nlerp (slerp when asked). v gets 3 or 4 floats. */
+static inline void st_ptrack_interp(const st_ptrack *t, const unsigned char *data, const float *raw, uint32_t ia,
+                                    float u, int slerp, float *v) {
+    float a[4], b[4];
+    st_ptrack_key(t, data, raw, ia, a);
+    st_ptrack_key(t, data, raw, ia + (t->n > 1u), b);
+    st_key_interp(t->channel == STANCE_CHANNEL_ROTATION, a, b, u, slerp, v);
+}
+
+/* 1 when times[k] == (float)k * times[1] for every k (K >= 2). */
+static inline int st_grid_uniform(const float *times, int K) {
+    if (K < 2 || times[0] != 0.0f) return 0;
+    for (int k = 2; k < K; k++)
+        if (times[k] != (float)k * times[1]) return 0;
+    return 1;
 }
 
 /* Builds a packed clip (validated like stance_clip_create). */
