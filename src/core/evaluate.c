@@ -65,8 +65,8 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
         inst->clips_sampled += 2;
         const int pc = dst->padded_count;
         const float w0 = src->weight[0], w1 = src->weight[1];
-        sv_block_lerp2(dst->tx, dst->tx, scratch->tx, w0, w1, 3 * pc);
-        sv_block_lerp2(dst->sx, dst->sx, scratch->sx, w0, w1, 3 * pc);
+        const float u = w1 / (w0 + w1); /* weights of a blend space sum to 1 */
+        sv_block_lerp2_ts(dst->tx, dst->tx, scratch->tx, u, 3 * pc, 7 * pc);
         sv_block_nlerp2(dst->qx, dst->qx, scratch->qx, w0, w1, pc, pc);
         return;
     }
