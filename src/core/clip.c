@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/clip_packed.h"
+#include "core/fused.h"
 #include "core/internal.h"
 #include "core/qmath.h"
 #include "stance/clip.h"
@@ -372,6 +373,11 @@ static int find_key(const stance_clip *c, float t, stance_cursor *cur, float *u)
     float f = (t - times[k]) / span;
     *u = f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
     return k;
+}
+
+int st_clip_find_key(const stance_clip *c, float time, stance_cursor *cur, float *u) {
+    const float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
+    return find_key(c, t, cur, u);
 }
 
 static void lerp_block(float *restrict out, const float *restrict a, const float *restrict b, float u, int n) {

@@ -9,6 +9,7 @@
  * workspace; the instance keeps only history, snapshots and the outputs. */
 #include <string.h>
 
+#include "core/fused.h"
 #include "core/graph_internal.h"
 #include "core/internal.h"
 #include "core/simd.h"
@@ -59,7 +60,14 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
         return;
     }
     stance_pose *scratch = in_wpose(ws, m, PW_S1), *sv = in_wpose(ws, m, PW_SV);
-    if (src->count == 2 && !vel) { /* the common case: both samples, then one fused pass */
+    if (src->count == 2 && !vel && !ws->unfused && st_fusable(src->clip[0]) && st_fusable(src->clip[1])) {
+        /* the common case: both clips sampled straight into the blend */
+        st_fused_blend2(dst, src->clip[0], src->time[0], src->cursor[0], src->clip[1], src->time[1], src->cursor[1],
+                        src->weight[0], src->weight[1]);
+        inst->clips_sampled += 2;
+        return;
+    }
+    if (src->count == 2 && !vel) { /* both samples, then one pass */
         stance_clip_sample(src->clip[0], src->time[0], src->cursor[0], dst);
         stance_clip_sample(src->clip[1], src->time[1], src->cursor[1], scratch);
         inst->clips_sampled += 2;
@@ -157,6 +165,29 @@ void ev_machine_tree(stance_instance *inst, stance_workspace *ws, int m, float d
     }
 }
 
+/* An additive first-frame layer whose machine plays one dense clip, with
+ * no switch running, no nested machine and no history to keep: its delta
+ * sampled straight into the apply (what eval_machine and apply_layer do in
+ * two passes). 0 when the layer is not in that state. */
+static int fused_additive(stance_instance *inst, stance_workspace *ws, int l, float w) {
+    const stance_graph *g = inst->graph;
+    const g_layer *gl = &g->layers[l];
+    const int m = gl->machine;
+    if (gl->mode != STANCE_LAYER_ADDITIVE || gl->additive_ref != STANCE_ADDITIVE_FIRST_FRAME) return 0;
+    if (g->machines[m].post_first != g->machines[m].post_at) return 0;
+    const g_plan *pl = &ws->plans[m];
+    const g_plan_src *src = &pl->cur;
+    const g_machine_rt *rt = &inst->machines[m];
+    if (!pl->active || pl->blend || rt->has_history || src->sub >= 0 || src->blendspace || src->count != 1) return 0;
+    if (!st_fusable(src->clip[0])) return 0;
+    const g_state *s = &g->states[rt->cur.state];
+    const int flags = s->delta == src->clip[0] ? s->delta_flags : 0;
+    stance_pose *local = in_local(inst);
+    st_fused_additive(local, local, src->clip[0], flags, src->time[0], src->cursor[0], gl->has_mask ? gl->mask : NULL, w);
+    inst->clips_sampled++;
+    return 1;
+}
+
 static void apply_layer(stance_instance *inst, stance_workspace *ws, int l, float w) {
     const stance_graph *g = inst->graph;
     const g_layer *gl = &g->layers[l];
@@ -199,6 +230,7 @@ void ev_frame(stance_instance *inst, stance_workspace *ws, float dt) {
     ev_machine_tree(inst, ws, g->layers[0].machine, dt, 1); /* into local */
     for (int l = 1; l < g->layer_count; l++) {
         if (!ws->plans[g->layers[l].machine].active) continue;
+        if (!ws->unfused && fused_additive(inst, ws, l, inst->layer_weight[l])) continue;
         ev_machine_tree(inst, ws, g->layers[l].machine, dt, 1);
         apply_layer(inst, ws, l, inst->layer_weight[l]);
     }

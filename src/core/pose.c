@@ -548,7 +548,11 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
     short ends[4]; /* the joints whose results a tile leaves in M */
     for (int k = 0; k < sk->l2m_group_count; k++, g += 9) {
         if (g[0] == 1) {
-            l2m_joint(m0, l0, pc, g[5], g[1], &r);
+            if (g[5] < 0 && !root) { /* a root under the identity: the local transform as it is */
+                for (int c = 0; c < 10; c++) m0[c * pc + g[1]] = l0[c * pc + g[1]];
+            } else {
+                l2m_joint(m0, l0, pc, g[5], g[1], &r);
+            }
             prev = NULL;
         } else if (g[0] == 5) {
             l2m_tile(m0, l0, pc, g, prev, M, &r);
