@@ -2,7 +2,8 @@
  * against their unfused forms: an additive delta sampled straight into the
  * apply against stance_clip_sample + the additive apply; two clips sampled
  * straight into the blend against two samples and the formulas (lerp,
- * nlerp); the delta flags on clips whose channels are known; and a crowd of
+ * nlerp); a clip sampled straight into the masked override against
+ * sample + masked blend; the delta flags on clips whose channels are known; and a crowd of
  * the lesson graph updated with and without the fused passes (workspace
  * flag), pose for pose. */
 #include <math.h>
@@ -114,6 +115,38 @@ static void test_delta_flags_and_additive(void) {
     stance_skeleton_destroy(sk);
 }
 
+static void test_override(void) {
+    const stance_clip *wave = stance_builtin_clip(&B, "wave");
+    const int J = B.skeleton->joint_count;
+    stance_pose base, out, ref, sample;
+    stance_pose_create(&base, J, NULL, NULL), stance_pose_create(&out, J, NULL, NULL);
+    stance_pose_create(&ref, J, NULL, NULL), stance_pose_create(&sample, J, NULL, NULL);
+    float mask[STANCE_MAX_JOINTS] = {0}, sub[STANCE_MAX_JOINTS] = {0};
+    stance_mask_subtree(B.skeleton, stance_skeleton_find(B.skeleton, "spine"), 1.0f, 0, sub, NULL);
+    for (int j = 0; j < J; j++) mask[j] = j < 8 ? 0.0f : j % 3 == 0 ? 1.0f : frand(0, 1); /* whole blocks left out */
+    float worst = 0.0f;
+    for (int rep = 0; rep < 40; rep++) {
+        const float t = frand(0, wave->duration), w = rep % 4 == 0 ? 1.0f : rep % 7 == 0 ? 0.0f : frand(0, 1);
+        const float *m = rep % 3 == 0 ? NULL : rep % 3 == 1 ? mask : sub;
+        random_pose(&base);
+        stance_cursor ca = {0}, cb = {0};
+        CHECK_OK(stance_clip_sample(wave, t, &ca, &sample));
+        st_blend_masked_padded(&ref, &base, &sample, m, w);
+        if (rep % 2) {
+            st_fused_override(&out, &base, wave, t, &cb, m, w);
+        } else {
+            stance_pose_copy(&out, &base);
+            st_fused_override(&out, &out, wave, t, &cb, m, w);
+        }
+        CHECK(ca.key == cb.key);
+        float d = pose_diff(&out, &ref);
+        if (!(d <= worst)) worst = d;
+    }
+    printf("  fused override against sample + masked blend: largest difference %.2e\n", (double)worst);
+    CHECK(worst <= 1e-6f);
+    stance_pose_destroy(&base), stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
+}
+
 static void test_blend2(void) {
     const stance_clip *walk = stance_builtin_clip(&B, "walk"), *run = stance_builtin_clip(&B, "run");
     const int J = B.skeleton->joint_count;
@@ -199,6 +232,7 @@ static void test_crowd_fused_equals_unfused(void) {
 int main(void) {
     if (stance_builtin_create(NULL, &B, NULL)) return 1;
     RUN(test_delta_flags_and_additive);
+    RUN(test_override);
     RUN(test_blend2);
     RUN(test_crowd_fused_equals_unfused);
     stance_builtin_destroy(&B);

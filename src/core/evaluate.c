@@ -165,25 +165,32 @@ void ev_machine_tree(stance_instance *inst, stance_workspace *ws, int m, float d
     }
 }
 
-/* An additive first-frame layer whose machine plays one dense clip, with
- * no switch running, no nested machine and no history to keep: its delta
- * sampled straight into the apply (what eval_machine and apply_layer do in
- * two passes). 0 when the layer is not in that state. */
-static int fused_additive(stance_instance *inst, stance_workspace *ws, int l, float w) {
+/* A layer (additive first-frame, or a local override) whose machine plays
+ * one dense clip, with no switch running, no nested machine and no history
+ * to keep: the clip (the additive's delta) sampled straight into the apply
+ * or the masked blend (what eval_machine and apply_layer do in two passes).
+ * 0 when the layer is not in that state. */
+static int fused_layer(stance_instance *inst, stance_workspace *ws, int l, float w) {
     const stance_graph *g = inst->graph;
     const g_layer *gl = &g->layers[l];
     const int m = gl->machine;
-    if (gl->mode != STANCE_LAYER_ADDITIVE || gl->additive_ref != STANCE_ADDITIVE_FIRST_FRAME) return 0;
+    const int additive = gl->mode == STANCE_LAYER_ADDITIVE;
+    if (additive ? gl->additive_ref != STANCE_ADDITIVE_FIRST_FRAME : gl->space == STANCE_SPACE_MESH) return 0;
     if (g->machines[m].post_first != g->machines[m].post_at) return 0;
     const g_plan *pl = &ws->plans[m];
     const g_plan_src *src = &pl->cur;
     const g_machine_rt *rt = &inst->machines[m];
     if (!pl->active || pl->blend || rt->has_history || src->sub >= 0 || src->blendspace || src->count != 1) return 0;
     if (!st_fusable(src->clip[0])) return 0;
-    const g_state *s = &g->states[rt->cur.state];
-    const int flags = s->delta == src->clip[0] ? s->delta_flags : 0;
     stance_pose *local = in_local(inst);
-    st_fused_additive(local, local, src->clip[0], flags, src->time[0], src->cursor[0], gl->has_mask ? gl->mask : NULL, w);
+    const float *mask = gl->has_mask ? gl->mask : NULL;
+    if (additive) {
+        const g_state *s = &g->states[rt->cur.state];
+        const int flags = s->delta == src->clip[0] ? s->delta_flags : 0;
+        st_fused_additive(local, local, src->clip[0], flags, src->time[0], src->cursor[0], mask, w);
+    } else {
+        st_fused_override(local, local, src->clip[0], src->time[0], src->cursor[0], mask, w);
+    }
     inst->clips_sampled++;
     return 1;
 }
@@ -230,7 +237,7 @@ void ev_frame(stance_instance *inst, stance_workspace *ws, float dt) {
     ev_machine_tree(inst, ws, g->layers[0].machine, dt, 1); /* into local */
     for (int l = 1; l < g->layer_count; l++) {
         if (!ws->plans[g->layers[l].machine].active) continue;
-        if (!ws->unfused && fused_additive(inst, ws, l, inst->layer_weight[l])) continue;
+        if (!ws->unfused && fused_layer(inst, ws, l, inst->layer_weight[l])) continue;
         ev_machine_tree(inst, ws, g->layers[l].machine, dt, 1);
         apply_layer(inst, ws, l, inst->layer_weight[l]);
     }

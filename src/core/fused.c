@@ -127,3 +127,43 @@ void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cu
         for (int c = 0; c < 4; c++) sv_storea(o + (3 + c) * pc + j, sv_madd(qb[c], kb, sv_mul(qa[c], ka)));
     }
 }
+
+void st_fused_override(stance_pose *out, const stance_pose *base, const stance_clip *layer, float time,
+                       stance_cursor *cur, const float *mask, float weight) {
+    float uf;
+    const keys K = keys_at(layer, st_clip_find_key(layer, time, cur, &uf));
+    const int pc = out->padded_count;
+    const sv4 u = sv_set1(uf), zero = sv_set1(0.0f), one = sv_set1(1.0f), vweight = sv_set1(weight);
+    const float *const b0 = base->tx;
+    float *const o0 = out->tx;
+    for (int j = 0; j < pc; j += 4) {
+        if (mask && !(weight * mask[j] > 0.0f) && !(weight * mask[j + 1] > 0.0f) && !(weight * mask[j + 2] > 0.0f) &&
+            !(weight * mask[j + 3] > 0.0f)) { /* no joint of the block takes the layer: exactly base */
+            if (out != base)
+                for (int c = 0; c < 10; c++) sv_storea(o0 + c * pc + j, sv_loada(b0 + c * pc + j));
+            continue;
+        }
+        /* pose.c's masked_block on the block sampled here */
+        const sv4 w = mask ? sv_mul(vweight, sv_load(mask + j)) : vweight;
+        const sv4 lo = sv_le(w, zero), hi = sv_ge(w, one);
+        for (int c = 0; c < 3; c++) {
+            const sv4 bt = sv_loada(b0 + c * pc + j), lt = key_lerp(K.t0 + c * pc, K.t1 + c * pc, u, K.t_lerp, j);
+            const sv4 bs = sv_loada(b0 + (7 + c) * pc + j), ls = key_lerp(K.s0 + c * pc, K.s1 + c * pc, u, K.s_lerp, j);
+            sv_storea(o0 + c * pc + j, sv_select(lo, bt, sv_select(hi, lt, sv_madd(sv_sub(lt, bt), w, bt))));
+            sv_storea(o0 + (7 + c) * pc + j, sv_select(lo, bs, sv_select(hi, ls, sv_madd(sv_sub(ls, bs), w, bs))));
+        }
+        sv4 l[4];
+        key_nlerp(K.r0, K.r1, u, K.r_lerp, pc, j, l);
+        const float *bq = b0 + 3 * pc + j;
+        const sv4 bx = sv_loada(bq), by = sv_loada(bq + pc), bz = sv_loada(bq + 2 * pc), bw = sv_loada(bq + 3 * pc);
+        const sv4 wl = sv_xorsign(w, sv_dot4(bx, by, bz, bw, l[0], l[1], l[2], l[3])), wb = sv_sub(one, w);
+        const sv4 x = sv_add(sv_mul(bx, wb), sv_mul(l[0], wl)), y = sv_add(sv_mul(by, wb), sv_mul(l[1], wl));
+        const sv4 z = sv_add(sv_mul(bz, wb), sv_mul(l[2], wl)), ww = sv_add(sv_mul(bw, wb), sv_mul(l[3], wl));
+        const sv4 inv = sv_div(one, sv_sqrt(sv_dot4(x, y, z, ww, x, y, z, ww)));
+        float *oq = o0 + 3 * pc + j;
+        sv_storea(oq, sv_select(lo, bx, sv_select(hi, l[0], sv_mul(x, inv))));
+        sv_storea(oq + pc, sv_select(lo, by, sv_select(hi, l[1], sv_mul(y, inv))));
+        sv_storea(oq + 2 * pc, sv_select(lo, bz, sv_select(hi, l[2], sv_mul(z, inv))));
+        sv_storea(oq + 3 * pc, sv_select(lo, bw, sv_select(hi, l[3], sv_mul(ww, inv))));
+    }
+}

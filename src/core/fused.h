@@ -28,6 +28,13 @@ static inline int st_fusable(const stance_clip *c) { return !c->packed && !c->sl
 void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags, float time,
                        stance_cursor *cur, const float *mask, float w);
 
+/* out = the masked override of base by `layer` sampled at time (weight
+ * times mask, or weight; <= 0 keeps base exactly, >= 1 takes the layer):
+ * stance_clip_sample, then st_blend_masked_padded, in one pass; blocks of
+ * 4 joints the mask leaves out are not sampled. out may be base. */
+void st_fused_override(stance_pose *out, const stance_pose *base, const stance_clip *layer, float time,
+                       stance_cursor *cur, const float *mask, float weight);
+
 /* out = the blend of clips a and b sampled at ta, tb with weights wa, wb
  * (both > 0, sum 1): two stance_clip_sample, then the lerp/nlerp of
  * evaluate.c's two-clip blend space, in one pass. */
