@@ -42,8 +42,8 @@ static float pose_diff(const stance_pose *a, const stance_pose *b) {
     return worst;
 }
 
-/* A clip on `sk` that keys only rotations (every joint), or also
- * translations when `with_t`. */
+/* A clip on `sk` that keys only rotations (every joint but 4..7, which
+ * keep the rest rotation), or also translations when `with_t`. */
 static stance_clip *rot_clip(const stance_skeleton *sk, int with_t) {
     enum { K = 9 };
     const int J = sk->joint_count;
@@ -57,7 +57,7 @@ static stance_clip *rot_clip(const stance_skeleton *sk, int with_t) {
             rv[j][4 * k] = q.x, rv[j][4 * k + 1] = q.y, rv[j][4 * k + 2] = q.z, rv[j][4 * k + 3] = q.w;
             tv[j][3 * k] = 0.01f * k, tv[j][3 * k + 1] = -0.02f * j, tv[j][3 * k + 2] = 0.005f * k * j;
         }
-        tr[n++] = (stance_track_desc){j, STANCE_CHANNEL_ROTATION, K, times, rv[j]};
+        if (j < 4 || j > 7) tr[n++] = (stance_track_desc){j, STANCE_CHANNEL_ROTATION, K, times, rv[j]}; /* 4..7 keep the rest */
         if (with_t) tr[n++] = (stance_track_desc){j, STANCE_CHANNEL_TRANSLATION, K, times, tv[j]};
     }
     stance_clip_desc d = {.name = with_t ? "rt" : "r", .duration = 1.0f, .track_count = n, .tracks = tr};
@@ -78,6 +78,8 @@ static void test_delta_flags_and_additive(void) {
     if (!sk || !r || !rt) return;
     CHECK(st_delta_flags(r) == (ST_DELTA_T0 | ST_DELTA_S1));
     CHECK(st_delta_flags(rt) == ST_DELTA_S1);
+    /* identity rest: joints 4..7 (block 1) keep the identity rotation; 13 joints, 4 blocks */
+    CHECK(st_delta_still_blocks(r) == 2u && st_delta_still_blocks(rt) == 2u);
     for (int i = 0; i < B.clip_count; i++) /* an animated translation is never "zero" */
         if (B.clips[i]->t_keys > 1) CHECK(!(st_delta_flags(B.clips[i]) & ST_DELTA_T0));
     stance_pose base, out, ref, sample;
@@ -99,10 +101,10 @@ static void test_delta_flags_and_additive(void) {
         stance_pose_copy(&ref, &base);
         st_additive_apply_padded(&ref, &ref, &sample, m, w);
         if (rep % 4 == 0) {
-            st_fused_additive(&out, &base, c, flags, t, &cb, m, w); /* out != base */
+            st_fused_additive(&out, &base, c, flags, st_delta_still_blocks(c), t, &cb, m, w); /* out != base */
         } else {
             stance_pose_copy(&out, &base);
-            st_fused_additive(&out, &out, c, flags, t, &cb, m, w);
+            st_fused_additive(&out, &out, c, flags, st_delta_still_blocks(c), t, &cb, m, w);
         }
         CHECK(ca.key == cb.key);
         float d = pose_diff(&out, &ref);

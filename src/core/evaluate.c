@@ -186,8 +186,9 @@ static int fused_layer(stance_instance *inst, stance_workspace *ws, int l, float
     const float *mask = gl->has_mask ? gl->mask : NULL;
     if (additive) {
         const g_state *s = &g->states[rt->cur.state];
-        const int flags = s->delta == src->clip[0] ? s->delta_flags : 0;
-        st_fused_additive(local, local, src->clip[0], flags, src->time[0], src->cursor[0], mask, w);
+        const int own = s->delta == src->clip[0];
+        st_fused_additive(local, local, src->clip[0], own ? s->delta_flags : 0, own ? s->delta_still : 0, src->time[0],
+                          src->cursor[0], mask, w);
     } else {
         st_fused_override(local, local, src->clip[0], src->time[0], src->cursor[0], mask, w);
     }

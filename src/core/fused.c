@@ -15,6 +15,22 @@ int st_delta_flags(const stance_clip *c) {
     return (t0 ? ST_DELTA_T0 : 0) | (s1 ? ST_DELTA_S1 : 0);
 }
 
+unsigned long long st_delta_still_blocks(const stance_clip *c) {
+    if (!c || c->packed) return 0;
+    const int pc = c->padded_count, blocks = pc / 4 < 64 ? pc / 4 : 64;
+    unsigned long long still = 0;
+    for (int b = 0; b < blocks; b++) {
+        int id = 1;
+        for (int k = 0; k < c->r_keys && id; k++)
+            for (int j = 4 * b; j < 4 * b + 4 && id; j++) {
+                const float *r = c->r + (size_t)k * 4 * (size_t)pc + (size_t)j;
+                id = r[0] == 0.0f && r[pc] == 0.0f && r[2 * pc] == 0.0f && r[3 * pc] == 1.0f;
+            }
+        if (id) still |= 1ull << b;
+    }
+    return still;
+}
+
 /* The clip's key blocks at interval k (k1 = k + 1 when it has keys), or its
  * one block for a constant channel: k0 and k1 the same block. */
 typedef struct keys {
@@ -49,8 +65,8 @@ static inline void key_nlerp(const float *a, const float *b, sv4 u, int lerp, in
     for (int c = 0; c < 4; c++) q[c] = sv_mul(q[c], inv);
 }
 
-void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags, float time,
-                       stance_cursor *cur, const float *mask, float weight) {
+void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags,
+                       unsigned long long still, float time, stance_cursor *cur, const float *mask, float weight) {
     float uf;
     const int k = st_clip_find_key(delta, time, cur, &uf);
     const keys K = keys_at(delta, k);
@@ -60,6 +76,11 @@ void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_c
     float *const o0 = out->tx;
     /* rotations: the delta's, then nlerp(identity, delta, w) and base * that (pose.c's additive_block) */
     for (int j = 0; j < pc; j += 4) {
+        if (j < 256 && (still >> (j / 4) & 1)) { /* the identity: base as it is */
+            if (out != base)
+                for (int c = 3; c < 7; c++) sv_storea(o0 + c * pc + j, sv_loada(b0 + c * pc + j));
+            continue;
+        }
         const sv4 w = mask ? sv_mul(vweight, sv_load(mask + j)) : vweight;
         sv4 d[4];
         key_nlerp(K.r0, K.r1, u, K.r_lerp, pc, j, d);

@@ -18,6 +18,10 @@ int st_clip_find_key(const stance_clip *c, float time, stance_cursor *cur, float
  * is 1, so applying them changes nothing and the fused pass skips them. */
 enum { ST_DELTA_T0 = 1, ST_DELTA_S1 = 2 };
 int st_delta_flags(const stance_clip *delta);
+/* Bit b set when joints 4b..4b+3 of the delta keep the identity rotation
+ * at every key (blocks past 64 never): the fused apply leaves them as they
+ * are (base times the identity, within rounding). */
+unsigned long long st_delta_still_blocks(const stance_clip *delta);
 
 /* 1 when a clip can be sampled by the fused passes: dense keys, nlerp. */
 static inline int st_fusable(const stance_clip *c) { return !c->packed && !c->slerp; }
@@ -25,8 +29,8 @@ static inline int st_fusable(const stance_clip *c) { return !c->packed && !c->sl
 /* out = additive apply of (delta sampled at time) on base with weight w and
  * mask (padded_count weights, or NULL): stance_clip_sample into a pose,
  * then st_additive_apply_padded, in one pass. out may be base. */
-void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags, float time,
-                       stance_cursor *cur, const float *mask, float w);
+void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags,
+                       unsigned long long still, float time, stance_cursor *cur, const float *mask, float w);
 
 /* out = the masked override of base by `layer` sampled at time (weight
  * times mask, or weight; <= 0 keeps base exactly, >= 1 takes the layer):

@@ -88,7 +88,7 @@ static stance_status deltas_in(stance_graph *g, int m, const stance_pose *inheri
         stance_status s = STANCE_OK;
         if (gs->type == STANCE_MOTION_CLIP) {
             s = delta_of(g, gs->clip, ref, &gs->delta, err);
-            if (!s) gs->delta_flags = st_delta_flags(gs->delta);
+            if (!s) gs->delta_flags = st_delta_flags(gs->delta), gs->delta_still = st_delta_still_blocks(gs->delta);
         }
         else if (gs->type == STANCE_MOTION_MACHINE) s = deltas_in(g, gs->sub_machine, ref, 0, gl, rest, err);
         else

@@ -36,6 +36,7 @@ typedef struct g_state {
     int ref_pose;               /* additive reference pose index in graph->ref_poses, -1 none */
     const stance_clip *delta;   /* additive first-frame layers: the clip minus its reference, built once */
     int delta_flags;            /* ST_DELTA_* (core/fused.h): channels of the delta that change nothing */
+    unsigned long long delta_still; /* st_delta_still_blocks of delta */
     int speed_warp;
     float fade_time;
 } g_state;
