@@ -423,6 +423,7 @@ void st_additive_apply_padded(stance_pose *out, const stance_pose *base, const s
     additive_block(out, base, delta, mask, weight, out->padded_count);
 }
 
+#if !defined(SV_SSE2)
 /* model[j] = parent * local[j] for one joint (the scalar reference of the
  * 4-wide forms below); parent p < 0 takes the root transform r. m0 and l0
  * are the poses' blocks of 10 channels of pc floats; everything is read
@@ -450,6 +451,7 @@ static void l2m_joint(float *m0, const float *l0, int pc, int p, int j, const st
     o[3 * pc] = qx, o[4 * pc] = qy, o[5 * pc] = qz, o[6 * pc] = qw;
     o[7 * pc] = psx * lsx, o[8 * pc] = psy * lsy, o[9 * pc] = psz * lsz;
 }
+#endif
 
 /* M = P * L for 4 joints at once (SoA: 10 channels t, q, s). */
 static inline void l2m_step(const sv4 *P, const sv4 *L, sv4 *M) {
@@ -546,13 +548,45 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
     sv4 M[10];
     const short *prev = NULL; /* joints of the group whose results are in M */
     short ends[4]; /* the joints whose results a tile leaves in M */
+#if defined(SV_SSE2)
+    int aos = -1; /* the joint whose model transform is in AQ, AT, AS */
+    sv4 AQ = sv_set1(0.0f), AT = AQ, AS = AQ;
+#endif
     for (int k = 0; k < sk->l2m_group_count; k++, g += 9) {
         if (g[0] == 1) {
+#if defined(SV_SSE2)
+            /* one joint in AoS form (4 lanes x, y, z, w); along a chain the
+             * parent is the previous joint, still in registers */
+            const int j = g[1], p = g[5];
+            const float *l = l0 + j;
+            const sv4 lq = sv_setr(l[3 * pc], l[4 * pc], l[5 * pc], l[6 * pc]);
+            const sv4 lt = sv_setr(l[0], l[pc], l[2 * pc], 0.0f), ls = sv_setr(l[7 * pc], l[8 * pc], l[9 * pc], 0.0f);
+            if (p < 0 && !root) { /* a root under the identity: the local transform as it is */
+                AQ = lq, AT = lt, AS = ls;
+            } else {
+                if (p < 0) {
+                    AQ = sv_setr(r.r[0], r.r[1], r.r[2], r.r[3]);
+                    AT = sv_setr(r.t[0], r.t[1], r.t[2], 0.0f), AS = sv_setr(r.s[0], r.s[1], r.s[2], 0.0f);
+                } else if (p != aos) {
+                    const float *m = m0 + p;
+                    AQ = sv_setr(m[3 * pc], m[4 * pc], m[5 * pc], m[6 * pc]);
+                    AT = sv_setr(m[0], m[pc], m[2 * pc], 0.0f), AS = sv_setr(m[7 * pc], m[8 * pc], m[9 * pc], 0.0f);
+                }
+                AT = sv_add(AT, sv_qrot_aos(AQ, sv_mul(lt, AS)));
+                AQ = sv_qmul_aos(AQ, lq);
+                AS = sv_mul(AS, ls);
+            }
+            sv_store_lanes(m0 + j, pc, AT, 3);
+            sv_store_lanes(m0 + 3 * pc + j, pc, AQ, 4);
+            sv_store_lanes(m0 + 7 * pc + j, pc, AS, 3);
+            aos = j;
+#else
             if (g[5] < 0 && !root) { /* a root under the identity: the local transform as it is */
                 for (int c = 0; c < 10; c++) m0[c * pc + g[1]] = l0[c * pc + g[1]];
             } else {
                 l2m_joint(m0, l0, pc, g[5], g[1], &r);
             }
+#endif
             prev = NULL;
         } else if (g[0] == 5) {
             l2m_tile(m0, l0, pc, g, prev, M, &r);

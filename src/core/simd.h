@@ -99,6 +99,45 @@ static inline sv4 sv_dot4(sv4 ax, sv4 ay, sv4 az, sv4 aw, sv4 bx, sv4 by, sv4 bz
     return sv_add(sv_add(sv_mul(ax, bx), sv_mul(ay, by)), sv_add(sv_mul(az, bz), sv_mul(aw, bw)));
 }
 
+/* One transform in AoS form: lanes x, y, z, w of a vector. */
+#if defined(SV_SSE2)
+static inline sv4 sv_setr(float x, float y, float z, float w) { return _mm_setr_ps(x, y, z, w); }
+/* lanes (a[i0], a[i1], a[i2], a[i3]) */
+#define SV_SHUF(a, i0, i1, i2, i3) _mm_shuffle_ps((a), (a), _MM_SHUFFLE(i3, i2, i1, i0))
+static inline float sv_lane0(sv4 a) { return _mm_cvtss_f32(a); }
+static inline sv4 sv_xor(sv4 a, sv4 b) { return _mm_xor_ps(a, b); }
+#else
+static inline sv4 sv_setr(float x, float y, float z, float w) { sv4 r = {{x, y, z, w}}; return r; }
+static inline sv4 sv_shuf_(sv4 a, int i0, int i1, int i2, int i3) { sv4 r = {{a.v[i0], a.v[i1], a.v[i2], a.v[i3]}}; return r; }
+#define SV_SHUF(a, i0, i1, i2, i3) sv_shuf_((a), i0, i1, i2, i3)
+static inline float sv_lane0(sv4 a) { return a.v[0]; }
+/* sign flips only: b holds 0 or -0 per lane */
+static inline sv4 sv_xor(sv4 a, sv4 b) { SV_EACH(a.v[i_] = signbit(b.v[i_]) ? -a.v[i_] : a.v[i_]); return a; }
+#endif
+/* the 4 lanes into p[0], p[stride], p[2 stride], p[3 stride] (n of them) */
+static inline void sv_store_lanes(float *p, int stride, sv4 a, int n) {
+    p[0] = sv_lane0(a), p[stride] = sv_lane0(SV_SHUF(a, 1, 1, 1, 1)), p[2 * stride] = sv_lane0(SV_SHUF(a, 2, 2, 2, 2));
+    if (n > 3) p[3 * stride] = sv_lane0(SV_SHUF(a, 3, 3, 3, 3));
+}
+/* q p for AoS quaternions (x, y, z, w) */
+static inline sv4 sv_qmul_aos(sv4 p, sv4 q) {
+    const sv4 s1 = sv_setr(0.0f, -0.0f, 0.0f, -0.0f), s2 = sv_setr(0.0f, 0.0f, -0.0f, -0.0f), s3 = sv_setr(-0.0f, 0.0f, 0.0f, -0.0f);
+    sv4 r = sv_mul(SV_SHUF(p, 3, 3, 3, 3), q);
+    r = sv_madd(SV_SHUF(p, 0, 0, 0, 0), sv_xor(SV_SHUF(q, 3, 2, 1, 0), s1), r);
+    r = sv_madd(SV_SHUF(p, 1, 1, 1, 1), sv_xor(SV_SHUF(q, 2, 3, 0, 1), s2), r);
+    return sv_madd(SV_SHUF(p, 2, 2, 2, 2), sv_xor(SV_SHUF(q, 1, 0, 3, 2), s3), r);
+}
+/* v rotated by the unit quaternion q (AoS; lane 3 of v is 0 and stays 0):
+ * t = 2 (q.xyz x v), v + q.w t + q.xyz x t */
+static inline sv4 sv_qrot_aos(sv4 q, sv4 v) {
+    const sv4 qyzx = SV_SHUF(q, 1, 2, 0, 3);
+    /* a x b = (a b.yzx - a.yzx b).yzx */
+    sv4 t = SV_SHUF(sv_sub(sv_mul(q, SV_SHUF(v, 1, 2, 0, 3)), sv_mul(qyzx, v)), 1, 2, 0, 3);
+    t = sv_add(t, t);
+    const sv4 u = SV_SHUF(sv_sub(sv_mul(q, SV_SHUF(t, 1, 2, 0, 3)), sv_mul(qyzx, t)), 1, 2, 0, 3);
+    return sv_add(sv_madd(SV_SHUF(q, 3, 3, 3, 3), t, v), u);
+}
+
 /* ---- blocks of floats (n a multiple of 4) ---------------------------------- */
 
 /* o = p * w */
