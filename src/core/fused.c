@@ -3,6 +3,8 @@
  * the two-clip blend that uses it, with the same arithmetic in the same
  * order as stance_clip_sample followed by the unfused operation, so the
  * results are those of the unfused path. Owns no state. */
+#include <float.h>
+
 #include "core/fused.h"
 #include "core/simd.h"
 
@@ -136,16 +138,16 @@ void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cu
         sv_storea(o + 7 * pc + i, sv_madd(sv_sub(bs, as), u, as));
     }
     /* rotations: each clip's nlerp, then sv_block_nlerp2's blend */
-    const sv4 va = sv_set1(wa), vb = sv_set1(wb), one = sv_set1(1.0f);
-    const sv4 c0 = sv_set1(wa * wa + wb * wb), c1 = sv_set1(2.0f * wa * wb);
+    const sv4 va = sv_set1(wa), vb = sv_set1(wb), one = sv_set1(1.0f), tiny = sv_set1(FLT_MIN);
     for (int j = 0; j < pc; j += 4) {
         sv4 qa[4], qb[4];
         key_nlerp(A.r0, A.r1, ua, A.r_lerp, pc, j, qa);
         key_nlerp(B.r0, B.r1, ub, B.r_lerp, pc, j, qb);
-        const sv4 d = sv_dot4(qa[0], qa[1], qa[2], qa[3], qb[0], qb[1], qb[2], qb[3]);
-        const sv4 inv = sv_div(one, sv_sqrt(sv_madd(sv_abs(d), c1, c0)));
-        const sv4 ka = sv_mul(va, inv), kb = sv_xorsign(sv_mul(vb, inv), d);
-        for (int c = 0; c < 4; c++) sv_storea(o + (3 + c) * pc + j, sv_madd(qb[c], kb, sv_mul(qa[c], ka)));
+        const sv4 ws = sv_xorsign(vb, sv_dot4(qa[0], qa[1], qa[2], qa[3], qb[0], qb[1], qb[2], qb[3]));
+        sv4 x[4];
+        for (int c = 0; c < 4; c++) x[c] = sv_madd(qb[c], ws, sv_mul(qa[c], va));
+        const sv4 inv = sv_div(one, sv_sqrt(sv_max(sv_dot4(x[0], x[1], x[2], x[3], x[0], x[1], x[2], x[3]), tiny)));
+        for (int c = 0; c < 4; c++) sv_storea(o + (3 + c) * pc + j, sv_mul(x[c], inv));
     }
 }
 

@@ -8,6 +8,7 @@
 #ifndef STANCE_SIMD_H
 #define STANCE_SIMD_H
 
+#include <float.h>
 #include <math.h>
 
 #if defined(__SSE2__) && !defined(STANCE_SCALAR)
@@ -188,14 +189,10 @@ static inline void sv_block_lerp2_ts(float *o, const float *a, const float *b, f
     }
 }
 /* Rotations of n joints: o = normalize(a wa + b wb), b's sign flipped
- * where it points away from a. a and b are unit quaternions (the pose's
- * contract), so the squared length of the sum is wa^2 + wb^2 + 2 wa wb |a.b|
- * from the dot product already made (within float rounding of the direct
- * sum; it is > 0 for weights > 0, so nothing divides by zero, whatever the
- * input). o may be a. Weights wa, wb > 0. */
+ * where it points away from a. A zero sum (only from zero quaternions,
+ * which a pose does not hold) gives 0, never NaN. o may be a. */
 static inline void sv_block_nlerp2(float *o, const float *a, const float *b, float wa, float wb, int n, int stride) {
-    const sv4 va = sv_set1(wa), vb = sv_set1(wb), one = sv_set1(1.0f);
-    const sv4 c0 = sv_set1(wa * wa + wb * wb), c1 = sv_set1(2.0f * wa * wb);
+    const sv4 va = sv_set1(wa), vb = sv_set1(wb), one = sv_set1(1.0f), tiny = sv_set1(FLT_MIN);
     /* one pointer per channel: the loop steps one index */
     const float *a0 = a, *a1 = a + stride, *a2 = a + 2 * stride, *a3 = a + 3 * stride;
     const float *b0 = b, *b1 = b + stride, *b2 = b + 2 * stride, *b3 = b + 3 * stride;
@@ -203,14 +200,14 @@ static inline void sv_block_nlerp2(float *o, const float *a, const float *b, flo
     for (int i = 0; i < n; i += 4) {
         const sv4 ax = sv_loada(a0 + i), ay = sv_loada(a1 + i), az = sv_loada(a2 + i), aw = sv_loada(a3 + i);
         const sv4 bx = sv_loada(b0 + i), by = sv_loada(b1 + i), bz = sv_loada(b2 + i), bw = sv_loada(b3 + i);
-        const sv4 d = sv_dot4(ax, ay, az, aw, bx, by, bz, bw);
-        const sv4 l2 = sv_madd(sv_abs(d), c1, c0);
-        const sv4 inv = sv_div(one, sv_sqrt(l2));
-        const sv4 ka = sv_mul(va, inv), kb = sv_xorsign(sv_mul(vb, inv), d);
-        sv_storea(o0 + i, sv_madd(bx, kb, sv_mul(ax, ka)));
-        sv_storea(o1 + i, sv_madd(by, kb, sv_mul(ay, ka)));
-        sv_storea(o2 + i, sv_madd(bz, kb, sv_mul(az, ka)));
-        sv_storea(o3 + i, sv_madd(bw, kb, sv_mul(aw, ka)));
+        const sv4 ws = sv_xorsign(vb, sv_dot4(ax, ay, az, aw, bx, by, bz, bw));
+        const sv4 x = sv_madd(bx, ws, sv_mul(ax, va)), y = sv_madd(by, ws, sv_mul(ay, va));
+        const sv4 z = sv_madd(bz, ws, sv_mul(az, va)), w = sv_madd(bw, ws, sv_mul(aw, va));
+        const sv4 inv = sv_div(one, sv_sqrt(sv_max(sv_dot4(x, y, z, w, x, y, z, w), tiny)));
+        sv_storea(o0 + i, sv_mul(x, inv));
+        sv_storea(o1 + i, sv_mul(y, inv));
+        sv_storea(o2 + i, sv_mul(z, inv));
+        sv_storea(o3 + i, sv_mul(w, inv));
     }
 }
 
