@@ -52,27 +52,66 @@ static stance_skeleton *branching(void) {
     return sk;
 }
 
-static void test_local_to_model(void) {
-    stance_skeleton *sk = branching();
-    CHECK(sk != NULL);
-    if (!sk) return;
+/* The builtin character's 23 joints: a spine chain and 4 limbs of 4 joints */
+static stance_skeleton *limbs(void) {
+    const int parents[23] = {-1, 0, 1, 2, 3, 4, 5, 4, 7, 8, 9, 4, 11, 12, 13, 1, 15, 16, 17, 1, 19, 20, 21};
+    stance_skeleton_desc d = {.joint_count = 23, .parents = parents};
+    stance_skeleton *sk = NULL;
+    stance_skeleton_create(&d, NULL, &sk, NULL);
+    return sk;
+}
+
+/* The reference workload's skeleton: a root and 4 chains (J=64: 16/16/16/15) */
+static stance_skeleton *chains(int J) {
+    int parents[256];
+    parents[0] = -1;
+    for (int l = 0, j = 1; l < 4; l++)
+        for (int k = 0; k < (J - 1) / 4 + (l < (J - 1) % 4); k++, j++) parents[j] = k == 0 ? 0 : j - 1;
+    stance_skeleton_desc d = {.joint_count = J, .parents = parents};
+    stance_skeleton *sk = NULL;
+    stance_skeleton_create(&d, NULL, &sk, NULL);
+    return sk;
+}
+
+/* The schedule (every joint once, after its parent), and the model pose
+ * against the formulas joint by joint; returns the tiles it has. */
+static int check_local_to_model(stance_skeleton *sk) {
     const int J = sk->joint_count;
-    /* the schedule: every joint once, parents in an earlier group */
-    int seen[64] = {0}, group_of[64], wide = 0;
+    /* the schedule: every joint once, parents in an earlier item (or the
+     * previous step of a tile's lane) */
+    int seen[256] = {0}, item_of[256], tiles = 0;
     for (int k = 0; k < sk->l2m_group_count; k++) {
         const short *g = sk->l2m_groups + 9 * k;
-        CHECK(g[0] >= 1 && g[0] <= 4);
-        wide += g[0] > 1;
+        CHECK((g[0] >= 1 && g[0] <= 4) || g[0] == 5);
+        if (g[0] == 5) {
+            tiles++;
+            for (int i = 0; i < 4; i++) {
+                int dup = 0;
+                for (int q = 0; q < i; q++) dup |= g[1 + q] == g[1 + i];
+                CHECK(g[5 + i] == sk->parents[g[1 + i]]);
+                for (int s = 0; s < 4; s++) {
+                    int j = g[1 + i] + s;
+                    CHECK(j < J);
+                    if (j >= J) continue;
+                    if (s > 0) CHECK(sk->parents[j] == j - 1);
+                    if (!dup) seen[j]++;
+                    item_of[j] = s == 0 ? k : -1; /* inside the tile */
+                }
+            }
+            for (int i = 0; i < 4; i++)
+                for (int s = 1; s < 4; s++) item_of[g[1 + i] + s] = k;
+            continue;
+        }
         for (int i = 0; i < g[0]; i++) {
             seen[g[1 + i]]++;
-            group_of[g[1 + i]] = k;
+            item_of[g[1 + i]] = k;
             CHECK(g[5 + i] == sk->parents[g[1 + i]]);
         }
     }
-    CHECK(wide >= 3); /* the 4-wide path runs */
     for (int j = 0; j < J; j++) {
         CHECK(seen[j] == 1);
-        if (sk->parents[j] >= 0) CHECK(group_of[sk->parents[j]] < group_of[j]);
+        int p = sk->parents[j];
+        if (p >= 0) CHECK(item_of[p] < item_of[j] || (item_of[p] == item_of[j] && p == j - 1 && sk->l2m_groups[9 * item_of[j]] == 5));
     }
     stance_pose local, model;
     stance_pose_create(&local, J, NULL, NULL), stance_pose_create(&model, J, NULL, NULL);
@@ -81,8 +120,8 @@ static void test_local_to_model(void) {
     for (int rep = 0; rep < 20; rep++) {
         random_pose(&local);
         CHECK_OK(stance_local_to_model(&model, &local, sk, rep % 2 ? &root : NULL));
-        qm_vec3 mt[64], ms[64];
-        qm_quat mq[64];
+        qm_vec3 mt[256], ms[256];
+        qm_quat mq[256];
         for (int j = 0; j < J; j++) {
             int p = sk->parents[j];
             qm_vec3 pt = p >= 0 ? mt[p] : rep % 2 ? qm_v3(root.t[0], root.t[1], root.t[2]) : qm_v3(0, 0, 0);
@@ -91,14 +130,31 @@ static void test_local_to_model(void) {
             mt[j] = qm_add(pt, qm_qrot(pq, qm_mul3(ps, tget(&local, j))));
             mq[j] = qm_qmul(pq, qget(&local, j));
             ms[j] = qm_mul3(ps, sget(&local, j));
-            float d = diff(&model, j, mt[j], mq[j], ms[j]);
+            /* chains of 64 joints with scales up to 1.5 grow: relative error */
+            float size = 1.0f + qm_len3(mt[j]) + qm_len3(ms[j]);
+            float d = diff(&model, j, mt[j], mq[j], ms[j]) / size;
             if (d > worst) worst = d;
         }
+        /* the padding past joint_count is untouched (the identity) */
+        for (int j = J; j < model.padded_count; j++) CHECK(model.qw[j] == 1.0f && model.tx[j] == 0.0f && model.sx[j] == 1.0f);
     }
-    printf("  local-to-model against the scalar reference: %.2e\n", (double)worst);
+    printf("  local-to-model, %d joints, %d items (%d tiles), against the scalar reference: %.2e\n", J,
+           sk->l2m_group_count, tiles, (double)worst);
     CHECK(worst < 2e-5f);
     stance_pose_destroy(&local), stance_pose_destroy(&model);
-    stance_skeleton_destroy(sk);
+    return tiles;
+}
+
+static void test_local_to_model(void) {
+    stance_skeleton *sk[4] = {branching(), limbs(), chains(64), chains(256)};
+    const int want_tiles[4] = {-1, 1, 4, 16}; /* -1: any number */
+    for (int i = 0; i < 4; i++) {
+        CHECK(sk[i] != NULL);
+        if (!sk[i]) continue;
+        int tiles = check_local_to_model(sk[i]);
+        if (want_tiles[i] >= 0) CHECK(tiles == want_tiles[i]);
+        stance_skeleton_destroy(sk[i]);
+    }
 }
 
 static void test_blends(void) {
@@ -189,6 +245,13 @@ static void test_helpers(void) {
     float z[8] = {0};
     sv_scatter(z, idx, g);
     CHECK(z[5] == a[5] && z[2] == a[2] && z[7] == a[7] && z[0] == 0.0f);
+    float m[16], mt[16];
+    for (int i = 0; i < 16; i++) m[i] = (float)i;
+    sv4 rows[4] = {sv_load(m), sv_load(m + 4), sv_load(m + 8), sv_load(m + 12)};
+    sv_transpose4(rows);
+    for (int k = 0; k < 4; k++) sv_store(mt + 4 * k, rows[k]);
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 4; i++) CHECK(mt[4 * k + i] == m[4 * i + k]);
     sv4 cs = sv_copysign(sv_set1(2.0f), sv_load(a));
     sv_store(gv, cs);
     for (int i = 0; i < 4; i++) CHECK(gv[i] == (a[i] < 0 ? -2.0f : 2.0f));

@@ -30,9 +30,13 @@ typedef struct stance_skeleton {
     const int *parents;      /* joint_count */
     const char *names;       /* joint_count * STANCE_MAX_NAME bytes */
     const stance_transform *rest; /* joint_count local rest transforms (rotations normalized) */
-    /* The local-to-model schedule: the joints by depth in groups of up to 4
-     * of one depth, 9 shorts a group: count, 4 joints, their 4 parents
-     * (lanes past count repeat the last joint). */
+    /* The local-to-model schedule, items of 9 shorts run in order, each
+     * after the items holding its joints' parents. A group: g[0] = 1..4
+     * joints g[1..4] that depend on none of each other (lanes past the count
+     * repeat the last), their parents g[5..8]. A tile: g[0] = 5, 4 lanes,
+     * each a run of 4 consecutive joints a..a+3 where each is the parent of
+     * the next; g[1..4] the runs' first joints (a lane may repeat another),
+     * g[5..8] their parents. */
     int l2m_group_count;
     const short *l2m_groups;
     stance_allocator allocator;

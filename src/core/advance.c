@@ -453,7 +453,7 @@ void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int activ
         plan_src(inst, &rt->cur, in_cursors(inst, m, 0), &pl->cur);
         pl->blend = rt->trans >= 0;
         pl->mode = rt->mode;
-        pl->w = tr_ease(rt->easing, rt->duration > 0.0f ? rt->elapsed / rt->duration : 1.0f);
+        pl->w = pl->blend ? tr_ease(rt->easing, rt->duration > 0.0f ? rt->elapsed / rt->duration : 1.0f) : 1.0f;
         pl->old.count = 0, pl->old.sub = -1;
         /* crossfade samples the old state; the velocity modes do not, but
          * the IK stage reads its clips' contacts (a nested machine's old
@@ -465,6 +465,7 @@ void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int activ
             plan_src(inst, &rt->old, in_cursors(inst, m, 1), &pl->old);
     }
     const g_machine *gm = &g->machines[m];
+    if (gm->post_first == gm->post_at) return; /* no nested machine */
     for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++) {
         int sub = g->states[s].sub_machine;
         if (sub >= 0) adv_plan_tree(inst, ws, sub, active && rt->cur.state == s);

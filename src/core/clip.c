@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/clip_packed.h"
+#include "core/fused.h"
 #include "core/internal.h"
 #include "core/qmath.h"
 #include "stance/clip.h"
@@ -374,6 +375,11 @@ static int find_key(const stance_clip *c, float t, stance_cursor *cur, float *u)
     return k;
 }
 
+int st_clip_find_key(const stance_clip *c, float time, stance_cursor *cur, float *u) {
+    const float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
+    return find_key(c, t, cur, u);
+}
+
 static void lerp_block(float *restrict out, const float *restrict a, const float *restrict b, float u, int n) {
     for (int i = 0; i < n; i++) out[i] = a[i] + (b[i] - a[i]) * u;
 }
@@ -511,6 +517,8 @@ stance_status stance_clip_advance(const stance_clip *c, float time, float dt, in
     long long C = 0, count = 0;
     if (!loop) {
         t1 = t1 < 0.0 ? 0.0 : t1 > D ? D : t1;
+    } else if (t1 >= 0.0 && t1 < D) {
+        C = 0; /* inside the first cycle: floor(t1 / D) is 0 (the common step, without a libm call) */
     } else {
         double cd = floor(t1 / D);
         if (cd > 1e9) cd = 1e9;
@@ -519,7 +527,9 @@ stance_status stance_clip_advance(const stance_clip *c, float time, float dt, in
     }
     const int backward = dt < 0.0f;
     const long long E = c->event_count;
-    if (!backward) {
+    if (cap == 0 && !hit_count) {
+        /* nobody counts the events (root motion): the clock alone */
+    } else if (!backward) {
         for (long long cy = 0; cy <= C; cy++) {
             if (cy > 0 && cy < C && count >= cap) { count += E * (C - cy); cy = C - 1; continue; }
             emit_cycle(c, t0, t1, cy, 0, hits, cap, &count);
@@ -564,14 +574,23 @@ stance_status stance_clip_root_motion(const stance_clip *c, float time, float dt
     float nt;
     int wraps = 0;
     const float D = c->duration;
+    if (c->root_key_count == 0) { /* no root path: no motion */
+        out[0] = out[1] = out[2] = 0.0f;
+        return STANCE_OK;
+    }
     if (time < 0.0f) time = 0.0f;
     if (loop && time >= D) time = fmodf(time, D);
     if (!loop && time > D) time = D;
     stance_status s = stance_clip_advance(c, time, dt, loop, &nt, NULL, 0, NULL, &wraps);
     if (s) return s;
-    float a[3], b[3], s0[3], s1[3];
+    float a[3], b[3];
     stance_clip_root_position(c, time, a);
     stance_clip_root_position(c, nt, b);
+    if (wraps == 0) { /* no cycle crossed: the path's ends do not count (0 * (s1 - s0) is 0 for finite keys) */
+        for (int i = 0; i < 3; i++) out[i] = b[i] - a[i];
+        return STANCE_OK;
+    }
+    float s0[3], s1[3];
     stance_clip_root_position(c, 0.0f, s0);
     stance_clip_root_position(c, D, s1);
     for (int i = 0; i < 3; i++) out[i] = b[i] - a[i] + (float)wraps * (s1[i] - s0[i]);

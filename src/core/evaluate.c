@@ -9,6 +9,7 @@
  * workspace; the instance keeps only history, snapshots and the outputs. */
 #include <string.h>
 
+#include "core/fused.h"
 #include "core/graph_internal.h"
 #include "core/internal.h"
 #include "core/simd.h"
@@ -59,14 +60,21 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
         return;
     }
     stance_pose *scratch = in_wpose(ws, m, PW_S1), *sv = in_wpose(ws, m, PW_SV);
-    if (src->count == 2 && !vel) { /* the common case: both samples, then one fused pass */
+    if (src->count == 2 && !vel && !ws->unfused && st_fusable(src->clip[0]) && st_fusable(src->clip[1])) {
+        /* the common case: both clips sampled straight into the blend */
+        st_fused_blend2(dst, src->clip[0], src->time[0], src->cursor[0], src->clip[1], src->time[1], src->cursor[1],
+                        src->weight[0], src->weight[1]);
+        inst->clips_sampled += 2;
+        return;
+    }
+    if (src->count == 2 && !vel) { /* both samples, then one pass */
         stance_clip_sample(src->clip[0], src->time[0], src->cursor[0], dst);
         stance_clip_sample(src->clip[1], src->time[1], src->cursor[1], scratch);
         inst->clips_sampled += 2;
         const int pc = dst->padded_count;
         const float w0 = src->weight[0], w1 = src->weight[1];
-        sv_block_lerp2(dst->tx, dst->tx, scratch->tx, w0, w1, 3 * pc);
-        sv_block_lerp2(dst->sx, dst->sx, scratch->sx, w0, w1, 3 * pc);
+        const float u = w1 / (w0 + w1); /* weights of a blend space sum to 1 */
+        sv_block_lerp2_ts(dst->tx, dst->tx, scratch->tx, u, 3 * pc, 7 * pc);
         sv_block_nlerp2(dst->qx, dst->qx, scratch->qx, w0, w1, pc, pc);
         return;
     }
@@ -175,6 +183,37 @@ void ev_machine_tree(stance_instance *inst, stance_workspace *ws, int m, float d
     }
 }
 
+/* A layer (additive first-frame, or a local override) whose machine plays
+ * one dense clip, with no switch running, no nested machine and no history
+ * to keep: the clip (the additive's delta) sampled straight into the apply
+ * or the masked blend (what eval_machine and apply_layer do in two passes).
+ * 0 when the layer is not in that state. */
+static int fused_layer(stance_instance *inst, stance_workspace *ws, int l, float w) {
+    const stance_graph *g = inst->graph;
+    const g_layer *gl = &g->layers[l];
+    const int m = gl->machine;
+    const int additive = gl->mode == STANCE_LAYER_ADDITIVE;
+    if (additive ? gl->additive_ref != STANCE_ADDITIVE_FIRST_FRAME : gl->space == STANCE_SPACE_MESH) return 0;
+    if (g->machines[m].post_first != g->machines[m].post_at) return 0;
+    const g_plan *pl = &ws->plans[m];
+    const g_plan_src *src = &pl->cur;
+    const g_machine_rt *rt = &inst->machines[m];
+    if (!pl->active || pl->blend || rt->has_history || src->sub >= 0 || src->blendspace || src->count != 1) return 0;
+    if (!st_fusable(src->clip[0])) return 0;
+    stance_pose *local = in_local(inst);
+    const float *mask = gl->has_mask ? gl->mask : NULL;
+    if (additive) {
+        const g_state *s = &g->states[rt->cur.state];
+        const int own = s->delta == src->clip[0];
+        st_fused_additive(local, local, src->clip[0], own ? s->delta_flags : 0, own ? s->delta_still : 0, src->time[0],
+                          src->cursor[0], mask, w);
+    } else {
+        st_fused_override(local, local, src->clip[0], src->time[0], src->cursor[0], mask, w);
+    }
+    inst->clips_sampled++;
+    return 1;
+}
+
 static void apply_layer(stance_instance *inst, stance_workspace *ws, int l, float w) {
     const stance_graph *g = inst->graph;
     const g_layer *gl = &g->layers[l];
@@ -217,6 +256,7 @@ void ev_frame(stance_instance *inst, stance_workspace *ws, float dt) {
     ev_machine_tree(inst, ws, g->layers[0].machine, dt, 1); /* into local */
     for (int l = 1; l < g->layer_count; l++) {
         if (!ws->plans[g->layers[l].machine].active) continue;
+        if (!ws->unfused && fused_layer(inst, ws, l, inst->layer_weight[l])) continue;
         ev_machine_tree(inst, ws, g->layers[l].machine, dt, 1);
         apply_layer(inst, ws, l, inst->layer_weight[l]);
     }

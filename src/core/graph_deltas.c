@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/fused.h"
 #include "core/graph_internal.h"
 #include "core/internal.h"
 
@@ -85,7 +86,10 @@ static stance_status deltas_in(stance_graph *g, int m, const stance_pose *inheri
         if (top) ref = gl->ref_clip_pose >= 0 ? &g->ref_poses[gl->ref_clip_pose]
                      : gs->ref_pose >= 0 ? &g->ref_poses[gs->ref_pose] : rest;
         stance_status s = STANCE_OK;
-        if (gs->type == STANCE_MOTION_CLIP) s = delta_of(g, gs->clip, ref, &gs->delta, err);
+        if (gs->type == STANCE_MOTION_CLIP) {
+            s = delta_of(g, gs->clip, ref, &gs->delta, err);
+            if (!s) gs->delta_flags = st_delta_flags(gs->delta), gs->delta_still = st_delta_still_blocks(gs->delta);
+        }
         else if (gs->type == STANCE_MOTION_MACHINE) s = deltas_in(g, gs->sub_machine, ref, 0, gl, rest, err);
         else
             for (int e = 0; e < gs->entry_count && !s; e++)

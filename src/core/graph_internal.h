@@ -35,6 +35,8 @@ typedef struct g_state {
     int trans_first, trans_count; /* into graph->state_trans */
     int ref_pose;               /* additive reference pose index in graph->ref_poses, -1 none */
     const stance_clip *delta;   /* additive first-frame layers: the clip minus its reference, built once */
+    int delta_flags;            /* ST_DELTA_* (core/fused.h): channels of the delta that change nothing */
+    unsigned long long delta_still; /* st_delta_still_blocks of delta */
     int speed_warp;
     float fade_time;
 } g_state;
@@ -236,6 +238,7 @@ struct stance_workspace {
     int pose_count;
     float *pose_mem;
     stance_pose *views;         /* machine_cap * 3: views of an instance's machine poses */
+    int unfused;                /* tests: 1 = evaluate without the fused passes of core/fused.h (the reference) */
 };
 
 /* graph_deltas.c: the delta clips of additive first-frame layers */

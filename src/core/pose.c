@@ -4,6 +4,7 @@
  *
  * Loops run over plain float arrays so the compiler vectorizes them; nothing
  * here allocates (except stance_pose_create) or keeps state between calls. */
+#include <float.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -118,6 +119,20 @@ stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *pose
                                 int count, float threshold, const stance_skeleton *sk) {
     if (!valid(out) || !poses || !weights || count < 1 || count > 64) return STANCE_ERR_ARGUMENT;
     if (!st_finite(threshold) || threshold < 0.0f) return STANCE_ERR_VALUE;
+    if (count == 2) { /* the common case, checked and blended in one go */
+        const stance_pose *a = poses[0], *b = poses[1];
+        const float w0 = weights[0], w1 = weights[1];
+        /* both weights finite and > 0 (NaN fails the comparisons), their sum above the threshold */
+        if (valid(a) && valid(b) && a->joint_count == out->joint_count && b->joint_count == out->joint_count &&
+            b != out && w0 > 0.0f && w1 > 0.0f && w0 <= FLT_MAX && w1 <= FLT_MAX && w0 + w1 >= (threshold > 0.0f ? threshold : 1e-4f)) {
+            const int pc = out->padded_count;
+            const float inv_total = 1.0f / (w0 + w1), wa = w0 * inv_total, wb = w1 * inv_total;
+            float *o = out->tx;
+            sv_block_lerp2_ts(o, a->tx, b->tx, wb, 3 * pc, 7 * pc);
+            sv_block_nlerp2(o + 3 * pc, a->tx + 3 * pc, b->tx + 3 * pc, wa, wb, pc, pc);
+            return STANCE_OK;
+        }
+    }
     if (threshold == 0.0f) threshold = 1e-4f;
     const int n = out->joint_count, pc = out->padded_count;
     float total = 0.0f;
@@ -148,8 +163,8 @@ stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *pose
     if (nused == 2) { /* the common case, in one pass */
         const float *a = poses[used[0]]->tx, *b = poses[used[1]]->tx;
         const float wa = weights[used[0]] * inv_total, wb = weights[used[1]] * inv_total;
-        sv_block_lerp2(o, a, b, wa, wb, 3 * pc);
-        sv_block_lerp2(o + 7 * pc, a + 7 * pc, b + 7 * pc, wa, wb, 3 * pc);
+        sv_block_lerp2(o, a, b, wb, 3 * pc);
+        sv_block_lerp2(o + 7 * pc, a + 7 * pc, b + 7 * pc, wb, 3 * pc);
         sv_block_nlerp2(o + 3 * pc, a + 3 * pc, b + 3 * pc, wa, wb, pc, pc);
         return STANCE_OK;
     }
@@ -214,23 +229,23 @@ static void masked_block(stance_pose *out, const stance_pose *base, const stance
         const sv4 w = jw ? sv_mul(vweight, sv_load(jw + j)) : vweight;
         const sv4 lo = sv_le(w, zero), hi = sv_ge(w, one);
         for (int c = 0; c < 3; c++) { /* translation and scale */
-            const sv4 bt = sv_load(b0 + c * pc + j), lt = sv_load(l0 + c * pc + j);
-            const sv4 bs = sv_load(b0 + (7 + c) * pc + j), ls = sv_load(l0 + (7 + c) * pc + j);
-            sv_store(o0 + c * pc + j, sv_select(lo, bt, sv_select(hi, lt, sv_madd(sv_sub(lt, bt), w, bt))));
-            sv_store(o0 + (7 + c) * pc + j, sv_select(lo, bs, sv_select(hi, ls, sv_madd(sv_sub(ls, bs), w, bs))));
+            const sv4 bt = sv_loada(b0 + c * pc + j), lt = sv_loada(l0 + c * pc + j);
+            const sv4 bs = sv_loada(b0 + (7 + c) * pc + j), ls = sv_loada(l0 + (7 + c) * pc + j);
+            sv_storea(o0 + c * pc + j, sv_select(lo, bt, sv_select(hi, lt, sv_madd(sv_sub(lt, bt), w, bt))));
+            sv_storea(o0 + (7 + c) * pc + j, sv_select(lo, bs, sv_select(hi, ls, sv_madd(sv_sub(ls, bs), w, bs))));
         }
         const float *bq = b0 + 3 * pc + j, *lq = l0 + 3 * pc + j;
-        const sv4 bx = sv_load(bq), by = sv_load(bq + pc), bz = sv_load(bq + 2 * pc), bw = sv_load(bq + 3 * pc);
-        const sv4 lx = sv_load(lq), ly = sv_load(lq + pc), lz = sv_load(lq + 2 * pc), lw = sv_load(lq + 3 * pc);
+        const sv4 bx = sv_loada(bq), by = sv_loada(bq + pc), bz = sv_loada(bq + 2 * pc), bw = sv_loada(bq + 3 * pc);
+        const sv4 lx = sv_loada(lq), ly = sv_loada(lq + pc), lz = sv_loada(lq + 2 * pc), lw = sv_loada(lq + 3 * pc);
         const sv4 wl = sv_xorsign(w, sv_dot4(bx, by, bz, bw, lx, ly, lz, lw)), wb = sv_sub(one, w);
         const sv4 x = sv_add(sv_mul(bx, wb), sv_mul(lx, wl)), y = sv_add(sv_mul(by, wb), sv_mul(ly, wl));
         const sv4 z = sv_add(sv_mul(bz, wb), sv_mul(lz, wl)), ww = sv_add(sv_mul(bw, wb), sv_mul(lw, wl));
         const sv4 inv = sv_div(one, sv_sqrt(sv_dot4(x, y, z, ww, x, y, z, ww)));
         float *oq = o0 + 3 * pc + j;
-        sv_store(oq, sv_select(lo, bx, sv_select(hi, lx, sv_mul(x, inv))));
-        sv_store(oq + pc, sv_select(lo, by, sv_select(hi, ly, sv_mul(y, inv))));
-        sv_store(oq + 2 * pc, sv_select(lo, bz, sv_select(hi, lz, sv_mul(z, inv))));
-        sv_store(oq + 3 * pc, sv_select(lo, bw, sv_select(hi, lw, sv_mul(ww, inv))));
+        sv_storea(oq, sv_select(lo, bx, sv_select(hi, lx, sv_mul(x, inv))));
+        sv_storea(oq + pc, sv_select(lo, by, sv_select(hi, ly, sv_mul(y, inv))));
+        sv_storea(oq + 2 * pc, sv_select(lo, bz, sv_select(hi, lz, sv_mul(z, inv))));
+        sv_storea(oq + 3 * pc, sv_select(lo, bw, sv_select(hi, lw, sv_mul(ww, inv))));
     }
 }
 
@@ -373,21 +388,21 @@ static void additive_block(stance_pose *out, const stance_pose *base, const stan
         const sv4 w = jw ? sv_mul(vweight, sv_load(jw + j)) : vweight;
         const float *d = d0 + j, *b = b0 + j;
         float *o = o0 + j;
-        sv4 dx = sv_mul(sv_load(d + 3 * pc), w), dy = sv_mul(sv_load(d + 4 * pc), w), dz = sv_mul(sv_load(d + 5 * pc), w);
-        const sv4 dw0 = sv_load(d + 6 * pc);
+        sv4 dx = sv_mul(sv_loada(d + 3 * pc), w), dy = sv_mul(sv_loada(d + 4 * pc), w), dz = sv_mul(sv_loada(d + 5 * pc), w);
+        const sv4 dw0 = sv_loada(d + 6 * pc);
         sv4 dw = sv_madd(dw0, w, sv_copysign(sv_sub(one, w), dw0));
         const sv4 inv = sv_div(one, sv_sqrt(sv_dot4(dx, dy, dz, dw, dx, dy, dz, dw)));
         dx = sv_mul(dx, inv), dy = sv_mul(dy, inv), dz = sv_mul(dz, inv), dw = sv_mul(dw, inv);
         for (int c = 0; c < 3; c++) {
-            sv_store(o + c * pc, sv_madd(sv_load(d + c * pc), w, sv_load(b + c * pc)));
-            sv_store(o + (7 + c) * pc, sv_mul(sv_load(b + (7 + c) * pc), sv_madd(sv_sub(sv_load(d + (7 + c) * pc), one), w, one)));
+            sv_storea(o + c * pc, sv_madd(sv_loada(d + c * pc), w, sv_loada(b + c * pc)));
+            sv_storea(o + (7 + c) * pc, sv_mul(sv_loada(b + (7 + c) * pc), sv_madd(sv_sub(sv_loada(d + (7 + c) * pc), one), w, one)));
         }
-        const sv4 qx = sv_load(b + 3 * pc), qy = sv_load(b + 4 * pc), qz = sv_load(b + 5 * pc), qw = sv_load(b + 6 * pc);
+        const sv4 qx = sv_loada(b + 3 * pc), qy = sv_loada(b + 4 * pc), qz = sv_loada(b + 5 * pc), qw = sv_loada(b + 6 * pc);
         /* base * d */
-        sv_store(o + 3 * pc, sv_sub(sv_add(sv_add(sv_mul(qw, dx), sv_mul(qx, dw)), sv_mul(qy, dz)), sv_mul(qz, dy)));
-        sv_store(o + 4 * pc, sv_add(sv_add(sv_sub(sv_mul(qw, dy), sv_mul(qx, dz)), sv_mul(qy, dw)), sv_mul(qz, dx)));
-        sv_store(o + 5 * pc, sv_add(sv_sub(sv_add(sv_mul(qw, dz), sv_mul(qx, dy)), sv_mul(qy, dx)), sv_mul(qz, dw)));
-        sv_store(o + 6 * pc, sv_sub(sv_sub(sv_sub(sv_mul(qw, dw), sv_mul(qx, dx)), sv_mul(qy, dy)), sv_mul(qz, dz)));
+        sv_storea(o + 3 * pc, sv_sub(sv_add(sv_add(sv_mul(qw, dx), sv_mul(qx, dw)), sv_mul(qy, dz)), sv_mul(qz, dy)));
+        sv_storea(o + 4 * pc, sv_add(sv_add(sv_sub(sv_mul(qw, dy), sv_mul(qx, dz)), sv_mul(qy, dw)), sv_mul(qz, dx)));
+        sv_storea(o + 5 * pc, sv_add(sv_sub(sv_add(sv_mul(qw, dz), sv_mul(qx, dy)), sv_mul(qy, dx)), sv_mul(qz, dw)));
+        sv_storea(o + 6 * pc, sv_sub(sv_sub(sv_sub(sv_mul(qw, dw), sv_mul(qx, dx)), sv_mul(qy, dy)), sv_mul(qz, dz)));
     }
 }
 
@@ -408,47 +423,41 @@ void st_additive_apply_padded(stance_pose *out, const stance_pose *base, const s
     additive_block(out, base, delta, mask, weight, out->padded_count);
 }
 
+#if !defined(SV_SSE2)
 /* model[j] = parent * local[j] for one joint (the scalar reference of the
- * 4-wide group below); parent p < 0 takes the root transform r. */
-static void l2m_joint(stance_pose *model, const stance_pose *local, int p, int j, const stance_transform *r) {
+ * 4-wide forms below); parent p < 0 takes the root transform r. m0 and l0
+ * are the poses' blocks of 10 channels of pc floats; everything is read
+ * before anything is written (stores through m0 may alias l0 for the
+ * compiler). */
+static void l2m_joint(float *m0, const float *l0, int pc, int p, int j, const stance_transform *r) {
     float px, py, pz, pqx, pqy, pqz, pqw, psx, psy, psz;
     if (p >= 0) {
-        px = model->tx[p], py = model->ty[p], pz = model->tz[p];
-        pqx = model->qx[p], pqy = model->qy[p], pqz = model->qz[p], pqw = model->qw[p];
-        psx = model->sx[p], psy = model->sy[p], psz = model->sz[p];
+        const float *m = m0 + p;
+        px = m[0], py = m[pc], pz = m[2 * pc], pqx = m[3 * pc], pqy = m[4 * pc], pqz = m[5 * pc], pqw = m[6 * pc];
+        psx = m[7 * pc], psy = m[8 * pc], psz = m[9 * pc];
     } else {
         px = r->t[0], py = r->t[1], pz = r->t[2];
         pqx = r->r[0], pqy = r->r[1], pqz = r->r[2], pqw = r->r[3];
         psx = r->s[0], psy = r->s[1], psz = r->s[2];
     }
-    float vx = local->tx[j] * psx, vy = local->ty[j] * psy, vz = local->tz[j] * psz, ox, oy, oz;
+    const float *l = l0 + j;
+    const float lx = l[0], ly = l[pc], lz = l[2 * pc], lqx = l[3 * pc], lqy = l[4 * pc], lqz = l[5 * pc], lqw = l[6 * pc];
+    const float lsx = l[7 * pc], lsy = l[8 * pc], lsz = l[9 * pc];
+    float vx = lx * psx, vy = ly * psy, vz = lz * psz, ox, oy, oz, qx, qy, qz, qw;
     QROT(ox, oy, oz, pqx, pqy, pqz, pqw, vx, vy, vz);
-    model->tx[j] = px + ox, model->ty[j] = py + oy, model->tz[j] = pz + oz;
-    QMUL(model->qx[j], model->qy[j], model->qz[j], model->qw[j], pqx, pqy, pqz, pqw,
-         local->qx[j], local->qy[j], local->qz[j], local->qw[j]);
-    model->sx[j] = psx * local->sx[j], model->sy[j] = psy * local->sy[j], model->sz[j] = psz * local->sz[j];
+    QMUL(qx, qy, qz, qw, pqx, pqy, pqz, pqw, lqx, lqy, lqz, lqw);
+    float *o = m0 + j;
+    o[0] = px + ox, o[pc] = py + oy, o[2 * pc] = pz + oz;
+    o[3 * pc] = qx, o[4 * pc] = qy, o[5 * pc] = qz, o[6 * pc] = qw;
+    o[7 * pc] = psx * lsx, o[8 * pc] = psy * lsy, o[9 * pc] = psz * lsz;
 }
+#endif
 
-/* Four joints of one depth at once: g = count, joints[4], parents[4].
- * M holds the previous group's model transforms; when this group's
- * parents are exactly those joints (chains side by side) they are used
- * from registers instead of gathered back. */
-static void l2m_group(float *m0, const float *l0, int pc, const short *g, const short *prev, sv4 *M,
-                      const stance_transform *r) {
-    const short *jj = g + 1, *pp = g + 5;
-    sv4 P[10];
-    if (prev && pp[0] == prev[0] && pp[1] == prev[1] && pp[2] == prev[2] && pp[3] == prev[3]) {
-        for (int c = 0; c < 10; c++) P[c] = M[c];
-    } else if (pp[0] >= 0) {
-        for (int c = 0; c < 10; c++) P[c] = sv_gather(m0 + c * pc, pp);
-    } else {
-        const float rv[10] = {r->t[0], r->t[1], r->t[2], r->r[0], r->r[1], r->r[2], r->r[3], r->s[0], r->s[1], r->s[2]};
-        for (int c = 0; c < 10; c++) P[c] = sv_set1(rv[c]);
-    }
+/* M = P * L for 4 joints at once (SoA: 10 channels t, q, s). */
+static inline void l2m_step(const sv4 *P, const sv4 *L, sv4 *M) {
     const sv4 two = sv_set1(2.0f);
     /* translation: parent t + rotate(parent q, local t * parent s) */
-    const sv4 vx = sv_mul(sv_gather(l0, jj), P[7]), vy = sv_mul(sv_gather(l0 + pc, jj), P[8]);
-    const sv4 vz = sv_mul(sv_gather(l0 + 2 * pc, jj), P[9]);
+    const sv4 vx = sv_mul(L[0], P[7]), vy = sv_mul(L[1], P[8]), vz = sv_mul(L[2], P[9]);
     const sv4 qx = P[3], qy = P[4], qz = P[5], qw = P[6];
     const sv4 t1 = sv_mul(two, sv_sub(sv_mul(qy, vz), sv_mul(qz, vy)));
     const sv4 t2 = sv_mul(two, sv_sub(sv_mul(qz, vx), sv_mul(qx, vz)));
@@ -457,15 +466,71 @@ static void l2m_group(float *m0, const float *l0, int pc, const short *g, const 
     M[1] = sv_add(P[1], sv_add(sv_add(vy, sv_mul(qw, t2)), sv_sub(sv_mul(qz, t1), sv_mul(qx, t3))));
     M[2] = sv_add(P[2], sv_add(sv_add(vz, sv_mul(qw, t3)), sv_sub(sv_mul(qx, t2), sv_mul(qy, t1))));
     /* rotation: parent q * local q */
-    const sv4 bx = sv_gather(l0 + 3 * pc, jj), by = sv_gather(l0 + 4 * pc, jj);
-    const sv4 bz = sv_gather(l0 + 5 * pc, jj), bw = sv_gather(l0 + 6 * pc, jj);
+    const sv4 bx = L[3], by = L[4], bz = L[5], bw = L[6];
     M[3] = sv_sub(sv_add(sv_add(sv_mul(qw, bx), sv_mul(qx, bw)), sv_mul(qy, bz)), sv_mul(qz, by));
     M[4] = sv_add(sv_add(sv_sub(sv_mul(qw, by), sv_mul(qx, bz)), sv_mul(qy, bw)), sv_mul(qz, bx));
     M[5] = sv_add(sv_sub(sv_add(sv_mul(qw, bz), sv_mul(qx, by)), sv_mul(qy, bx)), sv_mul(qz, bw));
     M[6] = sv_sub(sv_sub(sv_sub(sv_mul(qw, bw), sv_mul(qx, bx)), sv_mul(qy, by)), sv_mul(qz, bz));
     /* scale per axis */
-    for (int c = 7; c < 10; c++) M[c] = sv_mul(P[c], sv_gather(l0 + c * pc, jj));
+    for (int c = 7; c < 10; c++) M[c] = sv_mul(P[c], L[c]);
+}
+
+/* The parents of 4 lanes (pp) into P: the previous item's results M when
+ * they are exactly those joints (chains side by side), else gathered from
+ * the model pose, or the root transform. */
+static inline void l2m_parents(sv4 *P, const float *m0, int pc, const short *pp, const short *prev, const sv4 *M,
+                               const stance_transform *r) {
+    if (prev && pp[0] == prev[0] && pp[1] == prev[1] && pp[2] == prev[2] && pp[3] == prev[3]) {
+        for (int c = 0; c < 10; c++) P[c] = M[c];
+    } else if (pp[0] >= 0) {
+        for (int c = 0; c < 10; c++) P[c] = sv_gather(m0 + c * pc, pp);
+    } else {
+        const float rv[10] = {r->t[0], r->t[1], r->t[2], r->r[0], r->r[1], r->r[2], r->r[3], r->s[0], r->s[1], r->s[2]};
+        for (int c = 0; c < 10; c++) P[c] = sv_set1(rv[c]);
+    }
+}
+
+/* A group: four joints that depend on none of each other, g = count,
+ * joints[4], parents[4] (see stance_skeleton). */
+static void l2m_group(float *m0, const float *l0, int pc, const short *g, const short *prev, sv4 *M,
+                      const stance_transform *r) {
+    const short *jj = g + 1;
+    sv4 P[10], L[10];
+    l2m_parents(P, m0, pc, g + 5, prev, M, r);
+    for (int c = 0; c < 10; c++) L[c] = sv_gather(l0 + c * pc, jj);
+    l2m_step(P, L, M);
     for (int c = 0; c < 10; c++) sv_scatter(m0 + c * pc, jj, M[c]);
+}
+
+/* A tile: 4 lanes of 4 consecutive joints, each the parent of the next.
+ * Per channel, a lane's 4 local values are one load; a transpose makes
+ * them 4 steps of 4 lanes; the 4 steps' results go back the same way.
+ * A repeated lane computes and writes the same values twice. M ends as
+ * the last step's results (the joints g[1..4] + 3). */
+static void l2m_tile(float *m0, const float *l0, int pc, const short *g, const short *prev, sv4 *M,
+                     const stance_transform *r) {
+    const short *a = g + 1;
+    sv4 P[10], L[4][10], O[10][4];
+    l2m_parents(P, m0, pc, g + 5, prev, M, r);
+    for (int c = 0; c < 10; c++) {
+        sv4 rows[4] = {sv_load(l0 + c * pc + a[0]), sv_load(l0 + c * pc + a[1]), sv_load(l0 + c * pc + a[2]),
+                       sv_load(l0 + c * pc + a[3])};
+        sv_transpose4(rows);
+        for (int s = 0; s < 4; s++) L[s][c] = rows[s];
+    }
+    /* the steps written out (a loop over them kept its arrays in memory) */
+    l2m_step(P, L[0], M);
+    for (int c = 0; c < 10; c++) O[c][0] = M[c];
+    l2m_step(M, L[1], P);
+    for (int c = 0; c < 10; c++) O[c][1] = P[c];
+    l2m_step(P, L[2], M);
+    for (int c = 0; c < 10; c++) O[c][2] = M[c];
+    l2m_step(M, L[3], P);
+    for (int c = 0; c < 10; c++) O[c][3] = M[c] = P[c];
+    for (int c = 0; c < 10; c++) {
+        sv_transpose4(O[c]);
+        for (int i = 0; i < 4; i++) sv_store(m0 + c * pc + a[i], O[c][i]);
+    }
 }
 
 stance_status stance_local_to_model(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
@@ -482,10 +547,51 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
     const float *l0 = local->tx;
     sv4 M[10];
     const short *prev = NULL; /* joints of the group whose results are in M */
+    short ends[4]; /* the joints whose results a tile leaves in M */
+#if defined(SV_SSE2)
+    int aos = -1; /* the joint whose model transform is in AQ, AT, AS */
+    sv4 AQ = sv_set1(0.0f), AT = AQ, AS = AQ;
+#endif
     for (int k = 0; k < sk->l2m_group_count; k++, g += 9) {
         if (g[0] == 1) {
-            l2m_joint(model, local, g[5], g[1], &r);
+#if defined(SV_SSE2)
+            /* one joint in AoS form (4 lanes x, y, z, w); along a chain the
+             * parent is the previous joint, still in registers */
+            const int j = g[1], p = g[5];
+            const float *l = l0 + j;
+            const sv4 lq = sv_setr(l[3 * pc], l[4 * pc], l[5 * pc], l[6 * pc]);
+            const sv4 lt = sv_setr(l[0], l[pc], l[2 * pc], 0.0f), ls = sv_setr(l[7 * pc], l[8 * pc], l[9 * pc], 0.0f);
+            if (p < 0 && !root) { /* a root under the identity: the local transform as it is */
+                AQ = lq, AT = lt, AS = ls;
+            } else {
+                if (p < 0) {
+                    AQ = sv_setr(r.r[0], r.r[1], r.r[2], r.r[3]);
+                    AT = sv_setr(r.t[0], r.t[1], r.t[2], 0.0f), AS = sv_setr(r.s[0], r.s[1], r.s[2], 0.0f);
+                } else if (p != aos) {
+                    const float *m = m0 + p;
+                    AQ = sv_setr(m[3 * pc], m[4 * pc], m[5 * pc], m[6 * pc]);
+                    AT = sv_setr(m[0], m[pc], m[2 * pc], 0.0f), AS = sv_setr(m[7 * pc], m[8 * pc], m[9 * pc], 0.0f);
+                }
+                AT = sv_add(AT, sv_qrot_aos(AQ, sv_mul(lt, AS)));
+                AQ = sv_qmul_aos(AQ, lq);
+                AS = sv_mul(AS, ls);
+            }
+            sv_store_lanes(m0 + j, pc, AT, 3);
+            sv_store_lanes(m0 + 3 * pc + j, pc, AQ, 4);
+            sv_store_lanes(m0 + 7 * pc + j, pc, AS, 3);
+            aos = j;
+#else
+            if (g[5] < 0 && !root) { /* a root under the identity: the local transform as it is */
+                for (int c = 0; c < 10; c++) m0[c * pc + g[1]] = l0[c * pc + g[1]];
+            } else {
+                l2m_joint(m0, l0, pc, g[5], g[1], &r);
+            }
+#endif
             prev = NULL;
+        } else if (g[0] == 5) {
+            l2m_tile(m0, l0, pc, g, prev, M, &r);
+            for (int i = 0; i < 4; i++) ends[i] = (short)(g[1 + i] + 3);
+            prev = ends;
         } else {
             l2m_group(m0, l0, pc, g, prev, M, &r);
             prev = g + 1;

@@ -8,6 +8,7 @@
 #ifndef STANCE_SIMD_H
 #define STANCE_SIMD_H
 
+#include <float.h>
 #include <math.h>
 
 #if defined(__SSE2__) && !defined(STANCE_SCALAR)
@@ -16,6 +17,10 @@
 typedef __m128 sv4;
 static inline sv4 sv_load(const float *p) { return _mm_loadu_ps(p); }
 static inline void sv_store(float *p, sv4 a) { _mm_storeu_ps(p, a); }
+/* 16-byte aligned forms (pose channels, clip keys at a multiple of 4
+ * joints): SSE2 folds an aligned load into the arithmetic that uses it */
+static inline sv4 sv_loada(const float *p) { return _mm_load_ps(p); }
+static inline void sv_storea(float *p, sv4 a) { _mm_store_ps(p, a); }
 static inline sv4 sv_set1(float x) { return _mm_set1_ps(x); }
 static inline sv4 sv_add(sv4 a, sv4 b) { return _mm_add_ps(a, b); }
 static inline sv4 sv_sub(sv4 a, sv4 b) { return _mm_sub_ps(a, b); }
@@ -23,6 +28,7 @@ static inline sv4 sv_mul(sv4 a, sv4 b) { return _mm_mul_ps(a, b); }
 static inline sv4 sv_div(sv4 a, sv4 b) { return _mm_div_ps(a, b); }
 static inline sv4 sv_sqrt(sv4 a) { return _mm_sqrt_ps(a); }
 static inline sv4 sv_signbits(sv4 a) { return _mm_and_ps(a, _mm_set1_ps(-0.0f)); }
+static inline sv4 sv_abs(sv4 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
 /* |mag| with the sign of sgn */
 static inline sv4 sv_copysign(sv4 mag, sv4 sgn) {
     const sv4 m = _mm_set1_ps(-0.0f);
@@ -43,6 +49,8 @@ typedef struct sv4 { float v[4]; } sv4;
 #define SV_EACH(expr) do { for (int i_ = 0; i_ < 4; i_++) { expr; } } while (0)
 static inline sv4 sv_load(const float *p) { sv4 r; SV_EACH(r.v[i_] = p[i_]); return r; }
 static inline void sv_store(float *p, sv4 a) { SV_EACH(p[i_] = a.v[i_]); }
+static inline sv4 sv_loada(const float *p) { return sv_load(p); }
+static inline void sv_storea(float *p, sv4 a) { sv_store(p, a); }
 static inline sv4 sv_set1(float x) { sv4 r; SV_EACH(r.v[i_] = x); return r; }
 static inline sv4 sv_add(sv4 a, sv4 b) { SV_EACH(a.v[i_] += b.v[i_]); return a; }
 static inline sv4 sv_sub(sv4 a, sv4 b) { SV_EACH(a.v[i_] -= b.v[i_]); return a; }
@@ -50,6 +58,7 @@ static inline sv4 sv_mul(sv4 a, sv4 b) { SV_EACH(a.v[i_] *= b.v[i_]); return a; 
 static inline sv4 sv_div(sv4 a, sv4 b) { SV_EACH(a.v[i_] /= b.v[i_]); return a; }
 static inline sv4 sv_sqrt(sv4 a) { SV_EACH(a.v[i_] = sqrtf(a.v[i_])); return a; }
 static inline sv4 sv_copysign(sv4 mag, sv4 sgn) { SV_EACH(mag.v[i_] = copysignf(mag.v[i_], sgn.v[i_])); return mag; }
+static inline sv4 sv_abs(sv4 a) { SV_EACH(a.v[i_] = fabsf(a.v[i_])); return a; }
 static inline sv4 sv_xorsign(sv4 a, sv4 s) { SV_EACH(a.v[i_] = signbit(s.v[i_]) ? -a.v[i_] : a.v[i_]); return a; }
 static inline sv4 sv_min(sv4 a, sv4 b) { SV_EACH(a.v[i_] = a.v[i_] < b.v[i_] ? a.v[i_] : b.v[i_]); return a; }
 static inline sv4 sv_max(sv4 a, sv4 b) { SV_EACH(a.v[i_] = a.v[i_] > b.v[i_] ? a.v[i_] : b.v[i_]); return a; }
@@ -71,6 +80,15 @@ static inline sv4 sv_gather(const float *b, const short *i) {
     return r;
 #endif
 }
+/* 4x4 transpose: rows r[0..3] become columns (r[k] lane i <- r[i] lane k) */
+static inline void sv_transpose4(sv4 *r) {
+#if defined(SV_SSE2)
+    _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);
+#else
+    sv4 t[4] = {r[0], r[1], r[2], r[3]};
+    for (int k = 0; k < 4; k++) SV_EACH(r[k].v[i_] = t[i_].v[k]);
+#endif
+}
 static inline void sv_scatter(float *b, const short *i, sv4 a) {
     float t[4];
     sv_store(t, a);
@@ -82,62 +100,114 @@ static inline sv4 sv_dot4(sv4 ax, sv4 ay, sv4 az, sv4 aw, sv4 bx, sv4 by, sv4 bz
     return sv_add(sv_add(sv_mul(ax, bx), sv_mul(ay, by)), sv_add(sv_mul(az, bz), sv_mul(aw, bw)));
 }
 
+/* One transform in AoS form: lanes x, y, z, w of a vector. */
+#if defined(SV_SSE2)
+static inline sv4 sv_setr(float x, float y, float z, float w) { return _mm_setr_ps(x, y, z, w); }
+/* lanes (a[i0], a[i1], a[i2], a[i3]) */
+#define SV_SHUF(a, i0, i1, i2, i3) _mm_shuffle_ps((a), (a), _MM_SHUFFLE(i3, i2, i1, i0))
+static inline float sv_lane0(sv4 a) { return _mm_cvtss_f32(a); }
+static inline sv4 sv_xor(sv4 a, sv4 b) { return _mm_xor_ps(a, b); }
+#else
+static inline sv4 sv_setr(float x, float y, float z, float w) { sv4 r = {{x, y, z, w}}; return r; }
+static inline sv4 sv_shuf_(sv4 a, int i0, int i1, int i2, int i3) { sv4 r = {{a.v[i0], a.v[i1], a.v[i2], a.v[i3]}}; return r; }
+#define SV_SHUF(a, i0, i1, i2, i3) sv_shuf_((a), i0, i1, i2, i3)
+static inline float sv_lane0(sv4 a) { return a.v[0]; }
+/* sign flips only: b holds 0 or -0 per lane */
+static inline sv4 sv_xor(sv4 a, sv4 b) { SV_EACH(a.v[i_] = signbit(b.v[i_]) ? -a.v[i_] : a.v[i_]); return a; }
+#endif
+/* the 4 lanes into p[0], p[stride], p[2 stride], p[3 stride] (n of them) */
+static inline void sv_store_lanes(float *p, int stride, sv4 a, int n) {
+    p[0] = sv_lane0(a), p[stride] = sv_lane0(SV_SHUF(a, 1, 1, 1, 1)), p[2 * stride] = sv_lane0(SV_SHUF(a, 2, 2, 2, 2));
+    if (n > 3) p[3 * stride] = sv_lane0(SV_SHUF(a, 3, 3, 3, 3));
+}
+/* q p for AoS quaternions (x, y, z, w) */
+static inline sv4 sv_qmul_aos(sv4 p, sv4 q) {
+    const sv4 s1 = sv_setr(0.0f, -0.0f, 0.0f, -0.0f), s2 = sv_setr(0.0f, 0.0f, -0.0f, -0.0f), s3 = sv_setr(-0.0f, 0.0f, 0.0f, -0.0f);
+    sv4 r = sv_mul(SV_SHUF(p, 3, 3, 3, 3), q);
+    r = sv_madd(SV_SHUF(p, 0, 0, 0, 0), sv_xor(SV_SHUF(q, 3, 2, 1, 0), s1), r);
+    r = sv_madd(SV_SHUF(p, 1, 1, 1, 1), sv_xor(SV_SHUF(q, 2, 3, 0, 1), s2), r);
+    return sv_madd(SV_SHUF(p, 2, 2, 2, 2), sv_xor(SV_SHUF(q, 1, 0, 3, 2), s3), r);
+}
+/* v rotated by the unit quaternion q (AoS; lane 3 of v is 0 and stays 0):
+ * t = 2 (q.xyz x v), v + q.w t + q.xyz x t */
+static inline sv4 sv_qrot_aos(sv4 q, sv4 v) {
+    const sv4 qyzx = SV_SHUF(q, 1, 2, 0, 3);
+    /* a x b = (a b.yzx - a.yzx b).yzx */
+    sv4 t = SV_SHUF(sv_sub(sv_mul(q, SV_SHUF(v, 1, 2, 0, 3)), sv_mul(qyzx, v)), 1, 2, 0, 3);
+    t = sv_add(t, t);
+    const sv4 u = SV_SHUF(sv_sub(sv_mul(q, SV_SHUF(t, 1, 2, 0, 3)), sv_mul(qyzx, t)), 1, 2, 0, 3);
+    return sv_add(sv_madd(SV_SHUF(q, 3, 3, 3, 3), t, v), u);
+}
+
 /* ---- blocks of floats (n a multiple of 4) ---------------------------------- */
 
 /* o = p * w */
 static inline void sv_block_scale(float *o, const float *p, float w, int n) {
     const sv4 vw = sv_set1(w);
-    for (int i = 0; i < n; i += 4) sv_store(o + i, sv_mul(sv_load(p + i), vw));
+    for (int i = 0; i < n; i += 4) sv_storea(o + i, sv_mul(sv_loada(p + i), vw));
 }
 /* o += p * w */
 static inline void sv_block_add(float *o, const float *p, float w, int n) {
     const sv4 vw = sv_set1(w);
-    for (int i = 0; i < n; i += 4) sv_store(o + i, sv_madd(sv_load(p + i), vw, sv_load(o + i)));
+    for (int i = 0; i < n; i += 4) sv_storea(o + i, sv_madd(sv_loada(p + i), vw, sv_loada(o + i)));
 }
 /* Rotations of n joints (4 blocks of stride floats, x.. y.. z.. w..):
  * o += w * p, p's sign flipped where it points away from o. */
 static inline void sv_block_add_rot(float *o, const float *p, float w, int n, int stride) {
     const sv4 vw = sv_set1(w);
     for (int i = 0; i < n; i += 4) {
-        sv4 ox = sv_load(o + i), oy = sv_load(o + stride + i), oz = sv_load(o + 2 * stride + i), ow = sv_load(o + 3 * stride + i);
-        sv4 px = sv_load(p + i), py = sv_load(p + stride + i), pz = sv_load(p + 2 * stride + i), pw = sv_load(p + 3 * stride + i);
+        sv4 ox = sv_loada(o + i), oy = sv_loada(o + stride + i), oz = sv_loada(o + 2 * stride + i), ow = sv_loada(o + 3 * stride + i);
+        sv4 px = sv_loada(p + i), py = sv_loada(p + stride + i), pz = sv_loada(p + 2 * stride + i), pw = sv_loada(p + 3 * stride + i);
         sv4 ws = sv_xorsign(vw, sv_dot4(ox, oy, oz, ow, px, py, pz, pw));
-        sv_store(o + i, sv_madd(px, ws, ox));
-        sv_store(o + stride + i, sv_madd(py, ws, oy));
-        sv_store(o + 2 * stride + i, sv_madd(pz, ws, oz));
-        sv_store(o + 3 * stride + i, sv_madd(pw, ws, ow));
+        sv_storea(o + i, sv_madd(px, ws, ox));
+        sv_storea(o + stride + i, sv_madd(py, ws, oy));
+        sv_storea(o + 2 * stride + i, sv_madd(pz, ws, oz));
+        sv_storea(o + 3 * stride + i, sv_madd(pw, ws, ow));
     }
 }
-/* Two poses at once (one pass): o = a wa + b wb over n floats (n a
- * multiple of 8: two vectors a step). o may be a. */
-static inline void sv_block_lerp2(float *o, const float *a, const float *b, float wa, float wb, int n) {
-    const sv4 va = sv_set1(wa), vb = sv_set1(wb);
+/* Two poses at once (one pass): o = a + (b - a) u over n floats (n a
+ * multiple of 4), the blend a (1 - u) + b u written so
+ * that SSE2 folds both loads into the arithmetic. o may be a. */
+static inline void sv_block_lerp2(float *o, const float *a, const float *b, float u, int n) {
+    const sv4 vu = sv_set1(u);
+    int i = 0;
+    for (; i + 16 <= n; i += 16) /* four vectors a step */
+        for (int k = 0; k < 16; k += 4)
+            sv_storea(o + i + k, sv_madd(sv_sub(sv_loada(b + i + k), sv_loada(a + i + k)), vu, sv_loada(a + i + k)));
+    for (; i < n; i += 4) sv_storea(o + i, sv_madd(sv_sub(sv_loada(b + i), sv_loada(a + i)), vu, sv_loada(a + i)));
+}
+/* Translations and scales of a pose in one pass: sv_block_lerp2 over
+ * [0, n) and [off, off + n) (n a multiple of 8). */
+static inline void sv_block_lerp2_ts(float *o, const float *a, const float *b, float u, int n, int off) {
+    const sv4 vu = sv_set1(u);
     for (int i = 0; i < n; i += 8) {
-        const sv4 r0 = sv_madd(sv_load(b + i), vb, sv_mul(sv_load(a + i), va));
-        const sv4 r1 = sv_madd(sv_load(b + i + 4), vb, sv_mul(sv_load(a + i + 4), va));
-        sv_store(o + i, r0);
-        sv_store(o + i + 4, r1);
+        const sv4 t0 = sv_madd(sv_sub(sv_loada(b + i), sv_loada(a + i)), vu, sv_loada(a + i));
+        const sv4 t1 = sv_madd(sv_sub(sv_loada(b + i + 4), sv_loada(a + i + 4)), vu, sv_loada(a + i + 4));
+        const sv4 s0 = sv_madd(sv_sub(sv_loada(b + off + i), sv_loada(a + off + i)), vu, sv_loada(a + off + i));
+        const sv4 s1 = sv_madd(sv_sub(sv_loada(b + off + i + 4), sv_loada(a + off + i + 4)), vu, sv_loada(a + off + i + 4));
+        sv_storea(o + i, t0), sv_storea(o + i + 4, t1), sv_storea(o + off + i, s0), sv_storea(o + off + i + 4, s1);
     }
 }
 /* Rotations of n joints: o = normalize(a wa + b wb), b's sign flipped
- * where it points away from a; a zero sum becomes the identity. o may be a. */
+ * where it points away from a. A zero sum (only from zero quaternions,
+ * which a pose does not hold) gives 0, never NaN. o may be a. */
 static inline void sv_block_nlerp2(float *o, const float *a, const float *b, float wa, float wb, int n, int stride) {
-    const sv4 va = sv_set1(wa), vb = sv_set1(wb), one = sv_set1(1.0f);
+    const sv4 va = sv_set1(wa), vb = sv_set1(wb), one = sv_set1(1.0f), tiny = sv_set1(FLT_MIN);
+    /* one pointer per channel: the loop steps one index */
+    const float *a0 = a, *a1 = a + stride, *a2 = a + 2 * stride, *a3 = a + 3 * stride;
+    const float *b0 = b, *b1 = b + stride, *b2 = b + 2 * stride, *b3 = b + 3 * stride;
+    float *o0 = o, *o1 = o + stride, *o2 = o + 2 * stride, *o3 = o + 3 * stride;
     for (int i = 0; i < n; i += 4) {
-        sv4 x = sv_mul(sv_load(a + i), va), y = sv_mul(sv_load(a + stride + i), va);
-        sv4 z = sv_mul(sv_load(a + 2 * stride + i), va), w = sv_mul(sv_load(a + 3 * stride + i), va);
-        const sv4 bx = sv_load(b + i), by = sv_load(b + stride + i), bz = sv_load(b + 2 * stride + i), bw = sv_load(b + 3 * stride + i);
-        const sv4 ws = sv_xorsign(vb, sv_dot4(x, y, z, w, bx, by, bz, bw));
-        x = sv_madd(bx, ws, x), y = sv_madd(by, ws, y), z = sv_madd(bz, ws, z), w = sv_madd(bw, ws, w);
-        sv4 l2 = sv_dot4(x, y, z, w, x, y, z, w);
-        const sv4 zero = sv_is0(l2);
-        w = sv_add(w, zero);
-        l2 = sv_add(l2, zero);
-        const sv4 inv = sv_div(one, sv_sqrt(l2));
-        sv_store(o + i, sv_mul(x, inv));
-        sv_store(o + stride + i, sv_mul(y, inv));
-        sv_store(o + 2 * stride + i, sv_mul(z, inv));
-        sv_store(o + 3 * stride + i, sv_mul(w, inv));
+        const sv4 ax = sv_loada(a0 + i), ay = sv_loada(a1 + i), az = sv_loada(a2 + i), aw = sv_loada(a3 + i);
+        const sv4 bx = sv_loada(b0 + i), by = sv_loada(b1 + i), bz = sv_loada(b2 + i), bw = sv_loada(b3 + i);
+        const sv4 ws = sv_xorsign(vb, sv_dot4(ax, ay, az, aw, bx, by, bz, bw));
+        const sv4 x = sv_madd(bx, ws, sv_mul(ax, va)), y = sv_madd(by, ws, sv_mul(ay, va));
+        const sv4 z = sv_madd(bz, ws, sv_mul(az, va)), w = sv_madd(bw, ws, sv_mul(aw, va));
+        const sv4 inv = sv_div(one, sv_sqrt(sv_max(sv_dot4(x, y, z, w, x, y, z, w), tiny)));
+        sv_storea(o0 + i, sv_mul(x, inv));
+        sv_storea(o1 + i, sv_mul(y, inv));
+        sv_storea(o2 + i, sv_mul(z, inv));
+        sv_storea(o3 + i, sv_mul(w, inv));
     }
 }
 
@@ -145,17 +215,17 @@ static inline void sv_block_nlerp2(float *o, const float *a, const float *b, flo
 static inline void sv_block_normalize_rot(float *q, int n, int stride) {
     const sv4 one = sv_set1(1.0f);
     for (int i = 0; i < n; i += 4) {
-        sv4 x = sv_load(q + i), y = sv_load(q + stride + i), z = sv_load(q + 2 * stride + i), w = sv_load(q + 3 * stride + i);
+        sv4 x = sv_loada(q + i), y = sv_loada(q + stride + i), z = sv_loada(q + 2 * stride + i), w = sv_loada(q + 3 * stride + i);
         sv4 l2 = sv_dot4(x, y, z, w, x, y, z, w);
         /* zero length: (0,0,0,1) (w gets 1 added where l2 is 0, so it normalizes to 1) */
         sv4 zero = sv_is0(l2);
         w = sv_add(w, zero);
         l2 = sv_add(l2, zero);
         sv4 inv = sv_div(one, sv_sqrt(l2));
-        sv_store(q + i, sv_mul(x, inv));
-        sv_store(q + stride + i, sv_mul(y, inv));
-        sv_store(q + 2 * stride + i, sv_mul(z, inv));
-        sv_store(q + 3 * stride + i, sv_mul(w, inv));
+        sv_storea(q + i, sv_mul(x, inv));
+        sv_storea(q + stride + i, sv_mul(y, inv));
+        sv_storea(q + 2 * stride + i, sv_mul(z, inv));
+        sv_storea(q + 3 * stride + i, sv_mul(w, inv));
     }
 }
 

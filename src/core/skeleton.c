@@ -13,6 +13,105 @@ static stance_status check_rotation(const float r[4], int joint, stance_error *e
     return STANCE_OK;
 }
 
+/* ---- the local-to-model schedule ------------------------------------------
+ * Items of 9 shorts, run in order, each after the items holding its joints'
+ * parents:
+ *  - a group (g[0] = 1..4): that many joints that depend on none of each
+ *    other (g[1..4], lanes past the count repeat the last), parents g[5..8];
+ *  - a tile (g[0] = 5): 4 lanes, each a run of 4 consecutive joints a, a+1,
+ *    a+2, a+3 where each is the parent of the next; g[1..4] the runs' first
+ *    joints (a lane may repeat another), g[5..8] their parents. A tile reads
+ *    and writes 4 floats a lane per channel, so it costs a 4x4 transpose
+ *    instead of 4 gathers and 4 scatters per step.
+ * Built once: runs are found in index order, tiles take up to 4 runs none of
+ * which hangs below another's joints; a tile of one run is dissolved. The
+ * items are then ordered by Kahn's algorithm (ready tiles first, then up to 4
+ * ready joints, lowest index first); if tiles made a cycle, none are used. */
+static int l2m_order(const int *parents, int n, const short *tile_of, int tiles, const short (*lanes)[4], short *out) {
+    /* per joint: 1 when computed; per tile: how many lanes' parents are pending */
+    unsigned char done[STANCE_MAX_JOINTS] = {0}, used[STANCE_MAX_JOINTS] = {0};
+    int gc = 0, left = n;
+    while (left > 0) {
+        int emitted = 0;
+        for (int t = 0; t < tiles; t++) { /* a ready tile: every lane's parent computed */
+            if (used[t]) continue;
+            int ready = 1;
+            for (int i = 0; i < 4 && ready; i++) {
+                int p = parents[lanes[t][i]];
+                if (p >= 0 && !done[p]) ready = 0;
+            }
+            if (!ready) continue;
+            short *g = out + (size_t)gc++ * 9;
+            g[0] = 5;
+            for (int i = 0; i < 4; i++) g[1 + i] = lanes[t][i], g[5 + i] = (short)parents[lanes[t][i]];
+            for (int i = 0; i < 4; i++)
+                for (int k = 0; k < 4; k++)
+                    if (!done[lanes[t][i] + k]) done[lanes[t][i] + k] = 1, left--;
+            used[t] = 1, emitted = 1;
+            break;
+        }
+        if (emitted) continue;
+        short *g = NULL;
+        for (int j = 0; j < n; j++) {
+            if (done[j] || tile_of[j] >= 0 || (parents[j] >= 0 && !done[parents[j]])) continue;
+            if (g && g[0] == 4) break;
+            if (!g) g = out + (size_t)gc++ * 9, g[0] = 0;
+            g[1 + g[0]] = (short)j, g[5 + g[0]] = (short)parents[j];
+            g[0]++;
+            for (int k = g[0]; k < 4; k++) g[1 + k] = (short)j, g[5 + k] = (short)parents[j];
+        }
+        if (!g) return -1; /* nothing ready: the tiles made a cycle */
+        for (int i = 0; i < g[0]; i++) done[g[1 + i]] = 1, left--;
+    }
+    return gc;
+}
+
+static int l2m_schedule(const int *parents, int n, short *out) {
+    short tile_of[STANCE_MAX_JOINTS], lanes[STANCE_MAX_JOINTS / 4][4];
+    int tiles = 0;
+    for (int j = 0; j < n; j++) tile_of[j] = -1;
+    int run_count = 0;
+    short runs[STANCE_MAX_JOINTS / 4];
+    /* runs: chains of consecutive joints (j follows j-1 when j-1 is its
+     * parent and has no other child) cut into 4s from their first joint */
+    short children[STANCE_MAX_JOINTS] = {0};
+    for (int j = 0; j < n; j++)
+        if (parents[j] >= 0) children[parents[j]]++;
+    for (int j = 0, len = 0; j < n; j++) {
+        len = j > 0 && parents[j] == j - 1 && children[j - 1] == 1 && len < 4 ? len + 1 : 1;
+        if (len == 4) runs[run_count++] = (short)(j - 3), len = 0;
+    }
+    /* tiles: up to 4 runs, none below a joint of another (through its ancestors) */
+    unsigned char taken[STANCE_MAX_JOINTS / 4] = {0};
+    for (int r = 0; r < run_count; r++) {
+        if (taken[r]) continue;
+        int lane_n = 0;
+        short lane[4];
+        for (int q = r; q < run_count && lane_n < 4; q++) {
+            if (taken[q]) continue;
+            int ok = 1;
+            for (int i = 0; i < lane_n && ok; i++) { /* q's first joint not below lane i's, nor lane i's below q's */
+                for (int a = parents[runs[q]]; a >= 0 && ok; a = parents[a])
+                    if (a >= lane[i] && a < lane[i] + 4) ok = 0;
+                for (int a = parents[lane[i]]; a >= 0 && ok; a = parents[a])
+                    if (a >= runs[q] && a < runs[q] + 4) ok = 0;
+            }
+            if (ok) lane[lane_n++] = runs[q], taken[q] = 1;
+        }
+        if (lane_n < 2) continue; /* one run: its joints go in groups */
+        for (int i = 0; i < 4; i++) lanes[tiles][i] = lane[i < lane_n ? i : lane_n - 1];
+        for (int i = 0; i < lane_n; i++)
+            for (int k = 0; k < 4; k++) tile_of[lane[i] + k] = (short)tiles;
+        tiles++;
+    }
+    int gc = l2m_order(parents, n, tile_of, tiles, (const short (*)[4])lanes, out);
+    if (gc < 0) { /* no tiles */
+        for (int j = 0; j < n; j++) tile_of[j] = -1;
+        gc = l2m_order(parents, n, tile_of, 0, (const short (*)[4])lanes, out);
+    }
+    return gc;
+}
+
 stance_status stance_skeleton_create(const stance_skeleton_desc *desc,
                                      const stance_allocator *allocator, stance_skeleton **out,
                                      stance_error *err) {
@@ -84,27 +183,8 @@ stance_status stance_skeleton_create(const stance_skeleton_desc *desc,
             for (int c = 0; c < 4; c++) r[c] *= inv;
         }
     }
-    /* local-to-model schedule: joints by depth (parents first), in groups
-     * of up to 4 joints of one depth, which depend on none of each other */
     short *groups = (short *)(mem + off_groups);
-    int depth[STANCE_MAX_JOINTS], max_depth = 0, gc = 0;
-    for (int j = 0; j < n; j++) {
-        depth[j] = parents[j] < 0 ? 0 : depth[parents[j]] + 1;
-        if (depth[j] > max_depth) max_depth = depth[j];
-    }
-    for (int d = 0; d <= max_depth; d++) {
-        short *g = NULL;
-        for (int j = 0; j < n; j++) {
-            if (depth[j] != d) continue;
-            if (!g || g[0] == 4) {
-                g = groups + (size_t)gc++ * 9;
-                g[0] = 0;
-            }
-            g[1 + g[0]] = (short)j, g[5 + g[0]] = (short)parents[j];
-            g[0]++;
-            for (int k = g[0]; k < 4; k++) g[1 + k] = (short)j, g[5 + k] = (short)parents[j]; /* lanes past count repeat it */
-        }
-    }
+    int gc = l2m_schedule(parents, n, groups);
     sk->l2m_group_count = gc;
     sk->l2m_groups = groups;
     sk->joint_count = n;

@@ -1,0 +1,48 @@
+/* src/core/fused.h - the fused per-frame passes of evaluation (fused.c):
+ * a clip sampled straight into what uses it, block by block, with no
+ * intermediate pose. Each equals its unfused form (stance_clip_sample, then
+ * the pose operation) within float rounding; tests/test_fused.c checks it.
+ * Not part of the public API. */
+#ifndef STANCE_FUSED_H
+#define STANCE_FUSED_H
+
+#include "stance/clip.h"
+#include "stance/pose.h"
+
+/* The key interval holding `time` (clamped to the clip) and the fraction u
+ * in it, moving the cursor as stance_clip_sample does (clip.c). */
+int st_clip_find_key(const stance_clip *c, float time, stance_cursor *cur, float *u);
+
+/* What a delta clip's constant channels are (graph_deltas.c): with
+ * ST_DELTA_T0 its translation is 0 everywhere, with ST_DELTA_S1 its scale
+ * is 1, so applying them changes nothing and the fused pass skips them. */
+enum { ST_DELTA_T0 = 1, ST_DELTA_S1 = 2 };
+int st_delta_flags(const stance_clip *delta);
+/* Bit b set when joints 4b..4b+3 of the delta keep the identity rotation
+ * at every key (blocks past 64 never): the fused apply leaves them as they
+ * are (base times the identity, within rounding). */
+unsigned long long st_delta_still_blocks(const stance_clip *delta);
+
+/* 1 when a clip can be sampled by the fused passes: dense keys, nlerp. */
+static inline int st_fusable(const stance_clip *c) { return !c->packed && !c->slerp; }
+
+/* out = additive apply of (delta sampled at time) on base with weight w and
+ * mask (padded_count weights, or NULL): stance_clip_sample into a pose,
+ * then st_additive_apply_padded, in one pass. out may be base. */
+void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags,
+                       unsigned long long still, float time, stance_cursor *cur, const float *mask, float w);
+
+/* out = the masked override of base by `layer` sampled at time (weight
+ * times mask, or weight; <= 0 keeps base exactly, >= 1 takes the layer):
+ * stance_clip_sample, then st_blend_masked_padded, in one pass; blocks of
+ * 4 joints the mask leaves out are not sampled. out may be base. */
+void st_fused_override(stance_pose *out, const stance_pose *base, const stance_clip *layer, float time,
+                       stance_cursor *cur, const float *mask, float weight);
+
+/* out = the blend of clips a and b sampled at ta, tb with weights wa, wb
+ * (both > 0, sum 1): two stance_clip_sample, then the lerp/nlerp of
+ * evaluate.c's two-clip blend space, in one pass. */
+void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
+                     float tb, stance_cursor *cb, float wa, float wb);
+
+#endif

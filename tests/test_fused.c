@@ -1,0 +1,242 @@
+/* tests/test_fused.c - the fused passes of evaluation (src/core/fused.c)
+ * against their unfused forms: an additive delta sampled straight into the
+ * apply against stance_clip_sample + the additive apply; two clips sampled
+ * straight into the blend against two samples and the formulas (lerp,
+ * nlerp); a clip sampled straight into the masked override against
+ * sample + masked blend; the delta flags on clips whose channels are known; and a crowd of
+ * the lesson graph updated with and without the fused passes (workspace
+ * flag), pose for pose. */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/fused.h"
+#include "core/graph_internal.h"
+#include "core/internal.h"
+#include "core/qmath.h"
+#include "stance/stance.h"
+
+static stance_builtin B;
+static unsigned rng = 777u;
+static float frand(float lo, float hi) {
+    rng = rng * 1664525u + 1013904223u;
+    return lo + (hi - lo) * (float)(rng >> 8) / 16777216.0f;
+}
+
+static void random_pose(stance_pose *p) {
+    for (int j = 0; j < p->joint_count; j++) {
+        qm_quat q = qm_qnorm(qm_q(frand(-1, 1), frand(-1, 1), frand(-1, 1), frand(-1, 1)));
+        stance_transform t = {{frand(-1, 1), frand(-1, 1), frand(-1, 1)}, {q.x, q.y, q.z, q.w},
+                              {frand(0.5f, 1.5f), frand(0.5f, 1.5f), frand(0.5f, 1.5f)}};
+        stance_pose_set(p, j, &t);
+    }
+}
+
+static float pose_diff(const stance_pose *a, const stance_pose *b) {
+    float worst = 0.0f;
+    for (int c = 0; c < 10; c++)
+        for (int j = 0; j < a->joint_count; j++) {
+            float d = fabsf(a->tx[c * a->padded_count + j] - b->tx[c * b->padded_count + j]);
+            if (!(d <= worst)) worst = d; /* NaN counts as the worst */
+        }
+    return worst;
+}
+
+/* A clip on `sk` that keys only rotations (every joint but 4..7, which
+ * keep the rest rotation), or also translations when `with_t`. */
+static stance_clip *rot_clip(const stance_skeleton *sk, int with_t) {
+    enum { K = 9 };
+    const int J = sk->joint_count;
+    static float times[K], rv[64][K * 4], tv[64][K * 3];
+    stance_track_desc tr[128];
+    int n = 0;
+    for (int k = 0; k < K; k++) times[k] = (float)k / 8.0f;
+    for (int j = 0; j < J; j++) {
+        for (int k = 0; k < K; k++) {
+            qm_quat q = qm_qnorm(qm_q(0.3f * sinf(k + j), 0.2f * cosf(0.5f * k + j), 0.1f * j, 1.0f));
+            rv[j][4 * k] = q.x, rv[j][4 * k + 1] = q.y, rv[j][4 * k + 2] = q.z, rv[j][4 * k + 3] = q.w;
+            tv[j][3 * k] = 0.01f * k, tv[j][3 * k + 1] = -0.02f * j, tv[j][3 * k + 2] = 0.005f * k * j;
+        }
+        if (j < 4 || j > 7) tr[n++] = (stance_track_desc){j, STANCE_CHANNEL_ROTATION, K, times, rv[j]}; /* 4..7 keep the rest */
+        if (with_t) tr[n++] = (stance_track_desc){j, STANCE_CHANNEL_TRANSLATION, K, times, tv[j]};
+    }
+    stance_clip_desc d = {.name = with_t ? "rt" : "r", .duration = 1.0f, .track_count = n, .tracks = tr};
+    stance_clip *c = NULL;
+    stance_clip_create(&d, sk, NULL, &c, NULL);
+    return c;
+}
+
+static void test_delta_flags_and_additive(void) {
+    /* identity rest pose: a rotation-only clip has translation 0 and scale 1 */
+    int parents[13];
+    for (int j = 0; j < 13; j++) parents[j] = j - 1;
+    stance_skeleton_desc sd = {.joint_count = 13, .parents = parents};
+    stance_skeleton *sk = NULL;
+    CHECK_OK(stance_skeleton_create(&sd, NULL, &sk, NULL));
+    stance_clip *r = rot_clip(sk, 0), *rt = rot_clip(sk, 1);
+    CHECK(r && rt);
+    if (!sk || !r || !rt) return;
+    CHECK(st_delta_flags(r) == (ST_DELTA_T0 | ST_DELTA_S1));
+    CHECK(st_delta_flags(rt) == ST_DELTA_S1);
+    /* identity rest: joints 4..7 (block 1) keep the identity rotation; 13 joints, 4 blocks */
+    CHECK(st_delta_still_blocks(r) == 2u && st_delta_still_blocks(rt) == 2u);
+    for (int i = 0; i < B.clip_count; i++) /* an animated translation is never "zero" */
+        if (B.clips[i]->t_keys > 1) CHECK(!(st_delta_flags(B.clips[i]) & ST_DELTA_T0));
+    stance_pose base, out, ref, sample;
+    stance_pose_create(&base, 13, NULL, NULL), stance_pose_create(&out, 13, NULL, NULL);
+    stance_pose_create(&ref, 13, NULL, NULL), stance_pose_create(&sample, 13, NULL, NULL);
+    float mask[16] = {0};
+    for (int j = 0; j < 13; j++) mask[j] = j % 4 == 0 ? 0.0f : j % 3 == 0 ? 1.0f : frand(0, 1);
+    float worst = 0.0f;
+    for (int rep = 0; rep < 40; rep++) {
+        const stance_clip *c = rep % 2 ? rt : r;
+        /* wrong flags would show: the flags passed are the clip's own */
+        const int flags = st_delta_flags(c);
+        const float t = frand(-0.1f, 1.1f), w = rep % 5 == 0 ? 1.0f : frand(0, 1);
+        const float *m = rep % 3 ? mask : NULL;
+        random_pose(&base);
+        stance_cursor ca = {0}, cb = {0};
+        /* unfused: sample, then apply (the runtime's padded apply) */
+        CHECK_OK(stance_clip_sample(c, t, &ca, &sample));
+        stance_pose_copy(&ref, &base);
+        st_additive_apply_padded(&ref, &ref, &sample, m, w);
+        if (rep % 4 == 0) {
+            st_fused_additive(&out, &base, c, flags, st_delta_still_blocks(c), t, &cb, m, w); /* out != base */
+        } else {
+            stance_pose_copy(&out, &base);
+            st_fused_additive(&out, &out, c, flags, st_delta_still_blocks(c), t, &cb, m, w);
+        }
+        CHECK(ca.key == cb.key);
+        float d = pose_diff(&out, &ref);
+        if (!(d <= worst)) worst = d;
+    }
+    printf("  fused additive against sample + apply: largest difference %.2e\n", (double)worst);
+    CHECK(worst <= 1e-6f);
+    stance_pose_destroy(&base), stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
+    stance_clip_destroy(r), stance_clip_destroy(rt);
+    stance_skeleton_destroy(sk);
+}
+
+static void test_override(void) {
+    const stance_clip *wave = stance_builtin_clip(&B, "wave");
+    const int J = B.skeleton->joint_count;
+    stance_pose base, out, ref, sample;
+    stance_pose_create(&base, J, NULL, NULL), stance_pose_create(&out, J, NULL, NULL);
+    stance_pose_create(&ref, J, NULL, NULL), stance_pose_create(&sample, J, NULL, NULL);
+    float mask[STANCE_MAX_JOINTS] = {0}, sub[STANCE_MAX_JOINTS] = {0};
+    stance_mask_subtree(B.skeleton, stance_skeleton_find(B.skeleton, "spine"), 1.0f, 0, sub, NULL);
+    for (int j = 0; j < J; j++) mask[j] = j < 8 ? 0.0f : j % 3 == 0 ? 1.0f : frand(0, 1); /* whole blocks left out */
+    float worst = 0.0f;
+    for (int rep = 0; rep < 40; rep++) {
+        const float t = frand(0, wave->duration), w = rep % 4 == 0 ? 1.0f : rep % 7 == 0 ? 0.0f : frand(0, 1);
+        const float *m = rep % 3 == 0 ? NULL : rep % 3 == 1 ? mask : sub;
+        random_pose(&base);
+        stance_cursor ca = {0}, cb = {0};
+        CHECK_OK(stance_clip_sample(wave, t, &ca, &sample));
+        st_blend_masked_padded(&ref, &base, &sample, m, w);
+        if (rep % 2) {
+            st_fused_override(&out, &base, wave, t, &cb, m, w);
+        } else {
+            stance_pose_copy(&out, &base);
+            st_fused_override(&out, &out, wave, t, &cb, m, w);
+        }
+        CHECK(ca.key == cb.key);
+        float d = pose_diff(&out, &ref);
+        if (!(d <= worst)) worst = d;
+    }
+    printf("  fused override against sample + masked blend: largest difference %.2e\n", (double)worst);
+    CHECK(worst <= 1e-6f);
+    stance_pose_destroy(&base), stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
+}
+
+static void test_blend2(void) {
+    const stance_clip *walk = stance_builtin_clip(&B, "walk"), *run = stance_builtin_clip(&B, "run");
+    const int J = B.skeleton->joint_count;
+    stance_pose out, a, b;
+    stance_pose_create(&out, J, NULL, NULL), stance_pose_create(&a, J, NULL, NULL), stance_pose_create(&b, J, NULL, NULL);
+    float worst = 0.0f;
+    for (int rep = 0; rep < 40; rep++) {
+        const float ta = frand(0, walk->duration), tb = frand(0, run->duration), wb = frand(0.01f, 0.99f), wa = 1.0f - wb;
+        stance_cursor c[4] = {{0}};
+        st_fused_blend2(&out, walk, ta, &c[0], run, tb, &c[1], wa, wb);
+        stance_clip_sample(walk, ta, &c[2], &a);
+        stance_clip_sample(run, tb, &c[3], &b);
+        CHECK(c[0].key == c[2].key && c[1].key == c[3].key);
+        /* the formulas: t, s lerp; q nlerp with b sign-aligned to a */
+        for (int j = 0; j < J; j++) {
+            stance_transform x, y, o;
+            stance_pose_get(&a, j, &x), stance_pose_get(&b, j, &y), stance_pose_get(&out, j, &o);
+            qm_quat q = qm_nlerp(qm_q(x.r[0], x.r[1], x.r[2], x.r[3]), qm_q(y.r[0], y.r[1], y.r[2], y.r[3]), wb);
+            float d = fabsf(o.r[0] - q.x) + fabsf(o.r[1] - q.y) + fabsf(o.r[2] - q.z) + fabsf(o.r[3] - q.w);
+            for (int k = 0; k < 3; k++) {
+                d = fmaxf(d, fabsf(o.t[k] - (x.t[k] + (y.t[k] - x.t[k]) * wb)));
+                d = fmaxf(d, fabsf(o.s[k] - (x.s[k] + (y.s[k] - x.s[k]) * wb)));
+            }
+            if (!(d <= worst)) worst = d;
+        }
+    }
+    printf("  fused two-clip blend against two samples and the formulas: largest difference %.2e\n", (double)worst);
+    CHECK(worst < 2e-6f);
+    stance_pose_destroy(&out), stance_pose_destroy(&a), stance_pose_destroy(&b);
+}
+
+/* the crowd of the benchmark: varied speeds, jumps, every layer on */
+static void inputs(stance_instance *inst, int i, int f) {
+    float ph = 0.37f * (float)i + (float)f / 150.0f;
+    float speed = 2.0f + 2.0f * sinf(ph);
+    stance_instance_set_float(inst, 0, speed < 0.3f ? 0.0f : speed, NULL);
+    if ((f + 7 * i) % 97 == 0) stance_instance_set_trigger(inst, 1, NULL);
+    if (f == 0) {
+        stance_instance_set_layer_weight(inst, 1, 0.5f, 0.0f);
+        stance_instance_set_layer_weight(inst, 2, 0.3f, 0.0f);
+        if (i % 3 == 0) stance_instance_set_layer_weight(inst, 3, 1.0f, 0.0f);
+    }
+}
+
+static void test_crowd_fused_equals_unfused(void) {
+    enum { N = 24, FRAMES = 600 };
+    stance_graph *g = NULL;
+    CHECK_OK(stance_builtin_lesson_graph(&B, NULL, &g, NULL));
+    if (!g) return;
+    stance_instance *a[N], *b[N];
+    for (int i = 0; i < N; i++) {
+        CHECK_OK(stance_instance_create(g, NULL, &a[i], NULL));
+        CHECK_OK(stance_instance_create(g, NULL, &b[i], NULL));
+    }
+    stance_workspace *wf = NULL, *wu = NULL;
+    CHECK_OK(stance_workspace_create(g, NULL, &wf, NULL));
+    CHECK_OK(stance_workspace_create(g, NULL, &wu, NULL));
+    wu->unfused = 1;
+    float worst = 0.0f;
+    long identical = 0, compared = 0, clips_a = 0, clips_b = 0;
+    for (int f = 0; f < FRAMES; f++) {
+        for (int i = 0; i < N; i++) inputs(a[i], i, f), inputs(b[i], i, f);
+        CHECK_OK(stance_instances_update(a, N, 1.0f / 60.0f, wf));
+        CHECK_OK(stance_instances_update(b, N, 1.0f / 60.0f, wu));
+        for (int i = 0; i < N; i++) {
+            const float dl = pose_diff(stance_instance_local_pose(a[i]), stance_instance_local_pose(b[i]));
+            const float dm = pose_diff(stance_instance_model_pose(a[i]), stance_instance_model_pose(b[i]));
+            const float d = fmaxf(dl, dm);
+            if (!(d <= worst)) worst = d;
+            identical += d == 0.0f, compared++;
+            clips_a += stance_instance_clips_sampled(a[i]), clips_b += stance_instance_clips_sampled(b[i]);
+        }
+    }
+    printf("  crowd (%d x %d frames), fused against unfused: largest difference %.2e, %ld of %ld updates bit for bit\n",
+           N, FRAMES, (double)worst, identical, compared);
+    CHECK(worst <= 1e-6f);
+    CHECK(clips_a == clips_b); /* the same clips sampled */
+    for (int i = 0; i < N; i++) stance_instance_destroy(a[i]), stance_instance_destroy(b[i]);
+    stance_workspace_destroy(wf), stance_workspace_destroy(wu);
+    stance_graph_destroy(g);
+}
+
+int main(void) {
+    if (stance_builtin_create(NULL, &B, NULL)) return 1;
+    RUN(test_delta_flags_and_additive);
+    RUN(test_override);
+    RUN(test_blend2);
+    RUN(test_crowd_fused_equals_unfused);
+    stance_builtin_destroy(&B);
+    return check_summary();
+}
