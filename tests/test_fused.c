@@ -15,6 +15,7 @@
 #include "core/internal.h"
 #include "core/qmath.h"
 #include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
 
 static stance_builtin B;
 static unsigned rng = 777u;
