@@ -245,11 +245,16 @@
     else if (v === VIEW.ly) drawLayerTimeline(t);
     drawGraph(v);
   }
-  let panelFrame = 0;
+  let panelFrame = 0, graphBlank = false;
 
   function drawGraph(v) {
     const c = $('graph');
-    if (v < 0 || !L._lab_joint_count(v)) { StanceGraphView.draw(c, null, null); machineSeen = null; return; }
+    if (v < 0 || !L._lab_joint_count(v)) { // nothing to show: blank it once, not every frame
+      if (!graphBlank) { StanceGraphView.draw(c, null, null); graphBlank = true; }
+      machineSeen = null;
+      return;
+    }
+    graphBlank = false;
     if (!graphs[v]) {
       const p = L._lab_graph_json(v);
       if (!p) { cErr('graph'); return; }
