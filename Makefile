@@ -72,6 +72,7 @@ clean:
 # make lab        build build-lab/ (index.html, index.js, index.wasm, lab.js)
 # make lab-serve  serve build-lab/ on 127.0.0.1
 # make lab-test   browser tests (Debian chromium + npm playwright-core)
+# make lab-crowd-fps  the crowd view's frame rate, LAB_RUNS times (default 3)
 LAB_OUT ?= build-lab
 LAB_PORT ?= 8765
 # the runtime's and the lesson library's sources as CMake lists them (written by cmake into
@@ -81,7 +82,7 @@ LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -Wall -Wextra -Werror -Wshadow -Wstri
 	-sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=UTF8ToString,HEAPU8,HEAP32,HEAPF32 \
 	-sMINIFY_HTML=0 --shell-file lab/index.html
 
-.PHONY: lab lab-files lab-serve lab-test lab-deps
+.PHONY: lab lab-files lab-serve lab-test lab-deps lab-crowd-fps
 
 lab-deps:
 	bash scripts/lab_deps.sh
@@ -116,12 +117,19 @@ lab-serve: lab
 	@echo "  the same by hand: python3 -m http.server $(LAB_PORT) --bind 127.0.0.1 --directory $(LAB_OUT)"
 	python3 -m http.server $(LAB_PORT) --bind 127.0.0.1 --directory $(LAB_OUT)
 
-# The crowd's frame-rate bar: issue 14 asks for 55 fps, which Chromium's
-# software renderer (SwiftShader) does not reach on this project's 2-core
-# machines (42.8 fps measured on a quiet one, 59.3 with the meshes not drawn;
-# the animation itself takes 0.5 ms a frame). make check holds it at 30 until
-# the renderer is faster; `make lab-test LAB_CROWD_MIN_FPS=55` asks for the goal.
+# The crowd's frame-rate bar: issue 14 asks for 55 fps. With Chromium's software
+# renderer (SwiftShader) on this project's shared 2-core machine the crowd held
+# 54 to 60 fps (median 58) at the lowest load seen (3 to 4.5, about 2 of it the
+# browser itself), but 34 to 58 fps while other jobs loaded it (load 5 to 13):
+# SwiftShader's threads compete for the 2 cores (make lab-crowd-fps measures it).
+# make check keeps 30 so that a loaded machine does not fail it;
+# `make lab-test LAB_CROWD_MIN_FPS=55` asks for the goal.
 LAB_CROWD_MIN_FPS ?= 30
 lab-test: lab build
 	STANCE_CLI=$${STANCE_CLI:-$(BUILD)/stance} LAB_DIR=$(LAB_OUT) LAB_CROWD_MIN_FPS=$(LAB_CROWD_MIN_FPS) \
 		node tests/lab/lab.test.mjs
+
+# the crowd's frame rate LAB_RUNS times (a fresh browser each), with the CPU time per frame
+LAB_RUNS ?= 3
+lab-crowd-fps: lab
+	RUNS=$(LAB_RUNS) LAB_DIR=$(LAB_OUT) node scripts/lab_crowd_fps.mjs

@@ -31,7 +31,7 @@
   let uploaded = null;     // which view's meshes are on the GPU
   const graphs = {};       // view -> lab_graph_json object
   let machineSeen = null;  // what the state-machine view drew last
-  let crowdOpen = false, crowdMs = 0;
+  let crowdOpen = false, crowdMs = 0, crowdShown = 0;
   let fpsNow = 0, crowdTriangles = 0, meshTop = -Infinity;
   let sampleReq = null;    // pixel sampling for the tests
   const speedName = 'speed', jumpName = 'jump';
@@ -140,6 +140,9 @@
   const u16 = (ptr, n) => new Uint16Array(L.HEAPU8.buffer, ptr, n);
   const u32 = (ptr, n) => new Uint32Array(L.HEAPU8.buffer, ptr, n);
 
+  // characters an instance of the crowd's draw: the largest divisor of n up to 10
+  function crowdBatch(n) { let k = 10; while (n % k) k--; return k; }
+
   // the view's skinned meshes, copied out of the wasm heap once
   function uploadMeshes(v) {
     const src = v === VIEW.cr ? VIEW.sm : v; // the crowd is the built-in character
@@ -148,7 +151,7 @@
       const nv = L._lab_crowd_lod_vertex_count(), ni = L._lab_crowd_lod_index_count(), col = f32(L._lab_mesh_color(0, 0), 4);
       meshes.push({ positions: f32(L._lab_crowd_lod_positions(), 3 * nv).slice(), normals: f32(L._lab_crowd_lod_normals(), 3 * nv).slice(),
         joints: u16(L._lab_crowd_lod_joints(), 4 * nv).slice(), weights: f32(L._lab_crowd_lod_weights(), 4 * nv).slice(),
-        indices: u32(L._lab_crowd_lod_indices(), ni).slice(), color: [col[0], col[1], col[2]], skin: 0, rigid: true });
+        indices: u32(L._lab_crowd_lod_indices(), ni).slice(), color: [col[0], col[1], col[2]], skin: 0, rigid: true, batch: crowdBatch(L._lab_crowd_count()) });
       gfx.upload(meshes);
       uploaded = v;
       crowdTriangles = ni / 3;
@@ -190,7 +193,7 @@
     const v = activeView();
     if (v === -2) { // a file tab with nothing loaded
       if (uploaded !== -2) { gfx.upload([]); uploaded = -2; }
-      gfx.draw({ target: [0, 0.9, 0], height: 1.8, ground: 0, places: new Float32Array(4), instances: 1, showMesh: false });
+      gfx.draw({ target: [0, 0.9, 0], height: 1.8, ground: 0, showMesh: false });
       drawGraph(-1);
       return;
     }
@@ -198,10 +201,11 @@
     const showBones = $('show-bones').checked, showMesh = $('show-mesh').checked;
     if (v === VIEW.cr) {
       const n = L._lab_crowd_count(), J = L._lab_crowd_joints();
-      gfx.matrices(f32(L._lab_crowd_matrices(), n * J * 16), J, n);
-      const places = f32(L._lab_crowd_places(), 4 * n).slice();
-      gfx.draw({ target: [0, 0.8, 0], height: 1.8, ground: 0, places, instances: n, showMesh: $('show-mesh').checked, gridSize: 30 });
-      lastBox = null;
+      // one upload: the rows lab_crowd.c wrote (matrices placed in the world), straight from the wasm heap
+      gfx.rows(f32(L._lab_crowd_rows(), n * J * 12), 3 * J, n);
+      gfx.draw({ target: [0, 0.8, 0], height: 1.8, ground: 0, crowd: n, showMesh, gridSize: 24, gridStep: 1 });
+      lastBox = { x0: 0, y0: 0, x1: gfx.canvas.width, y1: gfx.canvas.height }; // for the tests: the whole view
+      if (sampleReq) { const q = sampleReq; sampleReq = null; q(gfx.read(lastBox), lastBox); }
       return;
     }
     const s = skel[v];
@@ -230,7 +234,7 @@
       const k = 1.5 * ol / len, a = [pose.x[arm] + r[0], pose.y[arm] + r[1], pose.z[arm] + r[2]];
       extra = new Float32Array([...a, a[0] + dx * k, a[1] + dy * k, a[2] + dz * k]);
     }
-    gfx.draw({ target, height: Math.max(tall, 0.8 * s.span), ground: s.ground, places: new Float32Array([r[0], r[1], r[2], 0]), instances: 1,
+    gfx.draw({ target, height: Math.max(tall, 0.8 * s.span), ground: s.ground, place: [r[0], r[1], r[2], 0],
       showMesh, bones: showBones || !showMesh ? lines.seg : null, joints: showBones ? lines.pts : null, extra });
     lastBox = gfx.project(lines.pts);
     if (sampleReq) { const q = sampleReq; sampleReq = null; q(gfx.read(lastBox), lastBox); }
@@ -241,11 +245,16 @@
     else if (v === VIEW.ly) drawLayerTimeline(t);
     drawGraph(v);
   }
-  let panelFrame = 0;
+  let panelFrame = 0, graphBlank = false;
 
   function drawGraph(v) {
     const c = $('graph');
-    if (v < 0 || !L._lab_joint_count(v)) { StanceGraphView.draw(c, null, null); machineSeen = null; return; }
+    if (v < 0 || !L._lab_joint_count(v)) { // nothing to show: blank it once, not every frame
+      if (!graphBlank) { StanceGraphView.draw(c, null, null); graphBlank = true; }
+      machineSeen = null;
+      return;
+    }
+    graphBlank = false;
     if (!graphs[v]) {
       const p = L._lab_graph_json(v);
       if (!p) { cErr('graph'); return; }
@@ -275,8 +284,9 @@
     },
     machine() { return machineSeen; },
     renderer() { const gl = gfx.gl, e = gl.getExtension('WEBGL_debug_renderer_info'); return e ? gl.getParameter(e.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER); },
-    // the character's screen box and its pixels on the next frame: { box, pixels (non-background count), data }
-    sample() {
+    // the character's screen box (the crowd: the whole view) and its pixels on the next frame:
+    // { box, pixels (non-background count), area, data (RGBA bytes, left out when noData) }
+    sample(noData) {
       return new Promise((resolve) => {
         sampleReq = (px, box) => {
           let n = 0;
@@ -284,7 +294,7 @@
             const d = Math.abs(px[i] - 240) + Math.abs(px[i + 1] - 242) + Math.abs(px[i + 2] - 245); // the clear colour
             if (d > 40) n++;
           }
-          resolve({ box, pixels: n, area: (box.x1 - box.x0) * (box.y1 - box.y0), data: Array.from(px) });
+          resolve({ box, pixels: n, area: (box.x1 - box.x0) * (box.y1 - box.y0), data: noData ? null : Array.from(px) });
         };
       });
     },
@@ -449,6 +459,11 @@
       $('as-time').textContent = asView === 2 ? L._lab_time(2).toFixed(2) + ' s (graph)' : L._lab_asset_clip_time().toFixed(2) + ' s';
       $('as-state').textContent = asView === 2 ? str(L._lab_base_state(2)) : '-';
     } else if (view === 'cr' && crowdOpen) {
+      // four times a second: the figures are 1 s averages or jitter by the timer's step, and each
+      // change of the panel's text costs a layout, a paint and a composite of the page
+      const t = performance.now();
+      if (t - crowdShown < 250) return;
+      crowdShown = t;
       $('cr-count').textContent = String(L._lab_crowd_count());
       $('cr-update').textContent = L._lab_crowd_update_ms().toFixed(3) + ' ms';
       $('cr-skin').textContent = L._lab_crowd_skin_ms().toFixed(3) + ' ms';

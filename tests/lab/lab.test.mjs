@@ -384,6 +384,13 @@ async function main() {
       const st = JSON.parse(await page.evaluate(() => window.stanceLab.status()));
       check(st.characters === 100, 'characters: ' + st.characters);
       check(st.update_ms >= 0 && st.update_avg_ms > 0, 'update time: ' + JSON.stringify(st));
+      // the crowd is drawn: the view has far more non-background pixels with the meshes than without
+      const seen = await page.evaluate(() => window.stanceLab.sample(true));
+      await page.click('#show-mesh');
+      const ground = await page.evaluate(() => window.stanceLab.sample(true));
+      await page.click('#show-mesh');
+      console.log(`       crowd pixels: ${seen.pixels} of ${seen.area} not background, ${ground.pixels} without the meshes`);
+      check(seen.pixels - ground.pixels > 0.03 * seen.area, `the crowd covers ${seen.pixels - ground.pixels} pixels of ${seen.area}`);
       // frames over 5 s, counted by the page
       const count = () => page.evaluate(() => new Promise((resolve) => {
         let n = 0; const t0 = performance.now();
