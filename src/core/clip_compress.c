@@ -115,17 +115,7 @@ static void build(const float *vals, int K, int ch, int shift, int bits, st_ptra
                     if (raw[3 * k + c] < a) a = raw[3 * k + c];
                     if (raw[3 * k + c] > z) z = raw[3 * k + c];
                 }
-                int h0 = 0, h1 = 0;
-                if (t->ext[c] > 0.0f) {
-                    h0 = (int)floorf((a - t->min[c]) / t->step[c]);
-                    int h2 = (int)ceilf((z - t->min[c]) / t->step[c]);
-                    h0 = h0 < 0 ? 0 : h0 > 255 ? 255 : h0;
-                    h2 = h2 < h0 ? h0 : h2 > 255 ? 255 : h2;
-                    h1 = h2 - h0;
-                    if (h1 == 0 && h0 < 255) h1 = 1;
-                    else if (h1 == 0) h0--, h1 = 1;
-                }
-                h[2 * c] = (unsigned char)h0, h[2 * c + 1] = (unsigned char)h1;
+                seg_head(t->min[c], t->ext[c], t->step[c], a, z, h + 2 * c);
             }
         }
         for (int c = 0; c < 3; c++) {

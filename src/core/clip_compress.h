@@ -96,4 +96,22 @@ stance_status st_compress_vbr(work *w, int T, chosen *ch, const float *const *va
 /* Bytes st_compress_vbr allocates for T tracks of K keys, J joints (its working set). */
 size_t st_compress_vbr_bytes(int T, int K, int J);
 
+/* A segment's range within its track's, in 255ths of the track's range: h[0]
+ * the step at or below the segment's lowest value a, h[1] >= 1 the steps up
+ * to at or above its highest z (both clamped to 0..255). A constant channel
+ * (ext 0) gets 0, 0. */
+static inline void seg_head(float min, float ext, float step, float a, float z, unsigned char h[2]) {
+    int h0 = 0, h1 = 0;
+    if (ext > 0.0f) {
+        h0 = (int)floorf((a - min) / step);
+        int h2 = (int)ceilf((z - min) / step);
+        h0 = h0 < 0 ? 0 : h0 > 255 ? 255 : h0;
+        h2 = h2 < h0 ? h0 : h2 > 255 ? 255 : h2;
+        h1 = h2 - h0;
+        if (h1 == 0 && h0 < 255) h1 = 1;
+        else if (h1 == 0) h0--, h1 = 1;
+    }
+    h[0] = (unsigned char)h0, h[1] = (unsigned char)h1;
+}
+
 #endif

@@ -314,12 +314,7 @@ stance_status st_imp_build_clip(importer *im, const struct aiAnimation *an, int 
     d.tracks = tracks;
     s = stance_clip_create(&d, sk, al, out, im->err);
     if (!s) im->used += (*out)->bytes;
-    if (s && im->err) {
-        char msg[sizeof im->err->message];
-        memcpy(msg, im->err->message, sizeof msg);
-        msg[sizeof msg - 1] = 0;
-        st_fail(im->err, s, "%s: %.200s", im->path, msg);
-    }
+    if (s) st_imp_prefix_error(im, s);
 done:
     if (bufs)
         for (int i = 0; i < 3 * J; i++) free(bufs[i].times), free(bufs[i].values);

@@ -42,6 +42,16 @@ void st_imp_warn(importer *im, const char *fmt, ...) {
     w->count++;
 }
 
+/* The message of a runtime call's error (skeleton, clip) prefixed with the
+ * file's path. */
+void st_imp_prefix_error(importer *im, stance_status s) {
+    if (!im->err) return;
+    char msg[sizeof im->err->message];
+    memcpy(msg, im->err->message, sizeof msg);
+    msg[sizeof msg - 1] = 0;
+    st_fail(im->err, s, "%s: %.200s", im->path, msg);
+}
+
 /* An aiString's bytes, bounded: its length is clamped to the buffer and cut
  * at the first zero byte. */
 size_t st_imp_ai_len(const struct aiString *s) {
@@ -495,12 +505,7 @@ static stance_status build_skeleton(importer *im, const stance_allocator *al, st
     }
     stance_skeleton_desc d = {n, name_ptr, parents, rest};
     s = stance_skeleton_create(&d, al, out, im->err);
-    if (s && im->err) {
-        char msg[sizeof im->err->message];
-        memcpy(msg, im->err->message, sizeof msg);
-        msg[sizeof msg - 1] = 0;
-        st_fail(im->err, s, "%s: %.200s", im->path, msg);
-    }
+    if (s) st_imp_prefix_error(im, s);
 done:
     free(names), free((void *)name_ptr), free(parents), free(rest);
     return s;
