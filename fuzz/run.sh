@@ -4,7 +4,7 @@
 # loader, default), "graphfile" (JSON graph files, needs libjansson-dev),
 # "api" (the public runtime API driven by tests/api_driver.c over the shipped
 # graphs and the built-in one; needs libjansson-dev and libassimp-dev for the
-# robot graphs, and libtinygltf-dev: their .glb goes to src/io/gltf.cpp) or
+# robot graphs, and libtinygltf-dev: their .glb goes to src/io/gltf*.cpp) or
 # "all" (each in turn). The corpus lives in FUZZ_DIR/corpus-TARGET (default
 # build-fuzz), seeded the first time; crashes are written to FUZZ_DIR/ and
 # fail the run.
@@ -38,8 +38,11 @@ run_one() {
         # the robot graphs' .glb imports through tinygltf (C++): built apart, linked with C++'s sanitizer runtime
         local gltf=""
         if pkg-config --exists tinygltf && command -v clang++ >/dev/null; then
-            clang++ -std=c++17 ${flags/fuzzer,/fuzzer-no-link,} -DSTANCE_HAVE_TINYGLTF=1 -c src/io/gltf.cpp -o "$dir/gltf.o"
-            gltf="-DSTANCE_HAVE_TINYGLTF=1 -fsanitize-link-c++-runtime $dir/gltf.o $(pkg-config --libs tinygltf) -lstdc++"
+            for f in src/io/gltf*.cpp; do
+                clang++ -std=c++17 ${flags/fuzzer,/fuzzer-no-link,} -DSTANCE_HAVE_TINYGLTF=1 -c "$f" -o "$dir/$(basename "$f" .cpp).o"
+                gltf="$gltf $dir/$(basename "$f" .cpp).o"
+            done
+            gltf="-DSTANCE_HAVE_TINYGLTF=1 -fsanitize-link-c++-runtime$gltf $(pkg-config --libs tinygltf) -lstdc++"
         else
             echo "run.sh: no tinygltf: the api fuzzer runs without the robot graphs" >&2
         fi

@@ -211,8 +211,9 @@ stance_status drv_graphs_load(drv_graphs *g, const char *source_dir, const char 
     if (s) { stance_builtin_destroy(&g->builtin); return s; }
     g->graph[0] = g->lesson, g->name[0] = "builtin lesson graph", g->count = 1;
 #if defined(STANCE_HAVE_JANSSON)
-    static const char *const files[] = {"builtin.json", "bullet_waste.json", "robot.json", "robot_controller.json"};
-    for (int i = 0; i < 4 && g->count < DRV_MAX_GRAPHS; i++) {
+    static const char *const files[] = {"builtin.json", "bullet_waste.json", "robot.json", "robot_controller.json",
+                                        "builtin_ik.json", "robot_footlock.json"};
+    for (int i = 0; i < 6 && g->count < DRV_MAX_GRAPHS; i++) {
         if (which && !strstr(files[i], which)) continue;
         char path[1024];
         snprintf(path, sizeof path, "%s/graphs/%s", source_dir ? source_dir : ".", files[i]);
@@ -348,11 +349,12 @@ enum {
     OP_PLAY, OP_LAYER_WEIGHT, OP_LAYER_ENABLED, OP_OVERRIDE, OP_RESET, OP_COPY, OP_TRANSFER,
     OP_CTL_CREATE, OP_CTL_DESTROY, OP_CTL_SET, OP_CTL_RESET, OP_CTL_PARAM, OP_CTL_UPDATE, OP_CTL_RELOAD,
     OP_CTL_INSTANCE, /* an instance call on the controller's own instance (stance_controller_instance) */
+    OP_IK_TARGET, OP_IK_POLE, OP_SET_ROOT, OP_GROUND,
     OP_COUNT
 };
 /* how often each call comes (updates dominate, as in a game) */
 static const unsigned char op_weight[OP_COUNT] = {2, 1, 4, 2, 2, 3, 2, 14, 2, 5, 3, 2, 1, 1, 1, 1,
-                                                  2, 1, 5, 3, 3, 14, 1, 3};
+                                                  2, 1, 5, 3, 3, 14, 1, 3, 3, 2, 2, 1};
 
 static int pick_op(drv_src *s) {
     unsigned total = 0;
@@ -366,6 +368,12 @@ static int pick_op(drv_src *s) {
 }
 
 static int instance_call(drv_world *w, drv_src *s, int op, stance_instance *inst, const stance_graph *g);
+
+/* A ground callback answering the height the world holds for the instance. */
+static float drv_ground(void *user, float x, float z) {
+    (void)x, (void)z;
+    return *(const float *)user;
+}
 
 static int step_instance(drv_world *w, drv_src *s, int op, int slot) {
     const drv_graphs *G = w->graphs;
@@ -419,6 +427,11 @@ static int step_instance(drv_world *w, drv_src *s, int op, int slot) {
             if (expect(w, "instance_transfer", stance_instance_transfer(inst, w->inst[o], report, sizeof report), 1, NULL)) return 1;
         }
         return 0;
+    }
+    case OP_GROUND: { /* the ground under the feet: any height, NaN and infinities too, or flat (NULL) */
+        w->ground[slot] = pick(s, 2) ? drv_float(s) : (float)pick(s, 5) * 0.1f - 0.2f;
+        const int flat = pick(s, 4) == 0;
+        return expect(w, "instance_set_ground", stance_instance_set_ground(inst, flat ? NULL : drv_ground, &w->ground[slot]), 1, NULL);
     }
     default:
         return instance_call(w, s, op, inst, g);
@@ -493,6 +506,42 @@ static int instance_call(drv_world *w, drv_src *s, int op, stance_instance *inst
         float blend = pick(s, 2) ? drv_float(s) : 0.0f;
         int ok = mode < STANCE_SWITCH_MODE_COUNT && easing <= STANCE_EASE_LINEAR && isfinite(blend) && blend <= 60.0f;
         return expect(w, "instance_override_switch", stance_instance_override_switch(inst, mode, blend, easing), ok, NULL);
+    }
+    case OP_IK_TARGET: case OP_IK_POLE: {
+        const int ni = stance_graph_ik_count(g), ik = any_index(s, ni), kind = stance_graph_ik_kind(g, ik);
+        float v[3] = {drv_float(s), drv_float(s), drv_float(s)};
+        if (pick(s, 3)) /* mostly near the character, so the solves run */
+            for (int c = 0; c < 3; c++) v[c] = isfinite(v[c]) ? fmodf(v[c], 2.0f) : v[c];
+        const int finite = isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+        if (op == OP_IK_TARGET) {
+            float wt = pick(s, 2) ? drv_float(s) : (float)pick(s, 5) * 0.25f;
+            const int null_target = pick(s, 16) == 0;
+            int ok = !null_target && ik >= 0 && ik < ni && kind != STANCE_IK_FOOTLOCK && finite && wt >= 0.0f && wt <= 1.0f;
+            return expect(w, "instance_set_ik_target", stance_instance_set_ik_target(inst, ik, null_target ? NULL : v, wt, &err), ok, &err);
+        }
+        const int clear = pick(s, 4) == 0; /* NULL clears the pole */
+        int ok = ik >= 0 && ik < ni && kind == STANCE_IK_TWO_BONE && (clear || finite);
+        return expect(w, "instance_set_ik_pole", stance_instance_set_ik_pole(inst, ik, clear ? NULL : v, &err), ok, &err);
+    }
+    case OP_SET_ROOT: {
+        stance_transform r = stance_transform_identity();
+        const int mode = (int)pick(s, 4), teleport = (int)pick(s, 2);
+        if (mode == 0) /* back to root motion */
+            return expect(w, "instance_set_root", stance_instance_set_root(inst, NULL, teleport, &err), 1, &err);
+        for (int c = 0; c < 3; c++) r.t[c] = mode == 1 ? drv_float(s) : fmodf((float)(drv_u32(s) >> 8), 200.0f) - 100.0f;
+        float yaw = (float)(drv_u32(s) >> 8) / 16777216.0f * 6.2831853f;
+        r.r[1] = sinf(0.5f * yaw), r.r[3] = cosf(0.5f * yaw);
+        if (mode == 3) for (int c = 0; c < 4; c++) r.r[c] = drv_float(s); /* any quaternion */
+        if (pick(s, 4) == 0) for (int c = 0; c < 3; c++) r.s[c] = drv_float(s);
+        int ok = 1;
+        for (int c = 0; c < 3; c++) ok = ok && isfinite(r.t[c]) && isfinite(r.s[c]) && r.s[c] != 0.0f;
+        double n2 = 0;
+        for (int c = 0; c < 4; c++) ok = ok && isfinite(r.r[c]), n2 += (double)r.r[c] * r.r[c];
+        /* graph.h: a unit quaternion within 1e-3 (the float length the runtime computes decides at the edge) */
+        const float n = sqrtf(r.r[0] * r.r[0] + r.r[1] * r.r[1] + r.r[2] * r.r[2] + r.r[3] * r.r[3]);
+        ok = ok && fabsf(n - 1.0f) <= 1e-3f;
+        (void)n2;
+        return expect(w, "instance_set_root", stance_instance_set_root(inst, &r, teleport, &err), ok, &err);
     }
     default:
         return 0;

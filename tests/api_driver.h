@@ -77,6 +77,7 @@ typedef struct drv_world {
     int inst_graph[DRV_SLOTS];
     stance_controller *ctl[DRV_SLOTS];
     int ctl_graph[DRV_SLOTS];
+    float ground[DRV_SLOTS];  /* the height the ground callback of instance slot i answers (any float) */
     uint64_t checksum;        /* statuses and poses of every call */
     long calls, updates, refused;
     char failure[512];

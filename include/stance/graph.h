@@ -296,6 +296,8 @@ int stance_graph_clips(const stance_graph *graph, const stance_clip **clips, int
 const char *stance_graph_closest_param(const stance_graph *graph, const char *name);
 int stance_graph_ik_count(const stance_graph *graph);
 int stance_graph_find_ik(const stance_graph *graph, const char *name);             /* -1 if none */
+/* Entry `ik`'s kind (a stance_ik_kind), -1 when the graph is NULL or ik is out of range. */
+int stance_graph_ik_kind(const stance_graph *graph, int ik);
 /* Entry `ik`'s contacts for `clip` (one of stance_graph_clips), NULL if none. */
 const stance_contacts *stance_graph_ik_contacts(const stance_graph *graph, int ik, const stance_clip *clip);
 

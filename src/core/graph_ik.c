@@ -263,6 +263,7 @@ void gr_destroy_ik(stance_graph *g) {
 }
 
 int stance_graph_ik_count(const stance_graph *g) { return g ? g->ik_count : 0; }
+int stance_graph_ik_kind(const stance_graph *g, int ik) { return g && ik >= 0 && ik < g->ik_count ? (int)g->ik[ik].kind : -1; }
 
 int stance_graph_find_ik(const stance_graph *g, const char *name) {
     if (!g || !name) return -1;
