@@ -57,13 +57,10 @@ void lab_track_frame(lab_view *v);
 const stance_builtin *lab_builtin(void);
 int lab_fail(const char *fmt, ...);
 
-/* Every per-frame update of the lab goes through these two, but view 0's:
- * its stance_scenario runner (the lesson library) updates it. */
+/* Every per-frame update of the lab goes through this, but view 0's: its
+ * stance_scenario runner (the lesson library) updates it. */
 static inline stance_status lab_update(stance_instance *inst, float dt, stance_workspace *ws) {
     return stance_instance_update(inst, dt, ws);
-}
-static inline stance_status lab_update_ex(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
-    return stance_instance_update_ex(inst, dt, flags, ws);
 }
 
 #endif

@@ -114,35 +114,26 @@ static void plot(FILE *f, const char *title, const stance_footlock_frame *fr, in
 }
 
 int cmd_footlock(int argc, char **argv) {
-    const char *graph_path = NULL, *asset = NULL, *svg = NULL;
-    int json = 0;
+    tool_opts o = {0};
     float plant_time = 0.0f;
     for (int i = 1; i < argc; i++) {
+        if (tool_common_option(argc, argv, &i, &o)) continue;
         const char *a = argv[i];
         int more = i + 1 < argc;
-        if (!strcmp(a, "--json")) json = 1;
-        else if (!strcmp(a, "--graph") && more) graph_path = argv[++i];
-        else if (!strcmp(a, "--asset") && more) asset = argv[++i];
-        else if (!strcmp(a, "--svg") && more) svg = argv[++i];
-        else if (!strcmp(a, "--plant-time") && more) {
+        if (!strcmp(a, "--plant-time") && more) {
             char *end;
             plant_time = strtof(argv[++i], &end);
             if (*end || !(plant_time > 0.0f && plant_time <= 10.0f)) { fprintf(stderr, "stance footlock: --plant-time must be in (0, 10] s\n"); return 2; }
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         else { fprintf(stderr, "stance footlock: unknown option '%s'\n", a); usage(stderr); return 2; }
     }
+    const char *svg = o.svg;
+    const int json = o.json;
     stance_error err = {0};
     tool_graph tg;
-    if (tool_graph_open(&tg, graph_path, asset, &err)) { fprintf(stderr, "stance: %s\n", err.message); return 1; }
+    if (tool_graph_open(&tg, o.graph, o.asset, &err)) { fprintf(stderr, "stance: %s\n", err.message); return 1; }
     stance_layer_setup su;
-    stance_status ss;
-#ifdef STANCE_HAVE_JANSSON
-    ss = tg.file ? stance_graphfile_layer_setup(tg.file, &su, &err) : stance_builtin_layer_setup(&tg.builtin, &su);
-#else
-    ss = stance_builtin_layer_setup(&tg.builtin, &su);
-#endif
-    if (ss) {
-        fprintf(stderr, "stance: %s\n", err.message[0] ? err.message : "the built-in character's clips are missing");
+    if (tool_graph_layer_setup(&tg, &su, &err)) {
         tool_graph_close(&tg);
         return 1;
     }

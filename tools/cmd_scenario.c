@@ -130,17 +130,15 @@ static void write_svg(FILE *f, const stance_graph *g, const char *graph_name, in
 }
 
 int cmd_scenario(int argc, char **argv) {
-    const char *graph_path = NULL, *asset = NULL, *svg = NULL, *mode_name = "all";
+    tool_opts o = {0};
+    const char *mode_name = "all";
     float blend = 0.25f;
-    int json = 0, easing = STANCE_EASE_SMOOTHSTEP;
+    int easing = STANCE_EASE_SMOOTHSTEP;
     for (int i = 1; i < argc; i++) {
+        if (tool_common_option(argc, argv, &i, &o)) continue;
         const char *a = argv[i];
         int more = i + 1 < argc;
-        if (!strcmp(a, "--json")) json = 1;
-        else if (!strcmp(a, "--graph") && more) graph_path = argv[++i];
-        else if (!strcmp(a, "--asset") && more) asset = argv[++i];
-        else if (!strcmp(a, "--svg") && more) svg = argv[++i];
-        else if (!strcmp(a, "--mode") && more) mode_name = argv[++i];
+        if (!strcmp(a, "--mode") && more) mode_name = argv[++i];
         else if (!strcmp(a, "--blend-time") && more) {
             char *end;
             blend = strtof(argv[++i], &end);
@@ -162,9 +160,11 @@ int cmd_scenario(int argc, char **argv) {
         if (m < 0) { fprintf(stderr, "stance scenario: unknown mode '%s' (cut, frozen, crossfade, inertialize-simple, inertialize, deadblend, all)\n", mode_name); return 2; }
         modes[count++] = (stance_switch_mode)m;
     }
+    const char *svg = o.svg;
+    const int json = o.json;
     tool_graph tg;
     stance_error err = {0};
-    if (tool_graph_open(&tg, graph_path, asset, &err)) { fprintf(stderr, "stance: %s\n", err.message); return 1; }
+    if (tool_graph_open(&tg, o.graph, o.asset, &err)) { fprintf(stderr, "stance: %s\n", err.message); return 1; }
     stance_scenario_result res[STANCE_SCENARIO_MODES];
     stance_scenario_frame (*frames)[STANCE_SCENARIO_FRAMES] = calloc(STANCE_SCENARIO_MODES, sizeof *frames);
     if (!frames) { tool_graph_close(&tg); fprintf(stderr, "stance scenario: out of memory\n"); return 1; }

@@ -4,6 +4,7 @@
 
 #include "tool_graph.h"
 #include "stance/graphfile.h"
+#include "io/lesson_setup.h"
 
 stance_status tool_graph_open(tool_graph *tg, const char *path, const char *asset, stance_error *err) {
     memset(tg, 0, sizeof *tg);
@@ -37,4 +38,27 @@ void tool_graph_close(tool_graph *tg) {
     stance_graph_destroy(tg->owned);
     if (tg->owned) stance_builtin_destroy(&tg->builtin);
     memset(tg, 0, sizeof *tg);
+}
+
+int tool_graph_layer_setup(const tool_graph *tg, stance_layer_setup *su, stance_error *err) {
+    stance_status ss;
+#ifdef STANCE_HAVE_JANSSON
+    ss = tg->file ? stance_graphfile_layer_setup(tg->file, su, err) : stance_builtin_layer_setup(&tg->builtin, su);
+#else
+    ss = stance_builtin_layer_setup(&tg->builtin, su);
+#endif
+    if (!ss) return 0;
+    fprintf(stderr, "stance: %s\n", err->message[0] ? err->message : "the built-in character's clips are missing");
+    return 1;
+}
+
+int tool_common_option(int argc, char **argv, int *i, tool_opts *o) {
+    const char *a = argv[*i];
+    const int more = *i + 1 < argc;
+    if (!strcmp(a, "--json")) o->json = 1;
+    else if (!strcmp(a, "--graph") && more) o->graph = argv[++*i];
+    else if (!strcmp(a, "--asset") && more) o->asset = argv[++*i];
+    else if (!strcmp(a, "--svg") && more) o->svg = argv[++*i];
+    else return 0;
+    return 1;
 }
