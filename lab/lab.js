@@ -175,18 +175,25 @@
 
   function activeView() { return view === 'as' ? (assetLoaded ? asView : -2) : VIEW[view]; }
 
-  // world-space bone segments and joints of a view's pose
+  // world-space bone segments and joints of a view's pose, in buffers kept
+  // per skeleton size (no allocation per frame)
+  const lineBufs = new Map();
   function boneLines(v, pose) {
-    const s = skel[v], seg = [], pts = [];
+    const s = skel[v], r = pose.root;
+    let b = lineBufs.get(s.n);
+    if (!b) { b = { seg: new Float32Array(6 * s.n), pts: new Float32Array(3 * s.n) }; lineBufs.set(s.n, b); }
+    let ns = 0;
     for (let j = 0; j < s.n; j++) {
-      pts.push(pose.x[j] + pose.root[0], pose.y[j] + pose.root[1], pose.z[j] + pose.root[2]);
+      b.pts[3 * j] = pose.x[j] + r[0], b.pts[3 * j + 1] = pose.y[j] + r[1], b.pts[3 * j + 2] = pose.z[j] + r[2];
       const p = s.parents[j];
       if (p < 0 || (p === 0 && s.rootMarker)) continue;
-      seg.push(pose.x[p] + pose.root[0], pose.y[p] + pose.root[1], pose.z[p] + pose.root[2],
-        pose.x[j] + pose.root[0], pose.y[j] + pose.root[1], pose.z[j] + pose.root[2]);
+      b.seg[ns] = pose.x[p] + r[0], b.seg[ns + 1] = pose.y[p] + r[1], b.seg[ns + 2] = pose.z[p] + r[2];
+      b.seg[ns + 3] = b.pts[3 * j], b.seg[ns + 4] = b.pts[3 * j + 1], b.seg[ns + 5] = b.pts[3 * j + 2];
+      ns += 6;
     }
-    return { seg: new Float32Array(seg), pts: new Float32Array(pts) };
+    return { seg: b.seg.subarray(0, ns), pts: b.pts };
   }
+  let texBuf = new Float32Array(16); // the skin matrices' texture, grown when a view needs more
 
   let lastBox = null;
   function draw() {
@@ -214,7 +221,9 @@
     const ns = L._lab_skin_count(v);
     let J = 1;
     for (let k = 0; k < ns; k++) J = Math.max(J, L._lab_skin_joint_count(v, k));
-    const tex = new Float32Array(Math.max(1, ns) * J * 16);
+    if (texBuf.length < Math.max(1, ns) * J * 16) texBuf = new Float32Array(Math.max(1, ns) * J * 16);
+    const tex = texBuf.subarray(0, Math.max(1, ns) * J * 16);
+    tex.fill(0);
     for (let k = 0; k < ns; k++) {
       const p = L._lab_skin_matrices(v, k);
       if (!p) { cErr('skin'); return; }
