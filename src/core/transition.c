@@ -1,6 +1,8 @@
 /* src/core/transition.c - the maths of switching poses: history velocity and
  * extrapolation, inertialization (the lesson's per-component quintic, and
- * Bollo's vector form: his overshoot-free quintic along the offset's axis,
+ * Bollo's vector form: his overshoot-free quintic along the offset's axis
+ * (his t1; the starting acceleration at or above his that minimises the
+ * curve's peak acceleration),
  * the rest of the velocity on its own bounded quintics, for vectors and
  * quaternions),
  * dead blending's decaying extrapolation, eased weights.
@@ -97,10 +99,11 @@ void tr_bollo_params(float x0, float v0, float blend, float *a0, float *T) {
  * a keeps both (the quadratic only grows with c on [0, 1]), so among those
  * we take the one with the smallest peak |p| over [0, 1]. Peak |p| is convex
  * in a (a maximum of |affine|), so a golden-section search over
- * [Bollo's, Bollo's + 8] finds it; it is Bollo's own for r <= 1.6 and
- * r >= 3.2, and lowers the peak by up to a quarter in between (r = 2.5:
- * 3.32 against 4.44 x0 / t1^2), where a slow approach left Bollo's curve
- * with a zero start and all its braking in the first third. */
+ * [Bollo's, Bollo's + 8] finds it (the minimum is never more than 3.3
+ * above the bound). It is Bollo's own for r <= 1.73 and r >= 3.10 (the
+ * clamped channels, r = 5, included), and lowers the peak by up to 27% in
+ * between (r = 2.37; r = 2.5: 3.32 against 4.44 x0 / t1^2), where Bollo's
+ * a0 is 0 or small and the curve does all its braking after the switch. */
 static float bollo_peak(float r, float a) {
     const float c = 0.5f * (a - 6.0f * r + 12.0f);
     const float al = a, be = 36.0f - 12.0f * r - 16.0f * c, ga = 20.0f * c;
@@ -128,9 +131,9 @@ static float bollo_peak(float r, float a) {
 }
 
 float tr_bollo_a0(float x0, float v0, float blend) {
+    if (!(x0 > 1e-9f) || !(v0 < 0.0f)) return 0.0f; /* no axis; or r = 0, where Bollo's 0 is the minimum */
     float a0, t1;
     tr_bollo_params(x0, v0, blend, &a0, &t1);
-    if (!(x0 > 1e-9f) || !(v0 < 0.0f)) return a0; /* r = 0: Bollo's bound is the minimum */
     const float r = -v0 * t1 / x0;
     if (!(r < 5.0f)) return a0; /* the clamp's own (1-s)^5, or t1 at its floor */
     const float lo0 = a0 * t1 * t1 / x0, gr = 0.618034f;
@@ -196,7 +199,9 @@ void tr_inertialize_apply(stance_pose *out, const float *rec, float t) {
  * offset's axis e = X0 / |X0|, so x0 = |X0| >= 0 (his sign choice), with the
  * velocity's component along it, v = V.e, clamped to v <= 0 (heading back to
  * zero): t1 = min(T, -5 x0 / v), a0 = max(0, (-8 v t1 - 20 x0) / t1^2). It
- * never passes zero.
+ * never passes zero. stance keeps his t1 and takes his a0 as a lower bound:
+ * tr_bollo_a0 picks the a0 at or above it with the smallest peak
+ * acceleration (stored per channel by tr_inertia_fit).
  *
  * What the clamp and the projection drop is kept, so the offset's velocity
  * at the switch is V exactly (no velocity kink): each remaining part is a
