@@ -135,12 +135,14 @@ float tr_bollo_a0(float x0, float v0, float blend) {
     float a0, t1;
     tr_bollo_params(x0, v0, blend, &a0, &t1);
     const float r = -v0 * t1 / x0;
-    if (!(r < 5.0f)) return a0; /* the clamp's own (1-s)^5, or t1 at its floor */
+    /* outside 1.73 < r < 3.10 the bound is the minimum (the search would
+     * return it): the clamp's own (1-s)^5 at r = 5 included, and t1 at its floor */
+    if (!(r > 1.7f && r < 3.15f)) return a0;
     const float lo0 = a0 * t1 * t1 / x0, gr = 0.618034f;
     float lo = lo0, hi = lo0 + 8.0f;
     float m1 = hi - gr * (hi - lo), m2 = lo + gr * (hi - lo);
     float f1 = bollo_peak(r, m1), f2 = bollo_peak(r, m2);
-    for (int k = 0; k < 36; k++) {
+    for (int k = 0; k < 24; k++) { /* the bracket to 8 * 0.618^24 = 7e-5 */
         if (f1 <= f2) hi = m2, m2 = m1, f2 = f1, m1 = hi - gr * (hi - lo), f1 = bollo_peak(r, m1);
         else lo = m1, m1 = m2, f1 = f2, m2 = lo + gr * (hi - lo), f2 = bollo_peak(r, m2);
     }
