@@ -447,6 +447,18 @@ static void test_lesson_goal_builtin(void) {
            (double)cf.overshoot_cm);
     CHECK(in.overshoot_cm <= is.overshoot_cm && in.overshoot_cm <= cf.overshoot_cm);
     CHECK(in.accel_ratio <= is.accel_ratio && in.accel_ratio <= cf.accel_ratio);
+    /* the window that missed the goal before (Move->Idle at 11.883 s, frame
+     * 713, 1.055), from the runner's per-frame ratios */
+    stance_scenario *sc = NULL;
+    stance_scenario_desc d = {.mode = STANCE_SWITCH_INERTIALIZE};
+    CHECK_OK(stance_scenario_create(g, &d, NULL, &sc, NULL));
+    stance_scenario_frame fr;
+    while (sc && !stance_scenario_script_done(sc)) CHECK_OK(stance_scenario_step(sc, &fr, NULL));
+    float win = 0.0f;
+    for (int f = 712; f <= 728 && sc; f++) win = fmaxf(win, stance_scenario_accel_ratio(sc, f));
+    printf("  Move->Idle at 11.883 s: accel ratio %.3f\n", (double)win);
+    CHECK(win > 0.0f && win <= in.accel_ratio);
+    stance_scenario_destroy(sc);
     stance_graph_destroy(g);
     stance_builtin_destroy(&b);
 }
