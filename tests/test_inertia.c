@@ -429,6 +429,38 @@ static void test_moving_target_nested(void) {
     }
 }
 
+/* inertialize-simple (the lesson's per-component quintic, velocities from
+ * the clips) on the same moving target: the offset's velocity is the
+ * source's 1 m/s less the target clip's 3 m/s whether the target plays
+ * directly or inside a nested machine (which used to count as still, 0 m/s),
+ * so the offset from the target alone is x0 smooth5 + (1 - 3) bump per
+ * component in both. */
+static void test_simple_nested_target(void) {
+    const float pa[3] = {0.0f, 1.0f, 0.0f}, va[3] = {1.0f, 0.0f, 0.0f}, vb[3] = {3.0f, 0.0f, 0.0f};
+    float ps[3];
+    source_at_switch(va, ps);
+    const float pb[3] = {ps[0] + 0.05f, ps[1], ps[2]};
+    for (int nested = 0; nested < 2; nested++) {
+        rig r;
+        rig_make(&r, pa, va, pb, vb, nested);
+        static float out[FRAMES][3], cut[FRAMES][3];
+        play(&r, out, STANCE_SWITCH_INERTIALIZE_SIMPLE);
+        play(&r, cut, STANCE_SWITCH_CUT);
+        const double x0 = out[FS][0] - cut[FS][0]; /* along x, negative */
+        double worst = 0.0;
+        for (int f = FS; f < FRAMES; f++) {
+            double t = (f - FS) * (double)DT;
+            double want = x0 * smooth5(t / T) + (1.0 - 3.0) * bump(t, T);
+            worst = fmax(worst, fabs((out[f][0] - cut[f][0]) - want));
+            worst = fmax(worst, fabs(out[f][1] - cut[f][1]) + fabs(out[f][2] - cut[f][2]));
+        }
+        printf("  simple, nested %d: x0 %.4f m, offset vs closed form: worst %.2e m\n", nested, x0, worst);
+        CHECK(x0 < -0.04 && x0 > -0.11);
+        CHECK(worst < 2e-5);
+        rig_done(&r);
+    }
+}
+
 /* Issue 15's goal on the lesson's script, built-in character: Bollo's
  * overshoot and acceleration ratio no larger than the per-component
  * quintic's and no larger than crossfade's. */
@@ -472,6 +504,7 @@ int main(void) {
     RUN(test_moving_away);
     RUN(test_moving_across);
     RUN(test_moving_target_nested);
+    RUN(test_simple_nested_target);
     RUN(test_lesson_goal_builtin);
     return check_summary();
 }
