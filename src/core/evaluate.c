@@ -40,12 +40,19 @@ static void vel_add(stance_pose *dst, const stance_pose *src, float k) {
     for (size_t i = 0; i < n; i++) a[i] += b[i] * k;
 }
 
-/* One planned source into dst; with vel, also its velocity per second. */
+/* One planned source into dst; with vel, also its velocity per second. A
+ * nested machine's (evaluated before its parent) is its output; its velocity,
+ * asked for by inertialize-simple on the switch frame only, is that of the
+ * source it plays now, sampled again (its own switch, if one runs, is not
+ * in it), into its scratch pose PW_OLD, free once it was evaluated. */
 static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g_plan_src *src, stance_pose *dst,
                      stance_pose *vel) {
     if (src->sub >= 0) {
         stance_pose_copy(dst, in_wpose(ws, src->sub, PW_OUT));
-        if (vel) memset(vel->memory, 0, stance_pose_bytes(vel->joint_count));
+        if (vel) {
+            memset(vel->memory, 0, stance_pose_bytes(vel->joint_count)); /* stays zero for a state without clips */
+            eval_src(inst, ws, src->sub, &ws->plans[src->sub].cur, in_wpose(ws, src->sub, PW_OLD), vel);
+        }
         return;
     }
     if (!src->blendspace) { /* one clip */

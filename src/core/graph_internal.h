@@ -135,8 +135,10 @@ typedef struct g_play {
     float root[3];              /* root displacement of the last advance */
 } g_play;
 
-/* inertialization record per joint: 3 channels (t, r, s) of 8 floats; dead
- * blending keeps its 9 velocity floats per joint in the same record */
+/* inertialization record per joint: 3 channels (t, r, s) of 8 floats
+ * (inertialize-simple); Bollo's keeps offset and velocity per channel at
+ * 0..17, the blend at 18 and the channels' starting accelerations at 19..21;
+ * dead blending keeps its 9 velocity floats per joint in the same record */
 #define INERT_FLOATS 24
 
 /* per IK entry: target x, y, z, weight; pole x, y, z, set */
@@ -286,13 +288,19 @@ void tr_inertialize_apply(stance_pose *out, const float *rec, float t);
 void tr_inertia_begin(float *rec, const stance_pose *src, const stance_pose *src_vel, const stance_pose *dst, float blend_time);
 void tr_inertia_fit(float *rec, const stance_pose *src0, const stance_pose *dst1, float dt1);
 void tr_inertia_apply(stance_pose *out, const float *rec, float t);
-/* one channel of it: offset x0[3] with velocity v0[3], blend T, at time t */
-void tr_bollo_offset(const float *x0, const float *v0, float T, float t, float *out);
+/* one channel of it: offset x0[3] with velocity v0[3], blend T, at time t;
+ * a0: the along part's starting acceleration (tr_bollo_a0; anything below
+ * Bollo's own, 0 included, means Bollo's) */
+void tr_bollo_offset(const float *x0, const float *v0, float a0, float T, float t, float *out);
 void tr_deadblend_source(stance_pose *out, const stance_pose *h1, const float *vel, float t, float halflife);
 void tr_lerp(stance_pose *out, const stance_pose *a, const stance_pose *b, float w);
 float tr_ease(stance_easing e, float p);
 /* The quintic offset of one channel at time t (exposed for the tests). */
 float tr_quintic(float x0, float v0, float a0, float T, float t);
 void tr_bollo_params(float x0, float v0, float blend, float *a0, float *T);
+/* the starting acceleration stance uses for x0 >= 0 heading back at v0 <= 0:
+ * Bollo's t1, and of the a0 at or above Bollo's the one whose quintic has the
+ * smallest peak |acceleration| (finite for any finite input) */
+float tr_bollo_a0(float x0, float v0, float blend);
 
 #endif

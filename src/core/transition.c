@@ -1,6 +1,8 @@
 /* src/core/transition.c - the maths of switching poses: history velocity and
  * extrapolation, inertialization (the lesson's per-component quintic, and
- * Bollo's vector form: his overshoot-free quintic along the offset's axis,
+ * Bollo's vector form: his overshoot-free quintic along the offset's axis
+ * (his t1; the starting acceleration at or above his that minimises the
+ * curve's peak acceleration),
  * the rest of the velocity on its own bounded quintics, for vectors and
  * quaternions),
  * dead blending's decaying extrapolation, eased weights.
@@ -71,7 +73,8 @@ float tr_quintic(float x0, float v0, float a0, float T, float t) {
 /* Bollo (GDC 2018): with x0 >= 0 along the offset axis, a velocity heading
  * back to zero (v0 < 0) shortens the blend to at most -5 x0 / v0, and the
  * starting acceleration (-8 v0 T - 20 x0) / T^2, kept >= 0, makes the curve
- * reach zero without passing it. */
+ * reach zero without passing it. tr_bollo_a0 below keeps his t1 and uses
+ * his a0 as a lower bound. */
 void tr_bollo_params(float x0, float v0, float blend, float *a0, float *T) {
     float t1 = blend;
     if (v0 < 0.0f) {
@@ -82,6 +85,70 @@ void tr_bollo_params(float x0, float v0, float blend, float *a0, float *T) {
     float a = (-8.0f * v0 * t1 - 20.0f * x0) / (t1 * t1);
     *a0 = a > 0.0f ? a : 0.0f;
     *T = t1;
+}
+
+/* The starting acceleration stance uses instead of Bollo's (issue 15).
+ *
+ * In units of x0 and t1 (s = t / t1, r = -v0 t1 / x0, 0 <= r <= 5 after
+ * the clamp, a = a0 t1^2 / x0) the quintic is (1-s)^3 (1 + (3-r) s + c s^2)
+ * with c = (a - 6r + 12) / 2, and its acceleration is, exactly,
+ *   p(s) = (1-s) (a + (36 - 12r - 16c) s + 20c s^2).
+ * Bollo's a = max(0, 8r - 20) is the smallest starting acceleration at
+ * which the curve never passes zero (8r - 20 makes 1 + (3-r)s + cs^2 vanish
+ * at s = 1) and never starts by pulling away from the target (0). Any larger
+ * a keeps both (the quadratic only grows with c on [0, 1]), so among those
+ * we take the one with the smallest peak |p| over [0, 1]. Peak |p| is convex
+ * in a (a maximum of |affine|), so a golden-section search over
+ * [Bollo's, Bollo's + 8] finds it (the minimum is never more than 3.3
+ * above the bound). It is Bollo's own for r <= 1.73 and r >= 3.10 (the
+ * clamped channels, r = 5, included), and lowers the peak by up to 27% in
+ * between (r = 2.37; r = 2.5: 3.32 against 4.44 x0 / t1^2), where Bollo's
+ * a0 is 0 or small and the curve does all its braking after the switch. */
+static float bollo_peak(float r, float a) {
+    const float c = 0.5f * (a - 6.0f * r + 12.0f);
+    const float al = a, be = 36.0f - 12.0f * r - 16.0f * c, ga = 20.0f * c;
+    /* p(s) = al + (be - al) s + (ga - be) s^2 - ga s^3; its extrema inside (0, 1) */
+    const float k1 = be - al, k2 = 2.0f * (ga - be), k3 = -3.0f * ga;
+    float best = fabsf(al), roots[2];
+    int n = 0;
+    if (fabsf(k3) > 1e-6f) {
+        const float disc = k2 * k2 - 4.0f * k3 * k1;
+        if (disc >= 0.0f) {
+            const float sq = sqrtf(disc);
+            roots[n++] = (-k2 + sq) / (2.0f * k3), roots[n++] = (-k2 - sq) / (2.0f * k3);
+        }
+    } else if (fabsf(k2) > 1e-6f) {
+        roots[n++] = -k1 / k2;
+    }
+    for (int i = 0; i < n; i++) {
+        const float u = roots[i];
+        if (u > 0.0f && u < 1.0f) {
+            const float pv = (1.0f - u) * (al + (be + ga * u) * u);
+            if (fabsf(pv) > best) best = fabsf(pv);
+        }
+    }
+    return best;
+}
+
+float tr_bollo_a0(float x0, float v0, float blend) {
+    if (!(x0 > 1e-9f) || !(v0 < 0.0f)) return 0.0f; /* no axis; or r = 0, where Bollo's 0 is the minimum */
+    float a0, t1;
+    tr_bollo_params(x0, v0, blend, &a0, &t1);
+    const float r = -v0 * t1 / x0;
+    /* outside 1.73 < r < 3.10 the bound is the minimum (the search would
+     * return it): the clamp's own (1-s)^5 at r = 5 included, and t1 at its floor */
+    if (!(r > 1.7f && r < 3.15f)) return a0;
+    const float lo0 = a0 * t1 * t1 / x0, gr = 0.618034f;
+    float lo = lo0, hi = lo0 + 8.0f;
+    float m1 = hi - gr * (hi - lo), m2 = lo + gr * (hi - lo);
+    float f1 = bollo_peak(r, m1), f2 = bollo_peak(r, m2);
+    for (int k = 0; k < 24; k++) { /* the bracket to 8 * 0.618^24 = 7e-5 */
+        if (f1 <= f2) hi = m2, m2 = m1, f2 = f1, m1 = hi - gr * (hi - lo), f1 = bollo_peak(r, m1);
+        else lo = m1, m1 = m2, f1 = f2, m2 = lo + gr * (hi - lo), f2 = bollo_peak(r, m2);
+    }
+    float a = 0.5f * (lo + hi);
+    if (bollo_peak(r, lo0) <= bollo_peak(r, a)) a = lo0; /* the bound itself, exactly */
+    return a * x0 / (t1 * t1);
 }
 
 /* ---- the lesson's per-component quintic (inertialize-simple) ------------- */
@@ -134,7 +201,9 @@ void tr_inertialize_apply(stance_pose *out, const float *rec, float t) {
  * offset's axis e = X0 / |X0|, so x0 = |X0| >= 0 (his sign choice), with the
  * velocity's component along it, v = V.e, clamped to v <= 0 (heading back to
  * zero): t1 = min(T, -5 x0 / v), a0 = max(0, (-8 v t1 - 20 x0) / t1^2). It
- * never passes zero.
+ * never passes zero. stance keeps his t1 and takes his a0 as a lower bound:
+ * tr_bollo_a0 picks the a0 at or above it with the smallest peak
+ * acceleration (stored per channel by tr_inertia_fit).
  *
  * What the clamp and the projection drop is kept, so the offset's velocity
  * at the switch is V exactly (no velocity kink): each remaining part is a
@@ -159,7 +228,7 @@ void tr_inertialize_apply(stance_pose *out, const float *rec, float t) {
 
 #define TR_BUMP_PEAK (16.0f / 81.0f) /* max of s (1-s)^3 (1+3s) on [0, 1], at s = 1/3 */
 
-void tr_bollo_offset(const float *x0v, const float *v0v, float T, float t, float *out) {
+void tr_bollo_offset(const float *x0v, const float *v0v, float a0v, float T, float t, float *out) {
     out[0] = out[1] = out[2] = 0.0f;
     if (!(T > 0.0f) || t >= T) return;
     const qm_vec3 X0 = qm_v3(x0v[0], x0v[1], x0v[2]), V = qm_v3(v0v[0], v0v[1], v0v[2]);
@@ -178,6 +247,7 @@ void tr_bollo_offset(const float *x0v, const float *v0v, float T, float t, float
     const float vin = v < 0.0f ? v : 0.0f, vout = v - vin; /* Bollo's clamp, and what it leaves */
     float a0, t1;
     tr_bollo_params(x0, vin, T, &a0, &t1); /* vout > 0 only when vin = 0, and then t1 = T */
+    if (a0v > a0) a0 = a0v; /* tr_bollo_a0's, chosen when the velocity was known (never below Bollo's) */
     const float along = tr_quintic(x0, vin, a0, t1, t) + vout * tr_quintic(0.0f, 1.0f, 0.0f, t1, t);
     /* across the axis: done by t1 too, and never further out than 2 x0 */
     const qm_vec3 W = qm_sub(V, qm_scale(e, v));
@@ -201,7 +271,16 @@ void tr_inertia_begin(float *rec, const stance_pose *src, const stance_pose *sv,
         rec_set(r + 12, qm_v3(src->sx[j] - dst->sx[j], src->sy[j] - dst->sy[j], src->sz[j] - dst->sz[j]));
         rec_set(r + 15, sv ? qm_v3(sv->sx[j], sv->sy[j], sv->sz[j]) : qm_v3(0, 0, 0));
         r[18] = blend;
+        r[19] = r[20] = r[21] = 0.0f; /* Bollo's own until tr_inertia_fit knows the velocity */
     }
+}
+
+/* along-axis starting acceleration of the channel at X (offset) and V (velocity) */
+static float channel_a0(const float *X, const float *V, float blend) {
+    const float x0 = sqrtf(X[0] * X[0] + X[1] * X[1] + X[2] * X[2]);
+    if (!(x0 > 1e-9f)) return 0.0f;
+    const float v = (X[0] * V[0] + X[1] * V[1] + X[2] * V[2]) / x0;
+    return tr_bollo_a0(x0, v < 0.0f ? v : 0.0f, blend);
 }
 
 void tr_inertia_fit(float *rec, const stance_pose *src0, const stance_pose *dst1, float dt1) {
@@ -227,6 +306,7 @@ void tr_inertia_fit(float *rec, const stance_pose *src0, const stance_pose *dst1
             if (qm_dot3(da, da) < qm_dot3(d1, d1)) X1 = alt;
         }
         rec_set(r + 9, qm_scale(qm_sub(X1, X0), inv));
+        for (int c = 0; c < 3; c++) r[19 + c] = channel_a0(r + 6 * c, r + 6 * c + 3, r[18]);
     }
 }
 
@@ -234,11 +314,11 @@ void tr_inertia_apply(stance_pose *out, const float *rec, float t) {
     for (int j = 0; j < out->joint_count; j++) {
         const float *r = rec + (size_t)j * INERT_FLOATS;
         float d[3];
-        tr_bollo_offset(r, r + 3, r[18], t, d);
+        tr_bollo_offset(r, r + 3, r[19], r[18], t, d);
         out->tx[j] += d[0], out->ty[j] += d[1], out->tz[j] += d[2];
-        tr_bollo_offset(r + 6, r + 9, r[18], t, d);
+        tr_bollo_offset(r + 6, r + 9, r[20], r[18], t, d);
         qset(out, j, qm_qnorm(qm_qmul(qm_qexp(qm_v3(d[0], d[1], d[2])), qget(out, j))));
-        tr_bollo_offset(r + 12, r + 15, r[18], t, d);
+        tr_bollo_offset(r + 12, r + 15, r[21], r[18], t, d);
         out->sx[j] += d[0], out->sy[j] += d[1], out->sz[j] += d[2];
     }
 }
