@@ -355,6 +355,32 @@ static void test_a0_degenerate(void) {
     CHECK(bad == 0);
 }
 
+/* Poses near FLT_MAX: an offset that overflows float (3e38 - -3e38) and a
+ * velocity of 3e38 m/s. Bollo's inertialization stays finite on every frame
+ * (the runtime bounds what it records at the switch). The other modes do
+ * not yet: their differences overflow the same way (the README's known
+ * limits). */
+static void test_huge_poses(void) {
+    const float cases[2][4][3] = {
+        {{3e38f, 0, 0}, {0, 0, 0}, {-3e38f, 0, 0}, {0, 0, 0}},
+        {{0, 1, 0}, {3e38f, 0, 0}, {0, 0, 0}, {0, 0, 0}},
+    };
+    const int modes[] = {STANCE_SWITCH_INERTIALIZE};
+    for (int c = 0; c < 2; c++)
+        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+            rig r;
+            rig_make(&r, cases[c][0], cases[c][1], cases[c][2], cases[c][3], 0);
+            static float out[FRAMES][3];
+            play(&r, out, modes[m]);
+            int bad = 0;
+            for (int f = 0; f < FRAMES; f++)
+                for (int k = 0; k < 3; k++) bad += !isfinite(out[f][k]);
+            if (bad) printf("  case %d mode %d: %d non-finite coordinates\n", c, modes[m], bad);
+            CHECK(bad == 0);
+            rig_done(&r);
+        }
+}
+
 static void want_slow(double t, double x0, const float va[3], double off[3]) {
     quint q = quint_make(x0, va[0], best_a0_ref(x0, va[0], T), T);
     off[0] = quint_x(&q, t);
@@ -524,6 +550,7 @@ int main(void) {
     RUN(test_a0_properties);
     RUN(test_a0_table_sweep);
     RUN(test_a0_degenerate);
+    RUN(test_huge_poses);
     RUN(test_heading_back);
     RUN(test_heading_back_slowly);
     RUN(test_moving_away);

@@ -276,6 +276,22 @@ void tr_bollo_offset(const float *x0v, const float *v0v, float a0v, float T, flo
 static qm_vec3 rec_v3(const float *r) { return qm_v3(r[0], r[1], r[2]); }
 static void rec_set(float *r, qm_vec3 v) { r[0] = v.x, r[1] = v.y, r[2] = v.z; }
 
+/* A switch's offsets and velocities are kept finite and bounded: poses
+ * with coordinates near FLT_MAX would otherwise overflow a difference or a
+ * quotient by dt, and the quintics would make inf of it. 1e6 units (and
+ * units a second) is far beyond any animated motion; larger is scaled down
+ * to it, a non-finite vector becomes zero. */
+#define TR_REC_MAX 1e6f
+static void rec_bound(float *r) {
+    const double l2 = (double)r[0] * r[0] + (double)r[1] * r[1] + (double)r[2] * r[2];
+    if (!(l2 <= 1e300)) {
+        r[0] = r[1] = r[2] = 0.0f;
+    } else if (l2 > (double)TR_REC_MAX * TR_REC_MAX) {
+        const double k = TR_REC_MAX / sqrt(l2);
+        for (int c = 0; c < 3; c++) r[c] = (float)(r[c] * k);
+    }
+}
+
 void tr_inertia_begin(float *rec, const stance_pose *src, const stance_pose *sv, const stance_pose *dst, float blend) {
     for (int j = 0; j < src->joint_count; j++) {
         float *r = rec + (size_t)j * INERT_FLOATS;
@@ -287,6 +303,7 @@ void tr_inertia_begin(float *rec, const stance_pose *src, const stance_pose *sv,
         rec_set(r + 15, sv ? qm_v3(sv->sx[j], sv->sy[j], sv->sz[j]) : qm_v3(0, 0, 0));
         r[18] = blend;
         r[19] = r[20] = r[21] = 0.0f; /* Bollo's own until tr_inertia_fit knows the velocity */
+        for (int k = 0; k < 18; k += 3) rec_bound(r + k);
     }
 }
 
@@ -321,6 +338,7 @@ void tr_inertia_fit(float *rec, const stance_pose *src0, const stance_pose *dst1
             if (qm_dot3(da, da) < qm_dot3(d1, d1)) X1 = alt;
         }
         rec_set(r + 9, qm_scale(qm_sub(X1, X0), inv));
+        rec_bound(r + 3), rec_bound(r + 9), rec_bound(r + 15);
         for (int c = 0; c < 3; c++) r[19 + c] = channel_a0(r + 6 * c, r + 6 * c + 3, r[18]);
     }
 }
