@@ -57,7 +57,7 @@ static void encode_segment(vtrack *t, uint32_t K, uint32_t s, int b, int drop) {
     unsigned char *h = t->stream + S + 6u * (size_t)s, *keys = t->stream + 7u * (size_t)S;
     t->stream[s] = (unsigned char)(b | drop << 5);
     int bc[3];
-    const int sum = st_vbr_comp_bits(b, h, bc);
+    const int sum = st_vbr_comp_bits(b, h, t->step, bc);
     for (uint32_t i = 0; i < m; i++) {
         const float *x = t->trip + 3 * (size_t)(k0 + i);
         size_t pos = t->bit + (size_t)i * (size_t)sum;
@@ -380,7 +380,7 @@ stance_status st_compress_vbr(work *w, int T, chosen *ch, const float *const *va
             for (int i = 0; i < T; i++) {
                 tr[i].b &= 0xFF;
                 int bc[3];
-                cost += (size_t)st_vbr_seg_keys(K, s) * (size_t)st_vbr_comp_bits(tr[i].b, tr[i].stream + S + 6u * s, bc);
+                cost += (size_t)st_vbr_seg_keys(K, s) * (size_t)st_vbr_comp_bits(tr[i].b, tr[i].stream + S + 6u * s, tr[i].step, bc);
             }
             if (cost < best_cost) {
                 best_cost = cost;
@@ -395,7 +395,7 @@ stance_status st_compress_vbr(work *w, int T, chosen *ch, const float *const *va
         for (int i = 0; i < T; i++) {
             encode_segment(&tr[i], K, s, best_b[i], drops[(size_t)i * S + s]);
             int bc[3];
-            tr[i].bit += (size_t)st_vbr_seg_keys(K, s) * (size_t)st_vbr_comp_bits(best_b[i], tr[i].stream + S + 6u * s, bc);
+            tr[i].bit += (size_t)st_vbr_seg_keys(K, s) * (size_t)st_vbr_comp_bits(best_b[i], tr[i].stream + S + 6u * s, tr[i].step, bc);
         }
         refresh(w, tr, T, e0, e1);
     }
@@ -404,7 +404,7 @@ stance_status st_compress_vbr(work *w, int T, chosen *ch, const float *const *va
         vtrack *t = &tr[i];
         const size_t nb = 7u * (size_t)S + (t->bit + 7u) / 8u;
         memset(&ch[i].t, 0, sizeof ch[i].t);
-        ch[i].t.joint = (uint16_t)t->joint, ch[i].t.channel = (uint8_t)t->ch, ch[i].t.bits = ST_PACK_VBR, ch[i].t.n = K;
+        ch[i].t.joint = (uint16_t)t->joint, ch[i].t.channel = (uint8_t)t->ch, ch[i].t.bits = ST_PACK_VBR5, ch[i].t.n = K;
         for (int c = 0; c < 3; c++) ch[i].t.min[c] = t->min[c], ch[i].t.ext[c] = t->ext[c], ch[i].t.step[c] = t->step[c];
         ch[i].data_bytes = nb + 4;
         if (!(ch[i].data = st_alloc(al, ch[i].data_bytes, 16))) {

@@ -40,7 +40,7 @@ static stance_status check_track(const st_packed_desc *d, int i, uint32_t K, sta
     if (!st_bits_ok(t->bits))
         return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has bits %d (0, 1..24, 32, 64 + 1..24 or 128)", d->name, i, t->bits);
     if (!t->data) return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has no key data", d->name, i);
-    if (t->bits == ST_PACK_VBR)
+    if (st_is_vbr(t->bits))
         for (uint32_t g = 0; g < st_vbr_segments(n); g++) {
             const unsigned code = t->data[g];
             if ((code & 31u) > ST_VBR_MAX_BITS || (code & 0x80u) || (w == 3 && (code >> 5)))
@@ -101,7 +101,7 @@ static float grid_rate(const float *times, int K) {
 
 /* 1 when a quantized track has a component of more than 16 bits. */
 static int is_wide(const st_ptrack_desc *t, uint32_t n) {
-    if (t->bits != ST_PACK_VBR) return (t->bits & ~ST_PACK_SEG) > 16;
+    if (!st_is_vbr(t->bits)) return (t->bits & ~ST_PACK_SEG) > 16;
     for (uint32_t g = 0; g < st_vbr_segments(n); g++)
         if ((t->data[g] & 31u) > 16u) return 1;
     return 0;
@@ -132,9 +132,10 @@ static void expand(st_ptrack *o, const st_ptrack_desc *t, unsigned char *data, s
         int bc[3], drop = 3;
         const unsigned char *keys, *h = NULL;
         memset(&g[s], 0, sizeof g[s]);
-        if (t->bits == ST_PACK_VBR) {
+        if (st_is_vbr(t->bits)) {
+            float sv[3];
             h = p + S + 6u * (size_t)s;
-            st_vbr_comp_bits(p[s] & 31, h, bc);
+            st_vbr_comp_bits(p[s] & 31, h, st_vbr_steps(t->bits, t->ext, sv), bc);
             drop = rot ? (int)(p[s] >> 5 & 3u) : 3;
             keys = p + 7u * (size_t)S;
         } else {
@@ -224,7 +225,8 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             keys += 4 * n * w;
         } else {
             moving++;
-            const size_t nb = t->bits == ST_PACK_VBR ? st_vbr_bytes((uint32_t)n, t->data) : st_ptrack_bytes((uint32_t)n, t->bits);
+            float sv[3];
+            const size_t nb = st_is_vbr(t->bits) ? st_vbr_bytes((uint32_t)n, t->data, st_vbr_steps(t->bits, t->ext, sv)) : st_ptrack_bytes((uint32_t)n, t->bits);
             data_bytes = expanded_end(data_bytes, nb, (uint32_t)n, is_wide(t, (uint32_t)n));
             stored += 24 + nb;
             keys += nb;
@@ -317,8 +319,9 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             memcpy(raw + ro, t->values, sizeof(float) * (size_t)n * (size_t)w);
             ro += (size_t)n * (size_t)w;
         } else {
-            const int vbr = t->bits == ST_PACK_VBR;
-            const size_t nb = vbr ? st_vbr_bytes(n, t->data) : st_ptrack_bytes(n, t->bits);
+            const int vbr = st_is_vbr(t->bits);
+            float sv[3];
+            const size_t nb = vbr ? st_vbr_bytes(n, t->data, st_vbr_steps(t->bits, t->ext, sv)) : st_ptrack_bytes(n, t->bits);
             o->offset = (uint32_t)dof;
             memcpy(data + dof, t->data, nb);
             const int seg = vbr || (t->bits & ST_PACK_SEG) != 0;
