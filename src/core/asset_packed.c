@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/asset_internal.h"
+#include "core/clip_lattice.h"
 #include "core/clip_packed.h"
 
 static void write_track_head(writer *w, int joint, int channel, int shift, int bits) {
@@ -43,11 +44,14 @@ void st_asset_write_packed_clip(writer *w, const stance_clip *c) {
         write_track_head(w, t->joint, t->channel, t->shift, t->bits);
         if (t->bits == ST_PACK_RAW) {
             for (size_t k = 0; k < (size_t)t->n * (size_t)width; k++) w_f32(w, p->raw[t->offset + k]);
-        } else if (st_is_vbr(t->bits)) {
-            float sv[3];
+        } else if (t->bits == ST_PACK_LAT) {
             for (int e = 0; e < 3; e++) w_f32(w, t->min[e]);
             for (int e = 0; e < 3; e++) w_f32(w, t->ext[e]);
-            w_bytes(w, p->data + t->offset, st_vbr_bytes(t->n, p->data + t->offset, st_vbr_steps(t->bits, t->ext, sv)));
+            w_bytes(w, p->data + t->offset, st_lat_bytes(t->n, p->data + t->offset, SIZE_MAX));
+        } else if (st_is_vbr(t->bits)) {
+            for (int e = 0; e < 3; e++) w_f32(w, t->min[e]);
+            for (int e = 0; e < 3; e++) w_f32(w, t->ext[e]);
+            w_bytes(w, p->data + t->offset, st_vbr_bytes(t->n, p->data + t->offset));
         } else {
             for (int e = 0; e < 3; e++) w_f32(w, t->min[e]);
             for (int e = 0; e < 3; e++) w_f32(w, t->ext[e]);
@@ -106,13 +110,19 @@ stance_status st_asset_load_packed_clip(reader *r, const stance_skeleton *sk, co
         for (uint32_t i = 0; i < n; i++) {
             unsigned lo = r_u8(&q), hi = r_u8(&q);
             int joint = (int)(lo | hi << 8), ch = (int)r_u8(&q), shift = (int)r_u8(&q), bits = (int)r_u8(&q);
-            if (q.bad || ch > 2 || shift > ST_PACK_MAX_SHIFT || !st_bits_ok(bits) || (bits == ST_PACK_VBR && version < 4) || (bits == ST_PACK_VBR5 && version < 5)) {
+            if (q.bad || ch > 2 || shift > ST_PACK_MAX_SHIFT || !st_bits_ok(bits) || (bits == ST_PACK_VBR && version < 4) || (bits == ST_PACK_LAT && version < 5)) {
                 st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': track %u has a bad head (channel %d, shift %d, bits %d)", index, name, (unsigned)i, ch, shift, bits);
                 goto done;
             }
             const size_t w = ch == 1 ? 4 : 3, keys = st_ptrack_keys(K, shift);
             const size_t nf = bits == 0 ? w : bits == ST_PACK_RAW ? keys * w : 6;
-            size_t nb = bits == 0 || bits == ST_PACK_RAW ? 0 : st_is_vbr(bits) ? 0 : st_ptrack_bytes((uint32_t)keys, bits);
+            size_t nb = bits == 0 || bits == ST_PACK_RAW ? 0 : st_is_vbr(bits) || bits == ST_PACK_LAT ? 0 : st_ptrack_bytes((uint32_t)keys, bits);
+            if (bits == ST_PACK_LAT) { /* its codes and size first: they give the stream's size */
+                if (r_left(&q) / 4 < nf || !(nb = st_lat_bytes((uint32_t)keys, q.p + 4 * nf, r_left(&q) - 4 * nf))) {
+                    st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': track %u's segment codes and key stream do not fit in the section", index, name, (unsigned)i);
+                    goto done;
+                }
+            }
             if (st_is_vbr(bits)) { /* the codes first: they give the stream's size */
                 const size_t S = st_vbr_segments((uint32_t)keys);
                 if (r_left(&q) / 4 < nf || r_left(&q) - 4 * nf < 7 * S) {
@@ -125,11 +135,7 @@ stance_status st_asset_load_packed_clip(reader *r, const stance_skeleton *sk, co
                         st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': track %u segment %zu has %u bits (0..%d)", index, name, (unsigned)i, g, codes[g] & 31u, ST_VBR_MAX_BITS);
                         goto done;
                     }
-                reader e = q;
-                float ext[3] = {0.0f, 0.0f, 0.0f}, sv[3];
-                e.p += 12;
-                r_f32n(&e, ext, 3);
-                nb = st_vbr_bytes((uint32_t)keys, codes, st_vbr_steps(bits, ext, sv));
+                nb = st_vbr_bytes((uint32_t)keys, codes);
             }
             if (r_left(&q) / 4 < nf || r_left(&q) - 4 * nf < nb) {
                 st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': track %u's keys do not fit in the section", index, name, (unsigned)i);
@@ -150,6 +156,7 @@ stance_status st_asset_load_packed_clip(reader *r, const stance_skeleton *sk, co
                 memcpy(t->min, v, sizeof t->min);
                 memcpy(t->ext, v + 3, sizeof t->ext);
                 t->data = q.p;
+                t->data_bytes = nb;
                 q.p += nb;
             }
             v += nf;

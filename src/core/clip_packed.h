@@ -29,11 +29,9 @@
  *             0 when span_c is 0), so the three steps are about equal in
  *             255ths of each component's own range; b_c = 0 gives the key
  *             min + ext/255 * lo
- *             ST_PACK_VBR5 (.stance v5): the same stream, the spans compared
- *             as lengths (span_c * ext_c / 255: st_vbr_comp_bits), so the
- *             steps are about equal in the track's units (a hip height
- *             that moves little no longer gets the bits of its horizontal
- *             components)
+ *             ST_PACK_LAT (.stance v5): a bit rate per segment on one
+ *             lattice per track, keys coded by prediction and Rice codes
+ *             (clip_lattice.h); expanded like VBR
  * Joints without a stored track hold the default pose (rest values and
  * constant tracks), copied at each sample. */
 #ifndef STANCE_CLIP_PACKED_H
@@ -51,7 +49,6 @@
 #define ST_PACK_SEG 0x40    /* bits | ST_PACK_SEG: quantized within segment ranges */
 #define ST_SEG_KEYS 16      /* keys per segment */
 #define ST_PACK_VBR 0x80    /* bits per segment (v4) */
-#define ST_PACK_VBR5 0x81   /* bits per segment, component bits from absolute spans (v5) */
 #define ST_VBR_MAX_BITS 24
 
 typedef struct st_ptrack_desc {
@@ -62,6 +59,7 @@ typedef struct st_ptrack_desc {
     float min[3], ext[3];   /* bits 1..24 */
     const float *values;    /* bits 0: width floats; 32: n * width */
     const unsigned char *data; /* bits 1..24: st_ptrack_bytes() bytes */
+    size_t data_bytes;      /* ST_PACK_LAT (clip_lattice.h): the stream's bytes */
 } st_ptrack_desc;
 
 typedef struct st_packed_desc {
@@ -131,10 +129,11 @@ static inline uint32_t st_ptrack_keys(uint32_t K, int shift) {
 /* 1 for a valid bits value: 0, 32, 1..24, ST_PACK_SEG | 1..24, ST_PACK_VBR. */
 static inline int st_bits_ok(int bits) {
     int b = bits & ~ST_PACK_SEG;
-    return bits == 0 || bits == ST_PACK_RAW || bits == ST_PACK_VBR || bits == ST_PACK_VBR5 || (b >= 1 && b <= ST_PACK_MAX_BITS);
+    return bits == 0 || bits == ST_PACK_RAW || bits == ST_PACK_VBR || bits == 0x82 /* ST_PACK_LAT */ ||
+           (b >= 1 && b <= ST_PACK_MAX_BITS);
 }
-/* 1 for a track with a bit rate per segment (v4 or v5). */
-static inline int st_is_vbr(int bits) { return bits == ST_PACK_VBR || bits == ST_PACK_VBR5; }
+/* 1 for a track with a bit rate per segment and segment heads (v4). */
+static inline int st_is_vbr(int bits) { return bits == ST_PACK_VBR; }
 /* Segments of a VBR track of n keys. */
 static inline uint32_t st_vbr_segments(uint32_t n) { return (n + ST_SEG_KEYS - 1u) / ST_SEG_KEYS; }
 /* Keys of segment s of a VBR track of n keys. */
@@ -142,43 +141,29 @@ static inline uint32_t st_vbr_seg_keys(uint32_t n, uint32_t s) {
     return n - s * ST_SEG_KEYS < ST_SEG_KEYS ? n - s * ST_SEG_KEYS : ST_SEG_KEYS;
 }
 /* The bits of each component of a VBR segment with code bits b and head h
- * (3 x lo, span); returns their sum. step NULL (v4): spans compared as they
- * are (each in 255ths of its own component's range); else (v5) as lengths,
- * span_c step[c], so that the components' steps are about equal in the
- * track's units: b_c = b - d_c with d_c the largest d < b such that
- * 2^(d+1) span_c step[c] <= the largest span_c step[c] (0 bits when span_c
- * is 0). Powers of two times a float are exact, so every reader agrees. */
-static inline int st_vbr_comp_bits(int b, const unsigned char *h, const float *step, int *bc) {
-    float len[3], top = 0.0f;
-    for (int c = 0; c < 3; c++) {
-        len[c] = (float)h[2 * c + 1] * (step ? step[c] : 1.0f);
-        top = len[c] > top ? len[c] : top;
-    }
+ * (3 x lo, span); returns their sum. */
+static inline int st_vbr_comp_bits(int b, const unsigned char *h, int *bc) {
+    int top = h[1] > h[3] ? h[1] : h[3];
+    top = top > h[5] ? top : h[5];
     int sum = 0;
     for (int c = 0; c < 3; c++) {
+        const int span = h[2 * c + 1];
         int d = 0;
-        while (h[2 * c + 1] && d < b && len[c] * (float)(2u << d) <= top) d++;
-        bc[c] = !h[2 * c + 1] || d >= b ? 0 : b - d;
+        while (span && (span << (d + 1)) <= top) d++;
+        bc[c] = !span || d >= b ? 0 : b - d;
         sum += bc[c];
     }
     return sum;
 }
 /* Bytes of a VBR stream of n keys (its 7 S bytes of codes and heads are
- * readable; codes checked by the caller: bits <= 24); step as in
- * st_vbr_comp_bits. */
-static inline size_t st_vbr_bytes(uint32_t n, const unsigned char *stream, const float *step) {
+ * readable; codes checked by the caller: bits <= 24). */
+static inline size_t st_vbr_bytes(uint32_t n, const unsigned char *stream) {
     const uint32_t S = st_vbr_segments(n);
     size_t bits = 0;
     int bc[3];
     for (uint32_t s = 0; s < S; s++)
-        bits += (size_t)st_vbr_seg_keys(n, s) * (size_t)st_vbr_comp_bits(stream[s] & 31, stream + S + 6u * (size_t)s, step, bc);
+        bits += (size_t)st_vbr_seg_keys(n, s) * (size_t)st_vbr_comp_bits(stream[s] & 31, stream + S + 6u * (size_t)s, bc);
     return 7u * (size_t)S + (bits + 7u) / 8u;
-}
-/* A VBR track's steps (ext / 255) for st_vbr_comp_bits: NULL for v4's kind. */
-static inline const float *st_vbr_steps(int bits, const float *ext, float *step) {
-    if (bits != ST_PACK_VBR5) return NULL;
-    for (int c = 0; c < 3; c++) step[c] = ext[c] / 255.0f;
-    return step;
 }
 /* 1 / (2^b - 1) for b = 0..24 (0 for b = 0). */
 static inline float st_inv_levels(int b) { return b ? 1.0f / (float)((1u << b) - 1u) : 0.0f; }
