@@ -1,9 +1,10 @@
 /* tests/test_io_compress.c - compressed clips (stance_clip_compress, .stance
- * v4): the error bound on every shipped asset and the built-in clips, by
+ * v5): the error bound on every shipped asset and the built-in clips, by
  * this test's own measure; the file round trip of compressed clips; exact
- * (tolerance 0) files unchanged and older versions loading (a version 3
- * compressed file, tests/data/builtin_v3.stance, written by the version 3
- * writer); corrupted compressed sections rejected cleanly; the working
+ * (tolerance 0) files unchanged and older versions loading (version 3 and 4
+ * compressed files, tests/data/builtin_v3.stance and builtin_v4.stance,
+ * written by the writers of those versions); the v5 lattice stream from its
+ * description; corrupted compressed sections rejected cleanly; the working
  * memory budget.
  *
  * The measure, written here from its definition and not the library's: at

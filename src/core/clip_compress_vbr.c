@@ -1,7 +1,10 @@
 /* src/core/clip_compress_vbr.c - the compressor's second search: a bit rate
- * per segment of 16 keys for every moving track (ST_PACK_VBR, .stance v4),
- * rotations without their largest component (chosen per segment), each
- * segment quantized within its own range (ACL's approach). Segment by
+ * per segment of 16 keys for every moving track (ST_PACK_LAT, .stance v5),
+ * rotations without their largest component (chosen per segment), every key
+ * rounded to its track's lattice at the segment's step (clip_lattice.h: the
+ * step U 2^-b, the same for the three components), the keys then coded by
+ * prediction and Rice codes (lossless: the coding does not change the
+ * values, only the bytes; the cost of a choice is its coded size). Segment by
  * segment, tracks parents first take the fewest bits that keep the error of
  * their subtree (descendants still exact) under their share of the
  * tolerance; then every track is lowered while the error of its subtree, all
