@@ -580,6 +580,8 @@ static void test_lattice_stream(void) {
     memcpy(bad, stream, sizeof bad);
     t.data_bytes = 5 + body; /* one byte short of what the size says */
     CHECK_STATUS(st_clip_create_packed(&d, sk, NULL, &c, &err), STANCE_ERR_ARGUMENT);
+    t.data_bytes = 0;
+    CHECK_STATUS(st_clip_create_packed(&d, sk, NULL, &c, &err), STANCE_ERR_ARGUMENT);
     t.data_bytes = 6 + body;
     bad[2] = (unsigned char)(body - 2); /* the size leaves the last keys out */
     t.data_bytes = 4 + body;

@@ -42,7 +42,7 @@ static stance_status check_track(const st_packed_desc *d, int i, uint32_t K, sta
         return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has bits %d (0, 1..24, 32, 64 + 1..24 or 128)", d->name, i, t->bits);
     if (!t->data) return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has no key data", d->name, i);
     if (t->bits == ST_PACK_LAT) {
-        if (t->shift != 0 || st_lat_bytes(n, t->data, t->data_bytes) != t->data_bytes)
+        if (t->shift != 0 || !t->data_bytes || st_lat_bytes(n, t->data, t->data_bytes) != t->data_bytes)
             return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d's lattice stream has shift %d or a size other than its %zu bytes", d->name, i, t->shift, t->data_bytes);
         for (int c = 0; c < 3; c++)
             if (!st_finite(t->ext[c]) || !(t->ext[c] >= 0.0f))
