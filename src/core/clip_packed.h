@@ -190,33 +190,6 @@ static inline uint32_t st_get_bits(const unsigned char *p, size_t pos, int b) {
     return (v >> (pos & 7u)) & ((1u << b) - 1u);
 }
 
-/* Key i (of segment i / 16) of a VBR stream p whose segment's keys start
- * at bit kb of p + 7 S, components of bc bits (st_vbr_comp_bits): 3 values,
- * the component `drop` rebuilt for rotations. The compressor decodes with
- * this too. */
-static inline void st_vbr_key(const unsigned char *p, uint32_t S, uint32_t i, size_t kb, const int *bc,
-                              const float *min, const float *step, int rotation, float *v) {
-    const uint32_t s = i / ST_SEG_KEYS;
-    const unsigned code = p[s];
-    const unsigned char *h = p + S + 6u * (size_t)s;
-    const unsigned char *keys = p + 7u * (size_t)S;
-    size_t pos = kb + (size_t)(i % ST_SEG_KEYS) * (size_t)(bc[0] + bc[1] + bc[2]);
-    float x[3];
-    for (int c = 0; c < 3; c++) {
-        float off, scale;
-        st_seg_param(min[c], step[c], h[2 * c], h[2 * c + 1], bc[c], &off, &scale);
-        x[c] = off + scale * (float)st_get_bits(keys, pos, bc[c]);
-        pos += (size_t)bc[c];
-    }
-    if (!rotation) {
-        v[0] = x[0], v[1] = x[1], v[2] = x[2];
-        return;
-    }
-    const int drop = (int)(code >> 5 & 3u);
-    float l = 1.0f - (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
-    for (int c = 0, k = 0; c < 4; c++) v[c] = c == drop ? (l > 0.0f ? sqrtf(l) : 0.0f) : x[k++];
-}
-
 /* The value at fraction u between decoded keys a and b (b may be changed),
  * as the sampler computes it: lerp, or for rotations a hemisphere check then
  * nlerp (slerp when asked). v gets 3 or 4 floats. */
