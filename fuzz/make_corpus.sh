@@ -2,7 +2,7 @@
 # fuzz/make_corpus.sh [DIR] - a seed corpus for fuzz/fuzz_asset.c: .stance
 # files imported from the real assets (../shared/data) and from a few small
 # animated files of assimp-testmodels (compressed at 0.01 and 1 cm, and exact), and a small version 2 file with a skin
-# and meshes written by fuzz/v2_seed.py, the version 3 test file, and the shipped graphs compiled. Writes into DIR (default: a new temp
+# and meshes written by fuzz/v2_seed.py, the version 3 and 4 test files, and the shipped graphs compiled. Writes into DIR (default: a new temp
 # directory) and prints the directory. Binary corpora are not committed.
 # Needs the stance CLI built with assimp: STANCE_CLI (default build/stance).
 set -eu
@@ -34,8 +34,9 @@ for g in graphs/builtin.json graphs/bullet_waste.json graphs/robot.json; do
     if "$cli" compile "$g" -o "$out" >/dev/null 2>&1; then n=$((n + 1)); fi
 done
 if python3 fuzz/v2_seed.py "$dir/v2_skin_mesh.stance"; then n=$((n + 1)); fi
-# a version 3 compressed file (the test fixture)
+# version 3 and 4 compressed files (the test fixtures)
 if cp tests/data/builtin_v3.stance "$dir/builtin_v3.stance"; then n=$((n + 1)); fi
+if cp tests/data/builtin_v4.stance "$dir/builtin_v4.stance"; then n=$((n + 1)); fi
 if [ "$n" = 0 ]; then
     echo "make_corpus.sh: no seed could be made (is the CLI built with assimp?)" >&2
     exit 1

@@ -292,7 +292,7 @@ static void test_round_trip(void) {
     CHECK(b.clips[0]->event_count == 3 && !strcmp(b.clips[0]->events[0].name, "foot_l"));
     CHECK(b.skin_count == 1 && b.mesh_count == 2 && b.meshes[0]->skin == 0 && b.meshes[1]->skin == -1);
     CHECK(b.meshes[0]->uvs != NULL && b.meshes[1]->uvs == NULL && b.meshes[1]->joints == NULL);
-    CHECK(((const unsigned char *)bytes)[8] == 4); /* written as version 4 */
+    CHECK(((const unsigned char *)bytes)[8] == STANCE_ASSET_VERSION); /* written as the current version */
 
     /* saving the loaded asset gives the same bytes: the format is a fixed point */
     void *bytes2 = NULL;
@@ -456,7 +456,7 @@ static void test_header_and_counts(void) {
     CHECK_STATUS(stance_asset_load_memory(b, size, NULL, &out, &err), STANCE_ERR_FORMAT);
     CHECK(strstr(err.message, "magic") != NULL);
     RESET();
-    put_u32(b + 8, 5);
+    put_u32(b + 8, STANCE_ASSET_VERSION + 1);
     CHECK_STATUS(stance_asset_load_memory(b, size, NULL, &out, &err), STANCE_ERR_UNSUPPORTED);
     CHECK(strstr(err.message, "version") != NULL);
     RESET();
@@ -671,11 +671,11 @@ static void test_version1(void) {
         CHECK(p.ty[1] == 1.0f && p.ty[0] == 0.5f && p.sx[1] == 2.0f); /* unanimated: rest */
     }
     stance_pose_destroy(&p);
-    /* saved again it is version 4 and the same asset */
+    /* saved again it is the current version and the same asset */
     void *bytes = NULL;
     size_t size = 0;
     CHECK_OK(stance_asset_save_memory(&a, &bytes, &size, NULL, &err));
-    CHECK(size == w.n && ((unsigned char *)bytes)[8] == 4);
+    CHECK(size == w.n && ((unsigned char *)bytes)[8] == STANCE_ASSET_VERSION);
     CHECK(!memcmp((unsigned char *)bytes + 32, w.b + 32, w.n - 32)); /* same sections, byte for byte */
     stance_asset b;
     CHECK_OK(stance_asset_load_memory(bytes, size, NULL, &b, &err));

@@ -43,7 +43,7 @@
 extern "C" {
 #endif
 
-#define STANCE_ASSET_VERSION 4
+#define STANCE_ASSET_VERSION 5
 #define STANCE_MAX_CLIPS 4096
 
 /* Owns its skeleton, clips, skins and meshes (all from `allocator`). Zero-initialize before

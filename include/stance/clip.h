@@ -104,8 +104,9 @@ stance_status stance_clip_create(const stance_clip_desc *desc, const stance_skel
 void stance_clip_destroy(stance_clip *clip); /* NULL is fine */
 
 /* Bytes of key data (times and values) the clip holds: for a compressed
- * clip the bytes its tracks take in the .stance v3 encoding (grid times,
- * track heads, ranges, packed keys, constants, root path). */
+ * clip the bytes its tracks take in the .stance encoding it is saved in
+ * (grid, track heads, ranges, segment codes, coded keys, constants, root
+ * path unless it is joint 0's stored translation). */
 size_t stance_clip_data_bytes(const stance_clip *clip);
 
 /* ---- compression ----------------------------------------------------------

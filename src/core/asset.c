@@ -50,6 +50,11 @@
  *         root_key_count 0 the root path is joint 0's stored translation at
  *         every grid key
  *
+ *   CLIP  version 5, compressed: as version 4, and tracks may have bits 130
+ *         (ST_PACK_LAT): f32 min[3], f32 ext[3], u8 codes[S], u32 size, a
+ *         bit stream of predicted, Rice-coded keys on one lattice per track
+ *         (src/core/clip_lattice.h)
+ *
  *   GRPH  (optional, last) a compiled graph: see src/core/asset_graph.c,
  *         which owns that section; this file only finds it and hands it over
  *

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/asset_internal.h"
+#include "core/clip_lattice.h"
 #include "core/clip_packed.h"
 
 static void write_track_head(writer *w, int joint, int channel, int shift, int bits) {
@@ -43,7 +44,11 @@ void st_asset_write_packed_clip(writer *w, const stance_clip *c) {
         write_track_head(w, t->joint, t->channel, t->shift, t->bits);
         if (t->bits == ST_PACK_RAW) {
             for (size_t k = 0; k < (size_t)t->n * (size_t)width; k++) w_f32(w, p->raw[t->offset + k]);
-        } else if (t->bits == ST_PACK_VBR) {
+        } else if (t->bits == ST_PACK_LAT) {
+            for (int e = 0; e < 3; e++) w_f32(w, t->min[e]);
+            for (int e = 0; e < 3; e++) w_f32(w, t->ext[e]);
+            w_bytes(w, p->data + t->offset, st_lat_bytes(t->n, p->data + t->offset, SIZE_MAX));
+        } else if (st_is_vbr(t->bits)) {
             for (int e = 0; e < 3; e++) w_f32(w, t->min[e]);
             for (int e = 0; e < 3; e++) w_f32(w, t->ext[e]);
             w_bytes(w, p->data + t->offset, st_vbr_bytes(t->n, p->data + t->offset));
@@ -105,14 +110,20 @@ stance_status st_asset_load_packed_clip(reader *r, const stance_skeleton *sk, co
         for (uint32_t i = 0; i < n; i++) {
             unsigned lo = r_u8(&q), hi = r_u8(&q);
             int joint = (int)(lo | hi << 8), ch = (int)r_u8(&q), shift = (int)r_u8(&q), bits = (int)r_u8(&q);
-            if (q.bad || ch > 2 || shift > ST_PACK_MAX_SHIFT || !st_bits_ok(bits) || (bits == ST_PACK_VBR && version < 4)) {
+            if (q.bad || ch > 2 || shift > ST_PACK_MAX_SHIFT || !st_bits_ok(bits) || (bits == ST_PACK_VBR && version < 4) || (bits == ST_PACK_LAT && version < 5)) {
                 st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': track %u has a bad head (channel %d, shift %d, bits %d)", index, name, (unsigned)i, ch, shift, bits);
                 goto done;
             }
             const size_t w = ch == 1 ? 4 : 3, keys = st_ptrack_keys(K, shift);
             const size_t nf = bits == 0 ? w : bits == ST_PACK_RAW ? keys * w : 6;
-            size_t nb = bits == 0 || bits == ST_PACK_RAW ? 0 : bits == ST_PACK_VBR ? 0 : st_ptrack_bytes((uint32_t)keys, bits);
-            if (bits == ST_PACK_VBR) { /* the codes first: they give the stream's size */
+            size_t nb = bits == 0 || bits == ST_PACK_RAW ? 0 : st_is_vbr(bits) || bits == ST_PACK_LAT ? 0 : st_ptrack_bytes((uint32_t)keys, bits);
+            if (bits == ST_PACK_LAT) { /* its codes and size first: they give the stream's size */
+                if (r_left(&q) / 4 < nf || !(nb = st_lat_bytes((uint32_t)keys, q.p + 4 * nf, r_left(&q) - 4 * nf))) {
+                    st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': track %u's segment codes and key stream do not fit in the section", index, name, (unsigned)i);
+                    goto done;
+                }
+            }
+            if (st_is_vbr(bits)) { /* the codes first: they give the stream's size */
                 const size_t S = st_vbr_segments((uint32_t)keys);
                 if (r_left(&q) / 4 < nf || r_left(&q) - 4 * nf < 7 * S) {
                     st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': track %u's segment codes and heads do not fit in the section", index, name, (unsigned)i);
@@ -145,6 +156,7 @@ stance_status st_asset_load_packed_clip(reader *r, const stance_skeleton *sk, co
                 memcpy(t->min, v, sizeof t->min);
                 memcpy(t->ext, v + 3, sizeof t->ext);
                 t->data = q.p;
+                t->data_bytes = nb;
                 q.p += nb;
             }
             v += nf;

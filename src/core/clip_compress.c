@@ -460,6 +460,7 @@ stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *
             t->shift = o->t.shift, t->bits = o->t.bits;
             for (int k = 0; k < 3; k++) t->min[k] = o->t.min[k], t->ext[k] = o->t.ext[k];
             t->values = o->raw, t->data = o->data;
+            if (vbr) t->data_bytes = o->data_bytes - 4; /* the stream, without the reader's padding */
         }
         stance_event_desc ev[STANCE_MAX_EVENTS];
         for (int i = 0; i < c->event_count; i++) ev[i].name = c->events[i].name, ev[i].time = c->events[i].time;

@@ -84,13 +84,13 @@ typedef struct chosen {
 /* The subtree of j into w->sub (j first; parents before children). */
 void st_compress_subtree(work *w, int j);
 
-/* Per-segment bit rates (ST_PACK_VBR at shift 0) for the T moving tracks
+/* Per-segment bit rates (ST_PACK_LAT at shift 0) for the T moving tracks
  * ch[0..T-1] (joint, channel set; vals[i]: grid values, K x width), parents
  * first, each segment's error under tol at every joint (shares share[j] of
  * tol while choosing, then lowered to use what is left). w holds the exact
  * poses (loc, mod, ref); loc and mod are changed. Fills ch[i].t and
  * ch[i].data (from al); *cost_bits as the other search counts it. Returns
- * STANCE_ERR_VALUE when a segment cannot meet tol at 24 bits. */
+ * STANCE_ERR_VALUE when a segment cannot meet tol at 31 bits. */
 stance_status st_compress_vbr(work *w, int T, chosen *ch, const float *const *vals, double tol, const double *share,
                               stance_allocator *al, size_t *cost_bits, stance_error *err);
 /* Bytes st_compress_vbr allocates for T tracks of K keys, J joints (its working set). */

@@ -1,7 +1,10 @@
 /* src/core/clip_compress_vbr.c - the compressor's second search: a bit rate
- * per segment of 16 keys for every moving track (ST_PACK_VBR, .stance v4),
- * rotations without their largest component (chosen per segment), each
- * segment quantized within its own range (ACL's approach). Segment by
+ * per segment of 16 keys for every moving track (ST_PACK_LAT, .stance v5),
+ * rotations without their largest component (chosen per segment), every key
+ * rounded to its track's lattice at the segment's step (clip_lattice.h: the
+ * step U 2^-b, the same for the three components), the keys then coded by
+ * prediction and Rice codes (lossless: the coding does not change the
+ * values, only the bytes; the cost of a choice is its coded size). Segment by
  * segment, tracks parents first take the fewest bits that keep the error of
  * their subtree (descendants still exact) under their share of the
  * tolerance; then every track is lowered while the error of its subtree, all
@@ -13,15 +16,19 @@
 #include <float.h>
 
 #include "core/clip_compress.h"
+#include "core/clip_lattice.h"
 
 typedef struct vtrack {
     int joint, ch, w, off;     /* off: first float of the channel in a local pose of 10 */
     const float *vals;         /* K x w */
     float *trip;               /* K x 3: the stored components (rotations: largest one dropped, sign fixed) */
     float *dec;                /* K x 4: keys as decoded (exact for segments not chosen yet) */
-    unsigned char *stream;     /* codes[S], heads[6 S], keys */
-    size_t bit;                /* key bits of the segments chosen so far */
-    float min[3], ext[3], step[3];
+    unsigned char *stream;     /* codes[S] */
+    uint32_t *Q;               /* K x 3: the keys on the lattice (clip_lattice.h) */
+    st_lat_hist hs[3];         /* the coder's history after the segments chosen so far */
+    int ob, odrop, stored[3];  /* their last bits and dropped component; components with ext > 0 */
+    size_t bit;                /* coded bits of the segments chosen so far */
+    float min[3], ext[3];
     int b;                     /* the current segment's bits */
     double part;               /* of its joint's share: (its index + 1) / tracks of the joint */
 } vtrack;
@@ -33,45 +40,64 @@ typedef struct vtrack {
 #define VBR_MARGIN 0.995
 #endif
 
-static size_t stream_cap(uint32_t S) { return 7u * (size_t)S + (size_t)S * ST_SEG_KEYS * 3u * ST_VBR_MAX_BITS / 8u + 8u; }
+#define MAXB ST_LAT_MAX_BITS
+
+static size_t stream_cap(uint32_t S) { return (size_t)S + 8u; }
 
 static size_t model_bytes(int T, int J);
 
 size_t st_compress_vbr_bytes(int T, int K, int J) {
     const uint32_t S = st_vbr_segments((uint32_t)K);
-    return (size_t)T * (sizeof(vtrack) + sizeof(float) * 7 * (size_t)K + stream_cap(S) + 3 * 64) + model_bytes(T, J);
+    return (size_t)T * (sizeof(vtrack) + sizeof(float) * 7 * (size_t)K + sizeof(uint32_t) * 3 * (size_t)K + stream_cap(S) + 4 * 64) +
+           model_bytes(T, J);
 }
-static size_t model_bytes(int T, int J) { return sizeof(double) * (size_t)T * (ST_VBR_MAX_BITS + 1) * (size_t)J + (size_t)T * (size_t)J; }
+static size_t model_bytes(int T, int J) { return sizeof(double) * (size_t)T * (MAXB + 1) * (size_t)J + (size_t)T * (size_t)J; }
 
-static void put_bits(unsigned char *p, size_t pos, int b, uint32_t v) {
-    for (int k = 0; k < b; k++, pos++) {
-        unsigned char m = (unsigned char)(1u << (pos & 7u));
-        if (v >> k & 1u) p[pos >> 3] |= m;
-        else p[pos >> 3] &= (unsigned char)~m;
-    }
-}
-
-/* Segment s of track t at b bits: its code, its keys, their decoded values. */
+/* Segment s of track t at b bits: its code, its keys on the lattice, their decoded values. */
 static void encode_segment(vtrack *t, uint32_t K, uint32_t s, int b, int drop) {
-    const uint32_t S = st_vbr_segments(K), m = st_vbr_seg_keys(K, s), k0 = s * ST_SEG_KEYS;
-    unsigned char *h = t->stream + S + 6u * (size_t)s, *keys = t->stream + 7u * (size_t)S;
+    const uint32_t m = st_vbr_seg_keys(K, s), k0 = s * ST_SEG_KEYS;
+    const float step = st_lat_step(t->ext, b);
+    const double top = ldexp(1.0, b);
     t->stream[s] = (unsigned char)(b | drop << 5);
-    int bc[3];
-    const int sum = st_vbr_comp_bits(b, h, bc);
-    for (uint32_t i = 0; i < m; i++) {
-        const float *x = t->trip + 3 * (size_t)(k0 + i);
-        size_t pos = t->bit + (size_t)i * (size_t)sum;
+    uint32_t lo[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    for (uint32_t i = k0; i < k0 + m; i++)
         for (int c = 0; c < 3; c++) {
-            const uint32_t levels_u = bc[c] ? (1u << bc[c]) - 1u : 0u;
-            const float levels = (float)levels_u;
-            float q = 0.0f;
-            if (t->ext[c] > 0.0f && h[2 * c + 1]) q = ((x[c] - t->min[c]) / t->step[c] - (float)h[2 * c]) / (float)h[2 * c + 1] * levels;
-            uint32_t qi = q <= 0.0f ? 0u : q >= levels ? levels_u : (uint32_t)(q + 0.5f);
-            put_bits(keys, pos, bc[c], qi);
-            pos += (size_t)bc[c];
+            double q = 0.0;
+            if (t->stored[c]) q = floor(((double)t->trip[3 * (size_t)i + (size_t)c] - (double)t->min[c]) / (double)step + 0.5);
+            q = q < 0.0 ? 0.0 : q > top ? top : q;
+            t->Q[3 * (size_t)i + (size_t)c] = (uint32_t)q;
+            if ((uint32_t)q < lo[c]) lo[c] = (uint32_t)q;
         }
-        st_vbr_key(t->stream, S, k0 + i, t->bit, bc, t->min, t->step, t->w == 4, t->dec + 4 * (size_t)(k0 + i));
+    for (uint32_t i = k0; i < k0 + m; i++) {
+        float x[3], *v = t->dec + 4 * (size_t)i;
+        for (int c = 0; c < 3; c++) {
+            float off, scale;
+            st_lat_param(t->min[c], step, lo[c], &off, &scale);
+            x[c] = off + scale * (float)(t->Q[3 * (size_t)i + (size_t)c] - lo[c]);
+        }
+        if (t->w == 3) {
+            v[0] = x[0], v[1] = x[1], v[2] = x[2];
+            continue;
+        }
+        float l = 1.0f - (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+        for (int c = 0, k = 0; c < 4; c++) v[c] = c == drop ? (l > 0.0f ? sqrtf(l) : 0.0f) : x[k++];
     }
+}
+
+/* The coded bits of segment s of t as encoded now, after the segments
+ * chosen so far; commit: they become chosen. */
+static size_t segment_bits(vtrack *t, uint32_t K, uint32_t s, int commit) {
+    const int b = t->stream[s] & 31, drop = t->stream[s] >> 5 & 3;
+    st_lat_hist hs[3];
+    memcpy(hs, t->hs, sizeof hs);
+    for (int c = 0; c < 3 && t->ob >= 0; c++) st_lat_rebase(&hs[c], t->ob, b, drop != t->odrop);
+    st_bitw w = {NULL, 0};
+    const size_t n = st_lat_put_segment(&w, hs, t->Q + 3 * (size_t)s * ST_SEG_KEYS, st_vbr_seg_keys(K, s), b, t->stored);
+    if (commit) {
+        memcpy(t->hs, hs, sizeof hs);
+        t->ob = b, t->odrop = drop, t->bit += n;
+    }
+    return n;
 }
 
 /* The track's exact keys of segment s in dec (as if not quantized). */
@@ -158,7 +184,7 @@ static void eval_joints(work *w, const vtrack *t, int e0, int e1, double *errs) 
  * joint's sum is under lim. Leaves the tracks encoded at those bits. */
 static void model_bits(work *w, vtrack *tr, int T, uint32_t s, int ek, int e1, double lim, const unsigned char *drops,
                        uint32_t S, double *Em, const unsigned char *anc) {
-    const int J = w->J, NB = ST_VBR_MAX_BITS + 1;
+    const int J = w->J, NB = MAXB + 1;
     const uint32_t K = (uint32_t)w->K;
     for (int a = 0; a < T; a++) {
         vtrack *t = &tr[a];
@@ -191,7 +217,7 @@ static void model_bits(work *w, vtrack *tr, int T, uint32_t s, int ek, int e1, d
         int pick = -1;
         double gain_best = -1.0;
         for (int a = 0; a < T; a++) {
-            if (!anc[(size_t)worst * (size_t)T + (size_t)a] || tr[a].b >= ST_VBR_MAX_BITS) continue;
+            if (!anc[(size_t)worst * (size_t)T + (size_t)a] || tr[a].b >= MAXB) continue;
             const double *E0 = Em + ((size_t)a * (size_t)NB + (size_t)tr[a].b) * (size_t)J, *E1 = E0 + J;
             double gain = 0.0;
             for (int j = 0; j < J; j++)
@@ -237,17 +263,9 @@ static void prepare(vtrack *t, uint32_t K, unsigned char *drops) {
     for (int c = 0; c < 3; c++) {
         float ext = hi[c] - lo[c];
         while (ext > 0.0f && lo[c] + ext > (t->w == 4 ? 1.0f : FLT_MAX)) ext = nextafterf(ext, 0.0f);
-        t->min[c] = lo[c], t->ext[c] = ext, t->step[c] = ext / 255.0f;
+        t->min[c] = lo[c], t->ext[c] = ext, t->stored[c] = ext > 0.0f;
     }
-    for (uint32_t s = 0; s < S; s++) {
-        const uint32_t k0 = s * ST_SEG_KEYS, m = st_vbr_seg_keys(K, s);
-        unsigned char *h = t->stream + S + 6u * (size_t)s;
-        for (int c = 0; c < 3; c++) {
-            float a = FLT_MAX, z = -FLT_MAX;
-            for (uint32_t i = k0; i < k0 + m; i++) a = fminf(a, t->trip[3 * (size_t)i + (size_t)c]), z = fmaxf(z, t->trip[3 * (size_t)i + (size_t)c]);
-            seg_head(t->min[c], t->ext[c], t->step[c], a, z, h + 2 * c);
-        }
-    }
+    t->ob = -1, t->odrop = -1;
 }
 
 static int tr_joint(const chosen *ch, int a) { return ch[a].t.joint; }
@@ -273,7 +291,7 @@ stance_status st_compress_vbr(work *w, int T, chosen *ch, const float *const *va
         st = st_fail(err, STANCE_ERR_MEMORY, "compress: allocation failed");
         goto out;
     }
-    anc = (unsigned char *)(Em + (size_t)(T ? T : 1) * (ST_VBR_MAX_BITS + 1) * (size_t)J);
+    anc = (unsigned char *)(Em + (size_t)(T ? T : 1) * (MAXB + 1) * (size_t)J);
     for (int j = 0; j < J; j++)
         for (int a = 0; a < T; a++) {
             int x = j;
@@ -288,7 +306,8 @@ stance_status st_compress_vbr(work *w, int T, chosen *ch, const float *const *va
         t->trip = st_alloc(al, sizeof(float) * 3 * K, 64);
         t->dec = st_alloc(al, sizeof(float) * 4 * K, 64);
         t->stream = st_alloc(al, cap, 64);
-        if (!t->trip || !t->dec || !t->stream) {
+        t->Q = st_alloc(al, sizeof(uint32_t) * 3 * K, 64);
+        if (!t->trip || !t->dec || !t->stream || !t->Q) {
             st = st_fail(err, STANCE_ERR_MEMORY, "compress: allocation failed");
             goto out;
         }
@@ -322,12 +341,12 @@ stance_status st_compress_vbr(work *w, int T, chosen *ch, const float *const *va
                 st_compress_subtree(w, t->joint);
                 const double limit = VBR_MARGIN * tol * pow(share[t->joint], gammas[g]) * t->part;
                 const int drop = drops[(size_t)i * S + s];
-                encode_segment(t, K, s, ST_VBR_MAX_BITS, drop);
+                encode_segment(t, K, s, MAXB, drop);
                 if (eval_track(w, t, ek, e1, limit, 0) > limit) { /* this share is too small: the next attempt */
                     t->b = -1;
                     break;
                 }
-                int lo = 0, hi = ST_VBR_MAX_BITS;
+                int lo = 0, hi = MAXB;
                 while (lo < hi) {
                     int mid = (lo + hi) / 2;
                     encode_segment(t, K, s, mid, drop);
@@ -347,7 +366,7 @@ stance_status st_compress_vbr(work *w, int T, chosen *ch, const float *const *va
                 vtrack *t = &tr[i];
                 st_compress_subtree(w, t->joint);
                 while (!failed && eval_track(w, t, e0, e1, VBR_MARGIN * tol, 0) > VBR_MARGIN * tol) {
-                    if (t->b >= ST_VBR_MAX_BITS) {
+                    if (t->b >= MAXB) {
                         failed = 1;
                         break;
                     }
@@ -379,8 +398,7 @@ stance_status st_compress_vbr(work *w, int T, chosen *ch, const float *const *va
             size_t cost = 0;
             for (int i = 0; i < T; i++) {
                 tr[i].b &= 0xFF;
-                int bc[3];
-                cost += (size_t)st_vbr_seg_keys(K, s) * (size_t)st_vbr_comp_bits(tr[i].b, tr[i].stream + S + 6u * s, bc);
+                cost += segment_bits(&tr[i], K, s, 0);
             }
             if (cost < best_cost) {
                 best_cost = cost;
@@ -389,30 +407,40 @@ stance_status st_compress_vbr(work *w, int T, chosen *ch, const float *const *va
         }
         if (st) break;
         if (best_cost == SIZE_MAX) {
-            st = st_fail(err, STANCE_ERR_VALUE, "compress: segment %u does not meet the tolerance at %d bits", (unsigned)s, ST_VBR_MAX_BITS);
+            st = st_fail(err, STANCE_ERR_VALUE, "compress: segment %u does not meet the tolerance at %d bits", (unsigned)s, MAXB);
             break;
         }
         for (int i = 0; i < T; i++) {
             encode_segment(&tr[i], K, s, best_b[i], drops[(size_t)i * S + s]);
-            int bc[3];
-            tr[i].bit += (size_t)st_vbr_seg_keys(K, s) * (size_t)st_vbr_comp_bits(best_b[i], tr[i].stream + S + 6u * s, bc);
+            segment_bits(&tr[i], K, s, 1);
         }
         refresh(w, tr, T, e0, e1);
     }
     size_t cost = 0;
     for (int i = 0; i < T && !st; i++) {
         vtrack *t = &tr[i];
-        const size_t nb = 7u * (size_t)S + (t->bit + 7u) / 8u;
+        const size_t body = (t->bit + 7u) / 8u, nb = (size_t)S + 4u + body;
         memset(&ch[i].t, 0, sizeof ch[i].t);
-        ch[i].t.joint = (uint16_t)t->joint, ch[i].t.channel = (uint8_t)t->ch, ch[i].t.bits = ST_PACK_VBR, ch[i].t.n = K;
-        for (int c = 0; c < 3; c++) ch[i].t.min[c] = t->min[c], ch[i].t.ext[c] = t->ext[c], ch[i].t.step[c] = t->step[c];
+        ch[i].t.joint = (uint16_t)t->joint, ch[i].t.channel = (uint8_t)t->ch, ch[i].t.bits = ST_PACK_LAT, ch[i].t.n = K;
+        for (int c = 0; c < 3; c++) ch[i].t.min[c] = t->min[c], ch[i].t.ext[c] = t->ext[c];
         ch[i].data_bytes = nb + 4;
         if (!(ch[i].data = st_alloc(al, ch[i].data_bytes, 16))) {
             st = st_fail(err, STANCE_ERR_MEMORY, "compress: allocation failed");
             break;
         }
         memset(ch[i].data, 0, ch[i].data_bytes);
-        memcpy(ch[i].data, t->stream, nb);
+        memcpy(ch[i].data, t->stream, S);
+        for (int k = 0; k < 4; k++) ch[i].data[S + (size_t)k] = (unsigned char)(body >> (8 * k));
+        /* the whole stream again, written: the coder's history from the start */
+        st_bitw bw = {ch[i].data + S + 4u, 0};
+        st_lat_hist hs[3];
+        memset(hs, 0, sizeof hs);
+        for (uint32_t g = 0, ob = 0, od = 0; g < S; g++) {
+            const int b = t->stream[g] & 31, drop = t->stream[g] >> 5 & 3;
+            for (int c = 0; c < 3 && g > 0; c++) st_lat_rebase(&hs[c], (int)ob, b, drop != (int)od);
+            st_lat_put_segment(&bw, hs, t->Q + 3 * (size_t)g * ST_SEG_KEYS, st_vbr_seg_keys(K, g), b, t->stored);
+            ob = (uint32_t)b, od = (uint32_t)drop;
+        }
         cost += 192u + 8u * nb;
     }
     *cost_bits = cost;
@@ -421,6 +449,7 @@ out:
         if (tr[i].trip) st_free(al, tr[i].trip, sizeof(float) * 3 * K);
         if (tr[i].dec) st_free(al, tr[i].dec, sizeof(float) * 4 * K);
         if (tr[i].stream) st_free(al, tr[i].stream, cap);
+        if (tr[i].Q) st_free(al, tr[i].Q, sizeof(uint32_t) * 3 * K);
     }
     if (tr) st_free(al, tr, sizeof(vtrack) * (size_t)(T ? T : 1));
     if (Em) st_free(al, Em, model_bytes(T ? T : 1, w->J));

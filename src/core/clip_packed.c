@@ -10,6 +10,7 @@
 #include <float.h>
 #include <string.h>
 
+#include "core/clip_lattice.h"
 #include "core/clip_packed.h"
 #include "core/internal.h"
 #include "core/qmath.h"
@@ -40,7 +41,20 @@ static stance_status check_track(const st_packed_desc *d, int i, uint32_t K, sta
     if (!st_bits_ok(t->bits))
         return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has bits %d (0, 1..24, 32, 64 + 1..24 or 128)", d->name, i, t->bits);
     if (!t->data) return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has no key data", d->name, i);
-    if (t->bits == ST_PACK_VBR)
+    if (t->bits == ST_PACK_LAT) {
+        if (t->shift != 0 || !t->data_bytes || st_lat_bytes(n, t->data, t->data_bytes) != t->data_bytes)
+            return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d's lattice stream has shift %d or a size other than its %zu bytes", d->name, i, t->shift, t->data_bytes);
+        for (int c = 0; c < 3; c++)
+            if (!st_finite(t->ext[c]) || !(t->ext[c] >= 0.0f))
+                return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d range %d is not finite or negative", d->name, i, c);
+        st_lat_dec dec;
+        st_lat_seg seg;
+        st_lat_begin(&dec, t->data, n, w == 4, t->ext);
+        for (uint32_t g = 0; g < dec.S; g++)
+            if (st_lat_next(&dec, &seg))
+                return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d's key stream is bad in segment %u (a bad code, a key off its lattice or past the stream's end)", d->name, i, (unsigned)g);
+    }
+    if (st_is_vbr(t->bits))
         for (uint32_t g = 0; g < st_vbr_segments(n); g++) {
             const unsigned code = t->data[g];
             if ((code & 31u) > ST_VBR_MAX_BITS || (code & 0x80u) || (w == 3 && (code >> 5)))
@@ -101,7 +115,18 @@ static float grid_rate(const float *times, int K) {
 
 /* 1 when a quantized track has a component of more than 16 bits. */
 static int is_wide(const st_ptrack_desc *t, uint32_t n) {
-    if (t->bits != ST_PACK_VBR) return (t->bits & ~ST_PACK_SEG) > 16;
+    if (t->bits == ST_PACK_LAT) { /* some segment spans more than 65535 steps */
+        st_lat_dec dec;
+        st_lat_seg seg;
+        st_lat_begin(&dec, t->data, n, t->channel == STANCE_CHANNEL_ROTATION, t->ext);
+        for (uint32_t g = 0; g < dec.S; g++) {
+            if (st_lat_next(&dec, &seg)) return 1; /* validated before: not reached */
+            for (int c = 0; c < 3; c++)
+                if (seg.hi[c] - seg.lo[c] > 65535u) return 1;
+        }
+        return 0;
+    }
+    if (!st_is_vbr(t->bits)) return (t->bits & ~ST_PACK_SEG) > 16;
     for (uint32_t g = 0; g < st_vbr_segments(n); g++)
         if ((t->data[g] & 31u) > 16u) return 1;
     return 0;
@@ -127,12 +152,38 @@ static void expand(st_ptrack *o, const st_ptrack_desc *t, unsigned char *data, s
     uint32_t *q32 = (uint32_t *)(void *)(data + o->q_at);
     st_qseg *g = (st_qseg *)(void *)(data + o->par_at);
     const unsigned char *p = data + o->offset;
+    if (t->bits == ST_PACK_LAT) {
+        st_lat_dec dec;
+        st_lat_seg seg;
+        st_lat_begin(&dec, p, n, rot, t->ext);
+        for (uint32_t s = 0; s < S; s++) {
+            memset(&g[s], 0, sizeof g[s]);
+            if (st_lat_next(&dec, &seg)) memset(&seg, 0, sizeof seg); /* validated before: not reached */
+            const float step = st_lat_step(t->ext, seg.b);
+            const int drop = rot ? seg.drop : 3;
+            for (int c = 0; c < 3; c++) {
+                if (seg.lo[c] > seg.hi[c]) seg.lo[c] = 0;
+                st_lat_param(o->min[c], step, seg.lo[c], &g[s].off[c], &g[s].scale[c]);
+            }
+            for (int c = 0, k = 0; c < 4; c++)
+                if (c != drop) g[s].slot[k++] = (uint8_t)c;
+            g[s].drop = (uint8_t)drop;
+            for (uint32_t i = 0; i < seg.m; i++)
+                for (int c = 0; c < 3; c++) {
+                    const uint32_t v = seg.Q[3 * i + (uint32_t)c] - seg.lo[c];
+                    const size_t at = 3 * ((size_t)s * ST_SEG_KEYS + i) + (size_t)c;
+                    if (o->wide) q32[at] = v;
+                    else q16[at] = (uint16_t)v;
+                }
+        }
+        return;
+    }
     size_t bit = 0;
     for (uint32_t s = 0; s < S; s++) {
         int bc[3], drop = 3;
         const unsigned char *keys, *h = NULL;
         memset(&g[s], 0, sizeof g[s]);
-        if (t->bits == ST_PACK_VBR) {
+        if (st_is_vbr(t->bits)) {
             h = p + S + 6u * (size_t)s;
             st_vbr_comp_bits(p[s] & 31, h, bc);
             drop = rot ? (int)(p[s] >> 5 & 3u) : 3;
@@ -224,7 +275,8 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             keys += 4 * n * w;
         } else {
             moving++;
-            const size_t nb = t->bits == ST_PACK_VBR ? st_vbr_bytes((uint32_t)n, t->data) : st_ptrack_bytes((uint32_t)n, t->bits);
+            const size_t nb = t->bits == ST_PACK_LAT ? t->data_bytes
+                              : st_is_vbr(t->bits) ? st_vbr_bytes((uint32_t)n, t->data) : st_ptrack_bytes((uint32_t)n, t->bits);
             data_bytes = expanded_end(data_bytes, nb, (uint32_t)n, is_wide(t, (uint32_t)n));
             stored += 24 + nb;
             keys += nb;
@@ -317,8 +369,8 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             memcpy(raw + ro, t->values, sizeof(float) * (size_t)n * (size_t)w);
             ro += (size_t)n * (size_t)w;
         } else {
-            const int vbr = t->bits == ST_PACK_VBR;
-            const size_t nb = vbr ? st_vbr_bytes(n, t->data) : st_ptrack_bytes(n, t->bits);
+            const int vbr = st_is_vbr(t->bits) || t->bits == ST_PACK_LAT;
+            const size_t nb = t->bits == ST_PACK_LAT ? t->data_bytes : vbr ? st_vbr_bytes(n, t->data) : st_ptrack_bytes(n, t->bits);
             o->offset = (uint32_t)dof;
             memcpy(data + dof, t->data, nb);
             const int seg = vbr || (t->bits & ST_PACK_SEG) != 0;

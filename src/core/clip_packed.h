@@ -26,8 +26,12 @@
  *             then S x 3 x (u8 lo, u8 span) as above, then each segment's
  *             keys back to back, each key its 3 components; component c has
  *             b_c = b - floor(log2(largest span / span_c)) bits (at least 0;
- *             0 when span_c is 0), so the three steps are about equal; b_c =
- *             0 gives the key min + ext/255 * lo
+ *             0 when span_c is 0), so the three steps are about equal in
+ *             255ths of each component's own range; b_c = 0 gives the key
+ *             min + ext/255 * lo
+ *             ST_PACK_LAT (.stance v5): a bit rate per segment on one
+ *             lattice per track, keys coded by prediction and Rice codes
+ *             (clip_lattice.h); expanded like VBR
  * Joints without a stored track hold the default pose (rest values and
  * constant tracks), copied at each sample. */
 #ifndef STANCE_CLIP_PACKED_H
@@ -55,6 +59,7 @@ typedef struct st_ptrack_desc {
     float min[3], ext[3];   /* bits 1..24 */
     const float *values;    /* bits 0: width floats; 32: n * width */
     const unsigned char *data; /* bits 1..24: st_ptrack_bytes() bytes */
+    size_t data_bytes;      /* ST_PACK_LAT (clip_lattice.h): the stream's bytes */
 } st_ptrack_desc;
 
 typedef struct st_packed_desc {
@@ -124,8 +129,11 @@ static inline uint32_t st_ptrack_keys(uint32_t K, int shift) {
 /* 1 for a valid bits value: 0, 32, 1..24, ST_PACK_SEG | 1..24, ST_PACK_VBR. */
 static inline int st_bits_ok(int bits) {
     int b = bits & ~ST_PACK_SEG;
-    return bits == 0 || bits == ST_PACK_RAW || bits == ST_PACK_VBR || (b >= 1 && b <= ST_PACK_MAX_BITS);
+    return bits == 0 || bits == ST_PACK_RAW || bits == ST_PACK_VBR || bits == 0x82 /* ST_PACK_LAT */ ||
+           (b >= 1 && b <= ST_PACK_MAX_BITS);
 }
+/* 1 for a track with a bit rate per segment and segment heads (v4). */
+static inline int st_is_vbr(int bits) { return bits == ST_PACK_VBR; }
 /* Segments of a VBR track of n keys. */
 static inline uint32_t st_vbr_segments(uint32_t n) { return (n + ST_SEG_KEYS - 1u) / ST_SEG_KEYS; }
 /* Keys of segment s of a VBR track of n keys. */
@@ -180,33 +188,6 @@ static inline uint32_t st_get_bits(const unsigned char *p, size_t pos, int b) {
     const unsigned char *q = p + (pos >> 3);
     uint32_t v = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
     return (v >> (pos & 7u)) & ((1u << b) - 1u);
-}
-
-/* Key i (of segment i / 16) of a VBR stream p whose segment's keys start
- * at bit kb of p + 7 S, components of bc bits (st_vbr_comp_bits): 3 values,
- * the component `drop` rebuilt for rotations. The compressor decodes with
- * this too. */
-static inline void st_vbr_key(const unsigned char *p, uint32_t S, uint32_t i, size_t kb, const int *bc,
-                              const float *min, const float *step, int rotation, float *v) {
-    const uint32_t s = i / ST_SEG_KEYS;
-    const unsigned code = p[s];
-    const unsigned char *h = p + S + 6u * (size_t)s;
-    const unsigned char *keys = p + 7u * (size_t)S;
-    size_t pos = kb + (size_t)(i % ST_SEG_KEYS) * (size_t)(bc[0] + bc[1] + bc[2]);
-    float x[3];
-    for (int c = 0; c < 3; c++) {
-        float off, scale;
-        st_seg_param(min[c], step[c], h[2 * c], h[2 * c + 1], bc[c], &off, &scale);
-        x[c] = off + scale * (float)st_get_bits(keys, pos, bc[c]);
-        pos += (size_t)bc[c];
-    }
-    if (!rotation) {
-        v[0] = x[0], v[1] = x[1], v[2] = x[2];
-        return;
-    }
-    const int drop = (int)(code >> 5 & 3u);
-    float l = 1.0f - (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
-    for (int c = 0, k = 0; c < 4; c++) v[c] = c == drop ? (l > 0.0f ? sqrtf(l) : 0.0f) : x[k++];
 }
 
 /* The value at fraction u between decoded keys a and b (b may be changed),
