@@ -509,6 +509,19 @@ stance_status stance_clip_advance(const stance_clip *c, float time, float dt, in
     if (!c || !new_time || cap < 0 || (cap > 0 && !hits)) return STANCE_ERR_ARGUMENT;
     if (!st_finite(time) || !st_finite(dt)) return STANCE_ERR_VALUE;
     const double D = c->duration;
+    if (loop && dt >= 0.0f && time >= 0.0f && time < c->duration && (double)time + (double)dt < D) {
+        /* the common step: forward inside one cycle (what the general path
+         * below computes for it, without its cycle bookkeeping) */
+        const double s0 = time, s1 = s0 + (double)dt;
+        long long n = 0;
+        if (cap > 0 || hit_count) emit_cycle(c, s0, s1, 0, 0, hits, cap, &n);
+        float ntf = (float)s1;
+        if (ntf >= c->duration) ntf = 0.0f;
+        *new_time = ntf;
+        if (hit_count) *hit_count = (int)n;
+        if (wraps) *wraps = 0;
+        return STANCE_OK;
+    }
     double t0 = time;
     if (t0 < 0.0) t0 = 0.0;
     if (loop && t0 >= D) t0 = fmod(t0, D);

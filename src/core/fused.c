@@ -122,33 +122,53 @@ void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_c
     }
 }
 
-void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
-                     float tb, stance_cursor *cb, float wa, float wb) {
-    float ua_f, ub_f;
-    const keys A = keys_at(a, st_clip_find_key(a, ta, ca, &ua_f));
-    const keys B = keys_at(b, st_clip_find_key(b, tb, cb, &ub_f));
-    const int pc = out->padded_count, n3 = 3 * pc;
-    const sv4 ua = sv_set1(ua_f), ub = sv_set1(ub_f), u = sv_set1(wb / (wa + wb));
-    float *const o = out->tx;
+#if defined(__GNUC__)
+#define ST_INLINE static inline __attribute__((always_inline))
+#else
+#define ST_INLINE static inline
+#endif
+
+/* The blend of st_fused_blend2 with the key flags given: called with
+ * constants for the common clip (translations and rotations keyed, scales
+ * constant) so the compiler drops the per-vector tests, and with the clips'
+ * own flags otherwise. The arithmetic is the same either way. */
+ST_INLINE void blend2_body(float *const o, const keys *A, const keys *B, sv4 ua, sv4 ub, sv4 u, float wa, float wb,
+                           int pc, int at, int ar, int as, int bt, int br, int bs) {
+    const int n3 = 3 * pc;
     /* translations and scales: each clip's key lerp, then the blend a + (b - a) u */
     for (int i = 0; i < n3; i += 4) {
-        const sv4 at = key_lerp(A.t0, A.t1, ua, A.t_lerp, i), bt = key_lerp(B.t0, B.t1, ub, B.t_lerp, i);
-        sv_storea(o + i, sv_madd(sv_sub(bt, at), u, at));
-        const sv4 as = key_lerp(A.s0, A.s1, ua, A.s_lerp, i), bs = key_lerp(B.s0, B.s1, ub, B.s_lerp, i);
-        sv_storea(o + 7 * pc + i, sv_madd(sv_sub(bs, as), u, as));
+        const sv4 ta = key_lerp(A->t0, A->t1, ua, at, i), tb = key_lerp(B->t0, B->t1, ub, bt, i);
+        sv_storea(o + i, sv_madd(sv_sub(tb, ta), u, ta));
+    }
+    for (int i = 0; i < n3; i += 4) {
+        const sv4 sa = key_lerp(A->s0, A->s1, ua, as, i), sb = key_lerp(B->s0, B->s1, ub, bs, i);
+        sv_storea(o + 7 * pc + i, sv_madd(sv_sub(sb, sa), u, sa));
     }
     /* rotations: each clip's nlerp, then sv_block_nlerp2's blend */
     const sv4 va = sv_set1(wa), vb = sv_set1(wb), one = sv_set1(1.0f), tiny = sv_set1(FLT_MIN);
     for (int j = 0; j < pc; j += 4) {
         sv4 qa[4], qb[4];
-        key_nlerp(A.r0, A.r1, ua, A.r_lerp, pc, j, qa);
-        key_nlerp(B.r0, B.r1, ub, B.r_lerp, pc, j, qb);
+        key_nlerp(A->r0, A->r1, ua, ar, pc, j, qa);
+        key_nlerp(B->r0, B->r1, ub, br, pc, j, qb);
         const sv4 ws = sv_xorsign(vb, sv_dot4(qa[0], qa[1], qa[2], qa[3], qb[0], qb[1], qb[2], qb[3]));
         sv4 x[4];
         for (int c = 0; c < 4; c++) x[c] = sv_madd(qb[c], ws, sv_mul(qa[c], va));
         const sv4 inv = sv_div(one, sv_sqrt(sv_max(sv_dot4(x[0], x[1], x[2], x[3], x[0], x[1], x[2], x[3]), tiny)));
         for (int c = 0; c < 4; c++) sv_storea(o + (3 + c) * pc + j, sv_mul(x[c], inv));
     }
+}
+
+void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
+                     float tb, stance_cursor *cb, float wa, float wb) {
+    float ua_f, ub_f;
+    const keys A = keys_at(a, st_clip_find_key(a, ta, ca, &ua_f));
+    const keys B = keys_at(b, st_clip_find_key(b, tb, cb, &ub_f));
+    const int pc = out->padded_count;
+    const sv4 ua = sv_set1(ua_f), ub = sv_set1(ub_f), u = sv_set1(wb / (wa + wb));
+    if (A.t_lerp && A.r_lerp && !A.s_lerp && B.t_lerp && B.r_lerp && !B.s_lerp)
+        blend2_body(out->tx, &A, &B, ua, ub, u, wa, wb, pc, 1, 1, 0, 1, 1, 0);
+    else
+        blend2_body(out->tx, &A, &B, ua, ub, u, wa, wb, pc, A.t_lerp, A.r_lerp, A.s_lerp, B.t_lerp, B.r_lerp, B.s_lerp);
 }
 
 void st_fused_override(stance_pose *out, const stance_pose *base, const stance_clip *layer, float time,

@@ -218,6 +218,14 @@ typedef struct g_plan_src {
 
 typedef struct g_plan {
     int active;                 /* evaluated this update */
+    /* what the advance pass computed for the machine's current blend space
+     * state (its weights and phase rate times the state's rate), reused by
+     * the plan: valid while stamp == the workspace's stamp (this update,
+     * no trigger consumed since) and state matches */
+    unsigned stamp;
+    int cstate;
+    float cprate;
+    float cw[STANCE_MAX_BLEND_ENTRIES];
     int blend;                  /* a switch is running: mode and eased weight below */
     stance_switch_mode mode;
     float w;
@@ -239,6 +247,7 @@ struct stance_workspace {
     float *pose_mem;
     stance_pose *views;         /* machine_cap * 3: views of an instance's machine poses */
     int unfused;                /* tests: 1 = evaluate without the fused passes of core/fused.h (the reference) */
+    unsigned stamp;             /* moves on at each update and when a trigger is consumed (g_plan.stamp) */
 };
 
 /* graph_deltas.c: the delta clips of additive first-frame layers */
@@ -247,7 +256,9 @@ stance_status gr_build_deltas(stance_graph *g, stance_error *err);
 /* instance.c */
 void in_emit(stance_instance *inst, stance_event_type type, int layer, int machine, int state, int other,
              const char *name);
-int in_layer_of_machine(const stance_graph *g, int m);
+static inline int in_layer_of_machine(const stance_graph *g, int m) {
+    return m >= 0 && m < g->machine_count ? g->machines[m].root_layer : -1;
+}
 /* A machine's persistent pose (PM_*), as a view bound in the workspace. */
 stance_pose *in_mpose(stance_instance *inst, stance_workspace *ws, int m, int which);
 stance_pose *in_hist(stance_instance *inst, stance_workspace *ws, int m, int age);

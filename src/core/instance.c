@@ -140,10 +140,6 @@ void in_emit(stance_instance *inst, stance_event_type type, int layer, int machi
     e->time = (float)inst->time;
 }
 
-int in_layer_of_machine(const stance_graph *g, int m) {
-    return m >= 0 && m < g->machine_count ? g->machines[m].root_layer : -1;
-}
-
 void in_reset_machine(stance_instance *inst, int m) {
     g_machine_rt *rt = &inst->machines[m];
     const g_machine *gm = &inst->graph->machines[m];
@@ -426,6 +422,10 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
     const stance_graph *g = inst->graph;
     if (stance_workspace_fits(ws, g, NULL)) return STANCE_ERR_MEMORY;
     ws_bind(ws, g);
+    if (++ws->stamp == 0) { /* the advance pass's cached blend weights are this update's only */
+        for (int m = 0; m < ws->machine_cap; m++) ws->plans[m].stamp = 0;
+        ws->stamp = 1;
+    }
     if (inst->events_sealed) inst->event_count = inst->event_dropped = 0;
     inst->events_sealed = 0;
     inst->clips_sampled = 0;
