@@ -3,7 +3,8 @@
  * apply against stance_clip_sample + the additive apply; two clips sampled
  * straight into the blend against two samples and the formulas (lerp,
  * nlerp); a clip sampled straight into the masked override against
- * sample + masked blend; the delta flags on clips whose channels are known; and a crowd of
+ * sample + masked blend; the old clip of a crossfade sampled straight into
+ * the fade against sample + lerp; the delta flags on clips whose channels are known; and a crowd of
  * the lesson graph updated with and without the fused passes (workspace
  * flag), pose for pose. */
 #include <math.h>
@@ -150,6 +151,35 @@ static void test_override(void) {
     stance_pose_destroy(&base), stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
 }
 
+/* the crossfade from a clip: the old clip sampled straight into the fade
+ * against stance_clip_sample + tr_lerp (evaluate.c's unfused crossfade) */
+static void test_under(void) {
+    const char *names[2] = {"wave", "jump"};
+    const int J = B.skeleton->joint_count;
+    stance_pose out, ref, sample;
+    stance_pose_create(&out, J, NULL, NULL), stance_pose_create(&ref, J, NULL, NULL), stance_pose_create(&sample, J, NULL, NULL);
+    float worst = 0.0f;
+    int exact = 0, runs = 0;
+    for (int rep = 0; rep < 60; rep++) {
+        const stance_clip *c = stance_builtin_clip(&B, names[rep % 2]);
+        const float t = frand(-0.1f, c->duration + 0.1f);
+        const float w = rep % 5 == 0 ? 0.0f : rep % 5 == 1 ? 1.0f : rep % 11 == 0 ? 1.5f : frand(0, 1);
+        random_pose(&out);
+        stance_cursor ca = {0}, cb = {0};
+        CHECK_OK(stance_clip_sample(c, t, &ca, &sample));
+        tr_lerp(&ref, &sample, &out, w);
+        st_fused_under(&out, c, t, &cb, w);
+        CHECK(ca.key == cb.key);
+        const float d = pose_diff(&out, &ref);
+        if (!(d <= worst)) worst = d;
+        exact += d == 0.0f, runs++;
+    }
+    printf("  fused crossfade from a clip against sample + lerp: largest difference %.2e, %d of %d bit for bit\n",
+           (double)worst, exact, runs);
+    CHECK(worst == 0.0f);
+    stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
+}
+
 static void test_blend2(void) {
     const stance_clip *walk = stance_builtin_clip(&B, "walk"), *run = stance_builtin_clip(&B, "run");
     const int J = B.skeleton->joint_count;
@@ -237,6 +267,7 @@ int main(void) {
     RUN(test_delta_flags_and_additive);
     RUN(test_override);
     RUN(test_blend2);
+    RUN(test_under);
     RUN(test_crowd_fused_equals_unfused);
     stance_builtin_destroy(&B);
     return check_summary();

@@ -110,6 +110,12 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
         const float w = pl->w;
         switch (pl->mode) {
         case STANCE_SWITCH_CROSSFADE: {
+            const g_plan_src *os = &pl->old;
+            if (!ws->unfused && os->sub < 0 && !os->blendspace && os->count == 1 && st_fusable(os->clip[0])) {
+                st_fused_under(out, os->clip[0], os->time[0], os->cursor[0], w); /* the old clip sampled into the fade */
+                inst->clips_sampled++;
+                break;
+            }
             stance_pose *old = in_wpose(ws, m, PW_OLD);
             eval_src(inst, ws, m, &pl->old, old, NULL);
             tr_lerp(out, old, out, w);

@@ -39,6 +39,12 @@ void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_c
 void st_fused_override(stance_pose *out, const stance_pose *base, const stance_clip *layer, float time,
                        stance_cursor *cur, const float *mask, float weight);
 
+/* out = the crossfade from `old` sampled at time into out: out's weight w
+ * (clamped to [0, 1]), the old clip's 1 - w, over all padded joints:
+ * stance_clip_sample into a pose, then evaluate.c's tr_lerp(out, that,
+ * out, w), in one pass. The cursor moves as the sample moves it. */
+void st_fused_under(stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w);
+
 /* out = the blend of clips a and b sampled at ta, tb with weights wa, wb
  * (both > 0, sum 1): two stance_clip_sample, then the lerp/nlerp of
  * evaluate.c's two-clip blend space, in one pass. */

@@ -177,6 +177,7 @@ struct stance_instance {
     const stance_graph *graph;
     stance_allocator allocator;
     size_t bytes;
+    size_t hot_bytes;           /* from the start to the end of the model pose: what every update touches */
     int history_all;
     float *params;              /* what the graph sees */
     float *param_target;        /* what gameplay set (damped params move towards it) */

@@ -17,7 +17,7 @@
 /* ---- instance memory ------------------------------------------------------- */
 
 typedef struct inst_layout {
-    size_t params, ptarget, machines, lw, lt, lr, loff, pose_structs, pose_mem, rec, cursors, ik, ikt, total;
+    size_t params, ptarget, machines, lw, lt, lr, loff, pose_structs, pose_mem, rec, cursors, ik, ikt, total, hot;
     int pose_count, rec_count, cursor_count;
 } inst_layout;
 
@@ -56,6 +56,7 @@ static inst_layout layout_of(const stance_graph *g, int history_all) {
     lo.ik = grab(&off, sizeof(stance_footlock_state) * (size_t)g->ik_count);
     lo.ikt = grab(&off, sizeof(float) * IK_TARGET_FLOATS * (size_t)g->ik_count);
     lo.total = st_align_up(off, 64);
+    lo.hot = lo.pose_mem + stance_pose_bytes(J) * PI_COUNT;
     return lo;
 }
 
@@ -174,6 +175,7 @@ stance_status stance_instance_create_ex(const stance_graph *g, const stance_inst
     inst->graph = g;
     inst->allocator = al;
     inst->bytes = lo.total;
+    inst->hot_bytes = lo.hot;
     inst->history_all = d.history == STANCE_HISTORY_ALL;
     inst->ground = NULL, inst->ground_user = NULL;
     bind(inst);
@@ -438,11 +440,29 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
     return s;
 }
 
+static void prefetch_hot(const stance_instance *inst, size_t bytes) {
+#if defined(__GNUC__)
+    /* every other line: the hardware fetches lines in pairs */
+    const char *p = (const char *)inst;
+    for (size_t off = 0; off < bytes; off += 512) {
+        __builtin_prefetch(p + off, 1, 3);
+        __builtin_prefetch(p + off + 128, 1, 3);
+        __builtin_prefetch(p + off + 256, 1, 3);
+        __builtin_prefetch(p + off + 384, 1, 3);
+    }
+#else
+    (void)inst, (void)bytes;
+#endif
+}
+
 stance_status stance_instances_update(stance_instance *const *instances, int count, float dt, stance_workspace *ws) {
     if ((!instances && count) || count < 0 || !ws) return STANCE_ERR_ARGUMENT;
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
     stance_status first = STANCE_OK;
     for (int i = 0; i < count; i++) {
+        /* a crowd's instances do not fit the cache: ask for the next one's
+         * hot part (its state, local and model poses) while this one runs */
+        if (i + 1 < count && instances[i] && instances[i + 1]) prefetch_hot(instances[i + 1], instances[i]->hot_bytes);
         stance_status s = stance_instance_update_ex(instances[i], dt, 0, ws);
         if (s && !first) first = s;
     }
