@@ -126,7 +126,15 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
         const stance_clip *c = s->clip;
         float np;
         if (!p->finished) {
-            stance_clip_advance(c, p->pos, dt * rate, !s->once, &np, hits, 16, &n, &wraps);
+            const float step = dt * rate;
+            if (!s->once && c->event_count == 0 && step >= 0.0f && p->pos >= 0.0f && p->pos < c->duration &&
+                (double)p->pos + (double)step < (double)c->duration) {
+                /* a looping clip without markers inside its cycle: stance_clip_advance's first case */
+                np = (float)((double)p->pos + (double)step);
+                if (np >= c->duration) np = 0.0f;
+            } else {
+                stance_clip_advance(c, p->pos, step, !s->once, &np, hits, 16, &n, &wraps);
+            }
             if (root) stance_clip_root_motion(c, p->pos, dt * rate, !s->once, p->root);
             p->pos = np;
             p->loops += wraps;
@@ -361,7 +369,8 @@ static void update_machine(stance_instance *inst, stance_workspace *ws, int m, f
             in_emit(inst, STANCE_EVENT_TRANSITION_FINISHED, layer, m, rt->cur.state, rt->from_state, g->states[rt->cur.state].name);
         }
     }
-    if (!(flags & STANCE_UPDATE_NO_TRANSITIONS)) {
+    if (!(flags & STANCE_UPDATE_NO_TRANSITIONS) &&
+        (g->machines[m].any_count > 0 || g->states[rt->cur.state].trans_count > 0)) { /* else none can start */
         int t = find_transition(inst, m);
         if (t >= 0) start_transition(inst, ws, m, t, dt);
     }

@@ -263,12 +263,18 @@ static inline int in_layer_of_machine(const stance_graph *g, int m) {
 /* A machine's persistent pose (PM_*), as a view bound in the workspace. */
 stance_pose *in_mpose(stance_instance *inst, stance_workspace *ws, int m, int which);
 stance_pose *in_hist(stance_instance *inst, stance_workspace *ws, int m, int age);
-stance_pose *in_wpose(stance_workspace *ws, int m, int which);
-stance_pose *in_wshared(stance_workspace *ws, int which);
-stance_cursor *in_cursors(stance_instance *inst, int m, int slot_is_old);
+static inline stance_pose *in_wpose(stance_workspace *ws, int m, int which) { return &ws->poses[m * PW_PER_MACHINE + which]; }
+static inline stance_pose *in_wshared(stance_workspace *ws, int which) {
+    return &ws->poses[ws->machine_cap * PW_PER_MACHINE + which];
+}
+static inline stance_cursor *in_cursors(stance_instance *inst, int m, int slot_is_old) {
+    g_machine_rt *rt = &inst->machines[m];
+    int slot = slot_is_old ? !rt->cur_slot : rt->cur_slot;
+    return rt->cursors + (size_t)slot * (size_t)inst->graph->machines[m].clip_cap;
+}
 void in_reset_machine(stance_instance *inst, int m);
-stance_pose *in_local(stance_instance *inst);
-stance_pose *in_model(stance_instance *inst);
+static inline stance_pose *in_local(stance_instance *inst) { return &inst->poses[PI_LOCAL]; }
+static inline stance_pose *in_model(stance_instance *inst) { return &inst->poses[PI_MODEL]; }
 /* advance.c */
 void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags);
 void adv_apply_requests(stance_instance *inst, stance_workspace *ws);

@@ -122,11 +122,6 @@ stance_pose *in_hist(stance_instance *inst, stance_workspace *ws, int m, int age
 
 static stance_pose *ipose(const stance_instance *inst, int which) { return &inst->poses[which]; }
 
-stance_cursor *in_cursors(stance_instance *inst, int m, int old) {
-    g_machine_rt *rt = &inst->machines[m];
-    int slot = old ? !rt->cur_slot : rt->cur_slot;
-    return rt->cursors + (size_t)slot * (size_t)inst->graph->machines[m].clip_cap;
-}
 
 /* ---- events ------------------------------------------------------------------ */
 
@@ -323,10 +318,6 @@ static void ws_bind(stance_workspace *ws, const stance_graph *g) {
     ws->bound_joints = J;
 }
 
-stance_pose *in_wpose(stance_workspace *ws, int m, int which) { return &ws->poses[m * PW_PER_MACHINE + which]; }
-stance_pose *in_wshared(stance_workspace *ws, int which) {
-    return &ws->poses[ws->machine_cap * PW_PER_MACHINE + which];
-}
 
 /* ---- parameters --------------------------------------------------------------------- */
 
@@ -473,8 +464,6 @@ stance_status stance_instances_update(stance_instance *const *instances, int cou
 
 const stance_pose *stance_instance_local_pose(const stance_instance *inst) { return inst ? ipose(inst, PI_LOCAL) : NULL; }
 const stance_pose *stance_instance_model_pose(const stance_instance *inst) { return inst ? ipose(inst, PI_MODEL) : NULL; }
-stance_pose *in_local(stance_instance *inst) { return ipose(inst, PI_LOCAL); }
-stance_pose *in_model(stance_instance *inst) { return ipose(inst, PI_MODEL); }
 
 const stance_event *stance_instance_events(const stance_instance *inst, int *count, int *dropped) {
     if (count) *count = inst ? inst->event_count : 0;
