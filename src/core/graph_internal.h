@@ -179,6 +179,7 @@ struct stance_instance {
     size_t bytes;
     size_t hot_bytes;           /* from the start to the end of the model pose: what every update touches */
     int history_all;
+    int requests;               /* a machine may hold a stance_instance_play request (req_state) */
     float *params;              /* what the graph sees */
     float *param_target;        /* what gameplay set (damped params move towards it) */
     g_machine_rt *machines;

@@ -408,13 +408,10 @@ stance_status stance_instance_update(stance_instance *inst, float dt, stance_wor
     return stance_instance_update_ex(inst, dt, 0, ws);
 }
 
-stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
-    if (!inst || !ws) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
-    dt = st_step(dt); /* issue 12: a step under STANCE_MIN_DT is a zero step (no history, no velocity from it) */
+/* One update, its instance and workspace checked (the workspace fits the
+ * graph and is bound for it), dt a valid step. */
+static stance_status update_one(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
     const stance_graph *g = inst->graph;
-    if (stance_workspace_fits(ws, g, NULL)) return STANCE_ERR_MEMORY;
-    ws_bind(ws, g);
     if (++ws->stamp == 0) { /* the advance pass's cached blend weights are this update's only */
         for (int m = 0; m < ws->machine_cap; m++) ws->plans[m].stamp = 0;
         ws->stamp = 1;
@@ -422,13 +419,25 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
     if (inst->events_sealed) inst->event_count = inst->event_dropped = 0;
     inst->events_sealed = 0;
     inst->clips_sampled = 0;
-    adv_apply_requests(inst, ws);
+    if (inst->requests) {
+        adv_apply_requests(inst, ws);
+        inst->requests = 0;
+    }
     adv_frame(inst, ws, dt, flags);
     ev_frame(inst, ws, dt);
     in_root_advance(inst);
     stance_status s = g->ik_count ? ik_frame(inst, ws, dt) : STANCE_OK;
     inst->events_sealed = 1;
     return s;
+}
+
+stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
+    if (!inst || !ws) return STANCE_ERR_ARGUMENT;
+    if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
+    dt = st_step(dt); /* issue 12: a step under STANCE_MIN_DT is a zero step (no history, no velocity from it) */
+    if (stance_workspace_fits(ws, inst->graph, NULL)) return STANCE_ERR_MEMORY;
+    ws_bind(ws, inst->graph);
+    return update_one(inst, dt, flags, ws);
 }
 
 static void prefetch_hot(const stance_instance *inst, size_t bytes) {
@@ -449,12 +458,23 @@ static void prefetch_hot(const stance_instance *inst, size_t bytes) {
 stance_status stance_instances_update(stance_instance *const *instances, int count, float dt, stance_workspace *ws) {
     if ((!instances && count) || count < 0 || !ws) return STANCE_ERR_ARGUMENT;
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
+    const float step = st_step(dt);
+    const stance_graph *fitted = NULL; /* the graph the workspace was last checked and bound for */
     stance_status first = STANCE_OK;
     for (int i = 0; i < count; i++) {
+        stance_instance *inst = instances[i];
         /* a crowd's instances do not fit the cache: ask for the next one's
          * hot part (its state, local and model poses) while this one runs */
-        if (i + 1 < count && instances[i] && instances[i + 1]) prefetch_hot(instances[i + 1], instances[i]->hot_bytes);
-        stance_status s = stance_instance_update_ex(instances[i], dt, 0, ws);
+        if (i + 1 < count && inst && instances[i + 1]) prefetch_hot(instances[i + 1], inst->hot_bytes);
+        stance_status s;
+        if (!inst) {
+            s = STANCE_ERR_ARGUMENT;
+        } else if (inst->graph != fitted && stance_workspace_fits(ws, inst->graph, NULL)) {
+            s = STANCE_ERR_MEMORY;
+        } else {
+            if (inst->graph != fitted) ws_bind(ws, inst->graph), fitted = inst->graph;
+            s = update_one(inst, step, 0, ws);
+        }
         if (s && !first) first = s;
     }
     return first;
@@ -539,6 +559,7 @@ stance_status stance_instance_play(stance_instance *inst, int state, stance_swit
     if (!st_finite(blend_time) || blend_time > 60.0f) return st_fail(err, STANCE_ERR_VALUE, "play: blend time %g is not finite and <= 60", (double)blend_time);
     g_machine_rt *rt = &inst->machines[g->states[state].machine];
     rt->req_state = state;
+    inst->requests = 1;
     rt->req_mode = mode;
     rt->req_easing = easing;
     rt->req_blend = blend_time > 0.0f ? blend_time : 0.0f;
