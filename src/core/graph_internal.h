@@ -201,7 +201,7 @@ struct stance_instance {
     double time;
     int override_mode, override_easing;
     float override_blend;
-    stance_event events[STANCE_EVENT_QUEUE];
+    stance_event *events;       /* STANCE_EVENT_QUEUE, in the block's cold tail (after the poses) */
 };
 
 /* The plan the advance pass writes for one machine and evaluation reads:

@@ -17,7 +17,7 @@
 /* ---- instance memory ------------------------------------------------------- */
 
 typedef struct inst_layout {
-    size_t params, ptarget, machines, lw, lt, lr, loff, pose_structs, pose_mem, rec, cursors, ik, ikt, total, hot;
+    size_t params, ptarget, machines, lw, lt, lr, loff, pose_structs, pose_mem, rec, cursors, ik, ikt, events, total, hot;
     int pose_count, rec_count, cursor_count;
 } inst_layout;
 
@@ -55,6 +55,7 @@ static inst_layout layout_of(const stance_graph *g, int history_all) {
     lo.rec = grab(&off, sizeof(float) * INERT_FLOATS * (size_t)J * (size_t)lo.rec_count);
     lo.ik = grab(&off, sizeof(stance_footlock_state) * (size_t)g->ik_count);
     lo.ikt = grab(&off, sizeof(float) * IK_TARGET_FLOATS * (size_t)g->ik_count);
+    lo.events = grab(&off, sizeof(stance_event) * STANCE_EVENT_QUEUE);
     lo.total = st_align_up(off, 64);
     lo.hot = lo.pose_mem + stance_pose_bytes(J) * PI_COUNT;
     return lo;
@@ -85,6 +86,7 @@ static void bind(stance_instance *inst) {
     inst->layer_off = mem + lo.loff;
     inst->ik_state = (stance_footlock_state *)(mem + lo.ik);
     inst->ik_target = (float *)(mem + lo.ikt);
+    inst->events = (stance_event *)(mem + lo.events);
     inst->poses = (stance_pose *)(mem + lo.pose_structs);
     for (int i = 0; i < PI_COUNT; i++) bind_pose(&inst->poses[i], J, mem + lo.pose_mem + pb * (size_t)i);
     inst->machine_pose_mem = (float *)(mem + lo.pose_mem + pb * PI_COUNT);
