@@ -151,6 +151,30 @@ static void test_override(void) {
     stance_pose_destroy(&base), stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
 }
 
+/* a clip sampled by the fused pass against stance_clip_sample, every
+ * built-in clip, times outside the clip too */
+static void test_sample(void) {
+    const char *names[] = {"idle", "walk", "run", "jump", "breathe", "lean", "wave"};
+    const int J = B.skeleton->joint_count;
+    stance_pose a, b;
+    stance_pose_create(&a, J, NULL, NULL), stance_pose_create(&b, J, NULL, NULL);
+    float worst = 0.0f;
+    for (int rep = 0; rep < 70; rep++) {
+        const stance_clip *c = stance_builtin_clip(&B, names[rep % 7]);
+        const float t = frand(-0.2f, c->duration + 0.2f);
+        stance_cursor ca = {0}, cb = {0};
+        random_pose(&a), random_pose(&b);
+        CHECK_OK(stance_clip_sample(c, t, &ca, &a));
+        st_fused_sample(&b, c, t, &cb);
+        CHECK(ca.key == cb.key);
+        const float d = pose_diff(&a, &b);
+        if (!(d <= worst)) worst = d;
+    }
+    printf("  fused sample against stance_clip_sample: largest difference %.2e\n", (double)worst);
+    CHECK(worst == 0.0f);
+    stance_pose_destroy(&a), stance_pose_destroy(&b);
+}
+
 /* the crossfade from a clip: the old clip sampled straight into the fade
  * against stance_clip_sample + tr_lerp (evaluate.c's unfused crossfade) */
 static void test_under(void) {
@@ -267,6 +291,7 @@ int main(void) {
     RUN(test_delta_flags_and_additive);
     RUN(test_override);
     RUN(test_blend2);
+    RUN(test_sample);
     RUN(test_under);
     RUN(test_crowd_fused_equals_unfused);
     stance_builtin_destroy(&B);

@@ -53,6 +53,8 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
         if (vel) {
             stance_clip_sample_velocity(src->clip[0], src->time[0], src->cursor[0], dst, vel);
             vel_scale(vel, src->vscale[0]);
+        } else if (!ws->unfused && st_fusable(src->clip[0])) {
+            st_fused_sample(dst, src->clip[0], src->time[0], src->cursor[0]);
         } else {
             stance_clip_sample(src->clip[0], src->time[0], src->cursor[0], dst);
         }

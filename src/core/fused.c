@@ -282,3 +282,20 @@ void st_fused_under(stance_pose *out, const stance_clip *old, float time, stance
         sv_storea(oq + 3 * pc, sv_mul(ww, inv));
     }
 }
+
+void st_fused_sample(stance_pose *out, const stance_clip *c, float time, stance_cursor *cur) {
+    float uf;
+    const keys K = keys_at(c, st_clip_find_key(c, time, cur, &uf));
+    const int pc = out->padded_count, n3 = 3 * pc;
+    const sv4 u = sv_set1(uf);
+    float *const o = out->tx;
+    if (K.t_lerp) for (int i = 0; i < n3; i += 4) sv_storea(o + i, key_lerp(K.t0, K.t1, u, 1, i));
+    else for (int i = 0; i < n3; i += 4) sv_storea(o + i, sv_loada(K.t0 + i));
+    if (K.s_lerp) for (int i = 0; i < n3; i += 4) sv_storea(o + 7 * pc + i, key_lerp(K.s0, K.s1, u, 1, i));
+    else for (int i = 0; i < n3; i += 4) sv_storea(o + 7 * pc + i, sv_loada(K.s0 + i));
+    for (int j = 0; j < pc; j += 4) {
+        sv4 q[4];
+        key_nlerp(K.r0, K.r1, u, K.r_lerp, pc, j, q);
+        for (int ch = 0; ch < 4; ch++) sv_storea(o + (3 + ch) * pc + j, q[ch]);
+    }
+}

@@ -39,6 +39,10 @@ void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_c
 void st_fused_override(stance_pose *out, const stance_pose *base, const stance_clip *layer, float time,
                        stance_cursor *cur, const float *mask, float weight);
 
+/* out = the clip sampled at time, as stance_clip_sample (the same
+ * arithmetic, over all padded joints 4 at a time; no checks). */
+void st_fused_sample(stance_pose *out, const stance_clip *c, float time, stance_cursor *cur);
+
 /* out = the crossfade from `old` sampled at time into out: out's weight w
  * (clamped to [0, 1]), the old clip's 1 - w, over all padded joints:
  * stance_clip_sample into a pose, then evaluate.c's tr_lerp(out, that,
