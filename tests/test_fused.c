@@ -209,11 +209,21 @@ static void test_blend2(void) {
     const int J = B.skeleton->joint_count;
     stance_pose out, a, b;
     stance_pose_create(&out, J, NULL, NULL), stance_pose_create(&a, J, NULL, NULL), stance_pose_create(&b, J, NULL, NULL);
-    float worst = 0.0f;
+    float worst = 0.0f, worst_same = 0.0f;
+    /* the built-in walk and run keep one constant scale (1): the graph marks their blend space */
+    const int same_s = walk->s_keys == 1 && run->s_keys == 1 &&
+                       !memcmp(walk->s, run->s, sizeof(float) * 3 * (size_t)walk->padded_count);
+    CHECK(same_s);
     for (int rep = 0; rep < 40; rep++) {
         const float ta = frand(0, walk->duration), tb = frand(0, run->duration), wb = frand(0.01f, 0.99f), wa = 1.0f - wb;
         stance_cursor c[4] = {{0}};
-        st_fused_blend2(&out, walk, ta, &c[0], run, tb, &c[1], wa, wb);
+        st_fused_blend2(&out, walk, ta, &c[0], run, tb, &c[1], wa, wb, 0);
+        if (same_s) { /* the copied scale block gives the same pose bit for bit */
+            stance_cursor e[2] = {{0}};
+            st_fused_blend2(&b, walk, ta, &e[0], run, tb, &e[1], wa, wb, 1);
+            const float d = pose_diff(&out, &b);
+            if (!(d <= worst_same)) worst_same = d;
+        }
         stance_clip_sample(walk, ta, &c[2], &a);
         stance_clip_sample(run, tb, &c[3], &b);
         CHECK(c[0].key == c[2].key && c[1].key == c[3].key);
@@ -230,8 +240,10 @@ static void test_blend2(void) {
             if (!(d <= worst)) worst = d;
         }
     }
-    printf("  fused two-clip blend against two samples and the formulas: largest difference %.2e\n", (double)worst);
+    printf("  fused two-clip blend against two samples and the formulas: largest difference %.2e; "
+           "with the scale block copied: %.2e\n", (double)worst, (double)worst_same);
     CHECK(worst < 2e-6f);
+    CHECK(worst_same == 0.0f);
     stance_pose_destroy(&out), stance_pose_destroy(&a), stance_pose_destroy(&b);
 }
 
@@ -253,6 +265,9 @@ static void test_crowd_fused_equals_unfused(void) {
     stance_graph *g = NULL;
     CHECK_OK(stance_builtin_lesson_graph(&B, NULL, &g, NULL));
     if (!g) return;
+    int marked = 0; /* the Move blend space (idle, walk, run: scale 1 throughout) copies its scale block */
+    for (int s = 0; s < g->state_count; s++) marked += g->states[s].same_scale;
+    CHECK(marked == 1);
     stance_instance *a[N], *b[N];
     for (int i = 0; i < N; i++) {
         CHECK_OK(stance_instance_create(g, NULL, &a[i], NULL));

@@ -427,6 +427,7 @@ static void plan_src(stance_instance *inst, const stance_workspace *ws, const g_
     src->sub = -1;
     src->count = 0;
     src->blendspace = 0;
+    src->same_s = 0;
     if (s->type == STANCE_MOTION_CLIP) {
         const float rate = state_rate(inst, s);
         src->count = 1;
@@ -461,6 +462,7 @@ static void plan_src(stance_instance *inst, const stance_workspace *ws, const g_
         src->cursor[k] = &cursors[i];
     }
     src->blendspace = 1;
+    src->same_s = s->same_scale;
 }
 
 /* Writes the plans of machine m's subtree: m is evaluated when `active`,

@@ -65,7 +65,7 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
     if (src->count == 2 && !vel && !ws->unfused && st_fusable(src->clip[0]) && st_fusable(src->clip[1])) {
         /* the common case: both clips sampled straight into the blend */
         st_fused_blend2(dst, src->clip[0], src->time[0], src->cursor[0], src->clip[1], src->time[1], src->cursor[1],
-                        src->weight[0], src->weight[1]);
+                        src->weight[0], src->weight[1], src->same_s);
         inst->clips_sampled += 2;
         return;
     }

@@ -148,14 +148,16 @@ void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_c
  * constant) so the compiler drops the per-vector tests, and with the clips'
  * own flags otherwise. The arithmetic is the same either way. */
 ST_INLINE void blend2_body(float *const o, const keys *A, const keys *B, sv4 ua, sv4 ub, sv4 u, float wa, float wb,
-                           int pc, int at, int ar, int as, int bt, int br, int bs) {
+                           int pc, int at, int ar, int as, int bt, int br, int bs, int same_s) {
     const int n3 = 3 * pc;
     /* translations and scales: each clip's key lerp, then the blend a + (b - a) u */
     for (int i = 0; i < n3; i += 4) {
         const sv4 ta = key_lerp(A->t0, A->t1, ua, at, i), tb = key_lerp(B->t0, B->t1, ub, bt, i);
         sv_storea(o + i, sv_madd(sv_sub(tb, ta), u, ta));
     }
-    for (int i = 0; i < n3; i += 4) {
+    if (same_s && !as && !bs) /* a + (b - a) u with b = a (no -0): a */
+        for (int i = 0; i < n3; i += 4) sv_storea(o + 7 * pc + i, sv_loada(A->s0 + i));
+    else for (int i = 0; i < n3; i += 4) {
         const sv4 sa = key_lerp(A->s0, A->s1, ua, as, i), sb = key_lerp(B->s0, B->s1, ub, bs, i);
         sv_storea(o + 7 * pc + i, sv_madd(sv_sub(sb, sa), u, sa));
     }
@@ -174,16 +176,17 @@ ST_INLINE void blend2_body(float *const o, const keys *A, const keys *B, sv4 ua,
 }
 
 void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
-                     float tb, stance_cursor *cb, float wa, float wb) {
+                     float tb, stance_cursor *cb, float wa, float wb, int same_s) {
     float ua_f, ub_f;
     const keys A = keys_at(a, st_clip_find_key(a, ta, ca, &ua_f));
     const keys B = keys_at(b, st_clip_find_key(b, tb, cb, &ub_f));
     const int pc = out->padded_count;
     const sv4 ua = sv_set1(ua_f), ub = sv_set1(ub_f), u = sv_set1(wb / (wa + wb));
     if (A.t_lerp && A.r_lerp && !A.s_lerp && B.t_lerp && B.r_lerp && !B.s_lerp)
-        blend2_body(out->tx, &A, &B, ua, ub, u, wa, wb, pc, 1, 1, 0, 1, 1, 0);
+        blend2_body(out->tx, &A, &B, ua, ub, u, wa, wb, pc, 1, 1, 0, 1, 1, 0, same_s);
     else
-        blend2_body(out->tx, &A, &B, ua, ub, u, wa, wb, pc, A.t_lerp, A.r_lerp, A.s_lerp, B.t_lerp, B.r_lerp, B.s_lerp);
+        blend2_body(out->tx, &A, &B, ua, ub, u, wa, wb, pc, A.t_lerp, A.r_lerp, A.s_lerp, B.t_lerp, B.r_lerp, B.s_lerp,
+                    same_s);
 }
 
 /* st_fused_override's pass with the key flags given (constants for the

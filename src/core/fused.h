@@ -51,8 +51,10 @@ void st_fused_under(stance_pose *out, const stance_clip *old, float time, stance
 
 /* out = the blend of clips a and b sampled at ta, tb with weights wa, wb
  * (both > 0, sum 1): two stance_clip_sample, then the lerp/nlerp of
- * evaluate.c's two-clip blend space, in one pass. */
+ * evaluate.c's two-clip blend space, in one pass. same_s: both clips keep
+ * one constant scale block, bit for bit the same and without -0 (their
+ * blend a + (b - a) u is that block, copied; g_state.same_scale). */
 void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
-                     float tb, stance_cursor *cb, float wa, float wb);
+                     float tb, stance_cursor *cb, float wa, float wb, int same_s);
 
 #endif

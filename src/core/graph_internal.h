@@ -39,6 +39,8 @@ typedef struct g_state {
     unsigned long long delta_still; /* st_delta_still_blocks of delta */
     int speed_warp;
     float fade_time;
+    int same_scale;             /* blend space: every clip it samples keeps one constant scale block, all
+                                   bit for bit the same and without -0 (their blend is that block) */
 } g_state;
 
 typedef struct g_cond {
@@ -211,6 +213,7 @@ typedef struct g_plan_src {
     int count;                  /* clips to sample */
     int sub;                    /* >= 0: a nested machine's output instead of clips */
     int blendspace;             /* weighted sum of the clips, then normalized; else one clip as sampled */
+    int same_s;                 /* blend space: g_state.same_scale */
     const stance_clip *clip[STANCE_MAX_BLEND_ENTRIES];
     float time[STANCE_MAX_BLEND_ENTRIES];
     float weight[STANCE_MAX_BLEND_ENTRIES];
