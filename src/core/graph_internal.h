@@ -253,6 +253,7 @@ struct stance_workspace {
     stance_pose *views;         /* machine_cap * 3: views of an instance's machine poses */
     int unfused;                /* tests: 1 = evaluate without the fused passes of core/fused.h (the reference) */
     unsigned stamp;             /* moves on at each update and when a trigger is consumed (g_plan.stamp) */
+    float damp_h, damp_dt, damp_a; /* the last damping factor exp2f(-dt / h) computed (h 0: none yet) */
 };
 
 /* graph_deltas.c: the delta clips of additive first-frame layers */
