@@ -179,7 +179,6 @@ struct stance_instance {
     const stance_graph *graph;
     stance_allocator allocator;
     size_t bytes;
-    size_t hot_bytes;           /* from the start to the end of the model pose: what every update touches */
     int history_all;
     int requests;               /* a machine may hold a stance_instance_play request (req_state) */
     float *params;              /* what the graph sees */

@@ -17,7 +17,7 @@
 /* ---- instance memory ------------------------------------------------------- */
 
 typedef struct inst_layout {
-    size_t params, ptarget, machines, lw, lt, lr, loff, pose_structs, pose_mem, rec, cursors, ik, ikt, events, total, hot;
+    size_t params, ptarget, machines, lw, lt, lr, loff, pose_structs, pose_mem, rec, cursors, ik, ikt, events, total;
     int pose_count, rec_count, cursor_count;
 } inst_layout;
 
@@ -57,7 +57,6 @@ static inst_layout layout_of(const stance_graph *g, int history_all) {
     lo.ikt = grab(&off, sizeof(float) * IK_TARGET_FLOATS * (size_t)g->ik_count);
     lo.events = grab(&off, sizeof(stance_event) * STANCE_EVENT_QUEUE);
     lo.total = st_align_up(off, 64);
-    lo.hot = lo.pose_mem + stance_pose_bytes(J) * PI_COUNT;
     return lo;
 }
 
@@ -172,7 +171,6 @@ stance_status stance_instance_create_ex(const stance_graph *g, const stance_inst
     inst->graph = g;
     inst->allocator = al;
     inst->bytes = lo.total;
-    inst->hot_bytes = lo.hot;
     inst->history_all = d.history == STANCE_HISTORY_ALL;
     inst->ground = NULL, inst->ground_user = NULL;
     bind(inst);
@@ -442,21 +440,6 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
     return update_one(inst, dt, flags, ws);
 }
 
-static void prefetch_hot(const stance_instance *inst, size_t bytes) {
-#if defined(__GNUC__)
-    /* every other line: the hardware fetches lines in pairs */
-    const char *p = (const char *)inst;
-    for (size_t off = 0; off < bytes; off += 512) {
-        __builtin_prefetch(p + off, 1, 3);
-        __builtin_prefetch(p + off + 128, 1, 3);
-        __builtin_prefetch(p + off + 256, 1, 3);
-        __builtin_prefetch(p + off + 384, 1, 3);
-    }
-#else
-    (void)inst, (void)bytes;
-#endif
-}
-
 stance_status stance_instances_update(stance_instance *const *instances, int count, float dt, stance_workspace *ws) {
     if ((!instances && count) || count < 0 || !ws) return STANCE_ERR_ARGUMENT;
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
@@ -465,9 +448,6 @@ stance_status stance_instances_update(stance_instance *const *instances, int cou
     stance_status first = STANCE_OK;
     for (int i = 0; i < count; i++) {
         stance_instance *inst = instances[i];
-        /* a crowd's instances do not fit the cache: ask for the next one's
-         * hot part (its state, local and model poses) while this one runs */
-        if (i + 1 < count && inst && instances[i + 1]) prefetch_hot(instances[i + 1], inst->hot_bytes);
         stance_status s;
         if (!inst) {
             s = STANCE_ERR_ARGUMENT;
