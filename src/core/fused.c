@@ -1,8 +1,11 @@
 /* src/core/fused.c - the fused passes of evaluation (see core/fused.h):
- * a dense clip sampled block by block straight into the additive apply or
- * the two-clip blend that uses it, with the same arithmetic in the same
- * order as stance_clip_sample followed by the unfused operation, so the
- * results are those of the unfused path. Owns no state. */
+ * a dense clip sampled block by block straight into what uses it (the
+ * additive apply, the two-clip blend, the masked override, the crossfade
+ * from an old clip, or a pose), with the same arithmetic in the same order
+ * as stance_clip_sample followed by the unfused operation, so the results
+ * are those of the unfused path. The common key layout (translations and
+ * rotations keyed, scale constant) is compiled as its own loop. Owns no
+ * state. */
 #include <float.h>
 
 #include "core/fused.h"
