@@ -3,7 +3,8 @@
  * apply against stance_clip_sample + the additive apply; two clips sampled
  * straight into the blend against two samples and the formulas (lerp,
  * nlerp); a clip sampled straight into the masked override against
- * sample + masked blend; the delta flags on clips whose channels are known; and a crowd of
+ * sample + masked blend; the old clip of a crossfade sampled straight into
+ * the fade against sample + lerp; the delta flags on clips whose channels are known; and a crowd of
  * the lesson graph updated with and without the fused passes (workspace
  * flag), pose for pose. */
 #include <math.h>
@@ -150,16 +151,79 @@ static void test_override(void) {
     stance_pose_destroy(&base), stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
 }
 
+/* a clip sampled by the fused pass against stance_clip_sample, every
+ * built-in clip, times outside the clip too */
+static void test_sample(void) {
+    const char *names[] = {"idle", "walk", "run", "jump", "breathe", "lean", "wave"};
+    const int J = B.skeleton->joint_count;
+    stance_pose a, b;
+    stance_pose_create(&a, J, NULL, NULL), stance_pose_create(&b, J, NULL, NULL);
+    float worst = 0.0f;
+    for (int rep = 0; rep < 70; rep++) {
+        const stance_clip *c = stance_builtin_clip(&B, names[rep % 7]);
+        const float t = frand(-0.2f, c->duration + 0.2f);
+        stance_cursor ca = {0}, cb = {0};
+        random_pose(&a), random_pose(&b);
+        CHECK_OK(stance_clip_sample(c, t, &ca, &a));
+        st_fused_sample(&b, c, t, &cb);
+        CHECK(ca.key == cb.key);
+        const float d = pose_diff(&a, &b);
+        if (!(d <= worst)) worst = d;
+    }
+    printf("  fused sample against stance_clip_sample: largest difference %.2e\n", (double)worst);
+    CHECK(worst == 0.0f);
+    stance_pose_destroy(&a), stance_pose_destroy(&b);
+}
+
+/* the crossfade from a clip: the old clip sampled straight into the fade
+ * against stance_clip_sample + tr_lerp (evaluate.c's unfused crossfade) */
+static void test_under(void) {
+    const char *names[2] = {"wave", "jump"};
+    const int J = B.skeleton->joint_count;
+    stance_pose out, ref, sample;
+    stance_pose_create(&out, J, NULL, NULL), stance_pose_create(&ref, J, NULL, NULL), stance_pose_create(&sample, J, NULL, NULL);
+    float worst = 0.0f;
+    int exact = 0, runs = 0;
+    for (int rep = 0; rep < 60; rep++) {
+        const stance_clip *c = stance_builtin_clip(&B, names[rep % 2]);
+        const float t = frand(-0.1f, c->duration + 0.1f);
+        const float w = rep % 5 == 0 ? 0.0f : rep % 5 == 1 ? 1.0f : rep % 11 == 0 ? 1.5f : frand(0, 1);
+        random_pose(&out);
+        stance_cursor ca = {0}, cb = {0};
+        CHECK_OK(stance_clip_sample(c, t, &ca, &sample));
+        tr_lerp(&ref, &sample, &out, w);
+        st_fused_under(&out, c, t, &cb, w);
+        CHECK(ca.key == cb.key);
+        const float d = pose_diff(&out, &ref);
+        if (!(d <= worst)) worst = d;
+        exact += d == 0.0f, runs++;
+    }
+    printf("  fused crossfade from a clip against sample + lerp: largest difference %.2e, %d of %d bit for bit\n",
+           (double)worst, exact, runs);
+    CHECK(worst == 0.0f);
+    stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
+}
+
 static void test_blend2(void) {
     const stance_clip *walk = stance_builtin_clip(&B, "walk"), *run = stance_builtin_clip(&B, "run");
     const int J = B.skeleton->joint_count;
     stance_pose out, a, b;
     stance_pose_create(&out, J, NULL, NULL), stance_pose_create(&a, J, NULL, NULL), stance_pose_create(&b, J, NULL, NULL);
-    float worst = 0.0f;
+    float worst = 0.0f, worst_same = 0.0f;
+    /* the built-in walk and run keep one constant scale (1): the graph marks their blend space */
+    const int same_s = walk->s_keys == 1 && run->s_keys == 1 &&
+                       !memcmp(walk->s, run->s, sizeof(float) * 3 * (size_t)walk->padded_count);
+    CHECK(same_s);
     for (int rep = 0; rep < 40; rep++) {
         const float ta = frand(0, walk->duration), tb = frand(0, run->duration), wb = frand(0.01f, 0.99f), wa = 1.0f - wb;
         stance_cursor c[4] = {{0}};
-        st_fused_blend2(&out, walk, ta, &c[0], run, tb, &c[1], wa, wb);
+        st_fused_blend2(&out, walk, ta, &c[0], run, tb, &c[1], wa, wb, 0);
+        if (same_s) { /* the copied scale block gives the same pose bit for bit */
+            stance_cursor e[2] = {{0}};
+            st_fused_blend2(&b, walk, ta, &e[0], run, tb, &e[1], wa, wb, 1);
+            const float d = pose_diff(&out, &b);
+            if (!(d <= worst_same)) worst_same = d;
+        }
         stance_clip_sample(walk, ta, &c[2], &a);
         stance_clip_sample(run, tb, &c[3], &b);
         CHECK(c[0].key == c[2].key && c[1].key == c[3].key);
@@ -176,8 +240,10 @@ static void test_blend2(void) {
             if (!(d <= worst)) worst = d;
         }
     }
-    printf("  fused two-clip blend against two samples and the formulas: largest difference %.2e\n", (double)worst);
+    printf("  fused two-clip blend against two samples and the formulas: largest difference %.2e; "
+           "with the scale block copied: %.2e\n", (double)worst, (double)worst_same);
     CHECK(worst < 2e-6f);
+    CHECK(worst_same == 0.0f);
     stance_pose_destroy(&out), stance_pose_destroy(&a), stance_pose_destroy(&b);
 }
 
@@ -199,6 +265,9 @@ static void test_crowd_fused_equals_unfused(void) {
     stance_graph *g = NULL;
     CHECK_OK(stance_builtin_lesson_graph(&B, NULL, &g, NULL));
     if (!g) return;
+    int marked = 0; /* the Move blend space (idle, walk, run: scale 1 throughout) copies its scale block */
+    for (int s = 0; s < g->state_count; s++) marked += g->states[s].same_scale;
+    CHECK(marked == 1);
     stance_instance *a[N], *b[N];
     for (int i = 0; i < N; i++) {
         CHECK_OK(stance_instance_create(g, NULL, &a[i], NULL));
@@ -237,6 +306,8 @@ int main(void) {
     RUN(test_delta_flags_and_additive);
     RUN(test_override);
     RUN(test_blend2);
+    RUN(test_sample);
+    RUN(test_under);
     RUN(test_crowd_fused_equals_unfused);
     stance_builtin_destroy(&B);
     return check_summary();

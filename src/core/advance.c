@@ -126,7 +126,15 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
         const stance_clip *c = s->clip;
         float np;
         if (!p->finished) {
-            stance_clip_advance(c, p->pos, dt * rate, !s->once, &np, hits, 16, &n, &wraps);
+            const float step = dt * rate;
+            if (!s->once && c->event_count == 0 && step >= 0.0f && p->pos >= 0.0f && p->pos < c->duration &&
+                (double)p->pos + (double)step < (double)c->duration) {
+                /* a looping clip without markers inside its cycle: stance_clip_advance's first case */
+                np = (float)((double)p->pos + (double)step);
+                if (np >= c->duration) np = 0.0f;
+            } else {
+                stance_clip_advance(c, p->pos, step, !s->once, &np, hits, 16, &n, &wraps);
+            }
             if (root) stance_clip_root_motion(c, p->pos, dt * rate, !s->once, p->root);
             p->pos = np;
             p->loops += wraps;
@@ -145,7 +153,13 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
     } else {
         float w[STANCE_MAX_BLEND_ENTRIES];
         adv_blend_weights(inst, s, w);
-        float dphase = blend_phase_rate(inst, s, w) * rate * dt;
+        const float prate = blend_phase_rate(inst, s, w) * rate;
+        float dphase = prate * dt;
+        if (p == &inst->machines[m].cur) { /* the plan reuses them (plan_src) */
+            g_plan *pl = &ws->plans[m];
+            pl->stamp = ws->stamp, pl->cstate = p->state, pl->cprate = prate;
+            memcpy(pl->cw, w, sizeof(float) * (size_t)s->entry_count);
+        }
         const g_entry *e = g->entries + s->entry_first;
         int dom = 0;
         for (int i = 0; i < s->entry_count; i++) {
@@ -333,7 +347,10 @@ static void start_transition(stance_instance *inst, stance_workspace *ws, int m,
     }
     for (int i = 0; i < t->cond_count; i++) { /* consume the triggers it read */
         const g_cond *c = &g->conds[t->cond_first + i];
-        if (g->params[c->param].type == STANCE_PARAM_TRIGGER) inst->params[c->param] = inst->param_target[c->param] = 0.0f;
+        if (g->params[c->param].type == STANCE_PARAM_TRIGGER) {
+            inst->params[c->param] = inst->param_target[c->param] = 0.0f;
+            if (++ws->stamp == 0) ws->stamp = 1; /* the cached blend weights may have read it */
+        }
     }
     begin_switch(inst, ws, m, ti, t->to, mode, easing, blend, t->uninterruptible, dt);
 }
@@ -352,7 +369,8 @@ static void update_machine(stance_instance *inst, stance_workspace *ws, int m, f
             in_emit(inst, STANCE_EVENT_TRANSITION_FINISHED, layer, m, rt->cur.state, rt->from_state, g->states[rt->cur.state].name);
         }
     }
-    if (!(flags & STANCE_UPDATE_NO_TRANSITIONS)) {
+    if (!(flags & STANCE_UPDATE_NO_TRANSITIONS) &&
+        (g->machines[m].any_count > 0 || g->states[rt->cur.state].trans_count > 0)) { /* else none can start */
         int t = find_transition(inst, m);
         if (t >= 0) start_transition(inst, ws, m, t, dt);
     }
@@ -378,7 +396,9 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
         float h = g->params[i].damping;
         if (h > 0.0f) {
             float tgt = inst->param_target[i];
-            const float a = exp2f(-dt / h); /* issue 12: a weighted mean stays finite where tgt + (v - tgt) * a overflowed */
+            if (h != ws->damp_h || dt != ws->damp_dt) /* instances of one graph share it frame after frame */
+                ws->damp_h = h, ws->damp_dt = dt, ws->damp_a = exp2f(-dt / h);
+            const float a = ws->damp_a; /* issue 12: a weighted mean stays finite where tgt + (v - tgt) * a overflowed */
             float v = a * inst->params[i] + (1.0f - a) * tgt;
             if (!st_finite(v)) v = tgt; /* the sum of two halves of FLT_MAX can still round up */
             if (fabsf(v - tgt) < 1e-6f) v = tgt;
@@ -402,14 +422,16 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
 
 /* ---- the plan ----------------------------------------------------------------------- */
 
-static void plan_src(stance_instance *inst, const g_play *p, stance_cursor *cursors, g_plan_src *src) {
+static void plan_src(stance_instance *inst, const stance_workspace *ws, const g_plan *pl, const g_play *p,
+                     stance_cursor *cursors, g_plan_src *src) {
     const stance_graph *g = inst->graph;
     const g_state *s = &g->states[p->state];
-    const float rate = state_rate(inst, s);
     src->sub = -1;
     src->count = 0;
     src->blendspace = 0;
+    src->same_s = 0;
     if (s->type == STANCE_MOTION_CLIP) {
+        const float rate = state_rate(inst, s);
         src->count = 1;
         src->clip[0] = s->delta ? s->delta : s->clip;
         src->time[0] = p->pos;
@@ -422,9 +444,14 @@ static void plan_src(stance_instance *inst, const g_play *p, stance_cursor *curs
         src->sub = s->sub_machine;
         return;
     }
-    float w[STANCE_MAX_BLEND_ENTRIES];
-    adv_blend_weights(inst, s, w);
-    const float prate = blend_phase_rate(inst, s, w) * rate;
+    float wbuf[STANCE_MAX_BLEND_ENTRIES], prate;
+    const float *w;
+    if (pl && pl->stamp == ws->stamp && pl->cstate == p->state) { /* as the advance pass computed them */
+        w = pl->cw, prate = pl->cprate;
+    } else {
+        adv_blend_weights(inst, s, wbuf);
+        w = wbuf, prate = blend_phase_rate(inst, s, wbuf) * state_rate(inst, s);
+    }
     const g_entry *e = g->entries + s->entry_first;
     for (int i = 0; i < s->entry_count; i++) {
         if (w[i] <= 0.0f) continue;
@@ -437,6 +464,7 @@ static void plan_src(stance_instance *inst, const g_play *p, stance_cursor *curs
         src->cursor[k] = &cursors[i];
     }
     src->blendspace = 1;
+    src->same_s = s->same_scale;
 }
 
 /* Writes the plans of machine m's subtree: m is evaluated when `active`,
@@ -450,7 +478,7 @@ void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int activ
     if (!active) {
         rt->hist = 0;
     } else {
-        plan_src(inst, &rt->cur, in_cursors(inst, m, 0), &pl->cur);
+        plan_src(inst, ws, pl, &rt->cur, in_cursors(inst, m, 0), &pl->cur);
         pl->blend = rt->trans >= 0;
         pl->mode = rt->mode;
         pl->w = pl->blend ? tr_ease(rt->easing, rt->duration > 0.0f ? rt->elapsed / rt->duration : 1.0f) : 1.0f;
@@ -462,7 +490,7 @@ void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int activ
                                   rt->mode == STANCE_SWITCH_DEADBLEND;
         if (pl->blend && (rt->mode == STANCE_SWITCH_CROSSFADE ||
                           (velocity_mode && g->states[rt->old.state].type != STANCE_MOTION_MACHINE)))
-            plan_src(inst, &rt->old, in_cursors(inst, m, 1), &pl->old);
+            plan_src(inst, ws, NULL, &rt->old, in_cursors(inst, m, 1), &pl->old);
     }
     const g_machine *gm = &g->machines[m];
     if (gm->post_first == gm->post_at) return; /* no nested machine */

@@ -509,6 +509,19 @@ stance_status stance_clip_advance(const stance_clip *c, float time, float dt, in
     if (!c || !new_time || cap < 0 || (cap > 0 && !hits)) return STANCE_ERR_ARGUMENT;
     if (!st_finite(time) || !st_finite(dt)) return STANCE_ERR_VALUE;
     const double D = c->duration;
+    if (loop && dt >= 0.0f && time >= 0.0f && time < c->duration && (double)time + (double)dt < D) {
+        /* the common step: forward inside one cycle (what the general path
+         * below computes for it, without its cycle bookkeeping) */
+        const double s0 = time, s1 = s0 + (double)dt;
+        long long n = 0;
+        if (cap > 0 || hit_count) emit_cycle(c, s0, s1, 0, 0, hits, cap, &n);
+        float ntf = (float)s1;
+        if (ntf >= c->duration) ntf = 0.0f;
+        *new_time = ntf;
+        if (hit_count) *hit_count = (int)n;
+        if (wraps) *wraps = 0;
+        return STANCE_OK;
+    }
     double t0 = time;
     if (t0 < 0.0) t0 = 0.0;
     if (loop && t0 >= D) t0 = fmod(t0, D);
@@ -549,15 +562,14 @@ stance_status stance_clip_advance(const stance_clip *c, float time, float dt, in
     return STANCE_OK;
 }
 
-stance_status stance_clip_root_position(const stance_clip *c, float time, float out[3]) {
-    if (!c || !out) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(time)) return STANCE_ERR_VALUE;
+/* The root path at a finite time (stance_clip_root_position without its checks). */
+static void root_at(const stance_clip *c, float time, float out[3]) {
     out[0] = out[1] = out[2] = 0.0f;
     const int n = c->root_key_count;
-    if (n == 0) return STANCE_OK;
+    if (n == 0) return;
     const float *t = c->root_times, *v = c->root_values;
-    if (time <= t[0] || n == 1) { memcpy(out, v, sizeof(float) * 3); return STANCE_OK; }
-    if (time >= t[n - 1]) { memcpy(out, v + 3 * (size_t)(n - 1), sizeof(float) * 3); return STANCE_OK; }
+    if (time <= t[0] || n == 1) { memcpy(out, v, sizeof(float) * 3); return; }
+    if (time >= t[n - 1]) { memcpy(out, v + 3 * (size_t)(n - 1), sizeof(float) * 3); return; }
     int lo = 0, hi = n - 2;
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
@@ -565,9 +577,14 @@ stance_status stance_clip_root_position(const stance_clip *c, float time, float 
     }
     float u = (time - t[lo]) / (t[lo + 1] - t[lo]);
     for (int i = 0; i < 3; i++) out[i] = v[3 * lo + i] + (v[3 * lo + 3 + i] - v[3 * lo + i]) * u;
-    return STANCE_OK;
 }
 
+stance_status stance_clip_root_position(const stance_clip *c, float time, float out[3]) {
+    if (!c || !out) return STANCE_ERR_ARGUMENT;
+    if (!st_finite(time)) return STANCE_ERR_VALUE;
+    root_at(c, time, out);
+    return STANCE_OK;
+}
 stance_status stance_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3]) {
     if (!c || !out) return STANCE_ERR_ARGUMENT;
     if (!st_finite(time) || !st_finite(dt)) return STANCE_ERR_VALUE;
@@ -581,18 +598,24 @@ stance_status stance_clip_root_motion(const stance_clip *c, float time, float dt
     if (time < 0.0f) time = 0.0f;
     if (loop && time >= D) time = fmodf(time, D);
     if (!loop && time > D) time = D;
-    stance_status s = stance_clip_advance(c, time, dt, loop, &nt, NULL, 0, NULL, &wraps);
-    if (s) return s;
+    if (loop && dt >= 0.0f && time < D && (double)time + (double)dt < (double)D) {
+        /* inside one cycle: stance_clip_advance's first case */
+        nt = (float)((double)time + (double)dt);
+        if (nt >= D) nt = 0.0f;
+    } else {
+        stance_status s = stance_clip_advance(c, time, dt, loop, &nt, NULL, 0, NULL, &wraps);
+        if (s) return s;
+    }
     float a[3], b[3];
-    stance_clip_root_position(c, time, a);
-    stance_clip_root_position(c, nt, b);
+    root_at(c, time, a);
+    root_at(c, nt, b);
     if (wraps == 0) { /* no cycle crossed: the path's ends do not count (0 * (s1 - s0) is 0 for finite keys) */
         for (int i = 0; i < 3; i++) out[i] = b[i] - a[i];
         return STANCE_OK;
     }
     float s0[3], s1[3];
-    stance_clip_root_position(c, 0.0f, s0);
-    stance_clip_root_position(c, D, s1);
+    root_at(c, 0.0f, s0);
+    root_at(c, D, s1);
     for (int i = 0; i < 3; i++) out[i] = b[i] - a[i] + (float)wraps * (s1[i] - s0[i]);
     return STANCE_OK;
 }

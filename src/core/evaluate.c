@@ -60,6 +60,8 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
         if (vel) {
             stance_clip_sample_velocity(src->clip[0], src->time[0], src->cursor[0], dst, vel);
             vel_scale(vel, src->vscale[0]);
+        } else if (!ws->unfused && st_fusable(src->clip[0])) {
+            st_fused_sample(dst, src->clip[0], src->time[0], src->cursor[0]);
         } else {
             stance_clip_sample(src->clip[0], src->time[0], src->cursor[0], dst);
         }
@@ -70,7 +72,7 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
     if (src->count == 2 && !vel && !ws->unfused && st_fusable(src->clip[0]) && st_fusable(src->clip[1])) {
         /* the common case: both clips sampled straight into the blend */
         st_fused_blend2(dst, src->clip[0], src->time[0], src->cursor[0], src->clip[1], src->time[1], src->cursor[1],
-                        src->weight[0], src->weight[1]);
+                        src->weight[0], src->weight[1], src->same_s);
         inst->clips_sampled += 2;
         return;
     }
@@ -117,6 +119,12 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
         const float w = pl->w;
         switch (pl->mode) {
         case STANCE_SWITCH_CROSSFADE: {
+            const g_plan_src *os = &pl->old;
+            if (!ws->unfused && os->sub < 0 && !os->blendspace && os->count == 1 && st_fusable(os->clip[0])) {
+                st_fused_under(out, os->clip[0], os->time[0], os->cursor[0], w); /* the old clip sampled into the fade */
+                inst->clips_sampled++;
+                break;
+            }
             stance_pose *old = in_wpose(ws, m, PW_OLD);
             eval_src(inst, ws, m, &pl->old, old, NULL);
             tr_lerp(out, old, out, w);

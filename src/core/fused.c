@@ -1,8 +1,11 @@
 /* src/core/fused.c - the fused passes of evaluation (see core/fused.h):
- * a dense clip sampled block by block straight into the additive apply or
- * the two-clip blend that uses it, with the same arithmetic in the same
- * order as stance_clip_sample followed by the unfused operation, so the
- * results are those of the unfused path. Owns no state. */
+ * a dense clip sampled block by block straight into what uses it (the
+ * additive apply, the two-clip blend, the masked override, the crossfade
+ * from an old clip, or a pose), with the same arithmetic in the same order
+ * as stance_clip_sample followed by the unfused operation, so the results
+ * are those of the unfused path. The common key layout (translations and
+ * rotations keyed, scale constant) is compiled as its own loop. Owns no
+ * state. */
 #include <float.h>
 
 #include "core/fused.h"
@@ -67,11 +70,17 @@ static inline void key_nlerp(const float *a, const float *b, sv4 u, int lerp, in
     for (int c = 0; c < 4; c++) q[c] = sv_mul(q[c], inv);
 }
 
-void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags,
-                       unsigned long long still, float time, stance_cursor *cur, const float *mask, float weight) {
-    float uf;
-    const int k = st_clip_find_key(delta, time, cur, &uf);
-    const keys K = keys_at(delta, k);
+#if defined(__GNUC__)
+#define ST_INLINE static inline __attribute__((always_inline))
+#else
+#define ST_INLINE static inline
+#endif
+
+/* st_fused_additive's pass with its flags given (constants for the common
+ * delta: rotations keyed, translation 0 and scale 1, no mask, in place). */
+ST_INLINE void additive_body(stance_pose *out, const stance_pose *base, const keys *KP, float uf, int flags,
+                             unsigned long long still, const float *mask, float weight, int rl) {
+    const keys K = *KP;
     const int pc = out->padded_count;
     const sv4 u = sv_set1(uf), one = sv_set1(1.0f), vweight = sv_set1(weight);
     const float *const b0 = base->tx;
@@ -79,13 +88,16 @@ void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_c
     /* rotations: the delta's, then nlerp(identity, delta, w) and base * that (pose.c's additive_block) */
     for (int j = 0; j < pc; j += 4) {
         if (j < 256 && (still >> (j / 4) & 1)) { /* the identity: base as it is */
-            if (out != base)
-                for (int c = 3; c < 7; c++) sv_storea(o0 + c * pc + j, sv_loada(b0 + c * pc + j));
+            if (out == base) { /* skip the run of still blocks */
+                while (j + 4 < pc && j + 4 < 256 && (still >> ((j + 4) / 4) & 1)) j += 4;
+                continue;
+            }
+            for (int c = 3; c < 7; c++) sv_storea(o0 + c * pc + j, sv_loada(b0 + c * pc + j));
             continue;
         }
         const sv4 w = mask ? sv_mul(vweight, sv_load(mask + j)) : vweight;
         sv4 d[4];
-        key_nlerp(K.r0, K.r1, u, K.r_lerp, pc, j, d);
+        key_nlerp(K.r0, K.r1, u, rl, pc, j, d);
         sv4 dx = sv_mul(d[0], w), dy = sv_mul(d[1], w), dz = sv_mul(d[2], w);
         sv4 dw = sv_madd(d[3], w, sv_copysign(sv_sub(one, w), d[3]));
         const sv4 inv = sv_div(one, sv_sqrt(sv_dot4(dx, dy, dz, dw, dx, dy, dz, dw)));
@@ -122,27 +134,42 @@ void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_c
     }
 }
 
-void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
-                     float tb, stance_cursor *cb, float wa, float wb) {
-    float ua_f, ub_f;
-    const keys A = keys_at(a, st_clip_find_key(a, ta, ca, &ua_f));
-    const keys B = keys_at(b, st_clip_find_key(b, tb, cb, &ub_f));
-    const int pc = out->padded_count, n3 = 3 * pc;
-    const sv4 ua = sv_set1(ua_f), ub = sv_set1(ub_f), u = sv_set1(wb / (wa + wb));
-    float *const o = out->tx;
+
+void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags,
+                       unsigned long long still, float time, stance_cursor *cur, const float *mask, float weight) {
+    float uf;
+    const keys K = keys_at(delta, st_clip_find_key(delta, time, cur, &uf));
+    if (K.r_lerp && !mask && out == base && (flags & (ST_DELTA_T0 | ST_DELTA_S1)) == (ST_DELTA_T0 | ST_DELTA_S1))
+        additive_body(out, out, &K, uf, ST_DELTA_T0 | ST_DELTA_S1, still, NULL, weight, 1); /* the common delta */
+    else
+        additive_body(out, base, &K, uf, flags, still, mask, weight, K.r_lerp);
+}
+
+
+/* The blend of st_fused_blend2 with the key flags given: called with
+ * constants for the common clip (translations and rotations keyed, scales
+ * constant) so the compiler drops the per-vector tests, and with the clips'
+ * own flags otherwise. The arithmetic is the same either way. */
+ST_INLINE void blend2_body(float *const o, const keys *A, const keys *B, sv4 ua, sv4 ub, sv4 u, float wa, float wb,
+                           int pc, int at, int ar, int as, int bt, int br, int bs, int same_s) {
+    const int n3 = 3 * pc;
     /* translations and scales: each clip's key lerp, then the blend a + (b - a) u */
     for (int i = 0; i < n3; i += 4) {
-        const sv4 at = key_lerp(A.t0, A.t1, ua, A.t_lerp, i), bt = key_lerp(B.t0, B.t1, ub, B.t_lerp, i);
-        sv_storea(o + i, sv_madd(sv_sub(bt, at), u, at));
-        const sv4 as = key_lerp(A.s0, A.s1, ua, A.s_lerp, i), bs = key_lerp(B.s0, B.s1, ub, B.s_lerp, i);
-        sv_storea(o + 7 * pc + i, sv_madd(sv_sub(bs, as), u, as));
+        const sv4 ta = key_lerp(A->t0, A->t1, ua, at, i), tb = key_lerp(B->t0, B->t1, ub, bt, i);
+        sv_storea(o + i, sv_madd(sv_sub(tb, ta), u, ta));
+    }
+    if (same_s && !as && !bs) /* a + (b - a) u with b = a (no -0): a */
+        for (int i = 0; i < n3; i += 4) sv_storea(o + 7 * pc + i, sv_loada(A->s0 + i));
+    else for (int i = 0; i < n3; i += 4) {
+        const sv4 sa = key_lerp(A->s0, A->s1, ua, as, i), sb = key_lerp(B->s0, B->s1, ub, bs, i);
+        sv_storea(o + 7 * pc + i, sv_madd(sv_sub(sb, sa), u, sa));
     }
     /* rotations: each clip's nlerp, then sv_block_nlerp2's blend */
     const sv4 va = sv_set1(wa), vb = sv_set1(wb), one = sv_set1(1.0f), tiny = sv_set1(FLT_MIN);
     for (int j = 0; j < pc; j += 4) {
         sv4 qa[4], qb[4];
-        key_nlerp(A.r0, A.r1, ua, A.r_lerp, pc, j, qa);
-        key_nlerp(B.r0, B.r1, ub, B.r_lerp, pc, j, qb);
+        key_nlerp(A->r0, A->r1, ua, ar, pc, j, qa);
+        key_nlerp(B->r0, B->r1, ub, br, pc, j, qb);
         const sv4 ws = sv_xorsign(vb, sv_dot4(qa[0], qa[1], qa[2], qa[3], qb[0], qb[1], qb[2], qb[3]));
         sv4 x[4];
         for (int c = 0; c < 4; c++) x[c] = sv_madd(qb[c], ws, sv_mul(qa[c], va));
@@ -151,32 +178,55 @@ void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cu
     }
 }
 
-void st_fused_override(stance_pose *out, const stance_pose *base, const stance_clip *layer, float time,
-                       stance_cursor *cur, const float *mask, float weight) {
-    float uf;
-    const keys K = keys_at(layer, st_clip_find_key(layer, time, cur, &uf));
+void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
+                     float tb, stance_cursor *cb, float wa, float wb, int same_s) {
+    float ua_f, ub_f;
+    const keys A = keys_at(a, st_clip_find_key(a, ta, ca, &ua_f));
+    const keys B = keys_at(b, st_clip_find_key(b, tb, cb, &ub_f));
     const int pc = out->padded_count;
-    const sv4 u = sv_set1(uf), zero = sv_set1(0.0f), one = sv_set1(1.0f), vweight = sv_set1(weight);
-    const float *const b0 = base->tx;
-    float *const o0 = out->tx;
+    const sv4 ua = sv_set1(ua_f), ub = sv_set1(ub_f), u = sv_set1(wb / (wa + wb));
+    if (A.t_lerp && A.r_lerp && !A.s_lerp && B.t_lerp && B.r_lerp && !B.s_lerp)
+        blend2_body(out->tx, &A, &B, ua, ub, u, wa, wb, pc, 1, 1, 0, 1, 1, 0, same_s);
+    else
+        blend2_body(out->tx, &A, &B, ua, ub, u, wa, wb, pc, A.t_lerp, A.r_lerp, A.s_lerp, B.t_lerp, B.r_lerp, B.s_lerp,
+                    same_s);
+}
+
+/* st_fused_override's pass with the key flags given (constants for the
+ * common clip, as blend2_body). */
+ST_INLINE void override_body(float *const o0, const float *const b0, const keys *K, sv4 u, const float *mask, float weight,
+                             int pc, int tl, int rl, int sl) {
+    const sv4 zero = sv_set1(0.0f), one = sv_set1(1.0f), vweight = sv_set1(weight);
     for (int j = 0; j < pc; j += 4) {
         if (mask && !(weight * mask[j] > 0.0f) && !(weight * mask[j + 1] > 0.0f) && !(weight * mask[j + 2] > 0.0f) &&
             !(weight * mask[j + 3] > 0.0f)) { /* no joint of the block takes the layer: exactly base */
-            if (out != base)
+            if (o0 != b0)
                 for (int c = 0; c < 10; c++) sv_storea(o0 + c * pc + j, sv_loada(b0 + c * pc + j));
+            continue;
+        }
+        if (mask ? weight * mask[j] >= 1.0f && weight * mask[j + 1] >= 1.0f && weight * mask[j + 2] >= 1.0f &&
+                       weight * mask[j + 3] >= 1.0f
+                 : weight >= 1.0f) { /* every joint of the block takes the layer alone: the sample as it is */
+            for (int c = 0; c < 3; c++) {
+                sv_storea(o0 + c * pc + j, key_lerp(K->t0 + c * pc, K->t1 + c * pc, u, tl, j));
+                sv_storea(o0 + (7 + c) * pc + j, key_lerp(K->s0 + c * pc, K->s1 + c * pc, u, sl, j));
+            }
+            sv4 l[4];
+            key_nlerp(K->r0, K->r1, u, rl, pc, j, l);
+            for (int c = 0; c < 4; c++) sv_storea(o0 + (3 + c) * pc + j, l[c]);
             continue;
         }
         /* pose.c's masked_block on the block sampled here */
         const sv4 w = mask ? sv_mul(vweight, sv_load(mask + j)) : vweight;
         const sv4 lo = sv_le(w, zero), hi = sv_ge(w, one);
         for (int c = 0; c < 3; c++) {
-            const sv4 bt = sv_loada(b0 + c * pc + j), lt = key_lerp(K.t0 + c * pc, K.t1 + c * pc, u, K.t_lerp, j);
-            const sv4 bs = sv_loada(b0 + (7 + c) * pc + j), ls = key_lerp(K.s0 + c * pc, K.s1 + c * pc, u, K.s_lerp, j);
+            const sv4 bt = sv_loada(b0 + c * pc + j), lt = key_lerp(K->t0 + c * pc, K->t1 + c * pc, u, tl, j);
+            const sv4 bs = sv_loada(b0 + (7 + c) * pc + j), ls = key_lerp(K->s0 + c * pc, K->s1 + c * pc, u, sl, j);
             sv_storea(o0 + c * pc + j, sv_select(lo, bt, sv_select(hi, lt, sv_madd(sv_sub(lt, bt), w, bt))));
             sv_storea(o0 + (7 + c) * pc + j, sv_select(lo, bs, sv_select(hi, ls, sv_madd(sv_sub(ls, bs), w, bs))));
         }
         sv4 l[4];
-        key_nlerp(K.r0, K.r1, u, K.r_lerp, pc, j, l);
+        key_nlerp(K->r0, K->r1, u, rl, pc, j, l);
         const float *bq = b0 + 3 * pc + j;
         const sv4 bx = sv_loada(bq), by = sv_loada(bq + pc), bz = sv_loada(bq + 2 * pc), bw = sv_loada(bq + 3 * pc);
         const sv4 wl = sv_xorsign(w, sv_dot4(bx, by, bz, bw, l[0], l[1], l[2], l[3])), wb = sv_sub(one, w);
@@ -188,5 +238,70 @@ void st_fused_override(stance_pose *out, const stance_pose *base, const stance_c
         sv_storea(oq + pc, sv_select(lo, by, sv_select(hi, l[1], sv_mul(y, inv))));
         sv_storea(oq + 2 * pc, sv_select(lo, bz, sv_select(hi, l[2], sv_mul(z, inv))));
         sv_storea(oq + 3 * pc, sv_select(lo, bw, sv_select(hi, l[3], sv_mul(ww, inv))));
+    }
+}
+
+void st_fused_override(stance_pose *out, const stance_pose *base, const stance_clip *layer, float time,
+                       stance_cursor *cur, const float *mask, float weight) {
+    float uf;
+    const keys K = keys_at(layer, st_clip_find_key(layer, time, cur, &uf));
+    const sv4 u = sv_set1(uf);
+    if (K.t_lerp && K.r_lerp && !K.s_lerp && mask)
+        override_body(out->tx, base->tx, &K, u, mask, weight, out->padded_count, 1, 1, 0);
+    else
+        override_body(out->tx, base->tx, &K, u, mask, weight, out->padded_count, K.t_lerp, K.r_lerp, K.s_lerp);
+}
+
+void st_fused_under(stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w) {
+    w = w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w;
+    if (w <= 0.0f) { /* the old clip alone */
+        stance_clip_sample(old, time, cur, out);
+        return;
+    }
+    float uf;
+    const keys K = keys_at(old, st_clip_find_key(old, time, cur, &uf));
+    if (w >= 1.0f) return; /* out alone (the cursor moved) */
+    const int pc = out->padded_count, n3 = 3 * pc;
+    const sv4 u = sv_set1(uf), one = sv_set1(1.0f), vw = sv_set1(w), wb = sv_set1(1.0f - w);
+    float *const o = out->tx;
+    /* pose.c's masked_block with base = the old clip, layer = out, one weight in (0, 1) */
+    for (int i = 0; i < n3; i += 4) {
+        const sv4 bt = key_lerp(K.t0, K.t1, u, K.t_lerp, i), lt = sv_loada(o + i);
+        sv_storea(o + i, sv_madd(sv_sub(lt, bt), vw, bt));
+    }
+    for (int i = 0; i < n3; i += 4) {
+        const sv4 bs = key_lerp(K.s0, K.s1, u, K.s_lerp, i), ls = sv_loada(o + 7 * pc + i);
+        sv_storea(o + 7 * pc + i, sv_madd(sv_sub(ls, bs), vw, bs));
+    }
+    for (int j = 0; j < pc; j += 4) {
+        sv4 b[4];
+        key_nlerp(K.r0, K.r1, u, K.r_lerp, pc, j, b);
+        float *oq = o + 3 * pc + j;
+        const sv4 lx = sv_loada(oq), ly = sv_loada(oq + pc), lz = sv_loada(oq + 2 * pc), lw = sv_loada(oq + 3 * pc);
+        const sv4 wl = sv_xorsign(vw, sv_dot4(b[0], b[1], b[2], b[3], lx, ly, lz, lw));
+        const sv4 x = sv_add(sv_mul(b[0], wb), sv_mul(lx, wl)), y = sv_add(sv_mul(b[1], wb), sv_mul(ly, wl));
+        const sv4 z = sv_add(sv_mul(b[2], wb), sv_mul(lz, wl)), ww = sv_add(sv_mul(b[3], wb), sv_mul(lw, wl));
+        const sv4 inv = sv_div(one, sv_sqrt(sv_dot4(x, y, z, ww, x, y, z, ww)));
+        sv_storea(oq, sv_mul(x, inv));
+        sv_storea(oq + pc, sv_mul(y, inv));
+        sv_storea(oq + 2 * pc, sv_mul(z, inv));
+        sv_storea(oq + 3 * pc, sv_mul(ww, inv));
+    }
+}
+
+void st_fused_sample(stance_pose *out, const stance_clip *c, float time, stance_cursor *cur) {
+    float uf;
+    const keys K = keys_at(c, st_clip_find_key(c, time, cur, &uf));
+    const int pc = out->padded_count, n3 = 3 * pc;
+    const sv4 u = sv_set1(uf);
+    float *const o = out->tx;
+    if (K.t_lerp) for (int i = 0; i < n3; i += 4) sv_storea(o + i, key_lerp(K.t0, K.t1, u, 1, i));
+    else for (int i = 0; i < n3; i += 4) sv_storea(o + i, sv_loada(K.t0 + i));
+    if (K.s_lerp) for (int i = 0; i < n3; i += 4) sv_storea(o + 7 * pc + i, key_lerp(K.s0, K.s1, u, 1, i));
+    else for (int i = 0; i < n3; i += 4) sv_storea(o + 7 * pc + i, sv_loada(K.s0 + i));
+    for (int j = 0; j < pc; j += 4) {
+        sv4 q[4];
+        key_nlerp(K.r0, K.r1, u, K.r_lerp, pc, j, q);
+        for (int ch = 0; ch < 4; ch++) sv_storea(o + (3 + ch) * pc + j, q[ch]);
     }
 }

@@ -39,10 +39,22 @@ void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_c
 void st_fused_override(stance_pose *out, const stance_pose *base, const stance_clip *layer, float time,
                        stance_cursor *cur, const float *mask, float weight);
 
+/* out = the clip sampled at time, as stance_clip_sample (the same
+ * arithmetic, over all padded joints 4 at a time; no checks). */
+void st_fused_sample(stance_pose *out, const stance_clip *c, float time, stance_cursor *cur);
+
+/* out = the crossfade from `old` sampled at time into out: out's weight w
+ * (clamped to [0, 1]), the old clip's 1 - w, over all padded joints:
+ * stance_clip_sample into a pose, then evaluate.c's tr_lerp(out, that,
+ * out, w), in one pass. The cursor moves as the sample moves it. */
+void st_fused_under(stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w);
+
 /* out = the blend of clips a and b sampled at ta, tb with weights wa, wb
  * (both > 0, sum 1): two stance_clip_sample, then the lerp/nlerp of
- * evaluate.c's two-clip blend space, in one pass. */
+ * evaluate.c's two-clip blend space, in one pass. same_s: both clips keep
+ * one constant scale block, bit for bit the same and without -0 (their
+ * blend a + (b - a) u is that block, copied; g_state.same_scale). */
 void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
-                     float tb, stance_cursor *cb, float wa, float wb);
+                     float tb, stance_cursor *cb, float wa, float wb, int same_s);
 
 #endif

@@ -3,6 +3,7 @@
  * state's transitions, precomputes additive reference poses, and lays it all
  * out in one allocation. Also the graph's read-only queries. */
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "core/graph_internal.h"
@@ -287,6 +288,26 @@ static void flatten(stance_graph *g) {
         if (g->machines[m].parent_state < 0) at = post_visit(g, m, at, g->machines[m].layer);
 }
 
+/* g_state.same_scale of every blend space (after the deltas: the clips its
+ * plan samples). */
+static void mark_same_scales(stance_graph *g) {
+    for (int si = 0; si < g->state_count; si++) {
+        g_state *gs = &g->states[si];
+        gs->same_scale = 0;
+        if (gs->type != STANCE_MOTION_BLEND1D && gs->type != STANCE_MOTION_BLEND2D) continue;
+        const g_entry *e = g->entries + gs->entry_first;
+        const stance_clip *c0 = e[0].delta ? e[0].delta : e[0].clip;
+        int same = 1;
+        for (int i = 0; i < gs->entry_count && same; i++) {
+            const stance_clip *c = e[i].delta ? e[i].delta : e[i].clip;
+            same = !c->packed && c->s_keys == 1 && c->padded_count == c0->padded_count &&
+                   !memcmp(c->s, c0->s, sizeof(float) * 3 * (size_t)c0->padded_count);
+        }
+        for (int k = 0; k < 3 * c0->padded_count && same; k++) same = !(c0->s[k] == 0.0f && signbit(c0->s[k]));
+        gs->same_scale = same;
+    }
+}
+
 stance_status stance_graph_create(const stance_graph_desc *d, const stance_allocator *allocator, stance_graph **out,
                                   stance_error *err) {
     if (!out) FAIL(STANCE_ERR_ARGUMENT, "graph: out is NULL");
@@ -483,6 +504,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     }
     flatten(g);
     st = gr_build_deltas(g, err);
+    if (!st) mark_same_scales(g);
     if (!st) st = gr_build_ik(g, d, err);
     if (st) {
         stance_graph_destroy(g);

@@ -39,6 +39,8 @@ typedef struct g_state {
     unsigned long long delta_still; /* st_delta_still_blocks of delta */
     int speed_warp;
     float fade_time;
+    int same_scale;             /* blend space: every clip it samples keeps one constant scale block, all
+                                   bit for bit the same and without -0 (their blend is that block) */
 } g_state;
 
 typedef struct g_cond {
@@ -180,6 +182,7 @@ struct stance_instance {
     stance_allocator allocator;
     size_t bytes;
     int history_all;
+    int requests;               /* a machine may hold a stance_instance_play request (req_state) */
     float *params;              /* what the graph sees */
     float *param_target;        /* what gameplay set (damped params move towards it) */
     g_machine_rt *machines;
@@ -201,7 +204,7 @@ struct stance_instance {
     double time;
     int override_mode, override_easing;
     float override_blend;
-    stance_event events[STANCE_EVENT_QUEUE];
+    stance_event *events;       /* STANCE_EVENT_QUEUE, in the block's cold tail (after the poses) */
 };
 
 /* The plan the advance pass writes for one machine and evaluation reads:
@@ -211,6 +214,7 @@ typedef struct g_plan_src {
     int count;                  /* clips to sample */
     int sub;                    /* >= 0: a nested machine's output instead of clips */
     int blendspace;             /* weighted sum of the clips, then normalized; else one clip as sampled */
+    int same_s;                 /* blend space: g_state.same_scale */
     const stance_clip *clip[STANCE_MAX_BLEND_ENTRIES];
     float time[STANCE_MAX_BLEND_ENTRIES];
     float weight[STANCE_MAX_BLEND_ENTRIES];
@@ -220,6 +224,14 @@ typedef struct g_plan_src {
 
 typedef struct g_plan {
     int active;                 /* evaluated this update */
+    /* what the advance pass computed for the machine's current blend space
+     * state (its weights and phase rate times the state's rate), reused by
+     * the plan: valid while stamp == the workspace's stamp (this update,
+     * no trigger consumed since) and state matches */
+    unsigned stamp;
+    int cstate;
+    float cprate;
+    float cw[STANCE_MAX_BLEND_ENTRIES];
     int blend;                  /* a switch is running: mode and eased weight below */
     stance_switch_mode mode;
     float w;
@@ -241,6 +253,8 @@ struct stance_workspace {
     float *pose_mem;
     stance_pose *views;         /* machine_cap * 3: views of an instance's machine poses */
     int unfused;                /* tests: 1 = evaluate without the fused passes of core/fused.h (the reference) */
+    unsigned stamp;             /* moves on at each update and when a trigger is consumed (g_plan.stamp) */
+    float damp_h, damp_dt, damp_a; /* the last damping factor exp2f(-dt / h) computed (h 0: none yet) */
 };
 
 /* graph_deltas.c: the delta clips of additive first-frame layers */
@@ -249,16 +263,24 @@ stance_status gr_build_deltas(stance_graph *g, stance_error *err);
 /* instance.c */
 void in_emit(stance_instance *inst, stance_event_type type, int layer, int machine, int state, int other,
              const char *name);
-int in_layer_of_machine(const stance_graph *g, int m);
+static inline int in_layer_of_machine(const stance_graph *g, int m) {
+    return m >= 0 && m < g->machine_count ? g->machines[m].root_layer : -1;
+}
 /* A machine's persistent pose (PM_*), as a view bound in the workspace. */
 stance_pose *in_mpose(stance_instance *inst, stance_workspace *ws, int m, int which);
 stance_pose *in_hist(stance_instance *inst, stance_workspace *ws, int m, int age);
-stance_pose *in_wpose(stance_workspace *ws, int m, int which);
-stance_pose *in_wshared(stance_workspace *ws, int which);
-stance_cursor *in_cursors(stance_instance *inst, int m, int slot_is_old);
+static inline stance_pose *in_wpose(stance_workspace *ws, int m, int which) { return &ws->poses[m * PW_PER_MACHINE + which]; }
+static inline stance_pose *in_wshared(stance_workspace *ws, int which) {
+    return &ws->poses[ws->machine_cap * PW_PER_MACHINE + which];
+}
+static inline stance_cursor *in_cursors(stance_instance *inst, int m, int slot_is_old) {
+    g_machine_rt *rt = &inst->machines[m];
+    int slot = slot_is_old ? !rt->cur_slot : rt->cur_slot;
+    return rt->cursors + (size_t)slot * (size_t)inst->graph->machines[m].clip_cap;
+}
 void in_reset_machine(stance_instance *inst, int m);
-stance_pose *in_local(stance_instance *inst);
-stance_pose *in_model(stance_instance *inst);
+static inline stance_pose *in_local(stance_instance *inst) { return &inst->poses[PI_LOCAL]; }
+static inline stance_pose *in_model(stance_instance *inst) { return &inst->poses[PI_MODEL]; }
 /* advance.c */
 void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags);
 void adv_apply_requests(stance_instance *inst, stance_workspace *ws);

@@ -17,7 +17,7 @@
 /* ---- instance memory ------------------------------------------------------- */
 
 typedef struct inst_layout {
-    size_t params, ptarget, machines, lw, lt, lr, loff, pose_structs, pose_mem, rec, cursors, ik, ikt, total;
+    size_t params, ptarget, machines, lw, lt, lr, loff, pose_structs, pose_mem, rec, cursors, ik, ikt, events, total;
     int pose_count, rec_count, cursor_count;
 } inst_layout;
 
@@ -55,6 +55,7 @@ static inst_layout layout_of(const stance_graph *g, int history_all) {
     lo.rec = grab(&off, sizeof(float) * INERT_FLOATS * (size_t)J * (size_t)lo.rec_count);
     lo.ik = grab(&off, sizeof(stance_footlock_state) * (size_t)g->ik_count);
     lo.ikt = grab(&off, sizeof(float) * IK_TARGET_FLOATS * (size_t)g->ik_count);
+    lo.events = grab(&off, sizeof(stance_event) * STANCE_EVENT_QUEUE);
     lo.total = st_align_up(off, 64);
     return lo;
 }
@@ -84,6 +85,7 @@ static void bind(stance_instance *inst) {
     inst->layer_off = mem + lo.loff;
     inst->ik_state = (stance_footlock_state *)(mem + lo.ik);
     inst->ik_target = (float *)(mem + lo.ikt);
+    inst->events = (stance_event *)(mem + lo.events);
     inst->poses = (stance_pose *)(mem + lo.pose_structs);
     for (int i = 0; i < PI_COUNT; i++) bind_pose(&inst->poses[i], J, mem + lo.pose_mem + pb * (size_t)i);
     inst->machine_pose_mem = (float *)(mem + lo.pose_mem + pb * PI_COUNT);
@@ -121,11 +123,6 @@ stance_pose *in_hist(stance_instance *inst, stance_workspace *ws, int m, int age
 
 static stance_pose *ipose(const stance_instance *inst, int which) { return &inst->poses[which]; }
 
-stance_cursor *in_cursors(stance_instance *inst, int m, int old) {
-    g_machine_rt *rt = &inst->machines[m];
-    int slot = old ? !rt->cur_slot : rt->cur_slot;
-    return rt->cursors + (size_t)slot * (size_t)inst->graph->machines[m].clip_cap;
-}
 
 /* ---- events ------------------------------------------------------------------ */
 
@@ -138,10 +135,6 @@ void in_emit(stance_instance *inst, stance_event_type type, int layer, int machi
     e->type = type, e->layer = layer, e->machine = machine, e->state = state, e->other = other;
     e->name = name ? name : "";
     e->time = (float)inst->time;
-}
-
-int in_layer_of_machine(const stance_graph *g, int m) {
-    return m >= 0 && m < g->machine_count ? g->machines[m].root_layer : -1;
 }
 
 void in_reset_machine(stance_instance *inst, int m) {
@@ -325,10 +318,6 @@ static void ws_bind(stance_workspace *ws, const stance_graph *g) {
     ws->bound_joints = J;
 }
 
-stance_pose *in_wpose(stance_workspace *ws, int m, int which) { return &ws->poses[m * PW_PER_MACHINE + which]; }
-stance_pose *in_wshared(stance_workspace *ws, int which) {
-    return &ws->poses[ws->machine_cap * PW_PER_MACHINE + which];
-}
 
 /* ---- parameters --------------------------------------------------------------------- */
 
@@ -419,17 +408,21 @@ stance_status stance_instance_update(stance_instance *inst, float dt, stance_wor
     return stance_instance_update_ex(inst, dt, 0, ws);
 }
 
-stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
-    if (!inst || !ws) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
-    dt = st_step(dt); /* issue 12: a step under STANCE_MIN_DT is a zero step (no history, no velocity from it) */
+/* One update, its instance and workspace checked (the workspace fits the
+ * graph and is bound for it), dt a valid step. */
+static stance_status update_one(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
     const stance_graph *g = inst->graph;
-    if (stance_workspace_fits(ws, g, NULL)) return STANCE_ERR_MEMORY;
-    ws_bind(ws, g);
+    if (++ws->stamp == 0) { /* the advance pass's cached blend weights are this update's only */
+        for (int m = 0; m < ws->machine_cap; m++) ws->plans[m].stamp = 0;
+        ws->stamp = 1;
+    }
     if (inst->events_sealed) inst->event_count = inst->event_dropped = 0;
     inst->events_sealed = 0;
     inst->clips_sampled = 0;
-    adv_apply_requests(inst, ws);
+    if (inst->requests) {
+        adv_apply_requests(inst, ws);
+        inst->requests = 0;
+    }
     adv_frame(inst, ws, dt, flags);
     ev_frame(inst, ws, dt);
     in_root_advance(inst);
@@ -438,12 +431,32 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
     return s;
 }
 
+stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
+    if (!inst || !ws) return STANCE_ERR_ARGUMENT;
+    if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
+    dt = st_step(dt); /* issue 12: a step under STANCE_MIN_DT is a zero step (no history, no velocity from it) */
+    if (stance_workspace_fits(ws, inst->graph, NULL)) return STANCE_ERR_MEMORY;
+    ws_bind(ws, inst->graph);
+    return update_one(inst, dt, flags, ws);
+}
+
 stance_status stance_instances_update(stance_instance *const *instances, int count, float dt, stance_workspace *ws) {
     if ((!instances && count) || count < 0 || !ws) return STANCE_ERR_ARGUMENT;
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
+    const float step = st_step(dt);
+    const stance_graph *fitted = NULL; /* the graph the workspace was last checked and bound for */
     stance_status first = STANCE_OK;
     for (int i = 0; i < count; i++) {
-        stance_status s = stance_instance_update_ex(instances[i], dt, 0, ws);
+        stance_instance *inst = instances[i];
+        stance_status s;
+        if (!inst) {
+            s = STANCE_ERR_ARGUMENT;
+        } else if (inst->graph != fitted && stance_workspace_fits(ws, inst->graph, NULL)) {
+            s = STANCE_ERR_MEMORY;
+        } else {
+            if (inst->graph != fitted) ws_bind(ws, inst->graph), fitted = inst->graph;
+            s = update_one(inst, step, 0, ws);
+        }
         if (s && !first) first = s;
     }
     return first;
@@ -453,8 +466,6 @@ stance_status stance_instances_update(stance_instance *const *instances, int cou
 
 const stance_pose *stance_instance_local_pose(const stance_instance *inst) { return inst ? ipose(inst, PI_LOCAL) : NULL; }
 const stance_pose *stance_instance_model_pose(const stance_instance *inst) { return inst ? ipose(inst, PI_MODEL) : NULL; }
-stance_pose *in_local(stance_instance *inst) { return ipose(inst, PI_LOCAL); }
-stance_pose *in_model(stance_instance *inst) { return ipose(inst, PI_MODEL); }
 
 const stance_event *stance_instance_events(const stance_instance *inst, int *count, int *dropped) {
     if (count) *count = inst ? inst->event_count : 0;
@@ -530,6 +541,7 @@ stance_status stance_instance_play(stance_instance *inst, int state, stance_swit
     if (!st_finite(blend_time) || blend_time > 60.0f) return st_fail(err, STANCE_ERR_VALUE, "play: blend time %g is not finite and <= 60", (double)blend_time);
     g_machine_rt *rt = &inst->machines[g->states[state].machine];
     rt->req_state = state;
+    inst->requests = 1;
     rt->req_mode = mode;
     rt->req_easing = easing;
     rt->req_blend = blend_time > 0.0f ? blend_time : 0.0f;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/graph_internal.h"
+#include "core/internal.h"
 #include "core/qmath.h"
 
 float tr_ease(stance_easing e, float p) {
@@ -367,6 +368,9 @@ void tr_deadblend_source(stance_pose *out, const stance_pose *h1, const float *v
     }
 }
 
+/* All padded joints 4 at a time (the runtime's poses keep identity
+ * padding): the arithmetic of stance_pose_blend_masked's blocks, also on
+ * its last joint_count % 4 joints, which it blends one by one. */
 void tr_lerp(stance_pose *out, const stance_pose *a, const stance_pose *b, float w) {
-    stance_pose_blend_masked(out, a, b, NULL, w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w);
+    st_blend_masked_padded(out, a, b, NULL, w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w);
 }
