@@ -22,6 +22,8 @@ static inline void sv_store(float *p, sv4 a) { _mm_storeu_ps(p, a); }
 static inline sv4 sv_loada(const float *p) { return _mm_load_ps(p); }
 static inline void sv_storea(float *p, sv4 a) { _mm_store_ps(p, a); }
 static inline sv4 sv_set1(float x) { return _mm_set1_ps(x); }
+/* lanes 0 and 1 into p[0], p[1] */
+static inline void sv_store2(float *p, sv4 a) { _mm_storel_pi((__m64 *)(void *)p, a); }
 static inline sv4 sv_add(sv4 a, sv4 b) { return _mm_add_ps(a, b); }
 static inline sv4 sv_sub(sv4 a, sv4 b) { return _mm_sub_ps(a, b); }
 static inline sv4 sv_mul(sv4 a, sv4 b) { return _mm_mul_ps(a, b); }
@@ -52,6 +54,7 @@ static inline void sv_store(float *p, sv4 a) { SV_EACH(p[i_] = a.v[i_]); }
 static inline sv4 sv_loada(const float *p) { return sv_load(p); }
 static inline void sv_storea(float *p, sv4 a) { sv_store(p, a); }
 static inline sv4 sv_set1(float x) { sv4 r; SV_EACH(r.v[i_] = x); return r; }
+static inline void sv_store2(float *p, sv4 a) { p[0] = a.v[0], p[1] = a.v[1]; }
 static inline sv4 sv_add(sv4 a, sv4 b) { SV_EACH(a.v[i_] += b.v[i_]); return a; }
 static inline sv4 sv_sub(sv4 a, sv4 b) { SV_EACH(a.v[i_] -= b.v[i_]); return a; }
 static inline sv4 sv_mul(sv4 a, sv4 b) { SV_EACH(a.v[i_] *= b.v[i_]); return a; }
@@ -80,20 +83,18 @@ static inline sv4 sv_gather(const float *b, const short *i) {
     return r;
 #endif
 }
-/* 4x4 transpose: rows r[0..3] become columns (r[k] lane i <- r[i] lane k) */
-static inline void sv_transpose4(sv4 *r) {
+/* 4x4 transpose of 4 variables: rows become columns (lane i of r_k <- lane k of r_i) */
 #if defined(SV_SSE2)
-    _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);
+#define SV_TRANSPOSE4(r0, r1, r2, r3) _MM_TRANSPOSE4_PS(r0, r1, r2, r3)
 #else
-    sv4 t[4] = {r[0], r[1], r[2], r[3]};
-    for (int k = 0; k < 4; k++) SV_EACH(r[k].v[i_] = t[i_].v[k]);
+#define SV_TRANSPOSE4(r0, r1, r2, r3) do { \
+        const sv4 t_[4] = {r0, r1, r2, r3}; \
+        SV_EACH(r0.v[i_] = t_[i_].v[0]); SV_EACH(r1.v[i_] = t_[i_].v[1]); \
+        SV_EACH(r2.v[i_] = t_[i_].v[2]); SV_EACH(r3.v[i_] = t_[i_].v[3]); \
+    } while (0)
 #endif
-}
-static inline void sv_scatter(float *b, const short *i, sv4 a) {
-    float t[4];
-    sv_store(t, a);
-    b[i[0]] = t[0], b[i[1]] = t[1], b[i[2]] = t[2], b[i[3]] = t[3];
-}
+/* the same on an array r[0..3] */
+static inline void sv_transpose4(sv4 *r) { SV_TRANSPOSE4(r[0], r[1], r[2], r[3]); }
 
 static inline sv4 sv_madd(sv4 a, sv4 b, sv4 c) { return sv_add(sv_mul(a, b), c); } /* a * b + c */
 static inline sv4 sv_dot4(sv4 ax, sv4 ay, sv4 az, sv4 aw, sv4 bx, sv4 by, sv4 bz, sv4 bw) {
@@ -119,6 +120,11 @@ static inline sv4 sv_xor(sv4 a, sv4 b) { SV_EACH(a.v[i_] = signbit(b.v[i_]) ? -a
 static inline void sv_store_lanes(float *p, int stride, sv4 a, int n) {
     p[0] = sv_lane0(a), p[stride] = sv_lane0(SV_SHUF(a, 1, 1, 1, 1)), p[2 * stride] = sv_lane0(SV_SHUF(a, 2, 2, 2, 2));
     if (n > 3) p[3 * stride] = sv_lane0(SV_SHUF(a, 3, 3, 3, 3));
+}
+/* b[i[k]] = lane k (a repeated index gets the same value twice in our uses) */
+static inline void sv_scatter(float *b, const short *i, sv4 a) {
+    b[i[0]] = sv_lane0(a), b[i[1]] = sv_lane0(SV_SHUF(a, 1, 1, 1, 1));
+    b[i[2]] = sv_lane0(SV_SHUF(a, 2, 2, 2, 2)), b[i[3]] = sv_lane0(SV_SHUF(a, 3, 3, 3, 3));
 }
 /* q p for AoS quaternions (x, y, z, w) */
 static inline sv4 sv_qmul_aos(sv4 p, sv4 q) {
