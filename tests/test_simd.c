@@ -205,7 +205,8 @@ static void test_blends(void) {
         for (int j = 0; j < J; j++) mask[j] = j % 7 == 0 ? 0.0f : j % 5 == 0 ? 1.0f : frand(0, 1);
         /* weighted blend: normalized weights, b aligned to a */
         const stance_pose *in[2] = {&a, &b};
-        const float w[2] = {0.3f + 0.02f * rep, 0.7f};
+        /* both orders: the blend folds the weights into the smaller over the larger */
+        const float w[2] = {rep % 2 ? 0.7f : 0.3f + 0.02f * rep, rep % 2 ? 0.3f + 0.02f * rep : 0.7f};
         CHECK_OK(stance_pose_blend(&out, in, w, 2, 0.0f, sk));
         const float u = w[1] / (w[0] + w[1]);
         for (int j = 0; j < J; j++) {
@@ -234,6 +235,17 @@ static void test_blends(void) {
             qm_vec3 s = qm_mul3(sget(&a, j), qm_lerp3(qm_v3(1, 1, 1), sget(&b, j), m));
             float d = diff(&out, j, qm_add(tget(&a, j), qm_scale(tget(&b, j), m)), e, s);
             if (d > wa) wa = d;
+        }
+    }
+    /* weights far apart (the folded ratio stays finite): the heavier pose, to rounding */
+    for (int k = 0; k < 2; k++) {
+        const stance_pose *in[2] = {&a, &b};
+        const float w[2] = {k ? 1e30f : 1e-30f, k ? 1e-30f : 1e30f};
+        CHECK_OK(stance_pose_blend(&out, in, w, 2, 0.0f, sk));
+        const stance_pose *heavy = k ? &a : &b;
+        for (int j = 0; j < J; j++) {
+            float d = diff(&out, j, tget(heavy, j), qget(heavy, j), sget(heavy, j));
+            CHECK(d < 2e-6f);
         }
     }
     printf("  blend %.2e, masked blend %.2e, additive %.2e against the scalar references\n", (double)wb, (double)wm, (double)wa);

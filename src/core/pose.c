@@ -125,11 +125,8 @@ stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *pose
         /* both weights finite and > 0 (NaN fails the comparisons), their sum above the threshold */
         if (valid(a) && valid(b) && a->joint_count == out->joint_count && b->joint_count == out->joint_count &&
             b != out && w0 > 0.0f && w1 > 0.0f && w0 <= FLT_MAX && w1 <= FLT_MAX && w0 + w1 >= (threshold > 0.0f ? threshold : 1e-4f)) {
-            const int pc = out->padded_count;
-            const float inv_total = 1.0f / (w0 + w1), wa = w0 * inv_total, wb = w1 * inv_total;
-            float *o = out->tx;
-            sv_block_lerp2_ts(o, a->tx, b->tx, wb, 3 * pc, 7 * pc);
-            sv_block_nlerp2(o + 3 * pc, a->tx + 3 * pc, b->tx + 3 * pc, wa, wb, pc, pc);
+            const float inv_total = 1.0f / (w0 + w1);
+            sv_block_blend2(out->tx, a->tx, b->tx, w0 * inv_total, w1 * inv_total, out->padded_count);
             return STANCE_OK;
         }
     }
