@@ -489,12 +489,6 @@ static inline void l2m_step(const sv4 *P, const sv4 *L, sv4 *M) {
     M[28] = sv_mul(sx, L[28]), M[32] = sv_mul(sy, L[32]), M[36] = sv_mul(sz, L[36]);
 }
 
-/* GCC unrolls the channel loops into more spills than the loops cost */
-#if defined(__GNUC__) && !defined(__clang__)
-#define L2M_NO_UNROLL _Pragma("GCC unroll 1")
-#else
-#define L2M_NO_UNROLL
-#endif
 
 /* The SoA items' state: S[c][s], channel c of step s of the last item (a
  * group uses step 3 only); step 3 (X = &S[0][3], channel c at X[4 c])
@@ -511,11 +505,9 @@ static inline void l2m_parents(sv4 *X, const short *have, const float *m0, int p
         for (int c = 0; c < 10; c++) X[4 * c] = sv_set1(rv[c]);
     } else if (pp[0] == pp[1] && pp[0] == pp[2] && pp[0] == pp[3]) { /* one parent (a fork): broadcast */
         const float *m = m0 + pp[0];
-        L2M_NO_UNROLL
         for (int c = 0; c < 10; c++, m += pc) X[4 * c] = sv_set1(*m);
     } else {
         const float *m = m0;
-        L2M_NO_UNROLL
         for (int c = 0; c < 10; c++, m += pc) X[4 * c] = sv_gather(m, pp);
     }
 }
@@ -564,7 +556,6 @@ static inline void l2m_tile(float *m0, const float *l0, int pc, const short *a, 
     const ptrdiff_t d1 = a[1] - a[0], d2 = a[2] - a[0], d3 = a[3] - a[0];
     sv4 L[10][4];
     const float *r = l0 + a[0];
-    L2M_NO_UNROLL
     for (int c = 0; c < 10; c++, r += pc) {
         sv4 v0 = sv_load(r), v1 = sv_load(r + d1), v2 = sv_load(r + d2), v3 = l2m_shift(sv_load(r + d3 + last - 4), last);
         SV_TRANSPOSE4(v0, v1, v2, v3);
@@ -593,7 +584,6 @@ static inline void l2m_tile(float *m0, const float *l0, int pc, const short *a, 
         S[0][k] = t[0], S[1][k] = t[1], S[2][k] = t[2];
     }
     float *w = m0 + a[0];
-    L2M_NO_UNROLL
     for (int c = 0; c < 10; c++, w += pc) {
         sv4 v0 = S[c][0], v1 = S[c][1], v2 = S[c][2], v3 = S[c][3];
         SV_TRANSPOSE4(v0, v1, v2, v3);
