@@ -556,6 +556,20 @@ static inline void l2m_tile(float *m0, const float *l0, int pc, const short *a, 
     const ptrdiff_t d1 = a[1] - a[0], d2 = a[2] - a[0], d3 = a[3] - a[0];
     sv4 L[10][4];
     const float *r = l0 + a[0];
+    if ((a[0] & 15) < 4) {
+        /* lane 0's rows begin a cache line: ask for the next line of every
+         * lane's rows in both poses, which the next tiles read and write.
+         * Measured, not derived (no counters here): without it the J=256
+         * reference workload's local-to-model took 5.0-6.5 us against the
+         * old depth-first walk's 3.3-4.1 (whose scalar accesses the
+         * hardware prefetchers followed), with it 3.3-3.5 us. */
+        const float *p = r + 16;
+        const float *q = m0 + a[0] + 16;
+        for (int c = 0; c < 10; c++, p += pc, q += pc) {
+            SV_PREFETCH(p), SV_PREFETCH(p + d1), SV_PREFETCH(p + d2), SV_PREFETCH(p + d3);
+            SV_PREFETCH(q), SV_PREFETCH(q + d1), SV_PREFETCH(q + d2), SV_PREFETCH(q + d3);
+        }
+    }
     for (int c = 0; c < 10; c++, r += pc) {
         sv4 v0 = sv_load(r), v1 = sv_load(r + d1), v2 = sv_load(r + d2), v3 = l2m_shift(sv_load(r + d3 + last - 4), last);
         SV_TRANSPOSE4(v0, v1, v2, v3);

@@ -21,6 +21,8 @@ static inline void sv_store(float *p, sv4 a) { _mm_storeu_ps(p, a); }
 /* 16-byte aligned forms (pose channels, clip keys at a multiple of 4
  * joints): SSE2 folds an aligned load into the arithmetic that uses it */
 static inline sv4 sv_loada(const float *p) { return _mm_load_ps(p); }
+/* a hint: the cache line holding *p is wanted soon */
+#define SV_PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
 static inline void sv_storea(float *p, sv4 a) { _mm_store_ps(p, a); }
 static inline sv4 sv_set1(float x) { return _mm_set1_ps(x); }
 /* lanes 0 and 1 into p[0], p[1] */
@@ -53,6 +55,7 @@ typedef struct sv4 { float v[4]; } sv4;
 static inline sv4 sv_load(const float *p) { sv4 r; SV_EACH(r.v[i_] = p[i_]); return r; }
 static inline void sv_store(float *p, sv4 a) { SV_EACH(p[i_] = a.v[i_]); }
 static inline sv4 sv_loada(const float *p) { return sv_load(p); }
+#define SV_PREFETCH(p) ((void)(p))
 static inline void sv_storea(float *p, sv4 a) { sv_store(p, a); }
 static inline sv4 sv_set1(float x) { sv4 r; SV_EACH(r.v[i_] = x); return r; }
 static inline void sv_store2(float *p, sv4 a) { p[0] = a.v[0], p[1] = a.v[1]; }
