@@ -73,33 +73,68 @@ static stance_skeleton *chains(int J) {
     return sk;
 }
 
-/* The schedule (every joint once, after its parent), and the model pose
+/* Many roots among chains (a group must not mix roots with other joints:
+ * a root's parent is the root transform, not a joint), and chains of every
+ * length 1..9 from a shared joint, hands of 3-joint fingers (short lanes) */
+static stance_skeleton *mixed(void) {
+    int parents[96], n = 0;
+    parents[n++] = -1;
+    parents[n++] = 0;
+    for (int r = 0; r < 5; r++) parents[n++] = -1; /* roots 2..6 */
+    parents[7] = 3, parents[8] = 7, parents[9] = -1, n = 10;
+    for (int len = 1; len <= 9; len++) /* chains under joint 1 */
+        for (int k = 0; k < len; k++, n++) parents[n] = k == 0 ? 1 : n - 1;
+    for (int h = 0; h < 2; h++) { /* a palm of 2, 5 fingers of 3 */
+        const int palm = n;
+        parents[n] = h == 0 ? 4 : 0, parents[n + 1] = n, n += 2;
+        for (int f = 0; f < 5; f++)
+            for (int k = 0; k < 3; k++, n++) parents[n] = k == 0 ? palm + 1 : n - 1;
+    }
+    stance_skeleton_desc d = {.joint_count = n, .parents = parents};
+    stance_skeleton *sk = NULL;
+    stance_skeleton_create(&d, NULL, &sk, NULL);
+    return sk;
+}
+
+/* A root, 3 chains of 8 and one of 4 + rest: the second tile's lane 3 holds rest joints */
+static stance_skeleton *chains_rest(int rest) {
+    int parents[40], n = 1;
+    parents[0] = -1;
+    for (int c = 0; c < 4; c++)
+        for (int k = 0; k < (c < 3 ? 8 : 4 + rest); k++, n++) parents[n] = k == 0 ? 0 : n - 1;
+    stance_skeleton_desc d = {.joint_count = n, .parents = parents};
+    stance_skeleton *sk = NULL;
+    stance_skeleton_create(&d, NULL, &sk, NULL);
+    return sk;
+}
+
+/* The schedule (every joint once, after its parent; an item's lanes all
+ * roots or none; a short lane 3's 4 floats in the pose), and the model pose
  * against the formulas joint by joint; returns the tiles it has. */
 static int check_local_to_model(stance_skeleton *sk) {
     const int J = sk->joint_count;
-    /* the schedule: every joint once, parents in an earlier item (or the
-     * previous step of a tile's lane) */
     int seen[256] = {0}, item_of[256], tiles = 0;
     for (int k = 0; k < sk->l2m_group_count; k++) {
         const short *g = sk->l2m_groups + 9 * k;
-        CHECK((g[0] >= 1 && g[0] <= 4) || g[0] == 5);
-        if (g[0] == 5) {
+        CHECK(g[0] >= 1 && g[0] <= 8);
+        for (int i = 1; i < 4; i++) CHECK((g[5 + i] < 0) == (g[5] < 0));
+        if (g[0] >= 5) {
             tiles++;
             for (int i = 0; i < 4; i++) {
+                const int len = i == 3 ? 9 - g[0] : 4;
                 int dup = 0;
                 for (int q = 0; q < i; q++) dup |= g[1 + q] == g[1 + i];
                 CHECK(g[5 + i] == sk->parents[g[1 + i]]);
-                for (int s = 0; s < 4; s++) {
+                CHECK(g[1 + i] + len - 4 >= 0);
+                for (int s = 0; s < len; s++) {
                     int j = g[1 + i] + s;
                     CHECK(j < J);
                     if (j >= J) continue;
                     if (s > 0) CHECK(sk->parents[j] == j - 1);
                     if (!dup) seen[j]++;
-                    item_of[j] = s == 0 ? k : -1; /* inside the tile */
+                    item_of[j] = k;
                 }
             }
-            for (int i = 0; i < 4; i++)
-                for (int s = 1; s < 4; s++) item_of[g[1 + i] + s] = k;
             continue;
         }
         for (int i = 0; i < g[0]; i++) {
@@ -111,7 +146,7 @@ static int check_local_to_model(stance_skeleton *sk) {
     for (int j = 0; j < J; j++) {
         CHECK(seen[j] == 1);
         int p = sk->parents[j];
-        if (p >= 0) CHECK(item_of[p] < item_of[j] || (item_of[p] == item_of[j] && p == j - 1 && sk->l2m_groups[9 * item_of[j]] == 5));
+        if (p >= 0) CHECK(item_of[p] < item_of[j] || (item_of[p] == item_of[j] && p == j - 1 && sk->l2m_groups[9 * item_of[j]] >= 5));
     }
     stance_pose local, model;
     stance_pose_create(&local, J, NULL, NULL), stance_pose_create(&model, J, NULL, NULL);
@@ -146,13 +181,14 @@ static int check_local_to_model(stance_skeleton *sk) {
 }
 
 static void test_local_to_model(void) {
-    stance_skeleton *sk[4] = {branching(), limbs(), chains(64), chains(256)};
-    const int want_tiles[4] = {-1, 1, 4, 16}; /* -1: any number */
-    for (int i = 0; i < 4; i++) {
+    stance_skeleton *sk[8] = {branching(), limbs(), chains(64), chains(256), mixed(), chains_rest(1), chains_rest(2), chains_rest(3)};
+    const int want_tiles[8] = {-1, 1, 4, 16, -1, 2, 2, 2}; /* -1: any number */
+    for (int i = 0; i < 8; i++) {
         CHECK(sk[i] != NULL);
         if (!sk[i]) continue;
         int tiles = check_local_to_model(sk[i]);
         if (want_tiles[i] >= 0) CHECK(tiles == want_tiles[i]);
+        if (i >= 5) CHECK(sk[i]->l2m_group_count == 3 && sk[i]->l2m_groups[2 * 9] == 9 - (i - 4)); /* lane 3 short */
         stance_skeleton_destroy(sk[i]);
     }
 }
@@ -169,7 +205,8 @@ static void test_blends(void) {
         for (int j = 0; j < J; j++) mask[j] = j % 7 == 0 ? 0.0f : j % 5 == 0 ? 1.0f : frand(0, 1);
         /* weighted blend: normalized weights, b aligned to a */
         const stance_pose *in[2] = {&a, &b};
-        const float w[2] = {0.3f + 0.02f * rep, 0.7f};
+        /* both orders: the blend folds the weights into the smaller over the larger */
+        const float w[2] = {rep % 2 ? 0.7f : 0.3f + 0.02f * rep, rep % 2 ? 0.3f + 0.02f * rep : 0.7f};
         CHECK_OK(stance_pose_blend(&out, in, w, 2, 0.0f, sk));
         const float u = w[1] / (w[0] + w[1]);
         for (int j = 0; j < J; j++) {
@@ -198,6 +235,17 @@ static void test_blends(void) {
             qm_vec3 s = qm_mul3(sget(&a, j), qm_lerp3(qm_v3(1, 1, 1), sget(&b, j), m));
             float d = diff(&out, j, qm_add(tget(&a, j), qm_scale(tget(&b, j), m)), e, s);
             if (d > wa) wa = d;
+        }
+    }
+    /* weights far apart (the folded ratio stays finite): the heavier pose, to rounding */
+    for (int k = 0; k < 2; k++) {
+        const stance_pose *in[2] = {&a, &b};
+        const float w[2] = {k ? 1e30f : 1e-30f, k ? 1e-30f : 1e30f};
+        CHECK_OK(stance_pose_blend(&out, in, w, 2, 0.0f, sk));
+        const stance_pose *heavy = k ? &a : &b;
+        for (int j = 0; j < J; j++) {
+            float d = diff(&out, j, tget(heavy, j), qget(heavy, j), sget(heavy, j));
+            CHECK(d < 2e-6f);
         }
     }
     printf("  blend %.2e, masked blend %.2e, additive %.2e against the scalar references\n", (double)wb, (double)wm, (double)wa);

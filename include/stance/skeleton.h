@@ -33,10 +33,11 @@ typedef struct stance_skeleton {
     /* The local-to-model schedule, items of 9 shorts run in order, each
      * after the items holding its joints' parents. A group: g[0] = 1..4
      * joints g[1..4] that depend on none of each other (lanes past the count
-     * repeat the last), their parents g[5..8]. A tile: g[0] = 5, 4 lanes,
-     * each a run of 4 consecutive joints a..a+3 where each is the parent of
-     * the next; g[1..4] the runs' first joints (a lane may repeat another),
-     * g[5..8] their parents. */
+     * repeat the last), their parents g[5..8]. A tile: g[0] = 5..8, 4 lanes,
+     * each a run of consecutive joints a, a+1, .. where each is the parent
+     * of the next, 4 of them in lanes 0..2 and 9 - g[0] (4..1) in lane 3;
+     * g[1..4] the runs' first joints (a lane may repeat another), g[5..8]
+     * their parents. An item's lanes are all roots (parent -1) or none. */
     int l2m_group_count;
     const short *l2m_groups;
     stance_allocator allocator;

@@ -125,11 +125,8 @@ stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *pose
         /* both weights finite and > 0 (NaN fails the comparisons), their sum above the threshold */
         if (valid(a) && valid(b) && a->joint_count == out->joint_count && b->joint_count == out->joint_count &&
             b != out && w0 > 0.0f && w1 > 0.0f && w0 <= FLT_MAX && w1 <= FLT_MAX && w0 + w1 >= (threshold > 0.0f ? threshold : 1e-4f)) {
-            const int pc = out->padded_count;
-            const float inv_total = 1.0f / (w0 + w1), wa = w0 * inv_total, wb = w1 * inv_total;
-            float *o = out->tx;
-            sv_block_lerp2_ts(o, a->tx, b->tx, wb, 3 * pc, 7 * pc);
-            sv_block_nlerp2(o + 3 * pc, a->tx + 3 * pc, b->tx + 3 * pc, wa, wb, pc, pc);
+            const float inv_total = 1.0f / (w0 + w1);
+            sv_block_blend2(out->tx, a->tx, b->tx, w0 * inv_total, w1 * inv_total, out->padded_count);
             return STANCE_OK;
         }
     }
@@ -423,22 +420,29 @@ void st_additive_apply_padded(stance_pose *out, const stance_pose *base, const s
     additive_block(out, base, delta, mask, weight, out->padded_count);
 }
 
+/* ---- local-to-model --------------------------------------------------------
+ * Runs the skeleton's schedule (skeleton.c): tiles (4 chains of 4 joints in
+ * the 4 lanes) and groups (4 independent joints) in SoA, single joints in
+ * AoS (SSE2) or scalar form. The SoA items keep their last results in X
+ * (10 channels of 4 lanes), updated in place: an item whose 4 parents are
+ * exactly those joints takes them from there, so along chains the parents
+ * never go through memory, and nothing is copied. */
+
 #if !defined(SV_SSE2)
 /* model[j] = parent * local[j] for one joint (the scalar reference of the
- * 4-wide forms below); parent p < 0 takes the root transform r. m0 and l0
+ * 4-wide forms below); parent p < 0 takes the root transform rv. m0 and l0
  * are the poses' blocks of 10 channels of pc floats; everything is read
  * before anything is written (stores through m0 may alias l0 for the
  * compiler). */
-static void l2m_joint(float *m0, const float *l0, int pc, int p, int j, const stance_transform *r) {
+static void l2m_joint(float *m0, const float *l0, int pc, int p, int j, const float *rv) {
     float px, py, pz, pqx, pqy, pqz, pqw, psx, psy, psz;
     if (p >= 0) {
         const float *m = m0 + p;
         px = m[0], py = m[pc], pz = m[2 * pc], pqx = m[3 * pc], pqy = m[4 * pc], pqz = m[5 * pc], pqw = m[6 * pc];
         psx = m[7 * pc], psy = m[8 * pc], psz = m[9 * pc];
     } else {
-        px = r->t[0], py = r->t[1], pz = r->t[2];
-        pqx = r->r[0], pqy = r->r[1], pqz = r->r[2], pqw = r->r[3];
-        psx = r->s[0], psy = r->s[1], psz = r->s[2];
+        px = rv[0], py = rv[1], pz = rv[2], pqx = rv[3], pqy = rv[4], pqz = rv[5], pqw = rv[6];
+        psx = rv[7], psy = rv[8], psz = rv[9];
     }
     const float *l = l0 + j;
     const float lx = l[0], ly = l[pc], lz = l[2 * pc], lqx = l[3 * pc], lqy = l[4 * pc], lqz = l[5 * pc], lqw = l[6 * pc];
@@ -453,83 +457,151 @@ static void l2m_joint(float *m0, const float *l0, int pc, int p, int j, const st
 }
 #endif
 
-/* M = P * L for 4 joints at once (SoA: 10 channels t, q, s). */
+/* The parts of M = P * L for 4 joints at once (SoA), in the expression
+ * trees of the scalar reference's formulas:
+ *   q = parent q * local q;  s = parent s * local s (per axis);
+ *   t = parent t + rotate(parent q, local t * parent s), the rotation
+ *   v + q.w u + q.xyz x u with u = 2 (q.xyz x v) (doubled as u + u,
+ *   exactly 2 u). */
+static inline void l2m_qmul(sv4 *o, sv4 qx, sv4 qy, sv4 qz, sv4 qw, sv4 bx, sv4 by, sv4 bz, sv4 bw) {
+    o[0] = sv_sub(sv_add(sv_add(sv_mul(qw, bx), sv_mul(qx, bw)), sv_mul(qy, bz)), sv_mul(qz, by));
+    o[1] = sv_add(sv_add(sv_sub(sv_mul(qw, by), sv_mul(qx, bz)), sv_mul(qy, bw)), sv_mul(qz, bx));
+    o[2] = sv_add(sv_sub(sv_add(sv_mul(qw, bz), sv_mul(qx, by)), sv_mul(qy, bx)), sv_mul(qz, bw));
+    o[3] = sv_sub(sv_sub(sv_sub(sv_mul(qw, bw), sv_mul(qx, bx)), sv_mul(qy, by)), sv_mul(qz, bz));
+}
+static inline void l2m_trans(sv4 *o, sv4 px, sv4 py, sv4 pz, sv4 qx, sv4 qy, sv4 qz, sv4 qw, sv4 sx, sv4 sy, sv4 sz,
+                             sv4 lx, sv4 ly, sv4 lz) {
+    const sv4 vx = sv_mul(lx, sx), vy = sv_mul(ly, sy), vz = sv_mul(lz, sz);
+    sv4 u1 = sv_sub(sv_mul(qy, vz), sv_mul(qz, vy)), u2 = sv_sub(sv_mul(qz, vx), sv_mul(qx, vz));
+    sv4 u3 = sv_sub(sv_mul(qx, vy), sv_mul(qy, vx));
+    u1 = sv_add(u1, u1), u2 = sv_add(u2, u2), u3 = sv_add(u3, u3);
+    o[0] = sv_add(px, sv_add(sv_add(vx, sv_mul(qw, u1)), sv_sub(sv_mul(qy, u3), sv_mul(qz, u2))));
+    o[1] = sv_add(py, sv_add(sv_add(vy, sv_mul(qw, u2)), sv_sub(sv_mul(qz, u1), sv_mul(qx, u3))));
+    o[2] = sv_add(pz, sv_add(sv_add(vz, sv_mul(qw, u3)), sv_sub(sv_mul(qx, u2), sv_mul(qy, u1))));
+}
+/* M = P * L, channel c of P at P[4 c], of L at L[4 c], of M at M[4 c]; M may be P */
 static inline void l2m_step(const sv4 *P, const sv4 *L, sv4 *M) {
-    const sv4 two = sv_set1(2.0f);
-    /* translation: parent t + rotate(parent q, local t * parent s) */
-    const sv4 vx = sv_mul(L[0], P[7]), vy = sv_mul(L[1], P[8]), vz = sv_mul(L[2], P[9]);
-    const sv4 qx = P[3], qy = P[4], qz = P[5], qw = P[6];
-    const sv4 t1 = sv_mul(two, sv_sub(sv_mul(qy, vz), sv_mul(qz, vy)));
-    const sv4 t2 = sv_mul(two, sv_sub(sv_mul(qz, vx), sv_mul(qx, vz)));
-    const sv4 t3 = sv_mul(two, sv_sub(sv_mul(qx, vy), sv_mul(qy, vx)));
-    M[0] = sv_add(P[0], sv_add(sv_add(vx, sv_mul(qw, t1)), sv_sub(sv_mul(qy, t3), sv_mul(qz, t2))));
-    M[1] = sv_add(P[1], sv_add(sv_add(vy, sv_mul(qw, t2)), sv_sub(sv_mul(qz, t1), sv_mul(qx, t3))));
-    M[2] = sv_add(P[2], sv_add(sv_add(vz, sv_mul(qw, t3)), sv_sub(sv_mul(qx, t2), sv_mul(qy, t1))));
-    /* rotation: parent q * local q */
-    const sv4 bx = L[3], by = L[4], bz = L[5], bw = L[6];
-    M[3] = sv_sub(sv_add(sv_add(sv_mul(qw, bx), sv_mul(qx, bw)), sv_mul(qy, bz)), sv_mul(qz, by));
-    M[4] = sv_add(sv_add(sv_sub(sv_mul(qw, by), sv_mul(qx, bz)), sv_mul(qy, bw)), sv_mul(qz, bx));
-    M[5] = sv_add(sv_sub(sv_add(sv_mul(qw, bz), sv_mul(qx, by)), sv_mul(qy, bx)), sv_mul(qz, bw));
-    M[6] = sv_sub(sv_sub(sv_sub(sv_mul(qw, bw), sv_mul(qx, bx)), sv_mul(qy, by)), sv_mul(qz, bz));
-    /* scale per axis */
-    for (int c = 7; c < 10; c++) M[c] = sv_mul(P[c], L[c]);
+    const sv4 qx = P[12], qy = P[16], qz = P[20], qw = P[24], sx = P[28], sy = P[32], sz = P[36];
+    sv4 t[3], q[4];
+    l2m_trans(t, P[0], P[4], P[8], qx, qy, qz, qw, sx, sy, sz, L[0], L[4], L[8]);
+    l2m_qmul(q, qx, qy, qz, qw, L[12], L[16], L[20], L[24]);
+    M[0] = t[0], M[4] = t[1], M[8] = t[2], M[12] = q[0], M[16] = q[1], M[20] = q[2], M[24] = q[3];
+    M[28] = sv_mul(sx, L[28]), M[32] = sv_mul(sy, L[32]), M[36] = sv_mul(sz, L[36]);
 }
 
-/* The parents of 4 lanes (pp) into P: the previous item's results M when
- * they are exactly those joints (chains side by side), else gathered from
- * the model pose, or the root transform. */
-static inline void l2m_parents(sv4 *P, const float *m0, int pc, const short *pp, const short *prev, const sv4 *M,
-                               const stance_transform *r) {
-    if (prev && pp[0] == prev[0] && pp[1] == prev[1] && pp[2] == prev[2] && pp[3] == prev[3]) {
-        for (int c = 0; c < 10; c++) P[c] = M[c];
-    } else if (pp[0] >= 0) {
-        for (int c = 0; c < 10; c++) P[c] = sv_gather(m0 + c * pc, pp);
+
+/* The SoA items' state: S[c][s], channel c of step s of the last item (a
+ * group uses step 3 only); step 3 (X = &S[0][3], channel c at X[4 c])
+ * holds the joints have[0..3]. */
+
+/* X <- the parents pp[0..3] of an item's lanes: nothing to do when X holds
+ * exactly those joints (have, NULL when it holds none); else gathered from
+ * the model pose (one float per load, so the stores that wrote them forward
+ * to the loads), or the root transform rv (an item's lanes are all roots or
+ * none of them, see skeleton.c). */
+static inline void l2m_parents(sv4 *X, const short *have, const float *m0, int pc, const short *pp, const float *rv) {
+    if (have && pp[0] == have[0] && pp[1] == have[1] && pp[2] == have[2] && pp[3] == have[3]) return;
+    if (pp[0] < 0) {
+        for (int c = 0; c < 10; c++) X[4 * c] = sv_set1(rv[c]);
+    } else if (pp[0] == pp[1] && pp[0] == pp[2] && pp[0] == pp[3]) { /* one parent (a fork): broadcast */
+        const float *m = m0 + pp[0];
+        for (int c = 0; c < 10; c++, m += pc) X[4 * c] = sv_set1(*m);
     } else {
-        const float rv[10] = {r->t[0], r->t[1], r->t[2], r->r[0], r->r[1], r->r[2], r->r[3], r->s[0], r->s[1], r->s[2]};
-        for (int c = 0; c < 10; c++) P[c] = sv_set1(rv[c]);
+        const float *m = m0;
+        for (int c = 0; c < 10; c++, m += pc) X[4 * c] = sv_gather(m, pp);
     }
 }
 
-/* A group: four joints that depend on none of each other, g = count,
- * joints[4], parents[4] (see stance_skeleton). */
-static void l2m_group(float *m0, const float *l0, int pc, const short *g, const short *prev, sv4 *M,
-                      const stance_transform *r) {
-    const short *jj = g + 1;
-    sv4 P[10], L[10];
-    l2m_parents(P, m0, pc, g + 5, prev, M, r);
-    for (int c = 0; c < 10; c++) L[c] = sv_gather(l0 + c * pc, jj);
-    l2m_step(P, L, M);
-    for (int c = 0; c < 10; c++) sv_scatter(m0 + c * pc, jj, M[c]);
+/* A group: four joints jj[0..3] that depend on none of each other; X
+ * holds their parents and ends holding them. */
+static inline void l2m_group(float *m0, const float *l0, int pc, const short *jj, sv4 *X) {
+    sv4 L[10][4];
+    for (int c = 0; c < 10; c++) L[c][0] = sv_gather(l0 + c * pc, jj);
+    l2m_step(X, &L[0][0], X);
+    for (int c = 0; c < 10; c++) sv_scatter(m0 + c * pc, jj, X[4 * c]);
 }
 
-/* A tile: 4 lanes of 4 consecutive joints, each the parent of the next.
- * Per channel, a lane's 4 local values are one load; a transpose makes
- * them 4 steps of 4 lanes; the 4 steps' results go back the same way.
- * A repeated lane computes and writes the same values twice. M ends as
- * the last step's results (the joints g[1..4] + 3). */
-static void l2m_tile(float *m0, const float *l0, int pc, const short *g, const short *prev, sv4 *M,
-                     const stance_transform *r) {
-    const short *a = g + 1;
-    sv4 P[10], L[4][10], O[10][4];
-    l2m_parents(P, m0, pc, g + 5, prev, M, r);
-    for (int c = 0; c < 10; c++) {
-        sv4 rows[4] = {sv_load(l0 + c * pc + a[0]), sv_load(l0 + c * pc + a[1]), sv_load(l0 + c * pc + a[2]),
-                       sv_load(l0 + c * pc + a[3])};
-        sv_transpose4(rows);
-        for (int s = 0; s < 4; s++) L[s][c] = rows[s];
+/* A tile: 4 lanes, lane i the consecutive joints a[i], a[i] + 1, .. each
+ * the parent of the next, 4 of them (lane 3: last, 1..4). Per channel, a
+ * lane's 4 local values are one load; a transpose makes them the 4 steps'
+ * inputs (L[c][step]); the steps' results (S[c][step]) go back the same
+ * way. The lanes are reached from lane 0's pointer and their distances to
+ * it (one pointer a channel steps). A short lane 3 loads the 4 floats that
+ * end at its last joint (the schedule keeps them in the pose) and shifts
+ * its joints to the first lanes; past its joints it repeats the last one's
+ * input, and stores only its joints. A repeated lane computes and writes
+ * the same values twice. S's step 3 holds the parents on entry (X) and the
+ * step's results on return (joints a[i] + 3, and lane 3's last joint's
+ * child when it is short: a value nobody reads). */
+static inline sv4 l2m_shift(sv4 v, int last) {
+    switch (last) {
+    case 3: return SV_SHUF(v, 1, 2, 3, 3);
+    case 2: return SV_SHUF(v, 2, 3, 3, 3);
+    case 1: return SV_SHUF(v, 3, 3, 3, 3);
+    default: return v;
     }
-    /* the steps written out (a loop over them kept its arrays in memory) */
-    l2m_step(P, L[0], M);
-    for (int c = 0; c < 10; c++) O[c][0] = M[c];
-    l2m_step(M, L[1], P);
-    for (int c = 0; c < 10; c++) O[c][1] = P[c];
-    l2m_step(P, L[2], M);
-    for (int c = 0; c < 10; c++) O[c][2] = M[c];
-    l2m_step(M, L[3], P);
-    for (int c = 0; c < 10; c++) O[c][3] = M[c] = P[c];
-    for (int c = 0; c < 10; c++) {
-        sv_transpose4(O[c]);
-        for (int i = 0; i < 4; i++) sv_store(m0 + c * pc + a[i], O[c][i]);
+}
+static inline void l2m_store_short(float *p, sv4 v, int last) {
+    switch (last) {
+    case 3: sv_store2(p, v), p[2] = sv_lane0(SV_SHUF(v, 2, 2, 2, 2)); break;
+    case 2: sv_store2(p, v); break;
+    case 1: p[0] = sv_lane0(v); break;
+    default: sv_store(p, v);
+    }
+}
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* inlined for each last: no switch runs in the loops */
+#endif
+static inline void l2m_tile(float *m0, const float *l0, int pc, const short *a, sv4 (*S)[4], int last) {
+    const ptrdiff_t d1 = a[1] - a[0], d2 = a[2] - a[0], d3 = a[3] - a[0];
+    sv4 L[10][4];
+    const float *r = l0 + a[0];
+    if ((a[0] & 15) < 4) {
+        /* lane 0's rows begin a cache line: ask for the next line of every
+         * lane's rows in both poses, which the next tiles read and write.
+         * Measured, not derived (no counters here): without it the J=256
+         * reference workload's local-to-model took 5.0-6.5 us against the
+         * old depth-first walk's 3.3-4.1 (whose scalar accesses the
+         * hardware prefetchers followed), with it 3.3-3.5 us. */
+        const float *p = r + 16;
+        const float *q = m0 + a[0] + 16;
+        for (int c = 0; c < 10; c++, p += pc, q += pc) {
+            SV_PREFETCH(p), SV_PREFETCH(p + d1), SV_PREFETCH(p + d2), SV_PREFETCH(p + d3);
+            SV_PREFETCH(q), SV_PREFETCH(q + d1), SV_PREFETCH(q + d2), SV_PREFETCH(q + d3);
+        }
+    }
+    for (int c = 0; c < 10; c++, r += pc) {
+        sv4 v0 = sv_load(r), v1 = sv_load(r + d1), v2 = sv_load(r + d2), v3 = l2m_shift(sv_load(r + d3 + last - 4), last);
+        SV_TRANSPOSE4(v0, v1, v2, v3);
+        L[c][0] = v0, L[c][1] = v1, L[c][2] = v2, L[c][3] = v3;
+    }
+    /* the steps in three passes of less pressure on the registers: the
+     * rotations along the lanes, the scales, then the translations (which
+     * read the parents' rotations and scales) */
+    const sv4 pqx = S[3][3], pqy = S[4][3], pqz = S[5][3], pqw = S[6][3], psx = S[7][3], psy = S[8][3], psz = S[9][3];
+    sv4 q[4] = {pqx, pqy, pqz, pqw};
+    for (int k = 0; k < 4; k++) {
+        l2m_qmul(q, q[0], q[1], q[2], q[3], L[3][k], L[4][k], L[5][k], L[6][k]);
+        S[3][k] = q[0], S[4][k] = q[1], S[5][k] = q[2], S[6][k] = q[3];
+    }
+    sv4 sx = psx, sy = psy, sz = psz;
+    for (int k = 0; k < 4; k++) {
+        sx = sv_mul(sx, L[7][k]), sy = sv_mul(sy, L[8][k]), sz = sv_mul(sz, L[9][k]);
+        S[7][k] = sx, S[8][k] = sy, S[9][k] = sz;
+    }
+    sv4 t[3] = {S[0][3], S[1][3], S[2][3]};
+    l2m_trans(t, t[0], t[1], t[2], pqx, pqy, pqz, pqw, psx, psy, psz, L[0][0], L[1][0], L[2][0]);
+    S[0][0] = t[0], S[1][0] = t[1], S[2][0] = t[2];
+    for (int k = 1; k < 4; k++) {
+        l2m_trans(t, t[0], t[1], t[2], S[3][k - 1], S[4][k - 1], S[5][k - 1], S[6][k - 1], S[7][k - 1], S[8][k - 1],
+                  S[9][k - 1], L[0][k], L[1][k], L[2][k]);
+        S[0][k] = t[0], S[1][k] = t[1], S[2][k] = t[2];
+    }
+    float *w = m0 + a[0];
+    for (int c = 0; c < 10; c++, w += pc) {
+        sv4 v0 = S[c][0], v1 = S[c][1], v2 = S[c][2], v3 = S[c][3];
+        SV_TRANSPOSE4(v0, v1, v2, v3);
+        sv_store(w, v0), sv_store(w + d1, v1), sv_store(w + d2, v2), l2m_store_short(w + d3, v3, last);
     }
 }
 
@@ -540,14 +612,15 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
     if (model->joint_count != n || local->joint_count != n) return STANCE_ERR_ARGUMENT;
     stance_transform r = root ? *root : stance_transform_identity();
     if (root && (!st_finite_n(r.t, 3) || !st_finite_n(r.r, 4) || !st_finite_n(r.s, 3))) return STANCE_ERR_VALUE;
-    /* by depth, groups of up to 4 independent joints (the skeleton's schedule) */
+    const float rv[10] = {r.t[0], r.t[1], r.t[2], r.r[0], r.r[1], r.r[2], r.r[3], r.s[0], r.s[1], r.s[2]};
     const short *g = sk->l2m_groups;
     const int pc = model->padded_count;
     float *m0 = model->tx;
     const float *l0 = local->tx;
-    sv4 M[10];
-    const short *prev = NULL; /* joints of the group whose results are in M */
-    short ends[4]; /* the joints whose results a tile leaves in M */
+    sv4 S[10][4], *const X = &S[0][3]; /* the SoA items' state (above) */
+    for (int c = 0; c < 10; c++) S[c][3] = sv_set1(0.0f);
+    short have[4] = {-1, -1, -1, -1};
+    const short *hp = NULL; /* have, once X holds joints */
 #if defined(SV_SSE2)
     int aos = -1; /* the joint whose model transform is in AQ, AT, AS */
     sv4 AQ = sv_set1(0.0f), AT = AQ, AS = AQ;
@@ -565,8 +638,8 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
                 AQ = lq, AT = lt, AS = ls;
             } else {
                 if (p < 0) {
-                    AQ = sv_setr(r.r[0], r.r[1], r.r[2], r.r[3]);
-                    AT = sv_setr(r.t[0], r.t[1], r.t[2], 0.0f), AS = sv_setr(r.s[0], r.s[1], r.s[2], 0.0f);
+                    AQ = sv_setr(rv[3], rv[4], rv[5], rv[6]);
+                    AT = sv_setr(rv[0], rv[1], rv[2], 0.0f), AS = sv_setr(rv[7], rv[8], rv[9], 0.0f);
                 } else if (p != aos) {
                     const float *m = m0 + p;
                     AQ = sv_setr(m[3 * pc], m[4 * pc], m[5 * pc], m[6 * pc]);
@@ -584,18 +657,30 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
             if (g[5] < 0 && !root) { /* a root under the identity: the local transform as it is */
                 for (int c = 0; c < 10; c++) m0[c * pc + g[1]] = l0[c * pc + g[1]];
             } else {
-                l2m_joint(m0, l0, pc, g[5], g[1], &r);
+                l2m_joint(m0, l0, pc, g[5], g[1], rv);
             }
 #endif
-            prev = NULL;
-        } else if (g[0] == 5) {
-            l2m_tile(m0, l0, pc, g, prev, M, &r);
-            for (int i = 0; i < 4; i++) ends[i] = (short)(g[1 + i] + 3);
-            prev = ends;
-        } else {
-            l2m_group(m0, l0, pc, g, prev, M, &r);
-            prev = g + 1;
+            hp = NULL;
+            continue;
         }
+        l2m_parents(X, hp, m0, pc, g + 5, rv);
+        if (g[0] == 5) {
+            l2m_tile(m0, l0, pc, g + 1, S, 4);
+            for (int i = 0; i < 4; i++) have[i] = (short)(g[1 + i] + 3);
+        } else if (g[0] > 5) { /* lane 3 short: one copy of the tile for each length */
+            if (g[0] == 6)
+                l2m_tile(m0, l0, pc, g + 1, S, 3);
+            else if (g[0] == 7)
+                l2m_tile(m0, l0, pc, g + 1, S, 2);
+            else
+                l2m_tile(m0, l0, pc, g + 1, S, 1);
+            for (int i = 0; i < 3; i++) have[i] = (short)(g[1 + i] + 3);
+            have[3] = -2; /* no joint */
+        } else {
+            l2m_group(m0, l0, pc, g + 1, X);
+            for (int i = 0; i < 4; i++) have[i] = g[1 + i];
+        }
+        hp = have;
     }
     return STANCE_OK;
 }

@@ -10,6 +10,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 
 #if defined(__SSE2__) && !defined(STANCE_SCALAR)
 #include <emmintrin.h>
@@ -20,8 +21,12 @@ static inline void sv_store(float *p, sv4 a) { _mm_storeu_ps(p, a); }
 /* 16-byte aligned forms (pose channels, clip keys at a multiple of 4
  * joints): SSE2 folds an aligned load into the arithmetic that uses it */
 static inline sv4 sv_loada(const float *p) { return _mm_load_ps(p); }
+/* a hint: the cache line holding *p is wanted soon */
+#define SV_PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
 static inline void sv_storea(float *p, sv4 a) { _mm_store_ps(p, a); }
 static inline sv4 sv_set1(float x) { return _mm_set1_ps(x); }
+/* lanes 0 and 1 into p[0], p[1] */
+static inline void sv_store2(float *p, sv4 a) { _mm_storel_pi((__m64 *)(void *)p, a); }
 static inline sv4 sv_add(sv4 a, sv4 b) { return _mm_add_ps(a, b); }
 static inline sv4 sv_sub(sv4 a, sv4 b) { return _mm_sub_ps(a, b); }
 static inline sv4 sv_mul(sv4 a, sv4 b) { return _mm_mul_ps(a, b); }
@@ -50,8 +55,10 @@ typedef struct sv4 { float v[4]; } sv4;
 static inline sv4 sv_load(const float *p) { sv4 r; SV_EACH(r.v[i_] = p[i_]); return r; }
 static inline void sv_store(float *p, sv4 a) { SV_EACH(p[i_] = a.v[i_]); }
 static inline sv4 sv_loada(const float *p) { return sv_load(p); }
+#define SV_PREFETCH(p) ((void)(p))
 static inline void sv_storea(float *p, sv4 a) { sv_store(p, a); }
 static inline sv4 sv_set1(float x) { sv4 r; SV_EACH(r.v[i_] = x); return r; }
+static inline void sv_store2(float *p, sv4 a) { p[0] = a.v[0], p[1] = a.v[1]; }
 static inline sv4 sv_add(sv4 a, sv4 b) { SV_EACH(a.v[i_] += b.v[i_]); return a; }
 static inline sv4 sv_sub(sv4 a, sv4 b) { SV_EACH(a.v[i_] -= b.v[i_]); return a; }
 static inline sv4 sv_mul(sv4 a, sv4 b) { SV_EACH(a.v[i_] *= b.v[i_]); return a; }
@@ -59,6 +66,7 @@ static inline sv4 sv_div(sv4 a, sv4 b) { SV_EACH(a.v[i_] /= b.v[i_]); return a; 
 static inline sv4 sv_sqrt(sv4 a) { SV_EACH(a.v[i_] = sqrtf(a.v[i_])); return a; }
 static inline sv4 sv_copysign(sv4 mag, sv4 sgn) { SV_EACH(mag.v[i_] = copysignf(mag.v[i_], sgn.v[i_])); return mag; }
 static inline sv4 sv_abs(sv4 a) { SV_EACH(a.v[i_] = fabsf(a.v[i_])); return a; }
+static inline sv4 sv_signbits(sv4 a) { SV_EACH(a.v[i_] = signbit(a.v[i_]) ? -0.0f : 0.0f); return a; }
 static inline sv4 sv_xorsign(sv4 a, sv4 s) { SV_EACH(a.v[i_] = signbit(s.v[i_]) ? -a.v[i_] : a.v[i_]); return a; }
 static inline sv4 sv_min(sv4 a, sv4 b) { SV_EACH(a.v[i_] = a.v[i_] < b.v[i_] ? a.v[i_] : b.v[i_]); return a; }
 static inline sv4 sv_max(sv4 a, sv4 b) { SV_EACH(a.v[i_] = a.v[i_] > b.v[i_] ? a.v[i_] : b.v[i_]); return a; }
@@ -80,20 +88,18 @@ static inline sv4 sv_gather(const float *b, const short *i) {
     return r;
 #endif
 }
-/* 4x4 transpose: rows r[0..3] become columns (r[k] lane i <- r[i] lane k) */
-static inline void sv_transpose4(sv4 *r) {
+/* 4x4 transpose of 4 variables: rows become columns (lane i of r_k <- lane k of r_i) */
 #if defined(SV_SSE2)
-    _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);
+#define SV_TRANSPOSE4(r0, r1, r2, r3) _MM_TRANSPOSE4_PS(r0, r1, r2, r3)
 #else
-    sv4 t[4] = {r[0], r[1], r[2], r[3]};
-    for (int k = 0; k < 4; k++) SV_EACH(r[k].v[i_] = t[i_].v[k]);
+#define SV_TRANSPOSE4(r0, r1, r2, r3) do { \
+        const sv4 t_[4] = {r0, r1, r2, r3}; \
+        SV_EACH(r0.v[i_] = t_[i_].v[0]); SV_EACH(r1.v[i_] = t_[i_].v[1]); \
+        SV_EACH(r2.v[i_] = t_[i_].v[2]); SV_EACH(r3.v[i_] = t_[i_].v[3]); \
+    } while (0)
 #endif
-}
-static inline void sv_scatter(float *b, const short *i, sv4 a) {
-    float t[4];
-    sv_store(t, a);
-    b[i[0]] = t[0], b[i[1]] = t[1], b[i[2]] = t[2], b[i[3]] = t[3];
-}
+/* the same on an array r[0..3] */
+static inline void sv_transpose4(sv4 *r) { SV_TRANSPOSE4(r[0], r[1], r[2], r[3]); }
 
 static inline sv4 sv_madd(sv4 a, sv4 b, sv4 c) { return sv_add(sv_mul(a, b), c); } /* a * b + c */
 static inline sv4 sv_dot4(sv4 ax, sv4 ay, sv4 az, sv4 aw, sv4 bx, sv4 by, sv4 bz, sv4 bw) {
@@ -119,6 +125,11 @@ static inline sv4 sv_xor(sv4 a, sv4 b) { SV_EACH(a.v[i_] = signbit(b.v[i_]) ? -a
 static inline void sv_store_lanes(float *p, int stride, sv4 a, int n) {
     p[0] = sv_lane0(a), p[stride] = sv_lane0(SV_SHUF(a, 1, 1, 1, 1)), p[2 * stride] = sv_lane0(SV_SHUF(a, 2, 2, 2, 2));
     if (n > 3) p[3 * stride] = sv_lane0(SV_SHUF(a, 3, 3, 3, 3));
+}
+/* b[i[k]] = lane k (a repeated index gets the same value twice in our uses) */
+static inline void sv_scatter(float *b, const short *i, sv4 a) {
+    b[i[0]] = sv_lane0(a), b[i[1]] = sv_lane0(SV_SHUF(a, 1, 1, 1, 1));
+    b[i[2]] = sv_lane0(SV_SHUF(a, 2, 2, 2, 2)), b[i[3]] = sv_lane0(SV_SHUF(a, 3, 3, 3, 3));
 }
 /* q p for AoS quaternions (x, y, z, w) */
 static inline sv4 sv_qmul_aos(sv4 p, sv4 q) {
@@ -209,6 +220,54 @@ static inline void sv_block_nlerp2(float *o, const float *a, const float *b, flo
         sv_storea(o2 + i, sv_mul(z, inv));
         sv_storea(o3 + i, sv_mul(w, inv));
     }
+}
+
+/* A whole pose of two (10 channels of pc floats, pc a multiple of 4: t 0..2,
+ * q 3..6, s 7..9), in one pass of 4 joints a step: translations and scales
+ * o = a + (b - a) wb, rotations o = normalize(wa a + s wb b) with s the
+ * sign of a.b (b flipped into a's hemisphere), the result in a's
+ * hemisphere. wa, wb > 0 with wa + wb = 1. Normalizing makes the scale of
+ * the sum free, so it takes the smaller weight over the larger, k <= 1
+ * (finite for any positive pair), and one multiply-add a channel:
+ * a + (s k) b when wa >= wb, else s (k (s a) + b) = k a + s b with the
+ * outer s folded into the length's inverse. A zero sum (only from zero
+ * quaternions, which a pose does not hold) gives 0, never NaN. The
+ * channels are reached from one pointer per pose and 5 distances (c pc for
+ * c = 1, 3, 5, 7, 9; 2, 4, 6, 8 as their multiples), so the loop keeps
+ * them all in registers. o may be a. */
+static inline void sv_blend2_loop_(float *o, const float *a, const float *b, float wa, float wb, int pc, int a_big) {
+    const ptrdiff_t c1 = pc, c3 = 3 * (ptrdiff_t)pc, c5 = 5 * (ptrdiff_t)pc, c7 = 7 * (ptrdiff_t)pc, c9 = 9 * (ptrdiff_t)pc;
+    const sv4 vu = sv_set1(wb), vk = sv_set1(a_big ? wb / wa : wa / wb), one = sv_set1(1.0f), tiny = sv_set1(FLT_MIN);
+    for (const float *const end = a + pc; a < end; o += 4, a += 4, b += 4) {
+        sv_storea(o, sv_madd(sv_sub(sv_loada(b), sv_loada(a)), vu, sv_loada(a)));
+        sv_storea(o + c1, sv_madd(sv_sub(sv_loada(b + c1), sv_loada(a + c1)), vu, sv_loada(a + c1)));
+        sv_storea(o + 2 * c1, sv_madd(sv_sub(sv_loada(b + 2 * c1), sv_loada(a + 2 * c1)), vu, sv_loada(a + 2 * c1)));
+        sv_storea(o + c7, sv_madd(sv_sub(sv_loada(b + c7), sv_loada(a + c7)), vu, sv_loada(a + c7)));
+        sv_storea(o + 8 * c1, sv_madd(sv_sub(sv_loada(b + 8 * c1), sv_loada(a + 8 * c1)), vu, sv_loada(a + 8 * c1)));
+        sv_storea(o + c9, sv_madd(sv_sub(sv_loada(b + c9), sv_loada(a + c9)), vu, sv_loada(a + c9)));
+        const sv4 ax = sv_loada(a + c3), ay = sv_loada(a + 4 * c1), az = sv_loada(a + c5), aw = sv_loada(a + 2 * c3);
+        const sv4 bx = sv_loada(b + c3), by = sv_loada(b + 4 * c1), bz = sv_loada(b + c5), bw = sv_loada(b + 2 * c3);
+        const sv4 sgn = sv_signbits(sv_dot4(ax, ay, az, aw, bx, by, bz, bw));
+        const sv4 ks = sv_xor(vk, sgn);
+        sv4 x, y, z, w;
+        if (a_big) {
+            x = sv_madd(bx, ks, ax), y = sv_madd(by, ks, ay), z = sv_madd(bz, ks, az), w = sv_madd(bw, ks, aw);
+        } else {
+            x = sv_madd(ax, ks, bx), y = sv_madd(ay, ks, by), z = sv_madd(az, ks, bz), w = sv_madd(aw, ks, bw);
+        }
+        sv4 inv = sv_div(one, sv_sqrt(sv_max(sv_dot4(x, y, z, w, x, y, z, w), tiny)));
+        if (!a_big) inv = sv_xor(inv, sgn);
+        sv_storea(o + c3, sv_mul(x, inv));
+        sv_storea(o + 4 * c1, sv_mul(y, inv));
+        sv_storea(o + c5, sv_mul(z, inv));
+        sv_storea(o + 2 * c3, sv_mul(w, inv));
+    }
+}
+static inline void sv_block_blend2(float *o, const float *a, const float *b, float wa, float wb, int pc) {
+    if (wa >= wb) /* one loop for each case (a_big a constant in each) */
+        sv_blend2_loop_(o, a, b, wa, wb, pc, 1);
+    else
+        sv_blend2_loop_(o, a, b, wa, wb, pc, 0);
 }
 
 /* Normalizes the rotations of n joints; a zero quaternion becomes the identity. */

@@ -18,17 +18,25 @@ static stance_status check_rotation(const float r[4], int joint, stance_error *e
  * parents:
  *  - a group (g[0] = 1..4): that many joints that depend on none of each
  *    other (g[1..4], lanes past the count repeat the last), parents g[5..8];
- *  - a tile (g[0] = 5): 4 lanes, each a run of 4 consecutive joints a, a+1,
- *    a+2, a+3 where each is the parent of the next; g[1..4] the runs' first
- *    joints (a lane may repeat another), g[5..8] their parents. A tile reads
+ *  - a tile (g[0] = 5..8): 4 lanes, each a run of consecutive joints a,
+ *    a+1, .. where each is the parent of the next; g[1..4] the runs' first
+ *    joints (a lane may repeat another), g[5..8] their parents. Lanes 0..2
+ *    hold 4 joints, lane 3 holds 9 - g[0] (4, 3, 2 or 1: the rest of a
+ *    chain cut into 4s; its first joint a has a + 9 - g[0] - 4 >= 0, so
+ *    the 4 floats that end at its last joint are in the pose). A tile reads
  *    and writes 4 floats a lane per channel, so it costs a 4x4 transpose
  *    instead of 4 gathers and 4 scatters per step.
- * Built once: runs are found in index order, tiles take up to 4 runs none of
- * which hangs below another's joints; a tile of one run is dissolved. The
- * items are then ordered by Kahn's algorithm (ready tiles first, then up to 4
- * ready joints, lowest index first); if tiles made a cycle, none are used. */
-static int l2m_order(const int *parents, int n, const short *tile_of, int tiles, const short (*lanes)[4], short *out) {
-    /* per joint: 1 when computed; per tile: how many lanes' parents are pending */
+ * An item's lanes are all roots (parent -1) or none of them.
+ * Built once: chains (j follows j-1 when j-1 is its parent and has no other
+ * child) are cut into runs of 4 from their first joint, the rest of a chain
+ * is a short run; a tile takes up to 4 runs of 4 none of which hangs below
+ * another's joints, and when it has fewer, one short run in lane 3; a tile
+ * of one lane is dissolved. The items are then ordered by Kahn's algorithm
+ * (ready tiles first, then up to 4 ready joints, lowest index first); if
+ * tiles made a cycle, none are used. */
+static int l2m_order(const int *parents, int n, const short *tile_of, int tiles, const short (*lanes)[4],
+                     const short *last_len, short *out) {
+    /* per joint: 1 when computed; per tile: 1 when emitted */
     unsigned char done[STANCE_MAX_JOINTS] = {0}, used[STANCE_MAX_JOINTS] = {0};
     int gc = 0, left = n;
     while (left > 0) {
@@ -42,10 +50,10 @@ static int l2m_order(const int *parents, int n, const short *tile_of, int tiles,
             }
             if (!ready) continue;
             short *g = out + (size_t)gc++ * 9;
-            g[0] = 5;
+            g[0] = (short)(9 - last_len[t]);
             for (int i = 0; i < 4; i++) g[1 + i] = lanes[t][i], g[5 + i] = (short)parents[lanes[t][i]];
             for (int i = 0; i < 4; i++)
-                for (int k = 0; k < 4; k++)
+                for (int k = 0; k < (i == 3 ? last_len[t] : 4); k++)
                     if (!done[lanes[t][i] + k]) done[lanes[t][i] + k] = 1, left--;
             used[t] = 1, emitted = 1;
             break;
@@ -54,6 +62,7 @@ static int l2m_order(const int *parents, int n, const short *tile_of, int tiles,
         short *g = NULL;
         for (int j = 0; j < n; j++) {
             if (done[j] || tile_of[j] >= 0 || (parents[j] >= 0 && !done[parents[j]])) continue;
+            if (g && (parents[j] < 0) != (g[5] < 0)) continue; /* roots and others in separate groups */
             if (g && g[0] == 4) break;
             if (!g) g = out + (size_t)gc++ * 9, g[0] = 0;
             g[1 + g[0]] = (short)j, g[5 + g[0]] = (short)parents[j];
@@ -66,23 +75,37 @@ static int l2m_order(const int *parents, int n, const short *tile_of, int tiles,
     return gc;
 }
 
+/* 1 when run a (len joints) and run b (blen joints) can share a tile: the
+ * first joint of neither hangs below the other's joints, and both or
+ * neither start at a root */
+static int l2m_apart(const int *parents, int a, int len, int b, int blen) {
+    if ((parents[a] < 0) != (parents[b] < 0)) return 0;
+    for (int x = parents[a]; x >= 0; x = parents[x])
+        if (x >= b && x < b + blen) return 0;
+    for (int x = parents[b]; x >= 0; x = parents[x])
+        if (x >= a && x < a + len) return 0;
+    return 1;
+}
+
 static int l2m_schedule(const int *parents, int n, short *out) {
-    short tile_of[STANCE_MAX_JOINTS], lanes[STANCE_MAX_JOINTS / 4][4];
+    short tile_of[STANCE_MAX_JOINTS], lanes[STANCE_MAX_JOINTS / 4][4], last_len[STANCE_MAX_JOINTS / 4];
     int tiles = 0;
     for (int j = 0; j < n; j++) tile_of[j] = -1;
-    int run_count = 0;
-    short runs[STANCE_MAX_JOINTS / 4];
-    /* runs: chains of consecutive joints (j follows j-1 when j-1 is its
-     * parent and has no other child) cut into 4s from their first joint */
+    /* runs of 4 (runs) and the short rests of chains (rests, rest_len) */
+    int run_count = 0, rest_count = 0;
+    short runs[STANCE_MAX_JOINTS / 4], rests[STANCE_MAX_JOINTS], rest_len[STANCE_MAX_JOINTS];
     short children[STANCE_MAX_JOINTS] = {0};
     for (int j = 0; j < n; j++)
         if (parents[j] >= 0) children[parents[j]]++;
     for (int j = 0, len = 0; j < n; j++) {
         len = j > 0 && parents[j] == j - 1 && children[j - 1] == 1 && len < 4 ? len + 1 : 1;
         if (len == 4) runs[run_count++] = (short)(j - 3), len = 0;
+        const int next_follows = j + 1 < n && parents[j + 1] == j && children[j] == 1;
+        if (len > 0 && !next_follows && j - 3 >= 0) /* a short rest whose last 4 floats are in the pose */
+            rests[rest_count] = (short)(j - len + 1), rest_len[rest_count++] = (short)len;
     }
     /* tiles: up to 4 runs, none below a joint of another (through its ancestors) */
-    unsigned char taken[STANCE_MAX_JOINTS / 4] = {0};
+    unsigned char taken[STANCE_MAX_JOINTS / 4] = {0}, rest_taken[STANCE_MAX_JOINTS] = {0};
     for (int r = 0; r < run_count; r++) {
         if (taken[r]) continue;
         int lane_n = 0;
@@ -90,24 +113,31 @@ static int l2m_schedule(const int *parents, int n, short *out) {
         for (int q = r; q < run_count && lane_n < 4; q++) {
             if (taken[q]) continue;
             int ok = 1;
-            for (int i = 0; i < lane_n && ok; i++) { /* q's first joint not below lane i's, nor lane i's below q's */
-                for (int a = parents[runs[q]]; a >= 0 && ok; a = parents[a])
-                    if (a >= lane[i] && a < lane[i] + 4) ok = 0;
-                for (int a = parents[lane[i]]; a >= 0 && ok; a = parents[a])
-                    if (a >= runs[q] && a < runs[q] + 4) ok = 0;
-            }
+            for (int i = 0; i < lane_n && ok; i++) ok = l2m_apart(parents, runs[q], 4, lane[i], 4);
             if (ok) lane[lane_n++] = runs[q], taken[q] = 1;
         }
-        if (lane_n < 2) continue; /* one run: its joints go in groups */
-        for (int i = 0; i < 4; i++) lanes[tiles][i] = lane[i < lane_n ? i : lane_n - 1];
+        int rest = -1; /* the longest short rest that fits in lane 3 */
+        for (int q = 0; q < rest_count && lane_n < 4; q++) {
+            if (rest_taken[q] || (rest >= 0 && rest_len[q] <= rest_len[rest])) continue;
+            int ok = 1;
+            for (int i = 0; i < lane_n && ok; i++) ok = l2m_apart(parents, rests[q], rest_len[q], lane[i], 4);
+            if (ok) rest = q;
+        }
+        if (lane_n + (rest >= 0) < 2) continue; /* one run: its joints go in groups */
+        for (int i = 0; i < 3; i++) lanes[tiles][i] = lane[i < lane_n ? i : lane_n - 1];
+        lanes[tiles][3] = rest >= 0 ? rests[rest] : lane[lane_n - 1];
+        last_len[tiles] = rest >= 0 ? rest_len[rest] : 4;
+        if (rest >= 0) rest_taken[rest] = 1;
         for (int i = 0; i < lane_n; i++)
             for (int k = 0; k < 4; k++) tile_of[lane[i] + k] = (short)tiles;
+        if (rest >= 0)
+            for (int k = 0; k < rest_len[rest]; k++) tile_of[rests[rest] + k] = (short)tiles;
         tiles++;
     }
-    int gc = l2m_order(parents, n, tile_of, tiles, (const short (*)[4])lanes, out);
+    int gc = l2m_order(parents, n, tile_of, tiles, (const short (*)[4])lanes, last_len, out);
     if (gc < 0) { /* no tiles */
         for (int j = 0; j < n; j++) tile_of[j] = -1;
-        gc = l2m_order(parents, n, tile_of, 0, (const short (*)[4])lanes, out);
+        gc = l2m_order(parents, n, tile_of, 0, (const short (*)[4])lanes, last_len, out);
     }
     return gc;
 }
