@@ -507,8 +507,9 @@ static inline void l2m_parents(sv4 *X, const short *have, const float *m0, int p
         const float *m = m0 + pp[0];
         for (int c = 0; c < 10; c++, m += pc) X[4 * c] = sv_set1(*m);
     } else {
+        const ptrdiff_t i0 = pp[0], i1 = pp[1], i2 = pp[2], i3 = pp[3];
         const float *m = m0;
-        for (int c = 0; c < 10; c++, m += pc) X[4 * c] = sv_gather(m, pp);
+        for (int c = 0; c < 10; c++, m += pc) X[4 * c] = sv_gather_at(m, i0, i1, i2, i3);
     }
 }
 
@@ -516,9 +517,14 @@ static inline void l2m_parents(sv4 *X, const short *have, const float *m0, int p
  * holds their parents and ends holding them. */
 static inline void l2m_group(float *m0, const float *l0, int pc, const short *jj, sv4 *X) {
     sv4 L[10][4];
-    for (int c = 0; c < 10; c++) L[c][0] = sv_gather(l0 + c * pc, jj);
+    /* the 4 indices read once (not once a channel: the stores through m0
+     * could alias them for the compiler) */
+    const ptrdiff_t i0 = jj[0], i1 = jj[1], i2 = jj[2], i3 = jj[3];
+    const float *l = l0;
+    for (int c = 0; c < 10; c++, l += pc) L[c][0] = sv_gather_at(l, i0, i1, i2, i3);
     l2m_step(X, &L[0][0], X);
-    for (int c = 0; c < 10; c++) sv_scatter(m0 + c * pc, jj, X[4 * c]);
+    float *m = m0;
+    for (int c = 0; c < 10; c++, m += pc) sv_scatter_at(m, i0, i1, i2, i3, X[4 * c]);
 }
 
 /* A tile: 4 lanes, lane i the consecutive joints a[i], a[i] + 1, .. each
@@ -678,7 +684,8 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
             have[3] = -2; /* no joint */
         } else {
             l2m_group(m0, l0, pc, g + 1, X);
-            for (int i = 0; i < 4; i++) have[i] = g[1 + i];
+            hp = g + 1; /* X holds the group's joints, as listed in the item */
+            continue;
         }
         hp = have;
     }
