@@ -616,9 +616,16 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
     if (!valid(model) || !valid(local) || !sk || model == local) return STANCE_ERR_ARGUMENT;
     const int n = sk->joint_count;
     if (model->joint_count != n || local->joint_count != n) return STANCE_ERR_ARGUMENT;
-    stance_transform r = root ? *root : stance_transform_identity();
-    if (root && (!st_finite_n(r.t, 3) || !st_finite_n(r.r, 4) || !st_finite_n(r.s, 3))) return STANCE_ERR_VALUE;
-    const float rv[10] = {r.t[0], r.t[1], r.t[2], r.r[0], r.r[1], r.r[2], r.r[3], r.s[0], r.s[1], r.s[2]};
+    /* the root transform's 10 channels (the identity's when root is NULL) */
+    static const float identity_rv[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f};
+    float root_rv[10];
+    const float *rv = identity_rv;
+    if (root) {
+        if (!st_finite_n(root->t, 3) || !st_finite_n(root->r, 4) || !st_finite_n(root->s, 3)) return STANCE_ERR_VALUE;
+        for (int c = 0; c < 3; c++) root_rv[c] = root->t[c], root_rv[7 + c] = root->s[c];
+        for (int c = 0; c < 4; c++) root_rv[3 + c] = root->r[c];
+        rv = root_rv;
+    }
     const short *g = sk->l2m_groups;
     const int pc = model->padded_count;
     float *m0 = model->tx;
