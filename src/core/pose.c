@@ -611,6 +611,16 @@ static inline void l2m_tile(float *m0, const float *l0, int pc, const short *a, 
     }
 }
 
+#if defined(SV_SSE2)
+/* 1 when the 4 items from g are single joints j, j+1, j+2, j+3, each the
+ * parent of the next */
+static inline int l2m_aos_chain4(const short *g) {
+    const int j = g[1];
+    return g[9] == 1 && g[18] == 1 && g[27] == 1 && g[10] == j + 1 && g[19] == j + 2 && g[28] == j + 3 &&
+           g[14] == j && g[23] == j + 1 && g[32] == j + 2;
+}
+#endif
+
 stance_status stance_local_to_model(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
                                     const stance_transform *root) {
     if (!valid(model) || !valid(local) || !sk || model == local) return STANCE_ERR_ARGUMENT;
@@ -641,6 +651,48 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
     for (int k = 0; k < sk->l2m_group_count; k++, g += 9) {
         if (g[0] == 1) {
 #if defined(SV_SSE2)
+            if (k + 3 < sk->l2m_group_count && l2m_aos_chain4(g)) {
+                /* 4 single-joint items j..j+3, each the parent of the next:
+                 * their rows are one load a channel and a transpose to AoS
+                 * (and back), instead of 10 scalar loads and stores a joint;
+                 * the arithmetic is the one below, joint after joint */
+                const int j = g[1], p = g[5];
+                sv4 T[10], LT[4], LQ[4], LS[4];
+                const float *l = l0 + j;
+                for (int c = 0; c < 10; c++, l += pc) T[c] = sv_load(l);
+                const sv4 zero = sv_set1(0.0f);
+                LT[0] = T[0], LT[1] = T[1], LT[2] = T[2], LT[3] = zero;
+                LQ[0] = T[3], LQ[1] = T[4], LQ[2] = T[5], LQ[3] = T[6];
+                LS[0] = T[7], LS[1] = T[8], LS[2] = T[9], LS[3] = zero;
+                sv_transpose4(LT), sv_transpose4(LQ), sv_transpose4(LS);
+                int i0 = 0;
+                if (p < 0 && !root) { /* a root under the identity: the local transform as it is */
+                    AQ = LQ[0], AT = LT[0], AS = LS[0];
+                    i0 = 1;
+                } else if (p < 0) {
+                    AQ = sv_setr(rv[3], rv[4], rv[5], rv[6]);
+                    AT = sv_setr(rv[0], rv[1], rv[2], 0.0f), AS = sv_setr(rv[7], rv[8], rv[9], 0.0f);
+                } else if (p != aos) {
+                    const float *m = m0 + p;
+                    AQ = sv_setr(m[3 * pc], m[4 * pc], m[5 * pc], m[6 * pc]);
+                    AT = sv_setr(m[0], m[pc], m[2 * pc], 0.0f), AS = sv_setr(m[7 * pc], m[8 * pc], m[9 * pc], 0.0f);
+                }
+                sv4 OT[4], OQ[4], OS[4];
+                if (i0) OT[0] = AT, OQ[0] = AQ, OS[0] = AS;
+                for (int i = i0; i < 4; i++) {
+                    AT = sv_add(AT, sv_qrot_aos(AQ, sv_mul(LT[i], AS)));
+                    AQ = sv_qmul_aos(AQ, LQ[i]);
+                    AS = sv_mul(AS, LS[i]);
+                    OT[i] = AT, OQ[i] = AQ, OS[i] = AS;
+                }
+                sv_transpose4(OT), sv_transpose4(OQ), sv_transpose4(OS);
+                float *m = m0 + j;
+                for (int c = 0; c < 3; c++) sv_store(m + c * pc, OT[c]), sv_store(m + (7 + c) * pc, OS[c]);
+                for (int c = 0; c < 4; c++) sv_store(m + (3 + c) * pc, OQ[c]);
+                k += 3, g += 27, aos = j + 3;
+                hp = NULL;
+                continue;
+            }
             /* one joint in AoS form (4 lanes x, y, z, w); along a chain the
              * parent is the previous joint, still in registers */
             const int j = g[1], p = g[5];
