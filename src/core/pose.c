@@ -507,8 +507,9 @@ static inline void l2m_parents(sv4 *X, const short *have, const float *m0, int p
         const float *m = m0 + pp[0];
         for (int c = 0; c < 10; c++, m += pc) X[4 * c] = sv_set1(*m);
     } else {
+        const ptrdiff_t i0 = pp[0], i1 = pp[1], i2 = pp[2], i3 = pp[3];
         const float *m = m0;
-        for (int c = 0; c < 10; c++, m += pc) X[4 * c] = sv_gather(m, pp);
+        for (int c = 0; c < 10; c++, m += pc) X[4 * c] = sv_gather_at(m, i0, i1, i2, i3);
     }
 }
 
@@ -516,9 +517,14 @@ static inline void l2m_parents(sv4 *X, const short *have, const float *m0, int p
  * holds their parents and ends holding them. */
 static inline void l2m_group(float *m0, const float *l0, int pc, const short *jj, sv4 *X) {
     sv4 L[10][4];
-    for (int c = 0; c < 10; c++) L[c][0] = sv_gather(l0 + c * pc, jj);
+    /* the 4 indices read once (not once a channel: the stores through m0
+     * could alias them for the compiler) */
+    const ptrdiff_t i0 = jj[0], i1 = jj[1], i2 = jj[2], i3 = jj[3];
+    const float *l = l0;
+    for (int c = 0; c < 10; c++, l += pc) L[c][0] = sv_gather_at(l, i0, i1, i2, i3);
     l2m_step(X, &L[0][0], X);
-    for (int c = 0; c < 10; c++) sv_scatter(m0 + c * pc, jj, X[4 * c]);
+    float *m = m0;
+    for (int c = 0; c < 10; c++, m += pc) sv_scatter_at(m, i0, i1, i2, i3, X[4 * c]);
 }
 
 /* A tile: 4 lanes, lane i the consecutive joints a[i], a[i] + 1, .. each
@@ -605,14 +611,31 @@ static inline void l2m_tile(float *m0, const float *l0, int pc, const short *a, 
     }
 }
 
+#if defined(SV_SSE2)
+/* 1 when the 4 items from g are single joints j, j+1, j+2, j+3, each the
+ * parent of the next */
+static inline int l2m_aos_chain4(const short *g) {
+    const int j = g[1];
+    return g[9] == 1 && g[18] == 1 && g[27] == 1 && g[10] == j + 1 && g[19] == j + 2 && g[28] == j + 3 &&
+           g[14] == j && g[23] == j + 1 && g[32] == j + 2;
+}
+#endif
+
 stance_status stance_local_to_model(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
                                     const stance_transform *root) {
     if (!valid(model) || !valid(local) || !sk || model == local) return STANCE_ERR_ARGUMENT;
     const int n = sk->joint_count;
     if (model->joint_count != n || local->joint_count != n) return STANCE_ERR_ARGUMENT;
-    stance_transform r = root ? *root : stance_transform_identity();
-    if (root && (!st_finite_n(r.t, 3) || !st_finite_n(r.r, 4) || !st_finite_n(r.s, 3))) return STANCE_ERR_VALUE;
-    const float rv[10] = {r.t[0], r.t[1], r.t[2], r.r[0], r.r[1], r.r[2], r.r[3], r.s[0], r.s[1], r.s[2]};
+    /* the root transform's 10 channels (the identity's when root is NULL) */
+    static const float identity_rv[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f};
+    float root_rv[10];
+    const float *rv = identity_rv;
+    if (root) {
+        if (!st_finite_n(root->t, 3) || !st_finite_n(root->r, 4) || !st_finite_n(root->s, 3)) return STANCE_ERR_VALUE;
+        for (int c = 0; c < 3; c++) root_rv[c] = root->t[c], root_rv[7 + c] = root->s[c];
+        for (int c = 0; c < 4; c++) root_rv[3 + c] = root->r[c];
+        rv = root_rv;
+    }
     const short *g = sk->l2m_groups;
     const int pc = model->padded_count;
     float *m0 = model->tx;
@@ -628,6 +651,48 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
     for (int k = 0; k < sk->l2m_group_count; k++, g += 9) {
         if (g[0] == 1) {
 #if defined(SV_SSE2)
+            if (k + 3 < sk->l2m_group_count && l2m_aos_chain4(g)) {
+                /* 4 single-joint items j..j+3, each the parent of the next:
+                 * their rows are one load a channel and a transpose to AoS
+                 * (and back), instead of 10 scalar loads and stores a joint;
+                 * the arithmetic is the one below, joint after joint */
+                const int j = g[1], p = g[5];
+                sv4 T[10], LT[4], LQ[4], LS[4];
+                const float *l = l0 + j;
+                for (int c = 0; c < 10; c++, l += pc) T[c] = sv_load(l);
+                const sv4 zero = sv_set1(0.0f);
+                LT[0] = T[0], LT[1] = T[1], LT[2] = T[2], LT[3] = zero;
+                LQ[0] = T[3], LQ[1] = T[4], LQ[2] = T[5], LQ[3] = T[6];
+                LS[0] = T[7], LS[1] = T[8], LS[2] = T[9], LS[3] = zero;
+                sv_transpose4(LT), sv_transpose4(LQ), sv_transpose4(LS);
+                int i0 = 0;
+                if (p < 0 && !root) { /* a root under the identity: the local transform as it is */
+                    AQ = LQ[0], AT = LT[0], AS = LS[0];
+                    i0 = 1;
+                } else if (p < 0) {
+                    AQ = sv_setr(rv[3], rv[4], rv[5], rv[6]);
+                    AT = sv_setr(rv[0], rv[1], rv[2], 0.0f), AS = sv_setr(rv[7], rv[8], rv[9], 0.0f);
+                } else if (p != aos) {
+                    const float *m = m0 + p;
+                    AQ = sv_setr(m[3 * pc], m[4 * pc], m[5 * pc], m[6 * pc]);
+                    AT = sv_setr(m[0], m[pc], m[2 * pc], 0.0f), AS = sv_setr(m[7 * pc], m[8 * pc], m[9 * pc], 0.0f);
+                }
+                sv4 OT[4], OQ[4], OS[4];
+                if (i0) OT[0] = AT, OQ[0] = AQ, OS[0] = AS;
+                for (int i = i0; i < 4; i++) {
+                    AT = sv_add(AT, sv_qrot_aos(AQ, sv_mul(LT[i], AS)));
+                    AQ = sv_qmul_aos(AQ, LQ[i]);
+                    AS = sv_mul(AS, LS[i]);
+                    OT[i] = AT, OQ[i] = AQ, OS[i] = AS;
+                }
+                sv_transpose4(OT), sv_transpose4(OQ), sv_transpose4(OS);
+                float *m = m0 + j;
+                for (int c = 0; c < 3; c++) sv_store(m + c * pc, OT[c]), sv_store(m + (7 + c) * pc, OS[c]);
+                for (int c = 0; c < 4; c++) sv_store(m + (3 + c) * pc, OQ[c]);
+                k += 3, g += 27, aos = j + 3;
+                hp = NULL;
+                continue;
+            }
             /* one joint in AoS form (4 lanes x, y, z, w); along a chain the
              * parent is the previous joint, still in registers */
             const int j = g[1], p = g[5];
@@ -678,7 +743,8 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
             have[3] = -2; /* no joint */
         } else {
             l2m_group(m0, l0, pc, g + 1, X);
-            for (int i = 0; i < 4; i++) have[i] = g[1 + i];
+            hp = g + 1; /* X holds the group's joints, as listed in the item */
+            continue;
         }
         hp = have;
     }

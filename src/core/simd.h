@@ -88,6 +88,15 @@ static inline sv4 sv_gather(const float *b, const short *i) {
     return r;
 #endif
 }
+/* the same from indices already in registers: b[i0], .., b[i3] */
+static inline sv4 sv_gather_at(const float *b, ptrdiff_t i0, ptrdiff_t i1, ptrdiff_t i2, ptrdiff_t i3) {
+#if defined(SV_SSE2)
+    return _mm_setr_ps(b[i0], b[i1], b[i2], b[i3]);
+#else
+    sv4 r = {{b[i0], b[i1], b[i2], b[i3]}};
+    return r;
+#endif
+}
 /* 4x4 transpose of 4 variables: rows become columns (lane i of r_k <- lane k of r_i) */
 #if defined(SV_SSE2)
 #define SV_TRANSPOSE4(r0, r1, r2, r3) _MM_TRANSPOSE4_PS(r0, r1, r2, r3)
@@ -130,6 +139,11 @@ static inline void sv_store_lanes(float *p, int stride, sv4 a, int n) {
 static inline void sv_scatter(float *b, const short *i, sv4 a) {
     b[i[0]] = sv_lane0(a), b[i[1]] = sv_lane0(SV_SHUF(a, 1, 1, 1, 1));
     b[i[2]] = sv_lane0(SV_SHUF(a, 2, 2, 2, 2)), b[i[3]] = sv_lane0(SV_SHUF(a, 3, 3, 3, 3));
+}
+/* the same to indices already in registers: b[ik] = lane k */
+static inline void sv_scatter_at(float *b, ptrdiff_t i0, ptrdiff_t i1, ptrdiff_t i2, ptrdiff_t i3, sv4 a) {
+    b[i0] = sv_lane0(a), b[i1] = sv_lane0(SV_SHUF(a, 1, 1, 1, 1));
+    b[i2] = sv_lane0(SV_SHUF(a, 2, 2, 2, 2)), b[i3] = sv_lane0(SV_SHUF(a, 3, 3, 3, 3));
 }
 /* q p for AoS quaternions (x, y, z, w) */
 static inline sv4 sv_qmul_aos(sv4 p, sv4 q) {
