@@ -445,6 +445,21 @@ static inline void rot16(const st_ptrack *tr, const unsigned char *data, uint32_
     o[(size_t)ga->slot[2] * pc] = q2 * n, o[(size_t)ga->drop * pc] = q3 * n;
 }
 
+/* A quantized translation or scale track (16 bits at most), lerped between
+ * keys ia and ia + 1 into o (the channel's x + joint, stride pc): the same
+ * decode and arithmetic as st_rtrack_key and the lerp below, without the
+ * per-key tests. */
+static inline void vec16(const st_ptrack *tr, const unsigned char *data, uint32_t ia, float u, float *o, size_t pc) {
+    const uint32_t ib = ia + (tr->n > 1u);
+    const st_qseg *seg = (const st_qseg *)(const void *)(data + tr->par_at);
+    const st_qseg *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
+    const uint16_t *qa = (const uint16_t *)(const void *)(data + tr->q_at) + 3u * (size_t)ia, *qb = qa + 3u * (ib - ia);
+    for (int e = 0; e < 3; e++) {
+        const float a = ga->off[e] + ga->scale[e] * (float)qa[e], b = gb->off[e] + gb->scale[e] * (float)qb[e];
+        o[(size_t)e * pc] = a + (b - a) * u;
+    }
+}
+
 void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel) {
     const st_packed *p = c->packed;
     const size_t pc = (size_t)c->padded_count;
@@ -479,6 +494,10 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
         const float u = fr[s];
         if (!vel && !slerp && tr->channel == STANCE_CHANNEL_ROTATION && tr->bits != ST_PACK_RAW && !tr->wide) {
             rot16(tr, data, a_i, u, out->qx + j, pc);
+            continue;
+        }
+        if (!vel && tr->channel != STANCE_CHANNEL_ROTATION && tr->bits != ST_PACK_RAW && !tr->wide) {
+            vec16(tr, data, a_i, u, tdst[tr->channel] + j, pc);
             continue;
         }
         float a[4], b[4], v[4];
