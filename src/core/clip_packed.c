@@ -360,6 +360,7 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
         o->channel = (uint8_t)t->channel;
         o->shift = (uint8_t)t->shift;
         o->bits = (uint8_t)t->bits;
+        o->kind = 0, o->pad[0] = o->pad[1] = 0;
         o->n = n;
         if (t->shift > max_shift) max_shift = t->shift;
         used |= 1u << t->shift;
@@ -382,6 +383,7 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
                 o->step[k] = t->ext[k] / (seg ? 255.0f : levels);
             }
             o->wide = (uint32_t)is_wide(t, n);
+            if (!o->wide) o->kind = t->channel == STANCE_CHANNEL_ROTATION ? ST_KIND_ROT16 : ST_KIND_VEC16;
             expand(o, t, data, nb);
             dof = expanded_end(dof, nb, n, (int)o->wide);
         }
@@ -492,11 +494,12 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
         const int s = tr->shift, j = tr->joint;
         const uint32_t a_i = ia[s], b_i = a_i + (tr->n > 1u);
         const float u = fr[s];
-        if (!vel && !slerp && tr->channel == STANCE_CHANNEL_ROTATION && tr->bits != ST_PACK_RAW && !tr->wide) {
+        const int kind = vel ? 0 : tr->kind;
+        if (kind == ST_KIND_ROT16 && !slerp) {
             rot16(tr, data, a_i, u, out->qx + j, pc);
             continue;
         }
-        if (!vel && tr->channel != STANCE_CHANNEL_ROTATION && tr->bits != ST_PACK_RAW && !tr->wide) {
+        if (kind == ST_KIND_VEC16) {
             vec16(tr, data, a_i, u, tdst[tr->channel] + j, pc);
             continue;
         }

@@ -50,6 +50,8 @@
 #define ST_SEG_KEYS 16      /* keys per segment */
 #define ST_PACK_VBR 0x80    /* bits per segment (v4) */
 #define ST_VBR_MAX_BITS 24
+#define ST_KIND_ROT16 1     /* a quantized rotation track, 16 bits at most */
+#define ST_KIND_VEC16 2     /* a quantized translation or scale track, 16 bits at most */
 
 typedef struct st_ptrack_desc {
     int joint;
@@ -84,7 +86,7 @@ typedef struct st_packed_desc {
 /* A track at runtime (inside the packed block). */
 typedef struct st_ptrack {
     uint16_t joint;
-    uint8_t channel, shift, bits, pad[3];
+    uint8_t channel, shift, bits, kind, pad[2]; /* kind: ST_KIND_* (the sampler's decode) */
     uint32_t n;             /* keys */
     uint32_t offset;        /* bytes into data (bits 1..24) or floats into raw (32) */
     uint32_t keys_at;       /* segmented: bytes of segment heads before the keys (VBR: codes and heads) */
