@@ -329,6 +329,8 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     if (cts != ct) st_free(&al, cts, sizeof(stance_track_desc) * (size_t)consts);
     if (s) return s;
 
+    const size_t pcs = (size_t)c->padded_count, o_rest = st_align_up(bytes, 64);
+    bytes = o_rest + sizeof(float) * 10 * pcs;
     unsigned char *mem = st_alloc(&al, bytes, 64);
     if (!mem) {
         stance_clip_destroy(c);
@@ -340,6 +342,10 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     float *cval = (float *)(mem + o_cval), *raw = (float *)(mem + o_raw), *times = (float *)(mem + o_times);
     unsigned char *data = mem + o_data;
     memcpy(times, d->times, sizeof(float) * K);
+    float *rest = (float *)(mem + o_rest); /* the shell's blocks, one after another */
+    memcpy(rest, c->t, sizeof(float) * 3 * pcs);
+    memcpy(rest + 3 * pcs, c->r, sizeof(float) * 4 * pcs);
+    memcpy(rest + 7 * pcs, c->s, sizeof(float) * 3 * pcs);
     unsigned char *anim = (unsigned char *)c->animated; /* the shell's own memory */
     int ti = 0, cj = 0, max_shift = 0;
     unsigned used = 0;
@@ -388,6 +394,7 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             dof = expanded_end(dof, nb, n, (int)o->wide);
         }
     }
+    p->rest = rest;
     p->track_count = moving;
     p->tracks = tr;
     p->data = data;
@@ -465,9 +472,7 @@ static inline void vec16(const st_ptrack *tr, const unsigned char *data, uint32_
 void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel) {
     const st_packed *p = c->packed;
     const size_t pc = (size_t)c->padded_count;
-    memcpy(out->tx, c->t, sizeof(float) * 3 * pc);
-    memcpy(out->qx, c->r, sizeof(float) * 4 * pc);
-    memcpy(out->sx, c->s, sizeof(float) * 3 * pc);
+    memcpy(out->tx, p->rest, sizeof(float) * 10 * pc); /* a pose's rows tx..sx are one block */
     const int K = c->key_count;
     const float *times = c->times;
     uint32_t ia[ST_PACK_MAX_SHIFT + 1];

@@ -120,6 +120,7 @@ typedef struct st_packed {
     size_t stored_bytes;    /* the v4 encoding's key data: grid, tracks, root path unless derived */
     int uniform_grid;       /* times[k] == (float)k * times[1] for every k: stored as one step */
     int root_derived;       /* the root path is joint 0's stored translation (not in the file) */
+    const float *rest;      /* the default pose as a pose's memory: 10 rows of padded_count (tx..sx) */
     size_t bytes;           /* this block */
     float max_error, vertex_distance;
 } st_packed;
