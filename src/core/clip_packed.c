@@ -329,6 +329,8 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     if (cts != ct) st_free(&al, cts, sizeof(stance_track_desc) * (size_t)consts);
     if (s) return s;
 
+    const size_t pcs = (size_t)c->padded_count, o_rest = st_align_up(bytes, 64);
+    bytes = o_rest + sizeof(float) * 10 * pcs;
     unsigned char *mem = st_alloc(&al, bytes, 64);
     if (!mem) {
         stance_clip_destroy(c);
@@ -340,6 +342,10 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     float *cval = (float *)(mem + o_cval), *raw = (float *)(mem + o_raw), *times = (float *)(mem + o_times);
     unsigned char *data = mem + o_data;
     memcpy(times, d->times, sizeof(float) * K);
+    float *rest = (float *)(mem + o_rest); /* the shell's blocks, one after another */
+    memcpy(rest, c->t, sizeof(float) * 3 * pcs);
+    memcpy(rest + 3 * pcs, c->r, sizeof(float) * 4 * pcs);
+    memcpy(rest + 7 * pcs, c->s, sizeof(float) * 3 * pcs);
     unsigned char *anim = (unsigned char *)c->animated; /* the shell's own memory */
     int ti = 0, cj = 0, max_shift = 0;
     unsigned used = 0;
@@ -360,6 +366,7 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
         o->channel = (uint8_t)t->channel;
         o->shift = (uint8_t)t->shift;
         o->bits = (uint8_t)t->bits;
+        o->kind = 0, o->pad[0] = o->pad[1] = 0;
         o->n = n;
         if (t->shift > max_shift) max_shift = t->shift;
         used |= 1u << t->shift;
@@ -382,10 +389,12 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
                 o->step[k] = t->ext[k] / (seg ? 255.0f : levels);
             }
             o->wide = (uint32_t)is_wide(t, n);
+            if (!o->wide) o->kind = t->channel == STANCE_CHANNEL_ROTATION ? ST_KIND_ROT16 : ST_KIND_VEC16;
             expand(o, t, data, nb);
             dof = expanded_end(dof, nb, n, (int)o->wide);
         }
     }
+    p->rest = rest;
     p->track_count = moving;
     p->tracks = tr;
     p->data = data;
@@ -445,12 +454,25 @@ static inline void rot16(const st_ptrack *tr, const unsigned char *data, uint32_
     o[(size_t)ga->slot[2] * pc] = q2 * n, o[(size_t)ga->drop * pc] = q3 * n;
 }
 
+/* A quantized translation or scale track (16 bits at most), lerped between
+ * keys ia and ia + 1 into o (the channel's x + joint, stride pc): the same
+ * decode and arithmetic as st_rtrack_key and the lerp below, without the
+ * per-key tests. */
+static inline void vec16(const st_ptrack *tr, const unsigned char *data, uint32_t ia, float u, float *o, size_t pc) {
+    const uint32_t ib = ia + (tr->n > 1u);
+    const st_qseg *seg = (const st_qseg *)(const void *)(data + tr->par_at);
+    const st_qseg *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
+    const uint16_t *qa = (const uint16_t *)(const void *)(data + tr->q_at) + 3u * (size_t)ia, *qb = qa + 3u * (ib - ia);
+    for (int e = 0; e < 3; e++) {
+        const float a = ga->off[e] + ga->scale[e] * (float)qa[e], b = gb->off[e] + gb->scale[e] * (float)qb[e];
+        o[(size_t)e * pc] = a + (b - a) * u;
+    }
+}
+
 void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel) {
     const st_packed *p = c->packed;
     const size_t pc = (size_t)c->padded_count;
-    memcpy(out->tx, c->t, sizeof(float) * 3 * pc);
-    memcpy(out->qx, c->r, sizeof(float) * 4 * pc);
-    memcpy(out->sx, c->s, sizeof(float) * 3 * pc);
+    memcpy(out->tx, p->rest, sizeof(float) * 10 * pc); /* a pose's rows tx..sx are one block */
     const int K = c->key_count;
     const float *times = c->times;
     uint32_t ia[ST_PACK_MAX_SHIFT + 1];
@@ -477,8 +499,13 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
         const int s = tr->shift, j = tr->joint;
         const uint32_t a_i = ia[s], b_i = a_i + (tr->n > 1u);
         const float u = fr[s];
-        if (!vel && !slerp && tr->channel == STANCE_CHANNEL_ROTATION && tr->bits != ST_PACK_RAW && !tr->wide) {
+        const int kind = vel ? 0 : tr->kind;
+        if (kind == ST_KIND_ROT16 && !slerp) {
             rot16(tr, data, a_i, u, out->qx + j, pc);
+            continue;
+        }
+        if (kind == ST_KIND_VEC16) {
+            vec16(tr, data, a_i, u, tdst[tr->channel] + j, pc);
             continue;
         }
         float a[4], b[4], v[4];

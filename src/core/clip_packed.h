@@ -50,6 +50,8 @@
 #define ST_SEG_KEYS 16      /* keys per segment */
 #define ST_PACK_VBR 0x80    /* bits per segment (v4) */
 #define ST_VBR_MAX_BITS 24
+#define ST_KIND_ROT16 1     /* a quantized rotation track, 16 bits at most */
+#define ST_KIND_VEC16 2     /* a quantized translation or scale track, 16 bits at most */
 
 typedef struct st_ptrack_desc {
     int joint;
@@ -84,7 +86,7 @@ typedef struct st_packed_desc {
 /* A track at runtime (inside the packed block). */
 typedef struct st_ptrack {
     uint16_t joint;
-    uint8_t channel, shift, bits, pad[3];
+    uint8_t channel, shift, bits, kind, pad[2]; /* kind: ST_KIND_* (the sampler's decode) */
     uint32_t n;             /* keys */
     uint32_t offset;        /* bytes into data (bits 1..24) or floats into raw (32) */
     uint32_t keys_at;       /* segmented: bytes of segment heads before the keys (VBR: codes and heads) */
@@ -118,6 +120,7 @@ typedef struct st_packed {
     size_t stored_bytes;    /* the v4 encoding's key data: grid, tracks, root path unless derived */
     int uniform_grid;       /* times[k] == (float)k * times[1] for every k: stored as one step */
     int root_derived;       /* the root path is joint 0's stored translation (not in the file) */
+    const float *rest;      /* the default pose as a pose's memory: 10 rows of padded_count (tx..sx) */
     size_t bytes;           /* this block */
     float max_error, vertex_distance;
 } st_packed;
