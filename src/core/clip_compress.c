@@ -30,6 +30,30 @@ void st_compress_subtree(work *w, int j) {
     }
 }
 
+/* Key e of the subtree in w->sub with l as j = w->sub[0]'s local transform
+ * (its channel at off, width floats, already set): the model transforms of
+ * j and its descendants and their largest vertex error, folded into worst.
+ * It stops once worst passes limit unless apply, which also writes l's
+ * channel into loc and the model transforms into mod (else into tmp). The
+ * one walk both searches measure a candidate with. */
+double st_compress_key_error(work *w, int e, const float *l, int off, int width, double worst, double limit, int apply) {
+    const int J = w->J, j = w->sub[0], parent = w->sk->parents[j];
+    float *le = w->loc + (size_t)e * (size_t)J * 10;
+    double *me = w->mod + (size_t)e * (size_t)J * 12, *re = w->ref + (size_t)e * (size_t)J * 9;
+    double *out = apply ? me : w->tmp;
+    if (apply) memcpy(le + (size_t)j * 10 + off, l + off, sizeof(float) * (size_t)width);
+    model_of(w, e, j, l, parent >= 0 ? me + (size_t)parent * 12 : NULL, out + (size_t)j * 12);
+    double err = vertex_error(out + (size_t)j * 12, re + (size_t)j * 9, w->dist);
+    if (err > worst) worst = err;
+    for (int i = 1; i < w->sub_n && (apply || worst <= limit); i++) {
+        int d = w->sub[i], p = w->sk->parents[d];
+        model_of(w, e, d, le + (size_t)d * 10, out + (size_t)p * 12, out + (size_t)d * 12);
+        err = vertex_error(out + (size_t)d * 12, re + (size_t)d * 9, w->dist);
+        if (err > worst) worst = err;
+    }
+    return worst;
+}
+
 /* Max error over j's subtree with track t (keys in data/raw) as j's channel,
  * or > limit (stops early) when it is exceeded. apply: write the result
  * into loc and mod. */
@@ -37,26 +61,13 @@ static double evaluate(work *w, const st_ptrack *t, const unsigned char *data, c
                        int apply) {
     const int J = w->J, j = w->sub[0], ch = t->channel;
     const int off = ch == 0 ? 0 : ch == 1 ? 3 : 7, width = ch == 1 ? 4 : 3;
-    const int parent = w->sk->parents[j];
     double worst = 0.0;
     for (int e = 0; e < w->E; e++) {
-        float *le = w->loc + (size_t)e * (size_t)J * 10;
-        double *me = w->mod + (size_t)e * (size_t)J * 12, *re = w->ref + (size_t)e * (size_t)J * 9;
-        double *out = apply ? me : w->tmp;
         float l[10];
-        memcpy(l, le + (size_t)j * 10, sizeof l);
+        memcpy(l, w->loc + ((size_t)e * (size_t)J + (size_t)j) * 10, sizeof l);
         const int slot = e * (ST_PACK_MAX_SHIFT + 1) + t->shift;
         st_ptrack_interp(t, data, raw, w->ia[slot], w->fr[slot], w->clip->slerp, l + off);
-        if (apply) memcpy(le + (size_t)j * 10 + off, l + off, sizeof(float) * (size_t)width);
-        model_of(w, e, j, l, parent >= 0 ? me + (size_t)parent * 12 : NULL, out + (size_t)j * 12);
-        double err = vertex_error(out + (size_t)j * 12, re + (size_t)j * 9, w->dist);
-        if (err > worst) worst = err;
-        for (int i = 1; i < w->sub_n && worst <= limit; i++) {
-            int d = w->sub[i], p = w->sk->parents[d];
-            model_of(w, e, d, le + (size_t)d * 10, out + (size_t)p * 12, out + (size_t)d * 12);
-            err = vertex_error(out + (size_t)d * 12, re + (size_t)d * 9, w->dist);
-            if (err > worst) worst = err;
-        }
+        worst = st_compress_key_error(w, e, l, off, width, worst, limit, apply);
         if (worst > limit && !apply) return worst;
     }
     return worst;

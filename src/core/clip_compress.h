@@ -83,6 +83,8 @@ typedef struct chosen {
 
 /* The subtree of j into w->sub (j first; parents before children). */
 void st_compress_subtree(work *w, int j);
+/* one key's error over the subtree in w->sub (clip_compress.c) */
+double st_compress_key_error(work *w, int e, const float *l, int off, int width, double worst, double limit, int apply);
 
 /* Per-segment bit rates (ST_PACK_LAT at shift 0) for the T moving tracks
  * ch[0..T-1] (joint, channel set; vals[i]: grid values, K x width), parents

@@ -133,25 +133,13 @@ static void refresh(work *w, vtrack *tr, int T, int e0, int e1) {
 /* Largest error over the subtree in w->sub at e0..e1 with track t from dec
  * (stops past limit unless apply; apply writes loc and mod). */
 static double eval_track(work *w, const vtrack *t, int e0, int e1, double limit, int apply) {
-    const int J = w->J, j = w->sub[0], parent = w->sk->parents[j];
+    const int J = w->J, j = w->sub[0];
     double worst = 0.0;
     for (int e = e0; e <= e1; e++) {
-        float *le = w->loc + (size_t)e * (size_t)J * 10;
-        double *me = w->mod + (size_t)e * (size_t)J * 12, *re = w->ref + (size_t)e * (size_t)J * 9;
-        double *out = apply ? me : w->tmp;
         float l[10];
-        memcpy(l, le + (size_t)j * 10, sizeof l);
+        memcpy(l, w->loc + ((size_t)e * (size_t)J + (size_t)j) * 10, sizeof l);
         track_value(w, t, e, l + t->off);
-        if (apply) memcpy(le + (size_t)j * 10 + t->off, l + t->off, sizeof(float) * (size_t)t->w);
-        model_of(w, e, j, l, parent >= 0 ? me + (size_t)parent * 12 : NULL, out + (size_t)j * 12);
-        double er = vertex_error(out + (size_t)j * 12, re + (size_t)j * 9, w->dist);
-        if (er > worst) worst = er;
-        for (int i = 1; i < w->sub_n && (apply || worst <= limit); i++) {
-            int d = w->sub[i], p = w->sk->parents[d];
-            model_of(w, e, d, le + (size_t)d * 10, out + (size_t)p * 12, out + (size_t)d * 12);
-            er = vertex_error(out + (size_t)d * 12, re + (size_t)d * 9, w->dist);
-            if (er > worst) worst = er;
-        }
+        worst = st_compress_key_error(w, e, l, t->off, t->w, worst, limit, apply);
         if (worst > limit && !apply) return worst;
     }
     return worst;
