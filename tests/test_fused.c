@@ -19,20 +19,8 @@
 #include "stance_lesson/stance_lesson.h"
 
 static stance_builtin B;
-static unsigned rng = 777u;
-static float frand(float lo, float hi) {
-    rng = rng * 1664525u + 1013904223u;
-    return lo + (hi - lo) * (float)(rng >> 8) / 16777216.0f;
-}
-
-static void random_pose(stance_pose *p) {
-    for (int j = 0; j < p->joint_count; j++) {
-        qm_quat q = qm_qnorm(qm_q(frand(-1, 1), frand(-1, 1), frand(-1, 1), frand(-1, 1)));
-        stance_transform t = {{frand(-1, 1), frand(-1, 1), frand(-1, 1)}, {q.x, q.y, q.z, q.w},
-                              {frand(0.5f, 1.5f), frand(0.5f, 1.5f), frand(0.5f, 1.5f)}};
-        stance_pose_set(p, j, &t);
-    }
-}
+#define RANDOM_POSE_SEED 777u
+#include "random_pose.h"
 
 static float pose_diff(const stance_pose *a, const stance_pose *b) {
     float worst = 0.0f;

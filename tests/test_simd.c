@@ -13,20 +13,8 @@
 #include "stance/io.h"
 #include "stance/stance.h"
 
-static unsigned rng = 12345u;
-static float frand(float lo, float hi) {
-    rng = rng * 1664525u + 1013904223u;
-    return lo + (hi - lo) * (float)(rng >> 8) / 16777216.0f;
-}
-
-static void random_pose(stance_pose *p) {
-    for (int j = 0; j < p->joint_count; j++) {
-        qm_quat q = qm_qnorm(qm_q(frand(-1, 1), frand(-1, 1), frand(-1, 1), frand(-1, 1)));
-        stance_transform t = {{frand(-1, 1), frand(-1, 1), frand(-1, 1)}, {q.x, q.y, q.z, q.w},
-                              {frand(0.5f, 1.5f), frand(0.5f, 1.5f), frand(0.5f, 1.5f)}};
-        stance_pose_set(p, j, &t);
-    }
-}
+#define RANDOM_POSE_SEED 12345u
+#include "random_pose.h"
 
 static qm_quat qget(const stance_pose *p, int j) { return qm_q(p->qx[j], p->qy[j], p->qz[j], p->qw[j]); }
 static qm_vec3 tget(const stance_pose *p, int j) { return qm_v3(p->tx[j], p->ty[j], p->tz[j]); }
