@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/internal.h"
 #include "core/qmath.h"
 #include "core/simd.h"
 #include "stance/io.h"
@@ -98,13 +99,14 @@ static stance_skeleton *chains_rest(int rest) {
     return sk;
 }
 
-/* RobotExpressive's 43 joints (the parents of its glTF file, in its order):
- * no chain of 4 joints each the only child of the previous (chains of 3 and
- * 2: spine, arms, fingers, legs), so it has no tiles, only groups. (Tiles
- * of 3 and 2 steps were tried for it: a tile of 3 steps costs about what
- * one of 4 does, 929 instructions against 3 groups' ~1,200, but taking the
- * chains out of the depth layers left the other groups half empty, and
- * local-to-model went from 5,312 to 5,781-5,987 instructions.) */
+/* RobotExpressive's 43 joints (the parents of its glTF file, in its node
+ * order): no chain of 4 joints each the only child of the previous (chains
+ * of 3 and 2: spine, arms, fingers, legs), so it has no tiles, only groups.
+ * (Tiles of 3 and 2 steps were tried for it: a tile of 3 steps costs about
+ * what one of 4 does, 929 instructions against 3 groups' ~1,200, but taking
+ * the chains out of the depth layers left the other groups half empty, and
+ * local-to-model went from 5,312 to 5,781-5,987 instructions.) The importer
+ * gives it in stance_skeleton_fast_order, where it is 14 runs. */
 static stance_skeleton *robot_shape(void) {
     const int parents[43] = {-1, 0,  0,  2,  3,  4,  5,  6,  5,  8,  9,  10, 11, 12, 10, 14, 10, 16, 17, 10, 19, 20,
                              5,  22, 23, 24, 25, 26, 24, 28, 24, 30, 31, 24, 33, 34, 2,  36, 2,  38, 0,  0,  0};
@@ -114,13 +116,50 @@ static stance_skeleton *robot_shape(void) {
     return sk;
 }
 
+/* sk's tree in stance_skeleton_fast_order (its names "joint<old index>") */
+static stance_skeleton *fast_ordered(const stance_skeleton *sk) {
+    const int n = sk->joint_count;
+    int order[256], pos[256], parents[256];
+    char names[256][16];
+    const char *np[256];
+    CHECK_OK(stance_skeleton_fast_order(sk->parents, n, order, NULL));
+    int seen[256] = {0};
+    for (int i = 0; i < n; i++) {
+        CHECK(order[i] >= 0 && order[i] < n && !seen[order[i]]);
+        if (order[i] < 0 || order[i] >= n) return NULL;
+        seen[order[i]] = 1, pos[order[i]] = i;
+    }
+    for (int i = 0; i < n; i++) {
+        const int p = sk->parents[order[i]];
+        parents[i] = p < 0 ? -1 : pos[p];
+        CHECK(parents[i] < i); /* parents still before children */
+        snprintf(names[i], sizeof names[i], "joint%d", order[i]), np[i] = names[i];
+    }
+    stance_skeleton_desc d = {.joint_count = n, .names = np, .parents = parents};
+    stance_skeleton *out = NULL;
+    CHECK_OK(stance_skeleton_create(&d, NULL, &out, NULL));
+    return out;
+}
+
 /* The schedule (every joint once, after its parent; an item's lanes all
  * roots or none; a short lane 3's 4 floats in the pose), and the model pose
  * against the formulas joint by joint; returns the tiles it has. */
 static int check_local_to_model(stance_skeleton *sk) {
     const int J = sk->joint_count;
     int seen[256] = {0}, item_of[256], tiles = 0;
-    for (int k = 0; k < sk->l2m_group_count; k++) {
+    for (int k = 0; k < sk->l2m_group_count && sk->l2m_runs; k++) {
+        /* runs: 1..4 consecutive joints from g[1], in joint order, each
+         * parent before the run, all roots or none */
+        const short *g = sk->l2m_groups + 9 * k;
+        CHECK(g[0] >= 1 && g[0] <= 4 && g[1] >= 0 && g[1] + g[0] <= J);
+        CHECK(k == 0 || g[1] == sk->l2m_groups[9 * (k - 1) + 1] + sk->l2m_groups[9 * (k - 1)]);
+        for (int i = 0; i < g[0] && g[1] + i < J; i++) {
+            const int j = g[1] + i;
+            seen[j]++, item_of[j] = k;
+            CHECK(g[5 + i] == sk->parents[j] && sk->parents[j] < g[1] && (sk->parents[j] < 0) == (g[5] < 0));
+        }
+    }
+    for (int k = 0; k < sk->l2m_group_count && !sk->l2m_runs; k++) {
         const short *g = sk->l2m_groups + 9 * k;
         CHECK(g[0] >= 1 && g[0] <= 8);
         for (int i = 1; i < 4; i++) CHECK((g[5 + i] < 0) == (g[5] < 0));
@@ -179,8 +218,8 @@ static int check_local_to_model(stance_skeleton *sk) {
         /* the padding past joint_count is untouched (the identity) */
         for (int j = J; j < model.padded_count; j++) CHECK(model.qw[j] == 1.0f && model.tx[j] == 0.0f && model.sx[j] == 1.0f);
     }
-    printf("  local-to-model, %d joints, %d items (%d tiles), against the scalar reference: %.2e\n", J,
-           sk->l2m_group_count, tiles, (double)worst);
+    printf("  local-to-model, %d joints, %d %s (%d tiles), against the scalar reference: %.2e\n", J,
+           sk->l2m_group_count, sk->l2m_runs ? "runs" : "items", tiles, (double)worst);
     CHECK(worst < 2e-5f);
     stance_pose_destroy(&local), stance_pose_destroy(&model);
     return tiles;
@@ -190,6 +229,7 @@ static void test_local_to_model(void) {
     stance_skeleton *sk[9] = {branching(), limbs(), chains(64), chains(256), mixed(), chains_rest(1), chains_rest(2), chains_rest(3),
                               robot_shape()};
     const int want_tiles[9] = {-1, 1, 4, 16, -1, 2, 2, 2, 0}; /* -1: any number */
+    int kinds[ST_RUN_GATHER + 1] = {0}, shifted = 0, short_end = 0, kept = 0;
     for (int i = 0; i < 9; i++) {
         CHECK(sk[i] != NULL);
         if (!sk[i]) continue;
@@ -202,8 +242,29 @@ static void test_local_to_model(void) {
                 if (sk[i]->l2m_groups[9 * k] >= 3 && sk[i]->l2m_groups[9 * k] <= 4) in_wide += sk[i]->l2m_groups[9 * k];
             CHECK(in_wide == 37);
         }
+        /* the same tree in the fast order: runs, every way of fetching the
+         * parents and the short run at the end among them */
+        stance_skeleton *fo = fast_ordered(sk[i]);
+        CHECK(fo != NULL);
+        if (fo) {
+            check_local_to_model(fo);
+            CHECK(fo->l2m_runs == 1);
+            for (int k = 0; k < fo->l2m_group_count && fo->l2m_runs; k++) {
+                const short *g = fo->l2m_groups + 9 * k;
+                kinds[g[2]]++, shifted += g[2] == ST_RUN_X && g[3] > 0, short_end += !(g[4] & ST_RUN_STORE4);
+                kept += (g[4] & ST_RUN_KEEP) != 0;
+            }
+            if (i == 8) CHECK(fo->l2m_group_count == 14); /* 43 joints: 1 + 4 + 4 + 3 + 1 + 3 + 3 + 2 + 4 x 5 + 2 */
+            stance_skeleton_destroy(fo);
+        }
         stance_skeleton_destroy(sk[i]);
     }
+    for (int k = ST_RUN_X; k <= ST_RUN_GATHER; k++) CHECK(kinds[k] > 0);
+    CHECK(shifted > 0 && short_end > 0 && kept > 0);
+    printf("  fast order: runs fetching their parents from the last run %d (shifted %d), as roots %d, one parent %d, "
+           "a row %d, gathered %d; short at the end %d\n",
+           kinds[ST_RUN_X], shifted, kinds[ST_RUN_ROOT], kinds[ST_RUN_ONE], kinds[ST_RUN_ROW], kinds[ST_RUN_GATHER],
+           short_end);
     /* the real file, when it is there: the importer's skeleton */
     char glb[1024];
     const char *dir = getenv("STANCE_DATA");
@@ -224,10 +285,14 @@ static void test_local_to_model(void) {
     }
     CHECK(asset.skeleton && asset.skeleton->joint_count == 43);
     if (asset.skeleton && asset.skeleton->joint_count == 43) {
-        stance_skeleton *shape = robot_shape();
-        for (int j = 0; j < 43; j++) CHECK(shape && asset.skeleton->parents[j] == shape->parents[j]);
-        stance_skeleton_destroy(shape);
-        CHECK(check_local_to_model(asset.skeleton) == 0);
+        /* the file's tree in the fast order (the names say which node each is) */
+        stance_skeleton *shape = robot_shape(), *fo = shape ? fast_ordered(shape) : NULL;
+        CHECK(fo != NULL);
+        for (int j = 0; j < 43 && fo; j++) CHECK(asset.skeleton->parents[j] == fo->parents[j]);
+        stance_skeleton_destroy(fo), stance_skeleton_destroy(shape);
+        CHECK(!strcmp(stance_skeleton_joint_name(asset.skeleton, 0), "Bone"));
+        CHECK(!strcmp(stance_skeleton_joint_name(asset.skeleton, 9), "Abdomen")); /* node order: joint 4 */
+        CHECK(check_local_to_model(asset.skeleton) == 0 && asset.skeleton->l2m_runs && asset.skeleton->l2m_group_count == 14);
     }
     stance_asset_destroy(&asset);
 }
@@ -344,6 +409,46 @@ static void test_helpers(void) {
     for (int i = 0; i < 4; i++) CHECK(gv[i] == (a[i] < 0 ? -2.0f : 2.0f));
 }
 
+/* stance_skeleton_fast_order on random forests: a permutation that keeps
+ * parents before children (roots first, a single root stays joint 0), runs
+ * of up to 4 joints, as many runs as the tree's longest chain at least; and
+ * the errors. */
+static void test_fast_order(void) {
+    int parents[300], order[300];
+    for (int rep = 0; rep < 200; rep++) {
+        const int n = 1 + (int)frand(0, 255.99f); /* check_local_to_model holds 256 */
+        const int roots = rep % 5 == 0 ? 1 + (int)frand(0, 3.99f) : 1;
+        for (int j = 0; j < n; j++) parents[j] = j < roots ? -1 : (int)frand(0, (float)j - 0.001f);
+        if (rep % 7 == 1)
+            for (int j = roots; j < n; j++) parents[j] = j - 1; /* one chain */
+        CHECK_OK(stance_skeleton_fast_order(parents, n, order, NULL));
+        int pos[300], seen[300] = {0}, ok = 1;
+        for (int i = 0; i < n; i++) ok &= order[i] >= 0 && order[i] < n && !seen[order[i]]++, pos[order[i] < 0 || order[i] >= n ? 0 : order[i]] = i;
+        CHECK(ok);
+        if (!ok) continue;
+        for (int i = 0; i < n; i++) CHECK(parents[order[i]] < 0 ? i < roots : pos[parents[order[i]]] < i);
+        if (roots == 1) CHECK(order[0] == 0);
+        stance_skeleton_desc d = {.joint_count = n, .parents = NULL};
+        int np[300];
+        for (int i = 0; i < n; i++) np[i] = parents[order[i]] < 0 ? -1 : pos[parents[order[i]]];
+        d.parents = np;
+        stance_skeleton *sk = NULL;
+        CHECK_OK(stance_skeleton_create(&d, NULL, &sk, NULL));
+        if (!sk) continue;
+        int depth[300], deepest = 0;
+        for (int j = 0; j < n; j++) depth[j] = np[j] < 0 ? 1 : depth[np[j]] + 1, deepest = depth[j] > deepest ? depth[j] : deepest;
+        if (sk->l2m_runs) CHECK(sk->l2m_group_count >= deepest && sk->l2m_group_count >= (n + 3) / 4);
+        if (rep < 20) check_local_to_model(sk);
+        stance_skeleton_destroy(sk);
+    }
+    stance_error err = {0};
+    parents[0] = -1, parents[1] = 1;
+    CHECK(stance_skeleton_fast_order(parents, 2, order, &err) == STANCE_ERR_ORDER && strstr(err.message, "joint 1"));
+    CHECK(stance_skeleton_fast_order(NULL, 2, order, &err) == STANCE_ERR_ARGUMENT);
+    CHECK(stance_skeleton_fast_order(parents, 0, order, &err) == STANCE_ERR_ARGUMENT);
+    CHECK(stance_skeleton_fast_order(parents, STANCE_MAX_JOINTS + 1, order, &err) == STANCE_ERR_ARGUMENT);
+}
+
 int main(void) {
 #if defined(SV_SSE2)
     printf("  simd.h: SSE2, 4 lanes\n");
@@ -353,5 +458,6 @@ int main(void) {
     RUN(test_helpers);
     RUN(test_blends);
     RUN(test_local_to_model);
+    RUN(test_fast_order);
     return check_summary();
 }

@@ -37,9 +37,16 @@ typedef struct stance_skeleton {
      * each a run of consecutive joints a, a+1, .. where each is the parent
      * of the next, 4 of them in lanes 0..2 and 9 - g[0] (4..1) in lane 3;
      * g[1..4] the runs' first joints (a lane may repeat another), g[5..8]
-     * their parents. An item's lanes are all roots (parent -1) or none. */
+     * their parents. An item's lanes are all roots (parent -1) or none.
+     * When l2m_runs is 1 every item is a run instead: g[0] = 1..4
+     * consecutive joints from g[1] that depend on none of each other, whose
+     * parents g[5..8] come earlier (lanes past the count repeat the last);
+     * g[2] how the parents are fetched, g[3] a lane shift, g[4] flags
+     * (pose.c). A skeleton in the order of stance_skeleton_fast_order gets
+     * runs. */
     int l2m_group_count;
     const short *l2m_groups;
+    int l2m_runs;
     stance_allocator allocator;
     size_t bytes;            /* size of the one block that holds this skeleton */
 } stance_skeleton;
@@ -50,6 +57,16 @@ stance_status stance_skeleton_create(const stance_skeleton_desc *desc,
                                      const stance_allocator *allocator, /* NULL = malloc */
                                      stance_skeleton **out, stance_error *err);
 void stance_skeleton_destroy(stance_skeleton *skeleton); /* NULL is fine */
+
+/* A joint order under which local-to-model (and so every update) runs 4
+ * joints at a time: consecutive joints that depend on none of each other,
+ * their parents computed before them, longest chains first. parents: as
+ * stance_skeleton_desc.parents (joint_count of them, parent < child).
+ * order[i] receives the index, in parents' numbering, of the joint to put at
+ * position i (parents still come before children; a single root stays
+ * joint 0). The importers build skeletons in this order; a skeleton in any
+ * other order works the same, at the speed of its chains. */
+stance_status stance_skeleton_fast_order(const int *parents, int joint_count, int *order, stance_error *err);
 
 /* The joint's name; "" for an index out of range. */
 const char *stance_skeleton_joint_name(const stance_skeleton *skeleton, int joint);

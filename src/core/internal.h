@@ -40,6 +40,11 @@ static inline int st_finite_n(const float *v, size_t n) {
 static inline size_t st_align_up(size_t n, size_t a) { return (n + a - 1) & ~(a - 1); }
 static inline int st_pad8(int n) { return (n + 7) & ~7; }
 
+/* local-to-model runs (stance_skeleton.l2m_runs): how a run fetches its
+ * parents (g[2]) and what it may load and store whole (g[4]) */
+enum { ST_RUN_X, ST_RUN_ROOT, ST_RUN_ONE, ST_RUN_ROW, ST_RUN_GATHER };
+enum { ST_RUN_LOAD4 = 1, ST_RUN_STORE4 = 2, ST_RUN_KEEP = 4 /* the next run takes its parents from this one's results */ };
+
 /* pose.c, for the runtime's own poses: the masked blend and the additive
  * apply of stance_pose.h over all padded_count joints, 4 at a time, with a
  * mask (or NULL) of padded_count weights. No checks. */

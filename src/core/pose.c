@@ -611,6 +611,138 @@ static inline void l2m_tile(float *m0, const float *l0, int pc, const short *a, 
     }
 }
 
+/* The run schedule (stance_skeleton.l2m_runs, built in skeleton.c): each
+ * run is up to 4 consecutive joints j.. that depend on none of each other,
+ * so their local rows are one load a channel, their model rows one store.
+ * X (10 channels) holds the last run's results: a run whose parents are its
+ * lanes in order takes them from there, shifted down by g[3] lanes. A run
+ * near the end of the pose loads the 4 floats that end at its last joint
+ * (l2m_shift) and stores only its joints, so the padding keeps the identity;
+ * elsewhere the lanes past a short run compute values the next runs
+ * overwrite. */
+static inline sv4 l2m_down(sv4 v, int s) {
+    switch (s) {
+    case 1: return SV_SHUF(v, 1, 2, 3, 3);
+    case 2: return SV_SHUF(v, 2, 3, 3, 3);
+    default: return SV_SHUF(v, 3, 3, 3, 3);
+    }
+}
+static inline void l2m_store_first(float *p, sv4 v, int n) {
+    switch (n) {
+    case 3: sv_store2(p, v), p[2] = sv_lane0(SV_SHUF(v, 2, 2, 2, 2)); break;
+    case 2: sv_store2(p, v); break;
+    case 1: p[0] = sv_lane0(v); break;
+    default: sv_store(p, v);
+    }
+}
+/* One run of 4 lanes: local rows from l, model rows to m, pc floats apart;
+ * the parents in P (aligned: SSE2 arithmetic reads them in place), the
+ * run's results into P too when keep. Each pointer steps row by row (one
+ * register and one add a row; precomputed row addresses, which the
+ * compiler otherwise keeps, do not fit the registers and measured slower). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void l2m_run(float *m, const float *l, ptrdiff_t pc, sv4 *P, int keep) {
+    sv4 a, b, c, d;
+    /* translations: t = pt + rotate(pq, lt * ps) */
+    a = sv_load(l); l += pc; SV_OPAQUE(l);
+    b = sv_load(l); l += pc; SV_OPAQUE(l);
+    c = sv_load(l); l += pc; SV_OPAQUE(l);
+    sv4 t[3];
+    l2m_trans(t, P[0], P[1], P[2], P[3], P[4], P[5], P[6], P[7], P[8], P[9], a, b, c);
+    sv_store(m, t[0]); m += pc; SV_OPAQUE(m);
+    sv_store(m, t[1]); m += pc; SV_OPAQUE(m);
+    sv_store(m, t[2]); m += pc; SV_OPAQUE(m);
+    if (keep) P[0] = t[0], P[1] = t[1], P[2] = t[2];
+    /* rotations: q = pq * lq */
+    a = sv_load(l); l += pc; SV_OPAQUE(l);
+    b = sv_load(l); l += pc; SV_OPAQUE(l);
+    c = sv_load(l); l += pc; SV_OPAQUE(l);
+    d = sv_load(l); l += pc; SV_OPAQUE(l);
+    sv4 q[4];
+    l2m_qmul(q, P[3], P[4], P[5], P[6], a, b, c, d);
+    sv_store(m, q[0]); m += pc; SV_OPAQUE(m);
+    sv_store(m, q[1]); m += pc; SV_OPAQUE(m);
+    sv_store(m, q[2]); m += pc; SV_OPAQUE(m);
+    sv_store(m, q[3]); m += pc; SV_OPAQUE(m);
+    if (keep) P[3] = q[0], P[4] = q[1], P[5] = q[2], P[6] = q[3];
+    /* scales: s = ps * ls */
+    a = sv_mul(P[7], sv_load(l)); l += pc; SV_OPAQUE(l);
+    b = sv_mul(P[8], sv_load(l)); l += pc; SV_OPAQUE(l);
+    c = sv_mul(P[9], sv_load(l));
+    sv_store(m, a); m += pc; SV_OPAQUE(m);
+    sv_store(m, b); m += pc; SV_OPAQUE(m);
+    sv_store(m, c);
+    if (keep) P[7] = a, P[8] = b, P[9] = c;
+}
+
+/* A short run at the end of the pose (n < 4 lanes): its 4 floats that end at
+ * its last joint, shifted down; only its joints stored. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void l2m_run_short(float *m, const float *l, int pc, int n, sv4 *P) {
+    sv4 L[10];
+    for (int c = 0; c < 10; c++) L[c] = l2m_shift(sv_load(l + c * pc + n - 4), n);
+    sv4 t[3], q[4];
+    l2m_trans(t, P[0], P[1], P[2], P[3], P[4], P[5], P[6], P[7], P[8], P[9], L[0], L[1], L[2]);
+    l2m_qmul(q, P[3], P[4], P[5], P[6], L[3], L[4], L[5], L[6]);
+    P[7] = sv_mul(P[7], L[7]), P[8] = sv_mul(P[8], L[8]), P[9] = sv_mul(P[9], L[9]);
+    P[0] = t[0], P[1] = t[1], P[2] = t[2], P[3] = q[0], P[4] = q[1], P[5] = q[2], P[6] = q[3];
+    for (int c = 0; c < 10; c++) l2m_store_first(m + c * pc, P[c], n);
+}
+
+static void l2m_runs(float *m0, const float *l0, int pc, const short *g, int count, const float *rv, int identity_root) {
+    sv4 P[10]; /* the run's parents; the last run's results when the next takes them (ST_RUN_KEEP) */
+    for (int c = 0; c < 10; c++) P[c] = sv_set1(0.0f);
+    for (int k = 0; k < count; k++, g += 9) {
+        const int n = g[0], j = g[1], flags = g[4];
+        if (g[2] == ST_RUN_ROOT && identity_root) { /* roots under the identity: the local transforms as they are */
+            for (int c = 0; c < 10; c++) {
+                const float *l = l0 + c * pc + j;
+                const sv4 v = flags & ST_RUN_LOAD4 ? sv_load(l) : l2m_shift(sv_load(l + n - 4), n);
+                if (flags & ST_RUN_STORE4)
+                    sv_store(m0 + c * pc + j, v);
+                else
+                    l2m_store_first(m0 + c * pc + j, v, n);
+                P[c] = v;
+            }
+            continue;
+        }
+        switch (g[2]) {
+        case ST_RUN_X:
+            if (g[3])
+                for (int c = 0; c < 10; c++) P[c] = l2m_down(P[c], g[3]);
+            break;
+        case ST_RUN_ROOT:
+            for (int c = 0; c < 10; c++) P[c] = sv_set1(rv[c]);
+            break;
+        case ST_RUN_ONE: {
+            const float *m = m0 + g[5];
+            for (int c = 0; c < 10; c++, m += pc) P[c] = sv_set1(*m);
+            break;
+        }
+        case ST_RUN_ROW: {
+            const float *m = m0 + g[5];
+            for (int c = 0; c < 10; c++, m += pc) P[c] = sv_load(m);
+            break;
+        }
+        default: {
+            const ptrdiff_t i0 = g[5], i1 = g[6], i2 = g[7], i3 = g[8];
+            const float *m = m0;
+            for (int c = 0; c < 10; c++, m += pc) P[c] = sv_gather_at(m, i0, i1, i2, i3);
+        }
+        }
+        if ((flags & (ST_RUN_LOAD4 | ST_RUN_STORE4)) != (ST_RUN_LOAD4 | ST_RUN_STORE4))
+            l2m_run_short(m0 + j, l0 + j, pc, n, P);
+        else if (flags & ST_RUN_KEEP)
+            l2m_run(m0 + j, l0 + j, pc, P, 1);
+        else
+            l2m_run(m0 + j, l0 + j, pc, P, 0);
+    }
+}
+
 #if defined(SV_SSE2)
 /* 1 when the 4 items from g are single joints j, j+1, j+2, j+3, each the
  * parent of the next */
@@ -640,6 +772,10 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
     const int pc = model->padded_count;
     float *m0 = model->tx;
     const float *l0 = local->tx;
+    if (sk->l2m_runs) {
+        l2m_runs(m0, l0, pc, g, sk->l2m_group_count, rv, !root);
+        return STANCE_OK;
+    }
     sv4 S[10][4], *const X = &S[0][3]; /* the SoA items' state (above) */
     for (int c = 0; c < 10; c++) S[c][3] = sv_set1(0.0f);
     short have[4] = {-1, -1, -1, -1};

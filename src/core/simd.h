@@ -110,6 +110,20 @@ static inline sv4 sv_gather_at(const float *b, ptrdiff_t i0, ptrdiff_t i1, ptrdi
 /* the same on an array r[0..3] */
 static inline void sv_transpose4(sv4 *r) { SV_TRANSPOSE4(r[0], r[1], r[2], r[3]); }
 
+/* A compiler barrier: loads are not moved above it nor stores below it. A
+ * kernel split by it into parts keeps only one part's values in registers
+ * (SSE2 has 16) instead of spilling what the compiler hoisted. */
+#if defined(__GNUC__)
+#define SV_BARRIER(p) __asm__ __volatile__("" : : "r"(p) : "memory") /* p: a local array kept in memory */
+/* p's value unknown to the compiler from here on: a pointer stepped row by
+ * row stays one register and one add a row, instead of a precomputed
+ * address per row that the compiler keeps (and spills) */
+#define SV_OPAQUE(p) __asm__("" : "+r"(p))
+#else
+#define SV_BARRIER(p) ((void)(p))
+#define SV_OPAQUE(p) ((void)0)
+#endif
+
 static inline sv4 sv_madd(sv4 a, sv4 b, sv4 c) { return sv_add(sv_mul(a, b), c); } /* a * b + c */
 static inline sv4 sv_dot4(sv4 ax, sv4 ay, sv4 az, sv4 aw, sv4 bx, sv4 by, sv4 bz, sv4 bw) {
     return sv_add(sv_add(sv_mul(ax, bx), sv_mul(ay, by)), sv_add(sv_mul(az, bz), sv_mul(aw, bw)));

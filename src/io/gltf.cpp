@@ -314,7 +314,8 @@ bool is_camera_or_light(const tinygltf::Node &n) {
 }
 
 /* Marks the joints, connects them to their lowest common ancestor and orders
- * them parents first (pre-order, children in file order). */
+ * them parents first (pre-order, children in file order), then in
+ * stance_skeleton_fast_order. */
 void build_joints(Imp &im) {
     const int N = (int)im.model.nodes.size();
     std::vector<char> mark((size_t)N, 0); /* 1 joint, 2 connector */
@@ -376,6 +377,21 @@ void build_joints(Imp &im) {
         const std::vector<int> &ch = im.model.nodes[(size_t)at].children;
         for (size_t k = ch.size(); k-- > 0;)
             if (mark[(size_t)ch[k]]) stack.push_back(ch[k]);
+    }
+    /* then in stance_skeleton_fast_order (from that pre-order: siblings in
+     * file order), so local-to-model runs 4 joints at a time */
+    const int J = (int)im.joint_node.size();
+    std::vector<int> par((size_t)J), order((size_t)J);
+    for (int j = 0; j < J; j++) {
+        int n = im.joint_node[(size_t)j], p = n >= 0 ? im.parent[(size_t)n] : -1;
+        par[(size_t)j] = j == 0 ? -1 : p >= 0 && im.node_joint[(size_t)p] >= 0 ? im.node_joint[(size_t)p] : 0;
+    }
+    stance_error oe = {STANCE_OK, ""};
+    if (stance_skeleton_fast_order(par.data(), J, order.data(), &oe)) im.fail(oe.status, "%.200s", oe.message);
+    std::vector<int> pre = im.joint_node;
+    for (int j = 0; j < J; j++) {
+        im.joint_node[(size_t)j] = pre[(size_t)order[(size_t)j]];
+        if (im.joint_node[(size_t)j] >= 0) im.node_joint[(size_t)im.joint_node[(size_t)j]] = j;
     }
     /* names: the node's or joint<i>, at most 63 bytes, unique */
     for (size_t j = 0; j < im.joint_node.size(); j++) {

@@ -297,7 +297,8 @@ static void connect_joints(importer *im) {
 }
 
 /* The joints in an order where parents come before children: a pre-order
- * walk of the marked subtree, siblings in file order. */
+ * walk of the marked subtree, siblings in file order, then put in
+ * stance_skeleton_fast_order. */
 static stance_status order_joints(importer *im) {
     int n = 0;
     for (int i = 0; i < im->node_count; i++) n += im->nodes[i].mark != 0;
@@ -331,9 +332,19 @@ static stance_status order_joints(importer *im) {
             if (im->nodes[c].mark) stack[top + kids - 1 - k++] = c;
         top += kids;
     }
-    free(stack), free(first_child), free(next_sibling);
     im->joint_count = count;
-    return STANCE_OK;
+    /* then in stance_skeleton_fast_order (from that pre-order), so
+     * local-to-model runs 4 joints at a time; stack and first_child hold
+     * the parents and the order */
+    int *par = stack, *order = first_child;
+    for (int j = 0; j < count; j++) par[j] = j == 0 ? -1 : im->nodes[im->nodes[im->joint_node[j]].parent].joint;
+    stance_status s = stance_skeleton_fast_order(par, count, order, im->err);
+    if (!s) {
+        for (int j = 0; j < count; j++) next_sibling[j] = im->joint_node[order[j]];
+        for (int j = 0; j < count; j++) im->joint_node[j] = next_sibling[j], im->nodes[next_sibling[j]].joint = j;
+    }
+    free(stack), free(first_child), free(next_sibling);
+    return s;
 }
 
 /* A number from the scene's metadata (int, float or double), or 0. */
