@@ -141,6 +141,8 @@ static stance_skeleton *fast_ordered(const stance_skeleton *sk) {
     return out;
 }
 
+static int encodings_checked; /* bit 0 SSE2 (or scalar), bit 1 VEX: compared with stance_local_to_model */
+
 /* The schedule (every joint once, after its parent; an item's lanes all
  * roots or none; a short lane 3's 4 floats in the pose), and the model pose
  * against the formulas joint by joint; returns the tiles it has. */
@@ -200,6 +202,16 @@ static int check_local_to_model(stance_skeleton *sk) {
     for (int rep = 0; rep < 20; rep++) {
         random_pose(&local);
         CHECK_OK(stance_local_to_model(&model, &local, sk, rep % 2 ? &root : NULL));
+        /* both encodings (SSE2 and, where the CPU has AVX, VEX) bit for bit the same */
+        for (int vex = 0; vex < 2; vex++) {
+            stance_pose other;
+            stance_pose_create(&other, J, NULL, NULL);
+            if (st_local_to_model_as(&other, &local, sk, rep % 2 ? &root : NULL, vex)) {
+                CHECK(!memcmp(other.memory, model.memory, stance_pose_bytes(J)));
+                encodings_checked |= 1 << vex;
+            }
+            stance_pose_destroy(&other);
+        }
         qm_vec3 mt[256], ms[256];
         qm_quat mq[256];
         for (int j = 0; j < J; j++) {
@@ -260,6 +272,8 @@ static void test_local_to_model(void) {
         stance_skeleton_destroy(sk[i]);
     }
     for (int k = ST_RUN_X; k <= ST_RUN_GATHER; k++) CHECK(kinds[k] > 0);
+    CHECK(encodings_checked & 1);
+    printf("  local-to-model encodings compared bit for bit: %s\n", encodings_checked & 2 ? "SSE2 and VEX" : "one (no VEX here)");
     CHECK(shifted > 0 && short_end > 0 && kept > 0);
     printf("  fast order: runs fetching their parents from the last run %d (shifted %d), as roots %d, one parent %d, "
            "a row %d, gathered %d; short at the end %d\n",

@@ -693,7 +693,10 @@ static void l2m_run_short(float *m, const float *l, int pc, int n, sv4 *P) {
     for (int c = 0; c < 10; c++) l2m_store_first(m + c * pc, P[c], n);
 }
 
-static void l2m_runs(float *m0, const float *l0, int pc, const short *g, int count, const float *rv, int identity_root) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void l2m_runs(float *m0, const float *l0, int pc, const short *g, int count, const float *rv, int identity_root) {
     sv4 P[10]; /* the run's parents; the last run's results when the next takes them (ST_RUN_KEEP) */
     for (int c = 0; c < 10; c++) P[c] = sv_set1(0.0f);
     for (int k = 0; k < count; k++, g += 9) {
@@ -753,28 +756,17 @@ static inline int l2m_aos_chain4(const short *g) {
 }
 #endif
 
-stance_status stance_local_to_model(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
-                                    const stance_transform *root) {
-    if (!valid(model) || !valid(local) || !sk || model == local) return STANCE_ERR_ARGUMENT;
-    const int n = sk->joint_count;
-    if (model->joint_count != n || local->joint_count != n) return STANCE_ERR_ARGUMENT;
-    /* the root transform's 10 channels (the identity's when root is NULL) */
-    static const float identity_rv[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f};
-    float root_rv[10];
-    const float *rv = identity_rv;
-    if (root) {
-        if (!st_finite_n(root->t, 3) || !st_finite_n(root->r, 4) || !st_finite_n(root->s, 3)) return STANCE_ERR_VALUE;
-        for (int c = 0; c < 3; c++) root_rv[c] = root->t[c], root_rv[7 + c] = root->s[c];
-        for (int c = 0; c < 4; c++) root_rv[3 + c] = root->r[c];
-        rv = root_rv;
-    }
+/* The skeleton's schedule on the poses' blocks (after the checks): inlined
+ * into two encodings of the same code below. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void l2m_schedule(float *m0, const float *l0, int pc, const stance_skeleton *sk, const float *rv,
+                                const stance_transform *root) {
     const short *g = sk->l2m_groups;
-    const int pc = model->padded_count;
-    float *m0 = model->tx;
-    const float *l0 = local->tx;
     if (sk->l2m_runs) {
         l2m_runs(m0, l0, pc, g, sk->l2m_group_count, rv, !root);
-        return STANCE_OK;
+        return;
     }
     sv4 S[10][4], *const X = &S[0][3]; /* the SoA items' state (above) */
     for (int c = 0; c < 10; c++) S[c][3] = sv_set1(0.0f);
@@ -884,6 +876,69 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
         }
         hp = have;
     }
+    }
+
+static void l2m_sse(float *m0, const float *l0, int pc, const stance_skeleton *sk, const float *rv,
+                    const stance_transform *root) {
+    l2m_schedule(m0, l0, pc, sk, rv, root);
+}
+#if defined(SV_SSE2) && defined(__GNUC__) && defined(__x86_64__) && !defined(__AVX__)
+/* The same code in VEX encoding, taken at run time on CPUs with AVX (the
+ * build stays portable x86-64): its 3-operand forms need none of the
+ * register copies SSE2's 2-operand forms do (local-to-model of
+ * RobotExpressive: 3,043 -> 2,600 instructions). The same operations in the
+ * same order, no FMA: the same results bit for bit. */
+#define L2M_VEX 1
+__attribute__((target("avx"))) static void l2m_vex(float *m0, const float *l0, int pc, const stance_skeleton *sk,
+                                                   const float *rv, const stance_transform *root) {
+    l2m_schedule(m0, l0, pc, sk, rv, root);
+}
+#endif
+
+static const float l2m_identity_rv[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f};
+
+int st_local_to_model_as(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
+                         const stance_transform *root, int vex) {
+    float rv[10];
+    for (int c = 0; c < 10; c++) rv[c] = l2m_identity_rv[c];
+    if (root) {
+        for (int c = 0; c < 3; c++) rv[c] = root->t[c], rv[7 + c] = root->s[c];
+        for (int c = 0; c < 4; c++) rv[3 + c] = root->r[c];
+    }
+    if (!vex) {
+        l2m_sse(model->tx, local->tx, model->padded_count, sk, rv, root);
+        return 1;
+    }
+#if defined(L2M_VEX)
+    if (__builtin_cpu_supports("avx")) {
+        l2m_vex(model->tx, local->tx, model->padded_count, sk, rv, root);
+        return 1;
+    }
+#endif
+    return 0;
+}
+
+stance_status stance_local_to_model(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
+                                    const stance_transform *root) {
+    if (!valid(model) || !valid(local) || !sk || model == local) return STANCE_ERR_ARGUMENT;
+    const int n = sk->joint_count;
+    if (model->joint_count != n || local->joint_count != n) return STANCE_ERR_ARGUMENT;
+    /* the root transform's 10 channels (the identity's when root is NULL) */
+    float root_rv[10];
+    const float *rv = l2m_identity_rv;
+    if (root) {
+        if (!st_finite_n(root->t, 3) || !st_finite_n(root->r, 4) || !st_finite_n(root->s, 3)) return STANCE_ERR_VALUE;
+        for (int c = 0; c < 3; c++) root_rv[c] = root->t[c], root_rv[7 + c] = root->s[c];
+        for (int c = 0; c < 4; c++) root_rv[3 + c] = root->r[c];
+        rv = root_rv;
+    }
+#if defined(L2M_VEX)
+    if (__builtin_cpu_supports("avx")) {
+        l2m_vex(model->tx, local->tx, model->padded_count, sk, rv, root);
+        return STANCE_OK;
+    }
+#endif
+    l2m_sse(model->tx, local->tx, model->padded_count, sk, rv, root);
     return STANCE_OK;
 }
 
