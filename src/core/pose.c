@@ -680,9 +680,9 @@ static inline void l2m_run(float *m, const float *l, ptrdiff_t pc, sv4 *P, int k
 /* A short run at the end of the pose (n < 4 lanes): its 4 floats that end at
  * its last joint, shifted down; only its joints stored. */
 #if defined(__GNUC__)
-__attribute__((noinline))
+__attribute__((always_inline))
 #endif
-static void l2m_run_short(float *m, const float *l, int pc, int n, sv4 *P) {
+static inline void l2m_run_short(float *m, const float *l, int pc, int n, sv4 *P) {
     sv4 L[10];
     for (int c = 0; c < 10; c++) L[c] = l2m_shift(sv_load(l + c * pc + n - 4), n);
     sv4 t[3], q[4];
