@@ -50,7 +50,7 @@ enum { ST_RUN_LOAD4 = 1, ST_RUN_STORE4 = 2, ST_RUN_KEEP = 4 /* the next run take
  * mask (or NULL) of padded_count weights. No checks. */
 struct stance_pose;
 struct stance_skeleton;
-/* pose.c, for tests: stance_local_to_model in one encoding (0 SSE2 or the
+/* local_to_model.c, for tests: stance_local_to_model in one encoding (0 SSE2 or the
  * scalar form, 1 VEX); 0 when that encoding is not in this build or CPU,
  * else 1 (the checks are the caller's) */
 int st_local_to_model_as(struct stance_pose *model, const struct stance_pose *local, const struct stance_skeleton *sk,
