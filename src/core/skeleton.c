@@ -1,5 +1,7 @@
-/* src/core/skeleton.c - skeleton creation and validation, name lookup, and
- * joint sets (mask weights). Owns the skeleton's single memory block. */
+/* src/core/skeleton.c - skeleton creation and validation, name lookup,
+ * joint sets (mask weights), the local-to-model schedule (tiles and groups,
+ * or runs) and stance_skeleton_fast_order. Owns the skeleton's single
+ * memory block. */
 #include <stdio.h>
 #include <string.h>
 
