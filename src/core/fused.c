@@ -135,14 +135,58 @@ ST_INLINE void additive_body(stance_pose *out, const stance_pose *base, const ke
 }
 
 
+/* One block of 4 joints of the common delta (rotations keyed, no mask, in
+ * place): additive_body's rotation step, the same arithmetic. */
+ST_INLINE void additive_rot_block(float *const o0, const float *r0, const float *r1, sv4 u, sv4 w, sv4 one, sv4 w1,
+                                  int pc, int j) {
+    sv4 d[4];
+    key_nlerp(r0, r1, u, 1, pc, j, d);
+    sv4 dx = sv_mul(d[0], w), dy = sv_mul(d[1], w), dz = sv_mul(d[2], w);
+    sv4 dw = sv_madd(d[3], w, sv_copysign(w1, d[3]));
+    const sv4 inv = sv_div(one, sv_sqrt(sv_dot4(dx, dy, dz, dw, dx, dy, dz, dw)));
+    dx = sv_mul(dx, inv), dy = sv_mul(dy, inv), dz = sv_mul(dz, inv), dw = sv_mul(dw, inv);
+    float *o = o0 + 3 * pc + j;
+    const sv4 qx = sv_loada(o), qy = sv_loada(o + pc), qz = sv_loada(o + 2 * pc), qw = sv_loada(o + 3 * pc);
+    sv_storea(o, sv_sub(sv_add(sv_add(sv_mul(qw, dx), sv_mul(qx, dw)), sv_mul(qy, dz)), sv_mul(qz, dy)));
+    sv_storea(o + pc, sv_add(sv_add(sv_sub(sv_mul(qw, dy), sv_mul(qx, dz)), sv_mul(qy, dw)), sv_mul(qz, dx)));
+    sv_storea(o + 2 * pc, sv_add(sv_sub(sv_add(sv_mul(qw, dz), sv_mul(qx, dy)), sv_mul(qy, dx)), sv_mul(qz, dw)));
+    sv_storea(o + 3 * pc, sv_sub(sv_sub(sv_sub(sv_mul(qw, dw), sv_mul(qx, dx)), sv_mul(qy, dy)), sv_mul(qz, dz)));
+}
+
+/* The index of the lowest set bit of a non-zero mask. */
+static inline int lowest_bit(unsigned long long m) {
+#if defined(__GNUC__)
+    return __builtin_ctzll(m);
+#else
+    int b = 0;
+    while (!(m & 1u)) m >>= 1, b++;
+    return b;
+#endif
+}
+
 void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags,
                        unsigned long long still, float time, stance_cursor *cur, const float *mask, float weight) {
     float uf;
-    const keys K = keys_at(delta, st_clip_find_key(delta, time, cur, &uf));
-    if (K.r_lerp && !mask && out == base && (flags & (ST_DELTA_T0 | ST_DELTA_S1)) == (ST_DELTA_T0 | ST_DELTA_S1))
-        additive_body(out, out, &K, uf, ST_DELTA_T0 | ST_DELTA_S1, still, NULL, weight, 1); /* the common delta */
-    else
-        additive_body(out, base, &K, uf, flags, still, mask, weight, K.r_lerp);
+    const int k = st_clip_find_key(delta, time, cur, &uf);
+    if (delta->r_keys > 1 && !mask && out == base && (flags & (ST_DELTA_T0 | ST_DELTA_S1)) == (ST_DELTA_T0 | ST_DELTA_S1)) {
+        /* the common delta: only its rotation blocks that are not still, found from the mask's bits */
+        const int pc = out->padded_count, blocks = pc / 4;
+        const size_t n4 = 4 * (size_t)delta->padded_count;
+        const float *const r0 = delta->r + n4 * (size_t)k, *const r1 = delta->r + n4 * (size_t)(delta->key_count > 1 ? k + 1 : k);
+        const sv4 u = sv_set1(uf), one = sv_set1(1.0f), w = sv_set1(weight), w1 = sv_sub(one, w);
+        float *const o0 = out->tx;
+        unsigned long long active = ~still;
+        if (blocks < 64) active &= (1ull << blocks) - 1;
+        while (active) {
+            const int b = lowest_bit(active);
+            active &= active - 1;
+            additive_rot_block(o0, r0, r1, u, w, one, w1, pc, 4 * b);
+        }
+        for (int j = 256; j < pc; j += 4) additive_rot_block(o0, r0, r1, u, w, one, w1, pc, j); /* past the mask's 64 blocks */
+        return;
+    }
+    const keys K = keys_at(delta, k);
+    additive_body(out, base, &K, uf, flags, still, mask, weight, K.r_lerp);
 }
 
 
