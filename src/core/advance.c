@@ -355,12 +355,37 @@ static void start_transition(stance_instance *inst, stance_workspace *ws, int m,
     begin_switch(inst, ws, m, ti, t->to, mode, easing, blend, t->uninterruptible, dt);
 }
 
+/* advance_play's most common steps, without its setup: a clip played to
+ * its end (once) that only counts time, and a looping clip without markers
+ * stepping forward inside its cycle with no root motion to accumulate. The
+ * same results as advance_play; 0 (nothing done) for any other step. */
+static inline int advance_plain(const stance_instance *inst, int m, g_play *p, float dt) {
+    const stance_graph *g = inst->graph;
+    const g_state *s = &g->states[p->state];
+    if (s->type != STANCE_MOTION_CLIP) return 0;
+    const stance_clip *c = s->clip;
+    if (!p->finished) {
+        if (s->once || c->event_count != 0) return 0;
+        const float step = dt * state_rate(inst, s);
+        if (!(step >= 0.0f && p->pos >= 0.0f && p->pos < c->duration && (double)p->pos + (double)step < (double)c->duration))
+            return 0;
+        if (c->root_key_count != 0 && in_layer_of_machine(g, m) == 0) return 0; /* the base layer's root motion */
+        float np = (float)((double)p->pos + (double)step);
+        if (np >= c->duration) np = 0.0f;
+        p->pos = np;
+    }
+    p->root[0] = p->root[1] = p->root[2] = 0.0f;
+    p->time += dt;
+    return 1;
+}
+
 static void update_machine(stance_instance *inst, stance_workspace *ws, int m, float dt, unsigned flags) {
     g_machine_rt *rt = &inst->machines[m];
     const stance_graph *g = inst->graph;
-    advance_play(inst, ws, m, &rt->cur, dt, flags);
+    if (!advance_plain(inst, m, &rt->cur, dt)) advance_play(inst, ws, m, &rt->cur, dt, flags);
     if (rt->trans >= 0) {
-        if (g->states[rt->old.state].type != STANCE_MOTION_MACHINE) advance_play(inst, ws, m, &rt->old, dt, flags);
+        if (g->states[rt->old.state].type != STANCE_MOTION_MACHINE && !advance_plain(inst, m, &rt->old, dt))
+            advance_play(inst, ws, m, &rt->old, dt, flags);
         rt->elapsed += dt;
         if (rt->elapsed >= rt->duration) {
             int layer = in_layer_of_machine(g, m);
