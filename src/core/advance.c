@@ -164,7 +164,8 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
         int dom = 0;
         for (int i = 0; i < s->entry_count; i++) {
             if (w[i] > w[dom]) dom = i;
-            if (w[i] <= 0.0f || !root) continue;
+            /* a clip without a root path adds 0 (p->root is never -0: it starts at +0) */
+            if (w[i] <= 0.0f || !root || e[i].clip->root_key_count == 0) continue;
             float r[3], d = e[i].clip->duration;
             stance_clip_root_motion(e[i].clip, p->pos * d, dphase * d, !s->once, r);
             for (int k = 0; k < 3; k++) p->root[k] += w[i] * r[k];
