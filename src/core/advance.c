@@ -448,7 +448,7 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
 
 /* ---- the plan ----------------------------------------------------------------------- */
 
-static void plan_src(stance_instance *inst, const stance_workspace *ws, const g_plan *pl, const g_play *p,
+static inline void plan_src(stance_instance *inst, const stance_workspace *ws, const g_plan *pl, const g_play *p,
                      stance_cursor *cursors, g_plan_src *src) {
     const stance_graph *g = inst->graph;
     const g_state *s = &g->states[p->state];
@@ -493,10 +493,9 @@ static void plan_src(stance_instance *inst, const stance_workspace *ws, const g_
     src->same_s = s->same_scale;
 }
 
-/* Writes the plans of machine m's subtree: m is evaluated when `active`,
- * and a nested machine when its parent is and plays the state nesting it.
- * Machines not evaluated this frame lose their history. */
-void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int active) {
+/* Writes machine m's own plan (evaluated when `active`; a machine not
+ * evaluated this frame loses its history). */
+static inline void plan_machine(stance_instance *inst, stance_workspace *ws, int m, int active) {
     const stance_graph *g = inst->graph;
     g_machine_rt *rt = &inst->machines[m];
     g_plan *pl = &ws->plans[m];
@@ -518,10 +517,33 @@ void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int activ
                           (velocity_mode && g->states[rt->old.state].type != STANCE_MOTION_MACHINE)))
             plan_src(inst, ws, NULL, &rt->old, in_cursors(inst, m, 1), &pl->old);
     }
+}
+
+/* The plans of the machines nested in m (m's own is written). */
+static void plan_nested(stance_instance *inst, stance_workspace *ws, int m, int active) {
+    const stance_graph *g = inst->graph;
     const g_machine *gm = &g->machines[m];
-    if (gm->post_first == gm->post_at) return; /* no nested machine */
+    const int cur = inst->machines[m].cur.state;
     for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++) {
         int sub = g->states[s].sub_machine;
-        if (sub >= 0) adv_plan_tree(inst, ws, sub, active && rt->cur.state == s);
+        if (sub >= 0) adv_plan_tree(inst, ws, sub, active && cur == s);
+    }
+}
+
+/* Writes the plans of machine m's subtree: m is evaluated when `active`,
+ * and a nested machine when its parent is and plays the state nesting it.
+ * Machines not evaluated this frame lose their history. */
+void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int active) {
+    plan_machine(inst, ws, m, active);
+    const g_machine *gm = &inst->graph->machines[m];
+    if (gm->post_first != gm->post_at) plan_nested(inst, ws, m, active);
+}
+
+void adv_plan_layers(stance_instance *inst, stance_workspace *ws) {
+    const stance_graph *g = inst->graph;
+    for (int l = 0; l < g->layer_count; l++) {
+        const int m = g->layers[l].machine, on = l == 0 || (!inst->layer_off[l] && inst->layer_weight[l] > 0.0f);
+        plan_machine(inst, ws, m, on);
+        if (g->machines[m].post_first != g->machines[m].post_at) plan_nested(inst, ws, m, on);
     }
 }

@@ -262,11 +262,7 @@ static void apply_layer(stance_instance *inst, stance_workspace *ws, int l, floa
 
 void ev_frame(stance_instance *inst, stance_workspace *ws, float dt) {
     const stance_graph *g = inst->graph;
-    /* plans: the base layer always, other layers when enabled and weighted */
-    for (int l = 0; l < g->layer_count; l++) {
-        int on = l == 0 || (!inst->layer_off[l] && inst->layer_weight[l] > 0.0f);
-        adv_plan_tree(inst, ws, g->layers[l].machine, on);
-    }
+    adv_plan_layers(inst, ws); /* the base layer always, other layers when enabled and weighted */
     stance_pose *local = in_local(inst);
     ev_machine_tree(inst, ws, g->layers[0].machine, dt, 1); /* into local */
     for (int l = 1; l < g->layer_count; l++) {

@@ -285,6 +285,8 @@ static inline stance_pose *in_model(stance_instance *inst) { return &inst->poses
 void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags);
 void adv_apply_requests(stance_instance *inst, stance_workspace *ws);
 void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int active);
+/* the plans of every layer's tree: the base layer's always, the others' when enabled and weighted */
+void adv_plan_layers(stance_instance *inst, stance_workspace *ws);
 void adv_blend_weights(const stance_instance *inst, const g_state *s, float *w);
 float adv_normalized(const stance_instance *inst, const g_play *p);
 /* evaluate.c */
