@@ -208,8 +208,7 @@ static int fused_layer(stance_instance *inst, stance_workspace *ws, int l, float
     const g_layer *gl = &g->layers[l];
     const int m = gl->machine;
     const int additive = gl->mode == STANCE_LAYER_ADDITIVE;
-    if (additive ? gl->additive_ref != STANCE_ADDITIVE_FIRST_FRAME : gl->space == STANCE_SPACE_MESH) return 0;
-    if (g->machines[m].post_first != g->machines[m].post_at) return 0;
+    if (!gl->fusable) return 0;
     const g_plan *pl = &ws->plans[m];
     const g_plan_src *src = &pl->cur;
     const g_machine_rt *rt = &inst->machines[m];

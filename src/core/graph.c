@@ -286,6 +286,13 @@ static void flatten(stance_graph *g) {
     }
     for (int m = 0; m < g->machine_count; m++)
         if (g->machines[m].parent_state < 0) at = post_visit(g, m, at, g->machines[m].layer);
+    for (int l = 0; l < g->layer_count; l++) { /* g_layer.fusable */
+        g_layer *gl = &g->layers[l];
+        const g_machine *gm = &g->machines[gl->machine];
+        const int kind = gl->mode == STANCE_LAYER_ADDITIVE ? gl->additive_ref == STANCE_ADDITIVE_FIRST_FRAME
+                                                           : gl->space != STANCE_SPACE_MESH;
+        gl->fusable = l > 0 && kind && gm->post_first == gm->post_at;
+    }
 }
 
 /* g_state.same_scale of every blend space (after the deltas: the clips its

@@ -86,6 +86,8 @@ typedef struct g_layer {
     const stance_clip *ref_clip;
     int ref_clip_pose;          /* first frame of ref_clip in ref_poses, or -1 */
     int priority;
+    int fusable;                /* not the base layer, additive first-frame or a local override, its machine
+                                   without nested machines: evaluate.c's fused_layer may take it */
 } g_layer;
 
 typedef struct g_ik {
