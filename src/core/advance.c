@@ -441,9 +441,17 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
             inst->layer_weight[l] = w;
         }
     }
-    /* every enabled layer's machine plays, seen or not */
-    for (int l = 0; l < g->layer_count; l++)
-        if (!inst->layer_off[l]) update_machine(inst, ws, g->layers[l].machine, dt, flags);
+    /* every enabled layer's machine plays, seen or not; one that no switch
+     * runs in and no transition can leave, stepped plainly, is done here */
+    for (int l = 0; l < g->layer_count; l++) {
+        if (inst->layer_off[l]) continue;
+        const int m = g->layers[l].machine;
+        g_machine_rt *rt = &inst->machines[m];
+        if (rt->trans < 0 && g->machines[m].any_count == 0 && g->states[rt->cur.state].trans_count == 0 &&
+            advance_plain(inst, m, &rt->cur, dt))
+            continue;
+        update_machine(inst, ws, m, dt, flags);
+    }
 }
 
 /* ---- the plan ----------------------------------------------------------------------- */
