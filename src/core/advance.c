@@ -183,10 +183,12 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
                 }
                 if (ph < 0.0) ph = 0.0;
             } else {
-                double fl = floor(ph);
-                p->loops += (int)fl;
-                ph -= fl;
-                if (ph >= 1.0) ph = 0.0;
+                if (!(ph > 0.0 && ph < 1.0)) { /* inside the cycle: floor is 0 and ph stays as it is */
+                    double fl = floor(ph);
+                    p->loops += (int)fl;
+                    ph -= fl;
+                    if (ph >= 1.0) ph = 0.0;
+                }
             }
             p->pos = (float)ph;
         }
