@@ -217,7 +217,10 @@ static float blend_time_of(const stance_instance *inst, const g_trans *t) {
     return t->blend_time > 0.0f ? t->blend_time : inst->graph->default_blend_time;
 }
 
-static int trans_holds(const stance_instance *inst, const g_machine_rt *rt, const g_trans *t) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int trans_holds(const stance_instance *inst, const g_machine_rt *rt, const g_trans *t) {
     const stance_graph *g = inst->graph;
     if (t->exit == STANCE_EXIT_NORMALIZED && adv_normalized(inst, &rt->cur) < t->exit_time) return 0;
     if (t->exit == STANCE_EXIT_AT_END) {
