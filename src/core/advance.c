@@ -171,9 +171,11 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
             for (int k = 0; k < 3; k++) p->root[k] += w[i] * r[k];
         }
         if (!p->finished) {
-            float d = e[dom].clip->duration, np;
-            stance_clip_advance(e[dom].clip, p->pos * d, dphase * d, !s->once, &np, hits, 16, &n, &wraps);
-            emit_markers(inst, layer, m, p, e[dom].clip, hits, n);
+            if (e[dom].clip->event_count > 0) { /* its markers (the phase moves on below) */
+                float d = e[dom].clip->duration, np;
+                stance_clip_advance(e[dom].clip, p->pos * d, dphase * d, !s->once, &np, hits, 16, &n, &wraps);
+                emit_markers(inst, layer, m, p, e[dom].clip, hits, n);
+            }
             double ph = (double)p->pos + dphase;
             if (s->once) {
                 if (ph >= 1.0) {
