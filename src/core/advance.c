@@ -17,8 +17,14 @@ static float state_rate(const stance_instance *inst, const g_state *s) {
     return r;
 }
 
+#if defined(__GNUC__)
+#define ADV_INLINE static inline __attribute__((always_inline))
+#else
+#define ADV_INLINE static inline
+#endif
+
 /* Blend space weights into w (entry_count of them). */
-void adv_blend_weights(const stance_instance *inst, const g_state *s, float *w) {
+ADV_INLINE void blend_weights(const stance_instance *inst, const g_state *s, float *w) {
     const g_entry *e = inst->graph->entries + s->entry_first;
     const int n = s->entry_count;
     float x = inst->params[s->param_x];
@@ -57,12 +63,13 @@ void adv_blend_weights(const stance_instance *inst, const g_state *s, float *w) 
     else
         w[0] = 1.0f;
 }
+void adv_blend_weights(const stance_instance *inst, const g_state *s, float *w) { blend_weights(inst, s, w); }
 
 /* Cycles per second of a blend space at its weights (phase rate). With
  * speed warp, the rate is scaled so the blended root moves at the
  * parameter's value (phase-synced gaits of different stride lengths would
  * otherwise move slower than their weighted speed), within [1/4, 4]. */
-static float blend_phase_rate(const stance_instance *inst, const g_state *s, const float *w) {
+ADV_INLINE float blend_phase_rate(const stance_instance *inst, const g_state *s, const float *w) {
     const g_entry *e = inst->graph->entries + s->entry_first;
     float r = 0.0f, stride = 0.0f;
     for (int i = 0; i < s->entry_count; i++)
@@ -152,7 +159,7 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
         memcpy(p->root, inst->machines[s->sub_machine].cur.root, sizeof p->root);
     } else {
         float w[STANCE_MAX_BLEND_ENTRIES];
-        adv_blend_weights(inst, s, w);
+        blend_weights(inst, s, w);
         const float prate = blend_phase_rate(inst, s, w) * rate;
         float dphase = prate * dt;
         if (p == &inst->machines[m].cur) { /* the plan reuses them (plan_src) */
