@@ -37,8 +37,9 @@ static float pose_diff(const stance_pose *a, const stance_pose *b) {
 static stance_clip *rot_clip(const stance_skeleton *sk, int with_t) {
     enum { K = 9 };
     const int J = sk->joint_count;
-    static float times[K], rv[64][K * 4], tv[64][K * 3];
-    stance_track_desc tr[128];
+    static float times[K], rv[300][K * 4], tv[300][K * 3];
+    stance_track_desc tr[600];
+    if (J > 300) return NULL;
     int n = 0;
     for (int k = 0; k < K; k++) times[k] = (float)k / 8.0f;
     for (int j = 0; j < J; j++) {
@@ -104,6 +105,46 @@ static void test_delta_flags_and_additive(void) {
     CHECK(worst <= 1e-6f);
     stance_pose_destroy(&base), stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
     stance_clip_destroy(r), stance_clip_destroy(rt);
+    stance_skeleton_destroy(sk);
+}
+
+/* The common delta (rotations only, in place, no mask) on a skeleton past
+ * the still mask's 64 blocks (270 joints, 68 blocks): every block that is
+ * not still is applied, those after the 64th too, as sample + apply. */
+static void test_additive_many_blocks(void) {
+    enum { J = 270 };
+    static int parents[J];
+    for (int j = 0; j < J; j++) parents[j] = j - 1;
+    stance_skeleton_desc sd = {.joint_count = J, .parents = parents};
+    stance_skeleton *sk = NULL;
+    CHECK_OK(stance_skeleton_create(&sd, NULL, &sk, NULL));
+    stance_clip *c = sk ? rot_clip(sk, 0) : NULL;
+    CHECK(c != NULL);
+    if (!c) { stance_skeleton_destroy(sk); return; }
+    CHECK(st_delta_flags(c) == (ST_DELTA_T0 | ST_DELTA_S1) && st_delta_still_blocks(c) == 2u);
+    stance_pose base, out, ref, sample;
+    stance_pose_create(&base, J, NULL, NULL), stance_pose_create(&out, J, NULL, NULL);
+    stance_pose_create(&ref, J, NULL, NULL), stance_pose_create(&sample, J, NULL, NULL);
+    float worst = 0.0f, moved = 0.0f;
+    for (int rep = 0; rep < 12; rep++) {
+        const float t = frand(0.0f, 1.0f), w = rep % 3 == 0 ? 1.0f : frand(0.1f, 1.0f);
+        random_pose(&base);
+        stance_cursor ca = {0}, cb = {0};
+        CHECK_OK(stance_clip_sample(c, t, &ca, &sample));
+        stance_pose_copy(&ref, &base);
+        st_additive_apply_padded(&ref, &ref, &sample, NULL, w);
+        stance_pose_copy(&out, &base);
+        st_fused_additive(&out, &out, c, ST_DELTA_T0 | ST_DELTA_S1, st_delta_still_blocks(c), t, &cb, NULL, w);
+        CHECK(ca.key == cb.key);
+        const float d = pose_diff(&out, &ref);
+        if (!(d <= worst)) worst = d;
+        const float m = fabsf(out.qx[J - 1] - base.qx[J - 1]) + fabsf(out.qw[J - 1] - base.qw[J - 1]); /* the last block moved */
+        if (m > moved) moved = m;
+    }
+    printf("  fused additive on %d joints against sample + apply: largest difference %.2e\n", J, (double)worst);
+    CHECK(worst <= 1e-6f && moved > 1e-3f);
+    stance_pose_destroy(&base), stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
+    stance_clip_destroy(c);
     stance_skeleton_destroy(sk);
 }
 
@@ -292,6 +333,7 @@ static void test_crowd_fused_equals_unfused(void) {
 int main(void) {
     if (stance_builtin_create(NULL, &B, NULL)) return 1;
     RUN(test_delta_flags_and_additive);
+    RUN(test_additive_many_blocks);
     RUN(test_override);
     RUN(test_blend2);
     RUN(test_sample);
