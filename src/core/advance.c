@@ -461,8 +461,7 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
         if (inst->layer_off[l]) continue;
         const int m = g->layers[l].machine;
         g_machine_rt *rt = &inst->machines[m];
-        if (rt->trans < 0 && g->machines[m].any_count == 0 && g->states[rt->cur.state].trans_count == 0 &&
-            advance_plain(inst, m, &rt->cur, dt))
+        if (rt->trans < 0 && !g->machines[m].has_trans && advance_plain(inst, m, &rt->cur, dt))
             continue;
         update_machine(inst, ws, m, dt, flags);
     }

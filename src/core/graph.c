@@ -276,8 +276,11 @@ static void flatten(stance_graph *g) {
         gm->root_layer = -1;
         gm->clip_cap = 1;
         gm->history = 0;
-        for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++)
+        gm->has_trans = gm->any_count > 0;
+        for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++) {
             if (g->states[s].entry_count > gm->clip_cap) gm->clip_cap = g->states[s].entry_count;
+            if (g->states[s].trans_count > 0) gm->has_trans = 1;
+        }
     }
     for (int t = 0; t < g->trans_count; t++) {
         stance_switch_mode md = g->trans[t].mode;

@@ -72,6 +72,7 @@ typedef struct g_machine {
     int post_first, post_at;    /* graph->post[post_first..post_at]: its subtree, children first, itself last */
     int clip_cap;               /* most clips one of its states samples (cursors per slot) */
     int history;                /* its transitions use velocity modes (inertialize, dead blending) */
+    int has_trans;              /* some transition can leave a state of it (any-state or a state's own) */
 } g_machine;
 
 typedef struct g_layer {
