@@ -410,7 +410,10 @@ stance_status stance_instance_update(stance_instance *inst, float dt, stance_wor
 
 /* One update, its instance and workspace checked (the workspace fits the
  * graph and is bound for it), dt a valid step. */
-static stance_status update_one(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline stance_status update_one(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
     const stance_graph *g = inst->graph;
     if (++ws->stamp == 0) { /* the advance pass's cached blend weights are this update's only */
         for (int m = 0; m < ws->machine_cap; m++) ws->plans[m].stamp = 0;
