@@ -175,6 +175,7 @@ typedef struct g_machine_rt {
     int has_history;
     float *rec;                 /* joint_count * INERT_FLOATS when it keeps history */
     stance_cursor *cursors;     /* 2 slots of graph->machines[m].clip_cap */
+    int cursor_cap;             /* graph->machines[m].clip_cap (the slot size, at hand) */
 } g_machine_rt;
 
 /* instance-level persistent poses after the machines' */
@@ -279,7 +280,7 @@ static inline stance_pose *in_wshared(stance_workspace *ws, int which) {
 static inline stance_cursor *in_cursors(stance_instance *inst, int m, int slot_is_old) {
     g_machine_rt *rt = &inst->machines[m];
     int slot = slot_is_old ? !rt->cur_slot : rt->cur_slot;
-    return rt->cursors + (size_t)slot * (size_t)inst->graph->machines[m].clip_cap;
+    return rt->cursors + (size_t)slot * (size_t)rt->cursor_cap;
 }
 void in_reset_machine(stance_instance *inst, int m);
 static inline stance_pose *in_local(stance_instance *inst) { return &inst->poses[PI_LOCAL]; }

@@ -97,6 +97,7 @@ static void bind(stance_instance *inst) {
         pose_at += rt->has_history ? 3 : 1;
         rt->rec = rt->has_history ? (float *)(mem + lo.rec) + (size_t)rec_at++ * INERT_FLOATS * (size_t)J : NULL;
         rt->cursors = (stance_cursor *)(mem + lo.cursors) + cur_at;
+        rt->cursor_cap = g->machines[m].clip_cap;
         cur_at += 2 * g->machines[m].clip_cap;
     }
 }
