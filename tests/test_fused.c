@@ -4,7 +4,9 @@
  * straight into the blend against two samples and the formulas (lerp,
  * nlerp); a clip sampled straight into the masked override against
  * sample + masked blend; the old clip of a crossfade sampled straight into
- * the fade against sample + lerp; the delta flags on clips whose channels are known; and a crowd of
+ * the fade against sample + lerp; the old two-clip blend of a crossfade
+ * sampled straight into the fade against the blend + lerp; the delta flags
+ * on clips whose channels are known; and a crowd of
  * the lesson graph updated with and without the fused passes (workspace
  * flag), pose for pose. */
 #include <math.h>
@@ -233,6 +235,38 @@ static void test_under(void) {
     stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
 }
 
+/* The crossfade from a two-clip blend (walk and run) into a pose, in one
+ * pass, against the blend into a pose and then the lerp it replaces, bit
+ * for bit, the cursors moved alike; at w 0 the blend alone, at w >= 1 the
+ * pose alone. */
+static void test_blend2_under(void) {
+    const stance_clip *walk = stance_builtin_clip(&B, "walk"), *run = stance_builtin_clip(&B, "run");
+    const int J = B.skeleton->joint_count;
+    stance_pose out, ref, old, start;
+    stance_pose_create(&out, J, NULL, NULL), stance_pose_create(&ref, J, NULL, NULL);
+    stance_pose_create(&old, J, NULL, NULL), stance_pose_create(&start, J, NULL, NULL);
+    int exact = 0, runs = 0;
+    for (int rep = 0; rep < 60; rep++) {
+        const float ta = frand(-0.1f, walk->duration + 0.1f), tb = frand(0, run->duration), wb = frand(0.01f, 0.99f), wa = 1.0f - wb;
+        const float w = rep % 5 == 0 ? 0.0f : rep % 5 == 1 ? 1.0f : rep % 11 == 0 ? 1.5f : frand(0, 1);
+        const int same_s = rep % 2;
+        random_pose(&start);
+        stance_cursor c[4] = {{0}};
+        st_fused_blend2(&old, walk, ta, &c[0], run, tb, &c[1], wa, wb, same_s);
+        stance_pose_copy(&ref, &start);
+        tr_lerp(&ref, &old, &ref, w);
+        stance_pose_copy(&out, &start);
+        st_fused_blend2_under(&out, walk, ta, &c[2], run, tb, &c[3], wa, wb, same_s, w);
+        CHECK(c[0].key == c[2].key && c[1].key == c[3].key);
+        exact += !memcmp(out.memory, ref.memory, stance_pose_bytes(J)), runs++;
+        if (w <= 0.0f) CHECK(!memcmp(out.memory, old.memory, stance_pose_bytes(J)));
+        if (w >= 1.0f) CHECK(!memcmp(out.memory, start.memory, stance_pose_bytes(J)));
+    }
+    printf("  fused crossfade from a two-clip blend against blend + lerp: %d of %d bit for bit\n", exact, runs);
+    CHECK(exact == runs);
+    stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&old), stance_pose_destroy(&start);
+}
+
 static void test_blend2(void) {
     const stance_clip *walk = stance_builtin_clip(&B, "walk"), *run = stance_builtin_clip(&B, "run");
     const int J = B.skeleton->joint_count;
@@ -338,6 +372,7 @@ int main(void) {
     RUN(test_blend2);
     RUN(test_sample);
     RUN(test_under);
+    RUN(test_blend2_under);
     RUN(test_crowd_fused_equals_unfused);
     stance_builtin_destroy(&B);
     return check_summary();

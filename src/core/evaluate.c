@@ -125,6 +125,13 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
                 inst->clips_sampled++;
                 break;
             }
+            if (!ws->unfused && os->sub < 0 && os->blendspace && os->count == 2 && st_fusable(os->clip[0]) &&
+                st_fusable(os->clip[1])) { /* the old two-clip blend sampled into the fade */
+                st_fused_blend2_under(out, os->clip[0], os->time[0], os->cursor[0], os->clip[1], os->time[1], os->cursor[1],
+                                      os->weight[0], os->weight[1], os->same_s, w);
+                inst->clips_sampled += 2;
+                break;
+            }
             stance_pose *old = in_wpose(ws, m, PW_OLD);
             eval_src(inst, ws, m, &pl->old, old, NULL);
             tr_lerp(out, old, out, w);

@@ -236,6 +236,72 @@ void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cu
                     same_s);
 }
 
+/* st_fused_blend2_under's pass with the key flags given (constants for the
+ * common clips, as blend2_body): blend2_body's blend of a and b, block by
+ * block, taken as the base of pose.c's masked_block with out as the layer
+ * and one weight w in (0, 1) (no joint at either end). */
+ST_INLINE void blend2_under_body(float *const o, const keys *A, const keys *B, sv4 ua, sv4 ub, sv4 u, float wa, float wb,
+                                 sv4 vw, int pc, int at, int ar, int as, int bt, int br, int bs, int same_s) {
+    const int n3 = 3 * pc;
+    for (int i = 0; i < n3; i += 4) {
+        const sv4 ta = key_lerp(A->t0, A->t1, ua, at, i), tb = key_lerp(B->t0, B->t1, ub, bt, i);
+        const sv4 base = sv_madd(sv_sub(tb, ta), u, ta), lt = sv_loada(o + i);
+        sv_storea(o + i, sv_madd(sv_sub(lt, base), vw, base));
+    }
+    if (same_s && !as && !bs)
+        for (int i = 0; i < n3; i += 4) {
+            const sv4 base = sv_loada(A->s0 + i), ls = sv_loada(o + 7 * pc + i);
+            sv_storea(o + 7 * pc + i, sv_madd(sv_sub(ls, base), vw, base));
+        }
+    else for (int i = 0; i < n3; i += 4) {
+        const sv4 sa = key_lerp(A->s0, A->s1, ua, as, i), sb = key_lerp(B->s0, B->s1, ub, bs, i);
+        const sv4 base = sv_madd(sv_sub(sb, sa), u, sa), ls = sv_loada(o + 7 * pc + i);
+        sv_storea(o + 7 * pc + i, sv_madd(sv_sub(ls, base), vw, base));
+    }
+    const sv4 va = sv_set1(wa), vb = sv_set1(wb), one = sv_set1(1.0f), tiny = sv_set1(FLT_MIN), wl0 = sv_sub(one, vw);
+    for (int j = 0; j < pc; j += 4) {
+        sv4 qa[4], qb[4];
+        key_nlerp(A->r0, A->r1, ua, ar, pc, j, qa);
+        key_nlerp(B->r0, B->r1, ub, br, pc, j, qb);
+        const sv4 ws = sv_xorsign(vb, sv_dot4(qa[0], qa[1], qa[2], qa[3], qb[0], qb[1], qb[2], qb[3]));
+        sv4 x[4];
+        for (int c = 0; c < 4; c++) x[c] = sv_madd(qb[c], ws, sv_mul(qa[c], va));
+        const sv4 inv = sv_div(one, sv_sqrt(sv_max(sv_dot4(x[0], x[1], x[2], x[3], x[0], x[1], x[2], x[3]), tiny)));
+        sv4 b[4];
+        for (int c = 0; c < 4; c++) b[c] = sv_mul(x[c], inv);
+        float *oq = o + 3 * pc + j;
+        const sv4 lx = sv_loada(oq), ly = sv_loada(oq + pc), lz = sv_loada(oq + 2 * pc), lw = sv_loada(oq + 3 * pc);
+        const sv4 wl = sv_xorsign(vw, sv_dot4(b[0], b[1], b[2], b[3], lx, ly, lz, lw));
+        const sv4 y0 = sv_add(sv_mul(b[0], wl0), sv_mul(lx, wl)), y1 = sv_add(sv_mul(b[1], wl0), sv_mul(ly, wl));
+        const sv4 y2 = sv_add(sv_mul(b[2], wl0), sv_mul(lz, wl)), y3 = sv_add(sv_mul(b[3], wl0), sv_mul(lw, wl));
+        const sv4 inv2 = sv_div(one, sv_sqrt(sv_dot4(y0, y1, y2, y3, y0, y1, y2, y3)));
+        sv_storea(oq, sv_mul(y0, inv2));
+        sv_storea(oq + pc, sv_mul(y1, inv2));
+        sv_storea(oq + 2 * pc, sv_mul(y2, inv2));
+        sv_storea(oq + 3 * pc, sv_mul(y3, inv2));
+    }
+}
+
+void st_fused_blend2_under(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
+                           float tb, stance_cursor *cb, float wa, float wb, int same_s, float w) {
+    w = w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w;
+    if (w <= 0.0f) { /* the old blend alone */
+        st_fused_blend2(out, a, ta, ca, b, tb, cb, wa, wb, same_s);
+        return;
+    }
+    float ua_f, ub_f;
+    const keys A = keys_at(a, st_clip_find_key(a, ta, ca, &ua_f));
+    const keys B = keys_at(b, st_clip_find_key(b, tb, cb, &ub_f));
+    if (w >= 1.0f) return; /* out alone (the cursors moved) */
+    const int pc = out->padded_count;
+    const sv4 ua = sv_set1(ua_f), ub = sv_set1(ub_f), u = sv_set1(wb / (wa + wb)), vw = sv_set1(w);
+    if (A.t_lerp && A.r_lerp && !A.s_lerp && B.t_lerp && B.r_lerp && !B.s_lerp)
+        blend2_under_body(out->tx, &A, &B, ua, ub, u, wa, wb, vw, pc, 1, 1, 0, 1, 1, 0, same_s);
+    else
+        blend2_under_body(out->tx, &A, &B, ua, ub, u, wa, wb, vw, pc, A.t_lerp, A.r_lerp, A.s_lerp, B.t_lerp, B.r_lerp,
+                          B.s_lerp, same_s);
+}
+
 /* st_fused_override's pass with the key flags given (constants for the
  * common clip, as blend2_body). */
 ST_INLINE void override_body(float *const o0, const float *const b0, const keys *K, sv4 u, const float *mask, float weight,

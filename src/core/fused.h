@@ -100,4 +100,12 @@ void st_fused_under(stance_pose *out, const stance_clip *old, float time, stance
 void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
                      float tb, stance_cursor *cb, float wa, float wb, int same_s);
 
+/* out = the crossfade from the two-clip blend of `a` and `b` (as
+ * st_fused_blend2) into out: out's weight w (clamped to [0, 1]), the
+ * blend's 1 - w: st_fused_blend2 into a pose, then evaluate.c's
+ * tr_lerp(out, that, out, w), in one pass. The cursors move as the blend
+ * moves them. */
+void st_fused_blend2_under(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
+                           float tb, stance_cursor *cb, float wa, float wb, int same_s, float w);
+
 #endif
