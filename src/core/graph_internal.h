@@ -173,9 +173,9 @@ typedef struct g_machine_rt {
     float req_blend;
     int pose_first;             /* its first persistent pose (PM_SNAP) */
     int has_history;
+    int cursor_cap;             /* graph->machines[m].clip_cap: the size of a slot of cursors, at hand */
     float *rec;                 /* joint_count * INERT_FLOATS when it keeps history */
     stance_cursor *cursors;     /* 2 slots of graph->machines[m].clip_cap */
-    int cursor_cap;             /* graph->machines[m].clip_cap (the slot size, at hand) */
 } g_machine_rt;
 
 /* instance-level persistent poses after the machines' */
