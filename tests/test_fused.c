@@ -4,7 +4,9 @@
  * straight into the blend against two samples and the formulas (lerp,
  * nlerp); a clip sampled straight into the masked override against
  * sample + masked blend; the old clip of a crossfade sampled straight into
- * the fade against sample + lerp; the delta flags on clips whose channels are known; and a crowd of
+ * the fade against sample + lerp; the old two-clip blend of a crossfade
+ * sampled straight into the fade against the blend + lerp; the delta flags
+ * on clips whose channels are known; and a crowd of
  * the lesson graph updated with and without the fused passes (workspace
  * flag), pose for pose. */
 #include <math.h>
@@ -37,8 +39,9 @@ static float pose_diff(const stance_pose *a, const stance_pose *b) {
 static stance_clip *rot_clip(const stance_skeleton *sk, int with_t) {
     enum { K = 9 };
     const int J = sk->joint_count;
-    static float times[K], rv[64][K * 4], tv[64][K * 3];
-    stance_track_desc tr[128];
+    static float times[K], rv[300][K * 4], tv[300][K * 3];
+    stance_track_desc tr[600];
+    if (J > 300) return NULL;
     int n = 0;
     for (int k = 0; k < K; k++) times[k] = (float)k / 8.0f;
     for (int j = 0; j < J; j++) {
@@ -104,6 +107,46 @@ static void test_delta_flags_and_additive(void) {
     CHECK(worst <= 1e-6f);
     stance_pose_destroy(&base), stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
     stance_clip_destroy(r), stance_clip_destroy(rt);
+    stance_skeleton_destroy(sk);
+}
+
+/* The common delta (rotations only, in place, no mask) on a skeleton past
+ * the still mask's 64 blocks (270 joints, 68 blocks): every block that is
+ * not still is applied, those after the 64th too, as sample + apply. */
+static void test_additive_many_blocks(void) {
+    enum { J = 270 };
+    static int parents[J];
+    for (int j = 0; j < J; j++) parents[j] = j - 1;
+    stance_skeleton_desc sd = {.joint_count = J, .parents = parents};
+    stance_skeleton *sk = NULL;
+    CHECK_OK(stance_skeleton_create(&sd, NULL, &sk, NULL));
+    stance_clip *c = sk ? rot_clip(sk, 0) : NULL;
+    CHECK(c != NULL);
+    if (!c) { stance_skeleton_destroy(sk); return; }
+    CHECK(st_delta_flags(c) == (ST_DELTA_T0 | ST_DELTA_S1) && st_delta_still_blocks(c) == 2u);
+    stance_pose base, out, ref, sample;
+    stance_pose_create(&base, J, NULL, NULL), stance_pose_create(&out, J, NULL, NULL);
+    stance_pose_create(&ref, J, NULL, NULL), stance_pose_create(&sample, J, NULL, NULL);
+    float worst = 0.0f, moved = 0.0f;
+    for (int rep = 0; rep < 12; rep++) {
+        const float t = frand(0.0f, 1.0f), w = rep % 3 == 0 ? 1.0f : frand(0.1f, 1.0f);
+        random_pose(&base);
+        stance_cursor ca = {0}, cb = {0};
+        CHECK_OK(stance_clip_sample(c, t, &ca, &sample));
+        stance_pose_copy(&ref, &base);
+        st_additive_apply_padded(&ref, &ref, &sample, NULL, w);
+        stance_pose_copy(&out, &base);
+        st_fused_additive(&out, &out, c, ST_DELTA_T0 | ST_DELTA_S1, st_delta_still_blocks(c), t, &cb, NULL, w);
+        CHECK(ca.key == cb.key);
+        const float d = pose_diff(&out, &ref);
+        if (!(d <= worst)) worst = d;
+        const float m = fabsf(out.qx[J - 1] - base.qx[J - 1]) + fabsf(out.qw[J - 1] - base.qw[J - 1]); /* the last block moved */
+        if (m > moved) moved = m;
+    }
+    printf("  fused additive on %d joints against sample + apply: largest difference %.2e\n", J, (double)worst);
+    CHECK(worst <= 1e-6f && moved > 1e-3f);
+    stance_pose_destroy(&base), stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
+    stance_clip_destroy(c);
     stance_skeleton_destroy(sk);
 }
 
@@ -190,6 +233,38 @@ static void test_under(void) {
            (double)worst, exact, runs);
     CHECK(worst == 0.0f);
     stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
+}
+
+/* The crossfade from a two-clip blend (walk and run) into a pose, in one
+ * pass, against the blend into a pose and then the lerp it replaces, bit
+ * for bit, the cursors moved alike; at w 0 the blend alone, at w >= 1 the
+ * pose alone. */
+static void test_blend2_under(void) {
+    const stance_clip *walk = stance_builtin_clip(&B, "walk"), *run = stance_builtin_clip(&B, "run");
+    const int J = B.skeleton->joint_count;
+    stance_pose out, ref, old, start;
+    stance_pose_create(&out, J, NULL, NULL), stance_pose_create(&ref, J, NULL, NULL);
+    stance_pose_create(&old, J, NULL, NULL), stance_pose_create(&start, J, NULL, NULL);
+    int exact = 0, runs = 0;
+    for (int rep = 0; rep < 60; rep++) {
+        const float ta = frand(-0.1f, walk->duration + 0.1f), tb = frand(0, run->duration), wb = frand(0.01f, 0.99f), wa = 1.0f - wb;
+        const float w = rep % 5 == 0 ? 0.0f : rep % 5 == 1 ? 1.0f : rep % 11 == 0 ? 1.5f : frand(0, 1);
+        const int same_s = rep % 2;
+        random_pose(&start);
+        stance_cursor c[4] = {{0}};
+        st_fused_blend2(&old, walk, ta, &c[0], run, tb, &c[1], wa, wb, same_s);
+        stance_pose_copy(&ref, &start);
+        tr_lerp(&ref, &old, &ref, w);
+        stance_pose_copy(&out, &start);
+        st_fused_blend2_under(&out, walk, ta, &c[2], run, tb, &c[3], wa, wb, same_s, w);
+        CHECK(c[0].key == c[2].key && c[1].key == c[3].key);
+        exact += !memcmp(out.memory, ref.memory, stance_pose_bytes(J)), runs++;
+        if (w <= 0.0f) CHECK(!memcmp(out.memory, old.memory, stance_pose_bytes(J)));
+        if (w >= 1.0f) CHECK(!memcmp(out.memory, start.memory, stance_pose_bytes(J)));
+    }
+    printf("  fused crossfade from a two-clip blend against blend + lerp: %d of %d bit for bit\n", exact, runs);
+    CHECK(exact == runs);
+    stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&old), stance_pose_destroy(&start);
 }
 
 static void test_blend2(void) {
@@ -292,10 +367,12 @@ static void test_crowd_fused_equals_unfused(void) {
 int main(void) {
     if (stance_builtin_create(NULL, &B, NULL)) return 1;
     RUN(test_delta_flags_and_additive);
+    RUN(test_additive_many_blocks);
     RUN(test_override);
     RUN(test_blend2);
     RUN(test_sample);
     RUN(test_under);
+    RUN(test_blend2_under);
     RUN(test_crowd_fused_equals_unfused);
     stance_builtin_destroy(&B);
     return check_summary();

@@ -2,7 +2,8 @@
  * stage in a graph gives the pose and the slide figures of the standalone
  * job (stance_contacts + stance_footlock_apply run by hand on the same
  * clip and world root), root motion moves the world root, the goals of
- * issue 15 on the built-in walk and run through a graph, no allocation per
+ * issue 15 on the built-in walk and run through a graph, a still clip keeps
+ * the world root exactly (a -0 in it becomes +0), no allocation per
  * update, teleport and reset forget the locks, bad entries are refused,
  * no NaN on degenerate roots. */
 #include <malloc.h>
@@ -175,6 +176,45 @@ static void test_root_motion_and_goals(void) {
         CHECK_OK(stance_instance_reset(inst));
         stance_instance_root(inst, &r);
         CHECK(r.t[2] == 0.0f && !stance_instance_footlock_state(inst, 0)->started);
+        stance_workspace_destroy(ws);
+        stance_instance_destroy(inst);
+        stance_graph_destroy(g);
+    }
+    stance_builtin_destroy(&b);
+}
+
+/* A clip without a root path moves nothing: the world root keeps its
+ * translation exactly frame after frame (a zero step rotated and added is
+ * the same number), and a -0 in it becomes the sum -0 + 0 = +0 (IEEE 754
+ * round to nearest); a clip with one then moves it again. */
+static void test_still_root(void) {
+    stance_builtin b;
+    CHECK_OK(stance_builtin_create(NULL, &b, NULL));
+    const stance_clip *idle = stance_builtin_clip(&b, "idle"), *walk = stance_builtin_clip(&b, "walk");
+    CHECK(idle->root_key_count == 0 && walk->root_key_count > 0);
+    for (int ci = 0; ci < 2; ci++) {
+        stance_graph *g = NULL;
+        CHECK_OK(one_clip_graph(&b, ci ? walk : idle, NULL, 0, NULL, &g, NULL));
+        stance_instance *inst = NULL;
+        stance_workspace *ws = NULL;
+        CHECK_OK(stance_instance_create(g, NULL, &inst, NULL));
+        CHECK_OK(stance_workspace_create(g, NULL, &ws, NULL));
+        stance_transform root = stance_transform_identity(), r;
+        root.t[0] = 3.5f, root.t[1] = -0.0f, root.t[2] = 1e-3f;
+        root.r[0] = 0.6f, root.r[3] = 0.8f; /* a turn about x */
+        root.s[0] = root.s[1] = root.s[2] = 2.0f;
+        CHECK_OK(stance_instance_set_root(inst, &root, 0, NULL));
+        CHECK_OK(stance_instance_set_root(inst, NULL, 0, NULL)); /* root motion moves it again, from there */
+        for (int f = 0; f < 30; f++) {
+            CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws));
+            stance_instance_root(inst, &r);
+            if (ci == 0) {
+                CHECK(r.t[0] == 3.5f && r.t[2] == 1e-3f);
+                CHECK(r.t[1] == 0.0f && !signbit(r.t[1]));
+            }
+        }
+        if (ci == 1) /* walk moves forward (+z in the clip, scaled by 2, turned about x into y and z) */
+            CHECK(r.t[0] == 3.5f && fabsf(r.t[1]) + fabsf(r.t[2] - 1e-3f) > 0.1f);
         stance_workspace_destroy(ws);
         stance_instance_destroy(inst);
         stance_graph_destroy(g);
@@ -634,6 +674,7 @@ static void test_bad_entries(void) {
 int main(void) {
     RUN(test_stage_matches_the_job);
     RUN(test_root_motion_and_goals);
+    RUN(test_still_root);
     RUN(test_controller_runs_the_stage);
     RUN(test_two_bone_and_aim);
     RUN(test_two_bone_pole);

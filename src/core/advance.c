@@ -17,8 +17,14 @@ static float state_rate(const stance_instance *inst, const g_state *s) {
     return r;
 }
 
+#if defined(__GNUC__)
+#define ADV_INLINE static inline __attribute__((always_inline))
+#else
+#define ADV_INLINE static inline
+#endif
+
 /* Blend space weights into w (entry_count of them). */
-void adv_blend_weights(const stance_instance *inst, const g_state *s, float *w) {
+ADV_INLINE void blend_weights(const stance_instance *inst, const g_state *s, float *w) {
     const g_entry *e = inst->graph->entries + s->entry_first;
     const int n = s->entry_count;
     float x = inst->params[s->param_x];
@@ -57,12 +63,13 @@ void adv_blend_weights(const stance_instance *inst, const g_state *s, float *w) 
     else
         w[0] = 1.0f;
 }
+void adv_blend_weights(const stance_instance *inst, const g_state *s, float *w) { blend_weights(inst, s, w); }
 
 /* Cycles per second of a blend space at its weights (phase rate). With
  * speed warp, the rate is scaled so the blended root moves at the
  * parameter's value (phase-synced gaits of different stride lengths would
  * otherwise move slower than their weighted speed), within [1/4, 4]. */
-static float blend_phase_rate(const stance_instance *inst, const g_state *s, const float *w) {
+ADV_INLINE float blend_phase_rate(const stance_instance *inst, const g_state *s, const float *w) {
     const g_entry *e = inst->graph->entries + s->entry_first;
     float r = 0.0f, stride = 0.0f;
     for (int i = 0; i < s->entry_count; i++)
@@ -152,7 +159,7 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
         memcpy(p->root, inst->machines[s->sub_machine].cur.root, sizeof p->root);
     } else {
         float w[STANCE_MAX_BLEND_ENTRIES];
-        adv_blend_weights(inst, s, w);
+        blend_weights(inst, s, w);
         const float prate = blend_phase_rate(inst, s, w) * rate;
         float dphase = prate * dt;
         if (p == &inst->machines[m].cur) { /* the plan reuses them (plan_src) */
@@ -164,15 +171,18 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
         int dom = 0;
         for (int i = 0; i < s->entry_count; i++) {
             if (w[i] > w[dom]) dom = i;
-            if (w[i] <= 0.0f || !root) continue;
+            /* a clip without a root path adds 0 (p->root is never -0: it starts at +0) */
+            if (w[i] <= 0.0f || !root || e[i].clip->root_key_count == 0) continue;
             float r[3], d = e[i].clip->duration;
             stance_clip_root_motion(e[i].clip, p->pos * d, dphase * d, !s->once, r);
             for (int k = 0; k < 3; k++) p->root[k] += w[i] * r[k];
         }
         if (!p->finished) {
-            float d = e[dom].clip->duration, np;
-            stance_clip_advance(e[dom].clip, p->pos * d, dphase * d, !s->once, &np, hits, 16, &n, &wraps);
-            emit_markers(inst, layer, m, p, e[dom].clip, hits, n);
+            if (e[dom].clip->event_count > 0) { /* its markers (the phase moves on below) */
+                float d = e[dom].clip->duration, np;
+                stance_clip_advance(e[dom].clip, p->pos * d, dphase * d, !s->once, &np, hits, 16, &n, &wraps);
+                emit_markers(inst, layer, m, p, e[dom].clip, hits, n);
+            }
             double ph = (double)p->pos + dphase;
             if (s->once) {
                 if (ph >= 1.0) {
@@ -182,10 +192,12 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
                 }
                 if (ph < 0.0) ph = 0.0;
             } else {
-                double fl = floor(ph);
-                p->loops += (int)fl;
-                ph -= fl;
-                if (ph >= 1.0) ph = 0.0;
+                if (!(ph > 0.0 && ph < 1.0)) { /* inside the cycle: floor is 0 and ph stays as it is */
+                    double fl = floor(ph);
+                    p->loops += (int)fl;
+                    ph -= fl;
+                    if (ph >= 1.0) ph = 0.0;
+                }
             }
             p->pos = (float)ph;
         }
@@ -214,7 +226,10 @@ static float blend_time_of(const stance_instance *inst, const g_trans *t) {
     return t->blend_time > 0.0f ? t->blend_time : inst->graph->default_blend_time;
 }
 
-static int trans_holds(const stance_instance *inst, const g_machine_rt *rt, const g_trans *t) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int trans_holds(const stance_instance *inst, const g_machine_rt *rt, const g_trans *t) {
     const stance_graph *g = inst->graph;
     if (t->exit == STANCE_EXIT_NORMALIZED && adv_normalized(inst, &rt->cur) < t->exit_time) return 0;
     if (t->exit == STANCE_EXIT_AT_END) {
@@ -355,12 +370,37 @@ static void start_transition(stance_instance *inst, stance_workspace *ws, int m,
     begin_switch(inst, ws, m, ti, t->to, mode, easing, blend, t->uninterruptible, dt);
 }
 
+/* advance_play's most common steps, without its setup: a clip played to
+ * its end (once) that only counts time, and a looping clip without markers
+ * stepping forward inside its cycle with no root motion to accumulate. The
+ * same results as advance_play; 0 (nothing done) for any other step. */
+static inline int advance_plain(const stance_instance *inst, int m, g_play *p, float dt) {
+    const stance_graph *g = inst->graph;
+    const g_state *s = &g->states[p->state];
+    if (s->type != STANCE_MOTION_CLIP) return 0;
+    const stance_clip *c = s->clip;
+    if (!p->finished) {
+        if (s->once || c->event_count != 0) return 0;
+        const float step = dt * state_rate(inst, s);
+        if (!(step >= 0.0f && p->pos >= 0.0f && p->pos < c->duration && (double)p->pos + (double)step < (double)c->duration))
+            return 0;
+        if (c->root_key_count != 0 && in_layer_of_machine(g, m) == 0) return 0; /* the base layer's root motion */
+        float np = (float)((double)p->pos + (double)step);
+        if (np >= c->duration) np = 0.0f;
+        p->pos = np;
+    }
+    p->root[0] = p->root[1] = p->root[2] = 0.0f;
+    p->time += dt;
+    return 1;
+}
+
 static void update_machine(stance_instance *inst, stance_workspace *ws, int m, float dt, unsigned flags) {
     g_machine_rt *rt = &inst->machines[m];
     const stance_graph *g = inst->graph;
-    advance_play(inst, ws, m, &rt->cur, dt, flags);
+    if (!advance_plain(inst, m, &rt->cur, dt)) advance_play(inst, ws, m, &rt->cur, dt, flags);
     if (rt->trans >= 0) {
-        if (g->states[rt->old.state].type != STANCE_MOTION_MACHINE) advance_play(inst, ws, m, &rt->old, dt, flags);
+        if (g->states[rt->old.state].type != STANCE_MOTION_MACHINE && !advance_plain(inst, m, &rt->old, dt))
+            advance_play(inst, ws, m, &rt->old, dt, flags);
         rt->elapsed += dt;
         if (rt->elapsed >= rt->duration) {
             int layer = in_layer_of_machine(g, m);
@@ -415,14 +455,21 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
             inst->layer_weight[l] = w;
         }
     }
-    /* every enabled layer's machine plays, seen or not */
-    for (int l = 0; l < g->layer_count; l++)
-        if (!inst->layer_off[l]) update_machine(inst, ws, g->layers[l].machine, dt, flags);
+    /* every enabled layer's machine plays, seen or not; one that no switch
+     * runs in and no transition can leave, stepped plainly, is done here */
+    for (int l = 0; l < g->layer_count; l++) {
+        if (inst->layer_off[l]) continue;
+        const int m = g->layers[l].machine;
+        g_machine_rt *rt = &inst->machines[m];
+        if (rt->trans < 0 && !g->machines[m].has_trans && advance_plain(inst, m, &rt->cur, dt))
+            continue;
+        update_machine(inst, ws, m, dt, flags);
+    }
 }
 
 /* ---- the plan ----------------------------------------------------------------------- */
 
-static void plan_src(stance_instance *inst, const stance_workspace *ws, const g_plan *pl, const g_play *p,
+static inline void plan_src(stance_instance *inst, const stance_workspace *ws, const g_plan *pl, const g_play *p,
                      stance_cursor *cursors, g_plan_src *src) {
     const stance_graph *g = inst->graph;
     const g_state *s = &g->states[p->state];
@@ -467,10 +514,9 @@ static void plan_src(stance_instance *inst, const stance_workspace *ws, const g_
     src->same_s = s->same_scale;
 }
 
-/* Writes the plans of machine m's subtree: m is evaluated when `active`,
- * and a nested machine when its parent is and plays the state nesting it.
- * Machines not evaluated this frame lose their history. */
-void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int active) {
+/* Writes machine m's own plan (evaluated when `active`; a machine not
+ * evaluated this frame loses its history). */
+static inline void plan_machine(stance_instance *inst, stance_workspace *ws, int m, int active) {
     const stance_graph *g = inst->graph;
     g_machine_rt *rt = &inst->machines[m];
     g_plan *pl = &ws->plans[m];
@@ -492,10 +538,33 @@ void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int activ
                           (velocity_mode && g->states[rt->old.state].type != STANCE_MOTION_MACHINE)))
             plan_src(inst, ws, NULL, &rt->old, in_cursors(inst, m, 1), &pl->old);
     }
+}
+
+/* The plans of the machines nested in m (m's own is written). */
+static void plan_nested(stance_instance *inst, stance_workspace *ws, int m, int active) {
+    const stance_graph *g = inst->graph;
     const g_machine *gm = &g->machines[m];
-    if (gm->post_first == gm->post_at) return; /* no nested machine */
+    const int cur = inst->machines[m].cur.state;
     for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++) {
         int sub = g->states[s].sub_machine;
-        if (sub >= 0) adv_plan_tree(inst, ws, sub, active && rt->cur.state == s);
+        if (sub >= 0) adv_plan_tree(inst, ws, sub, active && cur == s);
+    }
+}
+
+/* Writes the plans of machine m's subtree: m is evaluated when `active`,
+ * and a nested machine when its parent is and plays the state nesting it.
+ * Machines not evaluated this frame lose their history. */
+void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int active) {
+    plan_machine(inst, ws, m, active);
+    const g_machine *gm = &inst->graph->machines[m];
+    if (gm->post_first != gm->post_at) plan_nested(inst, ws, m, active);
+}
+
+void adv_plan_layers(stance_instance *inst, stance_workspace *ws) {
+    const stance_graph *g = inst->graph;
+    for (int l = 0; l < g->layer_count; l++) {
+        const int m = g->layers[l].machine, on = l == 0 || (!inst->layer_off[l] && inst->layer_weight[l] > 0.0f);
+        plan_machine(inst, ws, m, on);
+        if (g->machines[m].post_first != g->machines[m].post_at) plan_nested(inst, ws, m, on);
     }
 }

@@ -338,48 +338,6 @@ float stance_clip_max_error(const stance_clip *c, float *vertex_distance) {
     return c && c->packed ? c->packed->max_error : 0.0f;
 }
 
-/* The key interval [k, k+1] holding t and the fraction u in it. */
-static int find_key(const stance_clip *c, float t, stance_cursor *cur, float *u) {
-    const int K = c->key_count;
-    const float *times = c->times;
-    if (K < 2) { *u = 0.0f; return 0; }
-    int k;
-    if (c->key_rate > 0.0f) {
-        float f = t * c->key_rate; /* may exceed INT_MAX when duration > last key */
-        k = f >= (float)(K - 2) ? K - 2 : (int)f;
-        if (k < 0) k = 0;
-        while (k < K - 2 && times[k + 1] <= t) k++;
-        while (k > 0 && times[k] > t) k--;
-        if (cur) { int d = k - cur->key; cur->steps += d < 0 ? -d : d; }
-    } else if (cur) {
-        k = cur->key;
-        if (k < 0 || k > K - 2) k = 0;
-        if (times[k] > t) {
-            /* going back: a big jump back (a loop wrap) restarts from the front */
-            if (t < times[k] * 0.5f) { cur->steps++; k = 0; }
-        }
-        while (k < K - 2 && times[k + 1] <= t) k++, cur->steps++;
-        while (k > 0 && times[k] > t) k--, cur->steps++;
-    } else {
-        int lo = 0, hi = K - 2;
-        while (lo < hi) {
-            int mid = (lo + hi + 1) / 2;
-            if (times[mid] <= t) lo = mid; else hi = mid - 1;
-        }
-        k = lo;
-    }
-    if (cur) cur->key = k;
-    float span = times[k + 1] - times[k];
-    float f = (t - times[k]) / span;
-    *u = f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
-    return k;
-}
-
-int st_clip_find_key(const stance_clip *c, float time, stance_cursor *cur, float *u) {
-    const float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
-    return find_key(c, t, cur, u);
-}
-
 static void lerp_block(float *restrict out, const float *restrict a, const float *restrict b, float u, int n) {
     for (int i = 0; i < n; i++) out[i] = a[i] + (b[i] - a[i]) * u;
 }
@@ -402,7 +360,7 @@ stance_status stance_clip_sample(const stance_clip *c, float time, stance_cursor
     if (!st_finite(time)) return STANCE_ERR_VALUE;
     float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
     float u;
-    const int k = find_key(c, t, cur, &u);
+    const int k = st_find_key(c, t, cur, &u);
     if (c->packed) {
         st_packed_sample(c, k, t, out, NULL);
         return STANCE_OK;
@@ -443,7 +401,7 @@ stance_status stance_clip_sample_velocity(const stance_clip *c, float time, stan
     if (c->packed) {
         memset(vel->memory, 0, stance_pose_bytes(c->joint_count));
         float u, t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
-        st_packed_sample(c, find_key(c, t, NULL, &u), t, out, vel);
+        st_packed_sample(c, st_find_key(c, t, NULL, &u), t, out, vel);
         return STANCE_OK;
     }
     const int pc = c->padded_count, K = c->key_count;
@@ -451,7 +409,7 @@ stance_status stance_clip_sample_velocity(const stance_clip *c, float time, stan
     float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
     if (K < 2) return STANCE_OK;
     float u;
-    int k = find_key(c, t, NULL, &u);
+    int k = st_find_key(c, t, NULL, &u);
     /* a key interval shorter than 10 us is a step (a hold key one float
      * before the next key): its rate of change is no velocity, report 0 */
     float span = c->times[k + 1] - c->times[k];
@@ -563,7 +521,10 @@ stance_status stance_clip_advance(const stance_clip *c, float time, float dt, in
 }
 
 /* The root path at a finite time (stance_clip_root_position without its checks). */
-static void root_at(const stance_clip *c, float time, float out[3]) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void root_at(const stance_clip *c, float time, float out[3]) {
     out[0] = out[1] = out[2] = 0.0f;
     const int n = c->root_key_count;
     if (n == 0) return;

@@ -125,6 +125,13 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
                 inst->clips_sampled++;
                 break;
             }
+            if (!ws->unfused && os->sub < 0 && os->blendspace && os->count == 2 && st_fusable(os->clip[0]) &&
+                st_fusable(os->clip[1])) { /* the old two-clip blend sampled into the fade */
+                st_fused_blend2_under(out, os->clip[0], os->time[0], os->cursor[0], os->clip[1], os->time[1], os->cursor[1],
+                                      os->weight[0], os->weight[1], os->same_s, w);
+                inst->clips_sampled += 2;
+                break;
+            }
             stance_pose *old = in_wpose(ws, m, PW_OLD);
             eval_src(inst, ws, m, &pl->old, old, NULL);
             tr_lerp(out, old, out, w);
@@ -208,8 +215,7 @@ static int fused_layer(stance_instance *inst, stance_workspace *ws, int l, float
     const g_layer *gl = &g->layers[l];
     const int m = gl->machine;
     const int additive = gl->mode == STANCE_LAYER_ADDITIVE;
-    if (additive ? gl->additive_ref != STANCE_ADDITIVE_FIRST_FRAME : gl->space == STANCE_SPACE_MESH) return 0;
-    if (g->machines[m].post_first != g->machines[m].post_at) return 0;
+    if (!gl->fusable) return 0;
     const g_plan *pl = &ws->plans[m];
     const g_plan_src *src = &pl->cur;
     const g_machine_rt *rt = &inst->machines[m];
@@ -262,11 +268,7 @@ static void apply_layer(stance_instance *inst, stance_workspace *ws, int l, floa
 
 void ev_frame(stance_instance *inst, stance_workspace *ws, float dt) {
     const stance_graph *g = inst->graph;
-    /* plans: the base layer always, other layers when enabled and weighted */
-    for (int l = 0; l < g->layer_count; l++) {
-        int on = l == 0 || (!inst->layer_off[l] && inst->layer_weight[l] > 0.0f);
-        adv_plan_tree(inst, ws, g->layers[l].machine, on);
-    }
+    adv_plan_layers(inst, ws); /* the base layer always, other layers when enabled and weighted */
     stance_pose *local = in_local(inst);
     ev_machine_tree(inst, ws, g->layers[0].machine, dt, 1); /* into local */
     for (int l = 1; l < g->layer_count; l++) {

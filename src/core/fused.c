@@ -135,14 +135,58 @@ ST_INLINE void additive_body(stance_pose *out, const stance_pose *base, const ke
 }
 
 
+/* One block of 4 joints of the common delta (rotations keyed, no mask, in
+ * place): additive_body's rotation step, the same arithmetic. */
+ST_INLINE void additive_rot_block(float *const o0, const float *r0, const float *r1, sv4 u, sv4 w, sv4 one, sv4 w1,
+                                  int pc, int j) {
+    sv4 d[4];
+    key_nlerp(r0, r1, u, 1, pc, j, d);
+    sv4 dx = sv_mul(d[0], w), dy = sv_mul(d[1], w), dz = sv_mul(d[2], w);
+    sv4 dw = sv_madd(d[3], w, sv_copysign(w1, d[3]));
+    const sv4 inv = sv_div(one, sv_sqrt(sv_dot4(dx, dy, dz, dw, dx, dy, dz, dw)));
+    dx = sv_mul(dx, inv), dy = sv_mul(dy, inv), dz = sv_mul(dz, inv), dw = sv_mul(dw, inv);
+    float *o = o0 + 3 * pc + j;
+    const sv4 qx = sv_loada(o), qy = sv_loada(o + pc), qz = sv_loada(o + 2 * pc), qw = sv_loada(o + 3 * pc);
+    sv_storea(o, sv_sub(sv_add(sv_add(sv_mul(qw, dx), sv_mul(qx, dw)), sv_mul(qy, dz)), sv_mul(qz, dy)));
+    sv_storea(o + pc, sv_add(sv_add(sv_sub(sv_mul(qw, dy), sv_mul(qx, dz)), sv_mul(qy, dw)), sv_mul(qz, dx)));
+    sv_storea(o + 2 * pc, sv_add(sv_sub(sv_add(sv_mul(qw, dz), sv_mul(qx, dy)), sv_mul(qy, dx)), sv_mul(qz, dw)));
+    sv_storea(o + 3 * pc, sv_sub(sv_sub(sv_sub(sv_mul(qw, dw), sv_mul(qx, dx)), sv_mul(qy, dy)), sv_mul(qz, dz)));
+}
+
+/* The index of the lowest set bit of a non-zero mask. */
+static inline int lowest_bit(unsigned long long m) {
+#if defined(__GNUC__)
+    return __builtin_ctzll(m);
+#else
+    int b = 0;
+    while (!(m & 1u)) m >>= 1, b++;
+    return b;
+#endif
+}
+
 void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags,
                        unsigned long long still, float time, stance_cursor *cur, const float *mask, float weight) {
     float uf;
-    const keys K = keys_at(delta, st_clip_find_key(delta, time, cur, &uf));
-    if (K.r_lerp && !mask && out == base && (flags & (ST_DELTA_T0 | ST_DELTA_S1)) == (ST_DELTA_T0 | ST_DELTA_S1))
-        additive_body(out, out, &K, uf, ST_DELTA_T0 | ST_DELTA_S1, still, NULL, weight, 1); /* the common delta */
-    else
-        additive_body(out, base, &K, uf, flags, still, mask, weight, K.r_lerp);
+    const int k = st_clip_find_key(delta, time, cur, &uf);
+    if (delta->r_keys > 1 && !mask && out == base && (flags & (ST_DELTA_T0 | ST_DELTA_S1)) == (ST_DELTA_T0 | ST_DELTA_S1)) {
+        /* the common delta: only its rotation blocks that are not still, found from the mask's bits */
+        const int pc = out->padded_count, blocks = pc / 4;
+        const size_t n4 = 4 * (size_t)delta->padded_count;
+        const float *const r0 = delta->r + n4 * (size_t)k, *const r1 = delta->r + n4 * (size_t)(delta->key_count > 1 ? k + 1 : k);
+        const sv4 u = sv_set1(uf), one = sv_set1(1.0f), w = sv_set1(weight), w1 = sv_sub(one, w);
+        float *const o0 = out->tx;
+        unsigned long long active = ~still;
+        if (blocks < 64) active &= (1ull << blocks) - 1;
+        while (active) {
+            const int b = lowest_bit(active);
+            active &= active - 1;
+            additive_rot_block(o0, r0, r1, u, w, one, w1, pc, 4 * b);
+        }
+        for (int j = 256; j < pc; j += 4) additive_rot_block(o0, r0, r1, u, w, one, w1, pc, j); /* past the mask's 64 blocks */
+        return;
+    }
+    const keys K = keys_at(delta, k);
+    additive_body(out, base, &K, uf, flags, still, mask, weight, K.r_lerp);
 }
 
 
@@ -190,6 +234,72 @@ void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cu
     else
         blend2_body(out->tx, &A, &B, ua, ub, u, wa, wb, pc, A.t_lerp, A.r_lerp, A.s_lerp, B.t_lerp, B.r_lerp, B.s_lerp,
                     same_s);
+}
+
+/* st_fused_blend2_under's pass with the key flags given (constants for the
+ * common clips, as blend2_body): blend2_body's blend of a and b, block by
+ * block, taken as the base of pose.c's masked_block with out as the layer
+ * and one weight w in (0, 1) (no joint at either end). */
+ST_INLINE void blend2_under_body(float *const o, const keys *A, const keys *B, sv4 ua, sv4 ub, sv4 u, float wa, float wb,
+                                 sv4 vw, int pc, int at, int ar, int as, int bt, int br, int bs, int same_s) {
+    const int n3 = 3 * pc;
+    for (int i = 0; i < n3; i += 4) {
+        const sv4 ta = key_lerp(A->t0, A->t1, ua, at, i), tb = key_lerp(B->t0, B->t1, ub, bt, i);
+        const sv4 base = sv_madd(sv_sub(tb, ta), u, ta), lt = sv_loada(o + i);
+        sv_storea(o + i, sv_madd(sv_sub(lt, base), vw, base));
+    }
+    if (same_s && !as && !bs)
+        for (int i = 0; i < n3; i += 4) {
+            const sv4 base = sv_loada(A->s0 + i), ls = sv_loada(o + 7 * pc + i);
+            sv_storea(o + 7 * pc + i, sv_madd(sv_sub(ls, base), vw, base));
+        }
+    else for (int i = 0; i < n3; i += 4) {
+        const sv4 sa = key_lerp(A->s0, A->s1, ua, as, i), sb = key_lerp(B->s0, B->s1, ub, bs, i);
+        const sv4 base = sv_madd(sv_sub(sb, sa), u, sa), ls = sv_loada(o + 7 * pc + i);
+        sv_storea(o + 7 * pc + i, sv_madd(sv_sub(ls, base), vw, base));
+    }
+    const sv4 va = sv_set1(wa), vb = sv_set1(wb), one = sv_set1(1.0f), tiny = sv_set1(FLT_MIN), wl0 = sv_sub(one, vw);
+    for (int j = 0; j < pc; j += 4) {
+        sv4 qa[4], qb[4];
+        key_nlerp(A->r0, A->r1, ua, ar, pc, j, qa);
+        key_nlerp(B->r0, B->r1, ub, br, pc, j, qb);
+        const sv4 ws = sv_xorsign(vb, sv_dot4(qa[0], qa[1], qa[2], qa[3], qb[0], qb[1], qb[2], qb[3]));
+        sv4 x[4];
+        for (int c = 0; c < 4; c++) x[c] = sv_madd(qb[c], ws, sv_mul(qa[c], va));
+        const sv4 inv = sv_div(one, sv_sqrt(sv_max(sv_dot4(x[0], x[1], x[2], x[3], x[0], x[1], x[2], x[3]), tiny)));
+        sv4 b[4];
+        for (int c = 0; c < 4; c++) b[c] = sv_mul(x[c], inv);
+        float *oq = o + 3 * pc + j;
+        const sv4 lx = sv_loada(oq), ly = sv_loada(oq + pc), lz = sv_loada(oq + 2 * pc), lw = sv_loada(oq + 3 * pc);
+        const sv4 wl = sv_xorsign(vw, sv_dot4(b[0], b[1], b[2], b[3], lx, ly, lz, lw));
+        const sv4 y0 = sv_add(sv_mul(b[0], wl0), sv_mul(lx, wl)), y1 = sv_add(sv_mul(b[1], wl0), sv_mul(ly, wl));
+        const sv4 y2 = sv_add(sv_mul(b[2], wl0), sv_mul(lz, wl)), y3 = sv_add(sv_mul(b[3], wl0), sv_mul(lw, wl));
+        const sv4 inv2 = sv_div(one, sv_sqrt(sv_dot4(y0, y1, y2, y3, y0, y1, y2, y3)));
+        sv_storea(oq, sv_mul(y0, inv2));
+        sv_storea(oq + pc, sv_mul(y1, inv2));
+        sv_storea(oq + 2 * pc, sv_mul(y2, inv2));
+        sv_storea(oq + 3 * pc, sv_mul(y3, inv2));
+    }
+}
+
+void st_fused_blend2_under(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
+                           float tb, stance_cursor *cb, float wa, float wb, int same_s, float w) {
+    w = w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w;
+    if (w <= 0.0f) { /* the old blend alone */
+        st_fused_blend2(out, a, ta, ca, b, tb, cb, wa, wb, same_s);
+        return;
+    }
+    float ua_f, ub_f;
+    const keys A = keys_at(a, st_clip_find_key(a, ta, ca, &ua_f));
+    const keys B = keys_at(b, st_clip_find_key(b, tb, cb, &ub_f));
+    if (w >= 1.0f) return; /* out alone (the cursors moved) */
+    const int pc = out->padded_count;
+    const sv4 ua = sv_set1(ua_f), ub = sv_set1(ub_f), u = sv_set1(wb / (wa + wb)), vw = sv_set1(w);
+    if (A.t_lerp && A.r_lerp && !A.s_lerp && B.t_lerp && B.r_lerp && !B.s_lerp)
+        blend2_under_body(out->tx, &A, &B, ua, ub, u, wa, wb, vw, pc, 1, 1, 0, 1, 1, 0, same_s);
+    else
+        blend2_under_body(out->tx, &A, &B, ua, ub, u, wa, wb, vw, pc, A.t_lerp, A.r_lerp, A.s_lerp, B.t_lerp, B.r_lerp,
+                          B.s_lerp, same_s);
 }
 
 /* st_fused_override's pass with the key flags given (constants for the

@@ -2,16 +2,59 @@
  * a clip sampled straight into what uses it, block by block, with no
  * intermediate pose. Each equals its unfused form (stance_clip_sample, then
  * the pose operation) within float rounding; tests/test_fused.c checks it.
- * Not part of the public API. */
+ * Also the key search they share with clip.c, inline. Not part of the
+ * public API. */
 #ifndef STANCE_FUSED_H
 #define STANCE_FUSED_H
 
 #include "stance/clip.h"
 #include "stance/pose.h"
 
+/* The key interval [k, k+1] holding t (in [0, duration]) and the fraction u
+ * in it, moving the cursor (cursor steps counted): the one key search of
+ * clip.c and the fused passes, inline in both. */
+static inline int st_find_key(const stance_clip *c, float t, stance_cursor *cur, float *u) {
+    const int K = c->key_count;
+    const float *times = c->times;
+    if (K < 2) { *u = 0.0f; return 0; }
+    int k;
+    if (c->key_rate > 0.0f) {
+        float f = t * c->key_rate; /* may exceed INT_MAX when duration > last key */
+        k = f >= (float)(K - 2) ? K - 2 : (int)f;
+        if (k < 0) k = 0;
+        while (k < K - 2 && times[k + 1] <= t) k++;
+        while (k > 0 && times[k] > t) k--;
+        if (cur) { int d = k - cur->key; cur->steps += d < 0 ? -d : d; }
+    } else if (cur) {
+        k = cur->key;
+        if (k < 0 || k > K - 2) k = 0;
+        if (times[k] > t) {
+            /* going back: a big jump back (a loop wrap) restarts from the front */
+            if (t < times[k] * 0.5f) { cur->steps++; k = 0; }
+        }
+        while (k < K - 2 && times[k + 1] <= t) k++, cur->steps++;
+        while (k > 0 && times[k] > t) k--, cur->steps++;
+    } else {
+        int lo = 0, hi = K - 2;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) / 2;
+            if (times[mid] <= t) lo = mid; else hi = mid - 1;
+        }
+        k = lo;
+    }
+    if (cur) cur->key = k;
+    float span = times[k + 1] - times[k];
+    float f = (t - times[k]) / span;
+    *u = f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
+    return k;
+}
+
 /* The key interval holding `time` (clamped to the clip) and the fraction u
  * in it, moving the cursor as stance_clip_sample does (clip.c). */
-int st_clip_find_key(const stance_clip *c, float time, stance_cursor *cur, float *u);
+static inline int st_clip_find_key(const stance_clip *c, float time, stance_cursor *cur, float *u) {
+    const float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
+    return st_find_key(c, t, cur, u);
+}
 
 /* What a delta clip's constant channels are (graph_deltas.c): with
  * ST_DELTA_T0 its translation is 0 everywhere, with ST_DELTA_S1 its scale
@@ -56,5 +99,13 @@ void st_fused_under(stance_pose *out, const stance_clip *old, float time, stance
  * blend a + (b - a) u is that block, copied; g_state.same_scale). */
 void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
                      float tb, stance_cursor *cb, float wa, float wb, int same_s);
+
+/* out = the crossfade from the two-clip blend of `a` and `b` (as
+ * st_fused_blend2) into out: out's weight w (clamped to [0, 1]), the
+ * blend's 1 - w: st_fused_blend2 into a pose, then evaluate.c's
+ * tr_lerp(out, that, out, w), in one pass. The cursors move as the blend
+ * moves them. */
+void st_fused_blend2_under(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
+                           float tb, stance_cursor *cb, float wa, float wb, int same_s, float w);
 
 #endif

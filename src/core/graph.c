@@ -276,8 +276,11 @@ static void flatten(stance_graph *g) {
         gm->root_layer = -1;
         gm->clip_cap = 1;
         gm->history = 0;
-        for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++)
+        gm->has_trans = gm->any_count > 0;
+        for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++) {
             if (g->states[s].entry_count > gm->clip_cap) gm->clip_cap = g->states[s].entry_count;
+            if (g->states[s].trans_count > 0) gm->has_trans = 1;
+        }
     }
     for (int t = 0; t < g->trans_count; t++) {
         stance_switch_mode md = g->trans[t].mode;
@@ -286,6 +289,13 @@ static void flatten(stance_graph *g) {
     }
     for (int m = 0; m < g->machine_count; m++)
         if (g->machines[m].parent_state < 0) at = post_visit(g, m, at, g->machines[m].layer);
+    for (int l = 0; l < g->layer_count; l++) { /* g_layer.fusable */
+        g_layer *gl = &g->layers[l];
+        const g_machine *gm = &g->machines[gl->machine];
+        const int kind = gl->mode == STANCE_LAYER_ADDITIVE ? gl->additive_ref == STANCE_ADDITIVE_FIRST_FRAME
+                                                           : gl->space != STANCE_SPACE_MESH;
+        gl->fusable = l > 0 && kind && gm->post_first == gm->post_at;
+    }
 }
 
 /* g_state.same_scale of every blend space (after the deltas: the clips its

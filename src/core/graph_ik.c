@@ -8,6 +8,7 @@
  *
  * Building allocates (once); the per-update stage allocates nothing and
  * touches only its instance and the immutable graph. */
+#include <stdint.h>
 #include <string.h>
 
 #include "core/graph_internal.h"
@@ -351,6 +352,13 @@ const stance_footlock_state *stance_instance_footlock_state(const stance_instanc
 void in_root_advance(stance_instance *inst) {
     if (inst->root_owned) return;
     stance_transform *r = &inst->world_root;
+    /* no motion (every delta +-0): the rotated step is +-0 (the root's
+     * rotation and scale are finite), which leaves t as it is unless t
+     * holds a -0 (0x80000000) */
+    uint32_t db[3], tb[3];
+    memcpy(db, inst->root_delta, sizeof db);
+    memcpy(tb, r->t, sizeof tb);
+    if (((db[0] | db[1] | db[2]) << 1) == 0 && tb[0] != 0x80000000u && tb[1] != 0x80000000u && tb[2] != 0x80000000u) return;
     const qm_vec3 d = qm_v3(inst->root_delta[0] * r->s[0], inst->root_delta[1] * r->s[1], inst->root_delta[2] * r->s[2]);
     const qm_vec3 w = qm_qrot(qm_q(r->r[0], r->r[1], r->r[2], r->r[3]), d);
     r->t[0] += w.x, r->t[1] += w.y, r->t[2] += w.z;

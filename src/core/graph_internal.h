@@ -72,6 +72,7 @@ typedef struct g_machine {
     int post_first, post_at;    /* graph->post[post_first..post_at]: its subtree, children first, itself last */
     int clip_cap;               /* most clips one of its states samples (cursors per slot) */
     int history;                /* its transitions use velocity modes (inertialize, dead blending) */
+    int has_trans;              /* some transition can leave a state of it (any-state or a state's own) */
 } g_machine;
 
 typedef struct g_layer {
@@ -86,6 +87,8 @@ typedef struct g_layer {
     const stance_clip *ref_clip;
     int ref_clip_pose;          /* first frame of ref_clip in ref_poses, or -1 */
     int priority;
+    int fusable;                /* not the base layer, additive first-frame or a local override, its machine
+                                   without nested machines: evaluate.c's fused_layer may take it */
 } g_layer;
 
 typedef struct g_ik {
@@ -170,6 +173,7 @@ typedef struct g_machine_rt {
     float req_blend;
     int pose_first;             /* its first persistent pose (PM_SNAP) */
     int has_history;
+    int cursor_cap;             /* graph->machines[m].clip_cap: the size of a slot of cursors, at hand */
     float *rec;                 /* joint_count * INERT_FLOATS when it keeps history */
     stance_cursor *cursors;     /* 2 slots of graph->machines[m].clip_cap */
 } g_machine_rt;
@@ -276,7 +280,7 @@ static inline stance_pose *in_wshared(stance_workspace *ws, int which) {
 static inline stance_cursor *in_cursors(stance_instance *inst, int m, int slot_is_old) {
     g_machine_rt *rt = &inst->machines[m];
     int slot = slot_is_old ? !rt->cur_slot : rt->cur_slot;
-    return rt->cursors + (size_t)slot * (size_t)inst->graph->machines[m].clip_cap;
+    return rt->cursors + (size_t)slot * (size_t)rt->cursor_cap;
 }
 void in_reset_machine(stance_instance *inst, int m);
 static inline stance_pose *in_local(stance_instance *inst) { return &inst->poses[PI_LOCAL]; }
@@ -285,6 +289,8 @@ static inline stance_pose *in_model(stance_instance *inst) { return &inst->poses
 void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags);
 void adv_apply_requests(stance_instance *inst, stance_workspace *ws);
 void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int active);
+/* the plans of every layer's tree: the base layer's always, the others' when enabled and weighted */
+void adv_plan_layers(stance_instance *inst, stance_workspace *ws);
 void adv_blend_weights(const stance_instance *inst, const g_state *s, float *w);
 float adv_normalized(const stance_instance *inst, const g_play *p);
 /* evaluate.c */

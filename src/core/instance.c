@@ -97,6 +97,7 @@ static void bind(stance_instance *inst) {
         pose_at += rt->has_history ? 3 : 1;
         rt->rec = rt->has_history ? (float *)(mem + lo.rec) + (size_t)rec_at++ * INERT_FLOATS * (size_t)J : NULL;
         rt->cursors = (stance_cursor *)(mem + lo.cursors) + cur_at;
+        rt->cursor_cap = g->machines[m].clip_cap;
         cur_at += 2 * g->machines[m].clip_cap;
     }
 }
@@ -410,7 +411,10 @@ stance_status stance_instance_update(stance_instance *inst, float dt, stance_wor
 
 /* One update, its instance and workspace checked (the workspace fits the
  * graph and is bound for it), dt a valid step. */
-static stance_status update_one(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline stance_status update_one(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
     const stance_graph *g = inst->graph;
     if (++ws->stamp == 0) { /* the advance pass's cached blend weights are this update's only */
         for (int m = 0; m < ws->machine_cap; m++) ws->plans[m].stamp = 0;
