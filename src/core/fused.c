@@ -164,7 +164,7 @@ static inline int lowest_bit(unsigned long long m) {
 #endif
 }
 
-void st_fused_additive(stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags,
+ST_INLINE void fused_additive(stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags,
                        unsigned long long still, float time, stance_cursor *cur, const float *mask, float weight) {
     float uf;
     const int k = st_clip_find_key(delta, time, cur, &uf);
@@ -222,7 +222,7 @@ ST_INLINE void blend2_body(float *const o, const keys *A, const keys *B, sv4 ua,
     }
 }
 
-void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
+ST_INLINE void fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
                      float tb, stance_cursor *cb, float wa, float wb, int same_s) {
     float ua_f, ub_f;
     const keys A = keys_at(a, st_clip_find_key(a, ta, ca, &ua_f));
@@ -282,7 +282,7 @@ ST_INLINE void blend2_under_body(float *const o, const keys *A, const keys *B, s
     }
 }
 
-void st_fused_blend2_under(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
+ST_INLINE void fused_blend2_under(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
                            float tb, stance_cursor *cb, float wa, float wb, int same_s, float w) {
     w = w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w;
     if (w <= 0.0f) { /* the old blend alone */
@@ -351,7 +351,7 @@ ST_INLINE void override_body(float *const o0, const float *const b0, const keys 
     }
 }
 
-void st_fused_override(stance_pose *out, const stance_pose *base, const stance_clip *layer, float time,
+ST_INLINE void fused_override(stance_pose *out, const stance_pose *base, const stance_clip *layer, float time,
                        stance_cursor *cur, const float *mask, float weight) {
     float uf;
     const keys K = keys_at(layer, st_clip_find_key(layer, time, cur, &uf));
@@ -362,7 +362,7 @@ void st_fused_override(stance_pose *out, const stance_pose *base, const stance_c
         override_body(out->tx, base->tx, &K, u, mask, weight, out->padded_count, K.t_lerp, K.r_lerp, K.s_lerp);
 }
 
-void st_fused_under(stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w) {
+ST_INLINE void fused_under(stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w) {
     w = w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w;
     if (w <= 0.0f) { /* the old clip alone */
         stance_clip_sample(old, time, cur, out);
@@ -399,7 +399,7 @@ void st_fused_under(stance_pose *out, const stance_clip *old, float time, stance
     }
 }
 
-void st_fused_sample(stance_pose *out, const stance_clip *c, float time, stance_cursor *cur) {
+ST_INLINE void fused_sample(stance_pose *out, const stance_clip *c, float time, stance_cursor *cur) {
     float uf;
     const keys K = keys_at(c, st_clip_find_key(c, time, cur, &uf));
     const int pc = out->padded_count, n3 = 3 * pc;
@@ -415,3 +415,30 @@ void st_fused_sample(stance_pose *out, const stance_clip *c, float time, stance_
         for (int ch = 0; ch < 4; ch++) sv_storea(o + (3 + ch) * pc + j, q[ch]);
     }
 }
+
+/* ---- the passes in two encodings ------------------------------------------
+ * Each pass is compiled as it is (SSE2, or the scalar form) and, where the
+ * build is for baseline x86-64, again in VEX encoding, which the CPUs with
+ * AVX run (as local_to_model.c does): the same operations in the same order,
+ * no FMA, so the same results bit for bit (tests/test_fused.c compares the
+ * passes, in VEX on such a CPU, with the unfused path, which is SSE2 only);
+ * the 3-operand forms need no register copies. */
+#if defined(SV_SSE2) && defined(__GNUC__) && defined(__x86_64__) && !defined(__AVX__)
+#define FUSED_VEX_OK __builtin_cpu_supports("avx")
+#define FUSED_VEX(name, params, args)                                                                             \
+    __attribute__((target("avx"))) static void name##_vex params { fused_##name args; }                          \
+    static void name##_sse params { fused_##name args; }                                                         \
+    void st_fused_##name params {                                                                                \
+        if (FUSED_VEX_OK) name##_vex args;                                                                       \
+        else name##_sse args;                                                                                    \
+    }
+#else
+#define FUSED_VEX(name, params, args)                                                                             \
+    void st_fused_##name params { fused_##name args; }
+#endif
+FUSED_VEX(additive, (stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags, unsigned long long still, float time, stance_cursor *cur, const float *mask, float weight), (out, base, delta, flags, still, time, cur, mask, weight))
+FUSED_VEX(blend2, (stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b, float tb, stance_cursor *cb, float wa, float wb, int same_s), (out, a, ta, ca, b, tb, cb, wa, wb, same_s))
+FUSED_VEX(blend2_under, (stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b, float tb, stance_cursor *cb, float wa, float wb, int same_s, float w), (out, a, ta, ca, b, tb, cb, wa, wb, same_s, w))
+FUSED_VEX(override, (stance_pose *out, const stance_pose *base, const stance_clip *layer, float time, stance_cursor *cur, const float *mask, float weight), (out, base, layer, time, cur, mask, weight))
+FUSED_VEX(under, (stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w), (out, old, time, cur, w))
+FUSED_VEX(sample, (stance_pose *out, const stance_clip *c, float time, stance_cursor *cur), (out, c, time, cur))
