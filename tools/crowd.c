@@ -1,11 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 /* tools/crowd.c - see crowd.h. Threads wait on a barrier per frame; the
- * calling thread is worker 0. Within a frame the threads take chunks of
- * CROWD_CHUNK characters from a shared counter, so a thread the machine
- * slows down takes fewer (the result does not depend on who updates whom). */
+ * calling thread is worker 0. */
 #include <math.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,11 +10,10 @@
 #include "crowd.h"
 
 #define CROWD_MAX_THREADS 64
-#define CROWD_CHUNK 64
 
 typedef struct worker {
     crowd *c;
-    int index;
+    int index, first, count;
     stance_workspace *ws;
     long clips;
     stance_status status;
@@ -30,7 +26,6 @@ struct crowd {
     stance_instance **inst;
     worker w[CROWD_MAX_THREADS];
     pthread_barrier_t start, done;
-    atomic_int next;            /* the first character no thread has taken this frame */
     int quit;
     long frame;
     long updates;
@@ -61,15 +56,10 @@ static void inputs(crowd *c, int i, long f) {
 static void run_slice(worker *w) {
     crowd *c = w->c;
     const long f = c->frame;
-    for (;;) {
-        const int first = atomic_fetch_add_explicit(&c->next, CROWD_CHUNK, memory_order_relaxed);
-        if (first >= c->n) break;
-        const int count = first + CROWD_CHUNK <= c->n ? CROWD_CHUNK : c->n - first;
-        for (int i = first; i < first + count; i++) inputs(c, i, f);
-        stance_status s = stance_instances_update(c->inst + first, count, 1.0f / 60.0f, w->ws);
-        if (s && !w->status) w->status = s;
-        for (int i = first; i < first + count; i++) w->clips += stance_instance_clips_sampled(c->inst[i]);
-    }
+    for (int i = w->first; i < w->first + w->count; i++) inputs(c, i, f);
+    stance_status s = stance_instances_update(c->inst + w->first, w->count, 1.0f / 60.0f, w->ws);
+    if (s && !w->status) w->status = s;
+    for (int i = w->first; i < w->first + w->count; i++) w->clips += stance_instance_clips_sampled(c->inst[i]);
 }
 
 static void *thread_main(void *p) {
@@ -83,7 +73,6 @@ static void *thread_main(void *p) {
 }
 
 static double frame(crowd *c) {
-    atomic_store_explicit(&c->next, 0, memory_order_relaxed); /* the barrier orders it before the workers' reads */
     double t0 = now_s();
     if (c->threads > 1) pthread_barrier_wait(&c->start);
     run_slice(&c->w[0]);
@@ -139,6 +128,8 @@ stance_status crowd_create(const stance_graph *g, int n, int threads, crowd **ou
     for (int t = 0; t < threads && !s; t++) {
         worker *w = &c->w[t];
         w->c = c, w->index = t;
+        w->first = (int)((long)n * t / threads);
+        w->count = (int)((long)n * (t + 1) / threads) - w->first;
         s = stance_workspace_create(g, NULL, &w->ws, err);
     }
     if (s) { crowd_destroy(c); return s; }
