@@ -294,7 +294,21 @@ static inline void l2m_runs(float *m0, const float *l0, int pc, const short *g, 
     for (int c = 0; c < 10; c++) P[c] = sv_set1(0.0f);
     for (int k = 0; k < count; k++, g += 9) {
         const int n = g[0], j = g[1], flags = g[4];
-        if (g[2] == ST_RUN_ROOT && identity_root) { /* roots under the identity: the local transforms as they are */
+        if (g[2] == ST_RUN_ROOT && identity_root && (flags & ST_RUN_LOAD4) && (flags & ST_RUN_STORE4)) {
+            /* roots under the identity: the local transforms as they are */
+            const float *l = l0 + j;
+            float *m = m0 + j;
+            for (int c = 0; c < 10; c++) {
+                P[c] = sv_load(l);
+                sv_store(m, P[c]);
+                l += pc;
+                m += pc;
+                SV_OPAQUE(l);
+                SV_OPAQUE(m);
+            }
+            continue;
+        }
+        if (g[2] == ST_RUN_ROOT && identity_root) { /* the same, near the end of the pose */
             for (int c = 0; c < 10; c++) {
                 const float *l = l0 + c * pc + j;
                 const sv4 v = flags & ST_RUN_LOAD4 ? sv_load(l) : l2m_shift(sv_load(l + n - 4), n);
@@ -308,8 +322,12 @@ static inline void l2m_runs(float *m0, const float *l0, int pc, const short *g, 
         }
         switch (g[2]) {
         case ST_RUN_X:
-            if (g[3])
-                for (int c = 0; c < 10; c++) P[c] = l2m_down(P[c], g[3]);
+            switch (g[3]) {
+            case 0: break;
+            case 1: for (int c = 0; c < 10; c++) P[c] = SV_SHUF(P[c], 1, 2, 3, 3); break;
+            case 2: for (int c = 0; c < 10; c++) P[c] = SV_SHUF(P[c], 2, 3, 3, 3); break;
+            default: for (int c = 0; c < 10; c++) P[c] = SV_SHUF(P[c], 3, 3, 3, 3);
+            }
             break;
         case ST_RUN_ROOT:
             for (int c = 0; c < 10; c++) P[c] = sv_set1(rv[c]);
