@@ -97,12 +97,12 @@ static int bench_clips(const char *path, int json) {
 #define CROWD_WARMUP 60
 
 /* The crowd workload of bench/WORKLOAD.md on a graph file. */
-static int bench_crowd(const char *path, const char *asset, int N, int T, int F, int json) {
+static int bench_crowd(const char *path, const char *asset, int N, int T, int chunk, int F, int json) {
     tool_graph tg;
     stance_error err = {0};
     if (tool_graph_open(&tg, path, asset, &err)) { fprintf(stderr, "stance bench: %s\n", err.message); return 1; }
     crowd *c = NULL;
-    if (crowd_create(tg.graph, N, T, &c, &err)) {
+    if (crowd_create(tg.graph, N, T, chunk, &c, &err)) {
         fprintf(stderr, "stance bench: %s\n", err.message);
         tool_graph_close(&tg);
         return 1;
@@ -118,11 +118,11 @@ static int bench_crowd(const char *path, const char *asset, int N, int T, int F,
     double p95 = ms[i95 < 0 ? 0 : i95 >= F ? F - 1 : i95];
     double us_core = med * 1e3 * T / N, per_frame = 16.7 / med * N;
     if (json) {
-        printf("{\"graph\":\"%s\",\"characters\":%d,\"threads\":%d,\"frames\":%d,\"warmup\":%d,"
+        printf("{\"graph\":\"%s\",\"characters\":%d,\"threads\":%d,\"chunk\":%d,\"frames\":%d,\"warmup\":%d,"
                "\"frame_ms_median\":%.3f,\"frame_ms_p95\":%.3f,\"us_per_update_per_core\":%.3f,"
                "\"characters_per_16_7ms\":%.0f,\"instance_bytes\":%zu,\"workspace_bytes\":%zu,"
                "\"clips_sampled_per_update\":%.3f,\"check\":%.3f}\n",
-               tg.name, N, T, F, CROWD_WARMUP, med, p95, us_core, per_frame, crowd_instance_bytes(c),
+               tg.name, N, T, chunk, F, CROWD_WARMUP, med, p95, us_core, per_frame, crowd_instance_bytes(c),
                crowd_workspace_bytes(c), crowd_clips_per_update(c), check);
     } else {
         printf("stance bench: %s, %d characters, %d thread(s), %d frames after %d warm-up\n", tg.name, N, T, F, CROWD_WARMUP);
@@ -141,7 +141,7 @@ static int bench_crowd(const char *path, const char *asset, int N, int T, int F,
 }
 
 int cmd_bench(int argc, char **argv) {
-    int J = 64, N = 1000, F = 100, json = 0, T = 1, frames_given = 0;
+    int J = 64, N = 1000, F = 100, json = 0, T = 1, frames_given = 0, chunk = 0;
     const char *graph = NULL, *asset = NULL, *clips = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -151,6 +151,9 @@ int cmd_bench(int argc, char **argv) {
         else if (!strcmp(a, "--asset") && i + 1 < argc) asset = argv[++i];
         else if (!strcmp(a, "--threads") && i + 1 < argc) {
             if (!parse_int(argv[++i], 1, 64, &T)) { fprintf(stderr, "stance bench: --threads must be 1..64\n"); return 2; }
+        }
+        else if (!strcmp(a, "--chunk") && i + 1 < argc) {
+            if (!parse_int(argv[++i], 1, 1000000, &chunk)) { fprintf(stderr, "stance bench: --chunk must be 1..1000000\n"); return 2; }
         }
         else if (!strcmp(a, "--joints") && i + 1 < argc) {
             if (!parse_int(argv[++i], 2, STANCE_MAX_JOINTS, &J)) { fprintf(stderr, "stance bench: --joints must be 2..%d\n", STANCE_MAX_JOINTS); return 2; }
@@ -162,18 +165,20 @@ int cmd_bench(int argc, char **argv) {
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: stance bench [--joints 64] [--characters 1000] [--frames 100] [--json]\n"
                    "       stance bench --clips FILE [--json]   sampling cost of each clip of FILE as stored\n"
-                   "       stance bench --graph FILE [--asset F] [--characters N] [--threads T] [--frames 600] [--json]\n"
+                   "       stance bench --graph FILE [--asset F] [--characters N] [--threads T] [--chunk C] [--frames 600] [--json]\n"
                    "Without --graph: the reference workload of bench/WORKLOAD.md (sample x2, blend, local-to-model):\n"
                    "%d warm-up frames, then %d repetitions of FRAMES frames; prints medians.\n"
                    "With --graph: the crowd workload: N instances of the graph (speed patterns, staggered jumps,\n"
                    "breathe 0.5, lean 0.3, wave 1.0 on every third), %d warm-up frames then FRAMES frames at 60 Hz\n"
-                   "split over T threads (a workspace each); prints the median and p95 frame time.\n", WARMUP, REPS, CROWD_WARMUP);
+                   "split over T threads (a workspace each) in equal slices, or with --chunk C in chunks of C\n"
+                   "characters each thread takes from a shared counter; prints the median and p95 frame time.\n",
+                   WARMUP, REPS, CROWD_WARMUP);
             return 0;
         } else { fprintf(stderr, "stance bench: unknown option '%s' (see --help)\n", a); return 2; }
     }
     if (clips) return bench_clips(clips, json);
-    if (graph) return bench_crowd(graph, asset, N, T, frames_given ? F : 600, json);
-    if (asset || T != 1) { fprintf(stderr, "stance bench: --asset and --threads need --graph\n"); return 2; }
+    if (graph) return bench_crowd(graph, asset, N, T, chunk, frames_given ? F : 600, json);
+    if (asset || T != 1 || chunk) { fprintf(stderr, "stance bench: --asset, --threads and --chunk need --graph\n"); return 2; }
     workload w;
     stance_error err = {0};
     if (workload_create(&w, J, N, &err)) { fprintf(stderr, "stance bench: %s\n", err.message); return 1; }

@@ -1,8 +1,11 @@
 #define _POSIX_C_SOURCE 200809L
 /* tools/crowd.c - see crowd.h. Threads wait on a barrier per frame; the
- * calling thread is worker 0. */
+ * calling thread is worker 0. Within a frame each thread updates its equal
+ * slice (WORKLOAD.md), or with a chunk size takes chunks of characters from
+ * a shared counter until none are left. */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -26,6 +29,8 @@ struct crowd {
     stance_instance **inst;
     worker w[CROWD_MAX_THREADS];
     pthread_barrier_t start, done;
+    int chunk;                  /* > 0: characters a thread takes at a time from next */
+    atomic_int next;            /* the first character no thread has taken this frame */
     int quit;
     long frame;
     long updates;
@@ -53,13 +58,26 @@ static void inputs(crowd *c, int i, long f) {
     if (c->p_jump >= 0 && (f + 37L * i) % 240 == 0) stance_instance_set_trigger(in, c->p_jump, NULL);
 }
 
-static void run_slice(worker *w) {
+static void run_range(worker *w, int first, int count) {
     crowd *c = w->c;
     const long f = c->frame;
-    for (int i = w->first; i < w->first + w->count; i++) inputs(c, i, f);
-    stance_status s = stance_instances_update(c->inst + w->first, w->count, 1.0f / 60.0f, w->ws);
+    for (int i = first; i < first + count; i++) inputs(c, i, f);
+    stance_status s = stance_instances_update(c->inst + first, count, 1.0f / 60.0f, w->ws);
     if (s && !w->status) w->status = s;
-    for (int i = w->first; i < w->first + w->count; i++) w->clips += stance_instance_clips_sampled(c->inst[i]);
+    for (int i = first; i < first + count; i++) w->clips += stance_instance_clips_sampled(c->inst[i]);
+}
+
+static void run_slice(worker *w) {
+    crowd *c = w->c;
+    if (c->chunk <= 0) {
+        run_range(w, w->first, w->count);
+        return;
+    }
+    for (;;) {
+        const int first = atomic_fetch_add_explicit(&c->next, c->chunk, memory_order_relaxed);
+        if (first >= c->n) break;
+        run_range(w, first, first + c->chunk <= c->n ? c->chunk : c->n - first);
+    }
 }
 
 static void *thread_main(void *p) {
@@ -73,6 +91,7 @@ static void *thread_main(void *p) {
 }
 
 static double frame(crowd *c) {
+    atomic_store_explicit(&c->next, 0, memory_order_relaxed); /* the start barrier orders it before the workers */
     double t0 = now_s();
     if (c->threads > 1) pthread_barrier_wait(&c->start);
     run_slice(&c->w[0]);
@@ -94,7 +113,7 @@ double crowd_frame_timed(crowd *c) {
 
 static int find_layer(const stance_graph *g, const char *name) { return stance_graph_find_layer(g, name); }
 
-stance_status crowd_create(const stance_graph *g, int n, int threads, crowd **out, stance_error *err) {
+stance_status crowd_create(const stance_graph *g, int n, int threads, int chunk, crowd **out, stance_error *err) {
     *out = NULL;
     if (!g || n < 1 || threads < 1 || threads > CROWD_MAX_THREADS || threads > n) {
         if (err) { err->status = STANCE_ERR_ARGUMENT; strcpy(err->message, "crowd: need a graph, 1..64 threads and at least one character per thread"); }
@@ -102,7 +121,7 @@ stance_status crowd_create(const stance_graph *g, int n, int threads, crowd **ou
     }
     crowd *c = calloc(1, sizeof *c);
     if (!c) return STANCE_ERR_MEMORY;
-    c->graph = g, c->n = n, c->threads = threads;
+    c->graph = g, c->n = n, c->threads = threads, c->chunk = chunk > 0 ? chunk : 0;
     c->inst = calloc((size_t)n, sizeof *c->inst);
     if (!c->inst) { free(c); return STANCE_ERR_MEMORY; }
     c->p_speed = stance_graph_find_param(g, "speed");

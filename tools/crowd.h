@@ -9,7 +9,10 @@
 
 typedef struct crowd crowd;
 
-stance_status crowd_create(const stance_graph *graph, int characters, int threads, crowd **out, stance_error *err);
+/* chunk 0: each thread updates its equal slice (WORKLOAD.md); chunk > 0:
+ * the threads take that many characters at a time until none are left. */
+stance_status crowd_create(const stance_graph *graph, int characters, int threads, int chunk, crowd **out,
+                           stance_error *err);
 void crowd_destroy(crowd *c);
 /* One frame of all characters (inputs, then the update), on every thread.
  * The warm-up and the timed frames run through different functions so a
