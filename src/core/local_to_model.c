@@ -213,13 +213,6 @@ static inline void l2m_tile(float *m0, const float *l0, int pc, const short *a, 
  * (l2m_shift) and stores only its joints, so the padding keeps the identity;
  * elsewhere the lanes past a short run compute values the next runs
  * overwrite. */
-static inline sv4 l2m_down(sv4 v, int s) {
-    switch (s) {
-    case 1: return SV_SHUF(v, 1, 2, 3, 3);
-    case 2: return SV_SHUF(v, 2, 3, 3, 3);
-    default: return SV_SHUF(v, 3, 3, 3, 3);
-    }
-}
 static inline void l2m_store_first(float *p, sv4 v, int n) {
     switch (n) {
     case 3: sv_store2(p, v), p[2] = sv_lane0(SV_SHUF(v, 2, 2, 2, 2)); break;
