@@ -236,6 +236,22 @@ ST_INLINE void fused_blend2(stance_pose *out, const stance_clip *a, float ta, st
                     same_s);
 }
 
+/* One block of rotations faded under: out's rotations at oq (pc apart)
+ * over base rotations b, out's weight vw and b's wb = 1 - w (pose.c's
+ * masked_block for one weight in (0, 1): b's hemisphere by the sign of the
+ * dot, the sum normalized). */
+ST_INLINE void fade_rot_block(float *oq, int pc, const sv4 *b, sv4 vw, sv4 wb, sv4 one) {
+    const sv4 lx = sv_loada(oq), ly = sv_loada(oq + pc), lz = sv_loada(oq + 2 * pc), lw = sv_loada(oq + 3 * pc);
+    const sv4 wl = sv_xorsign(vw, sv_dot4(b[0], b[1], b[2], b[3], lx, ly, lz, lw));
+    const sv4 x = sv_add(sv_mul(b[0], wb), sv_mul(lx, wl)), y = sv_add(sv_mul(b[1], wb), sv_mul(ly, wl));
+    const sv4 z = sv_add(sv_mul(b[2], wb), sv_mul(lz, wl)), ww = sv_add(sv_mul(b[3], wb), sv_mul(lw, wl));
+    const sv4 inv = sv_div(one, sv_sqrt(sv_dot4(x, y, z, ww, x, y, z, ww)));
+    sv_storea(oq, sv_mul(x, inv));
+    sv_storea(oq + pc, sv_mul(y, inv));
+    sv_storea(oq + 2 * pc, sv_mul(z, inv));
+    sv_storea(oq + 3 * pc, sv_mul(ww, inv));
+}
+
 /* st_fused_blend2_under's pass with the key flags given (constants for the
  * common clips, as blend2_body): blend2_body's blend of a and b, block by
  * block, taken as the base of pose.c's masked_block with out as the layer
@@ -269,16 +285,7 @@ ST_INLINE void blend2_under_body(float *const o, const keys *A, const keys *B, s
         const sv4 inv = sv_div(one, sv_sqrt(sv_max(sv_dot4(x[0], x[1], x[2], x[3], x[0], x[1], x[2], x[3]), tiny)));
         sv4 b[4];
         for (int c = 0; c < 4; c++) b[c] = sv_mul(x[c], inv);
-        float *oq = o + 3 * pc + j;
-        const sv4 lx = sv_loada(oq), ly = sv_loada(oq + pc), lz = sv_loada(oq + 2 * pc), lw = sv_loada(oq + 3 * pc);
-        const sv4 wl = sv_xorsign(vw, sv_dot4(b[0], b[1], b[2], b[3], lx, ly, lz, lw));
-        const sv4 y0 = sv_add(sv_mul(b[0], wl0), sv_mul(lx, wl)), y1 = sv_add(sv_mul(b[1], wl0), sv_mul(ly, wl));
-        const sv4 y2 = sv_add(sv_mul(b[2], wl0), sv_mul(lz, wl)), y3 = sv_add(sv_mul(b[3], wl0), sv_mul(lw, wl));
-        const sv4 inv2 = sv_div(one, sv_sqrt(sv_dot4(y0, y1, y2, y3, y0, y1, y2, y3)));
-        sv_storea(oq, sv_mul(y0, inv2));
-        sv_storea(oq + pc, sv_mul(y1, inv2));
-        sv_storea(oq + 2 * pc, sv_mul(y2, inv2));
-        sv_storea(oq + 3 * pc, sv_mul(y3, inv2));
+        fade_rot_block(o + 3 * pc + j, pc, b, vw, wl0, one);
     }
 }
 
@@ -386,16 +393,7 @@ ST_INLINE void fused_under(stance_pose *out, const stance_clip *old, float time,
     for (int j = 0; j < pc; j += 4) {
         sv4 b[4];
         key_nlerp(K.r0, K.r1, u, K.r_lerp, pc, j, b);
-        float *oq = o + 3 * pc + j;
-        const sv4 lx = sv_loada(oq), ly = sv_loada(oq + pc), lz = sv_loada(oq + 2 * pc), lw = sv_loada(oq + 3 * pc);
-        const sv4 wl = sv_xorsign(vw, sv_dot4(b[0], b[1], b[2], b[3], lx, ly, lz, lw));
-        const sv4 x = sv_add(sv_mul(b[0], wb), sv_mul(lx, wl)), y = sv_add(sv_mul(b[1], wb), sv_mul(ly, wl));
-        const sv4 z = sv_add(sv_mul(b[2], wb), sv_mul(lz, wl)), ww = sv_add(sv_mul(b[3], wb), sv_mul(lw, wl));
-        const sv4 inv = sv_div(one, sv_sqrt(sv_dot4(x, y, z, ww, x, y, z, ww)));
-        sv_storea(oq, sv_mul(x, inv));
-        sv_storea(oq + pc, sv_mul(y, inv));
-        sv_storea(oq + 2 * pc, sv_mul(z, inv));
-        sv_storea(oq + 3 * pc, sv_mul(ww, inv));
+        fade_rot_block(o + 3 * pc + j, pc, b, vw, wb, one);
     }
 }
 
@@ -423,13 +421,12 @@ ST_INLINE void fused_sample(stance_pose *out, const stance_clip *c, float time, 
  * no FMA, so the same results bit for bit (tests/test_fused.c compares the
  * passes, in VEX on such a CPU, with the unfused path, which is SSE2 only);
  * the 3-operand forms need no register copies. */
-#if defined(SV_SSE2) && defined(__GNUC__) && defined(__x86_64__) && !defined(__AVX__)
-#define FUSED_VEX_OK __builtin_cpu_supports("avx")
+#if defined(SV_VEX_COPY)
 #define FUSED_VEX(name, params, args)                                                                             \
-    __attribute__((target("avx"))) static void name##_vex params { fused_##name args; }                          \
+    SV_VEX_TARGET static void name##_vex params { fused_##name args; }                                           \
     static void name##_sse params { fused_##name args; }                                                         \
     void st_fused_##name params {                                                                                \
-        if (FUSED_VEX_OK) name##_vex args;                                                                       \
+        if (SV_CPU_HAS_AVX()) name##_vex args;                                                                   \
         else name##_sse args;                                                                                    \
     }
 #else

@@ -213,14 +213,6 @@ static inline void l2m_tile(float *m0, const float *l0, int pc, const short *a, 
  * (l2m_shift) and stores only its joints, so the padding keeps the identity;
  * elsewhere the lanes past a short run compute values the next runs
  * overwrite. */
-static inline void l2m_store_first(float *p, sv4 v, int n) {
-    switch (n) {
-    case 3: sv_store2(p, v), p[2] = sv_lane0(SV_SHUF(v, 2, 2, 2, 2)); break;
-    case 2: sv_store2(p, v); break;
-    case 1: p[0] = sv_lane0(v); break;
-    default: sv_store(p, v);
-    }
-}
 /* One run of 4 lanes: local rows from l, model rows to m, pc floats apart;
  * the parents in P (aligned: SSE2 arithmetic reads them in place), the
  * run's results into P too when keep. Each pointer steps row by row (one
@@ -276,7 +268,7 @@ static inline void l2m_run_short(float *m, const float *l, int pc, int n, sv4 *P
     l2m_qmul(q, P[3], P[4], P[5], P[6], L[3], L[4], L[5], L[6]);
     P[7] = sv_mul(P[7], L[7]), P[8] = sv_mul(P[8], L[8]), P[9] = sv_mul(P[9], L[9]);
     P[0] = t[0], P[1] = t[1], P[2] = t[2], P[3] = q[0], P[4] = q[1], P[5] = q[2], P[6] = q[3];
-    for (int c = 0; c < 10; c++) l2m_store_first(m + c * pc, P[c], n);
+    for (int c = 0; c < 10; c++) l2m_store_short(m + c * pc, P[c], n);
 }
 
 #if defined(__GNUC__)
@@ -308,7 +300,7 @@ static inline void l2m_runs(float *m0, const float *l0, int pc, const short *g, 
                 if (flags & ST_RUN_STORE4)
                     sv_store(m0 + c * pc + j, v);
                 else
-                    l2m_store_first(m0 + c * pc + j, v, n);
+                    l2m_store_short(m0 + c * pc + j, v, n);
                 P[c] = v;
             }
             continue;
@@ -486,40 +478,47 @@ static void l2m_sse(float *m0, const float *l0, int pc, const stance_skeleton *s
                     const stance_transform *root) {
     l2m_schedule(m0, l0, pc, sk, rv, root);
 }
-#if defined(SV_SSE2) && defined(__GNUC__) && defined(__x86_64__) && !defined(__AVX__)
-/* The same code in VEX encoding, taken at run time on CPUs with AVX (the
- * build stays portable x86-64): its 3-operand forms need none of the
- * register copies SSE2's 2-operand forms do (local-to-model of
- * RobotExpressive: 3,043 -> 2,600 instructions). The same operations in the
- * same order, no FMA: the same results bit for bit. */
-#define L2M_VEX 1
-__attribute__((target("avx"))) static void l2m_vex(float *m0, const float *l0, int pc, const stance_skeleton *sk,
-                                                   const float *rv, const stance_transform *root) {
+#if defined(SV_VEX_COPY)
+/* The same code in VEX encoding (simd.h), taken at run time on CPUs with
+ * AVX (the build stays portable x86-64): its 3-operand forms need none of
+ * the register copies SSE2's 2-operand forms do (local-to-model of
+ * RobotExpressive: 3,043 -> 2,600 instructions), with the same results. */
+SV_VEX_TARGET static void l2m_vex(float *m0, const float *l0, int pc, const stance_skeleton *sk, const float *rv,
+                                  const stance_transform *root) {
     l2m_schedule(m0, l0, pc, sk, rv, root);
 }
 #endif
 
-static const float l2m_identity_rv[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f};
-
-int st_local_to_model_as(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
-                         const stance_transform *root, int vex) {
-    float rv[10];
-    for (int c = 0; c < 10; c++) rv[c] = l2m_identity_rv[c];
+/* The root transform's 10 channels (the identity's when root is NULL), then
+ * the schedule in one encoding: vex 1 VEX, 0 SSE2 (or the scalar form), -1
+ * whichever the CPU runs best. 0 when the encoding asked for is not here. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int l2m_encoded(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
+                       const stance_transform *root, int vex) {
+    static const float identity[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f};
+    float root_rv[10];
+    const float *rv = identity;
     if (root) {
-        for (int c = 0; c < 3; c++) rv[c] = root->t[c], rv[7 + c] = root->s[c];
-        for (int c = 0; c < 4; c++) rv[3 + c] = root->r[c];
+        for (int c = 0; c < 3; c++) root_rv[c] = root->t[c], root_rv[7 + c] = root->s[c];
+        for (int c = 0; c < 4; c++) root_rv[3 + c] = root->r[c];
+        rv = root_rv;
     }
-    if (!vex) {
-        l2m_sse(model->tx, local->tx, model->padded_count, sk, rv, root);
-        return 1;
-    }
-#if defined(L2M_VEX)
-    if (__builtin_cpu_supports("avx")) {
+#if defined(SV_VEX_COPY)
+    if (vex != 0 && SV_CPU_HAS_AVX()) {
         l2m_vex(model->tx, local->tx, model->padded_count, sk, rv, root);
         return 1;
     }
 #endif
-    return 0;
+    if (vex == 1) return 0;
+    l2m_sse(model->tx, local->tx, model->padded_count, sk, rv, root);
+    return 1;
+}
+
+int st_local_to_model_as(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
+                         const stance_transform *root, int vex) {
+    return l2m_encoded(model, local, sk, root, vex ? 1 : 0);
 }
 
 stance_status stance_local_to_model(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
@@ -527,22 +526,8 @@ stance_status stance_local_to_model(stance_pose *model, const stance_pose *local
     if (!valid(model) || !valid(local) || !sk || model == local) return STANCE_ERR_ARGUMENT;
     const int n = sk->joint_count;
     if (model->joint_count != n || local->joint_count != n) return STANCE_ERR_ARGUMENT;
-    /* the root transform's 10 channels (the identity's when root is NULL) */
-    float root_rv[10];
-    const float *rv = l2m_identity_rv;
-    if (root) {
-        if (!st_finite_n(root->t, 3) || !st_finite_n(root->r, 4) || !st_finite_n(root->s, 3)) return STANCE_ERR_VALUE;
-        for (int c = 0; c < 3; c++) root_rv[c] = root->t[c], root_rv[7 + c] = root->s[c];
-        for (int c = 0; c < 4; c++) root_rv[3 + c] = root->r[c];
-        rv = root_rv;
-    }
-#if defined(L2M_VEX)
-    if (__builtin_cpu_supports("avx")) {
-        l2m_vex(model->tx, local->tx, model->padded_count, sk, rv, root);
-        return STANCE_OK;
-    }
-#endif
-    l2m_sse(model->tx, local->tx, model->padded_count, sk, rv, root);
+    if (root && (!st_finite_n(root->t, 3) || !st_finite_n(root->r, 4) || !st_finite_n(root->s, 3))) return STANCE_ERR_VALUE;
+    l2m_encoded(model, local, sk, root, -1);
     return STANCE_OK;
 }
 

@@ -110,6 +110,17 @@ static inline sv4 sv_gather_at(const float *b, ptrdiff_t i0, ptrdiff_t i1, ptrdi
 /* the same on an array r[0..3] */
 static inline void sv_transpose4(sv4 *r) { SV_TRANSPOSE4(r[0], r[1], r[2], r[3]); }
 
+/* A second copy in VEX encoding (the hot passes of local_to_model.c and
+ * fused.c): where the build is for baseline x86-64 SSE2 with GCC or clang,
+ * a function marked SV_VEX_TARGET is compiled for AVX, and SV_CPU_HAS_AVX()
+ * says at run time whether it may run. Such a copy is the same source: the
+ * same operations in the same order, no FMA, so the same results. */
+#if defined(SV_SSE2) && defined(__GNUC__) && defined(__x86_64__) && !defined(__AVX__)
+#define SV_VEX_COPY 1
+#define SV_VEX_TARGET __attribute__((target("avx")))
+#define SV_CPU_HAS_AVX() __builtin_cpu_supports("avx")
+#endif
+
 /* A compiler barrier: loads are not moved above it nor stores below it. A
  * kernel split by it into parts keeps only one part's values in registers
  * (SSE2 has 16) instead of spilling what the compiler hoisted. */

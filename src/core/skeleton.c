@@ -151,7 +151,7 @@ static int l2m_schedule(const int *parents, int n, short *out) {
  * before the run and it is a root exactly when the first is. The parents
  * come from the last run's results in registers when they are its lanes in
  * order (shifted by g[3]), else one broadcast, one row, or a gather. */
-static int l2m_runs(const int *parents, int n, short *out) {
+static int l2m_build_runs(const int *parents, int n, short *out) {
     const int pc = st_pad8(n);
     int rc = 0, pj = -1, pk = 0;
     for (int j = 0; j < n;) {
@@ -173,7 +173,7 @@ static int l2m_runs(const int *parents, int n, short *out) {
             kind = ST_RUN_ROW;
         g[2] = (short)kind, g[3] = (short)shift;
         g[4] = (short)((j + 3 < pc ? ST_RUN_LOAD4 : 0) | (j + 3 < n ? ST_RUN_STORE4 : 0));
-        if (kind == ST_RUN_X) g[4 - 9] |= ST_RUN_KEEP; /* the last run keeps its results */
+        if (kind == ST_RUN_X) out[(size_t)(rc - 2) * 9 + 4] |= ST_RUN_KEEP; /* the last run keeps its results */
         pj = j, pk = k;
         j += k;
     }
@@ -321,7 +321,7 @@ stance_status stance_skeleton_create(const stance_skeleton_desc *desc,
     short *groups = (short *)(mem + off_groups);
     int gc = l2m_schedule(parents, n, groups);
     short runs[9 * STANCE_MAX_JOINTS];
-    const int rc = l2m_runs(parents, n, runs);
+    const int rc = l2m_build_runs(parents, n, runs);
     sk->l2m_runs = l2m_cost_runs(runs, rc) < l2m_cost_items(groups, gc);
     if (sk->l2m_runs) memcpy(groups, runs, sizeof(short) * 9 * (size_t)rc), gc = rc;
     sk->l2m_group_count = gc;
