@@ -59,10 +59,12 @@ callgrind: build
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
-# FUZZ_TARGET=asset|graphfile|api|all, FUZZ_SECONDS (default 60); clang's
-# libFuzzer runtime is in libclang-rt-14-dev
+# FUZZ_TARGET=asset|compiled|graphfile|api|campaign|all, FUZZ_SECONDS (default 60;
+# the campaign runs to its end, FUZZ_JOBS shards at once); clang's libFuzzer
+# runtime is in libclang-rt-14-dev. The CLI (make build) makes the seeds.
 fuzz:
 	bash scripts/deps.sh clang libclang-rt-14-dev libjansson-dev libassimp-dev libtinygltf-dev
+	@$(MAKE) --no-print-directory build
 	bash fuzz/run.sh
 
 clean:

@@ -13,7 +13,7 @@ supp="$STANCE_SOURCE/tests/lsan.supp"
 [ -x "$probe" ] || { echo "test_lsan: $probe missing (needs assimp)"; exit 0; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
-ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$supp:print_suppressions=1 \
+ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=0 LSAN_OPTIONS=suppressions=$supp:print_suppressions=1 \
     "$probe" "$tmp/a.bvh" clean >"$tmp/clean.out" 2>&1
 rc=$?
 if [ $rc -ne 0 ] || grep -q "ERROR: LeakSanitizer" "$tmp/clean.out"; then
@@ -23,7 +23,7 @@ elif ! grep -q "libassimp.so" "$tmp/clean.out"; then
 else
     echo "ok   assimp's leak on a BVH parse error is suppressed"
 fi
-ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$supp \
+ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=0 LSAN_OPTIONS=suppressions=$supp \
     "$probe" "$tmp/b.bvh" >"$tmp/leak.out" 2>&1
 rc=$?
 if [ $rc -eq 0 ] || ! grep -q "ERROR: LeakSanitizer" "$tmp/leak.out" || ! grep -q "stance_instance_create" "$tmp/leak.out"; then
