@@ -1,7 +1,7 @@
 /* examples/footlock.c - foot locking and IK on the built-in character: contacts
  * found once from the walk, the feet locked in the world while the root
  * moves up a slope, then a two-bone reach with the right arm and a look-at
- * over chest, neck and head. The README shows this file. */
+ * over chest, neck and head. docs/ik-footlock.md shows this file. */
 #include <stdio.h>
 #include <stance/stance.h>
 #include <stance_lesson/stance_lesson.h>

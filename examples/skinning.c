@@ -1,4 +1,4 @@
-/* examples/skinning.c - the README example: the built-in walk on the built-in
+/* examples/skinning.c - the example docs/skinning.md quotes: the built-in walk on the built-in
  * mesh (sample, model space, one matrix per skin joint, then linear blend
  * skinning on the CPU; an engine uploads the matrices to its vertex shader
  * instead). Links the runtime and, for the built-in character, the lesson

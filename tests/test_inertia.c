@@ -358,7 +358,7 @@ static void test_a0_degenerate(void) {
 /* Poses near FLT_MAX: an offset that overflows float (3e38 - -3e38) and a
  * velocity of 3e38 m/s. Bollo's inertialization stays finite on every frame
  * (the runtime bounds what it records at the switch). The other modes do
- * not yet: their differences overflow the same way (the README's known
+ * not yet: their differences overflow the same way (docs/robustness.md's known
  * limits). */
 static void test_huge_poses(void) {
     const float cases[2][4][3] = {

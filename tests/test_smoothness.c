@@ -112,7 +112,7 @@ static void test_lesson_script(void) {
     CHECK_OK(stance_builtin_create(NULL, &b, NULL));
     stance_graph *g;
     CHECK_OK(stance_builtin_lesson_graph(&b, NULL, &g, NULL));
-    const float worst[STANCE_SCENARIO_MODES] = {47.96f, 5.00f, 0.00f, 2.93f, 2.93f, 3.09f}; /* README's table */
+    const float worst[STANCE_SCENARIO_MODES] = {47.96f, 5.00f, 0.00f, 2.93f, 2.93f, 3.09f}; /* docs/lesson.md's table */
     for (int m = 0; m < STANCE_SCENARIO_MODES; m++) {
         stance_scenario_result r;
         CHECK_OK(stance_scenario_run(g, stance_scenario_modes[m], 0.25f, STANCE_EASE_SMOOTHSTEP, &r, NULL, NULL, NULL));
