@@ -73,8 +73,10 @@ clean:
 # ---- the animation lab (lab/): the runtime + lab/*.c in WebAssembly
 # make lab        build build-lab/ (index.html, index.js, index.wasm, lab.js)
 # make lab-serve  serve build-lab/ on 127.0.0.1
-# make lab-test   browser tests (Debian chromium + npm playwright-core)
-# make lab-crowd-fps  the crowd view's frame rate, LAB_RUNS times (default 3)
+# make lab-test   browser tests (Debian chromium + npm playwright-core); they
+#                 depend on no timing: no frame-rate or wall-time bar
+# make lab-bench  the page's and the crowd view's frame rates, LAB_RUNS fresh
+#                 browsers (default 3): medians, the CPU, the load average
 LAB_OUT ?= build-lab
 LAB_PORT ?= 8765
 # the runtime's and the lesson library's sources as CMake lists them (written by cmake into
@@ -84,7 +86,7 @@ LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -Wall -Wextra -Werror -Wshadow -Wstri
 	-sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=UTF8ToString,HEAPU8,HEAP32,HEAPF32 \
 	-sMINIFY_HTML=0 --shell-file lab/index.html
 
-.PHONY: lab lab-files lab-serve lab-test lab-deps lab-crowd-fps
+.PHONY: lab lab-files lab-serve lab-test lab-deps lab-bench lab-crowd-fps
 
 lab-deps:
 	bash scripts/lab_deps.sh
@@ -119,18 +121,19 @@ lab-serve: lab
 	@echo "  the same by hand: python3 -m http.server $(LAB_PORT) --bind 127.0.0.1 --directory $(LAB_OUT)"
 	python3 -m http.server $(LAB_PORT) --bind 127.0.0.1 --directory $(LAB_OUT)
 
-# The crowd's frame-rate bar: issue 14 asks for 55 fps over 5 s. With Chromium's
-# software renderer (SwiftShader) on a 2-core machine the crowd holds 60 fps when
-# the machine is otherwise idle (make check runs the lab's tests first, before the
-# builds), 34 to 58 while other jobs load it: the test counts up to three 5 s
-# windows and asks one to hold the bar (make lab-crowd-fps measures it).
-# A machine known to be loaded can lower it: make lab-test LAB_CROWD_MIN_FPS=30.
-LAB_CROWD_MIN_FPS ?= 55
+# The browser tests compare the page's figures with the CLI's and check what is
+# drawn; where animation must have run they pause the page and advance it a
+# fixed number of 1/60 s steps, or wait on its simulated clock, so a loaded
+# machine makes them slower, never wrong. A browser that gives the page no
+# WebGL2 context is replaced once, then the run says so.
 lab-test: lab build
-	STANCE_CLI=$${STANCE_CLI:-$(BUILD)/stance} LAB_DIR=$(LAB_OUT) LAB_CROWD_MIN_FPS=$(LAB_CROWD_MIN_FPS) \
-		node tests/lab/lab.test.mjs
+	STANCE_CLI=$${STANCE_CLI:-$(BUILD)/stance} LAB_DIR=$(LAB_OUT) node tests/lab/lab.test.mjs
 
-# the crowd's frame rate LAB_RUNS times (a fresh browser each), with the CPU time per frame
+# Frame rates (issue 14 asks the crowd for 55 fps): they depend on the machine and
+# on what else runs, so they are measured here, not tested. Each of LAB_RUNS runs
+# is a fresh browser: the page over 5 s, then the crowd over 5 s with the browser's
+# CPU time per frame; the medians close the output (lab-crowd-fps: the old name).
 LAB_RUNS ?= 3
-lab-crowd-fps: lab
-	RUNS=$(LAB_RUNS) LAB_DIR=$(LAB_OUT) node scripts/lab_crowd_fps.mjs
+lab-bench: lab
+	RUNS=$(LAB_RUNS) LAB_DIR=$(LAB_OUT) node scripts/lab_bench.mjs
+lab-crowd-fps: lab-bench

@@ -34,6 +34,12 @@
   let crowdOpen = false, crowdMs = 0, crowdShown = 0;
   let fpsNow = 0, crowdTriangles = 0, meshTop = -Infinity;
   let sampleReq = null;    // pixel sampling for the tests
+  // the lab's simulated clock: fixed steps of DT run per view (the time is steps x DT, whatever
+  // the frame rate: a frame's wall time is clamped to 0.1 s and runs at most 8 steps), frames drawn
+  const steps = { sm: 0, ly: 0, as: 0, cr: 0 };
+  let frames = 0;
+  const frameWaiters = []; // resolved after the next frame is drawn and its readouts written
+  const glState = { error: '', lost: 0, restored: 0 }; // WebGL2: why it could not start, context losses
   const speedName = 'speed', jumpName = 'jump';
   let errorShown = false;
 
@@ -95,6 +101,7 @@
       const st = L._lab_sm_step(DT);
       if (st < 0) { cErr('step'); return; }
       smTime += DT;
+      steps.sm++;
       const jump = L._lab_sm_jump_cm();
       smHist.push({ t: smTime, state: st, from: L._lab_sm_from(), jump });
       while (smHist.length && smHist[0].t < smTime - HISTORY_S) smHist.shift();
@@ -108,12 +115,15 @@
       lyState = L._lab_ly_step(DT);
       if (lyState < 0) { cErr('step'); return; }
       lyTime += DT;
+      steps.ly++;
       lyHist.push({ t: lyTime, angle: L._lab_ly_arm_angle(), planted: [L._lab_foot_planted(1, 0), L._lab_foot_planted(1, 1)] });
       while (lyHist.length && lyHist[0].t < lyTime - HISTORY_S) lyHist.shift();
     } else if (view === 'as' && assetLoaded) {
       if (L._lab_asset_step(asView, DT) < 0) cErr('step');
+      steps.as++;
     } else if (view === 'cr' && crowdOpen) {
       if (L._lab_crowd_step(DT) < 0) cErr('crowd');
+      steps.cr++;
       crowdMs = L._lab_crowd_update_ms() + L._lab_crowd_skin_ms();
     }
   }
@@ -132,8 +142,12 @@
     if (now - fpsT0 > 500) { fpsNow = fpsFrames * 1000 / (now - fpsT0); $('fps').textContent = fpsNow.toFixed(0); fpsFrames = 0; fpsT0 = now; }
     draw();
     updateReadouts();
+    frames++;
+    for (const w of frameWaiters.splice(0)) w();
     requestAnimationFrame(frame);
   }
+  function setPaused(on) { paused = on; $('pause').textContent = on ? 'Resume' : 'Pause'; acc = 0; }
+  const nextFrame = () => new Promise((resolve) => frameWaiters.push(resolve));
 
   // ---- drawing the character (WebGL2) -----------------------------------------
 
@@ -245,7 +259,7 @@
     }
     gfx.draw({ target, height: Math.max(tall, 0.8 * s.span), ground: s.ground, place: [r[0], r[1], r[2], 0],
       showMesh, bones: showBones || !showMesh ? lines.seg : null, joints: showBones ? lines.pts : null, extra });
-    lastBox = gfx.project(lines.pts);
+    lastBox = sampleWhole ? { x0: 0, y0: 0, x1: gfx.canvas.width, y1: gfx.canvas.height } : gfx.project(lines.pts);
     if (sampleReq) { const q = sampleReq; sampleReq = null; q(gfx.read(lastBox), lastBox); }
     // the 2D panels at most 30 times a second (each costs a few ms on a software renderer)
     if (++panelFrame % 2 && !paused) return;
@@ -281,6 +295,9 @@
       const crowd = view === 'cr';
       const src = crowd ? VIEW.sm : v;
       return JSON.stringify({
+        // the current view's simulated time (steps x 1/60 s since the page started), steps, frames drawn
+        time: steps[view] * DT, steps: steps[view], frames, paused,
+        instance_time: !crowd && v >= 0 ? L._lab_time(v) : undefined, // the view's instance, from its (re)start
         state: crowd || v < 0 ? '' : str(L._lab_base_state(v)),
         transition: machineSeen && !crowd ? machineSeen.transition : 'none',
         fps: Math.round(fpsNow * 10) / 10,
@@ -292,22 +309,47 @@
       });
     },
     machine() { return machineSeen; },
-    renderer() { const gl = gfx.gl, e = gl.getExtension('WEBGL_debug_renderer_info'); return e ? gl.getParameter(e.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER); },
-    // the character's screen box (the crowd: the whole view) and its pixels on the next frame:
-    // { box, pixels (non-background count), area, data (RGBA bytes, left out when noData) }
-    sample(noData) {
+    renderer() {
+      if (!gfx) return '';
+      const gl = gfx.gl, e = gl.getExtension('WEBGL_debug_renderer_info');
+      return e ? gl.getParameter(e.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
+    },
+    // the view's WebGL2 context: { context (created), lost (now), losses, version, renderer, error (why none) }
+    webgl() {
+      const gl = gfx && gfx.gl;
+      return { context: !!gl, lost: gl ? gl.isContextLost() : null, losses: glState.lost, restored: glState.restored,
+        version: gl && !gl.isContextLost() ? String(gl.getParameter(gl.VERSION)) : '', renderer: gl && !gl.isContextLost() ? this.renderer() : '',
+        error: glState.error };
+    },
+    // the character's screen box (the crowd, or whole: the whole view) and its pixels on the next frame:
+    // { box, pixels (non-background count), clear (background), zero (all-zero bytes: nothing read
+    //   back, a lost context), area, glError, data (RGBA bytes, left out when noData) }
+    sample(noData, whole) {
       return new Promise((resolve) => {
         sampleReq = (px, box) => {
-          let n = 0;
+          let n = 0, clear = 0, zero = 0;
           for (let i = 0; i < px.length; i += 4) {
             const d = Math.abs(px[i] - 240) + Math.abs(px[i + 1] - 242) + Math.abs(px[i + 2] - 245); // the clear colour
-            if (d > 40) n++;
+            if (!(px[i] | px[i + 1] | px[i + 2] | px[i + 3])) zero++;
+            if (d > 40) n++; else clear++;
           }
-          resolve({ box, pixels: n, area: (box.x1 - box.x0) * (box.y1 - box.y0), data: noData ? null : Array.from(px) });
+          resolve({ box, pixels: n, clear, zero, area: (box.x1 - box.x0) * (box.y1 - box.y0), glError: gfx.readError,
+            data: noData ? null : Array.from(px) });
         };
+        sampleWhole = !!whole;
       });
     },
+    // for deterministic tests: pause or resume; advance n steps of 1/60 s (pausing, like the
+    // Step button); each resolves after the next frame is drawn with its readouts
+    pause(on) { setPaused(on !== false); return nextFrame(); },
+    step(n) {
+      setPaused(true);
+      for (let i = 0; i < n; i++) stepOnce();
+      return nextFrame();
+    },
+    frame: nextFrame,
   };
+  let sampleWhole = false;
   // ---- the state band, the jumps, the current transition ---------------------
 
   function niceScale(m) {
@@ -713,8 +755,8 @@
     $('jump').addEventListener('click', jump);
     for (const id of ['mode', 'blend', 'easing']) $(id).addEventListener('input', applySwitch);
     $('script').addEventListener('click', runScript);
-    $('pause').addEventListener('click', () => { paused = !paused; $('pause').textContent = paused ? 'Resume' : 'Pause'; acc = 0; });
-    $('step').addEventListener('click', () => { paused = true; $('pause').textContent = 'Resume'; stepOnce(); });
+    $('pause').addEventListener('click', () => setPaused(!paused));
+    $('step').addEventListener('click', () => { setPaused(true); stepOnce(); });
     $('rate').addEventListener('input', () => { rate = Number($('rate').value); });
     for (const el of document.querySelectorAll('input[name=base], input[name=space]')) el.addEventListener('change', applyLayers);
     $('mask').addEventListener('input', applyLayers);
@@ -756,7 +798,26 @@
 
   window.labStart = function () {
     L = Module;
-    try { gfx = new StanceGL.Renderer($('view')); } catch (e) { showError('WebGL2: ' + e.message); return; }
+    const canvas = $('view');
+    canvas.addEventListener('webglcontextcreationerror', (e) => { glState.error = e.statusMessage || 'context creation failed'; });
+    // a lost context (the browser's GPU process stopped, say) comes back as a new one: a new
+    // renderer, the camera kept, the meshes uploaded again on the next frame
+    const LOST = 'WebGL2: the context was lost (the browser\'s GPU process stopped?), waiting for it back';
+    canvas.addEventListener('webglcontextlost', (e) => { e.preventDefault(); glState.lost++; $('error').textContent = LOST; });
+    canvas.addEventListener('webglcontextrestored', () => {
+      glState.restored++;
+      const cam = gfx.cam;
+      try { gfx = new StanceGL.Renderer(canvas); } catch (e) { showError('WebGL2: ' + e.message); return; }
+      Object.assign(gfx.cam, cam);
+      uploaded = null;
+      if ($('error').textContent === LOST) $('error').textContent = '';
+    });
+    try { gfx = new StanceGL.Renderer(canvas); } catch (e) {
+      if (!glState.error) glState.error = e.message;
+      showError('WebGL2: ' + e.message + (glState.error !== e.message ? ' (' + glState.error + ')' : ''));
+      document.body.dataset.ready = 'no-webgl';
+      return;
+    }
     if (L._lab_init() !== 0) { showError('start: ' + str(L._lab_error())); return; }
     loadSkeleton(VIEW.sm);
     loadSkeleton(VIEW.ly);

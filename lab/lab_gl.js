@@ -333,6 +333,7 @@ window.StanceGL = (function () {
     const gl = this.gl, w = Math.max(1, b.x1 - b.x0), h = Math.max(1, b.y1 - b.y0);
     const px = new Uint8Array(w * h * 4);
     gl.readPixels(b.x0, this.canvas.height - b.y0 - h, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    this.readError = gl.getError(); // 0, or why nothing was read (CONTEXT_LOST_WEBGL: 0x9242)
     return px;
   };
 
