@@ -86,7 +86,7 @@ LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -Wall -Wextra -Werror -Wshadow -Wstri
 	-sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=UTF8ToString,HEAPU8,HEAP32,HEAPF32 \
 	-sMINIFY_HTML=0 --shell-file lab/index.html
 
-.PHONY: lab lab-files lab-serve lab-test lab-deps lab-bench lab-crowd-fps
+.PHONY: lab lab-files lab-serve lab-test lab-deps lab-bench
 
 lab-deps:
 	bash scripts/lab_deps.sh
@@ -132,8 +132,7 @@ lab-test: lab build
 # Frame rates (issue 14 asks the crowd for 55 fps): they depend on the machine and
 # on what else runs, so they are measured here, not tested. Each of LAB_RUNS runs
 # is a fresh browser: the page over 5 s, then the crowd over 5 s with the browser's
-# CPU time per frame; the medians close the output (lab-crowd-fps: the old name).
+# CPU time per frame; the medians close the output.
 LAB_RUNS ?= 3
 lab-bench: lab
 	RUNS=$(LAB_RUNS) LAB_DIR=$(LAB_OUT) node scripts/lab_bench.mjs
-lab-crowd-fps: lab-bench
