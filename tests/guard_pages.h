@@ -13,6 +13,9 @@
 #else
 #include <sys/mman.h>
 #include <unistd.h>
+#if !defined(MAP_ANONYMOUS) && defined(MAP_ANON)
+#define MAP_ANONYMOUS MAP_ANON
+#endif
 #endif
 
 typedef struct guarded {
@@ -47,7 +50,10 @@ static void *guarded_alloc(guarded *g, size_t bytes, int at_end) {
     }
 #else
     void *m = mmap(NULL, g->map_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) return g->map = NULL, NULL;
+    if (m == MAP_FAILED) {
+        g->map = NULL;
+        return NULL;
+    }
     g->map = (unsigned char *)m;
     if (mprotect(g->map + page, inner, PROT_READ | PROT_WRITE)) {
         munmap(g->map, g->map_bytes), g->map = NULL;
