@@ -1,13 +1,17 @@
 /* tests/test_simd.c - the 4-wide pose loops (src/core/simd.h) against
  * scalar references written here from the formulas (qmath.h): blend,
  * masked blend, additive apply, local-to-model on a branching skeleton
- * (chains, siblings, several roots), and the simd.h helpers themselves. */
+ * (chains, siblings, several roots), and the simd.h helpers themselves;
+ * local-to-model of every tree of up to 7 joints and of random forests, in
+ * both schedules and both encodings, with each pose between guard pages. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS (tests/guard_pages.h) under -std=c11 */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "guard_pages.h"
 #include "core/internal.h"
 #include "core/qmath.h"
 #include "core/simd.h"
@@ -463,6 +467,238 @@ static void test_fast_order(void) {
     CHECK(stance_skeleton_fast_order(parents, STANCE_MAX_JOINTS + 1, order, &err) == STANCE_ERR_ARGUMENT);
 }
 
+/* ---- local-to-model against guard pages ---------------------------------
+ * Each pose's block sits flush against an inaccessible page, once at its end
+ * and once at its start, so a read or write before a pose's first array or
+ * past its last faults. The padding of every array and the whole model pose
+ * start as a NaN sentinel: the padding must come back untouched, and a lane
+ * that carried a padding value or an uncomputed model joint into a joint's
+ * result would make it NaN. Every run is compared with a reference composed
+ * here in double (rotation matrices, not the kernels' quaternion form).
+ * The kernels address every array alike (channel c at c * padded_count plus
+ * the same offsets), so a read before tx's first entry stands for one before
+ * any array's, and one past sz's padding for one past any array's. */
+#define L2M_SENTINEL 0x7fc0de22u
+
+/* what the schedules exercised, over the whole test */
+static struct {
+    int cases, calls, group[5], tile_last[5], chain4, run_kind[ST_RUN_GATHER + 1], run_short_load4, run_short_end;
+    int run_near_start; /* a short run whose 4 floats that end at its last joint would begin before joint 0 */
+    int tile_at_start; /* a short lane 3 whose 4 floats begin at joint 0 */
+    float worst;
+} cov;
+
+static void l2m_cover(const short *g, int count, int runs) {
+    for (int k = 0; k < count; k++, g += 9) {
+        if (runs) {
+            cov.run_kind[g[2]]++;
+            if (!(g[4] & ST_RUN_STORE4)) g[4] & ST_RUN_LOAD4 ? cov.run_short_load4++ : cov.run_short_end++;
+            cov.run_near_start += !(g[4] & ST_RUN_STORE4) && g[1] + g[0] < 4;
+        } else if (g[0] >= 5) {
+            cov.tile_last[9 - g[0]]++, cov.tile_at_start += g[4] + (9 - g[0]) - 4 == 0;
+        } else {
+            cov.group[g[0]]++;
+            /* 4 single joints j..j+3, each the parent of the next (SSE2's AoS chain) */
+            cov.chain4 += g[0] == 1 && k + 3 < count && g[9] == 1 && g[18] == 1 && g[27] == 1 && g[10] == g[1] + 1 &&
+                          g[19] == g[1] + 2 && g[28] == g[1] + 3 && g[14] == g[1] && g[23] == g[1] + 1 && g[32] == g[1] + 2;
+        }
+    }
+}
+
+/* model[j] = model[parent] * local[j] in double: t = pt + R(pq) (ps * lt),
+ * q = pq lq (Hamilton), s = ps * ls; a root's parent is root (NULL: the
+ * identity). out[j]: t, q (x, y, z, w), s. */
+static void l2m_reference(const int *parents, int n, const float *const ch[10], const stance_transform *root,
+                          double (*out)[10]) {
+    for (int j = 0; j < n; j++) {
+        double P[10] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1}, L[10];
+        for (int c = 0; c < 10; c++) L[c] = ch[c][j];
+        if (parents[j] >= 0)
+            memcpy(P, out[parents[j]], sizeof P);
+        else if (root) {
+            for (int c = 0; c < 3; c++) P[c] = root->t[c], P[7 + c] = root->s[c];
+            for (int c = 0; c < 4; c++) P[3 + c] = root->r[c];
+        }
+        const double x = P[3], y = P[4], z = P[5], w = P[6];
+        const double R[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
+                                {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
+                                {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
+        double *o = out[j];
+        for (int r = 0; r < 3; r++)
+            o[r] = P[r] + R[r][0] * P[7] * L[0] + R[r][1] * P[8] * L[1] + R[r][2] * P[9] * L[2];
+        o[3] = w * L[3] + x * L[6] + y * L[5] - z * L[4];
+        o[4] = w * L[4] - x * L[5] + y * L[6] + z * L[3];
+        o[5] = w * L[5] + x * L[4] - y * L[3] + z * L[6];
+        o[6] = w * L[6] - x * L[3] - y * L[4] - z * L[5];
+        for (int c = 7; c < 10; c++) o[c] = P[c] * L[c];
+    }
+}
+
+static float l2m_sentinel(void) {
+    const unsigned bits = L2M_SENTINEL;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+static int is_sentinel(const float *f) { return !memcmp(f, &(unsigned){L2M_SENTINEL}, sizeof *f); }
+
+/* One tree: both schedules, no root and a root, both encodings, both
+ * placements against the guards; in one schedule, with one root, every
+ * encoding and placement gives the same bits, and stance_local_to_model
+ * those of the skeleton's own schedule. */
+static void l2m_guarded(const int *parents, int n) {
+    stance_skeleton_desc d = {.joint_count = n, .parents = parents};
+    stance_skeleton *sk = NULL;
+    CHECK_OK(stance_skeleton_create(&d, NULL, &sk, NULL));
+    if (!sk) return;
+    const size_t bytes = stance_pose_bytes(n);
+    const int pc = st_pad8(n);
+    guarded gl[2], gm[2];
+    stance_pose local[2], model[2];
+    for (int at = 0; at < 2; at++) {
+        void *lm = guarded_alloc(&gl[at], bytes, at == 0), *mm = guarded_alloc(&gm[at], bytes, at == 0);
+        CHECK(lm && mm);
+        if (!lm || !mm) return;
+        CHECK_OK(stance_pose_init(&local[at], n, lm, bytes, NULL));
+        CHECK_OK(stance_pose_init(&model[at], n, mm, bytes, NULL));
+    }
+    /* the local pose (translations in [-1, 1], unit rotations, scales in
+     * [0.5, 1.5]), its padding the sentinel; one copy in each placement */
+    static float values[10 * 256], want_bits[10 * 256];
+    static double ref[256][10];
+    for (int i = 0; i < 10 * pc; i++) values[i] = l2m_sentinel();
+    for (int j = 0; j < n; j++) {
+        float q[4], l2 = 0.0f;
+        for (int c = 0; c < 4; c++) q[c] = frand(-1, 1), l2 += q[c] * q[c];
+        if (l2 < 1e-3f) q[3] = 1.0f, l2 = 1.0f;
+        for (int c = 0; c < 3; c++) values[c * pc + j] = frand(-1, 1), values[(7 + c) * pc + j] = frand(0.5f, 1.5f);
+        for (int c = 0; c < 4; c++) values[(3 + c) * pc + j] = q[c] / sqrtf(l2);
+    }
+    for (int at = 0; at < 2; at++) memcpy(local[at].memory, values, bytes);
+    const float *ch[10];
+    for (int c = 0; c < 10; c++) ch[c] = values + c * pc;
+    const stance_transform root = {{0.5f, -1, 2}, {0, 0.6f, 0, 0.8f}, {1, 2, 0.5f}};
+    short sched[9 * 256];
+    for (int runs = 0; runs < 2; runs++) {
+        stance_skeleton alt = *sk; /* the same tree, the schedule chosen */
+        alt.l2m_group_count = st_l2m_schedule_as(parents, n, runs, sched), alt.l2m_groups = sched, alt.l2m_runs = runs;
+        l2m_cover(sched, alt.l2m_group_count, runs);
+        for (int r = 0; r < 2; r++) {
+            const stance_transform *rt = r ? &root : NULL;
+            l2m_reference(parents, n, ch, rt, ref);
+            int have = 0; /* want_bits holds this schedule's and root's result */
+            for (int vex = 0; vex < 3; vex++)
+                for (int at = 0; at < 2; at++) {
+                    float *m = model[at].memory;
+                    for (int i = 0; i < 10 * pc; i++) m[i] = l2m_sentinel();
+                    if (vex == 2) { /* the public function: the skeleton's own schedule */
+                        if (runs != sk->l2m_runs) continue;
+                        CHECK_OK(stance_local_to_model(&model[at], &local[at], sk, rt));
+                    } else if (!st_local_to_model_as(&model[at], &local[at], &alt, rt, vex)) {
+                        continue; /* no VEX in this build or CPU */
+                    }
+                    cov.calls++;
+                    CHECK(!memcmp(local[at].memory, values, bytes)); /* the input untouched */
+                    int pad_ok = 1;
+                    for (int c = 0; c < 10; c++)
+                        for (int j = n; j < pc; j++) pad_ok &= is_sentinel(m + c * pc + j);
+                    CHECK(pad_ok);
+                    float worst = 0.0f;
+                    for (int j = 0; j < n; j++) {
+                        const double *e = ref[j];
+                        double size = 1.0, dt = 0.0, dq = 0.0, dqn = 0.0, ds = 0.0;
+                        for (int c = 0; c < 3; c++) size += fabs(e[c]) + fabs(e[7 + c]);
+                        for (int c = 0; c < 3; c++)
+                            dt = fmax(dt, fabs(m[c * pc + j] - e[c])), ds = fmax(ds, fabs(m[(7 + c) * pc + j] - e[7 + c]));
+                        for (int c = 3; c < 7; c++)
+                            dq = fmax(dq, fabs(m[c * pc + j] - e[c])), dqn = fmax(dqn, fabs(m[c * pc + j] + e[c]));
+                        const double dj = fmax(fmax(dt, ds) / size, fmin(dq, dqn));
+                        if (!(dj <= 1e-5)) worst = INFINITY; /* NaN too */
+                        else if ((float)dj > worst) worst = (float)dj;
+                    }
+                    if (worst > cov.worst) cov.worst = worst;
+                    if (!(worst <= 1e-5f)) {
+                        CHECK(worst <= 1e-5f);
+                        fprintf(stderr, "  %d joints, %s, root %d, encoding %d, at the %s guard\n", n,
+                                runs ? "runs" : "items", r, vex, at ? "start" : "end");
+                    }
+                    if (!have) memcpy(want_bits, m, bytes), have = 1;
+                    else CHECK(!memcmp(want_bits, m, bytes));
+                }
+        }
+    }
+    cov.cases++;
+    for (int at = 0; at < 2; at++) guarded_free(&gl[at]), guarded_free(&gm[at]);
+    stance_skeleton_destroy(sk);
+}
+
+/* The case the .stance fuzzer found (issue 22): a root with two children.
+ * Its runs are joint 0, then joints 1 and 2, the last run short at the end
+ * of the pose while its 4 floats from joint 1 are all in the pose: the old
+ * l2m_run_short loaded the 4 floats that end at joint 2, tx[-1] onwards,
+ * which faults with the local pose flush against the start guard. */
+static void test_l2m_root_two_children(void) {
+    const int parents[3] = {-1, 0, 0};
+    stance_skeleton_desc d = {.joint_count = 3, .parents = parents};
+    stance_skeleton *sk = NULL;
+    CHECK_OK(stance_skeleton_create(&d, NULL, &sk, NULL));
+    if (!sk) return;
+    /* the skeleton's own schedule is the runs that read before the pose */
+    CHECK(sk->l2m_runs && sk->l2m_group_count == 2);
+    const short *g = sk->l2m_groups + 9;
+    CHECK(g[0] == 2 && g[1] == 1 && g[2] == ST_RUN_ONE && (g[4] & ST_RUN_LOAD4) && !(g[4] & ST_RUN_STORE4));
+    stance_skeleton_destroy(sk);
+    l2m_guarded(parents, 3);
+}
+
+/* Every parent array of 1..7 joints with parents before children (parent[0]
+ * = -1, parent[i] in -1..i-1: several roots are allowed), i.e. 1! + 2! +
+ * .. + 7! = 5,913 trees; then random forests up to 256 joints, in their
+ * order and in stance_skeleton_fast_order. */
+static void test_l2m_every_tree(void) {
+    memset(&cov, 0, sizeof cov);
+    int parents[256], trees = 0;
+    for (int n = 1; n <= 7; n++) {
+        for (int j = 0; j < n; j++) parents[j] = -1;
+        for (;;) {
+            l2m_guarded(parents, n), trees++;
+            int i = n - 1; /* the next array: joint i's parent counts up -1..i-1, carrying down */
+            while (i > 0 && parents[i] == i - 1) parents[i--] = -1;
+            if (i == 0) break;
+            parents[i]++;
+        }
+    }
+    CHECK(trees == 5913 && cov.cases == 5913);
+    const int small_calls = cov.calls;
+    int order[256], pos[256], fo[256];
+    for (int rep = 0; rep < 120; rep++) {
+        const int n = rep < 8 ? 249 + rep : 1 + (int)frand(0, 255.99f);
+        const float chain = rep % 3 == 0 ? 0.0f : rep % 3 == 1 ? 0.6f : 0.9f; /* chance a joint follows the last */
+        const int roots = 1 + rep % 4;
+        for (int j = 0; j < n; j++)
+            parents[j] = j < roots || frand(0, 1) < 0.02f ? -1 : frand(0, 1) < chain ? j - 1 : (int)frand(0, (float)j - 0.001f);
+        l2m_guarded(parents, n);
+        CHECK_OK(stance_skeleton_fast_order(parents, n, order, NULL));
+        for (int i = 0; i < n; i++) pos[order[i]] = i;
+        for (int i = 0; i < n; i++) fo[i] = parents[order[i]] < 0 ? -1 : pos[parents[order[i]]];
+        l2m_guarded(fo, n);
+    }
+    printf("  local-to-model between guard pages: %d trees of 1..7 joints (%d calls), %d random forests up to 256 "
+           "(%d calls); worst %.2e against the double reference\n",
+           trees, small_calls, cov.cases - trees, cov.calls - small_calls, (double)cov.worst);
+    printf("  schedules: groups of 1-4 joints %d %d %d %d, AoS chains of 4 %d, tiles with lane 3 of 4-1 joints "
+           "%d %d %d %d (%d from joint 0); runs from the last run %d, roots %d, one parent %d, a row %d, gathered %d, "
+"short with 4 floats from the first joint %d (%d of them ending before joint 3), short at the end %d\n",
+           cov.group[1], cov.group[2], cov.group[3], cov.group[4], cov.chain4, cov.tile_last[4], cov.tile_last[3],
+           cov.tile_last[2], cov.tile_last[1], cov.tile_at_start, cov.run_kind[ST_RUN_X], cov.run_kind[ST_RUN_ROOT],
+           cov.run_kind[ST_RUN_ONE], cov.run_kind[ST_RUN_ROW], cov.run_kind[ST_RUN_GATHER], cov.run_short_load4,
+           cov.run_near_start, cov.run_short_end);
+    /* every path of both schedules ran */
+    for (int i = 1; i <= 4; i++) CHECK(cov.group[i] > 0 && cov.tile_last[i] > 0);
+    for (int k = ST_RUN_X; k <= ST_RUN_GATHER; k++) CHECK(cov.run_kind[k] > 0);
+    CHECK(cov.chain4 > 0 && cov.tile_at_start > 0 && cov.run_short_load4 > 0 && cov.run_near_start > 0 && cov.run_short_end > 0);
+}
+
 int main(void) {
 #if defined(SV_SSE2)
     printf("  simd.h: SSE2, 4 lanes\n");
@@ -473,5 +709,7 @@ int main(void) {
     RUN(test_blends);
     RUN(test_local_to_model);
     RUN(test_fast_order);
+    RUN(test_l2m_root_two_children);
+    RUN(test_l2m_every_tree);
     return check_summary();
 }

@@ -19,7 +19,16 @@ extern "C" {
  * joint_count rounded up to 8; the padding holds the identity). The same type
  * holds local poses (relative to the parent) and model poses (relative to the
  * character's root). Bind memory with stance_pose_init, or let
- * stance_pose_create allocate it. */
+ * stance_pose_create allocate it.
+ *
+ * Layout: the arrays lie one after another in the bound block, in the order
+ * below, padded_count floats apart (tx at the block's start, sz ending at
+ * its end). The 4-wide loops may load any 4 consecutive entries inside one
+ * array's padded_count, padding included; they never touch memory before an
+ * array's first entry or past its padding (stance_local_to_model: checked
+ * with guard pages on both sides of the block, tests/test_simd.c). Values
+ * loaded from the padding never reach a joint's result, and
+ * stance_local_to_model writes only the joint_count entries of each array. */
 typedef struct stance_pose {
     int joint_count;
     int padded_count;

@@ -55,6 +55,11 @@ struct stance_skeleton;
  * else 1 (the checks are the caller's) */
 int st_local_to_model_as(struct stance_pose *model, const struct stance_pose *local, const struct stance_skeleton *sk,
                          const stance_transform *root, int vex);
+/* skeleton.c, for tests: the local-to-model schedule of a tree (n joints,
+ * parents as stance_skeleton_desc's, already validated) in one form, runs 1
+ * (stance_skeleton.l2m_runs) or 0 (tiles and groups), into out (9 n
+ * shorts); returns the item count. stance_skeleton_create picks the cheaper. */
+int st_l2m_schedule_as(const int *parents, int n, int runs, short *out);
 void st_blend_masked_padded(struct stance_pose *out, const struct stance_pose *base, const struct stance_pose *layer,
                             const float *mask, float weight);
 void st_additive_apply_padded(struct stance_pose *out, const struct stance_pose *base, const struct stance_pose *delta,

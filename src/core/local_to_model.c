@@ -161,7 +161,9 @@ static inline void l2m_tile(float *m0, const float *l0, int pc, const short *a, 
          * Measured, not derived (no counters here): without it the J=256
          * reference workload's local-to-model took 5.0-6.5 us against the
          * old depth-first walk's 3.3-4.1 (whose scalar accesses the
-         * hardware prefetchers followed), with it 3.3-3.5 us. */
+         * hardware prefetchers followed), with it 3.3-3.5 us. The lines
+         * asked for may lie past the poses: a prefetch is a hint, which
+         * neither faults nor counts as a read. */
         const float *p = r + 16;
         const float *q = m0 + a[0] + 16;
         for (int c = 0; c < 10; c++, p += pc, q += pc) {
@@ -209,10 +211,9 @@ static inline void l2m_tile(float *m0, const float *l0, int pc, const short *a, 
  * so their local rows are one load a channel, their model rows one store.
  * X (10 channels) holds the last run's results: a run whose parents are its
  * lanes in order takes them from there, shifted down by g[3] lanes. A run
- * near the end of the pose loads the 4 floats that end at its last joint
- * (l2m_shift) and stores only its joints, so the padding keeps the identity;
- * elsewhere the lanes past a short run compute values the next runs
- * overwrite. */
+ * near the end of the pose loads 4 floats inside each row (l2m_load_short)
+ * and stores only its joints, so the padding keeps the identity; elsewhere
+ * the lanes past a short run compute values the next runs overwrite. */
 /* One run of 4 lanes: local rows from l, model rows to m, pc floats apart;
  * the parents in P (aligned: SSE2 arithmetic reads them in place), the
  * run's results into P too when keep. Each pointer steps row by row (one
@@ -255,14 +256,25 @@ static inline void l2m_run(float *m, const float *l, ptrdiff_t pc, sv4 *P, int k
     if (keep) P[7] = a, P[8] = b, P[9] = c;
 }
 
-/* A short run at the end of the pose (n < 4 lanes): its 4 floats that end at
- * its last joint, shifted down; only its joints stored. */
+/* A short run's 4 floats of one row (l at its first joint j, n < 4 joints):
+ * those from j when they are in the row (ST_RUN_LOAD4: j + 3 < pc), else
+ * those that end at its last joint, shifted down; its joints in lanes
+ * 0..n-1 either way, the same values. Both stay in the row: without LOAD4,
+ * j >= pc - 3 >= 5, so j + n - 4 > 0. (The 4 floats that end at the last
+ * joint alone begin before the row when j + n < 4: a root with two
+ * children, parents {-1, 0, 0}, read from tx[-1], issue 22.) */
+static inline sv4 l2m_load_short(const float *l, int n, int flags) {
+    return flags & ST_RUN_LOAD4 ? sv_load(l) : l2m_shift(sv_load(l + n - 4), n);
+}
+
+/* A short run at the end of the pose (n < 4 lanes): its joints' rows
+ * (l2m_load_short); only its joints stored. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void l2m_run_short(float *m, const float *l, int pc, int n, sv4 *P) {
+static inline void l2m_run_short(float *m, const float *l, int pc, int n, int flags, sv4 *P) {
     sv4 L[10];
-    for (int c = 0; c < 10; c++) L[c] = l2m_shift(sv_load(l + c * pc + n - 4), n);
+    for (int c = 0; c < 10; c++) L[c] = l2m_load_short(l + c * pc, n, flags);
     sv4 t[3], q[4];
     l2m_trans(t, P[0], P[1], P[2], P[3], P[4], P[5], P[6], P[7], P[8], P[9], L[0], L[1], L[2]);
     l2m_qmul(q, P[3], P[4], P[5], P[6], L[3], L[4], L[5], L[6]);
@@ -295,8 +307,7 @@ static inline void l2m_runs(float *m0, const float *l0, int pc, const short *g, 
         }
         if (g[2] == ST_RUN_ROOT && identity_root) { /* the same, near the end of the pose */
             for (int c = 0; c < 10; c++) {
-                const float *l = l0 + c * pc + j;
-                const sv4 v = flags & ST_RUN_LOAD4 ? sv_load(l) : l2m_shift(sv_load(l + n - 4), n);
+                const sv4 v = l2m_load_short(l0 + c * pc + j, n, flags);
                 if (flags & ST_RUN_STORE4)
                     sv_store(m0 + c * pc + j, v);
                 else
@@ -334,7 +345,7 @@ static inline void l2m_runs(float *m0, const float *l0, int pc, const short *g, 
         }
         }
         if ((flags & (ST_RUN_LOAD4 | ST_RUN_STORE4)) != (ST_RUN_LOAD4 | ST_RUN_STORE4))
-            l2m_run_short(m0 + j, l0 + j, pc, n, P);
+            l2m_run_short(m0 + j, l0 + j, pc, n, flags, P);
         else if (flags & ST_RUN_KEEP)
             l2m_run(m0 + j, l0 + j, pc, P, 1);
         else

@@ -196,6 +196,10 @@ static long l2m_cost_items(const short *g, int gc) {
     return c;
 }
 
+int st_l2m_schedule_as(const int *parents, int n, int runs, short *out) {
+    return runs ? l2m_build_runs(parents, n, out) : l2m_schedule(parents, n, out);
+}
+
 stance_status stance_skeleton_fast_order(const int *parents, int n, int *order, stance_error *err) {
     if (!parents || !order) return st_fail(err, STANCE_ERR_ARGUMENT, "fast order: parents or order is NULL");
     if (n < 1 || n > STANCE_MAX_JOINTS)
