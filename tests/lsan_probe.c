@@ -24,6 +24,7 @@
 
 #include <assimp/cimport.h>
 
+#include "bad_bvh.h"
 #include "stance/import.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
@@ -41,15 +42,6 @@ static int write_file(const char *path, const char *body) {
     return fclose(f) == 0;
 }
 
-/* the bad files of tests/test_robust.c: test_bvh_parse_error */
-static const char *const bad_bvh[] = {
-    "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
-    " JOINT Chest\n {\n  OFFSET 0 5 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 5 0\n  }\n }\n}\n"
-    "MOTION\nFrames: 2\nFrame Time: 0.033333\n0 0 0 0 0 0 0 0 0\n0 0 0 oops\n",
-    "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0\n",
-    "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 99 Xposition\n}\nMOTION\nFrames: 1\n",
-};
-
 /* thread 1: stance refuses the bad files; assimp, handed the last one
  * itself, leaks its half-built root node (assimp 5.2: 1,144 bytes, every time) */
 static void *leak_in_assimp(void *arg) {
@@ -57,7 +49,7 @@ static void *leak_in_assimp(void *arg) {
     stance_asset a;
     stance_error err;
     job->rc = 2;
-    for (int i = 0; i < (int)(sizeof bad_bvh / sizeof bad_bvh[0]); i++) {
+    for (int i = 0; i < BAD_BVH_COUNT; i++) {
         if (!write_file(job->bvh, bad_bvh[i])) return NULL;
         if (stance_import_file(job->bvh, NULL, NULL, &a, &err) == STANCE_OK) {
             snprintf(job->message, sizeof job->message, "a bad BVH imported");

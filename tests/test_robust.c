@@ -15,6 +15,7 @@
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
 #if defined(STANCE_HAVE_ASSIMP)
+#include "bad_bvh.h"
 #include "stance/import.h"
 #endif
 
@@ -270,16 +271,10 @@ static void test_half_allocator(void) {
  * sanitizer build this reaches libassimp's own leaks on its error path,
  * which tests/lsan.supp suppresses (stance's frames stay checked). */
 static void test_bvh_parse_error(void) {
-    const char *bodies[] = {
-        "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
-        " JOINT Chest\n {\n  OFFSET 0 5 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 5 0\n  }\n }\n}\n"
-        "MOTION\nFrames: 2\nFrame Time: 0.033333\n0 0 0 0 0 0 0 0 0\n0 0 0 oops\n",
-        "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0\n",
-        "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 99 Xposition\n}\nMOTION\nFrames: 1\n",
-    };
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < BAD_BVH_COUNT; i++) {
         char path[64];
         snprintf(path, sizeof path, "robust_bad_%d.bvh", i);
+        const char *const *bodies = bad_bvh;
         FILE *f = fopen(path, "wb");
         CHECK(f != NULL);
         if (!f) return;
