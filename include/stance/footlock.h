@@ -106,6 +106,17 @@ typedef struct stance_footlock_desc {
                                   target the clip reaches is reached as is */
     stance_ground_fn ground;   /* NULL = flat ground at the root's height */
     void *ground_user;
+    /* Releasing a foot that its own motion moves (docs/footlock.md). A
+     * blended contact (several clips' contacts, weighted) says nothing
+     * about the blended foot itself: such a foot is planted only while its
+     * animated horizontal world speed is at most the release speed,
+     * max(the root's horizontal world speed, release_speed x the leg's
+     * length per second), and released when it is faster. Every lock, of
+     * any contact, is also released when the leg can no longer reach it. */
+    float release_speed;       /* leg lengths per second, >= 0; 0 = 0.25 */
+    unsigned blended;          /* per frame: bit i set = contact[i] is a blend of
+                                  more than one clip's contacts (the graph's
+                                  stage sets it); clear = one clip's own contact */
 } stance_footlock_desc;
 
 /* Per foot, caller-owned. Zero = not yet seen. */
@@ -117,11 +128,16 @@ typedef struct stance_foot_state {
     float plant;               /* 0 at a plant, up to 1 over plant_time */
     float free[3];             /* where the foot would be if free, last frame (world) */
     float out[3];              /* the foot's world position this frame, after locking */
+    float anim[3];             /* the animation's foot (before locking), world, this frame */
+    float speed;               /* its horizontal world speed, units/s (last frame with dt > 0) */
+    int held;                  /* released by its motion or reach: no plant until the release blend is over */
 } stance_foot_state;
 
 typedef struct stance_footlock_state {
     int started;
     float pelvis_drop;         /* metres the pelvis went down this frame */
+    float root[3];             /* the root's world position this frame */
+    float root_speed;          /* its horizontal speed, units/s (last frame with dt > 0) */
     stance_foot_state feet[STANCE_FOOT_MAX];
 } stance_footlock_state;
 
