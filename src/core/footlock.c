@@ -199,10 +199,12 @@ static qm_vec3 into_frame(const stance_pose *m, int p, qm_vec3 v) {
     float sz = fabsf(m->sz[p]) > 1e-12f ? m->sz[p] : 1.0f;
     return qm_v3(v.x / sx, v.y / sy, v.z / sz);
 }
-/* horizontal (x, z) distance / dt, finite (dt > 0) */
-static float hspeed(float dx, float dz, float dt) {
-    const float v = hypotf(dx, dz) / dt;
-    return v < 3e38f ? v : 3e38f;
+/* the horizontal (x, z) velocity from a step (dx, dz) over dt > 0, finite */
+static void hvel(float dx, float dz, float dt, float v[3]) {
+    const float x = dx / dt, z = dz / dt;
+    v[0] = x < -3e38f ? -3e38f : x > 3e38f ? 3e38f : x, v[1] = 0.0f, v[2] = z < -3e38f ? -3e38f : z > 3e38f ? 3e38f : z;
+    if (!(v[0] == v[0])) v[0] = 0.0f; /* inf - inf: no step known */
+    if (!(v[2] == v[2])) v[2] = 0.0f;
 }
 static float smooth01(float x) { return x <= 0.0f ? 0.0f : x >= 1.0f ? 1.0f : x * x * (3.0f - 2.0f * x); }
 static float ground_at(const stance_footlock_desc *d, const stance_transform *root, float x, float z) {
@@ -273,12 +275,14 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
         rt.r[0] = q.x, rt.r[1] = q.y, rt.r[2] = q.z, rt.r[3] = q.w;
     }
     const float ref = rt.t[1];
-    const float krel = d->release_speed > 0.0f ? d->release_speed : 0.25f;
+    const float krel = d->release_speed > 0.0f ? d->release_speed : 0.1f;
     const float hscale = 0.5f * (fabsf(rt.s[0]) + fabsf(rt.s[2])); /* model lengths to world ones, horizontally */
-    /* the root's own horizontal speed: its world motion, whoever moves it */
-    if (!st->started) st->root_speed = 0.0f;
-    else if (dt > 0.0f) st->root_speed = hspeed(rt.t[0] - st->root[0], rt.t[2] - st->root[2], dt);
+    /* the body's horizontal velocity: the root's world motion, whoever moves
+     * it (its root motion or the caller), and its speed */
+    if (!st->started) memset(st->root_velocity, 0, sizeof st->root_velocity);
+    else if (dt > 0.0f) hvel(rt.t[0] - st->root[0], rt.t[2] - st->root[2], dt, st->root_velocity);
     st->root[0] = rt.t[0], st->root[1] = rt.t[1], st->root[2] = rt.t[2];
+    const float body = hypotf(st->root_velocity[0], st->root_velocity[2]);
 
     /* 0. each leg as the animation has it: its reach and its soft limit R,
      * which starts at the reach less the softness, or further out where the
@@ -303,12 +307,19 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
         const qm_vec3 fw = to_world(&rt, mpos(model, d->legs[i].foot));
         const float above = fw.y - ref; /* the clip's height above its ground */
         const qm_vec3 anim = qm_v3(fw.x, ground_at(d, &rt, fw.x, fw.z) + above, fw.z);
-        if (!st->started) fs->planted = 0, fs->fade = 0.0f, fs->plant = 1.0f, fs->speed = 0.0f, fs->held = 0;
-        else if (dt > 0.0f) fs->speed = hspeed(fw.x - fs->anim[0], fw.z - fs->anim[2], dt);
+        if (!st->started) fs->planted = 0, fs->fade = 0.0f, fs->plant = 1.0f, fs->held = 0, memset(fs->velocity, 0, sizeof fs->velocity);
+        else if (dt > 0.0f) hvel(fw.x - fs->anim[0], fw.z - fs->anim[2], dt, fs->velocity);
         fs->anim[0] = fw.x, fs->anim[1] = fw.y, fs->anim[2] = fw.z;
-        /* a blended contact's foot moving faster than the body (the body
-         * still: than krel leg lengths a second) is swinging, not planted */
-        const int moving = blended && fs->speed > fmaxf(st->root_speed, krel * reach[i] * hscale);
+        /* A split vote (some clips say planted, some not) goes by the foot's
+         * own motion: it swings when it overtakes the body, moving forward
+         * (along the body's velocity) faster than the body and than krel
+         * leg lengths a second; with the body still, when it moves faster
+         * than that. A planted foot stays behind the body (still in the
+         * world); a swinging one passes it at about twice its speed. */
+        const float *fv = fs->velocity, *rv = st->root_velocity;
+        const float ahead = body > 0.0f ? (fv[0] * rv[0] + fv[2] * rv[2]) / body : hypotf(fv[0], fv[2]);
+        const int split = contact[i] > 0.0f && contact[i] < 1.0f;
+        const int moving = split && ahead > fmaxf(body, krel * reach[i] * hscale);
         if (!fs->planted && fs->fade > 0.0f) fs->fade = fmaxf(0.0f, fs->fade - dt / bt);
         if (fs->held && !(fs->fade > 0.0f)) fs->held = 0;
         /* where the foot goes when free: the animation plus what is left of the release offset */
