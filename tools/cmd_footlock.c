@@ -96,12 +96,13 @@ static float dist3(const stance_pose *m, int a, int b) {
     return sqrtf(x * x + y * y + z * z);
 }
 
-/* the angle at the knee between the thigh and the knee-ankle line, degrees */
+/* the angle at the knee between the thigh and the knee-ankle line, degrees
+ * (atan2 of the sine and cosine parts: well conditioned near straight) */
 static float knee_deg(const stance_pose *m, int h, int k, int a) {
-    const float u[3] = {m->tx[h] - m->tx[k], m->ty[h] - m->ty[k], m->tz[h] - m->tz[k]};
-    const float w[3] = {m->tx[a] - m->tx[k], m->ty[a] - m->ty[k], m->tz[a] - m->tz[k]};
-    const float c = (u[0] * w[0] + u[1] * w[1] + u[2] * w[2]) / (sqrtf(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) * sqrtf(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
-    return acosf(c < -1.0f ? -1.0f : c > 1.0f ? 1.0f : c) * 57.29578f;
+    const float ux = m->tx[h] - m->tx[k], uy = m->ty[h] - m->ty[k], uz = m->tz[h] - m->tz[k];
+    const float wx = m->tx[a] - m->tx[k], wy = m->ty[a] - m->ty[k], wz = m->tz[a] - m->tz[k];
+    const float cx = uy * wz - uz * wy, cy = uz * wx - ux * wz, cz = ux * wy - uy * wx;
+    return atan2f(sqrtf(cx * cx + cy * cy + cz * cz), ux * wx + uy * wy + uz * wz) * 57.29578f;
 }
 
 /* One speed: a fresh instance of the graph, its speed parameter set, `frames`
