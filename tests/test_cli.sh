@@ -75,6 +75,19 @@ assert a['modes']==b['modes'], 'graphs/builtin.json must give the built-in graph
   expect 1 "$cli" scenario --graph "$tmp/missing.json"
   expect 1 "$cli" layers --graph "$tmp/bad.json"
   expect 1 "$cli" footlock --graph "$tmp/bad.json"
+  # footlock --sweep (issue 22): the speeds asked for, figures that agree with each other, no
+  # locked foot beyond the leg's reach (or as far as the clips themselves put it)
+  sweep_ok="s=d['sweep']; v=s['speeds']; c=s['clips']; assert len(s['leg_length'])==2 and min(s['leg_length'])>0 and c['knee_deg'][0]<=c['knee_deg'][1]
+assert v[0]['speed']==0 and v[0]['slide_cm_per_m'] is None and all(x['slide_cm_per_m']['off']>=0 and x['slide_cm_per_m']['on']>=0 for x in v[1:])
+assert all(0<x['locked_share']<=1 and x['worst_drag']>=0 and x['knee_deg'][0]<=x['knee_deg'][1] for x in v)
+assert all(x['worst_reach']<=max(1.0,c['reach'])+1e-3 for x in v), [(x['speed'],x['worst_reach']) for x in v]"
+  expect 0 "$cli" footlock --sweep --graph "$src/graphs/builtin_ik.json" --speed-max 2 --speed-step 0.5 --seconds 5 --json
+  json "$sweep_ok; assert [x['speed'] for x in d['sweep']['speeds']]==[0,0.5,1,1.5,2] and d['sweep']['moved_by']=='root_motion' and d['sweep']['seconds']==5"
+  expect 0 "$cli" footlock --sweep --graph "$src/graphs/builtin_ik.json" --speed-max 1 --speed-step 0.5 --seconds 2
+  grep -q "^| 0.50 | [0-9.]* | [0-9.]* | [0-9.]*% | " "$tmp/out" && grep -q "worst drag" "$tmp/out" || bad "footlock sweep table"
+  expect 1 "$cli" footlock --sweep
+  grep -q "needs a graph file" "$tmp/err" || bad "footlock --sweep without a footlock stage: $(cat "$tmp/err")"
+  expect 2 "$cli" footlock --sweep --graph "$src/graphs/builtin_ik.json" --speed-step 0
   if [ -f "${STANCE_DATA:-}/robot_expressive/RobotExpressive.glb" ] && "$cli" info "$STANCE_DATA/robot_expressive/RobotExpressive.glb" > /dev/null 2>&1; then
     # issue 15's goal: RobotExpressive's walk with locking under 1 cm per metre (27.1 without)
     expect 0 "$cli" footlock --graph "$src/graphs/robot.json" --json
@@ -84,6 +97,12 @@ assert a['modes']==b['modes'], 'graphs/builtin.json must give the built-in graph
     expect 0 "$cli" footlock --graph "$src/graphs/robot_footlock.json" --json
     json "w=d['clips'][0]; assert w['stage_slide_cm_per_m']<1 and abs(w['stage_slide_cm_per_m']-w['slide_cm_per_m']['on'])<0.05, w"
     "$cli" graph-check "$src/graphs/robot_footlock.json" | grep -q "feet *footlock, legs UpperLeg.L > LowerLeg.L > Foot.L" && ok || bad "graph-check lists the ik stage"
+    # issue 22: 0..3 units/s, 20 s each: feet locked and released, never dragged beyond the leg,
+    # the knees within the clips' own range, and locking sliding less than the animation
+    expect 0 "$cli" footlock --sweep --graph "$src/graphs/robot_footlock.json" --json
+    json "$sweep_ok; assert [x['speed'] for x in v]==[0.25*i for i in range(13)] and s['moved_by']=='caller'
+assert v[0]['locked_share']==1 and all(c['knee_deg'][0]<=x['knee_deg'][0] and x['knee_deg'][1]<=c['knee_deg'][1] for x in v)
+assert all(x['slide_cm_per_m']['on']<x['slide_cm_per_m']['off'] for x in v[1:])"
   fi
 fi
 echo "$passed passed, $failed failed"

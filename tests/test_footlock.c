@@ -181,6 +181,71 @@ static void test_plant_blend(void) {
     scene_free(&s);
 }
 
+/* one frame with the clip's leg carried pelvis_z along +Z in model space */
+static stance_status frame_moved(scene *s, float root_z, float pelvis_z, float contact, float dt) {
+    stance_clip_sample(s->clip, 0.0f, NULL, &s->local);
+    s->local.tz[PELVIS] += pelvis_z;
+    stance_local_to_model(&s->model, &s->local, s->sk, NULL);
+    stance_transform root = stance_transform_identity();
+    root.t[2] = root_z;
+    return stance_footlock_apply(&s->fd, &s->st, &contact, &root, dt, s->sk, &s->local, &s->model, NULL);
+}
+
+/* Issue 22: a contact blended from several clips holds a foot only while
+ * the foot's own world motion agrees. The leg (0.9 long) stands planted;
+ * then the root moves at r m/s and the animation carries the leg at m m/s
+ * in model space, so the animation's foot (and hip) moves at r + m in the
+ * world. A split vote (0 < contact < 1) releases it once it moves forward
+ * faster than max(the body's r, 0.1 x 0.9 = 0.09) m/s (the body still:
+ * at any speed above 0.09). A blended lock (desc.blended) also goes once
+ * the hip is further from it than the clip's own hip-ankle distance (the
+ * soft limit R here): the hip, ANKLE_Z behind the foot at the plant, is
+ * that far past it after 2 x ANKLE_Z of travel. One clip's contact is
+ * trusted until no pelvis drop brings the lock within R: the hip R +
+ * ANKLE_Z on; until then the pelvis drop reaches it. */
+static void test_blended_contacts_release(void) {
+    static const struct { float r, m, contact; int blended; } cases[8] = {
+        {0.0f, 0.5f, 0.75f, 1}, {0.0f, 0.5f, 1.0f, 0}, {0.5f, -0.1f, 0.75f, 1}, {0.5f, -0.5f, 0.75f, 1},
+        {0.5f, 0.1f, 0.75f, 1}, {0.5f, 0.1f, 1.0f, 0}, {0.0f, 0.5f, 1.0f, 1}, {0.0f, 0.05f, 0.75f, 1}};
+    const double clip_d = sqrt((0.95 - ANKLE_Y) * (0.95 - ANKLE_Y) + ANKLE_Z * ANKLE_Z), R = clip_d > 0.9 * 0.98 ? clip_d : 0.9 * 0.98;
+    for (int c = 0; c < 8; c++) {
+        scene s;
+        scene_make(&s, 0.45f, 0.45f);
+        const double r = cases[c].r, m = cases[c].m, w = r + m;
+        s.fd.blended = cases[c].blended ? 1u : 0u;
+        int first_free = -1, f = 0;
+        float lock[3] = {0, 0, 0};
+        for (; f <= 400 && first_free < 0; f++) {
+            const float t = (float)f * DT;
+            CHECK_OK(frame_moved(&s, (float)(r * t), (float)(m * t), cases[c].contact, f ? DT : 0.0f));
+            if (f == 0) memcpy(lock, s.st.feet[0].out, sizeof lock);
+            if (s.st.feet[0].planted) CHECK(dist3(s.st.feet[0].out, lock) < 1e-4);
+            else first_free = f;
+        }
+        CHECK(finite_pose(&s.local) && finite_pose(&s.model));
+        /* the velocities: the animation's foot in the world (the root's motion counted once) and the root's */
+        CHECK_NEAR(s.st.feet[0].velocity[2], w, 1e-3);
+        CHECK_NEAR(s.st.root_velocity[2], r, 1e-3);
+        CHECK(s.st.feet[0].velocity[0] == 0.0f && s.st.root_velocity[0] == 0.0f);
+        const int split = cases[c].contact < 1.0f;
+        int want;
+        if (!cases[c].blended) want = (int)ceil((R + ANKLE_Z) / (w * DT));
+        else if (split && (r > 0.0 ? w : fabs(w)) > (r > 0.09 ? r : 0.09)) want = 1;
+        else if (w > 0.0) want = (int)ceil(2.0 * ANKLE_Z / (w * DT));
+        else want = -1;
+        printf("  root %.2f, leg %+.2f m/s, contact %.2f%s: released at frame %d (wanted %d)\n", r, m, (double)cases[c].contact,
+               cases[c].blended ? " blended" : "", first_free, want);
+        CHECK(first_free == want);
+        if (c == 0) { /* released by its motion: held off while the release blends (0.2 s), then still moving */
+            for (int k = 0; k < 30; k++, f++) {
+                CHECK_OK(frame_moved(&s, 0.0f, (float)(m * f * DT), cases[c].contact, DT));
+                CHECK(!s.st.feet[0].planted);
+            }
+        }
+        scene_free(&s);
+    }
+}
+
 static float slope(void *user, float x, float z) {
     (void)x;
     return *(const float *)user * z;
@@ -234,6 +299,11 @@ static void test_bad_and_degenerate_input(void) {
     bad.leg_count = 2, bad.legs[1] = bad.legs[0]; /* two legs sharing joints */
     float c2[2] = {1, 1};
     CHECK_STATUS(stance_footlock_apply(&bad, &s.st, c2, &root, DT, s.sk, &s.local, &s.model, &err), STANCE_ERR_ARGUMENT);
+    bad = s.fd;
+    bad.release_speed = NAN;
+    CHECK_STATUS(stance_footlock_apply(&bad, &s.st, &c, &root, DT, s.sk, &s.local, &s.model, &err), STANCE_ERR_VALUE);
+    bad.release_speed = -1.0f;
+    CHECK_STATUS(stance_footlock_apply(&bad, &s.st, &c, &root, DT, s.sk, &s.local, &s.model, &err), STANCE_ERR_VALUE);
     bad = s.fd;
     bad.pelvis = KNEE; /* inside the leg */
     CHECK_STATUS(stance_footlock_apply(&bad, &s.st, &c, &root, DT, s.sk, &s.local, &s.model, &err), STANCE_ERR_ARGUMENT);
@@ -442,6 +512,7 @@ int main(void) {
     RUN(test_pelvis_drops_when_the_leg_cannot_reach);
     RUN(test_release_and_replant_without_pop);
     RUN(test_plant_blend);
+    RUN(test_blended_contacts_release);
     RUN(test_uneven_ground);
     RUN(test_bad_and_degenerate_input);
     RUN(test_contacts_from_events);

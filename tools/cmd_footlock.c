@@ -5,7 +5,9 @@
  * the locked vs unlocked foot tracks. With a graph file that has an IK
  * stage ("ik"), each clip is also played through that stage (its entries
  * on a graph of the clip alone, the character moved at the walk's speed)
- * and its sliding reported beside the job's. */
+ * and its sliding reported beside the job's. --sweep: the graph's own
+ * footlock stage over its "speed" parameter (sliding, reach and drag of
+ * the locked feet per speed, beside what the clips alone do). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +23,22 @@
 
 static void usage(FILE *f) {
     fprintf(f, "usage: stance footlock [--graph FILE] [--asset FILE] [--plant-time S] [--json] [--svg OUT.svg]\n"
+               "       stance footlock --sweep --graph FILE [--speed-max V] [--speed-step S] [--seconds T] [--json]\n"
                "Foot sliding (cm per metre) of the walk and the run played alone, without and with foot\n"
                "locking, and the largest hip, knee and ankle rotation change locking made (degrees).\n"
                "With --graph, the graph file's \"lesson_layers\" section names the clips and feet; when the\n"
                "file has an \"ik\" stage, each clip is also played through it (column / field \"stage\").\n"
                "--plant-time S: a planting foot slows into its lock over S seconds (default 0.05;\n"
-               "below a frame it stops at once).\n");
+               "below a frame it stops at once).\n"
+               "--sweep: the graph file's footlock stage with its \"speed\" parameter at 0, S, 2S, .. V\n"
+               "(defaults 0.25 and 3), T seconds each (default 20) at 60 Hz, the character moved at that\n"
+               "speed (by the caller when its clips play in place): per speed the sliding without and with\n"
+               "locking (cm/m), the share of foot-frames locked, the worst reach (a locked foot's distance\n"
+               "from its hip over the leg's length, thigh + shin in the rest pose), the worst drag (a\n"
+               "locked foot's horizontal distance from where the animation puts it, in leg lengths) and\n"
+               "the knee's range, beside the reach and knee range of the base machine's clips alone.\n"
+               "The speeds are the graph's; the legs are its footlock entry's; \"lesson_layers\" gives\n"
+               "the walk whose direction the caller moves an in-place character along.\n");
 }
 
 #define FRAMES 241 /* 4 s at 60 Hz */
@@ -72,6 +84,210 @@ static stance_status stage_slide(const stance_graph_desc *file, const stance_cli
     return s;
 }
 
+/* ---- --sweep ------------------------------------------------------------ */
+
+typedef struct sweep_row {
+    float speed, slide_off, slide_on; /* slides < 0: not measured (speed 0) */
+    float locked, reach, drag, knee_lo, knee_hi;
+} sweep_row;
+
+static float dist3(const stance_pose *m, int a, int b) {
+    const float x = m->tx[a] - m->tx[b], y = m->ty[a] - m->ty[b], z = m->tz[a] - m->tz[b];
+    return sqrtf(x * x + y * y + z * z);
+}
+
+/* the angle at the knee between the thigh and the knee-ankle line, degrees
+ * (atan2 of the sine and cosine parts: well conditioned near straight) */
+static float knee_deg(const stance_pose *m, int h, int k, int a) {
+    const float ux = m->tx[h] - m->tx[k], uy = m->ty[h] - m->ty[k], uz = m->tz[h] - m->tz[k];
+    const float wx = m->tx[a] - m->tx[k], wy = m->ty[a] - m->ty[k], wz = m->tz[a] - m->tz[k];
+    const float cx = uy * wz - uz * wy, cy = uz * wx - ux * wz, cz = ux * wy - uy * wx;
+    return atan2f(sqrtf(cx * cx + cy * cy + cz * cz), ux * wx + uy * wy + uz * wz) * 57.29578f;
+}
+
+/* One speed: a fresh instance of the graph, its speed parameter set, `frames`
+ * updates at 60 Hz; the feet of footlock entry `ik` (legs hip[k] > knee[k] >
+ * foot[k], leg lengths len[k]) measured from its state (the animation's foot
+ * and the locked one, world) and the locked pose. dir: the caller moves the
+ * character along it at the speed; NULL = the graph's root motion does. */
+static stance_status sweep_speed(const stance_graph *g, stance_workspace *ws, int param, int ik, const int *hip, const int *knee,
+                                 const int *foot, const float *len, int legs, const float *dir, float v, int frames, float *anim,
+                                 float *out, sweep_row *row, stance_error *err) {
+    stance_instance *inst = NULL;
+    stance_status s = stance_instance_create(g, NULL, &inst, err);
+    if (!s) s = stance_instance_set_float(inst, param, v, err);
+    const float dt = 1.0f / 60.0f;
+    stance_transform root = stance_transform_identity();
+    memset(row, 0, sizeof *row);
+    row->speed = v, row->knee_lo = 1e9f, row->knee_hi = -1e9f;
+    long locked = 0;
+    for (int f = 0; !s && f <= frames; f++) {
+        if (dir) {
+            root.t[0] = dir[0] * v * dt * (float)f, root.t[2] = dir[2] * v * dt * (float)f;
+            s = stance_instance_set_root(inst, &root, 0, err);
+        }
+        if (!s) s = stance_instance_update(inst, f ? dt : 0.0f, ws);
+        if (s) { if (err && !err->message[0]) snprintf(err->message, sizeof err->message, "update failed (status %d)", (int)s); break; }
+        const stance_footlock_state *st = stance_instance_footlock_state(inst, ik);
+        const stance_pose *m = stance_instance_model_pose(inst);
+        for (int k = 0; k < legs; k++) {
+            const stance_foot_state *fs = &st->feet[k];
+            memcpy(anim + 3 * ((size_t)f * (size_t)legs + (size_t)k), fs->anim, sizeof fs->anim);
+            memcpy(out + 3 * ((size_t)f * (size_t)legs + (size_t)k), fs->out, sizeof fs->out);
+            const float a = knee_deg(m, hip[k], knee[k], foot[k]);
+            row->knee_lo = a < row->knee_lo ? a : row->knee_lo, row->knee_hi = a > row->knee_hi ? a : row->knee_hi;
+            if (!fs->planted) continue;
+            locked++;
+            const float r = dist3(m, hip[k], foot[k]) / len[k];
+            const float dg = hypotf(fs->out[0] - fs->anim[0], fs->out[2] - fs->anim[2]) / len[k];
+            row->reach = r > row->reach ? r : row->reach, row->drag = dg > row->drag ? dg : row->drag;
+        }
+    }
+    if (!s) {
+        row->locked = (float)locked / (float)((frames + 1) * legs);
+        /* how far the character went: the caller's root, or the graph's root motion */
+        stance_transform r;
+        stance_instance_root(inst, &r);
+        const float metres = hypotf(r.t[0], r.t[2]);
+        row->slide_off = row->slide_on = -1.0f;
+        if (v > 0.0f && metres > 0.0f) {
+            row->slide_off = stance_foot_slide(anim, frames + 1, legs, metres);
+            row->slide_on = stance_foot_slide(out, frames + 1, legs, metres);
+        }
+    }
+    stance_instance_destroy(inst);
+    return s;
+}
+
+/* What the clips of the base machine's looping states do themselves,
+ * sampled at 60 Hz unlocked (l, m: scratch poses): the largest foot-hip
+ * distance over the leg's length, and the knee's range. */
+static void clip_limits(const stance_graph_desc *fd, const stance_skeleton *sk, const int *hip, const int *knee, const int *foot,
+                        const float *len, int legs, stance_pose *l, stance_pose *m, sweep_row *out) {
+    const char *base = fd->layer_count > 0 ? fd->layers[0].machine : fd->machines[0].name;
+    out->reach = 0.0f, out->knee_lo = 1e9f, out->knee_hi = -1e9f;
+    for (int i = 0; i < fd->machine_count; i++) {
+        const stance_machine_desc *md = &fd->machines[i];
+        for (int st = 0; !strcmp(md->name, base) && st < md->state_count; st++) {
+            const stance_state_desc *sd = &md->states[st];
+            for (int e = 0; !sd->once && e < (sd->clip ? 1 : sd->entry_count); e++) {
+                const stance_clip *c = sd->clip ? sd->clip : sd->entries[e].clip;
+                const int n = (int)(c->duration * 60.0f) + 1;
+                for (int f = 0; c && f <= n; f++) {
+                    stance_clip_sample(c, c->duration * (float)f / (float)n, NULL, l);
+                    stance_local_to_model(m, l, sk, NULL);
+                    for (int k = 0; k < legs; k++) {
+                        const float a = knee_deg(m, hip[k], knee[k], foot[k]), r = dist3(m, hip[k], foot[k]) / len[k];
+                        out->knee_lo = a < out->knee_lo ? a : out->knee_lo, out->knee_hi = a > out->knee_hi ? a : out->knee_hi;
+                        out->reach = r > out->reach ? r : out->reach;
+                    }
+                }
+            }
+        }
+    }
+}
+
+static int sweep(const tool_graph *tg, const stance_graph_desc *fdesc, const stance_layer_setup *su, int json, float vmax, float vstep,
+                 float seconds) {
+    const stance_graph *g = tg->graph;
+    const stance_skeleton *sk = su->skeleton;
+    const int param = stance_graph_find_param(g, "speed");
+    int ik = -1;
+    for (int e = 0; fdesc && e < fdesc->ik_count && ik < 0; e++)
+        if (fdesc->ik[e].kind == STANCE_IK_FOOTLOCK) ik = e;
+    if (param < 0 || ik < 0) {
+        fprintf(stderr, "stance footlock: --sweep needs a graph file with a \"speed\" parameter and a footlock ik entry (%s has %s)\n",
+                tg->name, param < 0 ? "no \"speed\"" : "no footlock entry");
+        return 1;
+    }
+    const stance_ik_desc *k = &fdesc->ik[ik];
+    const int legs = k->leg_count;
+    int hip[STANCE_FOOT_MAX], knee[STANCE_FOOT_MAX], foot[STANCE_FOOT_MAX];
+    float len[STANCE_FOOT_MAX];
+    stance_pose rl, rm;
+    memset(&rl, 0, sizeof rl), memset(&rm, 0, sizeof rm);
+    stance_error err = {0};
+    stance_status s = stance_pose_create(&rl, sk->joint_count, NULL, &err);
+    if (!s) s = stance_pose_create(&rm, sk->joint_count, NULL, &err);
+    if (!s) {
+        stance_pose_set_rest(&rl, sk);
+        stance_local_to_model(&rm, &rl, sk, NULL);
+    }
+    for (int i = 0; !s && i < legs; i++) {
+        hip[i] = stance_skeleton_find(sk, k->legs[i].hip), knee[i] = stance_skeleton_find(sk, k->legs[i].knee);
+        foot[i] = stance_skeleton_find(sk, k->legs[i].ankle); /* the graph was built: the names resolve */
+        len[i] = dist3(&rm, hip[i], knee[i]) + dist3(&rm, knee[i], foot[i]);
+    }
+    sweep_row clips;
+    memset(&clips, 0, sizeof clips);
+    if (!s) clip_limits(fdesc, sk, hip, knee, foot, len, legs, &rl, &rm, &clips);
+    stance_pose_destroy(&rl), stance_pose_destroy(&rm);
+    /* in place (no root motion at the top speed): the caller moves the character along the walk */
+    float vel[3], dir[3] = {0, 0, 1};
+    stance_walk_velocity(sk, su->walk, su->foot_l ? stance_skeleton_find(sk, su->foot_l) : -1,
+                         su->foot_r ? stance_skeleton_find(sk, su->foot_r) : -1, NULL, vel);
+    const float vn = hypotf(vel[0], vel[2]);
+    if (vn > 0.0f) dir[0] = vel[0] / vn, dir[2] = vel[2] / vn;
+    const int frames = (int)(seconds * 60.0f + 0.5f), count = (int)(vmax / vstep + 1e-3f) + 1;
+    stance_workspace *ws = NULL;
+    stance_instance *probe = NULL;
+    int in_place = 1;
+    if (!s) s = stance_workspace_create(g, NULL, &ws, &err);
+    if (!s) s = stance_instance_create(g, NULL, &probe, &err);
+    if (!s) s = stance_instance_set_float(probe, param, vmax, &err);
+    for (int f = 0; !s && f < 60; f++) s = stance_instance_update(probe, 1.0f / 60.0f, ws);
+    if (!s) {
+        stance_transform r;
+        stance_instance_root(probe, &r);
+        in_place = r.t[0] == 0.0f && r.t[1] == 0.0f && r.t[2] == 0.0f;
+    }
+    stance_instance_destroy(probe);
+    float *anim = s ? NULL : malloc(sizeof(float) * 6 * (size_t)legs * (size_t)(frames + 1));
+    float *out = anim ? anim + 3 * (size_t)legs * (size_t)(frames + 1) : NULL;
+    sweep_row *rows = anim ? calloc((size_t)count, sizeof *rows) : NULL;
+    if (!s && !rows) s = STANCE_ERR_MEMORY, snprintf(err.message, sizeof err.message, "out of memory");
+    for (int i = 0; !s && i < count; i++)
+        s = sweep_speed(g, ws, param, ik, hip, knee, foot, len, legs, in_place ? dir : NULL, vstep * (float)i, frames, anim, out, &rows[i], &err);
+    if (s) {
+        fprintf(stderr, "stance: %s: --sweep: %s\n", tg->name, err.message);
+    } else if (json) {
+        printf("{\"graph\":\"%s\",\"sweep\":{\"param\":\"speed\",\"ik\":\"%s\",\"seconds\":%.3f,\"hz\":60,\"moved_by\":\"%s\",\"leg_length\":[",
+               tg->name, k->name, (double)seconds, in_place ? "caller" : "root_motion");
+        for (int i = 0; i < legs; i++) printf("%s%.4f", i ? "," : "", (double)len[i]);
+        printf("],\"clips\":{\"reach\":%.4f,\"knee_deg\":[%.2f,%.2f]},\"speeds\":[", (double)clips.reach, (double)clips.knee_lo,
+               (double)clips.knee_hi);
+        for (int i = 0; i < count; i++) {
+            const sweep_row *r = &rows[i];
+            printf("%s{\"speed\":%.3f,\"slide_cm_per_m\":", i ? "," : "", (double)r->speed);
+            if (r->slide_off >= 0.0f) printf("{\"off\":%.3f,\"on\":%.3f}", (double)r->slide_off, (double)r->slide_on);
+            else printf("null");
+            printf(",\"locked_share\":%.4f,\"worst_reach\":%.4f,\"worst_drag\":%.4f,\"knee_deg\":[%.2f,%.2f]}", (double)r->locked,
+                   (double)r->reach, (double)r->drag, (double)r->knee_lo, (double)r->knee_hi);
+        }
+        printf("]}}\n");
+    } else {
+        printf("Foot locking swept over \"speed\" on %s (ik '%s'; %.0f s at 60 Hz per speed; the character moved by %s)\n", tg->name,
+               k->name, (double)seconds, in_place ? "the caller at that speed" : "its root motion");
+        printf("worst reach: a locked foot's distance from its hip over the leg's length (thigh + shin, rest pose)\n"
+               "worst drag: a locked foot's horizontal distance from the animation's foot, in leg lengths\n"
+               "the clips alone (the base machine's looping states, unlocked): reach up to %.3f, knee %.1f..%.1f deg\n\n",
+               (double)clips.reach, (double)clips.knee_lo, (double)clips.knee_hi);
+        printf("| speed | sliding off (cm/m) | with locking (cm/m) | locked | worst reach | worst drag | knee (deg) |\n");
+        printf("|---|---|---|---|---|---|---|\n");
+        for (int i = 0; i < count; i++) {
+            const sweep_row *r = &rows[i];
+            if (r->slide_off >= 0.0f) printf("| %.2f | %.3f | %.3f ", (double)r->speed, (double)r->slide_off, (double)r->slide_on);
+            else printf("| %.2f | - | - ", (double)r->speed);
+            printf("| %.1f%% | %.3f | %.3f | %.1f..%.1f |\n", 100.0 * (double)r->locked, (double)r->reach, (double)r->drag,
+                   (double)r->knee_lo, (double)r->knee_hi);
+        }
+    }
+    free(rows);
+    free(anim);
+    stance_workspace_destroy(ws);
+    return s ? 1 : 0;
+}
+
 /* track: the foot's position along the walk relative to the root (world
  * position minus the root's travel), so a locked foot is a straight line */
 static double value(const stance_footlock_frame *fr, int k, int on, int track, double speed) {
@@ -115,7 +331,8 @@ static void plot(FILE *f, const char *title, const stance_footlock_frame *fr, in
 
 int cmd_footlock(int argc, char **argv) {
     tool_opts o = {0};
-    float plant_time = 0.0f;
+    float plant_time = 0.0f, vmax = 3.0f, vstep = 0.25f, seconds = 20.0f;
+    int sweeping = 0;
     for (int i = 1; i < argc; i++) {
         if (tool_common_option(argc, argv, &i, &o)) continue;
         const char *a = argv[i];
@@ -124,6 +341,17 @@ int cmd_footlock(int argc, char **argv) {
             char *end;
             plant_time = strtof(argv[++i], &end);
             if (*end || !(plant_time > 0.0f && plant_time <= 10.0f)) { fprintf(stderr, "stance footlock: --plant-time must be in (0, 10] s\n"); return 2; }
+        } else if (!strcmp(a, "--sweep")) {
+            sweeping = 1;
+        } else if ((!strcmp(a, "--speed-max") || !strcmp(a, "--speed-step") || !strcmp(a, "--seconds")) && more) {
+            char *end;
+            const float x = strtof(argv[++i], &end);
+            const int step = !strcmp(a, "--speed-step"), secs = !strcmp(a, "--seconds");
+            if (*end || !(x >= (step ? 0.01f : secs ? 0.1f : 0.0f) && x <= (secs ? 120.0f : 100.0f))) {
+                fprintf(stderr, "stance footlock: %s must be in [%s, %s]\n", a, step ? "0.01" : secs ? "0.1" : "0", secs ? "120" : "100");
+                return 2;
+            }
+            *(step ? &vstep : secs ? &seconds : &vmax) = x;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         else { fprintf(stderr, "stance footlock: unknown option '%s'\n", a); usage(stderr); return 2; }
     }
@@ -136,6 +364,15 @@ int cmd_footlock(int argc, char **argv) {
     if (tool_graph_layer_setup(&tg, &su, &err)) {
         tool_graph_close(&tg);
         return 1;
+    }
+    if (sweeping) {
+        const stance_graph_desc *sd = NULL;
+#ifdef STANCE_HAVE_JANSSON
+        sd = tg.file ? stance_graphfile_desc(tg.file) : NULL;
+#endif
+        const int rc = sweep(&tg, sd, &su, json, vmax, vstep, seconds);
+        tool_graph_close(&tg);
+        return rc;
     }
     const stance_clip *clips[2] = {su.walk, su.run};
     stance_footlock_result res[2];

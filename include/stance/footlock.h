@@ -106,6 +106,20 @@ typedef struct stance_footlock_desc {
                                   target the clip reaches is reached as is */
     stance_ground_fn ground;   /* NULL = flat ground at the root's height */
     void *ground_user;
+    /* Releasing a foot that its own motion moves (docs/footlock.md). A
+     * split vote (0 < contact < 1: some of the blended clips say planted,
+     * some not) goes by the animation's foot itself: it is swinging, so
+     * released and not planted, while it moves forward (along the root's
+     * horizontal world velocity) faster than the root and than
+     * release_speed x the leg's length per second (with the root still,
+     * at any such speed). A lock of a blended contact (`blended`) is also
+     * released once it is beyond the leg's soft limit from the animation's
+     * hip; one clip's lock once no pelvis drop brings it within. A foot
+     * released so is planted again only after its release blend. */
+    float release_speed;       /* leg lengths per second, >= 0; 0 = 0.1 */
+    unsigned blended;          /* per frame: bit i set = contact[i] is a blend of
+                                  more than one clip's contacts (the graph's
+                                  stage sets it); clear = one clip's own contact */
 } stance_footlock_desc;
 
 /* Per foot, caller-owned. Zero = not yet seen. */
@@ -117,11 +131,16 @@ typedef struct stance_foot_state {
     float plant;               /* 0 at a plant, up to 1 over plant_time */
     float free[3];             /* where the foot would be if free, last frame (world) */
     float out[3];              /* the foot's world position this frame, after locking */
+    float anim[3];             /* the animation's foot (before locking), world, this frame */
+    float velocity[3];         /* its horizontal world velocity (y = 0), units/s, from the last step with dt > 0 */
+    int held;                  /* released by its motion or reach: no plant until the release blend is over */
 } stance_foot_state;
 
 typedef struct stance_footlock_state {
     int started;
     float pelvis_drop;         /* metres the pelvis went down this frame */
+    float root[3];             /* the root's world position this frame */
+    float root_velocity[3];    /* its horizontal world velocity (y = 0), units/s, from the last step with dt > 0 */
     stance_foot_state feet[STANCE_FOOT_MAX];
 } stance_footlock_state;
 
@@ -130,9 +149,13 @@ typedef struct stance_footlock_state {
  *     height above the ground there (with plant_time, the
  *     lock follows a fading share of the animation's motion first); free, the animation moved onto the ground under it, plus
  *     what is left of the offset at release (fading with a smoothstep over
- *     blend_time). A foot plants where it is and is released from where
- *     it is held.
- *  2. the pelvis goes down (model -Y) as little as lets every leg reach.
+ *     blend_time). A foot plants where it is (contact >= 0.5, and not
+ *     moving on a split vote) and is released from where it is held
+ *     (contact < 0.5, moving on a split vote, or beyond the leg's reach;
+ *     see release_speed).
+ *  2. the pelvis goes down (model -Y) as little as lets every leg reach;
+ *     an ankle that is an IK control bone outside the pelvis goes down
+ *     with it.
  *  3. each leg is solved with stance_ik_two_bone (no pole: the knee keeps
  *     its bend; the ankle keeps its model rotation); an ankle that is an IK
  *     control bone is moved to its target.

@@ -199,6 +199,13 @@ static qm_vec3 into_frame(const stance_pose *m, int p, qm_vec3 v) {
     float sz = fabsf(m->sz[p]) > 1e-12f ? m->sz[p] : 1.0f;
     return qm_v3(v.x / sx, v.y / sy, v.z / sz);
 }
+/* the horizontal (x, z) velocity from a step (dx, dz) over dt > 0, finite */
+static void hvel(float dx, float dz, float dt, float v[3]) {
+    const float x = dx / dt, z = dz / dt;
+    v[0] = x < -3e38f ? -3e38f : x > 3e38f ? 3e38f : x, v[1] = 0.0f, v[2] = z < -3e38f ? -3e38f : z > 3e38f ? 3e38f : z;
+    if (!(v[0] == v[0])) v[0] = 0.0f; /* inf - inf: no step known */
+    if (!(v[2] == v[2])) v[2] = 0.0f;
+}
 static float smooth01(float x) { return x <= 0.0f ? 0.0f : x >= 1.0f ? 1.0f : x * x * (3.0f - 2.0f * x); }
 static float ground_at(const stance_footlock_desc *d, const stance_transform *root, float x, float z) {
     if (!d->ground) return root->t[1];
@@ -236,6 +243,8 @@ static stance_status check_desc(const stance_footlock_desc *d, const stance_skel
         return st_fail(err, STANCE_ERR_VALUE, "footlock: plant_time %g is not in [0, 10] s", (double)d->plant_time);
     if (!(d->softness >= 0.0f && d->softness < 0.5f))
         return st_fail(err, STANCE_ERR_VALUE, "footlock: softness %g is not in [0, 0.5)", (double)d->softness);
+    if (!(d->release_speed >= 0.0f && d->release_speed <= 1000.0f))
+        return st_fail(err, STANCE_ERR_VALUE, "footlock: release_speed %g is not in [0, 1000] leg lengths per second", (double)d->release_speed);
     return STANCE_OK;
 }
 
@@ -266,16 +275,53 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
         rt.r[0] = q.x, rt.r[1] = q.y, rt.r[2] = q.z, rt.r[3] = q.w;
     }
     const float ref = rt.t[1];
+    const float krel = d->release_speed > 0.0f ? d->release_speed : 0.1f;
+    const float hscale = 0.5f * (fabsf(rt.s[0]) + fabsf(rt.s[2])); /* model lengths to world ones, horizontally */
+    /* the body's horizontal velocity: the root's world motion, whoever moves
+     * it (its root motion or the caller), and its speed */
+    if (!st->started) memset(st->root_velocity, 0, sizeof st->root_velocity);
+    else if (dt > 0.0f) hvel(rt.t[0] - st->root[0], rt.t[2] - st->root[2], dt, st->root_velocity);
+    st->root[0] = rt.t[0], st->root[1] = rt.t[1], st->root[2] = rt.t[2];
+    const float body = hypotf(st->root_velocity[0], st->root_velocity[2]);
+
+    /* 0. each leg as the animation has it: its reach and its soft limit R,
+     * which starts at the reach less the softness, or further out where the
+     * clip itself stretches the leg more, so a target the clip already
+     * reaches is reached as it is */
+    float reach[STANCE_FOOT_MAX], lim[STANCE_FOOT_MAX];
+    for (int i = 0; i < d->leg_count; i++) {
+        const stance_leg_desc *g = &d->legs[i];
+        const qm_vec3 hip = mpos(model, g->upper), knee = mpos(model, g->lower), foot = mpos(model, g->foot);
+        reach[i] = qm_len3(qm_sub(knee, hip)) + qm_len3(qm_sub(foot, knee));
+        const float clip_d = qm_len3(qm_sub(foot, hip));
+        lim[i] = reach[i] * (1.0f - soft);
+        if (clip_d > lim[i]) lim[i] = clip_d < reach[i] ? clip_d : reach[i];
+    }
 
     /* 1. where each foot goes, in world and model space */
     qm_vec3 target[STANCE_FOOT_MAX];
     for (int i = 0; i < d->leg_count; i++) {
         stance_foot_state *fs = &st->feet[i];
+        const qm_vec3 hip = mpos(model, d->legs[i].upper);
+        const int blended = (d->blended >> i) & 1u;
         const qm_vec3 fw = to_world(&rt, mpos(model, d->legs[i].foot));
         const float above = fw.y - ref; /* the clip's height above its ground */
         const qm_vec3 anim = qm_v3(fw.x, ground_at(d, &rt, fw.x, fw.z) + above, fw.z);
-        if (!st->started) fs->planted = 0, fs->fade = 0.0f, fs->plant = 1.0f;
+        if (!st->started) fs->planted = 0, fs->fade = 0.0f, fs->plant = 1.0f, fs->held = 0, memset(fs->velocity, 0, sizeof fs->velocity);
+        else if (dt > 0.0f) hvel(fw.x - fs->anim[0], fw.z - fs->anim[2], dt, fs->velocity);
+        fs->anim[0] = fw.x, fs->anim[1] = fw.y, fs->anim[2] = fw.z;
+        /* A split vote (some clips say planted, some not) goes by the foot's
+         * own motion: it swings when it overtakes the body, moving forward
+         * (along the body's velocity) faster than the body and than krel
+         * leg lengths a second; with the body still, when it moves faster
+         * than that. A planted foot stays behind the body (still in the
+         * world); a swinging one passes it at about twice its speed. */
+        const float *fv = fs->velocity, *rv = st->root_velocity;
+        const float ahead = body > 0.0f ? (fv[0] * rv[0] + fv[2] * rv[2]) / body : hypotf(fv[0], fv[2]);
+        const int split = contact[i] > 0.0f && contact[i] < 1.0f;
+        const int moving = split && ahead > fmaxf(body, krel * reach[i] * hscale);
         if (!fs->planted && fs->fade > 0.0f) fs->fade = fmaxf(0.0f, fs->fade - dt / bt);
+        if (fs->held && !(fs->fade > 0.0f)) fs->held = 0;
         /* where the foot goes when free: the animation plus what is left of the release offset */
         const float k = smooth01(fs->fade);
         const qm_vec3 free_pos = qm_add(anim, qm_v3(fs->offset[0] * k, fs->offset[1] * k, fs->offset[2] * k));
@@ -287,7 +333,18 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
             fs->lock[0] += keep * (free_pos.x - fs->free[0]), fs->lock[2] += keep * (free_pos.z - fs->free[2]);
         }
         const qm_vec3 lock_pos = qm_v3(fs->lock[0], ground_at(d, &rt, fs->lock[0], fs->lock[2]) + above, fs->lock[2]);
-        const int want = contact[i] >= 0.5f;
+        /* the leg cannot hold the lock (and it is further than the free foot
+         * is): a blended lock beyond the soft limit from the animation's hip;
+         * one clip's lock once no pelvis drop brings it within (it is beyond
+         * the soft limit sideways) */
+        int beyond = 0;
+        if (fs->planted) {
+            const qm_vec3 v = qm_sub(to_model(&rt, lock_pos), hip), u = qm_sub(to_model(&rt, free_pos), hip);
+            const float r2 = lim[i] * lim[i];
+            if (blended) beyond = qm_dot3(v, v) > fmaxf(r2, qm_dot3(u, u));
+            else beyond = v.x * v.x + v.z * v.z > fmaxf(r2, u.x * u.x + u.z * u.z);
+        }
+        const int want = contact[i] >= 0.5f && !moving && !beyond && !fs->held;
         qm_vec3 w = fs->planted ? lock_pos : free_pos;
         if (want && !fs->planted) { /* plant where the foot is now: no pop */
             fs->planted = 1;
@@ -297,6 +354,7 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
         } else if (!want && fs->planted) { /* release: blend from where it is held to the animation */
             fs->planted = 0;
             fs->fade = 1.0f;
+            fs->held = moving || beyond; /* the animation moved it: no new plant until the blend is over */
             const qm_vec3 o = qm_sub(lock_pos, anim);
             fs->offset[0] = o.x, fs->offset[1] = o.y, fs->offset[2] = o.z;
             w = lock_pos;
@@ -306,22 +364,11 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
     }
     st->started = 1;
 
-    /* 2. the pelvis drops as far as the leg that reaches least needs. Each
-     * leg's soft limit starts at the reach less the softness, or further out
-     * where the clip itself stretches the leg more, so a target the clip
-     * already reaches is reached as it is. */
-    float leg_soft[STANCE_FOOT_MAX];
+    /* 2. the pelvis drops as far as the leg that reaches least needs */
     float drop = 0.0f;
-    for (int i = 0; i < d->leg_count; i++) {
-        const stance_leg_desc *g = &d->legs[i];
-        const qm_vec3 hip = mpos(model, g->upper), knee = mpos(model, g->lower), foot = mpos(model, g->foot);
-        const float reach = qm_len3(qm_sub(knee, hip)) + qm_len3(qm_sub(foot, knee));
-        const float clip_d = qm_len3(qm_sub(foot, hip));
-        float R = reach * (1.0f - soft);
-        if (clip_d > R) R = clip_d < reach ? clip_d : reach;
-        leg_soft[i] = reach > 0.0f ? (reach - R) / reach : 0.0f;
-        if (pelvis < 0) continue;
-        const qm_vec3 v = qm_sub(target[i], hip);
+    for (int i = 0; pelvis >= 0 && i < d->leg_count; i++) {
+        const float R = lim[i];
+        const qm_vec3 v = qm_sub(target[i], mpos(model, d->legs[i].upper));
         const float h2 = v.x * v.x + v.z * v.z, dy = -v.y; /* dy: how far the target is below the hip */
         if (v.x * v.x + v.y * v.y + v.z * v.z <= R * R) continue;
         float need = h2 < R * R ? dy - sqrtf(R * R - h2) : dy; /* out of reach sideways: bring the hip level */
@@ -333,6 +380,15 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
         qm_vec3 v = qm_v3(0.0f, -drop, 0.0f);
         if (pp >= 0) v = into_frame(model, pp, v);
         local->tx[pelvis] += v.x, local->ty[pelvis] += v.y, local->tz[pelvis] += v.z;
+        /* an ankle that is an IK control bone outside the pelvis goes down
+         * with it, so the leg it ends keeps its length */
+        for (int i = 0; i < d->leg_count; i++) {
+            const int f = d->legs[i].foot, pf = sk->parents[f];
+            if (stance_skeleton_is_descendant(sk, f, pelvis)) continue;
+            qm_vec3 u = qm_v3(0.0f, -drop, 0.0f);
+            if (pf >= 0) u = into_frame(model, pf, u);
+            local->tx[f] += u.x, local->ty[f] += u.y, local->tz[f] += u.z;
+        }
         stance_local_to_model(model, local, sk, NULL);
     }
     st->pelvis_drop = drop;
@@ -344,7 +400,8 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
         memset(&tb, 0, sizeof tb);
         tb.upper = g->upper, tb.lower = g->lower, tb.end = g->foot;
         tb.target[0] = target[i].x, tb.target[1] = target[i].y, tb.target[2] = target[i].z;
-        tb.softness = leg_soft[i] < 0.999f ? leg_soft[i] : 0.999f, tb.keep_end_rotation = 1;
+        const float leg_soft = reach[i] > 0.0f ? (reach[i] - lim[i]) / reach[i] : 0.0f;
+        tb.softness = leg_soft < 0.999f ? leg_soft : 0.999f, tb.keep_end_rotation = 1;
         memcpy(tb.hinge, g->hinge, sizeof tb.hinge);
         s = stance_ik_two_bone(&tb, 1.0f, sk, local, model, NULL, err);
         if (s) return s;

@@ -371,8 +371,10 @@ void in_root_advance(stance_instance *inst) {
  * 1 - the eased weight: a crossfade shows the old clip that much, and
  * inertialization and dead blending show the old motion (the offset, the
  * extrapolated pose) fading out as fast, so a foot planted in the old clip
- * stays locked until the new side outweighs it. */
-static void add_contacts(const stance_instance *inst, const stance_workspace *ws, int e, int m, float w, int depth, float *contact) {
+ * stays locked until the new side outweighs it. clips counts the clips
+ * that weigh, planted[f] those of them that plant foot f. */
+static void add_contacts(const stance_instance *inst, const stance_workspace *ws, int e, int m, float w, int depth, float *contact,
+                         int *clips, int *planted) {
     const stance_graph *g = inst->graph;
     const g_plan *pl = &ws->plans[m];
     if (!pl->active || depth > STANCE_MAX_NEST + 1 || w <= 0.0f) return;
@@ -380,16 +382,19 @@ static void add_contacts(const stance_instance *inst, const stance_workspace *ws
     for (int side = 0; side < 1 + two; side++) {
         const g_plan_src *src = side ? &pl->old : &pl->cur;
         const float ws_ = w * (two ? (side ? 1.0f - pl->w : pl->w) : 1.0f);
-        if (src->sub >= 0) { add_contacts(inst, ws, e, src->sub, ws_, depth + 1, contact); continue; }
+        if (src->sub >= 0) { add_contacts(inst, ws, e, src->sub, ws_, depth + 1, contact, clips, planted); continue; }
         float total = 0.0f;
         for (int i = 0; i < src->count; i++) total += src->weight[i];
         if (!(total > 0.0f)) continue;
         for (int i = 0; i < src->count; i++) {
             const int c = clip_index(g, src->clip[i]);
-            if (c < 0) continue;
+            if (c < 0 || !(ws_ * src->weight[i] > 0.0f)) continue;
+            (*clips)++;
             const stance_contacts *ct = g->contacts[e * g->ik_clip_count + c];
-            for (int f = 0; f < g->ik[e].fd.leg_count; f++)
-                contact[f] += ws_ * src->weight[i] / total * (float)stance_contacts_planted(ct, f, src->time[i]);
+            for (int f = 0; f < g->ik[e].fd.leg_count; f++) {
+                const int p = stance_contacts_planted(ct, f, src->time[i]);
+                contact[f] += ws_ * src->weight[i] / total * (float)p, planted[f] += p;
+            }
         }
     }
 }
@@ -421,10 +426,16 @@ stance_status ik_frame(stance_instance *inst, stance_workspace *ws, float dt) {
             continue;
         }
         float contact[STANCE_FOOT_MAX] = {0, 0, 0, 0};
-        add_contacts(inst, ws, e, g->layers[0].machine, 1.0f, 0, contact);
-        for (int f = 0; f < STANCE_FOOT_MAX; f++) contact[f] = contact[f] < 0.0f ? 0.0f : contact[f] > 1.0f ? 1.0f : contact[f];
+        int clips = 0, planted[STANCE_FOOT_MAX] = {0, 0, 0, 0};
+        add_contacts(inst, ws, e, g->layers[0].machine, 1.0f, 0, contact, &clips, planted);
+        /* a vote every clip agrees on is exactly 1 or 0 (the weights' sum
+         * may round off it); a split one in (0, 1) */
+        for (int f = 0; f < STANCE_FOOT_MAX; f++)
+            contact[f] = planted[f] == 0 ? 0.0f : planted[f] == clips ? 1.0f : contact[f] < 1e-6f ? 1e-6f : contact[f] > 0.999999f ? 0.999999f : contact[f];
         stance_footlock_desc fd = g->ik[e].fd;
         fd.ground = inst->ground, fd.ground_user = inst->ground_user;
+        /* several clips' vote: its locks are held only within the legs' reach */
+        fd.blended = clips > 1 ? (1u << fd.leg_count) - 1u : 0u;
         stance_status s = stance_footlock_apply(&fd, &inst->ik_state[e], contact, &inst->world_root, dt, g->skeleton, in_local(inst),
                                                 in_model(inst), NULL);
         if (s && !first) first = s;
