@@ -606,7 +606,9 @@ static int step_controller(drv_world *w, drv_src *s, int op, int slot) {
         const stance_graph *ng = G->graph[gi];
         char report[256];
         int joints_before = stance_instance_model_pose(stance_controller_instance(c))->joint_count;
-        stance_status st = stance_controller_reload(c, ng, report, sizeof report, &err);
+        /* with the workspace the updates will use (a graph with more machines than the last
+         * update's workspace is refused by the plain reload, controller.h) */
+        stance_status st = stance_controller_reload_ws(c, ng, drv_workspace(ng), report, sizeof report, &err);
         /* controller.h: a graph of another skeleton is refused; so is a bad layer order */
         int ok = same_skeleton(stance_graph_skeleton(g), stance_graph_skeleton(ng)) && priorities_ok(ng);
         if (expect(w, "controller_reload", st, ok, &err)) return 1;

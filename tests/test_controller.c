@@ -1,7 +1,8 @@
 /* tests/test_controller.c - the gameplay controller (seeds/004, Bullet
  * Waste): the blog's example step by step, set on a lower layer, interrupts,
  * one-shot completion and fallback, reset, sequences, fade times, random
- * calls, and hot reload. */
+ * calls, and hot reload (a workspace too small for the new graph, a stale
+ * instance pointer). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,6 +244,138 @@ static void test_hot_reload(void) {
     stance_graph_destroy(g2), stance_graph_destroy(g3), stance_graph_destroy(gb);
 }
 
+/* Issue 22: a reload onto a graph with more machines than the caller's
+ * workspace serves is refused up front (STANCE_ERR_MEMORY, the bytes a
+ * workspace for it needs in the message and the report), nothing changes
+ * and updates go on; with a workspace made from the new graph it goes
+ * through and updates work. (Before, the reload said nothing and every
+ * later update returned STANCE_ERR_MEMORY.) */
+static void test_reload_workspace_too_small(void) {
+    stance_state_desc ground[2] = {{.name = "Run", .clip = clip("run")}, {.name = "Idle", .clip = clip("idle")}};
+    stance_machine_desc m = {.name = "Ground", .state_count = 2, .states = ground};
+    stance_layer_desc l = {.name = "ground", .machine = "Ground", .weight = 1};
+    stance_graph_desc gd = {.skeleton = B.skeleton, .machine_count = 1, .machines = &m, .layer_count = 1, .layers = &l};
+    stance_graph *small = NULL, *big = blog_graph(0, 0);
+    CHECK_OK(stance_graph_create(&gd, NULL, &small, NULL));
+    stance_workspace *ws_small = NULL, *ws_big = NULL;
+    CHECK_OK(stance_workspace_create(small, NULL, &ws_small, NULL));
+    CHECK(stance_workspace_fits(ws_small, big, NULL) == STANCE_ERR_MEMORY); /* the premise: 1 machine, the blog graph 4 */
+    stance_controller *c = NULL;
+    CHECK_OK(stance_controller_create(small, NULL, NULL, &c, NULL));
+    for (int f = 0; f < 5; f++) CHECK_OK(stance_controller_update(c, DT, ws_small));
+    stance_instance *before = stance_controller_instance(c);
+    char report[512] = "untouched", need[64];
+    stance_error err;
+    /* the plain reload checks against the workspace of the last update */
+    CHECK_STATUS(stance_controller_reload(c, big, report, sizeof report, &err), STANCE_ERR_MEMORY);
+    snprintf(need, sizeof need, "%zu bytes", stance_workspace_bytes(big));
+    CHECK(strstr(err.message, need) != NULL && strstr(err.message, "4 machines") != NULL);
+    CHECK(strstr(report, "workspace too small") != NULL && strstr(report, need) != NULL);
+    CHECK(strstr(report, "4 machines") != NULL);
+    CHECK(stance_controller_graph(c) == small && stance_controller_instance(c) == before); /* nothing changed */
+    for (int f = 0; f < 5; f++) CHECK_OK(stance_controller_update(c, DT, ws_small));
+    /* the same with the workspace named, or NULL (the last update's) */
+    strcpy(report, "untouched");
+    CHECK_STATUS(stance_controller_reload_ws(c, big, ws_small, report, sizeof report, &err), STANCE_ERR_MEMORY);
+    CHECK(strstr(err.message, need) != NULL && strstr(report, "workspace too small") != NULL);
+    CHECK_STATUS(stance_controller_reload_ws(c, big, NULL, report, sizeof report, &err), STANCE_ERR_MEMORY);
+    CHECK(stance_controller_graph(c) == small && stance_controller_instance(c) == before);
+    /* a workspace from the new graph: the reload goes through and updates work */
+    CHECK_OK(stance_workspace_create(big, NULL, &ws_big, NULL));
+    CHECK_OK(stance_controller_reload_ws(c, big, ws_big, report, sizeof report, &err));
+    CHECK(stance_controller_graph(c) == big);
+    CHECK_OK(stance_controller_set(c, id(big, "Wave"), NULL));
+    for (int f = 0; f < 30; f++) CHECK_OK(stance_controller_update(c, DT, ws_big));
+    CHECK(stance_controller_layer_state(c, 2) == id(big, "Wave"));
+    /* the updates of the old workspace are refused, as stance_workspace_fits says */
+    CHECK_STATUS(stance_controller_update(c, DT, ws_small), STANCE_ERR_MEMORY);
+    /* and back onto the small graph: the big workspace serves it, a plain reload goes through */
+    CHECK_OK(stance_controller_reload(c, small, report, sizeof report, &err));
+    for (int f = 0; f < 5; f++) CHECK_OK(stance_controller_update(c, DT, ws_big));
+    stance_controller_destroy(c);
+    stance_workspace_destroy(ws_small), stance_workspace_destroy(ws_big);
+    stance_graph_destroy(small), stance_graph_destroy(big);
+}
+
+/* An allocator that records frees and keeps the blocks until the test ends,
+ * so a stale pointer can be read without touching freed memory. */
+#define KEEP_MAX 32
+typedef struct keeper {
+    void *ptr[KEEP_MAX];
+    size_t size[KEEP_MAX];
+    int frees[KEEP_MAX];
+    int count;
+} keeper;
+static void *keep_alloc(void *user, size_t size, size_t align) {
+    keeper *k = user;
+    if (k->count >= KEEP_MAX) return NULL;
+    if (align < sizeof(void *)) align = sizeof(void *);
+    void *p = aligned_alloc(align, (size + align - 1) / align * align);
+    if (p) k->ptr[k->count] = p, k->size[k->count] = size, k->frees[k->count++] = 0;
+    return p;
+}
+static void keep_free(void *user, void *ptr, size_t size) {
+    keeper *k = user;
+    for (int i = 0; i < k->count; i++)
+        if (k->ptr[i] == ptr) { CHECK(k->size[i] == size); k->frees[i]++; return; }
+    CHECK(0); /* not ours */
+}
+static int keep_index(const keeper *k, const void *p) {
+    for (int i = 0; i < k->count; i++)
+        if (k->ptr[i] == p) return i;
+    return -1;
+}
+
+/* Issue 22: the instance pointer is not stable across a reload
+ * (controller.h); one kept past it is refused by every public instance
+ * call, destroying it again frees nothing twice, and a debug build has
+ * filled the freed block with 0xDB. (Before, the stale instance went on
+ * working on freed memory.) */
+static void test_reload_stale_instance(void) {
+    stance_graph *g1 = blog_graph(0, 0), *g2 = blog_graph(1, 0);
+    keeper k = {{0}, {0}, {0}, 0};
+    stance_allocator al = {keep_alloc, keep_free, &k};
+    stance_controller *c = NULL;
+    CHECK_OK(stance_controller_create(g1, NULL, &al, &c, NULL));
+    stance_instance *old = stance_controller_instance(c);
+    step(c, 5);
+    CHECK_OK(stance_controller_reload_ws(c, g2, test_ws(g2), NULL, 0, NULL));
+    stance_instance *now = stance_controller_instance(c);
+    CHECK(now != NULL && now != old);
+    const int oi = keep_index(&k, old);
+    CHECK(oi >= 0 && k.frees[oi] == 1); /* the reload destroyed it */
+    stance_error err;
+    CHECK_STATUS(stance_instance_update(old, DT, test_ws(g1)), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_instance_set_float(old, 0, 1.0f, &err), STANCE_ERR_ARGUMENT);
+    CHECK(strstr(err.message, "destroyed") != NULL && strstr(err.message, "stance_controller_reload") != NULL);
+    CHECK_STATUS(stance_instance_play(old, 0, STANCE_SWITCH_CUT, STANCE_EASE_LINEAR, 0.0f, &err), STANCE_ERR_ARGUMENT);
+    const stance_transform id_root = stance_transform_identity();
+    CHECK_STATUS(stance_instance_set_root(old, &id_root, 0, &err), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_instance_set_layer_weight(old, 1, 0.5f, 0.0f), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_instance_transfer(now, old, NULL, 0), STANCE_ERR_ARGUMENT);
+    CHECK(stance_instance_model_pose(old) == NULL && stance_instance_graph(old) == NULL);
+    CHECK(stance_instance_bytes(old) == 0 && stance_instance_layer_weight(old, 0) == 0.0f);
+    stance_instance_destroy(old); /* a second destroy frees nothing */
+    CHECK(k.frees[oi] == 1);
+#ifndef NDEBUG
+    { /* poisoned: every byte 0xDB but the 4 of the dead mark */
+        const unsigned char *b = (const unsigned char *)old;
+        size_t other = 0;
+        for (size_t i = 0; i < k.size[oi]; i++) other += b[i] != 0xDB;
+        CHECK(other <= 4);
+    }
+#endif
+    CHECK_OK(stance_controller_set(c, id(g2, "Leap"), NULL));
+    step(c, 5);
+    CHECK(stance_controller_layer_state(c, 1) == id(g2, "Leap"));
+    stance_controller_destroy(c);
+    for (int i = 0; i < k.count; i++) {
+        CHECK(k.frees[i] == 1); /* every block freed once */
+        free(k.ptr[i]);
+    }
+    stance_graph_destroy(g1), stance_graph_destroy(g2);
+}
+
 int main(void) {
     stance_error err;
     if (stance_builtin_create(NULL, &B, &err)) { fprintf(stderr, "%s\n", err.message); return 1; }
@@ -251,6 +384,8 @@ int main(void) {
     RUN(test_sequence_reset_fades);
     RUN(test_random_calls);
     RUN(test_hot_reload);
+    RUN(test_reload_workspace_too_small);
+    RUN(test_reload_stale_instance);
     stance_builtin_destroy(&B);
     return check_summary();
 }

@@ -60,13 +60,39 @@ float stance_controller_layer_weight(const stance_controller *ctl, int layer);
 /* The state a layer plays, or -1 when it is empty. */
 int stance_controller_layer_state(const stance_controller *ctl, int layer);
 
+/* The controller's instance, for queries and instance calls. Not stable
+ * across stance_controller_reload: a reload destroys it and makes another,
+ * so call this again after each reload and keep no copy of the pointer. A
+ * pointer kept past a reload (or the controller's destroy) points at freed
+ * memory; while that memory is not reused, every public instance function
+ * refuses it (STANCE_ERR_ARGUMENT, "... destroyed ..."), and a debug build
+ * (NDEBUG not defined) also fills the freed block with 0xDB bytes first. A
+ * best effort, not a guarantee: the allocator may hand the block out again. */
 stance_instance *stance_controller_instance(stance_controller *ctl);
 const stance_graph *stance_controller_graph(const stance_controller *ctl);
 
 /* Hot reload: moves the running character onto `graph` (another version of
  * the same file): parameters, layers and states carry over where the names
  * still exist; what was dropped is written to `report`. On error nothing
- * changes. The old graph must outlive this call only.
+ * changes (the character keeps playing the old graph). The old graph must
+ * outlive this call only. The controller pointer stays valid; the instance
+ * pointer does not (see stance_controller_instance).
+ *
+ * The workspace (issue 22): a graph the controller's workspace does not fit
+ * (more machines or joints than it was made for, see stance_workspace_fits
+ * in graph.h), which every later update would refuse with STANCE_ERR_MEMORY,
+ * is refused here instead, before anything else changes: STANCE_ERR_MEMORY,
+ * a message naming what the workspace serves, what the graph needs and the
+ * bytes of a workspace for it (stance_workspace_bytes), and the same as one
+ * line in `report` ("workspace too small: ..."). stance_controller_reload
+ * checks against the workspace of the controller's last successful update
+ * (before any update, against one made for the controller's current graph);
+ * stance_controller_reload_ws checks against `workspace` (NULL: as
+ * stance_controller_reload) and is how a graph with more machines is taken:
+ * create a workspace from the new graph (it also serves the old one, which
+ * has fewer machines), reload with it, then update with it. So a reload
+ * never leaves the controller on a graph its workspace cannot update.
+ *
  * The skeleton stays: a graph whose skeleton differs (joint count, a joint's
  * name or parent) is refused with STANCE_ERR_ARGUMENT and a message naming
  * both joint counts, so the pose never changes its joint count under the
@@ -74,6 +100,9 @@ const stance_graph *stance_controller_graph(const stance_controller *ctl);
  * loaded again (a reloaded file's own copy) is accepted. */
 stance_status stance_controller_reload(stance_controller *ctl, const stance_graph *graph, char *report,
                                        size_t report_size, stance_error *err);
+stance_status stance_controller_reload_ws(stance_controller *ctl, const stance_graph *graph,
+                                          const stance_workspace *workspace, char *report, size_t report_size,
+                                          stance_error *err);
 
 #ifdef __cplusplus
 }

@@ -5,8 +5,10 @@
  * The instance is the one owner of layer weights and their fades: the
  * controller only states targets (stance_instance_set_layer_weight with a
  * fade time) when what is visible changes, and reads the weights back. */
+#include <stdio.h>
 #include <string.h>
 
+#include "core/graph_internal.h"
 #include "core/internal.h"
 #include "stance/controller.h"
 
@@ -26,6 +28,7 @@ struct stance_controller {
     float time;
     stance_event pending[16];             /* events raised by set/reset between updates */
     int pending_count;
+    int ws_joints, ws_machines;           /* what the workspace of the last update serves (at creation: the graph's needs) */
 };
 
 static int exclusive(const stance_controller *c, int l) {
@@ -121,6 +124,7 @@ stance_status stance_controller_create(const stance_graph *g, const stance_contr
     c->fade_time = d.fade_time > 0.0f ? d.fade_time : 0.25f;
     c->mode = d.mode;
     c->layer_count = L;
+    c->ws_joints = stance_graph_skeleton(g)->joint_count, c->ws_machines = stance_graph_machine_count(g);
     for (int l = 0; l < L; l++) {
         c->playing[l] = l == 0 || stance_instance_layer_weight(c->inst, l) > 0.0f;
         if (!c->playing[l]) stance_instance_set_layer_enabled(c->inst, l, 0);
@@ -209,6 +213,7 @@ stance_status stance_controller_update(stance_controller *c, float dt, stance_wo
     c->time += dt;
     stance_status s = stance_instance_update(c->inst, dt, ws);
     if (s) return s;
+    c->ws_joints = ws->joint_cap, c->ws_machines = ws->machine_cap; /* what a reload is checked against */
     /* events: the set/reset ones first, then the instance's */
     c->event_count = 0;
     for (int i = 0; i < c->pending_count && c->event_count < CTL_MAX_EVENTS; i++) c->events[c->event_count++] = c->pending[i];
@@ -255,8 +260,33 @@ int stance_controller_layer_state(const stance_controller *c, int l) {
 stance_instance *stance_controller_instance(stance_controller *c) { return c ? c->inst : NULL; }
 const stance_graph *stance_controller_graph(const stance_controller *c) { return c ? c->graph : NULL; }
 
+/* The reload's workspace check (issue 22): the new graph must fit the
+ * workspace the controller's updates use (ws, or NULL: what the workspace of
+ * its last update serves); else STANCE_ERR_MEMORY, the reason in err and in
+ * the report (the bytes a workspace for the graph needs), nothing changed. */
+static stance_status reload_fits(const stance_controller *c, const stance_workspace *ws, const stance_graph *g,
+                                 char *report, size_t cap, stance_error *err) {
+    const int J = stance_graph_skeleton(g)->joint_count, M = stance_graph_machine_count(g);
+    const int wj = ws ? ws->joint_cap : c->ws_joints, wm = ws ? ws->machine_cap : c->ws_machines;
+    if (J <= wj && M <= wm) return STANCE_OK;
+    const size_t need = stance_workspace_bytes(g);
+    if (report && cap)
+        snprintf(report, cap, "workspace too small: the new graph needs a workspace of %zu bytes (%d joints, %d machines; "
+                 "stance_workspace_create from it), %s serves %d joints and %d machines; nothing changed", need, J, M,
+                 ws ? "the one given" : "the one of the last update", wj, wm);
+    return st_fail(err, STANCE_ERR_MEMORY, "reload: the new graph has %d joints and %d machines, %s serves %d and %d, so "
+                   "every update would fail: a workspace for the new graph needs %zu bytes (stance_workspace_create from it, "
+                   "then stance_controller_reload_ws with it); nothing changed", J, M,
+                   ws ? "the workspace given" : "the workspace of the last update", wj, wm, need);
+}
+
 stance_status stance_controller_reload(stance_controller *c, const stance_graph *g, char *report, size_t cap,
                                        stance_error *err) {
+    return stance_controller_reload_ws(c, g, NULL, report, cap, err);
+}
+
+stance_status stance_controller_reload_ws(stance_controller *c, const stance_graph *g, const stance_workspace *ws,
+                                          char *report, size_t cap, stance_error *err) {
     if (!c || !g) return st_fail(err, STANCE_ERR_ARGUMENT, "reload: NULL argument");
     { /* issue 12: a reload keeps the skeleton (same joints, names and parents) */
         const stance_skeleton *a = stance_graph_skeleton(c->graph), *b = stance_graph_skeleton(g);
@@ -270,9 +300,11 @@ stance_status stance_controller_reload(stance_controller *c, const stance_graph 
                            "first difference at joint %d); nothing changed, create a new controller for it",
                            b->joint_count, a->joint_count, j);
     }
+    stance_status s = reload_fits(c, ws, g, report, cap, err);
+    if (s) return s;
     stance_controller *fresh = NULL;
     stance_controller_desc d = {c->fade_time, c->mode};
-    stance_status s = stance_controller_create(g, &d, &c->allocator, &fresh, err);
+    s = stance_controller_create(g, &d, &c->allocator, &fresh, err);
     if (s) return s;
     stance_instance_transfer(fresh->inst, c->inst, report, cap); /* weights and their fades too */
     /* layers by name: what plays */
@@ -287,11 +319,14 @@ stance_status stance_controller_reload(stance_controller *c, const stance_graph 
         if (exclusive(fresh, l) && fresh->playing[l]) v = l;
     fresh->visible = v;
     fresh->time = c->time;
-    /* swap contents: the caller's pointer stays valid */
+    /* swap contents: the caller's controller pointer stays valid; its old
+     * instance is destroyed (poisoned in a debug build, see controller.h) */
     stance_instance *old_inst = c->inst;
     stance_allocator al = c->allocator;
+    const int wj = ws ? ws->joint_cap : c->ws_joints, wm = ws ? ws->machine_cap : c->ws_machines;
     memcpy(c, fresh, sizeof *c);
     c->allocator = al;
+    c->ws_joints = wj, c->ws_machines = wm;
     fresh->inst = old_inst;
     stance_controller_destroy(fresh);
     return st_ok(err);

@@ -288,7 +288,7 @@ const stance_contacts *stance_graph_ik_contacts(const stance_graph *g, int ik, c
 /* ---- instance: world root and ground ------------------------------------------------ */
 
 stance_status stance_instance_set_root(stance_instance *inst, const stance_transform *root, int teleport, stance_error *err) {
-    if (!inst) return st_fail(err, STANCE_ERR_ARGUMENT, "set root: instance is NULL");
+    if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "set root: instance is " IN_NOT_LIVE);
     if (root) {
         if (!st_finite_n(root->t, 3) || !st_finite_n(root->r, 4) || !st_finite_n(root->s, 3))
             return st_fail(err, STANCE_ERR_VALUE, "set root: the transform is not finite");
@@ -308,17 +308,17 @@ stance_status stance_instance_set_root(stance_instance *inst, const stance_trans
 
 void stance_instance_root(const stance_instance *inst, stance_transform *out) {
     if (!out) return;
-    *out = inst ? inst->world_root : stance_transform_identity();
+    *out = in_live(inst) ? inst->world_root : stance_transform_identity();
 }
 
 stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn fn, void *user) {
-    if (!inst) return STANCE_ERR_ARGUMENT;
+    if (!in_live(inst)) return STANCE_ERR_ARGUMENT;
     inst->ground = fn, inst->ground_user = fn ? user : NULL;
     return STANCE_OK;
 }
 
 stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const float target[3], float weight, stance_error *err) {
-    if (!inst || !target) return st_fail(err, STANCE_ERR_ARGUMENT, "set ik target: instance or target is NULL");
+    if (!in_live(inst) || !target) return st_fail(err, STANCE_ERR_ARGUMENT, "set ik target: target is NULL or instance is " IN_NOT_LIVE);
     const stance_graph *g = inst->graph;
     if (ik < 0 || ik >= g->ik_count) return st_fail(err, STANCE_ERR_NOT_FOUND, "set ik target: entry %d is not in 0..%d", ik, g->ik_count - 1);
     if (g->ik[ik].kind == STANCE_IK_FOOTLOCK)
@@ -331,7 +331,7 @@ stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const
 }
 
 stance_status stance_instance_set_ik_pole(stance_instance *inst, int ik, const float pole[3], stance_error *err) {
-    if (!inst) return st_fail(err, STANCE_ERR_ARGUMENT, "set ik pole: instance is NULL");
+    if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "set ik pole: instance is " IN_NOT_LIVE);
     const stance_graph *g = inst->graph;
     if (ik < 0 || ik >= g->ik_count) return st_fail(err, STANCE_ERR_NOT_FOUND, "set ik pole: entry %d is not in 0..%d", ik, g->ik_count - 1);
     if (g->ik[ik].kind != STANCE_IK_TWO_BONE)
@@ -344,7 +344,7 @@ stance_status stance_instance_set_ik_pole(stance_instance *inst, int ik, const f
 }
 
 const stance_footlock_state *stance_instance_footlock_state(const stance_instance *inst, int ik) {
-    return inst && ik >= 0 && ik < inst->graph->ik_count ? &inst->ik_state[ik] : NULL;
+    return in_live(inst) && ik >= 0 && ik < inst->graph->ik_count ? &inst->ik_state[ik] : NULL;
 }
 
 /* The root moves by this update's root motion (model space, rotated and

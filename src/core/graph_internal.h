@@ -181,10 +181,22 @@ typedef struct g_machine_rt {
 /* instance-level persistent poses after the machines' */
 enum { PI_LOCAL, PI_MODEL, PI_COUNT };
 
+/* stance_instance.magic: IN_LIVE from creation until stance_instance_destroy
+ * writes IN_DEAD (a debug build, NDEBUG not defined, first fills the whole
+ * block with IN_POISON bytes): every public instance function checks it
+ * (in_live), so a pointer kept past a destroy or a controller reload is
+ * refused with STANCE_ERR_ARGUMENT while the memory is still readable
+ * (a best effort: a freed block may be reused). */
+#define IN_LIVE 0x53544931u /* "STI1" */
+#define IN_DEAD 0xDEADD1EDu
+#define IN_POISON 0xDB
+#define IN_NOT_LIVE "NULL or destroyed (a pointer kept past stance_instance_destroy or stance_controller_reload)"
+
 struct stance_instance {
     const stance_graph *graph;
     stance_allocator allocator;
     size_t bytes;
+    unsigned magic;             /* IN_LIVE, IN_DEAD once destroyed (after the allocator's first 16 bytes) */
     int history_all;
     int requests;               /* a machine may hold a stance_instance_play request (req_state) */
     float *params;              /* what the graph sees */
@@ -265,6 +277,8 @@ struct stance_workspace {
 stance_status gr_build_deltas(stance_graph *g, stance_error *err);
 
 /* instance.c */
+/* 1 for an instance between creation and destroy (see IN_LIVE). */
+static inline int in_live(const stance_instance *inst) { return inst && inst->magic == IN_LIVE; }
 void in_emit(stance_instance *inst, stance_event_type type, int layer, int machine, int state, int other,
              const char *name);
 static inline int in_layer_of_machine(const stance_graph *g, int m) {

@@ -172,6 +172,7 @@ stance_status stance_instance_create_ex(const stance_graph *g, const stance_inst
     inst->graph = g;
     inst->allocator = al;
     inst->bytes = lo.total;
+    inst->magic = IN_LIVE;
     inst->history_all = d.history == STANCE_HISTORY_ALL;
     inst->ground = NULL, inst->ground_user = NULL;
     bind(inst);
@@ -192,16 +193,21 @@ stance_status stance_instance_create(const stance_graph *g, const stance_allocat
     return stance_instance_create_ex(g, NULL, allocator, out, err);
 }
 
-size_t stance_instance_bytes(const stance_instance *inst) { return inst ? inst->bytes : 0; }
+size_t stance_instance_bytes(const stance_instance *inst) { return in_live(inst) ? inst->bytes : 0; }
 
 void stance_instance_destroy(stance_instance *inst) {
-    if (!inst) return;
-    stance_allocator al = inst->allocator;
-    st_free(&al, inst, inst->bytes);
+    if (!in_live(inst)) return; /* NULL, or destroyed already: never freed twice while the block holds IN_DEAD */
+    const stance_allocator al = inst->allocator;
+    const size_t bytes = inst->bytes;
+#ifndef NDEBUG
+    memset(inst, IN_POISON, bytes); /* a stale pointer reads garbage that no public function accepts */
+#endif
+    inst->magic = IN_DEAD;
+    st_free(&al, inst, bytes);
 }
 
 stance_status stance_instance_copy(stance_instance *dst, const stance_instance *src) {
-    if (!dst || !src || dst->graph != src->graph || dst->history_all != src->history_all) return STANCE_ERR_ARGUMENT;
+    if (!in_live(dst) || !in_live(src) || dst->graph != src->graph || dst->history_all != src->history_all) return STANCE_ERR_ARGUMENT;
     if (dst == src) return STANCE_OK;
     stance_allocator al = dst->allocator;
     memcpy(dst, src, src->bytes);
@@ -212,7 +218,7 @@ stance_status stance_instance_copy(stance_instance *dst, const stance_instance *
 }
 
 stance_status stance_instance_reset(stance_instance *inst) {
-    if (!inst) return STANCE_ERR_ARGUMENT;
+    if (!in_live(inst)) return STANCE_ERR_ARGUMENT;
     const stance_graph *g = inst->graph;
     for (int i = 0; i < g->param_count; i++) inst->params[i] = inst->param_target[i] = g->params[i].value;
     for (int m = 0; m < g->machine_count; m++) in_reset_machine(inst, m);
@@ -324,7 +330,7 @@ static void ws_bind(stance_workspace *ws, const stance_graph *g) {
 
 static stance_status check_param(const stance_instance *inst, int p, stance_param_type want_a, stance_param_type want_b,
                                  stance_error *err) {
-    if (!inst) return st_fail(err, STANCE_ERR_ARGUMENT, "instance is NULL");
+    if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "instance is " IN_NOT_LIVE);
     if (p < 0 || p >= inst->graph->param_count)
         return st_fail(err, STANCE_ERR_NOT_FOUND, "parameter %d is not in 0..%d", p, inst->graph->param_count - 1);
     stance_param_type t = inst->graph->params[p].type;
@@ -367,7 +373,7 @@ stance_status stance_instance_set_trigger(stance_instance *inst, int p, stance_e
 static const char *param_name_at(const void *graph, int i) { return stance_graph_param_name(graph, i); }
 
 static stance_status by_name(const stance_instance *inst, const char *name, int *p, stance_error *err) {
-    if (!inst || !name) return st_fail(err, STANCE_ERR_ARGUMENT, "instance or name is NULL");
+    if (!in_live(inst) || !name) return st_fail(err, STANCE_ERR_ARGUMENT, "instance or name is NULL (or the instance destroyed)");
     *p = stance_graph_find_param(inst->graph, name);
     if (*p < 0) {
         char hint[200];
@@ -390,11 +396,11 @@ stance_status stance_instance_set_trigger_by_name(stance_instance *inst, const c
 }
 
 float stance_instance_param(const stance_instance *inst, int p) {
-    return inst && p >= 0 && p < inst->graph->param_count ? inst->params[p] : 0.0f;
+    return in_live(inst) && p >= 0 && p < inst->graph->param_count ? inst->params[p] : 0.0f;
 }
 
 stance_status stance_instance_override_switch(stance_instance *inst, int mode, float blend_time, int easing) {
-    if (!inst) return STANCE_ERR_ARGUMENT;
+    if (!in_live(inst)) return STANCE_ERR_ARGUMENT;
     if (mode >= STANCE_SWITCH_MODE_COUNT || easing > STANCE_EASE_LINEAR) return STANCE_ERR_ARGUMENT;
     if (!st_finite(blend_time) || blend_time > 60.0f) return STANCE_ERR_VALUE;
     inst->override_mode = mode < 0 ? -1 : mode;
@@ -436,7 +442,7 @@ static inline stance_status update_one(stance_instance *inst, float dt, unsigned
 }
 
 stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
-    if (!inst || !ws) return STANCE_ERR_ARGUMENT;
+    if (!in_live(inst) || !ws) return STANCE_ERR_ARGUMENT;
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
     dt = st_step(dt); /* issue 12: a step under STANCE_MIN_DT is a zero step (no history, no velocity from it) */
     if (stance_workspace_fits(ws, inst->graph, NULL)) return STANCE_ERR_MEMORY;
@@ -453,7 +459,7 @@ stance_status stance_instances_update(stance_instance *const *instances, int cou
     for (int i = 0; i < count; i++) {
         stance_instance *inst = instances[i];
         stance_status s;
-        if (!inst) {
+        if (!in_live(inst)) {
             s = STANCE_ERR_ARGUMENT;
         } else if (inst->graph != fitted && stance_workspace_fits(ws, inst->graph, NULL)) {
             s = STANCE_ERR_MEMORY;
@@ -468,23 +474,23 @@ stance_status stance_instances_update(stance_instance *const *instances, int cou
 
 /* ---- queries --------------------------------------------------------------------------- */
 
-const stance_pose *stance_instance_local_pose(const stance_instance *inst) { return inst ? ipose(inst, PI_LOCAL) : NULL; }
-const stance_pose *stance_instance_model_pose(const stance_instance *inst) { return inst ? ipose(inst, PI_MODEL) : NULL; }
+const stance_pose *stance_instance_local_pose(const stance_instance *inst) { return in_live(inst) ? ipose(inst, PI_LOCAL) : NULL; }
+const stance_pose *stance_instance_model_pose(const stance_instance *inst) { return in_live(inst) ? ipose(inst, PI_MODEL) : NULL; }
 
 const stance_event *stance_instance_events(const stance_instance *inst, int *count, int *dropped) {
-    if (count) *count = inst ? inst->event_count : 0;
-    if (dropped) *dropped = inst ? inst->event_dropped : 0;
-    return inst ? inst->events : NULL;
+    if (count) *count = in_live(inst) ? inst->event_count : 0;
+    if (dropped) *dropped = in_live(inst) ? inst->event_dropped : 0;
+    return in_live(inst) ? inst->events : NULL;
 }
 void stance_instance_root_motion(const stance_instance *inst, float out[3]) {
     if (!out) return;
-    for (int k = 0; k < 3; k++) out[k] = inst ? inst->root_delta[k] : 0.0f;
+    for (int k = 0; k < 3; k++) out[k] = in_live(inst) ? inst->root_delta[k] : 0.0f;
 }
-int stance_instance_clips_sampled(const stance_instance *inst) { return inst ? inst->clips_sampled : 0; }
-float stance_instance_time(const stance_instance *inst) { return inst ? (float)inst->time : 0.0f; }
+int stance_instance_clips_sampled(const stance_instance *inst) { return in_live(inst) ? inst->clips_sampled : 0; }
+float stance_instance_time(const stance_instance *inst) { return in_live(inst) ? (float)inst->time : 0.0f; }
 
 stance_status stance_instance_machine_status(const stance_instance *inst, int m, stance_machine_status *out) {
-    if (!inst || !out || m < 0 || m >= inst->graph->machine_count) return STANCE_ERR_ARGUMENT;
+    if (!in_live(inst) || !out || m < 0 || m >= inst->graph->machine_count) return STANCE_ERR_ARGUMENT;
     const g_machine_rt *rt = &inst->machines[m];
     if (rt->req_state >= 0) { /* a play request the next update carries out */
         int blends = rt->req_mode != STANCE_SWITCH_CUT && rt->req_blend > 0.0f;
@@ -506,15 +512,15 @@ stance_status stance_instance_machine_status(const stance_instance *inst, int m,
 }
 
 float stance_instance_layer_weight(const stance_instance *inst, int l) {
-    return inst && l >= 0 && l < inst->graph->layer_count ? inst->layer_weight[l] : 0.0f;
+    return in_live(inst) && l >= 0 && l < inst->graph->layer_count ? inst->layer_weight[l] : 0.0f;
 }
 
 float stance_instance_layer_target(const stance_instance *inst, int l) {
-    return inst && l >= 0 && l < inst->graph->layer_count ? inst->layer_target[l] : 0.0f;
+    return in_live(inst) && l >= 0 && l < inst->graph->layer_count ? inst->layer_target[l] : 0.0f;
 }
 
 stance_status stance_instance_set_layer_weight(stance_instance *inst, int l, float w, float fade) {
-    if (!inst || l < 0 || l >= inst->graph->layer_count) return STANCE_ERR_ARGUMENT;
+    if (!in_live(inst) || l < 0 || l >= inst->graph->layer_count) return STANCE_ERR_ARGUMENT;
     if (!st_finite(w) || w < 0.0f || w > 1.0f || !st_finite(fade) || fade < 0.0f || fade > 60.0f) return STANCE_ERR_VALUE;
     if (l == 0) return w == 1.0f ? STANCE_OK : STANCE_ERR_ARGUMENT;
     inst->layer_target[l] = w;
@@ -537,7 +543,7 @@ void stance_test_blend_weights(const stance_instance *inst, int state, float *w)
 
 stance_status stance_instance_play(stance_instance *inst, int state, stance_switch_mode mode, stance_easing easing,
                                    float blend_time, stance_error *err) {
-    if (!inst) return st_fail(err, STANCE_ERR_ARGUMENT, "play: instance is NULL");
+    if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "play: instance is " IN_NOT_LIVE);
     const stance_graph *g = inst->graph;
     if (state < 0 || state >= g->state_count) return st_fail(err, STANCE_ERR_NOT_FOUND, "play: state %d is not in 0..%d", state, g->state_count - 1);
     if ((unsigned)mode >= STANCE_SWITCH_MODE_COUNT || (unsigned)easing > STANCE_EASE_LINEAR)
@@ -558,7 +564,7 @@ static void forget_history(stance_instance *inst, int m) {
 }
 
 stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer, int enabled) {
-    if (!inst || layer < 0 || layer >= inst->graph->layer_count) return STANCE_ERR_ARGUMENT;
+    if (!in_live(inst) || layer < 0 || layer >= inst->graph->layer_count) return STANCE_ERR_ARGUMENT;
     if (layer == 0 && !enabled) return STANCE_ERR_ARGUMENT; /* the base layer always plays */
     inst->layer_off[layer] = enabled ? 0 : 1;
     if (!enabled) forget_history(inst, inst->graph->layers[layer].machine);
@@ -566,7 +572,7 @@ stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer
 }
 
 int stance_instance_layer_enabled(const stance_instance *inst, int layer) {
-    return inst && layer >= 0 && layer < inst->graph->layer_count ? !inst->layer_off[layer] : 0;
+    return in_live(inst) && layer >= 0 && layer < inst->graph->layer_count ? !inst->layer_off[layer] : 0;
 }
 
-const stance_graph *stance_instance_graph(const stance_instance *inst) { return inst ? inst->graph : NULL; }
+const stance_graph *stance_instance_graph(const stance_instance *inst) { return in_live(inst) ? inst->graph : NULL; }

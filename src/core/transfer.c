@@ -17,7 +17,7 @@ static void say(char *report, size_t cap, const char *what, const char *name) {
 }
 
 stance_status stance_instance_transfer(stance_instance *to, const stance_instance *from, char *report, size_t cap) {
-    if (!to || !from) return STANCE_ERR_ARGUMENT;
+    if (!in_live(to) || !in_live(from)) return STANCE_ERR_ARGUMENT;
     if (report && cap) report[0] = 0;
     const stance_graph *a = from->graph, *b = to->graph;
     for (int i = 0; i < a->param_count; i++) {
