@@ -512,7 +512,9 @@ static int instance_call(drv_world *w, drv_src *s, int op, stance_instance *inst
         float v[3] = {drv_float(s), drv_float(s), drv_float(s)};
         if (pick(s, 3)) /* mostly near the character, so the solves run */
             for (int c = 0; c < 3; c++) v[c] = isfinite(v[c]) ? fmodf(v[c], 2.0f) : v[c];
-        const int finite = isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+        /* base.h: a position within STANCE_MAX_TRANSLATION (false for NaN) */
+        const int finite = fabsf(v[0]) <= STANCE_MAX_TRANSLATION && fabsf(v[1]) <= STANCE_MAX_TRANSLATION &&
+                           fabsf(v[2]) <= STANCE_MAX_TRANSLATION;
         if (op == OP_IK_TARGET) {
             float wt = pick(s, 2) ? drv_float(s) : (float)pick(s, 5) * 0.25f;
             const int null_target = pick(s, 16) == 0;
@@ -533,8 +535,9 @@ static int instance_call(drv_world *w, drv_src *s, int op, stance_instance *inst
         r.r[1] = sinf(0.5f * yaw), r.r[3] = cosf(0.5f * yaw);
         if (mode == 3) for (int c = 0; c < 4; c++) r.r[c] = drv_float(s); /* any quaternion */
         if (pick(s, 4) == 0) for (int c = 0; c < 3; c++) r.s[c] = drv_float(s);
-        int ok = 1;
-        for (int c = 0; c < 3; c++) ok = ok && isfinite(r.t[c]) && isfinite(r.s[c]) && r.s[c] != 0.0f;
+        int ok = 1; /* base.h: the limits of a translation and a scale (false for NaN) */
+        for (int c = 0; c < 3; c++)
+            ok = ok && fabsf(r.t[c]) <= STANCE_MAX_TRANSLATION && fabsf(r.s[c]) >= STANCE_MIN_SCALE && fabsf(r.s[c]) <= STANCE_MAX_SCALE;
         double n2 = 0;
         for (int c = 0; c < 4; c++) ok = ok && isfinite(r.r[c]), n2 += (double)r.r[c] * r.r[c];
         /* graph.h: a unit quaternion within 1e-3 (the float length the runtime computes decides at the edge) */
@@ -633,5 +636,6 @@ int drv_step(drv_world *w, drv_src *s) {
     int op = pick_op(s);
     int slot = (int)pick(s, DRV_SLOTS);
     w->checksum = mix(w->checksum, (uint64_t)op * 16 + (uint64_t)slot);
-    return op >= OP_CTL_CREATE ? step_controller(w, s, op, slot) : step_instance(w, s, op, slot);
+    /* the controller's calls; the IK setters, the world root and the ground after them are instance calls */
+    return op >= OP_CTL_CREATE && op <= OP_CTL_INSTANCE ? step_controller(w, s, op, slot) : step_instance(w, s, op, slot);
 }

@@ -355,17 +355,34 @@ static void test_a0_degenerate(void) {
     CHECK(bad == 0);
 }
 
-/* Poses near FLT_MAX: an offset that overflows float (3e38 - -3e38) and a
- * velocity of 3e38 m/s. Bollo's inertialization stays finite on every frame
- * (the runtime bounds what it records at the switch). The other modes do
- * not yet: their differences overflow the same way (docs/robustness.md's known
- * limits). */
+/* Poses at the edge. Keys near FLT_MAX (an offset that would overflow
+ * float, 3e38 - -3e38, or a velocity of 3e38 m/s) are refused when the clip
+ * is made (issue 22: the limits of stance/base.h); at the limits themselves
+ * (an offset of 2e6, a velocity of 1e6 m/s) every switch mode stays finite
+ * on every frame. */
 static void test_huge_poses(void) {
+    {
+        const int parents[2] = {-1, 0};
+        stance_skeleton_desc sd = {2, NULL, parents, NULL};
+        stance_skeleton *sk = NULL;
+        CHECK_OK(stance_skeleton_create(&sd, NULL, &sk, NULL));
+        static const float times[2] = {0.0f, 1.0f};
+        const float keys[6] = {3e38f, 0, 0, -3e38f, 0, 0};
+        stance_track_desc tr = {1, STANCE_CHANNEL_TRANSLATION, 2, times, keys};
+        stance_clip_desc cd = {.name = "far", .track_count = 1, .tracks = &tr};
+        stance_clip *c = NULL;
+        stance_error err;
+        CHECK_STATUS(stance_clip_create(&cd, sk, NULL, &c, &err), STANCE_ERR_VALUE);
+        CHECK(c == NULL && strstr(err.message, "STANCE_MAX_TRANSLATION") != NULL);
+        stance_skeleton_destroy(sk);
+    }
+    const float L = STANCE_MAX_TRANSLATION;
     const float cases[2][4][3] = {
-        {{3e38f, 0, 0}, {0, 0, 0}, {-3e38f, 0, 0}, {0, 0, 0}},
-        {{0, 1, 0}, {3e38f, 0, 0}, {0, 0, 0}, {0, 0, 0}},
+        {{L, 0, 0}, {0, 0, 0}, {-L, 0, 0}, {0, 0, 0}},
+        {{-L, 1, 0}, {2 * L, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* -L to L in 1 s: 2e6 m/s */
     };
-    const int modes[] = {STANCE_SWITCH_INERTIALIZE};
+    const int modes[] = {STANCE_SWITCH_INERTIALIZE, STANCE_SWITCH_INERTIALIZE_SIMPLE, STANCE_SWITCH_DEADBLEND,
+                         STANCE_SWITCH_CROSSFADE, STANCE_SWITCH_FROZEN};
     for (int c = 0; c < 2; c++)
         for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
             rig r;

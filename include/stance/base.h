@@ -69,6 +69,62 @@ typedef struct stance_transform {
 /* The identity transform (t = 0, r = (0,0,0,1), s = 1). */
 stance_transform stance_transform_identity(void);
 
+/* ---- the limits of transforms (issue 22) -----------------------------------
+ * One rule, checked where values enter the library by one function (the same
+ * check and the same message everywhere):
+ *   translation  every component finite and |x| <= STANCE_MAX_TRANSLATION
+ *   scale        every component finite and STANCE_MIN_SCALE <= |x| <=
+ *                STANCE_MAX_SCALE (either sign: a negative scale mirrors)
+ *   rotation     finite with a squared length > 1e-12 (it is normalized;
+ *                the world root's must be within 1e-3 of unit length)
+ *   skin matrix  an inverse bind: finite, its 3x3 part |x| <= STANCE_MAX_SCALE,
+ *                its translation column |x| <= STANCE_MAX_TRANSLATION, its
+ *                last row 0 0 0 1 within 1e-4
+ *   position     a mesh vertex or an IK target or pole: as a translation
+ *   chain        the product of the largest |scale| component along every
+ *                chain (a root joint down to each joint) <= STANCE_MAX_SCALE:
+ *                for a skeleton's rest pose (stance_skeleton_create), and for
+ *                what a graph's clips, additive layers and rest pose can give
+ *                each joint (stance_graph_create; see graph.h)
+ * Where values enter: stance_instance_set_root (and the footlock stage's
+ * root), stance_pose_set, stance_skeleton_create (rest pose and chains),
+ * stance_clip_create (translation and scale keys, the root path), compressed
+ * clips (the ranges their keys decode to: a .stance file's and the
+ * compressor's), stance_skin_create (inverse binds), stance_mesh_create
+ * (positions), stance_instance_set_ik_target / _pole, stance_graph_create
+ * (chains). Files go through the same functions: the .stance loader
+ * (src/core/asset*.c) and its compiled graph, graph files and the importers
+ * (src/io) build everything through them, so a file gets the same rule and
+ * message (after its path), and a reload's graph too.
+ *
+ * Why these bounds keep every pose and skin matrix finite (the worst case:
+ * a chain of N <= STANCE_MAX_JOINTS = 1024 joints, every one at the limits;
+ * T = STANCE_MAX_TRANSLATION, S = STANCE_MAX_SCALE, FLT_MAX ~ 3.4e38):
+ *  - Scales multiply down a chain (model s = parent s * local s, per axis),
+ *    so a per-joint bound alone is not enough: S^N overflows from N = 7. The
+ *    chain rule bounds every model-space scale component by S = 1e6.
+ *  - Translations add: model t = parent t + rotate(parent s * local t), so
+ *    |model t| <= sqrt(3) L (1 + (N - 1) S) for local translations <= L per
+ *    component. Local translations the runtime makes: keys <= T; blends are
+ *    convex; an additive layer adds at most what its delta machine outputs;
+ *    a switch's transient (inertialization, dead blending) is held within
+ *    16 T per component and, for scale, within the largest |scale| the
+ *    graph's clips give the joint (so the chain rule still holds during it);
+ *    with at most 15 additive layers, L <= 16 T * 16 = 2.6e8, so
+ *    |model t| <= 4.6e17 and squared distances (IK) <= 2.6e36.
+ *  - The world root: |t| <= T, |s| <= S: world positions <= 4.6e23. The
+ *    footlock stage maps world locks back (dividing by the root's scale,
+ *    >= 1e-6) and releases a lock further than 1e17 from the character, so
+ *    its model-space targets stay below 1e17 + 4.6e17.
+ *  - A skin matrix is model * inverse bind: 3x3 entries <= 3 S S = 3e12,
+ *    translation <= 3 S T + |model t| <= 4.6e17.
+ * Every figure is below FLT_MAX by more than 1e20, so the rounding of the
+ * float arithmetic cannot reach it. tests/test_edges.c builds that chain
+ * (1024 joints at the limits) and checks its poses and skin matrices. */
+#define STANCE_MAX_TRANSLATION 1e6f
+#define STANCE_MIN_SCALE 1e-6f
+#define STANCE_MAX_SCALE 1e6f
+
 #ifdef __cplusplus
 }
 #endif

@@ -53,7 +53,8 @@ void stance_pose_set_identity(stance_pose *pose);
 stance_status stance_pose_set_rest(stance_pose *pose, const stance_skeleton *skeleton);
 stance_status stance_pose_copy(stance_pose *dst, const stance_pose *src);
 stance_status stance_pose_get(const stance_pose *pose, int joint, stance_transform *out);
-/* Validates the transform (finite, rotation normalizable) and stores it normalized. */
+/* Validates the transform (the limits of stance/base.h: translation, scale,
+ * a normalizable rotation; else STANCE_ERR_VALUE) and stores it normalized. */
 stance_status stance_pose_set(stance_pose *pose, int joint, const stance_transform *in);
 
 /* Weighted blend of `count` poses (1..64). Weights must be finite and >= 0;

@@ -1,5 +1,7 @@
-/* src/core/base.c - status names, error messages, the default allocator.
- * Owns no state: the default allocator is plain malloc/free. */
+/* src/core/base.c - status names, error messages (and the one escaping of
+ * text in them), the default allocator, the one check of the limits of
+ * transforms (stance/base.h). Owns no state: the default allocator is plain
+ * malloc/free. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,13 +35,57 @@ stance_transform stance_transform_identity(void) {
     return t;
 }
 
+/* Bytes of the printable UTF-8 character at p (2..4), or 0: not valid
+ * UTF-8 (overlong, a surrogate, past U+10FFFF, cut short) or a C1 control
+ * (U+0080..U+009F). */
+static size_t utf8_char(const unsigned char *p) {
+    const unsigned c = p[0];
+    if (c >= 0xC2 && c <= 0xDF) return (p[1] & 0xC0) == 0x80 && !(c == 0xC2 && p[1] < 0xA0) ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        const unsigned lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+        return p[1] >= lo && p[1] <= hi && (p[2] & 0xC0) == 0x80 ? 3 : 0;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        const unsigned lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+        return p[1] >= lo && p[1] <= hi && (p[2] & 0xC0) == 0x80 && (p[3] & 0xC0) == 0x80 ? 4 : 0;
+    }
+    return 0;
+}
+
+size_t st_escape(char *out, size_t cap, const char *text) {
+    if (!cap) return 0;
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)text; p && *p;) {
+        const size_t u = *p >= 0x80 ? utf8_char(p) : 0; /* a zero byte ends a check early: never read past it */
+        const size_t w = u ? u : (*p >= 0x20 && *p < 0x7F) ? 1 : 4;
+        if (n + w >= cap) break;
+        if (w == 4 && !u) {
+            static const char hex[] = "0123456789abcdef";
+            out[n] = '\\', out[n + 1] = 'x', out[n + 2] = hex[*p >> 4], out[n + 3] = hex[*p & 15];
+        } else {
+            memcpy(out + n, p, w);
+        }
+        n += w, p += u ? u : 1;
+    }
+    out[n] = 0;
+    return n;
+}
+
+void st_escape_in_place(char *msg, size_t cap) {
+    char raw[1024];
+    snprintf(raw, sizeof raw, "%s", msg);
+    st_escape(msg, cap, raw);
+}
+
 stance_status st_fail(stance_error *err, stance_status status, const char *fmt, ...) {
     if (err) {
+        char raw[1024]; /* room for the escapes of a message that quotes a file's bytes */
         va_list ap;
         va_start(ap, fmt);
-        err->status = status;
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
+        err->status = status;
+        st_escape(err->message, sizeof err->message, raw);
     }
     return status;
 }
@@ -90,6 +136,65 @@ void st_free(const stance_allocator *a, void *ptr, size_t size) {
     if (!ptr) return;
     stance_allocator al = st_allocator(a);
     al.free(al.user, ptr, size);
+}
+
+/* ---- the limits of transforms (stance/base.h) ------------------------------ */
+
+static int within(float x, float lo, float hi) {
+    const float a = fabsf(x);
+    return a >= lo && a <= hi; /* false for NaN */
+}
+
+const char *st_check_values(st_values kind, const float *v, char *why, size_t cap) {
+    switch (kind) {
+    case ST_TRANSLATION:
+        for (int c = 0; c < 3; c++)
+            if (!within(v[c], 0.0f, STANCE_MAX_TRANSLATION)) {
+                snprintf(why, cap, "translation (%g %g %g) is not finite or beyond %g (STANCE_MAX_TRANSLATION)",
+                         (double)v[0], (double)v[1], (double)v[2], (double)STANCE_MAX_TRANSLATION);
+                return why;
+            }
+        return NULL;
+    case ST_SCALE:
+        for (int c = 0; c < 3; c++)
+            if (!within(v[c], STANCE_MIN_SCALE, STANCE_MAX_SCALE)) {
+                snprintf(why, cap, "scale (%g %g %g) is not finite or its size is not in [%g, %g] "
+                         "(STANCE_MIN_SCALE, STANCE_MAX_SCALE)", (double)v[0], (double)v[1], (double)v[2],
+                         (double)STANCE_MIN_SCALE, (double)STANCE_MAX_SCALE);
+                return why;
+            }
+        return NULL;
+    case ST_ROTATION: {
+        const float l2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3];
+        if (st_finite_n(v, 4) && l2 > 1e-12f && st_finite(l2)) return NULL;
+        snprintf(why, cap, "rotation (%g %g %g %g) is not finite or cannot be normalized", (double)v[0], (double)v[1],
+                 (double)v[2], (double)v[3]);
+        return why;
+    }
+    case ST_INVERSE_BIND: /* column-major: element (r, c) at v[4 c + r] */
+        for (int c = 0; c < 4; c++)
+            for (int r = 0; r < 3; r++)
+                if (!within(v[4 * c + r], 0.0f, c < 3 ? STANCE_MAX_SCALE : STANCE_MAX_TRANSLATION)) {
+                    snprintf(why, cap, "is not finite or beyond the limits (element (%d, %d) is %g; the 3x3 part "
+                             "within %g, STANCE_MAX_SCALE, the translation within %g, STANCE_MAX_TRANSLATION)", r, c,
+                             (double)v[4 * c + r], (double)STANCE_MAX_SCALE, (double)STANCE_MAX_TRANSLATION);
+                    return why;
+                }
+        if (!(fabsf(v[3]) <= 1e-4f && fabsf(v[7]) <= 1e-4f && fabsf(v[11]) <= 1e-4f && fabsf(v[15] - 1.0f) <= 1e-4f)) {
+            snprintf(why, cap, "is not affine (last row %g %g %g %g, not 0 0 0 1)", (double)v[3], (double)v[7],
+                     (double)v[11], (double)v[15]);
+            return why;
+        }
+        return NULL;
+    }
+    return NULL;
+}
+
+const char *st_check_trs(const float *t, const float *r, const float *s, char *why, size_t cap) {
+    const char *bad = t ? st_check_values(ST_TRANSLATION, t, why, cap) : NULL;
+    if (!bad && r) bad = st_check_values(ST_ROTATION, r, why, cap);
+    if (!bad && s) bad = st_check_values(ST_SCALE, s, why, cap);
+    return bad;
 }
 
 int st_copy_name(char *dst, size_t cap, const char *src) {

@@ -71,17 +71,13 @@ static stance_status validate(const stance_clip_desc *d, const stance_skeleton *
                 return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': joint %d has two %s tracks (%d and %d)", d->name, t->joint, channel_name(t->channel), k, i);
         stance_status s = validate_times(d->name, t->times, t->key_count, "track", i, err);
         if (s) return s;
-        int w = width_of(t->channel);
-        for (int k = 0; k < t->key_count; k++) {
-            const float *v = t->values + (size_t)k * (size_t)w;
-            if (!st_finite_n(v, (size_t)w))
-                return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d (joint %d %s) key %d is not finite", d->name, i, t->joint, channel_name(t->channel), k);
-            if (w == 4) {
-                float l2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3];
-                if (!(l2 > 1e-12f) || !st_finite(l2))
-                    return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d (joint %d) key %d rotation cannot be normalized", d->name, i, t->joint, k);
-            }
-        }
+        const int w = width_of(t->channel);
+        const st_values kind = t->channel == STANCE_CHANNEL_TRANSLATION ? ST_TRANSLATION
+                             : t->channel == STANCE_CHANNEL_ROTATION ? ST_ROTATION : ST_SCALE;
+        char why[200];
+        for (int k = 0; k < t->key_count; k++) /* issue 22: the limits of stance/base.h */
+            if (st_check_values(kind, t->values + (size_t)k * (size_t)w, why, sizeof why))
+                return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d (joint %d %s) key %d: %s", d->name, i, t->joint, channel_name(t->channel), k, why);
     }
     if (d->root_key_count < 0 || d->root_key_count > STANCE_MAX_KEYS ||
         (d->root_key_count > 0 && (!d->root_times || !d->root_values)))
@@ -89,8 +85,10 @@ static stance_status validate(const stance_clip_desc *d, const stance_skeleton *
     if (d->root_key_count > 0) {
         stance_status s = validate_times(d->name, d->root_times, d->root_key_count, "root path", 0, err);
         if (s) return s;
-        if (!st_finite_n(d->root_values, (size_t)d->root_key_count * 3))
-            return st_fail(err, STANCE_ERR_VALUE, "clip '%s': root path has a value that is not finite", d->name);
+        char why[200];
+        for (int k = 0; k < d->root_key_count; k++)
+            if (st_check_values(ST_TRANSLATION, d->root_values + 3 * (size_t)k, why, sizeof why))
+                return st_fail(err, STANCE_ERR_VALUE, "clip '%s': root path key %d: %s", d->name, k, why);
     }
     return STANCE_OK;
 }

@@ -23,19 +23,15 @@ static stance_status check_track(const st_packed_desc *d, int i, uint32_t K, sta
     if (t->shift < 0 || t->shift > ST_PACK_MAX_SHIFT || (K < 2 && t->shift != 0))
         return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d key shift %d is not in 0..%d (0 with one key)", d->name, i, t->shift, ST_PACK_MAX_SHIFT);
     const uint32_t n = st_ptrack_keys(K, t->shift);
-    if (t->bits == 0 || t->bits == ST_PACK_RAW) {
-        const size_t count = t->bits == 0 ? (size_t)w : (size_t)n * (size_t)w;
+    const st_values kind = t->channel == STANCE_CHANNEL_TRANSLATION ? ST_TRANSLATION
+                         : t->channel == STANCE_CHANNEL_ROTATION ? ST_ROTATION : ST_SCALE;
+    char why[200];
+    if (t->bits == 0 || t->bits == ST_PACK_RAW) { /* issue 22: the limits of stance/base.h, as an exact clip's keys */
+        const size_t keys = t->bits == 0 ? 1u : (size_t)n;
         if (!t->values) return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': track %d has no values", d->name, i);
-        for (size_t k = 0; k < count; k++)
-            if (!st_finite(t->values[k]) || fabsf(t->values[k]) > 1e30f)
-                return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d value %zu is not finite (or beyond 1e30)", d->name, i, k);
-        if (w == 4)
-            for (size_t k = 0; k < count; k += 4) {
-                const float *v = t->values + k;
-                float l2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3];
-                if (!(l2 > 1e-12f) || !st_finite(l2))
-                    return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d key %zu rotation cannot be normalized", d->name, i, k / 4);
-            }
+        for (size_t k = 0; k < keys; k++)
+            if (st_check_values(kind, t->values + k * (size_t)w, why, sizeof why))
+                return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d key %zu: %s", d->name, i, k, why);
         return STANCE_OK;
     }
     if (!st_bits_ok(t->bits))
@@ -60,13 +56,23 @@ static stance_status check_track(const st_packed_desc *d, int i, uint32_t K, sta
             if ((code & 31u) > ST_VBR_MAX_BITS || (code & 0x80u) || (w == 3 && (code >> 5)))
                 return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d segment %u has a bad code %u (bits 0..%d; a dropped component only for rotations)", d->name, i, (unsigned)g, code, ST_VBR_MAX_BITS);
         }
-    for (int c = 0; c < 3; c++) {
-        float lo = t->min[c], hi = t->min[c] + t->ext[c];
-        if (!st_finite(lo) || !st_finite(t->ext[c]) || t->ext[c] < 0.0f || !st_finite(hi) || fabsf(lo) > 1e30f || fabsf(hi) > 1e30f)
-            return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d range %d is not finite, negative or beyond 1e30", d->name, i, c);
-        if (w == 4 && (lo < -1.0f || hi > 1.0f))
-            return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d rotation range [%g, %g] is outside [-1, 1]", d->name, i, (double)lo, (double)hi);
+    for (int c = 0; c < 3; c++)
+        if (!st_finite(t->min[c]) || !st_finite(t->ext[c]) || t->ext[c] < 0.0f)
+            return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d range %d is not finite or negative", d->name, i, c);
+    /* the lowest and the highest values the keys can decode to (clip_packed.h) */
+    float lo[3], hi[3];
+    for (int c = 0; c < 3; c++) lo[c] = t->min[c], hi[c] = st_ptrack_top(t->bits, t->min, t->ext, c);
+    if (w == 4) { /* the range itself within [-1, 1] (the decoded keys are normalized) */
+        for (int c = 0; c < 3; c++)
+            if (!(lo[c] >= -1.0f && lo[c] + t->ext[c] <= 1.0f))
+                return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d rotation range [%g, %g] is outside [-1, 1]", d->name, i, (double)lo[c], (double)(lo[c] + t->ext[c]));
+        return STANCE_OK;
     }
+    /* issue 22: both ends within the limits of stance/base.h (a scale range
+     * from below -STANCE_MIN_SCALE to above it passes through zero, as an
+     * exact clip does between keys of opposite signs) */
+    if (st_check_values(kind, lo, why, sizeof why) || st_check_values(kind, hi, why, sizeof why))
+        return st_fail(err, STANCE_ERR_VALUE, "clip '%s': track %d: the range its keys decode to: %s", d->name, i, why);
     return STANCE_OK;
 }
 

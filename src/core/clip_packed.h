@@ -135,6 +135,18 @@ static inline int st_bits_ok(int bits) {
     return bits == 0 || bits == ST_PACK_RAW || bits == ST_PACK_VBR || bits == 0x82 /* ST_PACK_LAT */ ||
            (b >= 1 && b <= ST_PACK_MAX_BITS);
 }
+/* The highest value component c of a quantized track (bits 1..24,
+ * segmented, VBR or lattice) can decode to: min + ext for plain bits; with
+ * segment ranges (lo + span up to 510 255ths of ext) min + 2 ext; on the
+ * lattice (one step for the three components) min + the largest ext. Its
+ * lowest is min[c]. */
+static inline float st_ptrack_top(int bits, const float *min, const float *ext, int c) {
+    if (bits == 0x82 /* ST_PACK_LAT */) {
+        const float u = ext[0] > ext[1] ? ext[0] : ext[1];
+        return min[c] + (u > ext[2] ? u : ext[2]);
+    }
+    return min[c] + ((bits & ST_PACK_SEG) || bits == ST_PACK_VBR ? 2.0f : 1.0f) * ext[c];
+}
 /* 1 for a track with a bit rate per segment and segment heads (v4). */
 static inline int st_is_vbr(int bits) { return bits == ST_PACK_VBR; }
 /* Segments of a VBR track of n keys. */

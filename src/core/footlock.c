@@ -260,18 +260,15 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
     if (s) return s;
     for (int i = 0; i < d->leg_count; i++)
         if (!(contact[i] >= 0.0f && contact[i] <= 1.0f)) return st_fail(err, STANCE_ERR_VALUE, "footlock: contact[%d] is not in [0, 1]", i);
-    if (!st_finite_n(root->t, 3) || !st_finite_n(root->r, 4) || !st_finite_n(root->s, 3) || !(fabsf(root->s[0]) > 1e-6f) ||
-        !(fabsf(root->s[1]) > 1e-6f) || !(fabsf(root->s[2]) > 1e-6f))
-        return st_fail(err, STANCE_ERR_VALUE, "footlock: the root transform must be finite with a non-zero scale");
+    char why[200]; /* issue 22: the limits of stance/base.h, as stance_instance_set_root */
+    if (st_check_trs(root->t, root->r, root->s, why, sizeof why)) return st_fail(err, STANCE_ERR_VALUE, "footlock: the root %s", why);
     if (!(dt >= 0.0f && dt <= 10.0f)) return st_fail(err, STANCE_ERR_VALUE, "footlock: dt %g is not in [0, 10] s", (double)dt);
     const float bt = d->blend_time > 0.0f ? d->blend_time : 0.2f;
     const float soft = d->softness > 0.0f ? d->softness : 0.02f;
     const float pt = d->plant_time > 0.0f ? d->plant_time : 0.05f;
     stance_transform rt = *root;
-    {   /* a rotation that does not normalize would turn the lock into NaN */
-        qm_quat q = qm_q(rt.r[0], rt.r[1], rt.r[2], rt.r[3]);
-        if (!(qm_qdot(q, q) > 1e-12f)) return st_fail(err, STANCE_ERR_VALUE, "footlock: the root rotation is zero");
-        q = qm_qnorm(q);
+    {   /* normalizable (checked above) */
+        qm_quat q = qm_qnorm(qm_q(rt.r[0], rt.r[1], rt.r[2], rt.r[3]));
         rt.r[0] = q.x, rt.r[1] = q.y, rt.r[2] = q.z, rt.r[3] = q.w;
     }
     const float ref = rt.t[1];

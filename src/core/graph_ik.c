@@ -290,12 +290,10 @@ const stance_contacts *stance_graph_ik_contacts(const stance_graph *g, int ik, c
 stance_status stance_instance_set_root(stance_instance *inst, const stance_transform *root, int teleport, stance_error *err) {
     if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "set root: instance is " IN_NOT_LIVE);
     if (root) {
-        if (!st_finite_n(root->t, 3) || !st_finite_n(root->r, 4) || !st_finite_n(root->s, 3))
-            return st_fail(err, STANCE_ERR_VALUE, "set root: the transform is not finite");
+        char why[200]; /* issue 22: the limits of stance/base.h, the footlock stage's too */
+        if (st_check_trs(root->t, root->r, root->s, why, sizeof why)) return st_fail(err, STANCE_ERR_VALUE, "set root: %s", why);
         const float n = sqrtf(root->r[0] * root->r[0] + root->r[1] * root->r[1] + root->r[2] * root->r[2] + root->r[3] * root->r[3]);
         if (!(fabsf(n - 1.0f) <= 1e-3f)) return st_fail(err, STANCE_ERR_VALUE, "set root: the rotation is not a unit quaternion (length %g)", (double)n);
-        if (root->s[0] == 0.0f || root->s[1] == 0.0f || root->s[2] == 0.0f)
-            return st_fail(err, STANCE_ERR_VALUE, "set root: a scale is zero");
         inst->world_root = *root;
         for (int k = 0; k < 4; k++) inst->world_root.r[k] /= n;
         inst->root_owned = 1;
@@ -323,8 +321,10 @@ stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const
     if (ik < 0 || ik >= g->ik_count) return st_fail(err, STANCE_ERR_NOT_FOUND, "set ik target: entry %d is not in 0..%d", ik, g->ik_count - 1);
     if (g->ik[ik].kind == STANCE_IK_FOOTLOCK)
         return st_fail(err, STANCE_ERR_ARGUMENT, "set ik target: '%s' is a footlock entry (its targets are the locks)", g->ik[ik].name);
-    if (!st_finite_n(target, 3) || !(weight >= 0.0f && weight <= 1.0f))
-        return st_fail(err, STANCE_ERR_VALUE, "set ik target: the target must be finite and the weight in [0, 1]");
+    char why[200];
+    if (st_check_values(ST_TRANSLATION, target, why, sizeof why)) return st_fail(err, STANCE_ERR_VALUE, "set ik target: the target %s", why);
+    if (!(weight >= 0.0f && weight <= 1.0f))
+        return st_fail(err, STANCE_ERR_VALUE, "set ik target: the weight %g is not in [0, 1]", (double)weight);
     float *t = inst->ik_target + IK_TARGET_FLOATS * (size_t)ik;
     t[0] = target[0], t[1] = target[1], t[2] = target[2], t[3] = weight;
     return st_ok(err);
@@ -336,7 +336,8 @@ stance_status stance_instance_set_ik_pole(stance_instance *inst, int ik, const f
     if (ik < 0 || ik >= g->ik_count) return st_fail(err, STANCE_ERR_NOT_FOUND, "set ik pole: entry %d is not in 0..%d", ik, g->ik_count - 1);
     if (g->ik[ik].kind != STANCE_IK_TWO_BONE)
         return st_fail(err, STANCE_ERR_ARGUMENT, "set ik pole: '%s' is not a two_bone entry (only those bend towards a pole)", g->ik[ik].name);
-    if (pole && !st_finite_n(pole, 3)) return st_fail(err, STANCE_ERR_VALUE, "set ik pole: the pole must be finite");
+    char why[200];
+    if (pole && st_check_values(ST_TRANSLATION, pole, why, sizeof why)) return st_fail(err, STANCE_ERR_VALUE, "set ik pole: the pole %s", why);
     float *p = inst->ik_target + IK_TARGET_FLOATS * (size_t)ik + 4;
     if (pole) p[0] = pole[0], p[1] = pole[1], p[2] = pole[2], p[3] = 1.0f;
     else p[0] = p[1] = p[2] = p[3] = 0.0f;

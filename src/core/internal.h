@@ -9,7 +9,20 @@
 
 #include "stance/base.h"
 
-/* Sets err (if not NULL) and returns status. printf-style message. */
+/* The one escaping of text into a message (issue 22): names and strings
+ * from files, and libraries' messages, may hold any bytes. Printable ASCII
+ * and printable UTF-8 characters stay as they are; every other byte (a
+ * control byte, DEL, a C1 control, a byte that is not part of valid UTF-8)
+ * becomes the 4 characters \xNN (lowercase hex). out always ends with a
+ * zero; an escape or a character is never cut. Returns the bytes written.
+ * st_fail applies it to every message, so a message is always printable
+ * UTF-8 on one line; the importers' warnings go through it too. */
+size_t st_escape(char *out, size_t cap, const char *text);
+/* st_escape of a message in its own buffer (cap bytes; up to 1023 are read). */
+void st_escape_in_place(char *msg, size_t cap);
+
+/* Sets err (if not NULL) and returns status. printf-style message, escaped
+ * with st_escape. */
 stance_status st_fail(stance_error *err, stance_status status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -64,6 +77,24 @@ void st_blend_masked_padded(struct stance_pose *out, const struct stance_pose *b
                             const float *mask, float weight);
 void st_additive_apply_padded(struct stance_pose *out, const struct stance_pose *base, const struct stance_pose *delta,
                               const float *mask, float weight);
+
+/* The one check of the limits of stance/base.h (issue 22). NULL when the
+ * values are inside them; else `why` (cap bytes) gets a phrase naming them
+ * and is returned, for the caller's message ("WHERE: " + why). */
+typedef enum st_values {
+    ST_TRANSLATION,  /* 3 floats (also a position: a vertex, an IK target or pole) */
+    ST_SCALE,        /* 3 floats */
+    ST_ROTATION,     /* 4 floats, x y z w: finite and normalizable */
+    ST_INVERSE_BIND  /* 16 floats, column-major; the phrase starts with "is " */
+} st_values;
+const char *st_check_values(st_values kind, const float *v, char *why, size_t cap);
+/* t, r, s (3, 4, 3 floats, each may be NULL) in that order: the first phrase. */
+const char *st_check_trs(const float *t, const float *r, const float *s, char *why, size_t cap);
+/* The chain rule: the first joint (parents before children) where the
+ * product down its chain of peak[j] (the largest |scale| component joint j
+ * can take) passes STANCE_MAX_SCALE, its product in *product; -1 if none
+ * (skeleton.c). */
+int st_chain_scale_over(const int *parents, int joint_count, const float *peak, double *product);
 
 /* Copies a name into a fixed buffer; returns 0 if it is empty or too long. */
 int st_copy_name(char *dst, size_t cap, const char *src);

@@ -102,10 +102,9 @@ stance_status stance_pose_get(const stance_pose *p, int j, stance_transform *out
 
 stance_status stance_pose_set(stance_pose *p, int j, const stance_transform *in) {
     if (!valid(p) || !in || j < 0 || j >= p->joint_count) return STANCE_ERR_ARGUMENT;
-    if (!st_finite_n(in->t, 3) || !st_finite_n(in->r, 4) || !st_finite_n(in->s, 3)) return STANCE_ERR_VALUE;
-    float l2 = in->r[0] * in->r[0] + in->r[1] * in->r[1] + in->r[2] * in->r[2] + in->r[3] * in->r[3];
-    if (!(l2 > 1e-12f) || !st_finite(l2)) return STANCE_ERR_VALUE;
-    float inv = 1.0f / sqrtf(l2);
+    char why[200];
+    if (st_check_trs(in->t, in->r, in->s, why, sizeof why)) return STANCE_ERR_VALUE; /* the limits of stance/base.h */
+    float inv = 1.0f / sqrtf(in->r[0] * in->r[0] + in->r[1] * in->r[1] + in->r[2] * in->r[2] + in->r[3] * in->r[3]);
     p->tx[j] = in->t[0], p->ty[j] = in->t[1], p->tz[j] = in->t[2];
     p->qx[j] = in->r[0] * inv, p->qy[j] = in->r[1] * inv, p->qz[j] = in->r[2] * inv, p->qw[j] = in->r[3] * inv;
     p->sx[j] = in->s[0], p->sy[j] = in->s[1], p->sz[j] = in->s[2];

@@ -8,11 +8,16 @@
 #include "core/internal.h"
 #include "stance/skeleton.h"
 
-static stance_status check_rotation(const float r[4], int joint, stance_error *err) {
-    float l2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
-    if (!(l2 > 1e-12f) || !st_finite(l2))
-        return st_fail(err, STANCE_ERR_VALUE, "joint %d: rest rotation cannot be normalized", joint);
-    return STANCE_OK;
+int st_chain_scale_over(const int *parents, int n, const float *peak, double *product) {
+    double chain[STANCE_MAX_JOINTS]; /* doubles: a product past FLT_MAX is still compared, not inf */
+    for (int j = 0; j < n; j++) {
+        chain[j] = (parents[j] >= 0 ? chain[parents[j]] : 1.0) * (double)peak[j];
+        if (!(chain[j] <= (double)STANCE_MAX_SCALE)) {
+            *product = chain[j];
+            return j;
+        }
+    }
+    return -1;
 }
 
 /* ---- the local-to-model schedule ------------------------------------------
@@ -284,14 +289,22 @@ stance_status stance_skeleton_create(const stance_skeleton_desc *desc,
                 if (!strcmp(desc->names[j], desc->names[k]))
                     return st_fail(err, STANCE_ERR_ARGUMENT, "skeleton: joints %d and %d are both named '%s'", k, j, desc->names[j]);
     }
-    if (desc->rest) {
+    if (desc->rest) { /* issue 22: the limits of stance/base.h, and the chain rule */
+        float peak[STANCE_MAX_JOINTS];
+        char why[200];
         for (int j = 0; j < n; j++) {
             const stance_transform *t = &desc->rest[j];
-            if (!st_finite_n(t->t, 3) || !st_finite_n(t->r, 4) || !st_finite_n(t->s, 3))
-                return st_fail(err, STANCE_ERR_VALUE, "skeleton: joint %d rest transform is not finite", j);
-            stance_status s = check_rotation(t->r, j, err);
-            if (s) return s;
+            if (st_check_trs(t->t, t->r, t->s, why, sizeof why))
+                return st_fail(err, STANCE_ERR_VALUE, "skeleton: joint %d%s%s%s rest %s", j, desc->names ? " '" : "",
+                               desc->names ? desc->names[j] : "", desc->names ? "'" : "", why);
+            peak[j] = fmaxf(fabsf(t->s[0]), fmaxf(fabsf(t->s[1]), fabsf(t->s[2])));
         }
+        double product = 0.0;
+        const int over = st_chain_scale_over(desc->parents, n, peak, &product);
+        if (over >= 0)
+            return st_fail(err, STANCE_ERR_VALUE, "skeleton: joint %d%s%s%s: its rest scales multiply down its chain to %g, "
+                           "beyond %g (STANCE_MAX_SCALE, the chain rule of stance/base.h)", over, desc->names ? " '" : "",
+                           desc->names ? desc->names[over] : "", desc->names ? "'" : "", product, (double)STANCE_MAX_SCALE);
     }
 
     size_t off_parents = st_align_up(sizeof(stance_skeleton), 64);

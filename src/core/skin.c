@@ -11,9 +11,6 @@
 #include "stance/skin.h"
 
 #define BLOCK 8
-/* Mesh coordinates beyond this are refused: cross products of triangle edges
- * (area-weighted normals) and skinning then stay far from float overflow. */
-#define MAX_COORD 1e9f
 
 /* ---- skins ------------------------------------------------------------------ */
 
@@ -38,15 +35,10 @@ stance_status stance_skin_create(const stance_skin_desc *desc, const stance_skel
             return st_fail(err, STANCE_ERR_ARGUMENT, "skin '%s': joint %d is skeleton joint %d, not in 0..%d",
                            name, k, desc->joints[k], skeleton->joint_count - 1);
     if (desc->inverse_bind) {
-        for (int k = 0; k < n; k++) {
-            const float *m = desc->inverse_bind + 16 * (size_t)k;
-            if (!st_finite_n(m, 16))
-                return st_fail(err, STANCE_ERR_VALUE, "skin '%s': inverse bind matrix %d is not finite", name, k);
-            if (fabsf(m[3]) > 1e-4f || fabsf(m[7]) > 1e-4f || fabsf(m[11]) > 1e-4f || fabsf(m[15] - 1.0f) > 1e-4f)
-                return st_fail(err, STANCE_ERR_VALUE,
-                               "skin '%s': inverse bind matrix %d is not affine (last row %g %g %g %g, not 0 0 0 1)",
-                               name, k, (double)m[3], (double)m[7], (double)m[11], (double)m[15]);
-        }
+        char why[240];
+        for (int k = 0; k < n; k++) /* issue 22: the limits of stance/base.h */
+            if (st_check_values(ST_INVERSE_BIND, desc->inverse_bind + 16 * (size_t)k, why, sizeof why))
+                return st_fail(err, STANCE_ERR_VALUE, "skin '%s': inverse bind matrix %d %s", name, k, why);
     }
 
     const size_t padded = (size_t)st_pad8(n);
@@ -148,12 +140,6 @@ stance_status stance_skin_matrices(const stance_skin *skin, const stance_pose *m
 
 /* ---- meshes ----------------------------------------------------------------- */
 
-static int coords_ok(const float *v, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (!(fabsf(v[i]) <= MAX_COORD)) return 0; /* false for NaN too */
-    return 1;
-}
-
 /* Area-weighted vertex normals: each triangle adds its edge cross product
  * (twice its area, along its normal) to its three vertices; a vertex whose
  * sum is zero (only degenerate triangles, or none) gets +Y. */
@@ -205,11 +191,11 @@ static stance_status check_mesh(const stance_mesh_desc *d, const stance_skin *sk
         if (d->joints || d->weights)
             return st_fail(err, STANCE_ERR_ARGUMENT, "mesh '%s': joints or weights given for a rigid mesh", name);
     }
+    char why[200];
     for (int v = 0; v < V; v++) {
         const float *p = d->positions + 3 * (size_t)v;
-        if (!coords_ok(p, 3))
-            return st_fail(err, STANCE_ERR_VALUE, "mesh '%s': vertex %d position (%g %g %g) is not finite or beyond %g",
-                           name, v, (double)p[0], (double)p[1], (double)p[2], (double)MAX_COORD);
+        if (st_check_values(ST_TRANSLATION, p, why, sizeof why)) /* a position: the limits of stance/base.h */
+            return st_fail(err, STANCE_ERR_VALUE, "mesh '%s': vertex %d position: %s", name, v, why);
         if (d->normals) {
             const float *nv = d->normals + 3 * (size_t)v;
             if (!st_finite_n(nv, 3) || !(nv[0] * nv[0] + nv[1] * nv[1] + nv[2] * nv[2] > 1e-12f) ||

@@ -55,10 +55,10 @@ static int next_word(scanner *s, char *word, size_t cap, long *line) {
     return 1;
 }
 
-/* A printable copy of a word for a message. */
+/* A word cut short for a message (st_fail escapes its bytes). */
 static const char *shown(const char *w, char out[40]) {
     size_t n = 0;
-    for (; w[n] && n < 32; n++) out[n] = (unsigned char)w[n] < 32 || (unsigned char)w[n] > 126 ? '?' : w[n];
+    for (; w[n] && n < 32; n++) out[n] = w[n];
     out[n] = 0;
     if (w[n]) memcpy(out + n, "...", 4);
     return out;

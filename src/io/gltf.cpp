@@ -35,10 +35,6 @@
 
 namespace stance_gltf __attribute__((visibility("hidden"))) {
 
-void one_line(char *s) {
-    for (; *s; s++)
-        if ((unsigned char)*s < 32 || *s == 127) *s = ' ';
-}
 
 void Imp::fail(stance_status s, const char *fmt, ...) {
     char msg[256];
@@ -46,9 +42,7 @@ void Imp::fail(stance_status s, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    one_line(msg);
-    st_fail(err, s, "%s: %s", path, msg);
-    one_line(err->message);
+    st_fail(err, s, "%s: %s", path, msg); /* escaped there: one printable line */
     throw Failure{s};
 }
 
@@ -64,16 +58,15 @@ void Imp::warn(const char *fmt, ...) {
         va_start(ap, fmt);
         vsnprintf(msg + n, cap - (size_t)n, fmt, ap);
         va_end(ap);
-        one_line(msg);
+        st_escape_in_place(msg, cap);
     }
     w->count++;
 }
 
-/* A printable name for messages: at most 40 bytes, control bytes as '?'. */
+/* A name for messages: at most 40 bytes (fail and warn escape them,
+ * core/internal.h st_escape). */
 std::string show(const std::string &s) {
     std::string o = s.substr(0, 40);
-    for (char &c : o)
-        if ((unsigned char)c < 32 || c == 127) c = '?';
     if (s.size() > 40) o += "...";
     return o;
 }
@@ -617,7 +610,6 @@ extern "C" stance_status stance_gltf_import(const char *path, const stance_impor
     } catch (const std::exception &x) {
         char msg[200];
         snprintf(msg, sizeof msg, "%s", x.what());
-        one_line(msg);
         return st_fail(err, STANCE_ERR_FORMAT, "%s: cannot import glTF: %s", path, msg);
     } catch (...) {
         return st_fail(err, STANCE_ERR_FORMAT, "%s: cannot import glTF", path);

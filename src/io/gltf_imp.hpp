@@ -77,7 +77,6 @@ struct Imp {
 
 /* ---- shared helpers (gltf.cpp) ---- */
 std::string show(const std::string &s);
-void one_line(char *s);
 bool quat_normalize(double q[4]);
 Mat mat_identity();
 Mat mat_mul(const Mat &a, const Mat &b);

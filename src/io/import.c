@@ -219,8 +219,7 @@ static stance_status import_probed(const char *path, const unsigned char *head, 
     if (!scene) {
         const char *why = aiGetErrorString();
         char msg[200];
-        snprintf(msg, sizeof msg, "%s", why && why[0] ? why : "unknown error");
-        st_imp_one_line(msg);
+        snprintf(msg, sizeof msg, "%s", why && why[0] ? why : "unknown error"); /* st_fail escapes its newlines */
         return st_fail(err, STANCE_ERR_FORMAT, "%s: cannot import: %s", path, msg);
     }
     importer im;
@@ -233,7 +232,6 @@ static stance_status import_probed(const char *path, const unsigned char *head, 
     im.budget = budget;
     im.strict = opt && opt->strict;
     s = st_imp_scene(&im, allocator, out);
-    if (s && err) st_imp_one_line(err->message);
     free(im.nodes);
     free(im.joint_node);
     aiReleaseImport(scene);

@@ -50,7 +50,6 @@ typedef struct importer {
 } importer;
 
 /* import_scene.c */
-void st_imp_one_line(char *s); /* one line, printable: assimp's messages may hold newlines */
 void st_imp_warn(importer *im, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -19,11 +19,6 @@
 
 #define MAX_NODES (1 << 20) /* more means a broken (or cyclic) node tree */
 
-/* One line, printable: assimp's messages may hold newlines. */
-void st_imp_one_line(char *s) {
-    for (; *s; s++)
-        if ((unsigned char)*s < 32 || *s == 127) *s = ' ';
-}
 
 void st_imp_warn(importer *im, const char *fmt, ...) {
     stance_import_warnings *w = im->opt ? im->opt->warnings : NULL;
@@ -37,7 +32,7 @@ void st_imp_warn(importer *im, const char *fmt, ...) {
         va_start(ap, fmt);
         vsnprintf(msg + n, cap - (size_t)n, fmt, ap);
         va_end(ap);
-        st_imp_one_line(msg);
+        st_escape_in_place(msg, cap); /* one printable line: assimp's messages may hold newlines */
     }
     w->count++;
 }
@@ -63,14 +58,12 @@ int st_imp_ai_eq(const struct aiString *a, const struct aiString *b) {
     size_t n = st_imp_ai_len(a);
     return n == st_imp_ai_len(b) && !memcmp(a->data, b->data, n);
 }
-/* A printable copy for messages: at most 63 bytes, control bytes as '?'. */
+/* A copy for messages: at most 63 bytes (st_fail and st_imp_warn escape
+ * them, core/internal.h st_escape). */
 const char *st_imp_ai_show(const struct aiString *s, char buf[64]) {
     size_t n = st_imp_ai_len(s);
     if (n > 63) n = 63;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)s->data[i];
-        buf[i] = ch < 32 || ch == 127 ? '?' : (char)ch;
-    }
+    memcpy(buf, s->data, n);
     buf[n] = 0;
     return buf;
 }
