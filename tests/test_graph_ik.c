@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "builtin_feet.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
 
@@ -26,17 +27,6 @@ static void count_free(void *u, void *p, size_t size) {
     counter *c = u;
     c->frees++, c->live -= (long)size;
     free(p);
-}
-
-static stance_ik_desc builtin_feet(void) {
-    stance_ik_desc k;
-    memset(&k, 0, sizeof k);
-    k.name = "feet";
-    k.kind = STANCE_IK_FOOTLOCK;
-    k.leg_count = 2;
-    k.legs[0] = (stance_ik_leg_desc){"upleg_l", "leg_l", "foot_l", NULL, NULL};
-    k.legs[1] = (stance_ik_leg_desc){"upleg_r", "leg_r", "foot_r", NULL, NULL};
-    return k;
 }
 
 static void expect_refused(const stance_builtin *b, const stance_ik_desc *k, int count, const char *needle);

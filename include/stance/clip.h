@@ -95,8 +95,9 @@ typedef struct stance_clip {
 } stance_clip;
 
 /* Validates everything (names, joints in range, one track per joint and
- * channel, increasing finite times, finite values, rotations that normalize,
- * events inside the clip) and builds the clip in one allocation. The
+ * channel, increasing finite times, translation and scale keys and the root
+ * path within the limits of stance/base.h, rotations that normalize, events
+ * inside the clip) and builds the clip in one allocation. The
  * skeleton gives the joint count and the rest values of unkeyed joints. */
 stance_status stance_clip_create(const stance_clip_desc *desc, const stance_skeleton *skeleton,
                                  const stance_allocator *allocator, stance_clip **out,

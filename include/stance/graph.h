@@ -266,6 +266,17 @@ typedef struct stance_graph stance_graph;
 typedef struct stance_instance stance_instance;
 typedef struct stance_workspace stance_workspace;
 
+/* Validates the description and builds the graph (its additive deltas,
+ * IK contacts) in one allocation plus what those need. Issue 22: the chain
+ * rule of stance/base.h is checked here for what the graph can play: the
+ * largest |scale| the rest pose and the states' clips give each joint, times
+ * for each additive layer the largest its delta can multiply by (a
+ * first-frame delta clip's, or the clips over a sync reference's smallest),
+ * multiplied down every chain, must stay within STANCE_MAX_SCALE
+ * (STANCE_ERR_VALUE naming the joint and the product); a sync layer's
+ * reference whose scale changes sign is refused (its delta has no bound).
+ * At run time a switch's transient (inertialization, dead blending) is held
+ * within the same per-joint bounds, so the chain rule holds on every frame. */
 stance_status stance_graph_create(const stance_graph_desc *desc, const stance_allocator *allocator,
                                   stance_graph **out, stance_error *err);
 void stance_graph_destroy(stance_graph *graph);
@@ -419,7 +430,10 @@ float stance_instance_time(const stance_instance *inst);
  * for a character gameplay moves); root NULL = back to moving it by root
  * motion from where it is. teleport = 1 also forgets every lock (as on
  * reset): feet plant anew where they are. The rotation must be a unit
- * quaternion (within 1e-3; it is normalized), the scale finite and nonzero. */
+ * quaternion (within 1e-3; it is normalized); translation and scale within
+ * the limits of stance/base.h (|t| <= STANCE_MAX_TRANSLATION, |s| in
+ * [STANCE_MIN_SCALE, STANCE_MAX_SCALE]), the rule the footlock stage uses
+ * too; else STANCE_ERR_VALUE naming the limit. */
 stance_status stance_instance_set_root(stance_instance *inst, const stance_transform *root, int teleport,
                                        stance_error *err);
 void stance_instance_root(const stance_instance *inst, stance_transform *out);
@@ -427,12 +441,14 @@ void stance_instance_root(const stance_instance *inst, stance_transform *out);
  * ground at the root's height. */
 stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn fn, void *user);
 /* The target of a two_bone or aim entry, in model space (the character's
- * own space), and how much of the solve shows, in [0, 1] (0, the initial
- * value, leaves the pose as the layers made it). Kept until set again;
+ * own space; a position within the limits of stance/base.h), and how much of
+ * the solve shows, in [0, 1] (0, the initial value, leaves the pose as the
+ * layers made it). Kept until set again;
  * reset returns it to weight 0. */
 stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const float target[3], float weight,
                                             stance_error *err);
-/* The pole of a two_bone entry, in model space: the knee (the middle joint)
+/* The pole of a two_bone entry, in model space (a position within the
+ * limits of stance/base.h): the knee (the middle joint)
  * bends towards it (stance_two_bone_desc.pole). NULL clears it: the bend of
  * the layers' pose is kept, as before any pole was set. Kept until set
  * again; reset clears it; hot reload keeps it with the target. */

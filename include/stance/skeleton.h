@@ -51,8 +51,10 @@ typedef struct stance_skeleton {
     size_t bytes;            /* size of the one block that holds this skeleton */
 } stance_skeleton;
 
-/* Validates the description (counts, names, parent order, finite values,
- * rotations that normalize) and creates the skeleton in one allocation. */
+/* Validates the description (counts, names, parent order, rest values within
+ * the limits of stance/base.h and its chain rule: the product of the largest
+ * |rest scale| down every chain <= STANCE_MAX_SCALE; rotations that
+ * normalize) and creates the skeleton in one allocation. */
 stance_status stance_skeleton_create(const stance_skeleton_desc *desc,
                                      const stance_allocator *allocator, /* NULL = malloc */
                                      stance_skeleton **out, stance_error *err);

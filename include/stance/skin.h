@@ -39,8 +39,10 @@ typedef struct stance_skin_desc {
     /* joint_count skeleton joint indices, in the mesh's order (a mesh's
      * vertex joint index k means skeleton joint joints[k]); repeats allowed. */
     const int *joints;
-    /* 16 * joint_count floats, column-major 4x4 per joint, finite, last row
-     * (0 0 0 1) within 1e-4; NULL = identity for every joint. */
+    /* 16 * joint_count floats, column-major 4x4 per joint, within the limits
+     * of stance/base.h (the 3x3 part within STANCE_MAX_SCALE, the translation
+     * within STANCE_MAX_TRANSLATION), last row (0 0 0 1) within 1e-4; NULL =
+     * identity for every joint. */
     const float *inverse_bind;
 } stance_skin_desc;
 
@@ -78,7 +80,7 @@ typedef struct stance_mesh_desc {
     const char *name;              /* 0..63 bytes; NULL or "" = "mesh" */
     int skin;                      /* index of the asset's skin it is bound to, or -1 (rigid) */
     int vertex_count;              /* 1..STANCE_MAX_VERTICES */
-    const float *positions;        /* 3 per vertex, finite */
+    const float *positions;        /* 3 per vertex, within STANCE_MAX_TRANSLATION (stance/base.h) */
     const float *normals;          /* 3 per vertex, finite; NULL = computed from the triangles */
     const float *uvs;              /* 2 per vertex, finite; NULL = none */
     /* With a skin: STANCE_SKIN_INFLUENCES skin joint indices and weights per

@@ -186,6 +186,10 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
         default:
             break;
         }
+        /* issue 22: a velocity-mode transient stays within the graph's bounds (graph_bounds.c) */
+        if (pl->mode == STANCE_SWITCH_INERTIALIZE || pl->mode == STANCE_SWITCH_INERTIALIZE_SIMPLE ||
+            pl->mode == STANCE_SWITCH_DEADBLEND)
+            gr_cap_transient(g, m, out);
     }
     /* history: H2 <- H1 <- out (steps below STANCE_MIN_DT were made 0) */
     if (push_history && rt->has_history && dt > 0.0f) {

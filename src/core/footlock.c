@@ -191,6 +191,10 @@ static qm_vec3 to_model(const stance_transform *r, qm_vec3 w) {
     return qm_v3(p.x / r->s[0], p.y / r->s[1], p.z / r->s[2]);
 }
 static qm_vec3 mpos(const stance_pose *m, int j) { return qm_v3(m->tx[j], m->ty[j], m->tz[j]); }
+/* A foot's model-space target further than this on an axis releases its
+ * lock (the bound stance/base.h's argument uses: squared distances stay
+ * finite). */
+#define FL_MAX_TARGET 1e17f
 /* v in the frame of joint p of the model pose (rotation and scale; a zero
  * scale axis reads as 1 so nothing turns infinite) */
 static qm_vec3 into_frame(const stance_pose *m, int p, qm_vec3 v) {
@@ -358,6 +362,12 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
         }
         fs->free[0] = free_pos.x, fs->free[1] = free_pos.y, fs->free[2] = free_pos.z;
         target[i] = to_model(&rt, w);
+        if (!(fabsf(target[i].x) <= FL_MAX_TARGET && fabsf(target[i].y) <= FL_MAX_TARGET && fabsf(target[i].z) <= FL_MAX_TARGET)) {
+            /* issue 22: a lock this far from the character (the root moved or shrank that much since it was
+             * set) is let go: the foot follows the animation, and plants anew */
+            target[i] = mpos(model, d->legs[i].foot);
+            fs->planted = 0, fs->fade = 0.0f;
+        }
     }
     st->started = 1;
 

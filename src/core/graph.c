@@ -246,7 +246,7 @@ static stance_status validate(const stance_graph_desc *d, stance_error *err, int
 
 typedef struct layout {
     size_t off, params, states, trans, state_trans, any_trans, conds, entries, machines, layers, masks, ref_structs, ref_mem,
-        post, deltas;
+        post, deltas, scale_cap;
 } layout;
 
 static size_t take(size_t *off, size_t bytes) {
@@ -354,6 +354,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     lo.ref_mem = take(&off, pose_bytes * (size_t)R);
     lo.post = take(&off, sizeof(int) * (size_t)M);
     lo.deltas = take(&off, sizeof(stance_clip *) * (size_t)(S + E));
+    lo.scale_cap = take(&off, sizeof(float) * 2 * (size_t)st_pad8(J));
     size_t bytes = off;
     stance_allocator al = st_allocator(allocator);
     unsigned char *mem = st_alloc(&al, bytes, 64);
@@ -373,6 +374,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     g->ref_poses = (stance_pose *)(mem + lo.ref_structs);
     g->post = (int *)(mem + lo.post);
     g->deltas = (stance_clip **)(mem + lo.deltas);
+    g->scale_cap = (float *)(mem + lo.scale_cap);
     g->param_count = d->param_count, g->state_count = S, g->machine_count = M, g->layer_count = L;
     g->trans_count = T, g->cond_count = C, g->entry_count = E, g->ref_pose_count = 0;
     g->default_blend_time = d->default_blend_time > 0.0f ? d->default_blend_time : 0.25f;
@@ -514,6 +516,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     }
     flatten(g);
     st = gr_build_deltas(g, err);
+    if (!st) st = gr_build_bounds(g, err); /* issue 22: the chain rule */
     if (!st) mark_same_scales(g);
     if (!st) st = gr_build_ik(g, d, err);
     if (st) {

@@ -123,6 +123,8 @@ struct stance_graph {
     g_ik *ik;                   /* ik_count (own allocation, see graph_ik.c) */
     const stance_clip **ik_clips; /* the clips the states play */
     stance_contacts **contacts; /* ik_count * ik_clip_count (footlock entries; else NULL) */
+    float *scale_cap;           /* 2 x padded joints: the largest |scale| a machine's output takes at each joint,
+                                   then the same for additive first-frame machines (graph_bounds.c) */
     size_t ik_bytes;
     stance_allocator allocator;
     size_t bytes;
@@ -275,6 +277,11 @@ struct stance_workspace {
 
 /* graph_deltas.c: the delta clips of additive first-frame layers */
 stance_status gr_build_deltas(stance_graph *g, stance_error *err);
+/* graph_bounds.c: the chain rule of stance/base.h for the graph (after the
+ * deltas), and the cap that holds machine m's output within it on the
+ * frames of a velocity-mode switch (inertialization, dead blending) */
+stance_status gr_build_bounds(stance_graph *g, stance_error *err);
+void gr_cap_transient(const stance_graph *g, int m, stance_pose *out);
 
 /* instance.c */
 /* 1 for an instance between creation and destroy (see IN_LIVE). */
