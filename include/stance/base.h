@@ -101,26 +101,32 @@ stance_transform stance_transform_identity(void);
  * a chain of N <= STANCE_MAX_JOINTS = 1024 joints, every one at the limits;
  * T = STANCE_MAX_TRANSLATION, S = STANCE_MAX_SCALE, FLT_MAX ~ 3.4e38):
  *  - Scales multiply down a chain (model s = parent s * local s, per axis),
- *    so a per-joint bound alone is not enough: S^N overflows from N = 7. The
- *    chain rule bounds every model-space scale component by S = 1e6.
+ *    so a bound per joint is not enough: S^N overflows from N = 7. The chain
+ *    rule bounds every model-space scale component by S. At run time it
+ *    holds on every frame: a machine outputs clip samples (lerps of keys),
+ *    blends and fades of them (convex), or a velocity-mode switch's
+ *    transient, which is held within the largest |scale| the graph's clips
+ *    give the joint (src/core/graph_bounds.c); layers lerp, and an additive
+ *    layer multiplies by at most its delta's largest, which the graph's
+ *    chain rule counts.
  *  - Translations add: model t = parent t + rotate(parent s * local t), so
- *    |model t| <= sqrt(3) L (1 + (N - 1) S) for local translations <= L per
- *    component. Local translations the runtime makes: keys <= T; blends are
- *    convex; an additive layer adds at most what its delta machine outputs;
- *    a switch's transient (inertialization, dead blending) is held within
- *    16 T per component and, for scale, within the largest |scale| the
- *    graph's clips give the joint (so the chain rule still holds during it);
- *    with at most 15 additive layers, L <= 16 T * 16 = 2.6e8, so
- *    |model t| <= 4.6e17 and squared distances (IK) <= 2.6e36.
- *  - The world root: |t| <= T, |s| <= S: world positions <= 4.6e23. The
- *    footlock stage maps world locks back (dividing by the root's scale,
- *    >= 1e-6) and releases a lock further than 1e17 from the character, so
- *    its model-space targets stay below 1e17 + 4.6e17.
- *  - A skin matrix is model * inverse bind: 3x3 entries <= 3 S S = 3e12,
- *    translation <= 3 S T + |model t| <= 4.6e17.
- * Every figure is below FLT_MAX by more than 1e20, so the rounding of the
- * float arithmetic cannot reach it. tests/test_edges.c builds that chain
- * (1024 joints at the limits) and checks its poses and skin matrices. */
+ *    |model t| <= sqrt(3) L (1 + (N - 1) S) for local translations within L
+ *    per component. Keys are within T; a transient is held within 16 T; at
+ *    most 15 additive layers add at most as much each: L <= 256 T = 2.6e8,
+ *    so |model t| <= 4.6e17 and squared distances (the IK solves) stay
+ *    below 4e36.
+ *  - The world root: |t| <= T and |s| <= S put world positions within 8e23.
+ *    The footlock stage maps world locks back (dividing by the root's scale,
+ *    >= STANCE_MIN_SCALE: at most 8e29) and lets go of a lock further than
+ *    1e17 from the character, so its targets stay within 1e17 of it; its
+ *    pelvis drop (at most such a distance, over the parent's model scale,
+ *    floored at 1e-12) keeps the local pose finite.
+ *  - A skin matrix is model * inverse bind: its 3x3 entries within 3 S S =
+ *    3e12, its translation within 3 S T + |model t| <= 4.6e17.
+ * Every figure is below FLT_MAX, the squared distances by a factor of 80,
+ * the others by more than 1e8: far more than float rounding can add. tests/test_edges.c builds that chain (1024 joints
+ * at the limits, every switch mode, an additive layer, a footlock, the root
+ * jumping between the limits) and checks its poses and skin matrices. */
 #define STANCE_MAX_TRANSLATION 1e6f
 #define STANCE_MIN_SCALE 1e-6f
 #define STANCE_MAX_SCALE 1e6f

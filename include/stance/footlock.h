@@ -162,7 +162,12 @@ typedef struct stance_footlock_state {
  * `contact[i]` in [0, 1] says how planted legs[i]'s foot is in
  * the animation this frame (>= 0.5 = planted): from stance_contacts_planted
  * of the playing clip, or a weighted sum over blended clips. `root` is the
- * character's world transform (the caller accumulates root motion into it);
+ * character's world transform (the caller accumulates root motion into it),
+ * within the limits of stance/base.h as stance_instance_set_root takes it
+ * (else STANCE_ERR_VALUE naming the limit); a lock whose model-space target
+ * lies further than 1e17 from the character on an axis (the root moved or
+ * shrank that much since it was set) is let go, the foot following the
+ * animation;
  * `local` and `model` (model = stance_local_to_model(local, NULL)) are
  * corrected in place; dt >= 0 is the frame's time step. */
 stance_status stance_footlock_apply(const stance_footlock_desc *desc, stance_footlock_state *state,
