@@ -60,7 +60,7 @@ run_one() {
         [ $fail = 0 ] || { echo "campaign: a fault (the logs above; crashes abort with the reason)" >&2; exit 1; }
         return 0 ;;
     graphfile)
-        clang $flags -DSTANCE_HAVE_JANSSON=1 fuzz/fuzz_graphfile.c src/io/graphfile*.c src/io/import*.c src/io/files.c \
+        clang $flags -DSTANCE_HAVE_JANSSON=1 fuzz/fuzz_graphfile.c src/io/graphfile*.c src/io/import*.c src/io/gltf_bake.c src/io/files.c \
             src/io/bvh_scan.c src/io/collada_clips.c src/io/lesson_setup.c \
             $core_src $lesson_src -ljansson -lm -o "$dir/fuzz_graphfile"
         [ -n "$(ls -A "$dir/corpus-$t")" ] || cp graphs/*.json docs/graph-format.md "$dir/corpus-$t/" ;;

@@ -193,6 +193,47 @@ static void test_allocator(void) {
     CHECK(c.live == 0 && c.bytes == 0);
 }
 
+/* A part hidden by scaling it to 0 (DCC tools do): the clip is kept, the
+ * zero (and -0) components raised to STANCE_MIN_SCALE with one warning, the
+ * other keys as written. Keys: t 0, 0.5, 1 with scales (1,1,1), (0,-0,0), (2,2,2). */
+static void test_zero_scale(void) {
+    float data[12] = {0.0f, 0.5f, 1.0f, 1, 1, 1, 0, -0.0f, 0, 2, 2, 2};
+    char b64[128], path[512];
+    base64((const unsigned char *)data, sizeof data, b64);
+    tmp_path(path, sizeof path, "zero_scale.gltf");
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fprintf(f,
+            "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"joint\"}],\"scenes\":[{\"nodes\":[0]}],\"scene\":0,"
+            "\"buffers\":[{\"byteLength\":48,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
+            "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":12,\"byteLength\":36}],"
+            "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"type\":\"SCALAR\",\"count\":3,\"min\":[0],\"max\":[1]},"
+            "{\"bufferView\":1,\"componentType\":5126,\"type\":\"VEC3\",\"count\":3}],"
+            "\"animations\":[{\"name\":\"hide\",\"samplers\":[{\"input\":0,\"output\":1}],"
+            "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"scale\"}}]}]}",
+            b64);
+    fclose(f);
+    stance_import_warnings w;
+    stance_import_options opt = {.warnings = &w};
+    stance_asset a;
+    stance_error err;
+    CHECK_OK(stance_import_file(path, &opt, NULL, &a, &err));
+    CHECK(a.clip_count == 1 && !strcmp(a.clips[0]->name, "hide"));
+    CHECK(w.count == 1 && strstr(w.message[0], "3 scale values below") && strstr(w.message[0], "hide"));
+    stance_pose p;
+    CHECK_OK(stance_pose_create(&p, a.skeleton->joint_count, NULL, &err));
+    stance_cursor cur = {0, 0};
+    const float want[3] = {1.0f, STANCE_MIN_SCALE, 2.0f};
+    for (int k = 0; k < 3; k++) {
+        CHECK_OK(stance_clip_sample(a.clips[0], 0.5f * (float)k, &cur, &p));
+        CHECK(p.sx[0] == want[k] && p.sy[0] == want[k] && p.sz[0] == want[k]);
+    }
+    stance_pose_destroy(&p);
+    stance_asset_destroy(&a);
+    remove(path);
+}
+
 int main(void) {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/stance_gltf_XXXXXX");
     if (!mkdtemp(tmpdir)) {
@@ -203,6 +244,7 @@ int main(void) {
     RUN(test_memory_budget);
     RUN(test_step_grid);
     RUN(test_allocator);
+    RUN(test_zero_scale);
     const char *names[] = {"partial.gltf", "budget.gltf", "step.gltf", "alloc.gltf"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char p[512];

@@ -5,6 +5,8 @@
  * its caller. */
 #include "gltf_bake.h"
 
+#include "stance/base.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -164,6 +166,16 @@ void stance_bake_joint_t(const stance_bake_space *sp, int joint, const double in
 void stance_bake_joint_r(const stance_bake_space *sp, int joint, const double in[4], double out[4]) {
     if (joint == 0 && !sp->above_identity) stance_bake_quat_mul(sp->above.r, in, out);
     else memcpy(out, in, sizeof(double) * 4);
+}
+
+int stance_bake_raise_scale(float v[3]) {
+    int n = 0;
+    for (int i = 0; i < 3; i++)
+        if (fabsf(v[i]) < STANCE_MIN_SCALE) {
+            v[i] = v[i] < 0.0f ? -STANCE_MIN_SCALE : STANCE_MIN_SCALE;
+            n++;
+        }
+    return n;
 }
 
 /* ---- curves ------------------------------------------------------------------- */

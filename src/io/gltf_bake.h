@@ -75,6 +75,11 @@ typedef struct stance_bake_curve {
  * rotations normalized. 0 when a rotation comes out as zero (the identity is
  * written). */
 int stance_bake_value(const stance_bake_curve *c, double t, double out[4]);
+/* DCC tools hide a part by scaling it to 0; the runtime takes scales of at
+ * least STANCE_MIN_SCALE in size (stance/base.h), so each component below it
+ * is raised to it, its sign kept (0 and -0 become +STANCE_MIN_SCALE): the part
+ * stays hidden. Returns how many components were raised. */
+int stance_bake_raise_scale(float v[3]);
 /* The same in the skeleton's space, rounded to floats as the runtime stores it. */
 int stance_bake_value_f(const stance_bake_space *sp, const stance_bake_curve *c, double t, float out[4]);
 

@@ -241,6 +241,7 @@ stance_clip *build_clip(Imp &im, int ai, const std::string &name, const stance_s
                 show(name).c_str(), K, sk->joint_count, need / 1048576.0, mib(im.budget));
     std::vector<std::vector<float>> vals(chans.size());
     std::vector<stance_track_desc> tracks(chans.size());
+    int raised = 0;
     for (size_t i = 0; i < chans.size(); i++) {
         const Chan &c = chans[i];
         vals[i].resize(K * (size_t)c.width);
@@ -252,6 +253,14 @@ stance_clip *build_clip(Imp &im, int ai, const std::string &name, const stance_s
             if (!st_finite_n(v, (size_t)c.width))
                 clip_fail("channel %d (joint '%s' %s): a value overflows a float", c.index, show(im.joint_name[(size_t)c.joint]).c_str(),
                           kPathName[c.kind]);
+            if (c.kind == STANCE_BAKE_S) raised += stance_bake_raise_scale(v);
+        }
+        if (raised) {
+            im.warn("clip '%s', channel %d (joint '%s' scale): %d scale values below %g raised to it (a scale of 0 hides a part; "
+                    "%g keeps it hidden within the runtime's limits, stance/base.h)",
+                    show(name).c_str(), c.index, show(im.joint_name[(size_t)c.joint]).c_str(), raised, (double)STANCE_MIN_SCALE,
+                    (double)STANCE_MIN_SCALE);
+            raised = 0;
         }
         stance_track_desc &t = tracks[i];
         t.joint = c.joint;

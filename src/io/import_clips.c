@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "collada_clips.h"
+#include "gltf_bake.h"
 #include "import_assimp.h"
 
 /* The skeleton joint a channel names (by the node's original name), or -1. */
@@ -219,6 +220,7 @@ stance_status st_imp_build_clip(importer *im, const struct aiAnimation *an, int 
                                     ch->mRotationKeys ? ch->mNumRotationKeys : 0,
                                     ch->mScalingKeys ? ch->mNumScalingKeys : 0};
         static const char *what[3] = {"translation", "rotation", "scale"};
+        int raised = 0;
         for (int kind = 0; kind < 3 && !s; kind++) {
             unsigned n = counts[kind];
             if (n == 0) continue;
@@ -267,7 +269,7 @@ stance_status st_imp_build_clip(importer *im, const struct aiAnimation *an, int 
                 }
                 if (kind == 0) st_imp_joint_t(im, j, in, v);
                 else if (kind == 1) st_imp_joint_r(im, j, in, v);
-                else v[0] = (float)in[0], v[1] = (float)in[1], v[2] = (float)in[2];
+                else v[0] = (float)in[0], v[1] = (float)in[1], v[2] = (float)in[2], raised += stance_bake_raise_scale(v);
                 if (!st_finite_n(v, (size_t)w)) {
                     s = st_fail(im->err, STANCE_ERR_VALUE, "%s: clip '%s', joint '%s': %s key %u overflows a float",
                                 im->path, name, jname, what[kind], k);
@@ -276,6 +278,11 @@ stance_status st_imp_build_clip(importer *im, const struct aiAnimation *an, int 
             }
             free(ticks), free(keep);
             if (s) break;
+            if (raised)
+                st_imp_warn(im, "clip '%s', joint '%s': %d scale values below %g raised to it (a scale of 0 hides a part; %g keeps it "
+                            "hidden within the runtime's limits, stance/base.h)", name, jname, raised, (double)STANCE_MIN_SCALE,
+                            (double)STANCE_MIN_SCALE);
+            raised = 0;
             if (b->times[kept - 1] > last) last = b->times[kept - 1];
             stance_track_desc *t = &tracks[track_count++];
             t->joint = j;
