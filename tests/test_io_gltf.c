@@ -29,14 +29,12 @@ static void base64(const unsigned char *in, size_t n, char *out) {
     out[o] = 0;
 }
 
-/* A file with one node "joint" and two animations sharing one buffer:
- * accessor 0 = times {0, 0.5, 1}, 1 = VEC3 translations (x = 0, 10, 20),
- * 2 = the same 9 floats read as VEC2 (wrong for translation). anim0 uses
- * output `first_output` with `interp`; anim1 "good" always uses 1, LINEAR. */
-static void write_file(const char *path, int first_output, const char *interp) {
-    float data[12] = {0.0f, 0.5f, 1.0f, 0, 0, 0, 10, 0, 0, 20, 0, 0};
+/* A file with one node "joint" and one 48-byte buffer of 12 floats: view 0
+ * the first 3 (times), view 1 the other 9; `accessors` and `animations` are
+ * the arrays' JSON. */
+static void write_gltf(const char *path, const float data[12], const char *accessors, const char *animations) {
     char b64[128];
-    base64((const unsigned char *)data, sizeof data, b64);
+    base64((const unsigned char *)data, 12 * sizeof(float), b64);
     FILE *f = fopen(path, "w");
     CHECK(f != NULL);
     if (!f) return;
@@ -44,15 +42,28 @@ static void write_file(const char *path, int first_output, const char *interp) {
             "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"joint\"}],\"scenes\":[{\"nodes\":[0]}],\"scene\":0,"
             "\"buffers\":[{\"byteLength\":48,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":12,\"byteLength\":36}],"
-            "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"type\":\"SCALAR\",\"count\":3},"
-            "{\"bufferView\":1,\"componentType\":5126,\"type\":\"VEC3\",\"count\":3},"
-            "{\"bufferView\":1,\"componentType\":5126,\"type\":\"VEC2\",\"count\":3}],"
-            "\"animations\":[{\"name\":\"broken\",\"samplers\":[{\"input\":0,\"output\":%d,\"interpolation\":\"%s\"}],"
-            "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]},"
-            "{\"name\":\"good\",\"samplers\":[{\"input\":0,\"output\":1}],"
-            "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}",
-            b64, first_output, interp);
+            "\"accessors\":%s,\"animations\":%s}",
+            b64, accessors, animations);
     fclose(f);
+}
+
+/* Accessor 0 = times {0, 0.5, 1}, 1 = VEC3 translations (x = 0, 10, 20),
+ * 2 = the same 9 floats read as VEC2 (wrong for translation). anim0 uses
+ * output `first_output` with `interp`; anim1 "good" always uses 1, LINEAR. */
+static void write_file(const char *path, int first_output, const char *interp) {
+    const float data[12] = {0.0f, 0.5f, 1.0f, 0, 0, 0, 10, 0, 0, 20, 0, 0};
+    char anims[512];
+    snprintf(anims, sizeof anims,
+             "[{\"name\":\"broken\",\"samplers\":[{\"input\":0,\"output\":%d,\"interpolation\":\"%s\"}],"
+             "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]},"
+             "{\"name\":\"good\",\"samplers\":[{\"input\":0,\"output\":1}],"
+             "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]",
+             first_output, interp);
+    write_gltf(path, data,
+               "[{\"bufferView\":0,\"componentType\":5126,\"type\":\"SCALAR\",\"count\":3},"
+               "{\"bufferView\":1,\"componentType\":5126,\"type\":\"VEC3\",\"count\":3},"
+               "{\"bufferView\":1,\"componentType\":5126,\"type\":\"VEC2\",\"count\":3}]",
+               anims);
 }
 
 static char tmpdir[256];
@@ -197,23 +208,14 @@ static void test_allocator(void) {
  * zero (and -0) components raised to STANCE_MIN_SCALE with one warning, the
  * other keys as written. Keys: t 0, 0.5, 1 with scales (1,1,1), (0,-0,0), (2,2,2). */
 static void test_zero_scale(void) {
-    float data[12] = {0.0f, 0.5f, 1.0f, 1, 1, 1, 0, -0.0f, 0, 2, 2, 2};
-    char b64[128], path[512];
-    base64((const unsigned char *)data, sizeof data, b64);
+    const float data[12] = {0.0f, 0.5f, 1.0f, 1, 1, 1, 0, -0.0f, 0, 2, 2, 2};
+    char path[512];
     tmp_path(path, sizeof path, "zero_scale.gltf");
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL);
-    if (!f) return;
-    fprintf(f,
-            "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"joint\"}],\"scenes\":[{\"nodes\":[0]}],\"scene\":0,"
-            "\"buffers\":[{\"byteLength\":48,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
-            "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":12,\"byteLength\":36}],"
-            "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"type\":\"SCALAR\",\"count\":3,\"min\":[0],\"max\":[1]},"
-            "{\"bufferView\":1,\"componentType\":5126,\"type\":\"VEC3\",\"count\":3}],"
-            "\"animations\":[{\"name\":\"hide\",\"samplers\":[{\"input\":0,\"output\":1}],"
-            "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"scale\"}}]}]}",
-            b64);
-    fclose(f);
+    write_gltf(path, data,
+               "[{\"bufferView\":0,\"componentType\":5126,\"type\":\"SCALAR\",\"count\":3,\"min\":[0],\"max\":[1]},"
+               "{\"bufferView\":1,\"componentType\":5126,\"type\":\"VEC3\",\"count\":3}]",
+               "[{\"name\":\"hide\",\"samplers\":[{\"input\":0,\"output\":1}],"
+               "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"scale\"}}]}]");
     stance_import_warnings w;
     stance_import_options opt = {.warnings = &w};
     stance_asset a;
