@@ -13,7 +13,7 @@
 # Env: STANCE_CLI (the stance binary), STANCE_DATA (../shared/data), CI.
 # Needs assimp-testmodels for the glTF2 and invalid/ files.
 set -u
-# a guard against hangs only, far above any normal run (the slowest file takes about a second under ASan)
+# a guard against hangs only, far above any normal run (test_io_badfiles runs all its files in about 30 s under ASan)
 hang=${STANCE_HANG_SECONDS:-120}
 cli=${STANCE_CLI:-}
 if [ -z "$cli" ] || [ ! -x "$cli" ]; then
