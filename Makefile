@@ -129,7 +129,7 @@ lab-serve: lab
 lab-test: lab build
 	STANCE_CLI=$${STANCE_CLI:-$(BUILD)/stance} LAB_DIR=$(LAB_OUT) node tests/lab/lab.test.mjs
 
-# Frame rates (issue 14 asks the crowd for 55 fps): they depend on the machine and
+# Frame rates (issue 14 set the crowd a goal of 55 fps): they depend on the machine and
 # on what else runs, so they are measured here, not tested. Each of LAB_RUNS runs
 # is a fresh browser: the page over 5 s, then the crowd over 5 s with the browser's
 # CPU time per frame; the medians close the output.
