@@ -14,7 +14,8 @@
 
 #include "check.h"
 #include "core/fused.h"
-#include "core/graph_internal.h"
+#include "core/transition.h"
+#include "core/workspace.h"
 #include "core/internal.h"
 #include "core/qmath.h"
 #include "stance/stance.h"

@@ -10,7 +10,8 @@
 
 #include "check.h"
 #include "ws.h"
-#include "core/graph_internal.h"
+#include "core/instance_internal.h"
+#include "core/transition.h"
 #include "core/qmath.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"

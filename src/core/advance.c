@@ -1,15 +1,23 @@
-/* src/core/advance.c - the advance pass of a frame: damped parameters,
- * layer fades, play requests, transitions (conditions, exit times, switch
- * modes), playback with phase-synced blend spaces, events and root motion;
- * then the plan per machine that evaluation reads (which clips, at which
- * times, with which weights and cursors, how to switch).
+/* src/core/advance.c - the advance stage, the first of the frame
+ * (docs/frame.md): play requests, damped parameters, layer fades; then, over
+ * the frame's program (graph_program.c), each layer's machines children
+ * first: playback with phase-synced blend spaces, clip markers, exit times
+ * and transitions (conditions, switch modes), events; then that layer's
+ * plan, parents first (core/workspace.h: what each machine's evaluation
+ * samples and how its switch blends, and the jobs its switches left); then
+ * root motion and the world root.
  *
- * Works on one instance (persistent state) and its workspace (the plans,
- * and scratch for a snapshot when a switch freezes the last pose). */
+ * It decides everything the later stages compute and computes no pose. It
+ * writes one instance's play state and events and the workspace's plan,
+ * and calls no later stage. */
+#include <stdint.h>
 #include <string.h>
 
-#include "core/graph_internal.h"
+#include "core/advance.h"
 #include "core/internal.h"
+#include "core/qmath.h"
+#include "core/transition.h"
+#include "core/workspace.h"
 
 static float state_rate(const stance_instance *inst, const g_state *s) {
     float r = s->speed;
@@ -87,18 +95,26 @@ ADV_INLINE float blend_phase_rate(const stance_instance *inst, const g_state *s,
     return r;
 }
 
+/* A play of a nested machine's state stands for what that machine plays
+ * (down the nesting). */
+static const g_play *played(const stance_instance *inst, const g_play *p) {
+    while (inst->graph->states[p->state].type == STANCE_MOTION_MACHINE)
+        p = &inst->machines[inst->graph->states[p->state].sub_machine].cur;
+    return p;
+}
+
 float adv_normalized(const stance_instance *inst, const g_play *p) {
+    p = played(inst, p);
     const g_state *s = &inst->graph->states[p->state];
     if (s->type == STANCE_MOTION_CLIP) return (float)p->loops + p->pos / s->clip->duration;
-    if (s->type == STANCE_MOTION_MACHINE) return adv_normalized(inst, &inst->machines[s->sub_machine].cur);
     return (float)p->loops + p->pos;
 }
 
 /* Seconds left in the current cycle at the current rate (large if paused). */
 static float play_remaining(const stance_instance *inst, const g_play *p) {
+    p = played(inst, p);
     const g_state *s = &inst->graph->states[p->state];
     float rate = state_rate(inst, s);
-    if (s->type == STANCE_MOTION_MACHINE) return play_remaining(inst, &inst->machines[s->sub_machine].cur);
     if (s->type == STANCE_MOTION_CLIP) {
         if (rate > 0.0f) return (s->clip->duration - p->pos) / rate;
         if (rate < 0.0f) return p->pos / -rate;
@@ -110,16 +126,26 @@ static float play_remaining(const stance_instance *inst, const g_play *p) {
     return pr > 0.0f ? (1.0f - p->pos) / pr : 1e30f;
 }
 
-static void update_machine(stance_instance *inst, stance_workspace *ws, int m, float dt, unsigned flags);
+/* The queue holds the events of the last update. */
+static void emit(stance_instance *inst, stance_event_type type, int layer, int machine, int state, int other,
+                 const char *name) {
+    if (inst->event_count >= STANCE_EVENT_QUEUE) { inst->event_dropped++; return; }
+    stance_event *e = &inst->events[inst->event_count++];
+    e->type = type, e->layer = layer, e->machine = machine, e->state = state, e->other = other;
+    e->name = name ? name : "";
+    e->time = (float)inst->time;
+}
 
 static void emit_markers(stance_instance *inst, int layer, int m, const g_play *p, const stance_clip *c,
                          const stance_event_hit *hits, int n) {
     for (int i = 0; i < n && i < 16; i++)
-        in_emit(inst, STANCE_EVENT_CLIP_MARKER, layer, m, p->state, hits[i].index, c->events[hits[i].index].name);
+        emit(inst, STANCE_EVENT_CLIP_MARKER, layer, m, p->state, hits[i].index, c->events[hits[i].index].name);
     if (n > 16) inst->event_dropped += n - 16; /* a huge step crossed more markers than fit */
 }
 
-static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_play *p, float dt, unsigned flags) {
+/* One play's step by dt (a nested machine's state: that machine stepped
+ * before it, children first). */
+static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_play *p, float dt) {
     const stance_graph *g = inst->graph;
     const g_state *s = &g->states[p->state];
     const int layer = in_layer_of_machine(g, m);
@@ -151,22 +177,20 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
             if (s->once && rate > 0.0f && np >= c->duration - eps) np = p->pos = c->duration;
             if (s->once && ((rate >= 0.0f && np >= c->duration) || (rate < 0.0f && np <= 0.0f))) {
                 p->finished = 1;
-                in_emit(inst, STANCE_EVENT_CLIP_FINISHED, layer, m, p->state, -1, s->name);
+                emit(inst, STANCE_EVENT_CLIP_FINISHED, layer, m, p->state, -1, s->name);
             }
         }
     } else if (s->type == STANCE_MOTION_MACHINE) {
-        update_machine(inst, ws, s->sub_machine, dt, flags);
         memcpy(p->root, inst->machines[s->sub_machine].cur.root, sizeof p->root);
     } else {
-        float w[STANCE_MAX_BLEND_ENTRIES];
+        /* the current play's weights go where its plan reads them (g_weights) */
+        float wbuf[STANCE_MAX_BLEND_ENTRIES];
+        g_weights *cw = &ws->weights[m];
+        float *w = p == &inst->machines[m].cur ? cw->w : wbuf;
         blend_weights(inst, s, w);
         const float prate = blend_phase_rate(inst, s, w) * rate;
         float dphase = prate * dt;
-        if (p == &inst->machines[m].cur) { /* the plan reuses them (plan_src) */
-            g_plan *pl = &ws->plans[m];
-            pl->stamp = ws->stamp, pl->cstate = p->state, pl->cprate = prate;
-            memcpy(pl->cw, w, sizeof(float) * (size_t)s->entry_count);
-        }
+        if (w == cw->w) cw->state = p->state, cw->prate = prate;
         const g_entry *e = g->entries + s->entry_first;
         int dom = 0;
         for (int i = 0; i < s->entry_count; i++) {
@@ -188,7 +212,7 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
                 if (ph >= 1.0) {
                     ph = 1.0;
                     p->finished = 1;
-                    in_emit(inst, STANCE_EVENT_CLIP_FINISHED, layer, m, p->state, -1, s->name);
+                    emit(inst, STANCE_EVENT_CLIP_FINISHED, layer, m, p->state, -1, s->name);
                 }
                 if (ph < 0.0) ph = 0.0;
             } else {
@@ -265,18 +289,176 @@ static int find_transition(const stance_instance *inst, int m) {
     return -1;
 }
 
-/* The machine's output as it stands (before the switch) into its SNAP pose:
- * the last output when it keeps history, else evaluated now. */
-static void snapshot(stance_instance *inst, stance_workspace *ws, int m) {
-    g_machine_rt *rt = &inst->machines[m];
-    stance_pose *snap = in_mpose(inst, ws, m, PM_SNAP);
-    if (rt->has_history && rt->hist >= 1) {
-        stance_pose_copy(snap, in_hist(inst, ws, m, 1));
+/* ---- the plan ------------------------------------------------------------------------ */
+
+static inline int velocity_mode(stance_switch_mode mode) {
+    return mode == STANCE_SWITCH_INERTIALIZE || mode == STANCE_SWITCH_INERTIALIZE_SIMPLE || mode == STANCE_SWITCH_DEADBLEND;
+}
+
+/* The persistent pose holding machine rt's history frame of `age` (1: the newest). */
+static inline int hist_at(const g_machine_rt *rt, int age) {
+    const int newer = rt->hist_flip ? PM_H2 : PM_H1;
+    return age == 1 ? newer : (newer == PM_H1 ? PM_H2 : PM_H1);
+}
+
+/* What play p samples (cw: the weights advance computed for it this update,
+ * or NULL); a nested machine's state: that machine's output and its plan. */
+static inline void plan_src(stance_instance *inst, const g_weights *cw, const g_play *p, stance_cursor *cursors,
+                            const g_plan *sub_plan, g_plan_src *src) {
+    const stance_graph *g = inst->graph;
+    const g_state *s = &g->states[p->state];
+    if (s->type == STANCE_MOTION_CLIP) {
+        src->sub = -1;
+        src->count = 1;
+        src->blendspace = 0;
+        src->state = p->state;
+        src->clip[0] = s->delta ? s->delta : s->clip;
+        src->time[0] = p->pos;
+        src->weight[0] = 1.0f;
+        src->vscale[0] = state_rate(inst, s);
+        src->cursor[0] = &cursors[0];
         return;
     }
-    adv_plan_tree(inst, ws, m, 1);
-    ev_machine_tree(inst, ws, m, 0.0f, 0);
-    stance_pose_copy(snap, in_wpose(ws, m, PW_OUT));
+    if (s->type == STANCE_MOTION_MACHINE) {
+        src->sub = s->sub_machine;
+        src->sub_plan = sub_plan;
+        src->count = 0;
+        return;
+    }
+    float wbuf[STANCE_MAX_BLEND_ENTRIES], prate;
+    const float *w;
+    if (cw && cw->state == p->state) { /* as the step computed them */
+        w = cw->w, prate = cw->prate;
+    } else {
+        blend_weights(inst, s, wbuf);
+        w = wbuf, prate = blend_phase_rate(inst, s, wbuf) * state_rate(inst, s);
+    }
+    const g_entry *e = g->entries + s->entry_first;
+    int k = 0;
+    for (int i = 0; i < s->entry_count; i++) {
+        if (w[i] <= 0.0f) continue;
+        float d = e[i].clip->duration;
+        src->clip[k] = e[i].delta ? e[i].delta : e[i].clip;
+        src->time[k] = p->pos * d;
+        src->weight[k] = w[i];
+        src->vscale[k] = w[i] * d * prate;
+        src->cursor[k] = &cursors[i];
+        k++;
+    }
+    src->sub = -1;
+    src->count = k;
+    src->blendspace = 1;
+    src->same_s = s->same_scale;
+}
+
+/* Machine m's plan into pl, for an evaluation: the frame's (push: its
+ * output becomes its newest history frame, when it keeps history and dt >
+ * 0) or a switch's snapshot (a job: its nested machine's plan is the next).
+ * What the switch computes is decided here: the plan says it, the machine's
+ * pending_init moves on. */
+static void plan_machine(stance_instance *inst, stance_workspace *ws, g_plan *pl, int m, int job, float dt) {
+    const stance_graph *g = inst->graph;
+    g_machine_rt *rt = &inst->machines[m];
+    pl->machine = m;
+    pl->active = 1;
+    pl->history = rt->has_history;
+    const g_state *cs = &g->states[rt->cur.state];
+    plan_src(inst, &ws->weights[m], &rt->cur, in_cursors(inst, m, 0),
+             cs->sub_machine < 0 ? NULL : job ? pl + 1 : &ws->plans[cs->sub_machine], &pl->cur);
+    pl->blend = rt->trans >= 0;
+    if (pl->blend) {
+        const stance_switch_mode mode = rt->mode;
+        pl->mode = mode;
+        pl->w = tr_ease(rt->easing, rt->duration > 0.0f ? rt->elapsed / rt->duration : 1.0f);
+        pl->hist = rt->hist, pl->h1 = hist_at(rt, 1), pl->h2 = hist_at(rt, 2);
+        pl->hist_dt = rt->hist_dt, pl->switch_dt = rt->switch_dt, pl->duration = rt->duration, pl->elapsed = rt->elapsed;
+        pl->init = PI_NONE;
+        if (mode == STANCE_SWITCH_INERTIALIZE_SIMPLE && rt->pending_init) {
+            pl->init = PI_SIMPLE;
+            rt->pending_init = 0;
+        } else if (mode == STANCE_SWITCH_INERTIALIZE && rt->pending_init == 1) {
+            pl->init = PI_BEGIN;
+            rt->pending_init = rt->hist >= 1 ? 2 : 0; /* without history: no offset to fit */
+        } else if (mode == STANCE_SWITCH_INERTIALIZE && rt->pending_init == 2 && rt->elapsed >= STANCE_MIN_DT) {
+            pl->init = PI_FIT;
+            rt->pending_init = 0;
+        }
+        pl->old.count = 0, pl->old.sub = -1;
+        /* crossfade samples the old state; the velocity modes do not, but
+         * the IK stage reads its clips' contacts (a nested machine's old
+         * state no longer plays: none) */
+        if (mode == STANCE_SWITCH_CROSSFADE ||
+            (velocity_mode(mode) && g->states[rt->old.state].type != STANCE_MOTION_MACHINE))
+            plan_src(inst, NULL, &rt->old, in_cursors(inst, m, 1), NULL, &pl->old);
+    }
+    /* history: H2 <- H1 <- the output (steps below STANCE_MIN_DT were made 0) */
+    pl->push = -1;
+    if (!job && rt->has_history && dt > 0.0f) {
+        rt->hist_flip = !rt->hist_flip; /* last frame's output becomes age 2 */
+        pl->push = hist_at(rt, 1);
+        rt->hist = rt->hist < 2 ? rt->hist + 1 : 2;
+        rt->hist_dt = dt;
+    }
+}
+
+/* The plans of a layer's machines, parents first (steps last..first): its
+ * machine is evaluated when `on`, a nested machine when its parent is and
+ * plays the state nesting it; one not evaluated loses its history. The
+ * weights advance kept for the layer's machines are spent. */
+static void plan_layer(stance_instance *inst, stance_workspace *ws, const g_layer *gl, int on, float dt) {
+    const stance_graph *g = inst->graph;
+    for (int i = gl->step_last; i >= gl->step_first; i--) {
+        const g_step *st = &g->steps[i];
+        const int m = st->machine;
+        g_plan *pl = &ws->plans[m];
+        const int active = st->parent < 0 ? on
+                                          : ws->plans[st->parent].active && inst->machines[st->parent].cur.state == st->parent_state;
+        if (active) {
+            plan_machine(inst, ws, pl, m, 0, dt);
+        } else {
+            pl->active = 0;
+            inst->machines[m].hist = 0;
+        }
+        ws->weights[m].state = -1;
+    }
+    if (on && gl->mode == STANCE_LAYER_ADDITIVE && gl->additive_ref != STANCE_ADDITIVE_FIRST_FRAME) {
+        /* its reference clip at the layer's own time */
+        const g_machine_rt *rt = &inst->machines[gl->machine];
+        const int clip_state = g->states[rt->cur.state].type == STANCE_MOTION_CLIP;
+        ws->plans[gl->machine].ref_time = clip_state ? rt->cur.pos : rt->cur.pos * gl->ref_clip->duration;
+    }
+}
+
+/* ---- switches ---------------------------------------------------------------------- */
+
+/* The snapshot of machine m's output as it stands (before the switch) into
+ * its SNAP pose, for the evaluate stage (a job): its last output when it
+ * keeps history, else its evaluation now, planned here: m and its nested
+ * machines, parents first (those it does not play lose their history, as
+ * in the frame's plan). */
+static void snapshot(stance_instance *inst, stance_workspace *ws, int m, g_job *job) {
+    const stance_graph *g = inst->graph;
+    g_machine_rt *rt = &inst->machines[m];
+    job->machine = m;
+    if (rt->has_history && rt->hist >= 1) {
+        job->snap = JOB_COPY;
+        job->from = hist_at(rt, 1);
+        return;
+    }
+    job->snap = JOB_EVAL;
+    job->plan_first = ws->job_plans_used;
+    const int own = g->machines[m].step, first = g->steps[own].first;
+    unsigned char active[STANCE_MAX_MACHINES];
+    for (int i = own; i >= first; i--) {
+        const g_step *st = &g->steps[i];
+        const int k = st->machine;
+        const int on = i == own || (active[g->machines[st->parent].step - first] &&
+                                    inst->machines[st->parent].cur.state == st->parent_state);
+        active[i - first] = (unsigned char)on;
+        if (on) plan_machine(inst, ws, &ws->job_plans[ws->job_plans_used++], k, 1, 0.0f);
+        else inst->machines[k].hist = 0;
+    }
+    job->plan_count = ws->job_plans_used - job->plan_first;
 }
 
 /* Switches machine m to state `to` (a transition `ti`, or -1 when asked for
@@ -287,9 +469,9 @@ static void begin_switch(stance_instance *inst, stance_workspace *ws, int m, int
     g_machine_rt *rt = &inst->machines[m];
     const int layer = in_layer_of_machine(g, m);
     const int from = rt->cur.state;
-    in_emit(inst, STANCE_EVENT_TRANSITION_STARTED, layer, m, to_state, from, g->states[to_state].name);
-    in_emit(inst, STANCE_EVENT_STATE_EXITED, layer, m, from, to_state, g->states[from].name);
-    in_emit(inst, STANCE_EVENT_STATE_ENTERED, layer, m, to_state, from, g->states[to_state].name);
+    emit(inst, STANCE_EVENT_TRANSITION_STARTED, layer, m, to_state, from, g->states[to_state].name);
+    emit(inst, STANCE_EVENT_STATE_EXITED, layer, m, from, to_state, g->states[from].name);
+    emit(inst, STANCE_EVENT_STATE_ENTERED, layer, m, to_state, from, g->states[to_state].name);
     const int blends = mode != STANCE_SWITCH_CUT && blend > 0.0f;
     if (mode == STANCE_SWITCH_CROSSFADE &&
         (rt->trans >= 0 || g->states[from].type == STANCE_MOTION_MACHINE)) mode = STANCE_SWITCH_FROZEN;
@@ -297,25 +479,17 @@ static void begin_switch(stance_instance *inst, stance_workspace *ws, int m, int
     if (!rt->has_history && (mode == STANCE_SWITCH_INERTIALIZE || mode == STANCE_SWITCH_INERTIALIZE_SIMPLE ||
                              mode == STANCE_SWITCH_DEADBLEND))
         mode = STANCE_SWITCH_FROZEN;
-    const int J = g->skeleton->joint_count;
     if (blends) switch (mode) {
     case STANCE_SWITCH_FROZEN:
-    case STANCE_SWITCH_DEADBLEND:
-        snapshot(inst, ws, m);
-        if (mode == STANCE_SWITCH_DEADBLEND) {
-            memset(rt->rec, 0, sizeof(float) * 9 * (size_t)J);
-            if (rt->hist >= 2) {
-                stance_pose *v = in_wpose(ws, m, PW_SV);
-                tr_velocity(v, in_hist(inst, ws, m, 1), in_hist(inst, ws, m, 2), rt->hist_dt);
-                for (int j = 0; j < J; j++) {
-                    float *r = rt->rec + (size_t)j * 9;
-                    r[0] = v->tx[j], r[1] = v->ty[j], r[2] = v->tz[j];
-                    r[3] = v->qx[j], r[4] = v->qy[j], r[5] = v->qz[j];
-                    r[6] = v->sx[j], r[7] = v->sy[j], r[8] = v->sz[j];
-                }
-            }
-        }
+    case STANCE_SWITCH_DEADBLEND: {
+        /* the pose it fades from, and dead blending's velocity at the switch: evaluate's (a job) */
+        g_job *job = &ws->jobs[ws->job_count++];
+        snapshot(inst, ws, m, job);
+        job->deadblend = mode == STANCE_SWITCH_DEADBLEND;
+        job->vel = job->deadblend && rt->hist >= 2;
+        if (job->vel) job->h1 = hist_at(rt, 1), job->h2 = hist_at(rt, 2), job->hist_dt = rt->hist_dt;
         break;
+    }
     case STANCE_SWITCH_INERTIALIZE:
     case STANCE_SWITCH_INERTIALIZE_SIMPLE:
         rt->pending_init = 1;
@@ -331,7 +505,7 @@ static void begin_switch(stance_instance *inst, stance_workspace *ws, int m, int
     rt->cur.state = to_state;
     memset(in_cursors(inst, m, 0), 0, sizeof(stance_cursor) * (size_t)g->machines[m].clip_cap);
     const g_state *to = &g->states[to_state];
-    if (to->sub_machine >= 0) in_reset_machine(inst, to->sub_machine);
+    if (to->sub_machine >= 0) adv_reset_machine(inst, to->sub_machine);
     rt->from_state = from;
     rt->mode = mode;
     rt->easing = easing;
@@ -342,7 +516,7 @@ static void begin_switch(stance_instance *inst, stance_workspace *ws, int m, int
         rt->trans = -1;
         rt->locked = 0;
         rt->pending_init = 0;
-        in_emit(inst, STANCE_EVENT_TRANSITION_FINISHED, layer, m, to_state, from, to->name);
+        emit(inst, STANCE_EVENT_TRANSITION_FINISHED, layer, m, to_state, from, to->name);
     } else {
         rt->trans = ti >= 0 ? ti : g->trans_count; /* any value >= 0 marks a running switch */
         rt->locked = locked;
@@ -362,10 +536,8 @@ static void start_transition(stance_instance *inst, stance_workspace *ws, int m,
     }
     for (int i = 0; i < t->cond_count; i++) { /* consume the triggers it read */
         const g_cond *c = &g->conds[t->cond_first + i];
-        if (g->params[c->param].type == STANCE_PARAM_TRIGGER) {
+        if (g->params[c->param].type == STANCE_PARAM_TRIGGER) /* (no blend space reads a trigger: g_weights stay) */
             inst->params[c->param] = inst->param_target[c->param] = 0.0f;
-            if (++ws->stamp == 0) ws->stamp = 1; /* the cached blend weights may have read it */
-        }
     }
     begin_switch(inst, ws, m, ti, t->to, mode, easing, blend, t->uninterruptible, dt);
 }
@@ -394,19 +566,22 @@ static inline int advance_plain(const stance_instance *inst, int m, g_play *p, f
     return 1;
 }
 
+
+/* Machine m's step (its nested machine's came before it): its plays, its
+ * switch's time, then the transition that may start. */
 static void update_machine(stance_instance *inst, stance_workspace *ws, int m, float dt, unsigned flags) {
     g_machine_rt *rt = &inst->machines[m];
     const stance_graph *g = inst->graph;
-    if (!advance_plain(inst, m, &rt->cur, dt)) advance_play(inst, ws, m, &rt->cur, dt, flags);
+    if (!advance_plain(inst, m, &rt->cur, dt)) advance_play(inst, ws, m, &rt->cur, dt);
     if (rt->trans >= 0) {
         if (g->states[rt->old.state].type != STANCE_MOTION_MACHINE && !advance_plain(inst, m, &rt->old, dt))
-            advance_play(inst, ws, m, &rt->old, dt, flags);
+            advance_play(inst, ws, m, &rt->old, dt);
         rt->elapsed += dt;
         if (rt->elapsed >= rt->duration) {
             int layer = in_layer_of_machine(g, m);
             rt->trans = -1;
             rt->locked = 0;
-            in_emit(inst, STANCE_EVENT_TRANSITION_FINISHED, layer, m, rt->cur.state, rt->from_state, g->states[rt->cur.state].name);
+            emit(inst, STANCE_EVENT_TRANSITION_FINISHED, layer, m, rt->cur.state, rt->from_state, g->states[rt->cur.state].name);
         }
     }
     if (!(flags & STANCE_UPDATE_NO_TRANSITIONS) &&
@@ -416,21 +591,79 @@ static void update_machine(stance_instance *inst, stance_workspace *ws, int m, f
     }
 }
 
-/* stance_instance_play requests, carried out before the frame advances
- * (their events open this update's list, at the time they were asked). */
-void adv_apply_requests(stance_instance *inst, stance_workspace *ws) {
+/* 1 when the machine of step st plays this frame: each machine above it
+ * plays the state nesting the one below (their states before their own
+ * steps, which come after: children first). */
+static int plays(const stance_instance *inst, const g_step *st) {
     const stance_graph *g = inst->graph;
-    for (int m = 0; m < g->machine_count; m++) {
+    for (; st->parent >= 0; st = &g->steps[g->machines[st->parent].step])
+        if (inst->machines[st->parent].cur.state != st->parent_state) return 0;
+    return 1;
+}
+
+void adv_reset_machine(stance_instance *inst, int m) {
+    const stance_graph *g = inst->graph;
+    for (;;) { /* m, then the machine its entry state nests, down the nesting */
         g_machine_rt *rt = &inst->machines[m];
-        if (rt->req_state < 0) continue;
-        int state = rt->req_state;
+        const g_machine *gm = &g->machines[m];
+        memset(&rt->cur, 0, sizeof rt->cur);
+        rt->cur.state = gm->entry;
+        rt->old = rt->cur;
+        memset(rt->cursors, 0, sizeof(stance_cursor) * 2 * (size_t)gm->clip_cap);
+        rt->trans = -1, rt->from_state = -1;
+        rt->elapsed = rt->duration = 0.0f;
+        rt->mode = STANCE_SWITCH_CROSSFADE, rt->easing = STANCE_EASE_SMOOTHSTEP;
+        rt->locked = rt->pending_init = 0;
+        rt->hist = 0, rt->hist_dt = 0.0f;
         rt->req_state = -1;
-        begin_switch(inst, ws, m, -1, state, rt->req_mode, rt->req_easing, rt->req_blend, 0, 0.0f);
+        m = g->states[gm->entry].sub_machine;
+        if (m < 0) return;
     }
+}
+
+/* The root motion of this update (the base machine's, blended across a
+ * crossfade) and the world root moved by it (model space, rotated and
+ * scaled by the root), unless the caller owns the root. */
+static void root_motion(stance_instance *inst) {
+    const stance_graph *g = inst->graph;
+    const g_machine_rt *base = &inst->machines[g->layers[0].machine];
+    for (int k = 0; k < 3; k++) inst->root_delta[k] = base->cur.root[k];
+    if (base->trans >= 0 && base->mode == STANCE_SWITCH_CROSSFADE) {
+        float w = tr_ease(base->easing, base->duration > 0.0f ? base->elapsed / base->duration : 1.0f);
+        for (int k = 0; k < 3; k++) inst->root_delta[k] = base->old.root[k] + (base->cur.root[k] - base->old.root[k]) * w;
+    }
+    if (inst->root_owned) return;
+    stance_transform *r = &inst->world_root;
+    /* no motion (every delta +-0): the rotated step is +-0 (the root's
+     * rotation and scale are finite), which leaves t as it is unless t
+     * holds a -0 (0x80000000) */
+    uint32_t db[3], tb[3];
+    memcpy(db, inst->root_delta, sizeof db);
+    memcpy(tb, r->t, sizeof tb);
+    if (((db[0] | db[1] | db[2]) << 1) == 0 && tb[0] != 0x80000000u && tb[1] != 0x80000000u && tb[2] != 0x80000000u) return;
+    const qm_vec3 d = qm_v3(inst->root_delta[0] * r->s[0], inst->root_delta[1] * r->s[1], inst->root_delta[2] * r->s[2]);
+    const qm_vec3 w = qm_qrot(qm_q(r->r[0], r->r[1], r->r[2], r->r[3]), d);
+    r->t[0] += w.x, r->t[1] += w.y, r->t[2] += w.z;
 }
 
 void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags) {
     const stance_graph *g = inst->graph;
+    inst->event_count = inst->event_dropped = 0;
+    inst->events_sealed = 0;
+    ws->job_count = 0, ws->job_plans_used = 0;
+    if (inst->requests) {
+        /* stance_instance_play requests, carried out before the frame
+         * advances (their events open this update's list, at the time they
+         * were asked) */
+        for (int m = 0; m < g->machine_count; m++) {
+            g_machine_rt *rt = &inst->machines[m];
+            if (rt->req_state < 0) continue;
+            int state = rt->req_state;
+            rt->req_state = -1;
+            begin_switch(inst, ws, m, -1, state, rt->req_mode, rt->req_easing, rt->req_blend, 0, 0.0f);
+        }
+        inst->requests = 0;
+    }
     inst->time += dt;
     for (int i = 0; i < g->param_count; i++) { /* damped parameters follow their targets */
         float h = g->params[i].damping;
@@ -455,116 +688,22 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
             inst->layer_weight[l] = w;
         }
     }
-    /* every enabled layer's machine plays, seen or not; one that no switch
-     * runs in and no transition can leave, stepped plainly, is done here */
+    /* every enabled layer's machines play, seen or not, children first; one
+     * that no switch runs in and no transition can leave, stepped plainly,
+     * is done at once. Then the layer's plan: the base layer's always
+     * evaluated, the others' when enabled and weighted. */
     for (int l = 0; l < g->layer_count; l++) {
-        if (inst->layer_off[l]) continue;
-        const int m = g->layers[l].machine;
-        g_machine_rt *rt = &inst->machines[m];
-        if (rt->trans < 0 && !g->machines[m].has_trans && advance_plain(inst, m, &rt->cur, dt))
-            continue;
-        update_machine(inst, ws, m, dt, flags);
+        const g_layer *gl = &g->layers[l];
+        const int off = inst->layer_off[l];
+        for (int i = gl->step_first; !off && i <= gl->step_last; i++) {
+            const g_step *st = &g->steps[i];
+            if (st->parent >= 0 && !plays(inst, st)) continue;
+            const int m = st->machine;
+            g_machine_rt *rt = &inst->machines[m];
+            if (rt->trans < 0 && !g->machines[m].has_trans && advance_plain(inst, m, &rt->cur, dt)) continue;
+            update_machine(inst, ws, m, dt, flags);
+        }
+        plan_layer(inst, ws, gl, l == 0 || (!off && inst->layer_weight[l] > 0.0f), dt);
     }
-}
-
-/* ---- the plan ----------------------------------------------------------------------- */
-
-static inline void plan_src(stance_instance *inst, const stance_workspace *ws, const g_plan *pl, const g_play *p,
-                     stance_cursor *cursors, g_plan_src *src) {
-    const stance_graph *g = inst->graph;
-    const g_state *s = &g->states[p->state];
-    src->sub = -1;
-    src->count = 0;
-    src->blendspace = 0;
-    src->same_s = 0;
-    if (s->type == STANCE_MOTION_CLIP) {
-        const float rate = state_rate(inst, s);
-        src->count = 1;
-        src->clip[0] = s->delta ? s->delta : s->clip;
-        src->time[0] = p->pos;
-        src->weight[0] = 1.0f;
-        src->vscale[0] = rate;
-        src->cursor[0] = &cursors[0];
-        return;
-    }
-    if (s->type == STANCE_MOTION_MACHINE) {
-        src->sub = s->sub_machine;
-        return;
-    }
-    float wbuf[STANCE_MAX_BLEND_ENTRIES], prate;
-    const float *w;
-    if (pl && pl->stamp == ws->stamp && pl->cstate == p->state) { /* as the advance pass computed them */
-        w = pl->cw, prate = pl->cprate;
-    } else {
-        adv_blend_weights(inst, s, wbuf);
-        w = wbuf, prate = blend_phase_rate(inst, s, wbuf) * state_rate(inst, s);
-    }
-    const g_entry *e = g->entries + s->entry_first;
-    for (int i = 0; i < s->entry_count; i++) {
-        if (w[i] <= 0.0f) continue;
-        float d = e[i].clip->duration;
-        int k = src->count++;
-        src->clip[k] = e[i].delta ? e[i].delta : e[i].clip;
-        src->time[k] = p->pos * d;
-        src->weight[k] = w[i];
-        src->vscale[k] = w[i] * d * prate;
-        src->cursor[k] = &cursors[i];
-    }
-    src->blendspace = 1;
-    src->same_s = s->same_scale;
-}
-
-/* Writes machine m's own plan (evaluated when `active`; a machine not
- * evaluated this frame loses its history). */
-static inline void plan_machine(stance_instance *inst, stance_workspace *ws, int m, int active) {
-    const stance_graph *g = inst->graph;
-    g_machine_rt *rt = &inst->machines[m];
-    g_plan *pl = &ws->plans[m];
-    pl->active = active;
-    if (!active) {
-        rt->hist = 0;
-    } else {
-        plan_src(inst, ws, pl, &rt->cur, in_cursors(inst, m, 0), &pl->cur);
-        pl->blend = rt->trans >= 0;
-        pl->mode = rt->mode;
-        pl->w = pl->blend ? tr_ease(rt->easing, rt->duration > 0.0f ? rt->elapsed / rt->duration : 1.0f) : 1.0f;
-        pl->old.count = 0, pl->old.sub = -1;
-        /* crossfade samples the old state; the velocity modes do not, but
-         * the IK stage reads its clips' contacts (a nested machine's old
-         * state no longer plays: none) */
-        const int velocity_mode = rt->mode == STANCE_SWITCH_INERTIALIZE || rt->mode == STANCE_SWITCH_INERTIALIZE_SIMPLE ||
-                                  rt->mode == STANCE_SWITCH_DEADBLEND;
-        if (pl->blend && (rt->mode == STANCE_SWITCH_CROSSFADE ||
-                          (velocity_mode && g->states[rt->old.state].type != STANCE_MOTION_MACHINE)))
-            plan_src(inst, ws, NULL, &rt->old, in_cursors(inst, m, 1), &pl->old);
-    }
-}
-
-/* The plans of the machines nested in m (m's own is written). */
-static void plan_nested(stance_instance *inst, stance_workspace *ws, int m, int active) {
-    const stance_graph *g = inst->graph;
-    const g_machine *gm = &g->machines[m];
-    const int cur = inst->machines[m].cur.state;
-    for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++) {
-        int sub = g->states[s].sub_machine;
-        if (sub >= 0) adv_plan_tree(inst, ws, sub, active && cur == s);
-    }
-}
-
-/* Writes the plans of machine m's subtree: m is evaluated when `active`,
- * and a nested machine when its parent is and plays the state nesting it.
- * Machines not evaluated this frame lose their history. */
-void adv_plan_tree(stance_instance *inst, stance_workspace *ws, int m, int active) {
-    plan_machine(inst, ws, m, active);
-    const g_machine *gm = &inst->graph->machines[m];
-    if (gm->post_first != gm->post_at) plan_nested(inst, ws, m, active);
-}
-
-void adv_plan_layers(stance_instance *inst, stance_workspace *ws) {
-    const stance_graph *g = inst->graph;
-    for (int l = 0; l < g->layer_count; l++) {
-        const int m = g->layers[l].machine, on = l == 0 || (!inst->layer_off[l] && inst->layer_weight[l] > 0.0f);
-        plan_machine(inst, ws, m, on);
-        if (g->machines[m].post_first != g->machines[m].post_at) plan_nested(inst, ws, m, on);
-    }
+    root_motion(inst);
 }

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/graph_internal.h"
 #include "core/internal.h"
+#include "core/workspace.h"
 #include "stance/controller.h"
 
 #define CTL_MAX_EVENTS (2 * STANCE_EVENT_QUEUE)

@@ -1,18 +1,23 @@
-/* src/core/evaluate.c - the evaluation pass of a frame: reads the plan the
- * advance pass wrote for each machine, samples its clips (through the
- * instance's cursors), runs the switch modes, keeps the history of the
- * machines that need it, composes the layers (override, mesh space, and
- * additive from precomputed delta clips) and builds the model pose.
+/* src/core/evaluate.c - the evaluate stage, the frame's second
+ * (docs/frame.md): runs the jobs the advance stage's switches left (the
+ * snapshot of a machine's output as it stood, dead blending's velocity),
+ * then each layer's machines children first over the frame's program:
+ * samples the clips the plan names (through the instance's cursors), runs
+ * the switch modes (crossfade, frozen, inertialization, dead blending) as
+ * the plan says, writes the history the plan asks for, and composes the
+ * layers (override, mesh space, additive from precomputed delta clips) into
+ * the instance's local pose.
  *
- * Machines are evaluated children first in the order flattened when the
- * graph was built, all with the frame's dt. Scratch poses come from the
- * workspace; the instance keeps only history, snapshots and the outputs. */
+ * Reads only the plan and the jobs (core/workspace.h) and the instance's
+ * poses and records they name; decides nothing and calls no other stage.
+ * Scratch poses come from the workspace. */
 #include <string.h>
 
+#include "core/evaluate.h"
 #include "core/fused.h"
-#include "core/graph_internal.h"
 #include "core/internal.h"
 #include "core/simd.h"
+#include "core/transition.h"
 
 /* dst = dst * w (all channels), the start of an accumulation. */
 static void pose_scale(stance_pose *p, float w) { sv_block_scale(p->tx, p->tx, w, p->padded_count * 10); }
@@ -40,21 +45,10 @@ static void vel_add(stance_pose *dst, const stance_pose *src, float k) {
     for (size_t i = 0; i < n; i++) a[i] += b[i] * k;
 }
 
-/* One planned source into dst; with vel, also its velocity per second. A
- * nested machine's (evaluated before its parent) is its output; its velocity,
- * asked for by inertialize-simple on the switch frame only, is that of the
- * source it plays now, sampled again (its own switch, if one runs, is not
- * in it), into its scratch pose PW_OLD, free once it was evaluated. */
-static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g_plan_src *src, stance_pose *dst,
-                     stance_pose *vel) {
-    if (src->sub >= 0) {
-        stance_pose_copy(dst, in_wpose(ws, src->sub, PW_OUT));
-        if (vel) {
-            memset(vel->memory, 0, stance_pose_bytes(vel->joint_count)); /* stays zero for a state without clips */
-            eval_src(inst, ws, src->sub, &ws->plans[src->sub].cur, in_wpose(ws, src->sub, PW_OLD), vel);
-        }
-        return;
-    }
+/* A planned source's clips (machine m's) into dst; with vel, also their
+ * velocity per second. */
+static void sample_src(stance_instance *inst, stance_workspace *ws, int m, const g_plan_src *src, stance_pose *dst,
+                       stance_pose *vel) {
     if (!src->blendspace) { /* one clip */
         if (src->count == 0) return;
         if (vel) {
@@ -68,7 +62,7 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
         inst->clips_sampled++;
         return;
     }
-    stance_pose *scratch = in_wpose(ws, m, PW_S1), *sv = in_wpose(ws, m, PW_SV);
+    stance_pose *scratch = ws_pose(ws, m, PW_S1), *sv = ws_pose(ws, m, PW_SV);
     if (src->count == 2 && !vel && !ws->unfused && st_fusable(src->clip[0]) && st_fusable(src->clip[1])) {
         /* the common case: both clips sampled straight into the blend */
         st_fused_blend2(dst, src->clip[0], src->time[0], src->cursor[0], src->clip[1], src->time[1], src->cursor[1],
@@ -104,17 +98,34 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
     pose_normalize(dst);
 }
 
-/* Machine m's output into its workspace pose PW_OUT (its nested machines
- * are evaluated before it). */
-static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, float dt, int push_history) {
+/* One planned source into dst; with vel, also its velocity per second. A
+ * nested machine's (evaluated before its parent) is its output; its velocity,
+ * asked for by inertialize-simple on the switch frame only, is that of the
+ * clips it plays now (down the nesting), sampled again (its own switch, if
+ * one runs, is not in it), into their machine's scratch pose PW_OLD, free
+ * once it was evaluated. */
+static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g_plan_src *src, stance_pose *dst,
+                     stance_pose *vel) {
+    if (src->sub < 0) {
+        sample_src(inst, ws, m, src, dst, vel);
+        return;
+    }
+    stance_pose_copy(dst, ws_pose(ws, src->sub, PW_OUT));
+    if (!vel) return;
+    memset(vel->memory, 0, stance_pose_bytes(vel->joint_count)); /* stays zero for a state without clips */
+    while (src->sub >= 0) m = src->sub, src = &src->sub_plan->cur;
+    sample_src(inst, ws, m, src, ws_pose(ws, m, PW_OLD), vel);
+}
+
+/* Machine plan pl's output into out (its nested machines were evaluated
+ * before it): the current source, the switch as planned, and the history
+ * frame the plan asks for. */
+static void eval_machine(stance_instance *inst, stance_workspace *ws, const g_plan *pl, stance_pose *out) {
     const stance_graph *g = inst->graph;
-    g_machine_rt *rt = &inst->machines[m];
-    const g_plan *pl = &ws->plans[m];
-    /* the base layer's machine writes the instance's local pose itself
-     * (nothing reads its workspace output; a snapshot does not push) */
-    stance_pose *out = push_history && m == g->layers[0].machine ? in_local(inst) : in_wpose(ws, m, PW_OUT);
-    const int need_vel = pl->blend && rt->pending_init && pl->mode == STANCE_SWITCH_INERTIALIZE_SIMPLE;
-    eval_src(inst, ws, m, &pl->cur, out, need_vel ? in_wpose(ws, m, PW_TV) : NULL);
+    const int m = pl->machine;
+    float *rec = inst->machines[m].rec;
+    const int need_vel = pl->blend && pl->init == PI_SIMPLE;
+    eval_src(inst, ws, m, &pl->cur, out, need_vel ? ws_pose(ws, m, PW_TV) : NULL);
     if (pl->blend) {
         const float w = pl->w;
         switch (pl->mode) {
@@ -132,54 +143,53 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
                 inst->clips_sampled += 2;
                 break;
             }
-            stance_pose *old = in_wpose(ws, m, PW_OLD);
+            stance_pose *old = ws_pose(ws, m, PW_OLD);
             eval_src(inst, ws, m, &pl->old, old, NULL);
             tr_lerp(out, old, out, w);
             break;
         }
         case STANCE_SWITCH_FROZEN:
-            tr_lerp(out, in_mpose(inst, ws, m, PM_SNAP), out, w);
+            tr_lerp(out, ws_mpose(ws, inst, m, PM_SNAP), out, w);
             break;
         case STANCE_SWITCH_INERTIALIZE_SIMPLE:
-            if (rt->pending_init) {
-                stance_pose *src = in_wpose(ws, m, PW_S1), *sv = in_wpose(ws, m, PW_SV);
-                if (rt->hist >= 2) {
-                    tr_extrapolate(src, in_hist(inst, ws, m, 1), in_hist(inst, ws, m, 2), rt->hist_dt, rt->switch_dt);
-                    tr_velocity(sv, in_hist(inst, ws, m, 1), in_hist(inst, ws, m, 2), rt->hist_dt);
-                    tr_inertialize_init(rt->rec, src, sv, out, in_wpose(ws, m, PW_TV), rt->duration);
-                } else if (rt->hist == 1) {
-                    tr_inertialize_init(rt->rec, in_hist(inst, ws, m, 1), NULL, out, NULL, rt->duration);
+            if (pl->init == PI_SIMPLE) {
+                stance_pose *src = ws_pose(ws, m, PW_S1), *sv = ws_pose(ws, m, PW_SV);
+                if (pl->hist >= 2) {
+                    stance_pose *h1 = ws_mpose(ws, inst, m, pl->h1), *h2 = ws_mpose(ws, inst, m, pl->h2);
+                    tr_extrapolate(src, h1, h2, pl->hist_dt, pl->switch_dt);
+                    tr_velocity(sv, h1, h2, pl->hist_dt);
+                    tr_inertialize_init(rec, src, sv, out, ws_pose(ws, m, PW_TV), pl->duration);
+                } else if (pl->hist == 1) {
+                    tr_inertialize_init(rec, ws_mpose(ws, inst, m, pl->h1), NULL, out, NULL, pl->duration);
                 } else {
-                    tr_inertialize_init(rt->rec, out, NULL, out, NULL, rt->duration);
+                    tr_inertialize_init(rec, out, NULL, out, NULL, pl->duration);
                 }
-                rt->pending_init = 0;
             }
-            tr_inertialize_apply(out, rt->rec, rt->elapsed);
+            tr_inertialize_apply(out, rec, pl->elapsed);
             break;
         case STANCE_SWITCH_INERTIALIZE:
             /* on the switch frame: the offset from the extrapolated old pose
              * (kept in SNAP) and the old velocity; on the first frame with
              * time after it: the offset's velocity over that step */
-            if (rt->pending_init == 1) {
-                stance_pose *src = in_mpose(inst, ws, m, PM_SNAP), *sv = in_wpose(ws, m, PW_SV);
-                if (rt->hist >= 2) {
-                    tr_extrapolate(src, in_hist(inst, ws, m, 1), in_hist(inst, ws, m, 2), rt->hist_dt, rt->switch_dt);
-                    tr_velocity(sv, in_hist(inst, ws, m, 1), in_hist(inst, ws, m, 2), rt->hist_dt);
-                    tr_inertia_begin(rt->rec, src, sv, out, rt->duration);
+            if (pl->init == PI_BEGIN) {
+                stance_pose *src = ws_mpose(ws, inst, m, PM_SNAP), *sv = ws_pose(ws, m, PW_SV);
+                if (pl->hist >= 2) {
+                    stance_pose *h1 = ws_mpose(ws, inst, m, pl->h1), *h2 = ws_mpose(ws, inst, m, pl->h2);
+                    tr_extrapolate(src, h1, h2, pl->hist_dt, pl->switch_dt);
+                    tr_velocity(sv, h1, h2, pl->hist_dt);
+                    tr_inertia_begin(rec, src, sv, out, pl->duration);
                 } else {
-                    stance_pose_copy(src, rt->hist == 1 ? in_hist(inst, ws, m, 1) : out);
-                    tr_inertia_begin(rt->rec, src, NULL, out, rt->duration);
+                    stance_pose_copy(src, pl->hist == 1 ? ws_mpose(ws, inst, m, pl->h1) : out);
+                    tr_inertia_begin(rec, src, NULL, out, pl->duration);
                 }
-                rt->pending_init = rt->hist >= 1 ? 2 : 0; /* without history: no offset to fit */
-            } else if (rt->pending_init == 2 && rt->elapsed >= STANCE_MIN_DT) {
-                tr_inertia_fit(rt->rec, in_mpose(inst, ws, m, PM_SNAP), out, rt->elapsed);
-                rt->pending_init = 0;
+            } else if (pl->init == PI_FIT) {
+                tr_inertia_fit(rec, ws_mpose(ws, inst, m, PM_SNAP), out, pl->elapsed);
             }
-            tr_inertia_apply(out, rt->rec, rt->elapsed);
+            tr_inertia_apply(out, rec, pl->elapsed);
             break;
         case STANCE_SWITCH_DEADBLEND: {
-            stance_pose *src = in_wpose(ws, m, PW_S1);
-            tr_deadblend_source(src, in_mpose(inst, ws, m, PM_SNAP), rt->rec, rt->elapsed + rt->switch_dt, g->deadblend_halflife);
+            stance_pose *src = ws_pose(ws, m, PW_S1);
+            tr_deadblend_source(src, ws_mpose(ws, inst, m, PM_SNAP), rec, pl->elapsed + pl->switch_dt, g->deadblend_halflife);
             tr_lerp(out, src, out, w);
             break;
         }
@@ -191,21 +201,36 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
             pl->mode == STANCE_SWITCH_DEADBLEND)
             gr_cap_transient(g, m, out);
     }
-    /* history: H2 <- H1 <- out (steps below STANCE_MIN_DT were made 0) */
-    if (push_history && rt->has_history && dt > 0.0f) {
-        rt->hist_flip = !rt->hist_flip; /* last frame's output becomes age 2 */
-        stance_pose_copy(in_hist(inst, ws, m, 1), out);
-        rt->hist = rt->hist < 2 ? rt->hist + 1 : 2;
-        rt->hist_dt = dt;
-    }
+    if (pl->push >= 0) stance_pose_copy(ws_mpose(ws, inst, m, pl->push), out);
 }
 
-void ev_machine_tree(stance_instance *inst, stance_workspace *ws, int m, float dt, int push_history) {
-    const stance_graph *g = inst->graph;
-    const g_machine *gm = &g->machines[m];
-    for (int i = gm->post_first; i <= gm->post_at; i++) {
-        int k = g->post[i];
-        if (ws->plans[k].active) eval_machine(inst, ws, k, dt, push_history);
+/* A switch's job: the snapshot (its history frame, or its evaluation as
+ * planned then: the nested machines first, the last plan first), then dead
+ * blending's velocities at the switch in its record. */
+static void run_job(stance_instance *inst, stance_workspace *ws, const g_job *job) {
+    const int m = job->machine;
+    stance_pose *snap = ws_mpose(ws, inst, m, PM_SNAP);
+    if (job->snap == JOB_COPY) {
+        stance_pose_copy(snap, ws_mpose(ws, inst, m, job->from));
+    } else {
+        for (int i = job->plan_first + job->plan_count - 1; i >= job->plan_first; i--) {
+            const g_plan *pl = &ws->job_plans[i];
+            eval_machine(inst, ws, pl, ws_pose(ws, pl->machine, PW_OUT));
+        }
+        stance_pose_copy(snap, ws_pose(ws, m, PW_OUT));
+    }
+    if (!job->deadblend) return;
+    const int J = inst->graph->skeleton->joint_count;
+    float *rec = inst->machines[m].rec;
+    memset(rec, 0, sizeof(float) * 9 * (size_t)J);
+    if (!job->vel) return;
+    stance_pose *v = ws_pose(ws, m, PW_SV);
+    tr_velocity(v, ws_mpose(ws, inst, m, job->h1), ws_mpose(ws, inst, m, job->h2), job->hist_dt);
+    for (int j = 0; j < J; j++) {
+        float *r = rec + (size_t)j * 9;
+        r[0] = v->tx[j], r[1] = v->ty[j], r[2] = v->tz[j];
+        r[3] = v->qx[j], r[4] = v->qy[j], r[5] = v->qz[j];
+        r[6] = v->sx[j], r[7] = v->sy[j], r[8] = v->sz[j];
     }
 }
 
@@ -214,21 +239,15 @@ void ev_machine_tree(stance_instance *inst, stance_workspace *ws, int m, float d
  * to keep: the clip (the additive's delta) sampled straight into the apply
  * or the masked blend (what eval_machine and apply_layer do in two passes).
  * 0 when the layer is not in that state. */
-static int fused_layer(stance_instance *inst, stance_workspace *ws, int l, float w) {
+static int fused_layer(stance_instance *inst, const g_plan *pl, const g_layer *gl, float w) {
     const stance_graph *g = inst->graph;
-    const g_layer *gl = &g->layers[l];
-    const int m = gl->machine;
-    const int additive = gl->mode == STANCE_LAYER_ADDITIVE;
-    if (!gl->fusable) return 0;
-    const g_plan *pl = &ws->plans[m];
     const g_plan_src *src = &pl->cur;
-    const g_machine_rt *rt = &inst->machines[m];
-    if (!pl->active || pl->blend || rt->has_history || src->sub >= 0 || src->blendspace || src->count != 1) return 0;
+    if (pl->blend || pl->history || src->sub >= 0 || src->blendspace || src->count != 1) return 0;
     if (!st_fusable(src->clip[0])) return 0;
     stance_pose *local = in_local(inst);
     const float *mask = gl->has_mask ? gl->mask : NULL;
-    if (additive) {
-        const g_state *s = &g->states[rt->cur.state];
+    if (gl->mode == STANCE_LAYER_ADDITIVE) {
+        const g_state *s = &g->states[src->state];
         const int own = s->delta == src->clip[0];
         st_fused_additive(local, local, src->clip[0], own ? s->delta_flags : 0, own ? s->delta_still : 0, src->time[0],
                           src->cursor[0], mask, w);
@@ -239,11 +258,9 @@ static int fused_layer(stance_instance *inst, stance_workspace *ws, int l, float
     return 1;
 }
 
-static void apply_layer(stance_instance *inst, stance_workspace *ws, int l, float w) {
-    const stance_graph *g = inst->graph;
-    const g_layer *gl = &g->layers[l];
-    const stance_skeleton *sk = g->skeleton;
-    stance_pose *local = in_local(inst), *lo = in_wpose(ws, gl->machine, PW_OUT);
+static void apply_layer(stance_instance *inst, stance_workspace *ws, const g_plan *pl, const g_layer *gl, float w) {
+    const stance_skeleton *sk = inst->graph->skeleton;
+    stance_pose *local = in_local(inst), *lo = ws_pose(ws, gl->machine, PW_OUT);
     const float *mask = gl->has_mask ? gl->mask : NULL;
     if (gl->mode == STANCE_LAYER_ADDITIVE) {
         if (gl->additive_ref == STANCE_ADDITIVE_FIRST_FRAME) {
@@ -252,16 +269,13 @@ static void apply_layer(stance_instance *inst, stance_workspace *ws, int l, floa
             return;
         }
         /* a reference clip at the layer's own time: the delta is made per frame */
-        const g_machine_rt *rt = &inst->machines[gl->machine];
-        const g_state *s = &g->states[rt->cur.state];
-        stance_pose *r = in_wshared(ws, PW_REF), *delta = in_wshared(ws, PW_DELTA);
-        float t = s->type == STANCE_MOTION_CLIP ? rt->cur.pos : rt->cur.pos * gl->ref_clip->duration;
-        stance_clip_sample(gl->ref_clip, t, NULL, r);
+        stance_pose *r = ws_shared(ws, PW_REF), *delta = ws_shared(ws, PW_DELTA);
+        stance_clip_sample(gl->ref_clip, pl->ref_time, NULL, r);
         inst->clips_sampled++;
         stance_pose_additive_make(delta, lo, r);
         stance_pose_additive_apply(local, local, delta, mask, w);
     } else if (gl->space == STANCE_SPACE_MESH) {
-        stance_pose *lm = in_wshared(ws, PW_LAYER_MODEL), *tmp = in_wshared(ws, PW_LAYER_TMP);
+        stance_pose *lm = ws_shared(ws, PW_LAYER_MODEL), *tmp = ws_shared(ws, PW_LAYER_TMP);
         stance_local_to_model(lm, lo, sk, NULL);
         stance_pose_blend_mesh(tmp, local, lo, lm, mask, w, sk);
         stance_pose_copy(local, tmp);
@@ -270,23 +284,21 @@ static void apply_layer(stance_instance *inst, stance_workspace *ws, int l, floa
     }
 }
 
-void ev_frame(stance_instance *inst, stance_workspace *ws, float dt) {
+void ev_frame(stance_instance *inst, stance_workspace *ws) {
     const stance_graph *g = inst->graph;
-    adv_plan_layers(inst, ws); /* the base layer always, other layers when enabled and weighted */
-    stance_pose *local = in_local(inst);
-    ev_machine_tree(inst, ws, g->layers[0].machine, dt, 1); /* into local */
-    for (int l = 1; l < g->layer_count; l++) {
-        if (!ws->plans[g->layers[l].machine].active) continue;
-        if (!ws->unfused && fused_layer(inst, ws, l, inst->layer_weight[l])) continue;
-        ev_machine_tree(inst, ws, g->layers[l].machine, dt, 1);
-        apply_layer(inst, ws, l, inst->layer_weight[l]);
-    }
-    stance_local_to_model(in_model(inst), local, g->skeleton, NULL);
-    /* root motion: the base machine's, blended across a crossfade */
-    const g_machine_rt *base = &inst->machines[g->layers[0].machine];
-    for (int k = 0; k < 3; k++) inst->root_delta[k] = base->cur.root[k];
-    if (base->trans >= 0 && base->mode == STANCE_SWITCH_CROSSFADE) {
-        float w = tr_ease(base->easing, base->duration > 0.0f ? base->elapsed / base->duration : 1.0f);
-        for (int k = 0; k < 3; k++) inst->root_delta[k] = base->old.root[k] + (base->cur.root[k] - base->old.root[k]) * w;
+    inst->clips_sampled = 0;
+    for (int j = 0; j < ws->job_count; j++) run_job(inst, ws, &ws->jobs[j]);
+    for (int l = 0; l < g->layer_count; l++) {
+        const g_layer *gl = &g->layers[l];
+        const g_plan *top = &ws->plans[gl->machine];
+        if (!top->active) continue;
+        const float w = inst->layer_weight[l];
+        if (gl->fusable && !ws->unfused && fused_layer(inst, top, gl, w)) continue;
+        /* the base layer's machine writes the instance's local pose itself */
+        for (int i = gl->step_first; i <= gl->step_last; i++) {
+            const g_plan *pl = &ws->plans[g->steps[i].machine];
+            if (pl->active) eval_machine(inst, ws, pl, l == 0 && i == gl->step_last ? in_local(inst) : ws_pose(ws, pl->machine, PW_OUT));
+        }
+        if (l > 0) apply_layer(inst, ws, top, gl, w);
     }
 }

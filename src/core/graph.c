@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/graph_internal.h"
+#include "core/graph_build.h"
 #include "core/internal.h"
 #include "core/names.h"
 
@@ -246,7 +246,7 @@ static stance_status validate(const stance_graph_desc *d, stance_error *err, int
 
 typedef struct layout {
     size_t off, params, states, trans, state_trans, any_trans, conds, entries, machines, layers, masks, ref_structs, ref_mem,
-        post, deltas, scale_cap;
+        deltas, scale_cap;
 } layout;
 
 static size_t take(size_t *off, size_t bytes) {
@@ -255,22 +255,18 @@ static size_t take(size_t *off, size_t bytes) {
     return at;
 }
 
-/* Machine trees in one flat order, children before their parent, so
- * evaluation walks a machine's subtree as a range; each machine's root
- * layer, cursor count and whether it keeps history. */
-static int post_visit(stance_graph *g, int m, int at, int root_layer) {
+/* Each machine's root layer (the layer whose tree holds it) and that of its
+ * nested machines, down the nesting (at most STANCE_MAX_NEST deep). */
+static void set_root_layer(stance_graph *g, int m, int root_layer) {
     g_machine *gm = &g->machines[m];
-    gm->post_first = at;
     gm->root_layer = root_layer;
     for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++)
-        if (g->states[s].sub_machine >= 0) at = post_visit(g, g->states[s].sub_machine, at, root_layer);
-    gm->post_at = at;
-    g->post[at++] = m;
-    return at;
+        if (g->states[s].sub_machine >= 0) set_root_layer(g, g->states[s].sub_machine, root_layer);
 }
 
+/* Each machine's root layer, cursor count and whether it keeps history;
+ * which layers the fused passes may take. */
 static void flatten(stance_graph *g) {
-    int at = 0;
     for (int m = 0; m < g->machine_count; m++) {
         g_machine *gm = &g->machines[m];
         gm->root_layer = -1;
@@ -288,13 +284,15 @@ static void flatten(stance_graph *g) {
             g->machines[g->states[g->trans[t].to].machine].history = 1;
     }
     for (int m = 0; m < g->machine_count; m++)
-        if (g->machines[m].parent_state < 0) at = post_visit(g, m, at, g->machines[m].layer);
+        if (g->machines[m].parent_state < 0) set_root_layer(g, m, g->machines[m].layer);
     for (int l = 0; l < g->layer_count; l++) { /* g_layer.fusable */
         g_layer *gl = &g->layers[l];
         const g_machine *gm = &g->machines[gl->machine];
         const int kind = gl->mode == STANCE_LAYER_ADDITIVE ? gl->additive_ref == STANCE_ADDITIVE_FIRST_FRAME
                                                            : gl->space != STANCE_SPACE_MESH;
-        gl->fusable = l > 0 && kind && gm->post_first == gm->post_at;
+        int nests = 0;
+        for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++) nests |= g->states[s].sub_machine >= 0;
+        gl->fusable = l > 0 && kind && !nests;
     }
 }
 
@@ -352,7 +350,6 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     lo.masks = take(&off, sizeof(float) * (size_t)st_pad8(J) * (size_t)L); /* padded with zeros */
     lo.ref_structs = take(&off, sizeof(stance_pose) * (size_t)R);
     lo.ref_mem = take(&off, pose_bytes * (size_t)R);
-    lo.post = take(&off, sizeof(int) * (size_t)M);
     lo.deltas = take(&off, sizeof(stance_clip *) * (size_t)(S + E));
     lo.scale_cap = take(&off, sizeof(float) * 2 * (size_t)st_pad8(J));
     size_t bytes = off;
@@ -372,7 +369,6 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     g->layers = (g_layer *)(mem + lo.layers);
     g->masks = (float *)(mem + lo.masks);
     g->ref_poses = (stance_pose *)(mem + lo.ref_structs);
-    g->post = (int *)(mem + lo.post);
     g->deltas = (stance_clip **)(mem + lo.deltas);
     g->scale_cap = (float *)(mem + lo.scale_cap);
     g->param_count = d->param_count, g->state_count = S, g->machine_count = M, g->layer_count = L;
@@ -519,6 +515,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     if (!st) st = gr_build_bounds(g, err); /* issue 22: the chain rule */
     if (!st) mark_same_scales(g);
     if (!st) st = gr_build_ik(g, d, err);
+    if (!st) st = gr_build_program(g, err);
     if (st) {
         stance_graph_destroy(g);
         return st;
@@ -531,6 +528,7 @@ void stance_graph_destroy(stance_graph *g) {
     if (!g) return;
     for (int i = 0; i < g->delta_count; i++) stance_clip_destroy(g->deltas[i]);
     gr_destroy_ik(g);
+    gr_destroy_program(g);
     stance_allocator al = g->allocator;
     st_free(&al, g, g->bytes);
 }

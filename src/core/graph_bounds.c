@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "core/clip_packed.h"
-#include "core/graph_internal.h"
+#include "core/graph_build.h"
 #include "core/internal.h"
 
 /* A switch's transient translation is held within this (16 x the limit of

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/fused.h"
-#include "core/graph_internal.h"
+#include "core/graph_build.h"
 #include "core/internal.h"
 
 /* The delta of `clip` against `ref`: the clip sampled at each of its keys,

@@ -1,20 +1,17 @@
-/* src/core/graph_ik.c - the graph's IK stage: building the entries of
+/* src/core/graph_ik.c - the graph's IK entries: building the entries of
  * stance_graph_desc.ik (joint names resolved, each foot's contacts found
  * once per clip the states play; two_bone and aim entries checked with one
- * solve on the rest pose), their targets and two_bone poles, the instance's
- * world root (its root motion or the caller's) and ground, and the
- * per-update stage that runs after the layers: the contact weights from what the base layer plays,
- * then stance_footlock_apply on the instance's local and model poses.
+ * solve on the rest pose), their queries, and the instance's side of them:
+ * targets and two_bone poles, the world root (its root motion or the
+ * caller's) and ground. The per-update IK stage is ik_stage.c.
  *
- * Building allocates (once); the per-update stage allocates nothing and
- * touches only its instance and the immutable graph. */
-#include <stdint.h>
+ * Building allocates (once). */
 #include <string.h>
 
-#include "core/graph_internal.h"
+#include "core/graph_build.h"
+#include "core/instance_internal.h"
 #include "core/internal.h"
 #include "core/names.h"
-#include "core/qmath.h"
 
 #define IK_BAND 0.02f /* a foot within 2 cm of its lowest is down (the project's sliding measure) */
 
@@ -119,14 +116,6 @@ static stance_status trial(stance_graph *g, const stance_ik_desc *k, const stanc
     return STANCE_OK;
 }
 
-static void aim_desc(const g_ik *gi, const float *target, stance_aim_desc *ad) {
-    memset(ad, 0, sizeof *ad);
-    ad->chain_count = gi->chain_count, ad->chain = gi->chain;
-    ad->max_angles = gi->max_angles[0] > 0.0f ? gi->max_angles : NULL;
-    memcpy(ad->forward, gi->forward, sizeof ad->forward);
-    if (target) memcpy(ad->target, target, sizeof ad->target);
-}
-
 static stance_status resolve_aim(stance_graph *g, const stance_ik_desc *k, int e, stance_error *err) {
     g_ik *gi = &g->ik[e];
     gi->chain_count = k->chain_count;
@@ -137,7 +126,7 @@ static stance_status resolve_aim(stance_graph *g, const stance_ik_desc *k, int e
     }
     memcpy(gi->forward, k->forward, sizeof gi->forward);
     stance_aim_desc ad;
-    aim_desc(gi, NULL, &ad);
+    g_ik_aim_desc(gi, NULL, &ad);
     ad.target[2] = 1.0f;
     return trial(g, k, NULL, &ad, err);
 }
@@ -273,15 +262,9 @@ int stance_graph_find_ik(const stance_graph *g, const char *name) {
     return -1;
 }
 
-static int clip_index(const stance_graph *g, const stance_clip *clip) {
-    for (int c = 0; c < g->ik_clip_count; c++)
-        if (g->ik_clips[c] == clip) return c;
-    return -1;
-}
-
 const stance_contacts *stance_graph_ik_contacts(const stance_graph *g, int ik, const stance_clip *clip) {
     if (!g || ik < 0 || ik >= g->ik_count || !clip) return NULL;
-    int c = clip_index(g, clip);
+    int c = g_ik_clip_index(g, clip);
     return c >= 0 ? g->contacts[ik * g->ik_clip_count + c] : NULL;
 }
 
@@ -346,100 +329,4 @@ stance_status stance_instance_set_ik_pole(stance_instance *inst, int ik, const f
 
 const stance_footlock_state *stance_instance_footlock_state(const stance_instance *inst, int ik) {
     return in_live(inst) && ik >= 0 && ik < inst->graph->ik_count ? &inst->ik_state[ik] : NULL;
-}
-
-/* The root moves by this update's root motion (model space, rotated and
- * scaled by the root), unless the caller owns it. */
-void in_root_advance(stance_instance *inst) {
-    if (inst->root_owned) return;
-    stance_transform *r = &inst->world_root;
-    /* no motion (every delta +-0): the rotated step is +-0 (the root's
-     * rotation and scale are finite), which leaves t as it is unless t
-     * holds a -0 (0x80000000) */
-    uint32_t db[3], tb[3];
-    memcpy(db, inst->root_delta, sizeof db);
-    memcpy(tb, r->t, sizeof tb);
-    if (((db[0] | db[1] | db[2]) << 1) == 0 && tb[0] != 0x80000000u && tb[1] != 0x80000000u && tb[2] != 0x80000000u) return;
-    const qm_vec3 d = qm_v3(inst->root_delta[0] * r->s[0], inst->root_delta[1] * r->s[1], inst->root_delta[2] * r->s[2]);
-    const qm_vec3 w = qm_qrot(qm_q(r->r[0], r->r[1], r->r[2], r->r[3]), d);
-    r->t[0] += w.x, r->t[1] += w.y, r->t[2] += w.z;
-}
-
-/* ---- the stage ------------------------------------------------------------------------- */
-
-/* Adds weight x planted of every clip machine m plays (and its nested
- * machines'). While a switch blends, both sides count, the old one by
- * 1 - the eased weight: a crossfade shows the old clip that much, and
- * inertialization and dead blending show the old motion (the offset, the
- * extrapolated pose) fading out as fast, so a foot planted in the old clip
- * stays locked until the new side outweighs it. clips counts the clips
- * that weigh, planted[f] those of them that plant foot f. */
-static void add_contacts(const stance_instance *inst, const stance_workspace *ws, int e, int m, float w, int depth, float *contact,
-                         int *clips, int *planted) {
-    const stance_graph *g = inst->graph;
-    const g_plan *pl = &ws->plans[m];
-    if (!pl->active || depth > STANCE_MAX_NEST + 1 || w <= 0.0f) return;
-    const int two = pl->blend && (pl->mode == STANCE_SWITCH_CROSSFADE || pl->old.count > 0);
-    for (int side = 0; side < 1 + two; side++) {
-        const g_plan_src *src = side ? &pl->old : &pl->cur;
-        const float ws_ = w * (two ? (side ? 1.0f - pl->w : pl->w) : 1.0f);
-        if (src->sub >= 0) { add_contacts(inst, ws, e, src->sub, ws_, depth + 1, contact, clips, planted); continue; }
-        float total = 0.0f;
-        for (int i = 0; i < src->count; i++) total += src->weight[i];
-        if (!(total > 0.0f)) continue;
-        for (int i = 0; i < src->count; i++) {
-            const int c = clip_index(g, src->clip[i]);
-            if (c < 0 || !(ws_ * src->weight[i] > 0.0f)) continue;
-            (*clips)++;
-            const stance_contacts *ct = g->contacts[e * g->ik_clip_count + c];
-            for (int f = 0; f < g->ik[e].fd.leg_count; f++) {
-                const int p = stance_contacts_planted(ct, f, src->time[i]);
-                contact[f] += ws_ * src->weight[i] / total * (float)p, planted[f] += p;
-            }
-        }
-    }
-}
-
-stance_status ik_frame(stance_instance *inst, stance_workspace *ws, float dt) {
-    const stance_graph *g = inst->graph;
-    stance_status first = STANCE_OK;
-    for (int e = 0; e < g->ik_count; e++) {
-        const g_ik *gi = &g->ik[e];
-        if (gi->kind != STANCE_IK_FOOTLOCK) {
-            const float *t = inst->ik_target + IK_TARGET_FLOATS * (size_t)e;
-            if (!(t[3] > 0.0f)) continue;
-            stance_status s;
-            if (gi->kind == STANCE_IK_TWO_BONE) {
-                stance_two_bone_desc tb;
-                memset(&tb, 0, sizeof tb);
-                tb.upper = gi->fd.legs[0].upper, tb.lower = gi->fd.legs[0].lower, tb.end = gi->fd.legs[0].foot;
-                tb.softness = gi->fd.softness, tb.keep_end_rotation = 1;
-                memcpy(tb.target, t, sizeof tb.target);
-                if (t[7] != 0.0f) tb.use_pole = 1, memcpy(tb.pole, t + 4, sizeof tb.pole);
-                s = stance_ik_two_bone(&tb, t[3], g->skeleton, in_local(inst), in_model(inst), NULL, NULL);
-            } else {
-                stance_aim_desc ad;
-                aim_desc(gi, t, &ad);
-                s = stance_ik_aim(&ad, t[3], g->skeleton, in_local(inst), in_model(inst), NULL, NULL);
-            }
-            stance_local_to_model(in_model(inst), in_local(inst), g->skeleton, NULL);
-            if (s && !first) first = s;
-            continue;
-        }
-        float contact[STANCE_FOOT_MAX] = {0, 0, 0, 0};
-        int clips = 0, planted[STANCE_FOOT_MAX] = {0, 0, 0, 0};
-        add_contacts(inst, ws, e, g->layers[0].machine, 1.0f, 0, contact, &clips, planted);
-        /* a vote every clip agrees on is exactly 1 or 0 (the weights' sum
-         * may round off it); a split one in (0, 1) */
-        for (int f = 0; f < STANCE_FOOT_MAX; f++)
-            contact[f] = planted[f] == 0 ? 0.0f : planted[f] == clips ? 1.0f : contact[f] < 1e-6f ? 1e-6f : contact[f] > 0.999999f ? 0.999999f : contact[f];
-        stance_footlock_desc fd = g->ik[e].fd;
-        fd.ground = inst->ground, fd.ground_user = inst->ground_user;
-        /* several clips' vote: its locks are held only within the legs' reach */
-        fd.blended = clips > 1 ? (1u << fd.leg_count) - 1u : 0u;
-        stance_status s = stance_footlock_apply(&fd, &inst->ik_state[e], contact, &inst->world_root, dt, g->skeleton, in_local(inst),
-                                                in_model(inst), NULL);
-        if (s && !first) first = s;
-    }
-    return first;
 }

@@ -1,18 +1,18 @@
 /* src/core/instance.c - one character running a graph: the instance's
- * memory (one block of persistent state made at creation), the workspace
- * (per-thread evaluation scratch), the update entry points, parameters,
+ * memory (one block of persistent state made at creation, bound and
+ * copied), the workspace (per-thread scratch, core/workspace.h: its memory,
+ * its binding and its views of an instance's machine poses), parameters,
  * queries, play requests and layer controls.
  *
- * The frame itself is in advance.c (parameters, transitions, playback,
- * events, root motion; it writes a plan per machine) and evaluate.c (reads
- * the plans, samples, switches, layers, local-to-model); hot-reload transfer
- * is in transfer.c. Update allocates nothing and reads only its own
- * instance, its workspace and the shared, immutable graph and clips. */
+ * The update entry points are frame.c, which runs the frame's stages in
+ * order (docs/frame.md); hot-reload transfer is in transfer.c. */
 #include <string.h>
 
-#include "core/graph_internal.h"
+#include "core/advance.h"
 #include "core/internal.h"
 #include "core/names.h"
+#include "core/transition.h"
+#include "core/workspace.h"
 
 /* ---- instance memory ------------------------------------------------------- */
 
@@ -60,7 +60,7 @@ static inst_layout layout_of(const stance_graph *g, int history_all) {
     return lo;
 }
 
-static void bind_pose(stance_pose *p, int J, unsigned char *pm) {
+static void bind_pose(stance_pose *p, int J, void *pm) {
     int pc = st_pad8(J);
     float **ch[10] = {&p->tx, &p->ty, &p->tz, &p->qx, &p->qy, &p->qz, &p->qw, &p->sx, &p->sy, &p->sz};
     for (int c = 0; c < 10; c++) *ch[c] = (float *)pm + (size_t)c * (size_t)pc;
@@ -109,51 +109,13 @@ static unsigned char *mpose_mem(const stance_instance *inst, int m, int which) {
 
 /* The instance keeps the machines' pose blocks without pose structs (120
  * bytes each); the workspace lends a view bound on use. */
-stance_pose *in_mpose(stance_instance *inst, stance_workspace *ws, int m, int which) {
+stance_pose *ws_mpose(stance_workspace *ws, stance_instance *inst, int m, int which) {
     stance_pose *v = &ws->views[m * 3 + which];
     bind_pose(v, inst->graph->skeleton->joint_count, mpose_mem(inst, m, which));
     return v;
 }
 
-/* The output one frame ago (age 1) and two frames ago (age 2): the two
- * buffers swap roles each frame instead of copying one into the other. */
-stance_pose *in_hist(stance_instance *inst, stance_workspace *ws, int m, int age) {
-    int newer = inst->machines[m].hist_flip ? PM_H2 : PM_H1;
-    return in_mpose(inst, ws, m, age == 1 ? newer : (newer == PM_H1 ? PM_H2 : PM_H1));
-}
-
 static stance_pose *ipose(const stance_instance *inst, int which) { return &inst->poses[which]; }
-
-
-/* ---- events ------------------------------------------------------------------ */
-
-/* The queue holds the events of the last update. */
-void in_emit(stance_instance *inst, stance_event_type type, int layer, int machine, int state, int other,
-             const char *name) {
-    if (inst->events_sealed) inst->event_count = inst->event_dropped = 0, inst->events_sealed = 0;
-    if (inst->event_count >= STANCE_EVENT_QUEUE) { inst->event_dropped++; return; }
-    stance_event *e = &inst->events[inst->event_count++];
-    e->type = type, e->layer = layer, e->machine = machine, e->state = state, e->other = other;
-    e->name = name ? name : "";
-    e->time = (float)inst->time;
-}
-
-void in_reset_machine(stance_instance *inst, int m) {
-    g_machine_rt *rt = &inst->machines[m];
-    const g_machine *gm = &inst->graph->machines[m];
-    memset(&rt->cur, 0, sizeof rt->cur);
-    rt->cur.state = gm->entry;
-    rt->old = rt->cur;
-    memset(rt->cursors, 0, sizeof(stance_cursor) * 2 * (size_t)gm->clip_cap);
-    rt->trans = -1, rt->from_state = -1;
-    rt->elapsed = rt->duration = 0.0f;
-    rt->mode = STANCE_SWITCH_CROSSFADE, rt->easing = STANCE_EASE_SMOOTHSTEP;
-    rt->locked = rt->pending_init = 0;
-    rt->hist = 0, rt->hist_dt = 0.0f;
-    rt->req_state = -1;
-    const g_state *s = &inst->graph->states[gm->entry];
-    if (s->sub_machine >= 0) in_reset_machine(inst, s->sub_machine);
-}
 
 /* ---- creation ------------------------------------------------------------------ */
 
@@ -221,7 +183,7 @@ stance_status stance_instance_reset(stance_instance *inst) {
     if (!in_live(inst)) return STANCE_ERR_ARGUMENT;
     const stance_graph *g = inst->graph;
     for (int i = 0; i < g->param_count; i++) inst->params[i] = inst->param_target[i] = g->params[i].value;
-    for (int m = 0; m < g->machine_count; m++) in_reset_machine(inst, m);
+    for (int m = 0; m < g->machine_count; m++) adv_reset_machine(inst, m);
     for (int l = 0; l < g->layer_count; l++) {
         inst->layer_weight[l] = inst->layer_target[l] = g->layers[l].weight;
         inst->layer_rate[l] = 0.0f;
@@ -246,7 +208,7 @@ stance_status stance_instance_reset(stance_instance *inst) {
 /* ---- workspace ------------------------------------------------------------------- */
 
 typedef struct ws_layout {
-    size_t plans, pose_structs, pose_mem, views, total;
+    size_t plans, weights, jobs, job_plans, pose_structs, pose_mem, views, total;
     int pose_count;
 } ws_layout;
 
@@ -255,6 +217,9 @@ static ws_layout ws_layout_of(int J, int M) {
     lo.pose_count = M * PW_PER_MACHINE + PW_SHARED;
     size_t off = sizeof(stance_workspace);
     lo.plans = grab(&off, sizeof(g_plan) * (size_t)M);
+    lo.weights = grab(&off, sizeof(g_weights) * (size_t)M);
+    lo.jobs = grab(&off, sizeof(g_job) * WS_JOBS_PER_MACHINE * (size_t)M);
+    lo.job_plans = grab(&off, sizeof(g_plan) * WS_JOB_PLANS_PER_MACHINE * (size_t)M);
     lo.pose_structs = grab(&off, sizeof(stance_pose) * (size_t)lo.pose_count);
     lo.pose_mem = grab(&off, stance_pose_bytes(J) * (size_t)lo.pose_count);
     lo.views = grab(&off, sizeof(stance_pose) * 3 * (size_t)M);
@@ -282,6 +247,10 @@ stance_status stance_workspace_create(const stance_graph *g, const stance_alloca
     ws->bytes = lo.total;
     ws->joint_cap = J, ws->machine_cap = M;
     ws->plans = (g_plan *)(mem + lo.plans);
+    ws->weights = (g_weights *)(mem + lo.weights);
+    for (int m = 0; m < M; m++) ws->weights[m].state = -1; /* none yet */
+    ws->jobs = (g_job *)(mem + lo.jobs);
+    ws->job_plans = (g_plan *)(mem + lo.job_plans);
     ws->poses = (stance_pose *)(mem + lo.pose_structs);
     ws->pose_count = lo.pose_count;
     ws->pose_mem = (float *)(mem + lo.pose_mem);
@@ -312,7 +281,7 @@ stance_status stance_workspace_fits(const stance_workspace *ws, const stance_gra
 /* Binds the workspace's poses for graph g's joint count (when it changes:
  * graphs of one skeleton size share the binding; scratch is always written
  * before it is read, only its padding joints must hold the identity). */
-static void ws_bind(stance_workspace *ws, const stance_graph *g) {
+void ws_bind(stance_workspace *ws, const stance_graph *g) {
     const int J = g->skeleton->joint_count;
     if (ws->bound_joints == J) return;
     const size_t pb = stance_pose_bytes(ws->joint_cap);
@@ -409,69 +378,6 @@ stance_status stance_instance_override_switch(stance_instance *inst, int mode, f
     return STANCE_OK;
 }
 
-/* ---- update -------------------------------------------------------------------------- */
-
-stance_status stance_instance_update(stance_instance *inst, float dt, stance_workspace *ws) {
-    return stance_instance_update_ex(inst, dt, 0, ws);
-}
-
-/* One update, its instance and workspace checked (the workspace fits the
- * graph and is bound for it), dt a valid step. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline stance_status update_one(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
-    const stance_graph *g = inst->graph;
-    if (++ws->stamp == 0) { /* the advance pass's cached blend weights are this update's only */
-        for (int m = 0; m < ws->machine_cap; m++) ws->plans[m].stamp = 0;
-        ws->stamp = 1;
-    }
-    if (inst->events_sealed) inst->event_count = inst->event_dropped = 0;
-    inst->events_sealed = 0;
-    inst->clips_sampled = 0;
-    if (inst->requests) {
-        adv_apply_requests(inst, ws);
-        inst->requests = 0;
-    }
-    adv_frame(inst, ws, dt, flags);
-    ev_frame(inst, ws, dt);
-    in_root_advance(inst);
-    stance_status s = g->ik_count ? ik_frame(inst, ws, dt) : STANCE_OK;
-    inst->events_sealed = 1;
-    return s;
-}
-
-stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
-    if (!in_live(inst) || !ws) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
-    dt = st_step(dt); /* issue 12: a step under STANCE_MIN_DT is a zero step (no history, no velocity from it) */
-    if (stance_workspace_fits(ws, inst->graph, NULL)) return STANCE_ERR_MEMORY;
-    ws_bind(ws, inst->graph);
-    return update_one(inst, dt, flags, ws);
-}
-
-stance_status stance_instances_update(stance_instance *const *instances, int count, float dt, stance_workspace *ws) {
-    if ((!instances && count) || count < 0 || !ws) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
-    const float step = st_step(dt);
-    const stance_graph *fitted = NULL; /* the graph the workspace was last checked and bound for */
-    stance_status first = STANCE_OK;
-    for (int i = 0; i < count; i++) {
-        stance_instance *inst = instances[i];
-        stance_status s;
-        if (!in_live(inst)) {
-            s = STANCE_ERR_ARGUMENT;
-        } else if (inst->graph != fitted && stance_workspace_fits(ws, inst->graph, NULL)) {
-            s = STANCE_ERR_MEMORY;
-        } else {
-            if (inst->graph != fitted) ws_bind(ws, inst->graph), fitted = inst->graph;
-            s = update_one(inst, step, 0, ws);
-        }
-        if (s && !first) first = s;
-    }
-    return first;
-}
-
 /* ---- queries --------------------------------------------------------------------------- */
 
 const stance_pose *stance_instance_local_pose(const stance_instance *inst) { return in_live(inst) ? ipose(inst, PI_LOCAL) : NULL; }
@@ -558,16 +464,15 @@ stance_status stance_instance_play(stance_instance *inst, int state, stance_swit
     return st_ok(err);
 }
 
-static void forget_history(stance_instance *inst, int m) {
-    const g_machine *gm = &inst->graph->machines[m];
-    for (int i = gm->post_first; i <= gm->post_at; i++) inst->machines[inst->graph->post[i]].hist = 0;
+static void forget_history(stance_instance *inst, const g_layer *gl) {
+    for (int i = gl->step_first; i <= gl->step_last; i++) inst->machines[inst->graph->steps[i].machine].hist = 0;
 }
 
 stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer, int enabled) {
     if (!in_live(inst) || layer < 0 || layer >= inst->graph->layer_count) return STANCE_ERR_ARGUMENT;
     if (layer == 0 && !enabled) return STANCE_ERR_ARGUMENT; /* the base layer always plays */
     inst->layer_off[layer] = enabled ? 0 : 1;
-    if (!enabled) forget_history(inst, inst->graph->layers[layer].machine);
+    if (!enabled) forget_history(inst, &inst->graph->layers[layer]);
     return STANCE_OK;
 }
 

@@ -68,6 +68,13 @@ struct stance_skeleton;
  * else 1 (the checks are the caller's) */
 int st_local_to_model_as(struct stance_pose *model, const struct stance_pose *local, const struct stance_skeleton *sk,
                          const stance_transform *root, int vex);
+/* local_to_model.c: the frame's local-to-model stage on the runtime's own
+ * poses (the checks are the caller's). from < 0: every joint (the
+ * schedule, as stance_local_to_model without a root transform); else joint
+ * from's subtree, within from..to (the rest keeps its model transforms),
+ * from the subtree's local transforms and its parents' model ones. */
+void st_local_to_model_range(struct stance_pose *model, const struct stance_pose *local, const struct stance_skeleton *sk,
+                             int from, int to);
 /* skeleton.c, for tests: the local-to-model schedule of a tree (n joints,
  * parents as stance_skeleton_desc's, already validated) in one form, runs 1
  * (stance_skeleton.l2m_runs) or 0 (tiles and groups), into out (9 n

@@ -3,7 +3,10 @@
  * consecutive independent joints, tiles of 4 chains, groups of 4
  * independent joints, single joints in AoS form; the whole pass compiled in
  * SSE2 (or the scalar form) and, taken at run time on CPUs with AVX, in VEX
- * encoding with the same results. Owns no state. */
+ * encoding with the same results. Also the frame's local-to-model stage
+ * (st_local_to_model_range): the whole pass, or one joint's subtree within
+ * a range of joints, as ozz's LocalToModelJob takes from and to. Owns no
+ * state. */
 #include <stddef.h>
 
 #include "core/internal.h"
@@ -525,6 +528,39 @@ static inline int l2m_encoded(stance_pose *model, const stance_pose *local, cons
     if (vex == 1) return 0;
     l2m_sse(model->tx, local->tx, model->padded_count, sk, rv, root);
     return 1;
+}
+
+/* One joint's model transform (parent p >= 0, from the model pose; a root
+ * under the identity: its local transform), 4 lanes of the same values
+ * through the 4-wide step the schedule's runs, tiles and groups take (the
+ * scalar reference's expression trees, which its single joints share). */
+static inline void l2m_one(float *m0, const float *l0, int pc, int p, int j) {
+    if (p < 0) {
+        for (int c = 0; c < 10; c++) m0[c * pc + j] = l0[c * pc + j];
+        return;
+    }
+    sv4 P[40], L[40];
+    for (int c = 0; c < 10; c++) P[4 * c] = sv_set1(m0[c * pc + p]), L[4 * c] = sv_set1(l0[c * pc + j]);
+    l2m_step(P, L, P);
+    for (int c = 0; c < 10; c++) m0[c * pc + j] = sv_lane0(P[4 * c]);
+}
+
+void st_local_to_model_range(stance_pose *model, const stance_pose *local, const stance_skeleton *sk, int from, int to) {
+    if (from < 0) {
+        l2m_encoded(model, local, sk, NULL, -1);
+        return;
+    }
+    /* joints come parents first: from's subtree lies in from..to, each
+     * member's parent a member before it */
+    unsigned char in[STANCE_MAX_JOINTS];
+    const int pc = model->padded_count;
+    float *m0 = model->tx;
+    const float *l0 = local->tx;
+    for (int j = from; j <= to; j++) {
+        const int p = sk->parents[j];
+        in[j - from] = (unsigned char)(j == from || (p >= from && in[p - from]));
+        if (in[j - from]) l2m_one(m0, l0, pc, p, j);
+    }
 }
 
 int st_local_to_model_as(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/graph_internal.h"
+#include "core/instance_internal.h"
 #include "core/internal.h"
 
 static void say(char *report, size_t cap, const char *what, const char *name) {

@@ -12,7 +12,7 @@
  * out = offset * target, with angular velocities in the parent frame. */
 #include <string.h>
 
-#include "core/graph_internal.h"
+#include "core/transition.h"
 #include "core/internal.h"
 #include "core/qmath.h"
 
