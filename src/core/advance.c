@@ -25,10 +25,14 @@ static float state_rate(const stance_instance *inst, const g_state *s) {
     return r;
 }
 
+/* inlined where it runs each frame; kept apart where inlining into the
+ * stage's loop would crowd its registers (measured: make callgrind) */
 #if defined(__GNUC__)
 #define ADV_INLINE static inline __attribute__((always_inline))
+#define ADV_APART static __attribute__((noinline))
 #else
 #define ADV_INLINE static inline
+#define ADV_APART static
 #endif
 
 /* Blend space weights into w (entry_count of them). */
@@ -302,9 +306,10 @@ static inline int hist_at(const g_machine_rt *rt, int age) {
 }
 
 /* What play p samples (cw: the weights advance computed for it this update,
- * or NULL); a nested machine's state: that machine's output and its plan. */
-static inline void plan_src(stance_instance *inst, const g_weights *cw, const g_play *p, stance_cursor *cursors,
-                            const g_plan *sub_plan, g_plan_src *src) {
+ * or NULL); a nested machine's state: that machine's output and its plan
+ * in plans (NULL: the caller says). */
+ADV_INLINE void plan_src(stance_instance *inst, const g_weights *cw, const g_play *p, stance_cursor *cursors,
+                            const g_plan *plans, g_plan_src *src) {
     const stance_graph *g = inst->graph;
     const g_state *s = &g->states[p->state];
     if (s->type == STANCE_MOTION_CLIP) {
@@ -321,8 +326,9 @@ static inline void plan_src(stance_instance *inst, const g_weights *cw, const g_
     }
     if (s->type == STANCE_MOTION_MACHINE) {
         src->sub = s->sub_machine;
-        src->sub_plan = sub_plan;
+        src->sub_plan = plans ? plans + s->sub_machine : NULL;
         src->count = 0;
+        src->pos = p->pos;
         return;
     }
     float wbuf[STANCE_MAX_BLEND_ENTRIES], prate;
@@ -349,6 +355,7 @@ static inline void plan_src(stance_instance *inst, const g_weights *cw, const g_
     src->count = k;
     src->blendspace = 1;
     src->same_s = s->same_scale;
+    src->pos = p->pos;
 }
 
 /* Machine m's plan into pl, for an evaluation: the frame's (push: its
@@ -356,15 +363,13 @@ static inline void plan_src(stance_instance *inst, const g_weights *cw, const g_
  * 0) or a switch's snapshot (a job: its nested machine's plan is the next).
  * What the switch computes is decided here: the plan says it, the machine's
  * pending_init moves on. */
-static void plan_machine(stance_instance *inst, stance_workspace *ws, g_plan *pl, int m, int job, float dt) {
+ADV_INLINE void plan_machine(stance_instance *inst, stance_workspace *ws, g_plan *pl, int m, int job, float dt) {
     const stance_graph *g = inst->graph;
     g_machine_rt *rt = &inst->machines[m];
-    pl->machine = m;
+    if (job) pl->machine = m;
     pl->active = 1;
-    pl->history = rt->has_history;
-    const g_state *cs = &g->states[rt->cur.state];
-    plan_src(inst, &ws->weights[m], &rt->cur, in_cursors(inst, m, 0),
-             cs->sub_machine < 0 ? NULL : job ? pl + 1 : &ws->plans[cs->sub_machine], &pl->cur);
+    plan_src(inst, &ws->weights[m], &rt->cur, in_cursors(inst, m, 0), job ? NULL : ws->plans, &pl->cur);
+    if (job) pl->cur.sub_plan = pl + 1; /* a job's plans: the machine its state nests comes next */
     pl->blend = rt->trans >= 0;
     if (pl->blend) {
         const stance_switch_mode mode = rt->mode;
@@ -392,7 +397,7 @@ static void plan_machine(stance_instance *inst, stance_workspace *ws, g_plan *pl
             plan_src(inst, NULL, &rt->old, in_cursors(inst, m, 1), NULL, &pl->old);
     }
     /* history: H2 <- H1 <- the output (steps below STANCE_MIN_DT were made 0) */
-    pl->push = -1;
+    pl->push = rt->has_history ? PUSH_NONE : PUSH_NO_HISTORY;
     if (!job && rt->has_history && dt > 0.0f) {
         rt->hist_flip = !rt->hist_flip; /* last frame's output becomes age 2 */
         pl->push = hist_at(rt, 1);
@@ -401,17 +406,18 @@ static void plan_machine(stance_instance *inst, stance_workspace *ws, g_plan *pl
     }
 }
 
-/* The plans of a layer's machines, parents first (steps last..first): its
- * machine is evaluated when `on`, a nested machine when its parent is and
- * plays the state nesting it; one not evaluated loses its history. The
- * weights advance kept for the layer's machines are spent. */
-static void plan_layer(stance_instance *inst, stance_workspace *ws, const g_layer *gl, int on, float dt) {
+/* The plan of every machine, parents first (the program's steps from the
+ * last): a layer's machine is evaluated when its layer is on (the base
+ * layer always, the others when enabled and weighted), a nested machine
+ * when its parent is and plays the state nesting it; one not evaluated
+ * loses its history. */
+ADV_APART void plan(stance_instance *inst, stance_workspace *ws, float dt) {
     const stance_graph *g = inst->graph;
-    for (int i = gl->step_last; i >= gl->step_first; i--) {
+    for (int i = g->step_count - 1; i >= 0; i--) {
         const g_step *st = &g->steps[i];
         const int m = st->machine;
         g_plan *pl = &ws->plans[m];
-        const int active = st->parent < 0 ? on
+        const int active = st->parent < 0 ? st->layer == 0 || (!inst->layer_off[st->layer] && inst->layer_weight[st->layer] > 0.0f)
                                           : ws->plans[st->parent].active && inst->machines[st->parent].cur.state == st->parent_state;
         if (active) {
             plan_machine(inst, ws, pl, m, 0, dt);
@@ -419,13 +425,6 @@ static void plan_layer(stance_instance *inst, stance_workspace *ws, const g_laye
             pl->active = 0;
             inst->machines[m].hist = 0;
         }
-        ws->weights[m].state = -1;
-    }
-    if (on && gl->mode == STANCE_LAYER_ADDITIVE && gl->additive_ref != STANCE_ADDITIVE_FIRST_FRAME) {
-        /* its reference clip at the layer's own time */
-        const g_machine_rt *rt = &inst->machines[gl->machine];
-        const int clip_state = g->states[rt->cur.state].type == STANCE_MOTION_CLIP;
-        ws->plans[gl->machine].ref_time = clip_state ? rt->cur.pos : rt->cur.pos * gl->ref_clip->duration;
     }
 }
 
@@ -459,6 +458,29 @@ static void snapshot(stance_instance *inst, stance_workspace *ws, int m, g_job *
         else inst->machines[k].hist = 0;
     }
     job->plan_count = ws->job_plans_used - job->plan_first;
+}
+
+/* Machine m at its entry state, then the machine its entry state nests,
+ * down the nesting; in an update (ws), their weights are spent. */
+static void reset_machines(stance_instance *inst, stance_workspace *ws, int m) {
+    const stance_graph *g = inst->graph;
+    for (;;) {
+        g_machine_rt *rt = &inst->machines[m];
+        const g_machine *gm = &g->machines[m];
+        memset(&rt->cur, 0, sizeof rt->cur);
+        rt->cur.state = gm->entry;
+        rt->old = rt->cur;
+        memset(rt->cursors, 0, sizeof(stance_cursor) * 2 * (size_t)gm->clip_cap);
+        rt->trans = -1, rt->from_state = -1;
+        rt->elapsed = rt->duration = 0.0f;
+        rt->mode = STANCE_SWITCH_CROSSFADE, rt->easing = STANCE_EASE_SMOOTHSTEP;
+        rt->locked = rt->pending_init = 0;
+        rt->hist = 0, rt->hist_dt = 0.0f;
+        rt->req_state = -1;
+        if (ws) ws->weights[m].state = -1;
+        m = g->states[gm->entry].sub_machine;
+        if (m < 0) return;
+    }
 }
 
 /* Switches machine m to state `to` (a transition `ti`, or -1 when asked for
@@ -497,6 +519,7 @@ static void begin_switch(stance_instance *inst, stance_workspace *ws, int m, int
     default:
         break;
     }
+    ws->weights[m].state = -1; /* (after the snapshot) its new state's are not computed yet */
     /* the old state's clock keeps running through the blend (it is sampled
      * only by crossfade) so its markers and "clip finished" still arrive */
     rt->old = rt->cur;
@@ -505,7 +528,7 @@ static void begin_switch(stance_instance *inst, stance_workspace *ws, int m, int
     rt->cur.state = to_state;
     memset(in_cursors(inst, m, 0), 0, sizeof(stance_cursor) * (size_t)g->machines[m].clip_cap);
     const g_state *to = &g->states[to_state];
-    if (to->sub_machine >= 0) adv_reset_machine(inst, to->sub_machine);
+    if (to->sub_machine >= 0) reset_machines(inst, ws, to->sub_machine);
     rt->from_state = from;
     rt->mode = mode;
     rt->easing = easing;
@@ -569,7 +592,7 @@ static inline int advance_plain(const stance_instance *inst, int m, g_play *p, f
 
 /* Machine m's step (its nested machine's came before it): its plays, its
  * switch's time, then the transition that may start. */
-static void update_machine(stance_instance *inst, stance_workspace *ws, int m, float dt, unsigned flags) {
+ADV_APART void update_machine(stance_instance *inst, stance_workspace *ws, int m, float dt, unsigned flags) {
     g_machine_rt *rt = &inst->machines[m];
     const stance_graph *g = inst->graph;
     if (!advance_plain(inst, m, &rt->cur, dt)) advance_play(inst, ws, m, &rt->cur, dt);
@@ -601,35 +624,18 @@ static int plays(const stance_instance *inst, const g_step *st) {
     return 1;
 }
 
-void adv_reset_machine(stance_instance *inst, int m) {
-    const stance_graph *g = inst->graph;
-    for (;;) { /* m, then the machine its entry state nests, down the nesting */
-        g_machine_rt *rt = &inst->machines[m];
-        const g_machine *gm = &g->machines[m];
-        memset(&rt->cur, 0, sizeof rt->cur);
-        rt->cur.state = gm->entry;
-        rt->old = rt->cur;
-        memset(rt->cursors, 0, sizeof(stance_cursor) * 2 * (size_t)gm->clip_cap);
-        rt->trans = -1, rt->from_state = -1;
-        rt->elapsed = rt->duration = 0.0f;
-        rt->mode = STANCE_SWITCH_CROSSFADE, rt->easing = STANCE_EASE_SMOOTHSTEP;
-        rt->locked = rt->pending_init = 0;
-        rt->hist = 0, rt->hist_dt = 0.0f;
-        rt->req_state = -1;
-        m = g->states[gm->entry].sub_machine;
-        if (m < 0) return;
-    }
-}
+void adv_reset_machine(stance_instance *inst, int m) { reset_machines(inst, NULL, m); }
 
 /* The root motion of this update (the base machine's, blended across a
  * crossfade) and the world root moved by it (model space, rotated and
  * scaled by the root), unless the caller owns the root. */
-static void root_motion(stance_instance *inst) {
-    const stance_graph *g = inst->graph;
-    const g_machine_rt *base = &inst->machines[g->layers[0].machine];
+ADV_APART void root_motion(stance_instance *inst, const stance_workspace *ws) {
+    const int m = inst->graph->layers[0].machine;
+    const g_machine_rt *base = &inst->machines[m];
+    const g_plan *pl = &ws->plans[m]; /* (planned: the base layer's machine always is) */
     for (int k = 0; k < 3; k++) inst->root_delta[k] = base->cur.root[k];
-    if (base->trans >= 0 && base->mode == STANCE_SWITCH_CROSSFADE) {
-        float w = tr_ease(base->easing, base->duration > 0.0f ? base->elapsed / base->duration : 1.0f);
+    if (pl->blend && pl->mode == STANCE_SWITCH_CROSSFADE) { /* its eased weight */
+        const float w = pl->w;
         for (int k = 0; k < 3; k++) inst->root_delta[k] = base->old.root[k] + (base->cur.root[k] - base->old.root[k]) * w;
     }
     if (inst->root_owned) return;
@@ -654,7 +660,8 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
     if (inst->requests) {
         /* stance_instance_play requests, carried out before the frame
          * advances (their events open this update's list, at the time they
-         * were asked) */
+         * were asked); no weights are this update's yet */
+        for (int m = 0; m < g->machine_count; m++) ws->weights[m].state = -1;
         for (int m = 0; m < g->machine_count; m++) {
             g_machine_rt *rt = &inst->machines[m];
             if (rt->req_state < 0) continue;
@@ -690,20 +697,14 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
     }
     /* every enabled layer's machines play, seen or not, children first; one
      * that no switch runs in and no transition can leave, stepped plainly,
-     * is done at once. Then the layer's plan: the base layer's always
-     * evaluated, the others' when enabled and weighted. */
-    for (int l = 0; l < g->layer_count; l++) {
-        const g_layer *gl = &g->layers[l];
-        const int off = inst->layer_off[l];
-        for (int i = gl->step_first; !off && i <= gl->step_last; i++) {
-            const g_step *st = &g->steps[i];
-            if (st->parent >= 0 && !plays(inst, st)) continue;
-            const int m = st->machine;
-            g_machine_rt *rt = &inst->machines[m];
-            if (rt->trans < 0 && !g->machines[m].has_trans && advance_plain(inst, m, &rt->cur, dt)) continue;
-            update_machine(inst, ws, m, dt, flags);
-        }
-        plan_layer(inst, ws, gl, l == 0 || (!off && inst->layer_weight[l] > 0.0f), dt);
+     * is done at once */
+    for (const g_step *st = g->steps, *end = st + g->step_count; st < end; st++) {
+        if (inst->layer_off[st->layer] || (st->parent >= 0 && !plays(inst, st))) continue;
+        const int m = st->machine;
+        g_machine_rt *rt = &inst->machines[m];
+        if (rt->trans < 0 && !st->has_trans && advance_plain(inst, m, &rt->cur, dt)) continue;
+        update_machine(inst, ws, m, dt, flags);
     }
-    root_motion(inst);
+    plan(inst, ws, dt);
+    root_motion(inst, ws);
 }

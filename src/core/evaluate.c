@@ -120,9 +120,8 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
 /* Machine plan pl's output into out (its nested machines were evaluated
  * before it): the current source, the switch as planned, and the history
  * frame the plan asks for. */
-static void eval_machine(stance_instance *inst, stance_workspace *ws, const g_plan *pl, stance_pose *out) {
+static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, const g_plan *pl, stance_pose *out) {
     const stance_graph *g = inst->graph;
-    const int m = pl->machine;
     float *rec = inst->machines[m].rec;
     const int need_vel = pl->blend && pl->init == PI_SIMPLE;
     eval_src(inst, ws, m, &pl->cur, out, need_vel ? ws_pose(ws, m, PW_TV) : NULL);
@@ -215,7 +214,7 @@ static void run_job(stance_instance *inst, stance_workspace *ws, const g_job *jo
     } else {
         for (int i = job->plan_first + job->plan_count - 1; i >= job->plan_first; i--) {
             const g_plan *pl = &ws->job_plans[i];
-            eval_machine(inst, ws, pl, ws_pose(ws, pl->machine, PW_OUT));
+            eval_machine(inst, ws, pl->machine, pl, ws_pose(ws, pl->machine, PW_OUT));
         }
         stance_pose_copy(snap, ws_pose(ws, m, PW_OUT));
     }
@@ -242,7 +241,7 @@ static void run_job(stance_instance *inst, stance_workspace *ws, const g_job *jo
 static int fused_layer(stance_instance *inst, const g_plan *pl, const g_layer *gl, float w) {
     const stance_graph *g = inst->graph;
     const g_plan_src *src = &pl->cur;
-    if (pl->blend || pl->history || src->sub >= 0 || src->blendspace || src->count != 1) return 0;
+    if (pl->blend || pl->push != PUSH_NO_HISTORY || src->sub >= 0 || src->blendspace || src->count != 1) return 0;
     if (!st_fusable(src->clip[0])) return 0;
     stance_pose *local = in_local(inst);
     const float *mask = gl->has_mask ? gl->mask : NULL;
@@ -270,7 +269,9 @@ static void apply_layer(stance_instance *inst, stance_workspace *ws, const g_pla
         }
         /* a reference clip at the layer's own time: the delta is made per frame */
         stance_pose *r = ws_shared(ws, PW_REF), *delta = ws_shared(ws, PW_DELTA);
-        stance_clip_sample(gl->ref_clip, pl->ref_time, NULL, r);
+        const g_plan_src *src = &pl->cur; /* at the play's position: a clip state's time, else its phase's */
+        const float t = src->sub < 0 && !src->blendspace ? src->time[0] : src->pos * gl->ref_clip->duration;
+        stance_clip_sample(gl->ref_clip, t, NULL, r);
         inst->clips_sampled++;
         stance_pose_additive_make(delta, lo, r);
         stance_pose_additive_apply(local, local, delta, mask, w);
@@ -296,8 +297,9 @@ void ev_frame(stance_instance *inst, stance_workspace *ws) {
         if (gl->fusable && !ws->unfused && fused_layer(inst, top, gl, w)) continue;
         /* the base layer's machine writes the instance's local pose itself */
         for (int i = gl->step_first; i <= gl->step_last; i++) {
-            const g_plan *pl = &ws->plans[g->steps[i].machine];
-            if (pl->active) eval_machine(inst, ws, pl, l == 0 && i == gl->step_last ? in_local(inst) : ws_pose(ws, pl->machine, PW_OUT));
+            const int m = g->steps[i].machine;
+            const g_plan *pl = &ws->plans[m];
+            if (pl->active) eval_machine(inst, ws, m, pl, l == 0 && i == gl->step_last ? in_local(inst) : ws_pose(ws, m, PW_OUT));
         }
         if (l > 0) apply_layer(inst, ws, top, gl, w);
     }

@@ -115,6 +115,8 @@ typedef struct g_step {
     int parent;                 /* the machine that nests it, -1 for its layer's machine */
     int parent_state;           /* the state of the parent that plays it, -1 */
     int first;                  /* the first step of its subtree */
+    int layer;                  /* the layer that runs it */
+    int has_trans;              /* g_machine.has_trans, at hand */
 } g_step;
 
 struct stance_graph {

@@ -15,16 +15,18 @@
 /* Appends machine m's subtree (children first, m last); returns the next
  * free step. Nesting is at most STANCE_MAX_NEST deep and each machine is
  * nested once (graph.c validated it), so this build-time recursion ends. */
-static int add_tree(stance_graph *g, int m, int parent, int at) {
+static int add_tree(stance_graph *g, int l, int m, int parent, int at) {
     const g_machine *gm = &g->machines[m];
     const int first = at;
     for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++)
-        if (g->states[s].sub_machine >= 0) at = add_tree(g, g->states[s].sub_machine, m, at);
+        if (g->states[s].sub_machine >= 0) at = add_tree(g, l, g->states[s].sub_machine, m, at);
     g_step *st = &g->steps[at];
     st->machine = m;
     st->parent = parent;
     st->parent_state = parent >= 0 ? gm->parent_state : -1;
     st->first = first;
+    st->layer = l;
+    st->has_trans = gm->has_trans;
     g->machines[m].step = at;
     return at + 1;
 }
@@ -57,7 +59,7 @@ stance_status gr_build_program(stance_graph *g, stance_error *err) {
     for (int l = 0; l < g->layer_count; l++) {
         g_layer *gl = &g->layers[l];
         gl->step_first = at;
-        at = add_tree(g, gl->machine, -1, at);
+        at = add_tree(g, l, gl->machine, -1, at);
         gl->step_last = at - 1;
     }
     g->step_count = at;

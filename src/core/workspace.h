@@ -23,7 +23,9 @@ typedef struct g_plan_src {
     const g_plan *sub_plan;     /* the nested machine's plan (inertialize-simple samples its source's velocity) */
     int blendspace;             /* weighted sum of the clips, then normalized; else one clip as sampled */
     int same_s;                 /* blend space: g_state.same_scale */
-    int state;                  /* the state it plays */
+    int state;                  /* a clip state: the state */
+    float pos;                  /* a blend space or nested machine's state: the play's position (an additive
+                                   layer's reference clip follows it; a clip state's is time[0]) */
     const stance_clip *clip[STANCE_MAX_BLEND_ENTRIES];
     float time[STANCE_MAX_BLEND_ENTRIES];
     float weight[STANCE_MAX_BLEND_ENTRIES];
@@ -36,7 +38,7 @@ typedef struct g_plan_src {
 enum { PI_NONE, PI_SIMPLE, PI_BEGIN, PI_FIT };
 
 struct g_plan {
-    int machine;
+    int machine;                /* (a job's plan) */
     int active;                 /* evaluated this update */
     int blend;                  /* a switch is running: the fields below to `elapsed` hold */
     stance_switch_mode mode;
@@ -45,11 +47,12 @@ struct g_plan {
     int hist;                   /* the machine's history frames before this evaluation (0..2) */
     int h1, h2;                 /* the persistent poses (PM_*) holding them, newest first */
     float hist_dt, switch_dt, duration, elapsed;
-    int push;                   /* the persistent pose the output goes to as the newest history frame, -1 none */
-    int history;                /* the machine keeps history (the fused passes keep none) */
-    float ref_time;             /* a layer's machine under a reference clip: the clip's time (g_layer.ref_clip) */
+    int push;                   /* the persistent pose the output goes to as the newest history frame, or
+                                   PUSH_NONE, or PUSH_NO_HISTORY (the machine keeps none: the fused passes may run) */
     g_plan_src cur, old;        /* old: crossfade; the velocity modes' old clips (the IK stage's contacts) */
 };
+
+enum { PUSH_NO_HISTORY = -2, PUSH_NONE = -1 };
 
 /* A switch's work (the advance stage's begin_switch) for the evaluate
  * stage, which runs the jobs in order before the frame's machines. */
@@ -66,9 +69,16 @@ typedef struct g_job {
 } g_job;
 
 /* The advance stage's blend weights of a machine's current blend space
- * state, computed to step it and reused by its plan in the same update
- * (state -1: none). Valid within the update: a blend space reads only
- * numeric parameters, which nothing changes after the damping step. */
+ * state, computed to step it and reused by its plans in the same update
+ * (state -1: none). They stay right within the update: a blend space reads
+ * only numeric parameters, which nothing changes after the damping step.
+ * No plan reads stale ones: a machine evaluated in an update either kept
+ * its state since its step in it (which wrote them if it plays a blend
+ * space: a layer's machine steps while its layer is enabled, a nested one
+ * when its parent played the state nesting it at its step, as the parent
+ * still does unless it switched), or got its state from a switch in it (a
+ * switch sets state -1 for the machine and for those it starts over).
+ * Play requests come before any step: they set every state -1 first. */
 typedef struct g_weights {
     int state;
     float prate;                /* its phase rate times the state's rate */
