@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "stance/graphfile.h"
+#include "stance/build.h"
 
 static int usage(FILE *f, int rc) {
     fprintf(f, "usage: stance compile GRAPH.json [--asset FILE] -o OUT.stance\n"
