@@ -9,7 +9,8 @@
 
 #include <string.h>
 
-#include "stance/graph.h"
+#include "stance/instance.h"
+#include "stance/build.h"
 
 #define G_NAME 64
 

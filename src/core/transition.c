@@ -15,6 +15,7 @@
 #include "core/transition.h"
 #include "core/internal.h"
 #include "core/qmath.h"
+#include "stance/instance.h"
 
 float tr_ease(stance_easing e, float p) {
     p = p < 0.0f ? 0.0f : p > 1.0f ? 1.0f : p;
