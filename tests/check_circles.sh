@@ -17,29 +17,28 @@ plant() { # plant DIR: src/x/{a,b,c}.c and their objects as CMake lays them out
   mkdir -p "$d/src/x" "$d/build/CMakeFiles/t.dir/src/x"
   for f in a b c; do cc -c "$d/src/x/$f.c" -I"$d/src" -o "$d/build/CMakeFiles/t.dir/src/x/$f.c.o"; done
 }
+# the checker on DIR must fail and name the loop LOOP
+expect_circle() {
+  local d=$1 loop=$2 out
+  plant "$d"
+  if out=$(python3 "$src/tests/check_circles.py" "$d" "$d/build"); then
+    echo "check_circles: the circle planted in $d was not found:"; echo "$out"; exit 1
+  fi
+  grep -qF "$loop" <<<"$out" || { echo "check_circles: the circle planted in $d was not named ($loop):"; echo "$out"; exit 1; }
+}
 # a calls b, b calls a (through b.h): a circle of calls
 mkdir -p "$tmp/calls/src/x"
 printf 'int b(int);\n' > "$tmp/calls/src/x/b.h"
 printf '#include "x/b.h"\nint a(int n) { return n ? b(n - 1) : 0; }\n' > "$tmp/calls/src/x/a.c"
 printf 'int a(int);\nint b(int n) { return n ? a(n - 1) : 1; }\n' > "$tmp/calls/src/x/b.c"
 printf 'int c(void) { return 2; }\n' > "$tmp/calls/src/x/c.c"
-plant "$tmp/calls"
-if out=$(python3 "$src/tests/check_circles.py" "$tmp/calls" "$tmp/calls/build"); then
-  echo "check_circles: the planted circle of calls was not found:"; echo "$out"; exit 1
-fi
-grep -qF "CIRCLE of 2 files: x/a.c (calls b) -> x/b.c (calls a) -> x/a.c" <<<"$out" ||
-  { echo "check_circles: the planted circle of calls was not named:"; echo "$out"; exit 1; }
+expect_circle "$tmp/calls" "CIRCLE of 2 files: x/a.c (calls b) -> x/b.c (calls a) -> x/a.c"
 # two headers that include each other: a circle of includes
 mkdir -p "$tmp/incl/src/x"
 printf '#ifndef P_H\n#define P_H\n#include "x/q.h"\n#endif\n' > "$tmp/incl/src/x/p.h"
 printf '#ifndef Q_H\n#define Q_H\n#include "x/p.h"\n#endif\n' > "$tmp/incl/src/x/q.h"
 for f in a b c; do printf '#include "x/p.h"\nint %s(void) { return 0; }\n' $f > "$tmp/incl/src/x/$f.c"; done
-plant "$tmp/incl"
-if out=$(python3 "$src/tests/check_circles.py" "$tmp/incl" "$tmp/incl/build"); then
-  echo "check_circles: the planted circle of includes was not found:"; echo "$out"; exit 1
-fi
-grep -qF "CIRCLE of 2 files: x/p.h (includes it) -> x/q.h (includes it) -> x/p.h" <<<"$out" ||
-  { echo "check_circles: the planted circle of includes was not named:"; echo "$out"; exit 1; }
+expect_circle "$tmp/incl" "CIRCLE of 2 files: x/p.h (includes it) -> x/q.h (includes it) -> x/p.h"
 # a calls b, b calls c: no circle
 mkdir -p "$tmp/none/src/x"
 printf 'int b(void);\nint a(void) { return b(); }\n' > "$tmp/none/src/x/a.c"
