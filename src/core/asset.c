@@ -66,6 +66,7 @@
 
 #include "core/asset_graph.h"
 #include "core/asset_internal.h"
+#include "stance/build.h"
 
 #define HEADER_BYTES 32
 #define SECTION_HEAD 16

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "stance/asset.h"
+#include "stance/build.h"
 
 /* Checks that every clip the description names is one of asset's clips and
  * that masks are the skeleton's size. */
