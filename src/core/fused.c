@@ -443,9 +443,4 @@ int st_fused_vex_runs(void) {
     return 0;
 #endif
 }
-FUSED_VEX(additive, (stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags, unsigned long long still, float time, stance_cursor *cur, const float *mask, float weight), (out, base, delta, flags, still, time, cur, mask, weight))
-FUSED_VEX(blend2, (stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b, float tb, stance_cursor *cb, float wa, float wb, int same_s), (out, a, ta, ca, b, tb, cb, wa, wb, same_s))
-FUSED_VEX(blend2_under, (stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b, float tb, stance_cursor *cb, float wa, float wb, int same_s, float w), (out, a, ta, ca, b, tb, cb, wa, wb, same_s, w))
-FUSED_VEX(override, (stance_pose *out, const stance_pose *base, const stance_clip *layer, float time, stance_cursor *cur, const float *mask, float weight), (out, base, layer, time, cur, mask, weight))
-FUSED_VEX(under, (stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w), (out, old, time, cur, w))
-FUSED_VEX(sample, (stance_pose *out, const stance_clip *c, float time, stance_cursor *cur), (out, c, time, cur))
+ST_FUSED_PASSES(FUSED_VEX)
