@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
 #include "core/advance.h"
 #include "core/internal.h"
 #include "core/qmath.h"
@@ -164,15 +165,15 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
         float np;
         if (!p->finished) {
             const float step = dt * rate;
-            if (!s->once && c->event_count == 0 && step >= 0.0f && p->pos >= 0.0f && p->pos < c->duration &&
+            if (ST_FAST && !s->once && c->event_count == 0 && step >= 0.0f && p->pos >= 0.0f && p->pos < c->duration &&
                 (double)p->pos + (double)step < (double)c->duration) {
                 /* a looping clip without markers inside its cycle: stance_clip_advance's first case */
                 np = (float)((double)p->pos + (double)step);
                 if (np >= c->duration) np = 0.0f;
             } else {
-                stance_clip_advance(c, p->pos, step, !s->once, &np, hits, 16, &n, &wraps);
+                ST_CLIP_ADVANCE(c, p->pos, step, !s->once, &np, hits, 16, &n, &wraps);
             }
-            if (root) stance_clip_root_motion(c, p->pos, dt * rate, !s->once, p->root);
+            if (root) ST_CLIP_ROOT_MOTION(c, p->pos, dt * rate, !s->once, p->root);
             p->pos = np;
             p->loops += wraps;
             emit_markers(inst, layer, m, p, c, hits, n);
@@ -190,7 +191,7 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
         /* the current play's weights go where its plan reads them (g_weights) */
         float wbuf[STANCE_MAX_BLEND_ENTRIES];
         g_weights *cw = &ws->weights[m];
-        float *w = p == &inst->machines[m].cur ? cw->w : wbuf;
+        float *w = ST_FAST && p == &inst->machines[m].cur ? cw->w : wbuf;
         blend_weights(inst, s, w);
         const float prate = blend_phase_rate(inst, s, w) * rate;
         float dphase = prate * dt;
@@ -200,15 +201,15 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
         for (int i = 0; i < s->entry_count; i++) {
             if (w[i] > w[dom]) dom = i;
             /* a clip without a root path adds 0 (p->root is never -0: it starts at +0) */
-            if (w[i] <= 0.0f || !root || e[i].clip->root_key_count == 0) continue;
+            if (w[i] <= 0.0f || !root || (ST_FAST && e[i].clip->root_key_count == 0)) continue;
             float r[3], d = e[i].clip->duration;
-            stance_clip_root_motion(e[i].clip, p->pos * d, dphase * d, !s->once, r);
+            ST_CLIP_ROOT_MOTION(e[i].clip, p->pos * d, dphase * d, !s->once, r);
             for (int k = 0; k < 3; k++) p->root[k] += w[i] * r[k];
         }
         if (!p->finished) {
             if (e[dom].clip->event_count > 0) { /* its markers (the phase moves on below) */
                 float d = e[dom].clip->duration, np;
-                stance_clip_advance(e[dom].clip, p->pos * d, dphase * d, !s->once, &np, hits, 16, &n, &wraps);
+                ST_CLIP_ADVANCE(e[dom].clip, p->pos * d, dphase * d, !s->once, &np, hits, 16, &n, &wraps);
                 emit_markers(inst, layer, m, p, e[dom].clip, hits, n);
             }
             double ph = (double)p->pos + dphase;
@@ -220,7 +221,7 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
                 }
                 if (ph < 0.0) ph = 0.0;
             } else {
-                if (!(ph > 0.0 && ph < 1.0)) { /* inside the cycle: floor is 0 and ph stays as it is */
+                if (!ST_FAST || !(ph > 0.0 && ph < 1.0)) { /* inside the cycle: floor is 0 and ph stays as it is */
                     double fl = floor(ph);
                     p->loops += (int)fl;
                     ph -= fl;
@@ -333,7 +334,7 @@ ADV_INLINE void plan_src(stance_instance *inst, const g_weights *cw, const g_pla
     }
     float wbuf[STANCE_MAX_BLEND_ENTRIES], prate;
     const float *w;
-    if (cw && cw->state == p->state) { /* as the step computed them */
+    if (ST_FAST && cw && cw->state == p->state) { /* as the step computed them */
         w = cw->w, prate = cw->prate;
     } else {
         blend_weights(inst, s, wbuf);
@@ -595,9 +596,9 @@ static inline int advance_plain(const stance_instance *inst, int m, g_play *p, f
 ADV_APART void update_machine(stance_instance *inst, stance_workspace *ws, int m, float dt, unsigned flags) {
     g_machine_rt *rt = &inst->machines[m];
     const stance_graph *g = inst->graph;
-    if (!advance_plain(inst, m, &rt->cur, dt)) advance_play(inst, ws, m, &rt->cur, dt);
+    if (!(ST_FAST && advance_plain(inst, m, &rt->cur, dt))) advance_play(inst, ws, m, &rt->cur, dt);
     if (rt->trans >= 0) {
-        if (g->states[rt->old.state].type != STANCE_MOTION_MACHINE && !advance_plain(inst, m, &rt->old, dt))
+        if (g->states[rt->old.state].type != STANCE_MOTION_MACHINE && !(ST_FAST && advance_plain(inst, m, &rt->old, dt)))
             advance_play(inst, ws, m, &rt->old, dt);
         rt->elapsed += dt;
         if (rt->elapsed >= rt->duration) {
@@ -608,7 +609,7 @@ ADV_APART void update_machine(stance_instance *inst, stance_workspace *ws, int m
         }
     }
     if (!(flags & STANCE_UPDATE_NO_TRANSITIONS) &&
-        (g->machines[m].any_count > 0 || g->states[rt->cur.state].trans_count > 0)) { /* else none can start */
+        (!ST_FAST || g->machines[m].any_count > 0 || g->states[rt->cur.state].trans_count > 0)) { /* else none can start */
         int t = find_transition(inst, m);
         if (t >= 0) start_transition(inst, ws, m, t, dt);
     }
@@ -634,8 +635,8 @@ ADV_APART void root_motion(stance_instance *inst, const stance_workspace *ws) {
     const g_machine_rt *base = &inst->machines[m];
     const g_plan *pl = &ws->plans[m]; /* (planned: the base layer's machine always is) */
     for (int k = 0; k < 3; k++) inst->root_delta[k] = base->cur.root[k];
-    if (pl->blend && pl->mode == STANCE_SWITCH_CROSSFADE) { /* its eased weight */
-        const float w = pl->w;
+    if (pl->blend && pl->mode == STANCE_SWITCH_CROSSFADE) { /* its eased weight, as its plan has it */
+        const float w = ST_FAST ? pl->w : tr_ease(base->easing, base->duration > 0.0f ? base->elapsed / base->duration : 1.0f);
         for (int k = 0; k < 3; k++) inst->root_delta[k] = base->old.root[k] + (base->cur.root[k] - base->old.root[k]) * w;
     }
     if (inst->root_owned) return;
@@ -676,7 +677,7 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
         float h = g->params[i].damping;
         if (h > 0.0f) {
             float tgt = inst->param_target[i];
-            if (h != ws->damp_h || dt != ws->damp_dt) /* instances of one graph share it frame after frame */
+            if (!ST_FAST || h != ws->damp_h || dt != ws->damp_dt) /* instances of one graph share it frame after frame */
                 ws->damp_h = h, ws->damp_dt = dt, ws->damp_a = exp2f(-dt / h);
             const float a = ws->damp_a; /* issue 12: a weighted mean stays finite where tgt + (v - tgt) * a overflowed */
             float v = a * inst->params[i] + (1.0f - a) * tgt;
@@ -688,7 +689,7 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
     /* layer weights fade towards their targets (the one owner of layer weights) */
     for (int l = 0; l < g->layer_count; l++) {
         float w = inst->layer_weight[l], t = inst->layer_target[l], r = inst->layer_rate[l];
-        if (w != t) {
+        if (!ST_FAST || w != t) {
             float step = !(r > 0.0f) ? 1e30f : dt > 0.0f ? r * dt : 0.0f; /* issue 12: an inf rate (tiny fade) times a zero step was NaN */
             /* within 1e-6 of the target is the target (a fade summed frame by frame stops a hair short) */
             w = w < t ? (w + step > t - 1e-6f ? t : w + step) : (w - step < t + 1e-6f ? t : w - step);
@@ -702,7 +703,7 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
         if (inst->layer_off[st->layer] || (st->parent >= 0 && !plays(inst, st))) continue;
         const int m = st->machine;
         g_machine_rt *rt = &inst->machines[m];
-        if (rt->trans < 0 && !st->has_trans && advance_plain(inst, m, &rt->cur, dt)) continue;
+        if (ST_FAST && rt->trans < 0 && !st->has_trans && advance_plain(inst, m, &rt->cur, dt)) continue;
         update_machine(inst, ws, m, dt, flags);
     }
     plan(inst, ws, dt);

@@ -13,6 +13,7 @@
  * Scratch poses come from the workspace. */
 #include <string.h>
 
+#include "core/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
 #include "core/evaluate.h"
 #include "core/fused.h"
 #include "core/internal.h"
@@ -54,8 +55,8 @@ static void sample_src(stance_instance *inst, stance_workspace *ws, int m, const
         if (vel) {
             stance_clip_sample_velocity(src->clip[0], src->time[0], src->cursor[0], dst, vel);
             vel_scale(vel, src->vscale[0]);
-        } else if (!ws->unfused && st_fusable(src->clip[0])) {
-            st_fused_sample(dst, src->clip[0], src->time[0], src->cursor[0]);
+        } else if (ST_FAST && st_fusable(src->clip[0])) {
+            ST_FUSED(sample)(dst, src->clip[0], src->time[0], src->cursor[0]);
         } else {
             stance_clip_sample(src->clip[0], src->time[0], src->cursor[0], dst);
         }
@@ -63,9 +64,9 @@ static void sample_src(stance_instance *inst, stance_workspace *ws, int m, const
         return;
     }
     stance_pose *scratch = ws_pose(ws, m, PW_S1), *sv = ws_pose(ws, m, PW_SV);
-    if (src->count == 2 && !vel && !ws->unfused && st_fusable(src->clip[0]) && st_fusable(src->clip[1])) {
+    if (ST_FAST && src->count == 2 && !vel && st_fusable(src->clip[0]) && st_fusable(src->clip[1])) {
         /* the common case: both clips sampled straight into the blend */
-        st_fused_blend2(dst, src->clip[0], src->time[0], src->cursor[0], src->clip[1], src->time[1], src->cursor[1],
+        ST_FUSED(blend2)(dst, src->clip[0], src->time[0], src->cursor[0], src->clip[1], src->time[1], src->cursor[1],
                         src->weight[0], src->weight[1], src->same_s);
         inst->clips_sampled += 2;
         return;
@@ -88,7 +89,7 @@ static void sample_src(stance_instance *inst, stance_workspace *ws, int m, const
         else stance_clip_sample(src->clip[i], src->time[i], src->cursor[i], target);
         inst->clips_sampled++;
         if (i == 0) {
-            if (src->weight[0] < 1.0f) pose_scale(dst, src->weight[0]);
+            if (!ST_FAST || src->weight[0] < 1.0f) pose_scale(dst, src->weight[0]);
             if (vel) vel_scale(vel, src->vscale[0]);
         } else {
             pose_accumulate(dst, scratch, src->weight[i]);
@@ -130,14 +131,14 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, con
         switch (pl->mode) {
         case STANCE_SWITCH_CROSSFADE: {
             const g_plan_src *os = &pl->old;
-            if (!ws->unfused && os->sub < 0 && !os->blendspace && os->count == 1 && st_fusable(os->clip[0])) {
-                st_fused_under(out, os->clip[0], os->time[0], os->cursor[0], w); /* the old clip sampled into the fade */
+            if (ST_FAST && os->sub < 0 && !os->blendspace && os->count == 1 && st_fusable(os->clip[0])) {
+                ST_FUSED(under)(out, os->clip[0], os->time[0], os->cursor[0], w); /* the old clip sampled into the fade */
                 inst->clips_sampled++;
                 break;
             }
-            if (!ws->unfused && os->sub < 0 && os->blendspace && os->count == 2 && st_fusable(os->clip[0]) &&
+            if (ST_FAST && os->sub < 0 && os->blendspace && os->count == 2 && st_fusable(os->clip[0]) &&
                 st_fusable(os->clip[1])) { /* the old two-clip blend sampled into the fade */
-                st_fused_blend2_under(out, os->clip[0], os->time[0], os->cursor[0], os->clip[1], os->time[1], os->cursor[1],
+                ST_FUSED(blend2_under)(out, os->clip[0], os->time[0], os->cursor[0], os->clip[1], os->time[1], os->cursor[1],
                                       os->weight[0], os->weight[1], os->same_s, w);
                 inst->clips_sampled += 2;
                 break;
@@ -248,10 +249,10 @@ static int fused_layer(stance_instance *inst, const g_plan *pl, const g_layer *g
     if (gl->mode == STANCE_LAYER_ADDITIVE) {
         const g_state *s = &g->states[src->state];
         const int own = s->delta == src->clip[0];
-        st_fused_additive(local, local, src->clip[0], own ? s->delta_flags : 0, own ? s->delta_still : 0, src->time[0],
+        ST_FUSED(additive)(local, local, src->clip[0], own ? s->delta_flags : 0, own ? s->delta_still : 0, src->time[0],
                           src->cursor[0], mask, w);
     } else {
-        st_fused_override(local, local, src->clip[0], src->time[0], src->cursor[0], mask, w);
+        ST_FUSED(override)(local, local, src->clip[0], src->time[0], src->cursor[0], mask, w);
     }
     inst->clips_sampled++;
     return 1;
@@ -277,7 +278,7 @@ static void apply_layer(stance_instance *inst, stance_workspace *ws, const g_pla
         stance_pose_additive_apply(local, local, delta, mask, w);
     } else if (gl->space == STANCE_SPACE_MESH) {
         stance_pose *lm = ws_shared(ws, PW_LAYER_MODEL), *tmp = ws_shared(ws, PW_LAYER_TMP);
-        stance_local_to_model(lm, lo, sk, NULL);
+        ST_L2M(lm, lo, sk);
         stance_pose_blend_mesh(tmp, local, lo, lm, mask, w, sk);
         stance_pose_copy(local, tmp);
     } else {
@@ -294,13 +295,15 @@ void ev_frame(stance_instance *inst, stance_workspace *ws) {
         const g_plan *top = &ws->plans[gl->machine];
         if (!top->active) continue;
         const float w = inst->layer_weight[l];
-        if (gl->fusable && !ws->unfused && fused_layer(inst, top, gl, w)) continue;
-        /* the base layer's machine writes the instance's local pose itself */
+        if (ST_FAST && gl->fusable && fused_layer(inst, top, gl, w)) continue;
+        /* the base layer's machine writes the instance's local pose itself
+         * (the reference: its output, then copied) */
         for (int i = gl->step_first; i <= gl->step_last; i++) {
             const int m = g->steps[i].machine;
             const g_plan *pl = &ws->plans[m];
-            if (pl->active) eval_machine(inst, ws, m, pl, l == 0 && i == gl->step_last ? in_local(inst) : ws_pose(ws, m, PW_OUT));
+            if (pl->active) eval_machine(inst, ws, m, pl, ST_FAST && l == 0 && i == gl->step_last ? in_local(inst) : ws_pose(ws, m, PW_OUT));
         }
+        if (!ST_FAST && l == 0) stance_pose_copy(in_local(inst), ws_pose(ws, gl->machine, PW_OUT));
         if (l > 0) apply_layer(inst, ws, top, gl, w);
     }
 }

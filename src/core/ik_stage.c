@@ -11,6 +11,7 @@
  * its instance and the immutable graph. */
 #include <string.h>
 
+#include "core/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
 #include "core/ik_stage.h"
 #include "core/internal.h"
 
@@ -86,7 +87,7 @@ stance_status ik_frame(stance_instance *inst, stance_workspace *ws, float dt) {
                 g_ik_aim_desc(gi, t, &ad);
                 s = stance_ik_aim(&ad, t[3], g->skeleton, in_local(inst), in_model(inst), NULL, NULL);
             }
-            st_local_to_model_range(in_model(inst), in_local(inst), g->skeleton, gi->l2m_from, gi->l2m_to);
+            ST_L2M_SUBTREE(in_model(inst), in_local(inst), g->skeleton, gi->l2m_from, gi->l2m_to);
             if (s && !first) first = s;
             continue;
         }

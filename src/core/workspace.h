@@ -115,7 +115,9 @@ struct stance_workspace {
     int pose_count;
     float *pose_mem;
     stance_pose *views;         /* machine_cap * 3: views of an instance's machine poses */
-    int unfused;                /* tests: 1 = evaluate without the fused passes of core/fused.h (the reference) */
+    /* tests (st_workspace_set_frame): the copy of the frame's stages this
+     * workspace runs, NULL = the fast paths (the stages as they are) */
+    stance_status (*frame)(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags);
     float damp_h, damp_dt, damp_a; /* the last damping factor exp2f(-dt / h) computed (h 0: none yet) */
 };
 
@@ -126,6 +128,15 @@ static inline stance_pose *ws_shared(stance_workspace *ws, int which) {
 /* instance.c: machine m's persistent pose `which` (PM_*) of inst, as a view
  * bound in the workspace */
 stance_pose *ws_mpose(stance_workspace *ws, stance_instance *inst, int m, int which);
+/* frame_reference.c, the one test hook of the switch of docs/fast-paths.md:
+ * which copy of the frame's stages ws runs from its next update on
+ * (ST_FRAME_FAST, the default: the fast paths, the fused passes and
+ * local-to-model in the CPU's best encoding; ST_FRAME_SSE2: the same with
+ * those in the baseline encoding; ST_FRAME_REFERENCE: every fast path off).
+ * Returns the copy's name ("fast", "sse2", "reference"), NULL for an
+ * unknown one. */
+typedef enum { ST_FRAME_FAST, ST_FRAME_SSE2, ST_FRAME_REFERENCE } st_frame_copy;
+const char *st_workspace_set_frame(stance_workspace *ws, st_frame_copy copy);
 /* instance.c: binds the workspace's poses for graph g's joint count (when it changes) */
 void ws_bind(stance_workspace *ws, const stance_graph *g);
 
