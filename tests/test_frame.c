@@ -275,6 +275,71 @@ static void test_snapshot_of_a_nested_machine(void) {
     stance_graph_destroy(g);
 }
 
+/* The workspace's jobs at their heaviest: a chain of 5 machines each
+ * nesting the one before (the deepest nesting; requests are carried out in
+ * machine order, so the deepest first), every one asked to play its
+ * nesting state again (a snapshot of its whole chain) and then leaving it
+ * at once (a second snapshot) in one update, all frozen without history:
+ * more job plans than one round of switches may take (3 per machine),
+ * within the workspace's 6 per machine (ASan watches the bound); the pose
+ * stays finite and the model pose the whole pass over the local one. */
+static void test_jobs_at_their_bound(void) {
+    enum { M = STANCE_MAX_NEST + 1 };
+    static char names[M][8], nest_name[M][8];
+    static stance_state_desc states[M][2];
+    static stance_transition_desc tr[M][2];
+    static stance_machine_desc md[M];
+    static stance_condition_desc go = {.param = "go", .op = STANCE_CMP_TRUE};
+    for (int i = 0; i < M; i++) {
+        snprintf(names[i], sizeof names[i], "M%d", i);
+        snprintf(nest_name[i], sizeof nest_name[i], "M%d", i - 1);
+        states[i][0] = i > 0 ? (stance_state_desc){.name = "N", .type = STANCE_MOTION_MACHINE, .machine = nest_name[i]}
+                             : (stance_state_desc){.name = "N", .clip = stance_builtin_clip(&B, "walk")};
+        states[i][1] = (stance_state_desc){.name = "C", .clip = stance_builtin_clip(&B, i & 1 ? "run" : "idle")};
+        tr[i][0] = (stance_transition_desc){.from = "N", .to = "C", .condition_count = 1, .conditions = &go, .blend_time = 0.2f,
+                                            .mode = STANCE_SWITCH_FROZEN};
+        tr[i][1] = (stance_transition_desc){.from = "C", .to = "N", .blend_time = 0.2f, .mode = STANCE_SWITCH_FROZEN,
+                                            .exit = STANCE_EXIT_NORMALIZED, .exit_time = 0.5f};
+        md[i] = (stance_machine_desc){.name = names[i], .entry = "N", .state_count = 2, .states = states[i],
+                                      .transition_count = 2, .transitions = tr[i]};
+    }
+    stance_param_desc pd = {.name = "go", .type = STANCE_PARAM_BOOL};
+    stance_layer_desc ld = {.name = "base", .machine = names[M - 1]};
+    stance_graph_desc gd = {.skeleton = B.skeleton, .param_count = 1, .params = &pd, .machine_count = M, .machines = md,
+                            .layer_count = 1, .layers = &ld};
+    stance_graph *g = NULL;
+    stance_error err = {0};
+    CHECK_OK(stance_graph_create(&gd, NULL, &g, &err));
+    if (!g) { fprintf(stderr, "chain graph: %s\n", err.message); return; }
+    stance_instance *inst = NULL;
+    stance_workspace *ws = NULL;
+    CHECK_OK(stance_instance_create(g, NULL, &inst, NULL));
+    CHECK_OK(stance_workspace_create(g, NULL, &ws, NULL));
+    stance_pose ref;
+    stance_pose_create(&ref, B.skeleton->joint_count, NULL, NULL);
+    int most = 0, finite = 1, same = 0;
+    for (int f = 0; f < 60; f++) {
+        const int heavy = f % 20 == 10;
+        CHECK_OK(stance_instance_set_bool(inst, 0, heavy, NULL));
+        if (heavy) /* every machine plays its nesting state again: a snapshot of its chain each */
+            for (int i = 0; i < M; i++) CHECK_OK(stance_instance_play(inst, g->machines[i].entry, STANCE_SWITCH_FROZEN, STANCE_EASE_SMOOTHSTEP, 0.2f, NULL));
+        CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws));
+        if (ws->job_plans_used > most) most = ws->job_plans_used;
+        const stance_pose *l = stance_instance_local_pose(inst), *m = stance_instance_model_pose(inst);
+        for (int j = 0; j < l->joint_count; j++) finite = finite && isfinite(l->tx[j]) && isfinite(l->qw[j]) && isfinite(m->ty[j]);
+        CHECK_OK(stance_local_to_model(&ref, l, B.skeleton, NULL));
+        same += same_bits(&ref, m);
+    }
+    printf("  a chain of %d machines, each switching twice in one update: %d job plans (one round's bound %d, the workspace's %d)\n",
+           M, most, 3 * M, WS_JOB_PLANS_PER_MACHINE * M);
+    CHECK(most > 3 * M && most <= WS_JOB_PLANS_PER_MACHINE * M);
+    CHECK(finite && same == 60);
+    stance_pose_destroy(&ref);
+    stance_instance_destroy(inst);
+    stance_workspace_destroy(ws);
+    stance_graph_destroy(g);
+}
+
 int main(void) {
     stance_error err;
     if (stance_builtin_create(NULL, &B, &err)) { fprintf(stderr, "%s\n", err.message); return 1; }
@@ -282,6 +347,7 @@ int main(void) {
     RUN(test_subtree_local_to_model);
     RUN(test_ik_ranges);
     RUN(test_snapshot_of_a_nested_machine);
+    RUN(test_jobs_at_their_bound);
     stance_builtin_destroy(&B);
     return check_summary();
 }

@@ -80,7 +80,7 @@ struct stance_instance {
     float *layer_weight, *layer_target, *layer_rate;
     unsigned char *layer_off;   /* disabled layers */
     stance_pose *poses;         /* PI_LOCAL, PI_MODEL */
-    float *machine_pose_mem;    /* the machines' persistent poses (views: in_mpose) */
+    float *machine_pose_mem;    /* the machines' persistent poses (views: ws_mpose) */
     int event_count, event_dropped;
     int events_sealed;          /* the queue holds a finished update's events */
     float root_delta[3];

@@ -86,13 +86,15 @@ typedef struct g_weights {
 } g_weights;
 
 /* An update starts at most 2 switches per machine (a play request, then a
- * transition), so at most 2 jobs; a JOB_EVAL plans the machine and the
- * nested machines it plays, a chain of h + 1 machines (h: the height of its
- * tree). Split the machines' trees into their longest chains: a machine at
- * position p from the bottom of a chain of L <= STANCE_MAX_NEST + 1 = 5 has
- * h + 1 = p, so the sum of h + 1 over the machines is the sum over the
- * chains of L (L + 1) / 2 <= 3 L: at most 3 machine_count plans per
- * switch-round, 6 per machine in all. */
+ * transition), so at most 2 jobs per machine; a JOB_EVAL plans the machine
+ * and the nested machines it plays, a chain of h + 1 machines (h: the
+ * height of its tree). Split the machines' trees into their longest chains,
+ * each of L <= STANCE_MAX_NEST + 1 = 5 machines: a machine at position p
+ * from a chain's bottom has h + 1 = p, so the sum of h + 1 over all
+ * machines is the sum of L (L + 1) / 2 <= 3 L over the chains, at most 3
+ * per machine; twice that over an update's two rounds of switches. Both
+ * bounds follow from the machine count alone, so a workspace still serves
+ * every graph with no more joints and machines. */
 #define WS_JOBS_PER_MACHINE 2
 #define WS_JOB_PLANS_PER_MACHINE 6
 
