@@ -61,6 +61,9 @@ static stance_status check_args(const char *path, const stance_import_options *o
     if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "import: path is NULL or empty");
     if (opt && (!isfinite(opt->scale) || opt->scale < 0.0f))
         return st_fail(err, STANCE_ERR_ARGUMENT, "%s: scale %g is not a finite number > 0", path, (double)opt->scale);
+    if (opt && (!isfinite(opt->tolerance_units) || opt->tolerance_units < 0.0f || !isfinite(opt->tolerance_radians) ||
+                opt->tolerance_radians < 0.0f))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "%s: tolerances must be finite numbers >= 0", path);
     if (st_check_allocator(allocator, path, err)) return STANCE_ERR_ARGUMENT;
     return STANCE_OK;
 }
@@ -231,7 +234,11 @@ static stance_status import_probed(const char *path, const unsigned char *head, 
     im.scale = opt && opt->scale > 0.0f ? (double)opt->scale : 1.0;
     im.budget = budget;
     im.strict = opt && opt->strict;
+    /* rotation keys follow slerp to the glTF path's tolerances */
+    im.tol_u = opt && opt->tolerance_units > 0.0f ? (double)opt->tolerance_units : 1e-5;
+    im.tol_r = opt && opt->tolerance_radians > 0.0f ? (double)opt->tolerance_radians : 1e-4;
     s = st_imp_scene(&im, allocator, out);
+    if (s && opt && opt->report) opt->report->count = 0;
     free(im.nodes);
     free(im.joint_node);
     aiReleaseImport(scene);
