@@ -61,24 +61,32 @@ static xform file_local(const stance_bake_space *im, int j, const local *l) {
 }
 
 typedef struct verdict {
-    int joint;          /* the joint furthest off in position, else in its frame; -1 when none is off, -2 out of memory */
+    int joint;          /* the joint furthest off in position, else in its frame; -1 when none is off */
     double pos, frame;  /* its position error in model units, its frame's (relative) */
 } verdict;
+
+/* A pose's scratch: the file's model matrices, the runtime's transforms. */
+typedef struct scratch {
+    stance_bake_mat *m;
+    local *g;
+} scratch;
+
+static int scratch_init(scratch *w, int J) {
+    w->m = malloc(sizeof(stance_bake_mat) * (size_t)J);
+    w->g = malloc(sizeof(local) * (size_t)J);
+    return w->m && w->g;
+}
+static void scratch_free(scratch *w) { free(w->m), free(w->g); }
 
 /* Composes the pose both ways and finds the joint furthest off (in
  * position, else in its frame); fills positions[3 * J] (the file's, model
  * units) when not NULL. */
-static verdict judge(const st_scale_ctx *ctx, const stance_skeleton *sk, const local *l, double *positions) {
+static verdict judge(const st_scale_ctx *ctx, const stance_skeleton *sk, const local *l, scratch *w, double *positions) {
     const stance_bake_space *im = &ctx->space;
     const int J = sk->joint_count;
     verdict v = {-1, 0.0, 0.0};
-    stance_bake_mat *m = malloc(sizeof(stance_bake_mat) * (size_t)J);
-    local *g = malloc(sizeof(local) * (size_t)J);
-    if (!m || !g) {
-        free(m), free(g);
-        v.joint = -2;
-        return v;
-    }
+    stance_bake_mat *m = w->m;
+    local *g = w->g;
     xform above = im->above;
     for (int i = 0; i < 3; i++) above.s[i] = fabs(above.s[i]); /* the mirror is dropped, as the import does */
     stance_bake_mat a = im->above_identity ? stance_bake_mat_identity() : stance_bake_mat_from_xform(&above);
@@ -119,7 +127,6 @@ static verdict judge(const st_scale_ctx *ctx, const stance_skeleton *sk, const l
         if (pos > POS_TOL * ctx->size ? pos > v.pos : v.pos == 0.0 && frame > FRAME_TOL && frame > v.frame)
             v.joint = j, v.pos = pos > POS_TOL * ctx->size ? pos : 0.0, v.frame = frame;
     }
-    free(m), free(g);
     return v;
 }
 
@@ -163,14 +170,15 @@ stance_status st_imp_check_rest(st_scale_ctx *im, const stance_skeleton *sk) {
     const int J = sk->joint_count;
     local *l = malloc(sizeof(local) * (size_t)J);
     double *pos = malloc(sizeof(double) * 3 * (size_t)J);
+    scratch w;
     stance_status s = STANCE_OK;
-    if (!l || !pos) {
+    if (!scratch_init(&w, J) || !l || !pos) {
         s = st_fail(im->err, STANCE_ERR_MEMORY, "%s: out of memory", im->path);
         goto done;
     }
     rest_locals(sk, l);
-    im->size = 1.0; /* judged below against the extent found */
-    verdict v = judge(im, sk, l, pos);
+    im->size = 1.0; /* the positions first, for the model's size */
+    judge(im, sk, l, &w, pos);
     double lo[3] = {pos[0], pos[1], pos[2]}, hi[3] = {pos[0], pos[1], pos[2]}, d = 0.0;
     for (int j = 1; j < J; j++)
         for (int i = 0; i < 3; i++) {
@@ -180,11 +188,10 @@ stance_status st_imp_check_rest(st_scale_ctx *im, const stance_skeleton *sk) {
     for (int i = 0; i < 3; i++) d += (hi[i] - lo[i]) * (hi[i] - lo[i]);
     im->size = d > 1e-24 && isfinite(d) ? sqrt(d) : 1.0;
     if (!im->uneven) goto done;
-    v = judge(im, sk, l, NULL);
-    if (v.joint == -2) s = st_fail(im->err, STANCE_ERR_MEMORY, "%s: out of memory", im->path);
-    else if (v.joint >= 0) s = refuse(im, sk, l, "", v);
+    verdict v = judge(im, sk, l, &w, NULL);
+    if (v.joint >= 0) s = refuse(im, sk, l, "", v);
 done:
-    free(l), free(pos);
+    free(l), free(pos), scratch_free(&w);
     return s;
 }
 
@@ -194,11 +201,13 @@ static int cmp_float(const void *a, const void *b) {
 }
 
 /* A track's value at time t: held outside its keys, lerped (rotations
- * nlerped, sign-aligned) between them, as stance_clip_create fills its grid. */
-static void track_at(const stance_track_desc *t, float time, double out[4]) {
+ * nlerped, sign-aligned) between them, as stance_clip_create fills its grid.
+ * *key is the cursor (times asked in increasing order). */
+static void track_at(const stance_track_desc *t, float time, int *key, double out[4]) {
     const int w = t->channel == STANCE_CHANNEL_ROTATION ? 4 : 3, n = t->key_count;
-    int k = 0;
+    int k = *key;
     while (k + 1 < n && t->times[k + 1] <= time) k++;
+    *key = k;
     const float *a = t->values + (size_t)w * (size_t)k;
     if (k + 1 >= n || time <= t->times[k]) {
         for (int i = 0; i < w; i++) out[i] = a[i];
@@ -227,8 +236,10 @@ stance_status st_imp_check_clip(const st_scale_ctx *im, const stance_skeleton *s
     for (int i = 0; i < count; i++) n += (size_t)tracks[i].key_count;
     float *times = malloc(sizeof(float) * (n ? n : 1));
     local *l = malloc(sizeof(local) * (size_t)J);
+    int *cursor = calloc((size_t)(count > 0 ? count : 1), sizeof(int));
+    scratch w;
     stance_status s = STANCE_OK;
-    if (!times || !l) {
+    if (!scratch_init(&w, J) || !times || !l || !cursor) {
         s = st_fail(im->err, STANCE_ERR_MEMORY, "%s: out of memory", im->path);
         goto done;
     }
@@ -241,18 +252,19 @@ stance_status st_imp_check_clip(const st_scale_ctx *im, const stance_skeleton *s
         rest_locals(sk, l);
         for (int i = 0; i < count; i++) {
             double v[4];
-            track_at(&tracks[i], times[k], v);
+            track_at(&tracks[i], times[k], &cursor[i], v);
             local *o = &l[tracks[i].joint];
             memcpy(tracks[i].channel == STANCE_CHANNEL_TRANSLATION ? o->t : tracks[i].channel == STANCE_CHANNEL_ROTATION ? o->r : o->s,
                    v, sizeof(double) * (tracks[i].channel == STANCE_CHANNEL_ROTATION ? 4 : 3));
         }
-        verdict v = judge(im, sk, l, NULL);
-        char where[96];
-        snprintf(where, sizeof where, "clip '%.40s' at %.4g s: ", clip, (double)times[k]);
-        if (v.joint == -2) s = st_fail(im->err, STANCE_ERR_MEMORY, "%s: out of memory", im->path);
-        else if (v.joint >= 0) s = refuse(im, sk, l, where, v);
+        verdict v = judge(im, sk, l, &w, NULL);
+        if (v.joint >= 0) {
+            char where[96];
+            snprintf(where, sizeof where, "clip '%.40s' at %.4g s: ", clip, (double)times[k]);
+            s = refuse(im, sk, l, where, v);
+        }
     }
 done:
-    free(times), free(l);
+    free(times), free(l), free(cursor), scratch_free(&w);
     return s;
 }
