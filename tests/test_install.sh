@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `make install` gives libraries an outside program links: the runtime
-# (stance.pc, stance::stance; tests/core_alone.c links it alone), the lesson
+# (stance.pc, stance::stance; tests/core_alone.c links it alone), the builder
+# library (stance-build.pc, stance::build: graph compilation, compression,
+# the .stance writer), the lesson
 # library (stance-lesson.pc, stance::lesson: the built-in character and the
 # experiments) and the tools-side library (stance-io.pc, stance::io) that
 # loads graph files and imports glTF, through pkg-config and through CMake's
@@ -107,11 +109,11 @@ if cc $san -std=c11 -Wall -Wextra -Werror "$tmp/main.c" $(pkg-config --cflags --
 if cc $san -std=c11 -Wall -Wextra -Werror "$tmp/io.c" $(pkg-config --cflags --libs stance-io) -o "$tmp/io_pc"; then
   check_io "$tmp/io_pc" "pkg-config stance-io"
 else bad "pkg-config stance-io build"; fi
-for pc in stance stance-lesson stance-io; do
+for pc in stance stance-build stance-lesson stance-io; do
   v=$(pkg-config --modversion $pc)
   [ "$v" = "$version" ] && ok "$pc.pc version $v" || bad "$pc.pc version $v, wanted $version"
 done
-for lib in stance stance_lesson stance_io; do
+for lib in stance stance_build stance_lesson stance_io; do
   so=$(readelf -d "$libroot/lib$lib.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
   [ "$so" = "lib$lib.so.$major" ] && ok "lib$lib.so SONAME $so" || bad "lib$lib.so SONAME '$so', wanted lib$lib.so.$major"
 done
