@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stance/graph.h"
+#include "stance/instance.h"
 #include "stance/pose.h"
 #include "stance/skin.h"
+#include "stance/build.h"
 
 static void fz_die(const char *what) {
     fprintf(stderr, "exercise: %s\n", what);

@@ -9,6 +9,7 @@
 
 #include "stance/graphfile.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 
 static stance_graphfile *base; /* holds the built-in asset lent to every input */
 

@@ -10,6 +10,7 @@
 
 #include "lab.h"
 #include "stance/asset.h"
+#include "stance/build.h"
 
 /* ---- views 2 and 3: a .stance file ------------------------------------------ */
 

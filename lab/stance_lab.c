@@ -28,6 +28,7 @@
 
 #include "stance/asset.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 #include "lab.h"

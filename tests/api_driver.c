@@ -1,7 +1,7 @@
 /* tests/api_driver.c - the random public-API driver (see api_driver.h):
  * byte source, update wrappers, invariants, graphs, and one random call with
  * the status its header promises. Expected statuses are computed here from
- * the documented contracts (graph.h, controller.h), not from the code. */
+ * the documented contracts (instance.h, params.h, controller.h), not from the code. */
 #include "api_driver.h"
 
 #include <float.h>
@@ -412,7 +412,7 @@ static int step_instance(drv_world *w, drv_src *s, int op, int slot) {
             int ok = w->inst_graph[o] == w->inst_graph[slot] || G->graph[w->inst_graph[o]] == g;
             stance_status st = stance_instance_copy(inst, w->inst[o]);
             if (expect(w, "instance_copy", st, ok, NULL)) return 1;
-            if (st == STANCE_OK && o != slot) { /* graph.h: the whole state: both go on the same from here */
+            if (st == STANCE_OK && o != slot) { /* instance.h: the whole state: both go on the same from here */
                 float dt = drv_dt(s);
                 stance_status a = drv_instance_update(inst, dt, 0), b = drv_instance_update(w->inst[o], dt, 0);
                 if (expect(w, "instance_update", a, dt_ok(dt), NULL) || expect(w, "instance_update", b, dt_ok(dt), NULL)) return 1;
@@ -540,7 +540,7 @@ static int instance_call(drv_world *w, drv_src *s, int op, stance_instance *inst
             ok = ok && fabsf(r.t[c]) <= STANCE_MAX_TRANSLATION && fabsf(r.s[c]) >= STANCE_MIN_SCALE && fabsf(r.s[c]) <= STANCE_MAX_SCALE;
         double n2 = 0;
         for (int c = 0; c < 4; c++) ok = ok && isfinite(r.r[c]), n2 += (double)r.r[c] * r.r[c];
-        /* graph.h: a unit quaternion within 1e-3 (the float length the runtime computes decides at the edge) */
+        /* instance.h: a unit quaternion within 1e-3 (the float length the runtime computes decides at the edge) */
         const float n = sqrtf(r.r[0] * r.r[0] + r.r[1] * r.r[1] + r.r[2] * r.r[2] + r.r[3] * r.r[3]);
         ok = ok && fabsf(n - 1.0f) <= 1e-3f;
         (void)n2;

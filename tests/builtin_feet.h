@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "stance/stance.h"
+#include "stance/build.h"
 
 static inline stance_ik_desc builtin_feet(void) {
     stance_ik_desc k;

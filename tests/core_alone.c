@@ -4,6 +4,7 @@
  * keys). tests/test_core_alone.sh and tests/test_install.sh build it against
  * libstance only. Not a ctest executable of its own (not named test_*). */
 #include <stance/stance.h>
+#include <stance/build.h>
 #include <stdio.h>
 
 int main(void) {

@@ -18,6 +18,7 @@
 #include "stance/pose.h"
 #include "stance/skeleton.h"
 #include "stance/skin.h"
+#include "stance/build.h"
 
 #define J 6
 #define MV 8 /* vertices of the test meshes (a cube) */

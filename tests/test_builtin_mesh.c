@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 /* The bound on edge stretch (posed length / rest length). Linear blend

@@ -19,8 +19,23 @@ expect_status() { # want, what, command...
   if [ "$rc" = "$want" ]; then ok "$what"; else cat "$tmp/out" "$tmp/err"; bad "$what (exit $rc, wanted $want)"; fi
 }
 
-expect_status 0 "compile builtin.json" "$cli" compile "$src/graphs/builtin.json" -o "$tmp/b.stance"
-grep -q "graph of .*builtin.json (2 parameters, 4 machines, 6 states, 4 layers)" "$tmp/out" && ok "compile summary" || bad "compile summary"
+expect_status 0 "compile builtin.json" "$cli" compile "$src/graphs/builtin.json" -o "$tmp/c.stance"
+grep -q "graph of .*builtin.json (2 parameters, 4 machines, 6 states, 4 layers), 23 joints, 7 of 7 clips, 7 compressed (largest error 0.00[0-9]* cm)$" "$tmp/out" \
+  && ok "compile compresses by default, as import does" || { cat "$tmp/out"; bad "compile summary (compressed)"; }
+# every clip of the file compressed, each within the 0.01 cm bound it was given, read back by info
+"$cli" info "$tmp/c.stance" > "$tmp/info_c"
+python3 - "$tmp/info_c" <<'PY' && ok "info: 7 clips, each compressed within 0.01 cm" || bad "info on the compressed compile"
+import re, sys
+errs = [float(m) for m in re.findall(r"largest error ([0-9.e-]+) cm", open(sys.argv[1]).read())]
+assert len(errs) == 7 and all(0 < e <= 0.01 for e in errs), errs
+PY
+expect_status 0 "compile builtin.json --error-cm 0" "$cli" compile "$src/graphs/builtin.json" --error-cm 0 -o "$tmp/b.stance"
+grep -q "graph of .*builtin.json (2 parameters, 4 machines, 6 states, 4 layers), 23 joints, 7 of 7 clips$" "$tmp/out" && ok "compile summary (exact)" || bad "compile summary (exact)"
+# a .stance asset's clips are kept as stored: an exact import stays exact
+expect_status 0 "import the built-in character exact" "$cli" import "$tmp/b.stance" -o "$tmp/exact.stance"
+expect_status 0 "compile on a .stance asset" "$cli" compile "$src/graphs/builtin.json" --asset "$tmp/exact.stance" -o "$tmp/e.stance"
+grep -q "7 of 7 clips$" "$tmp/out" && ok "a .stance asset's clips are kept as stored" || { cat "$tmp/out"; bad "compile recompressed a .stance asset"; }
+expect_status 2 "compile --error-cm -1" "$cli" compile "$src/graphs/builtin.json" --error-cm -1 -o "$tmp/x.stance"
 expect_status 0 "info --json on it" "$cli" info "$tmp/b.stance" --json
 if python3 - "$src/graphs/builtin.json" "$tmp/out" <<'PY'
 import json, sys

@@ -9,6 +9,7 @@
 #include "check.h"
 #include "ws.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 static stance_builtin B;

@@ -20,6 +20,7 @@
 #include "builtin_feet.h"
 #include "core/internal.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 static const float T = STANCE_MAX_TRANSLATION, S = STANCE_MAX_SCALE;

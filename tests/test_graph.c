@@ -13,6 +13,7 @@
 #include "core/graph_internal.h"
 #include "core/qmath.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 static stance_builtin B;

@@ -14,6 +14,7 @@
 #include "check.h"
 #include "builtin_feet.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 typedef struct counter { long allocs, frees, live; } counter;

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "stance/graph_query.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 static void test_transitions_read_back(void) {

@@ -13,6 +13,7 @@
 #include "ws.h"
 #include "stance/graphfile.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 /* ---- files ------------------------------------------------------------------ */

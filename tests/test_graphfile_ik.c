@@ -11,6 +11,7 @@
 #include "check.h"
 #include "ws.h"
 #include "stance/io.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 static const char *source_dir(void) {

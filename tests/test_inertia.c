@@ -30,6 +30,7 @@
 #include "check.h"
 #include "core/graph_internal.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 static const float DT = 1.0f / 60.0f, T = 0.25f;

@@ -26,6 +26,7 @@
 #include "core/clip_packed.h"
 #include "stance/import.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 #define BVH_PATH "/usr/share/assimp/models/BVH/01_01.bvh"

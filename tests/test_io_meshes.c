@@ -17,6 +17,7 @@
 #include "io/collada_clips.h"
 #include "stance/import.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 
 typedef struct expect {
     const char *path;

@@ -22,6 +22,7 @@
 #include "stance/import.h"
 #include "stance/asset.h"
 #include "stance/pose.h"
+#include "stance/build.h"
 
 #define BVH_PATH "/usr/share/assimp/models/BVH/01_01.bvh"
 

@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 /* from the lab C files (no header of their own for JavaScript's sake) */

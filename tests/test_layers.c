@@ -9,6 +9,7 @@
 #include "ws.h"
 #include "core/qmath.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 static stance_builtin B;

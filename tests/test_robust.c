@@ -17,6 +17,7 @@
 #if defined(STANCE_HAVE_ASSIMP)
 #include "bad_bvh.h"
 #include "stance/import.h"
+#include "stance/build.h"
 #endif
 
 static stance_builtin B;
@@ -93,7 +94,7 @@ static void test_huge_after_tiny(void) {
     }
 }
 
-/* graph.h: NaN, inf, negative and > 1 are refused with STANCE_ERR_VALUE and change nothing. */
+/* instance.h: NaN, inf, negative and > 1 are refused with STANCE_ERR_VALUE and change nothing. */
 static void test_invalid_dt_refused(void) {
     const float bad[] = {NAN, INFINITY, -INFINITY, -1e-40f, -0.1f, 1.0000001f, 2.0f, 1e30f, FLT_MAX};
     stance_instance *inst;

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 static stance_builtin B;

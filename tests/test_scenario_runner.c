@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 /* LESSON.md's script table: speed from t */

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 
 static const double DT = 1.0 / 60.0;

@@ -1,21 +1,87 @@
-/* tools/cmd_compile.c - `stance compile GRAPH.json [--asset FILE] -o OUT.stance`:
+/* tools/cmd_compile.c - `stance compile GRAPH.json [--asset FILE] -o OUT.stance
+ * [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]`:
  * a graph file compiled into one .stance file that the dependency-free
  * runtime loads (stance_asset_load_* gives asset.graph): the skeleton, the
  * clips the graph plays (clip states, blend entries, additive references;
- * in the asset's order), the asset's skins and meshes, and the graph's
- * description in a GRPH section with clips by index. */
+ * in the asset's order), the asset's skins and meshes, and the graph in a
+ * GRPH section with clips by index. The clips are compressed as `stance
+ * import` compresses them (0.01 cm at 3 cm virtual vertices by default),
+ * unless the asset is a .stance file (its clips are kept as stored) or
+ * --error-cm 0 asks for exact keys. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "stance/graphfile.h"
+#include "stance/build.h"
+#include "stance/import.h"
 
 static int usage(FILE *f, int rc) {
-    fprintf(f, "usage: stance compile GRAPH.json [--asset FILE] -o OUT.stance\n"
+    fprintf(f, "usage: stance compile GRAPH.json [--asset FILE] -o OUT.stance [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]\n"
                "  writes the graph, its skeleton and the clips it plays (and the asset's skins and meshes)\n"
-               "  into one .stance file; stance_asset_load_file gives the graph in asset.graph\n");
+               "  into one .stance file; stance_asset_load_file gives the graph in asset.graph\n"
+               "  --error-cm CM   clip compression, as stance import: largest model-space error at the\n"
+               "             virtual vertices, in cm (default 0.01; 0 = exact keys; a .stance asset's\n"
+               "             clips are kept as stored unless this is given)\n"
+               "  --vertex-cm CM  distance of the virtual vertices from each joint (default 3)\n"
+               "  --unit-cm CM    centimetres per model unit (default 100: metres)\n");
     return rc;
+}
+
+/* 1 when the graph's asset is a .stance file (its clips are as its author stored them). */
+static int asset_is_native(const stance_graphfile *gf) {
+    const char *name = stance_graphfile_asset_name(gf);
+    FILE *f = name ? fopen(name, "rb") : NULL;
+    unsigned char magic[8] = {0};
+    size_t got = f ? fread(magic, 1, sizeof magic, f) : 0;
+    if (f) fclose(f);
+    return stance_asset_is_native(magic, got);
+}
+
+/* The description's copy with every clip pointer in `from` replaced by the
+ * one at the same index in `to`: its machines, states, entries and layers
+ * (the rest is shared with d). One block, freed with free(). */
+static void *redirect_clips(const stance_graph_desc *d, stance_clip *const *from, stance_clip *const *to, int n,
+                            stance_graph_desc *out) {
+    size_t states = 0, entries = 0;
+    for (int m = 0; m < d->machine_count; m++) {
+        states += (size_t)d->machines[m].state_count;
+        for (int s = 0; s < d->machines[m].state_count; s++) entries += (size_t)d->machines[m].states[s].entry_count;
+    }
+    size_t bytes = sizeof(stance_machine_desc) * (size_t)d->machine_count + sizeof(stance_state_desc) * states +
+                   sizeof(stance_blend_entry_desc) * entries + sizeof(stance_layer_desc) * (size_t)d->layer_count;
+    unsigned char *block = malloc(bytes ? bytes : 1);
+    if (!block) return NULL;
+    stance_machine_desc *mach = (stance_machine_desc *)block;
+    stance_state_desc *st = (stance_state_desc *)(mach + d->machine_count);
+    stance_blend_entry_desc *en = (stance_blend_entry_desc *)(st + states);
+    stance_layer_desc *ly = (stance_layer_desc *)(en + entries);
+#define SWAP(c) do { for (int k = 0; k < n; k++) if ((c) == from[k]) { (c) = to[k]; break; } } while (0)
+    *out = *d;
+    for (int m = 0; m < d->machine_count; m++) {
+        mach[m] = d->machines[m];
+        mach[m].states = st;
+        for (int s = 0; s < d->machines[m].state_count; s++, st++) {
+            *st = d->machines[m].states[s];
+            SWAP(st->clip);
+            if (st->entry_count > 0) {
+                memcpy(en, st->entries, sizeof *en * (size_t)st->entry_count);
+                for (int e = 0; e < st->entry_count; e++) SWAP(en[e].clip);
+                st->entries = en;
+                en += st->entry_count;
+            }
+        }
+    }
+    for (int l = 0; l < d->layer_count; l++) {
+        ly[l] = d->layers[l];
+        SWAP(ly[l].ref_clip);
+    }
+#undef SWAP
+    out->machines = mach;
+    out->layers = ly;
+    return block;
 }
 
 /* 1 when the description plays or references clip c. */
@@ -35,8 +101,21 @@ static int uses_clip(const stance_graph_desc *d, const stance_clip *c) {
 
 int cmd_compile(int argc, char **argv) {
     const char *path = NULL, *asset_path = NULL, *out = NULL;
+    double error_cm = 0.01, vertex_cm = 3.0, unit_cm = 100.0;
+    int error_given = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
+        const char *a = argv[i];
+        if (!strcmp(a, "--error-cm") || !strcmp(a, "--vertex-cm") || !strcmp(a, "--unit-cm")) {
+            char *end = NULL;
+            double v = i + 1 < argc ? strtod(argv[++i], &end) : -1.0;
+            int zero_ok = !strcmp(a, "--error-cm");
+            if (!end || *end || !isfinite(v) || v < 0.0 || (!zero_ok && v == 0.0) || v > 1e6) {
+                fprintf(stderr, "stance compile: %s needs a number of centimetres %s\n", a, zero_ok ? ">= 0" : "> 0");
+                return 2;
+            }
+            *(a[2] == 'e' ? &error_cm : a[2] == 'v' ? &vertex_cm : &unit_cm) = v;
+            error_given |= a[2] == 'e';
+        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--asset") && i + 1 < argc) asset_path = argv[++i];
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return usage(stdout, 0);
         else if (argv[i][0] != '-' && !path) path = argv[i];
@@ -74,16 +153,62 @@ int cmd_compile(int argc, char **argv) {
     }
     for (int i = 0; i < a->clip_count; i++)
         if (uses_clip(d, a->clips[i])) view.clips[view.clip_count++] = a->clips[i];
-    int rc = 0;
-    if (stance_asset_save_graph_file(&view, d, out, &err)) {
+    /* the clips compressed as stance import does (exact ones only; a .stance asset's as stored) */
+    if (!error_given && asset_is_native(gf)) error_cm = 0.0;
+    stance_compress_settings cs = {(float)(error_cm / unit_cm), (float)(vertex_cm / unit_cm), STANCE_IMPORT_DEFAULT_MEMORY};
+    stance_clip **exact = NULL, **packed = NULL;
+    int npacked = 0, rc = 0;
+    stance_graph_desc cd = *d;
+    void *cblock = NULL;
+    if (error_cm > 0.0 && view.clip_count) {
+        if (!(cs.max_error > 0.0f) || !(cs.vertex_distance > 0.0f)) {
+            fprintf(stderr, "stance compile: --error-cm and --vertex-cm are too small for --unit-cm\n");
+            free(view.clips);
+            stance_graphfile_destroy(gf);
+            return 2;
+        }
+        exact = malloc(sizeof *exact * (size_t)view.clip_count);
+        packed = malloc(sizeof *packed * (size_t)view.clip_count);
+        if (!exact || !packed) {
+            snprintf(err.message, sizeof err.message, "%s: out of memory", path);
+            rc = 1;
+        }
+        for (int i = 0; !rc && i < view.clip_count; i++) {
+            if (stance_clip_is_compressed(view.clips[i])) continue;
+            if (stance_clip_compress(view.clips[i], a->skeleton, &cs, NULL, &packed[npacked], &err)) {
+                rc = 1;
+                break;
+            }
+            exact[npacked] = view.clips[i];
+            view.clips[i] = packed[npacked++];
+        }
+        if (!rc && npacked && !(cblock = redirect_clips(d, exact, packed, npacked, &cd))) {
+            snprintf(err.message, sizeof err.message, "%s: out of memory", path);
+            rc = 1;
+        }
+        if (rc) fprintf(stderr, "stance: %s\n", err.message);
+    }
+    if (rc) {
+        /* reported above */
+    } else if (stance_asset_save_graph_file(&view, &cd, out, &err)) {
         fprintf(stderr, "stance: %s\n", err.message);
         rc = 1;
     } else {
         const stance_graph *g = stance_graphfile_graph(gf);
-        printf("%s: graph of %s (%d parameters, %d machines, %d states, %d layers), %d joints, %d of %d clips\n", out,
+        printf("%s: graph of %s (%d parameters, %d machines, %d states, %d layers), %d joints, %d of %d clips", out,
                path, stance_graph_param_count(g), stance_graph_machine_count(g), stance_graph_state_count(g),
                stance_graph_layer_count(g), a->skeleton->joint_count, view.clip_count, a->clip_count);
+        if (npacked) {
+            float worst = 0.0f;
+            for (int i = 0; i < npacked; i++) worst = fmaxf(worst, stance_clip_max_error(packed[i], NULL));
+            printf(", %d compressed (largest error %.4g cm)", npacked, (double)worst * unit_cm);
+        }
+        printf("\n");
     }
+    for (int i = 0; i < npacked; i++) stance_clip_destroy(packed[i]);
+    free(exact);
+    free(packed);
+    free(cblock);
     free(view.clips);
     stance_graphfile_destroy(gf);
     return rc;

@@ -15,6 +15,7 @@
 
 #include "commands.h"
 #include "stance/stance.h"
+#include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
 #include "tool_graph.h"
 #ifdef STANCE_HAVE_JANSSON

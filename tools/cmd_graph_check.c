@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "info_graph.h"
 #include "stance/graphfile.h"
+#include "stance/build.h"
 
 static const char *const k_types[] = {"float", "int", "bool", "trigger"};
 static const char *const k_ops[] = {">=", ">", "<=", "<", "==", "!=", "", "is false"};

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "stance/import.h"
 #include "stance/asset.h"
+#include "stance/build.h"
 
 static int usage(FILE *f, int status) {
     fprintf(f, "usage: stance import FILE -o OUT.stance [--scale S] [--tolerance U[,R]] [--strict] [--max-memory BYTES]\n"

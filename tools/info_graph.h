@@ -3,7 +3,7 @@
 #ifndef STANCE_TOOLS_INFO_GRAPH_H
 #define STANCE_TOOLS_INFO_GRAPH_H
 #include <stdio.h>
-#include "stance/graph.h"
+#include "stance/instance.h"
 
 /* Its parameters, machines and states, and layers, as text lines. */
 void info_graph_text(FILE *f, const stance_graph *g);

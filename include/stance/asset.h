@@ -59,40 +59,19 @@ typedef struct stance_asset {
     stance_allocator allocator; /* what the skeleton, clips and array came from */
     /* The graph a compiled file carries (its GRPH section), built on this
      * skeleton and these clips when loaded; NULL when the file has none.
-     * Destroyed with the asset. The stance_asset_save_* functions do not
-     * write it: stance_asset_save_graph_* write a graph from its description. */
+     * Destroyed with the asset. The stance_asset_save_* functions of
+     * stance/build.h do not write it: stance_asset_save_graph_* write a graph
+     * from its description. */
     stance_graph *graph;
 } stance_asset;
 
 void stance_asset_destroy(stance_asset *asset); /* NULL and a zeroed asset are fine */
-
-/* Replaces each exact clip by its compressed copy (stance_clip_compress with
- * the asset's skeleton and allocator). Not with a graph (it points at the
- * clips): compress first. On failure the clips done so far stay compressed. */
-stance_status stance_asset_compress(stance_asset *asset, const stance_compress_settings *settings,
-                                    stance_error *err);
 
 /* The clip of that exact name, or NULL. */
 const stance_clip *stance_asset_find_clip(const stance_asset *asset, const char *name);
 
 /* FNV-1a 64 of `size` bytes: the checksum the format stores. */
 uint64_t stance_asset_checksum(const void *bytes, size_t size);
-
-/* Serializes the asset into one block from `allocator` (NULL = malloc);
- * free it with stance_asset_free_bytes and the same allocator. */
-stance_status stance_asset_save_memory(const stance_asset *asset, void **out_bytes,
-                                       size_t *out_size, const stance_allocator *allocator,
-                                       stance_error *err);
-void stance_asset_free_bytes(void *bytes, size_t size, const stance_allocator *allocator);
-
-/* Saves the asset and, in a GRPH section, the graph `graph` describes
- * (`stance compile`): every clip it names must be one of asset->clips (they
- * are stored by index), its masks have the skeleton's joint count. Loading
- * the bytes gives asset.graph, which updates exactly like a graph built from
- * the same description. graph NULL = stance_asset_save_memory. */
-stance_status stance_asset_save_graph_memory(const stance_asset *asset, const stance_graph_desc *graph,
-                                             void **out_bytes, size_t *out_size,
-                                             const stance_allocator *allocator, stance_error *err);
 
 /* Parses and validates `size` bytes into *out (which it overwrites; on
  * failure *out is zeroed and nothing is leaked). Never reads outside
@@ -101,12 +80,8 @@ stance_status stance_asset_load_memory(const void *bytes, size_t size,
                                        const stance_allocator *allocator, stance_asset *out,
                                        stance_error *err);
 
-/* The same through a file: one write, or one read of the whole file.
- * Messages start with the path. */
-stance_status stance_asset_save_file(const stance_asset *asset, const char *path,
-                                     stance_error *err);
-stance_status stance_asset_save_graph_file(const stance_asset *asset, const stance_graph_desc *graph,
-                                           const char *path, stance_error *err);
+/* The same through a file: one read of the whole file. Messages start with
+ * the path. */
 stance_status stance_asset_load_file(const char *path, const stance_allocator *allocator,
                                      stance_asset *out, stance_error *err);
 

@@ -85,7 +85,7 @@ stance_transform stance_transform_identity(void);
  *                chain (a root joint down to each joint) <= STANCE_MAX_SCALE:
  *                for a skeleton's rest pose (stance_skeleton_create), and for
  *                what a graph's clips, additive layers and rest pose can give
- *                each joint (stance_graph_create; see graph.h)
+ *                each joint (stance_graph_create; see build.h)
  * Where values enter: stance_instance_set_root (and the footlock stage's
  * root), stance_pose_set, stance_skeleton_create (rest pose and chains),
  * stance_clip_create (translation and scale keys, the root path), compressed

@@ -110,41 +110,6 @@ void stance_clip_destroy(stance_clip *clip); /* NULL is fine */
  * path unless it is joint 0's stored translation). */
 size_t stance_clip_data_bytes(const stance_clip *clip);
 
-/* ---- compression ----------------------------------------------------------
- * Key reduction and quantization driven by the error where it shows: the
- * model-space distance between a virtual vertex of the exact and of the
- * compressed clip, at vertex_distance from each joint along each of its
- * three axes, accumulated down the hierarchy, measured at every grid key and
- * 3 points between each (4x the key rate). Two searches, the smaller
- * result kept: (1) every moving track gets the cheapest of: every 2^s-th key
- * (s = 0..8) x raw floats or 1..24 bits per component against its range,
- * that keeps the largest error of its subtree under its share of max_error
- * (shares grow with depth, the deepest joints get all of it); (2) every key,
- * a bit rate per segment of 16 keys and track (rotations without their
- * largest component, each segment within its own range), chosen segment by
- * segment for all tracks together (.stance v4). Tracks equal to the rest
- * pose are dropped, constant tracks are stored once. The error reported is
- * measured on the result as it samples. */
-typedef struct stance_compress_settings {
-    float max_error;       /* model units; 0 = 0.0001 (0.01 cm for a skeleton in metres) */
-    float vertex_distance; /* model units; 0 = 0.03 (3 cm in metres) */
-    size_t max_memory;     /* bytes the compressor may allocate while it works on one clip
-                              (checked before it allocates: STANCE_ERR_MEMORY over it); 0 = no limit */
-} stance_compress_settings;
-
-/* A compressed copy of an exact clip (clip must not be compressed already;
- * the skeleton is the one it was made for). The result samples through
- * stance_clip_sample & co. like any clip; the error measured while
- * compressing is in stance_clip_max_error. Creation-time work: it allocates
- * about 850 bytes per joint per key while it runs (4 evaluation points per
- * key; stance_clip_compress_memory says how much exactly), and refuses clips
- * past 2^26 points x joints or past settings->max_memory. */
-stance_status stance_clip_compress(const stance_clip *clip, const stance_skeleton *skeleton,
-                                   const stance_compress_settings *settings, const stance_allocator *allocator,
-                                   stance_clip **out, stance_error *err);
-/* The bytes stance_clip_compress allocates at most while it compresses
- * `clip` (its working set; 0 for NULL arguments or a clip it refuses). */
-size_t stance_clip_compress_memory(const stance_clip *clip, const stance_skeleton *skeleton);
 /* 1 when the clip is compressed (lossy), 0 when exact. */
 int stance_clip_is_compressed(const stance_clip *clip);
 /* The largest error measured when the clip was compressed (model units) and

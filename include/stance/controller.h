@@ -17,7 +17,7 @@
 #ifndef STANCE_CONTROLLER_H
 #define STANCE_CONTROLLER_H
 
-#include "graph.h"
+#include "instance.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,7 +45,7 @@ stance_status stance_controller_set_float(stance_controller *ctl, int param, flo
 stance_status stance_controller_set_bool(stance_controller *ctl, int param, int value, stance_error *err);
 stance_status stance_controller_set_trigger(stance_controller *ctl, int param, stance_error *err);
 
-/* Updates the controller's instance with `workspace` (see graph.h). */
+/* Updates the controller's instance with `workspace` (see instance.h). */
 stance_status stance_controller_update(stance_controller *ctl, float dt, stance_workspace *workspace);
 
 /* Events of the last update: the instance's (state entered/exited,
@@ -80,7 +80,7 @@ const stance_graph *stance_controller_graph(const stance_controller *ctl);
  *
  * The workspace (issue 22): a graph the controller's workspace does not fit
  * (more machines or joints than it was made for, see stance_workspace_fits
- * in graph.h), which every later update would refuse with STANCE_ERR_MEMORY,
+ * in instance.h), which every later update would refuse with STANCE_ERR_MEMORY,
  * is refused here instead, before anything else changes: STANCE_ERR_MEMORY,
  * a message naming what the workspace serves, what the graph needs and the
  * bytes of a workspace for it (stance_workspace_bytes), and the same as one

@@ -10,6 +10,7 @@
 #define STANCE_GRAPHFILE_H
 
 #include "asset.h"
+#include "build.h"
 #include "graph.h"
 
 #ifdef __cplusplus

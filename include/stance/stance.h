@@ -1,5 +1,6 @@
 /* stance/stance.h - the whole public API of the stance runtime (libstance:
- * src/core, C11 on libc and libm). The built-in character and the lesson's
+ * src/core, C11 on libc and libm). The offline builder (graphs from
+ * descriptions, compression, writing files) is stance/build.h. The built-in character and the lesson's
  * experiments are a library of their own, libstance_lesson
  * (<stance_lesson/stance_lesson.h>). */
 #ifndef STANCE_STANCE_H
@@ -9,6 +10,9 @@
 #include "pose.h"
 #include "clip.h"
 #include "graph.h"
+#include "events.h"
+#include "params.h"
+#include "instance.h"
 #include "controller.h"
 #include "skin.h"
 #include "asset.h"

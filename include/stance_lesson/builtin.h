@@ -18,7 +18,7 @@
 
 #include "../stance/base.h"
 #include "../stance/clip.h"
-#include "../stance/graph.h"
+#include "../stance/instance.h"
 #include "../stance/skeleton.h"
 #include "../stance/skin.h"
 

@@ -6,7 +6,7 @@
 #define STANCE_LESSON_H
 
 #include "builtin.h"
-#include "../stance/graph.h"
+#include "../stance/instance.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -16,6 +16,7 @@
 #include "core/clip_packed.h"
 #include "core/internal.h"
 #include "stance/asset.h"
+#include "stance/build.h"
 
 #include "build/clip_compress.h"
 

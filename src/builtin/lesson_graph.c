@@ -5,6 +5,7 @@
 
 #include "core/internal.h"
 #include "stance_lesson/builtin.h"
+#include "stance/build.h"
 
 stance_status stance_builtin_lesson_graph(const stance_builtin *b, const stance_allocator *allocator,
                                           stance_graph **out, stance_error *err) {

@@ -47,6 +47,7 @@
 
 #include "core/asset_graph.h"
 #include "core/internal.h"
+#include "stance/build.h"
 
 #define GRPH_FORMAT 1u
 #define NAME_CAP 64

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "stance/asset.h"
+#include "stance/build.h"
 
 /* Reads a section body of `size` bytes against the asset's skeleton and
  * clips (already loaded) and builds the graph from `allocator`. Checks every

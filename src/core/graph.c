@@ -9,6 +9,7 @@
 #include "core/graph_internal.h"
 #include "core/internal.h"
 #include "core/names.h"
+#include "stance/build.h"
 
 #define FAIL(...) return st_fail(err, __VA_ARGS__)
 

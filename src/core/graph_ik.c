@@ -15,6 +15,7 @@
 #include "core/internal.h"
 #include "core/names.h"
 #include "core/qmath.h"
+#include "stance/build.h"
 
 #define IK_BAND 0.02f /* a foot within 2 cm of its lowest is down (the project's sliding measure) */
 

@@ -4,7 +4,8 @@
 #ifndef STANCE_GRAPH_INTERNAL_H
 #define STANCE_GRAPH_INTERNAL_H
 
-#include "stance/graph.h"
+#include "stance/instance.h"
+#include "stance/build.h"
 
 #define G_NAME 64
 

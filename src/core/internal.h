@@ -47,9 +47,9 @@ static inline int st_finite_n(const float *v, size_t n) {
     return 1;
 }
 /* The update step contract (issue 12): dt in [0, 1], finite; a step under
- * STANCE_MIN_DT (stance/graph.h; subnormal or tiny) counts as 0, so nothing
+ * STANCE_MIN_DT (stance/instance.h; subnormal or tiny) counts as 0, so nothing
  * divides by it. */
-#define st_step(dt) ((dt) < STANCE_MIN_DT ? 0.0f : (dt)) /* a macro: STANCE_MIN_DT is in graph.h */
+#define st_step(dt) ((dt) < STANCE_MIN_DT ? 0.0f : (dt)) /* a macro: STANCE_MIN_DT is in stance/instance.h */
 static inline size_t st_align_up(size_t n, size_t a) { return (n + a - 1) & ~(a - 1); }
 static inline int st_pad8(int n) { return (n + 7) & ~7; }
 

@@ -22,6 +22,7 @@
 #include "io/graphfile_internal.h"
 #include "stance_lesson/builtin.h"
 #include "stance/import.h"
+#include "stance/build.h"
 
 #ifdef STANCE_HAVE_JANSSON
 #include <jansson.h>

@@ -10,6 +10,7 @@
 
 #ifdef STANCE_HAVE_JANSSON
 #include <jansson.h>
+#include "stance/build.h"
 
 static const named ik_kinds[] = {{"footlock", STANCE_IK_FOOTLOCK}, {"two_bone", STANCE_IK_TWO_BONE}, {"aim", STANCE_IK_AIM}, {NULL, 0}};
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "stance/graphfile.h"
+#include "stance/build.h"
 
 /* Every array of the description comes from one of these blocks. */
 typedef union gf_block {

@@ -15,6 +15,7 @@
 
 #ifdef STANCE_HAVE_JANSSON
 #include <jansson.h>
+#include "stance/build.h"
 
 static stance_status read_mask(ctx *c, const jobj *o, const float **out) {
     static const char *const keys[] = {"subtree", "falloff", "weight", "joints", "weights", NULL};

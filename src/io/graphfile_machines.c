@@ -16,6 +16,7 @@
 
 #ifdef STANCE_HAVE_JANSSON
 #include <jansson.h>
+#include "stance/build.h"
 
 /* ---- states --------------------------------------------------------------------- */
 

@@ -17,6 +17,7 @@
 
 #ifdef STANCE_HAVE_JANSSON
 #include <jansson.h>
+#include "stance/build.h"
 
 static const char *clip_name_at(const void *set, int i) {
     const stance_asset *a = set;

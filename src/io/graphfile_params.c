@@ -14,6 +14,7 @@
 
 #ifdef STANCE_HAVE_JANSSON
 #include <jansson.h>
+#include "stance/build.h"
 
 stance_status gf_read_params(ctx *c, const jobj *root) {
     static const char *const keys[] = {"name", "type", "value", "damping", NULL};

@@ -10,6 +10,7 @@
 #include "core/internal.h"
 #include "core/qmath.h"
 #include "stance_lesson/lesson.h"
+#include "stance/build.h"
 
 #define RAD2DEG 57.29577951308232f
 

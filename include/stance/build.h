@@ -1,0 +1,235 @@
+/* stance/build.h - the offline builder: what turns a description of a graph
+ * into a compiled one, compresses clips and writes .stance files. It
+ * allocates freely and is what tools, importers and editors link; a
+ * shipping game that only loads compiled files needs the runtime alone
+ * (stance/stance.h).
+ *
+ * The description: parameters, state machines (states playing clips, 1D/2D
+ * blend spaces or nested machines; ordered transitions with conditions,
+ * exit time, blend time, easing and a switch mode), layers (override or
+ * additive, masks, local or mesh space) and IK entries. Every pointer in a
+ * desc is read during the call only. */
+#ifndef STANCE_BUILD_H
+#define STANCE_BUILD_H
+
+#include "asset.h"
+#include "clip.h"
+#include "graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- description ---------------------------------------------------------- */
+
+
+typedef struct stance_param_desc {
+    const char *name;         /* 1..63 bytes, unique */
+    stance_param_type type;
+    float value;              /* initial value (bool/trigger: 0 or 1) */
+    /* Float parameters only: the graph sees the value follow what gameplay
+     * sets with this halflife in seconds (0 = at once), as most locomotion
+     * inputs are smoothed, so a blend space does not pop when speed jumps. */
+    float damping;
+} stance_param_desc;
+
+typedef struct stance_blend_entry_desc {
+    const stance_clip *clip;
+    float x, y;               /* position in the blend space (y only for 2D) */
+} stance_blend_entry_desc;
+
+typedef struct stance_state_desc {
+    const char *name;                 /* unique within its machine */
+    stance_motion_type type;
+    const stance_clip *clip;          /* STANCE_MOTION_CLIP */
+    int once;                         /* 0 = loop (default), 1 = play once and hold the last frame */
+    float speed;                      /* playback rate; 0 = 1 */
+    const char *speed_param;          /* optional float parameter multiplying speed */
+    int entry_count;                  /* blend spaces: 2..STANCE_MAX_BLEND_ENTRIES */
+    const stance_blend_entry_desc *entries;
+    const char *param_x, *param_y;    /* blend space parameters (y for 2D) */
+    const char *machine;              /* STANCE_MOTION_MACHINE: the nested machine's name */
+    /* 1D blend spaces whose positions are root speeds: scale playback so the
+     * root moves at the parameter's value (within 1/4x..4x). */
+    int speed_warp;
+    float fade_time;                  /* controller: switch and layer fade time for this state; 0 = uniform */
+} stance_state_desc;
+
+typedef struct stance_condition_desc {
+    const char *param;
+    stance_compare op;
+    float value;
+    /* Moves the threshold away from the other side: GE/GT need value +
+     * hysteresis, LE/LT need value - hysteresis. With the same hysteresis on
+     * Idle->Move (speed >= 0.1) and Move->Idle (speed < 0.1) the two
+     * thresholds differ and a speed hovering at 0.1 cannot flicker. */
+    float hysteresis;
+    int group;                /* conditions of one group are AND-ed; groups are OR-ed */
+} stance_condition_desc;
+
+typedef struct stance_transition_desc {
+    const char *from;         /* state name; NULL or "*" = any state */
+    const char *to;
+    int condition_count;
+    const stance_condition_desc *conditions;
+    stance_exit_mode exit;
+    float exit_time;          /* normalized, for STANCE_EXIT_NORMALIZED */
+    float blend_time;         /* seconds; 0 = the graph's default_blend_time */
+    stance_switch_mode mode;
+    stance_easing easing;
+    /* While this transition blends, the target's own transitions are not
+     * checked, so it cannot be interrupted or bounce back before it ends. */
+    int uninterruptible;
+    int allow_self;           /* any-state transitions: may restart the current state */
+} stance_transition_desc;
+
+typedef struct stance_machine_desc {
+    const char *name;                  /* unique */
+    int state_count;
+    const stance_state_desc *states;
+    const char *entry;                 /* NULL = the first state */
+    int transition_count;              /* checked per state in this order: first match wins */
+    const stance_transition_desc *transitions;
+} stance_machine_desc;
+
+typedef struct stance_layer_desc {
+    const char *name;
+    const char *machine;             /* the machine this layer runs */
+    float weight;                    /* initial weight in [0, 1] (the first layer is always 1) */
+    stance_layer_mode mode;
+    stance_layer_space space;
+    const float *mask;               /* joint_count weights in [0, 1]; NULL = whole body */
+    stance_additive_ref additive_ref;
+    const stance_clip *ref_clip;
+    int priority;                    /* for the gameplay controller; higher shows on top */
+} stance_layer_desc;
+
+typedef struct stance_ik_leg_desc {
+    const char *hip, *knee, *ankle;     /* joint names, all three required (see stance_leg_desc) */
+    /* Names of the clip events that plant and lift this foot; a clip with
+     * both events of every leg takes its contacts from them, others from
+     * the motion. NULL = from the motion always. */
+    const char *down_event, *up_event;
+} stance_ik_leg_desc;
+
+typedef struct stance_ik_desc {
+    const char *name;                   /* 1..63 bytes, unique among the entries */
+    stance_ik_kind kind;
+    int leg_count;                      /* 1..STANCE_FOOT_MAX */
+    stance_ik_leg_desc legs[STANCE_FOOT_MAX];
+    const char *pelvis;                 /* joint lowered when a leg cannot reach; NULL = the
+                                           first hip's parent; "" = none */
+    float blend_time, plant_time, softness; /* stance_footlock_desc's (0 = its defaults) */
+    /* contact finding from the motion: stance_contact_desc's height, speed,
+     * min_duration (0 = its defaults). root_velocity: for clips played in
+     * place (no root motion, root speed 0), the velocity the character
+     * moves at while they play; zero = the mean velocity of the feet while
+     * they are down (within 2 cm of their lowest), reversed. */
+    float contact_height, contact_speed, contact_min_duration;
+    float root_velocity[3];
+    /* aim: joint names from the top to the end (each below the one before),
+     * the end joint's forward axis (zero = +Z) and each joint's largest
+     * turn in radians (0 = no limit); see stance_aim_desc. */
+    int chain_count;                    /* aim: 1..STANCE_AIM_MAX_CHAIN */
+    const char *chain[STANCE_AIM_MAX_CHAIN];
+    float forward[3];
+    float max_angle;
+} stance_ik_desc;
+
+typedef struct stance_graph_desc {
+    const stance_skeleton *skeleton;
+    int param_count;
+    const stance_param_desc *params;
+    int machine_count;
+    const stance_machine_desc *machines;
+    int layer_count;                 /* 0 = one layer running the first machine */
+    const stance_layer_desc *layers;
+    float default_blend_time;        /* 0 = 0.25 s */
+    float deadblend_halflife;        /* velocity decay of dead blending; 0 = 0.05 s */
+    int ik_count;                    /* 0..STANCE_MAX_IK entries run after the layers */
+    const stance_ik_desc *ik;
+} stance_graph_desc;
+
+/* Validates the description and builds the graph (its additive deltas,
+ * IK contacts) in one allocation plus what those need. Issue 22: the chain
+ * rule of stance/base.h is checked here for what the graph can play: the
+ * largest |scale| the rest pose and the states' clips give each joint, times
+ * for each additive layer the largest its delta can multiply by (a
+ * first-frame delta clip's, or the clips over a sync reference's smallest),
+ * multiplied down every chain, must stay within STANCE_MAX_SCALE
+ * (STANCE_ERR_VALUE naming the joint and the product); a sync layer's
+ * reference whose scale changes sign is refused (its delta has no bound).
+ * At run time a switch's transient (inertialization, dead blending) is held
+ * within the same per-joint bounds, so the chain rule holds on every frame. */
+stance_status stance_graph_create(const stance_graph_desc *desc, const stance_allocator *allocator,
+                                  stance_graph **out, stance_error *err);
+
+/* ---- compression ----------------------------------------------------------
+ * Key reduction and quantization driven by the error where it shows: the
+ * model-space distance between a virtual vertex of the exact and of the
+ * compressed clip, at vertex_distance from each joint along each of its
+ * three axes, accumulated down the hierarchy, measured at every grid key and
+ * 3 points between each (4x the key rate). Two searches, the smaller
+ * result kept: (1) every moving track gets the cheapest of: every 2^s-th key
+ * (s = 0..8) x raw floats or 1..24 bits per component against its range,
+ * that keeps the largest error of its subtree under its share of max_error
+ * (shares grow with depth, the deepest joints get all of it); (2) every key,
+ * a bit rate per segment of 16 keys and track (rotations without their
+ * largest component, each segment within its own range), chosen segment by
+ * segment for all tracks together (.stance v4). Tracks equal to the rest
+ * pose are dropped, constant tracks are stored once. The error reported is
+ * measured on the result as it samples. */
+typedef struct stance_compress_settings {
+    float max_error;       /* model units; 0 = 0.0001 (0.01 cm for a skeleton in metres) */
+    float vertex_distance; /* model units; 0 = 0.03 (3 cm in metres) */
+    size_t max_memory;     /* bytes the compressor may allocate while it works on one clip
+                              (checked before it allocates: STANCE_ERR_MEMORY over it); 0 = no limit */
+} stance_compress_settings;
+
+/* A compressed copy of an exact clip (clip must not be compressed already;
+ * the skeleton is the one it was made for). The result samples through
+ * stance_clip_sample & co. like any clip; the error measured while
+ * compressing is in stance_clip_max_error. Creation-time work: it allocates
+ * about 850 bytes per joint per key while it runs (4 evaluation points per
+ * key; stance_clip_compress_memory says how much exactly), and refuses clips
+ * past 2^26 points x joints or past settings->max_memory. */
+stance_status stance_clip_compress(const stance_clip *clip, const stance_skeleton *skeleton,
+                                   const stance_compress_settings *settings, const stance_allocator *allocator,
+                                   stance_clip **out, stance_error *err);
+/* The bytes stance_clip_compress allocates at most while it compresses
+ * `clip` (its working set; 0 for NULL arguments or a clip it refuses). */
+size_t stance_clip_compress_memory(const stance_clip *clip, const stance_skeleton *skeleton);
+
+/* Replaces each exact clip by its compressed copy (stance_clip_compress with
+ * the asset's skeleton and allocator). Not with a graph (it points at the
+ * clips): compress first. On failure the clips done so far stay compressed. */
+stance_status stance_asset_compress(stance_asset *asset, const stance_compress_settings *settings,
+                                    stance_error *err);
+
+/* ---- writing .stance files ------------------------------------------------ */
+/* Serializes the asset into one block from `allocator` (NULL = malloc);
+ * free it with stance_asset_free_bytes and the same allocator. */
+stance_status stance_asset_save_memory(const stance_asset *asset, void **out_bytes,
+                                       size_t *out_size, const stance_allocator *allocator,
+                                       stance_error *err);
+void stance_asset_free_bytes(void *bytes, size_t size, const stance_allocator *allocator);
+
+/* Saves the asset and, in a GRPH section, the graph `graph` describes
+ * (`stance compile`): every clip it names must be one of asset->clips (they
+ * are stored by index), its masks have the skeleton's joint count. Loading
+ * the bytes gives asset.graph, which updates exactly like a graph built from
+ * the same description. graph NULL = stance_asset_save_memory. */
+stance_status stance_asset_save_graph_memory(const stance_asset *asset, const stance_graph_desc *graph,
+                                             void **out_bytes, size_t *out_size,
+                                             const stance_allocator *allocator, stance_error *err);
+
+/* The same through a file: one write of the whole file. Messages start with the path. */
+stance_status stance_asset_save_file(const stance_asset *asset, const char *path,
+                                     stance_error *err);
+stance_status stance_asset_save_graph_file(const stance_asset *asset, const stance_graph_desc *graph,
+                                           const char *path, stance_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,182 @@
+/* stance/instance.h - the per-character instance that runs a graph, and
+ * the per-thread workspace it updates in.
+ *
+ * A stance_graph is shared and immutable; a stance_instance is one
+ * character's persistent state (parameters, machine states, cursors, the
+ * history its switch modes need, its output poses and events), created once
+ * with all its memory. Evaluation scratch lives in a stance_workspace the
+ * caller owns, one per thread. Updating an instance allocates nothing, does
+ * no I/O and touches no other instance, so instances of one graph update
+ * safely on different threads, each thread with its own workspace:
+ *
+ *     // thread t of T updates characters [t*N/T, (t+1)*N/T) with workspace ws[t]
+ *     stance_instances_update(inst + t * N / T, (t + 1) * N / T - t * N / T, dt, ws[t]);
+ *
+ * The result does not depend on how a crowd is split (each instance's
+ * update reads only itself and the graph). */
+#ifndef STANCE_INSTANCE_H
+#define STANCE_INSTANCE_H
+
+#include "events.h"
+#include "graph.h"
+#include "params.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STANCE_MIN_DT 1e-6f       /* update steps below this (subnormal, tiny) are treated as 0 */
+
+/* ---- workspace: per-thread evaluation scratch --------------------------------
+ * Sized from a graph: it serves every graph with no more joints and machines
+ * (so one workspace made from the largest graph serves them all); a graph
+ * that does not fit is refused (update returns STANCE_ERR_MEMORY;
+ * stance_workspace_fits says why). One thread at a time uses a workspace;
+ * nothing in it outlives an update. */
+stance_status stance_workspace_create(const stance_graph *graph, const stance_allocator *allocator,
+                                      stance_workspace **out, stance_error *err);
+void stance_workspace_destroy(stance_workspace *workspace);
+size_t stance_workspace_bytes(const stance_graph *graph);           /* what create allocates */
+size_t stance_workspace_size(const stance_workspace *workspace);
+stance_status stance_workspace_fits(const stance_workspace *workspace, const stance_graph *graph,
+                                    stance_error *err);
+
+typedef enum stance_history {
+    /* Two past output poses and a switch record only for machines whose
+     * transitions use inertialization or dead blending. On other machines
+     * those modes (asked for by stance_instance_play or
+     * stance_instance_override_switch) fade from the frozen last pose
+     * instead, and stance_instance_machine_status reports STANCE_SWITCH_FROZEN. */
+    STANCE_HISTORY_AUTO = 0,
+    STANCE_HISTORY_ALL        /* history for every machine (experiments, the lab) */
+} stance_history;
+
+typedef struct stance_instance_desc {
+    stance_history history;
+} stance_instance_desc;
+
+/* desc may be NULL (all defaults). */
+stance_status stance_instance_create_ex(const stance_graph *graph, const stance_instance_desc *desc,
+                                        const stance_allocator *allocator, stance_instance **out,
+                                        stance_error *err);
+stance_status stance_instance_create(const stance_graph *graph, const stance_allocator *allocator,
+                                     stance_instance **out, stance_error *err);
+/* Bytes of the instance's one block (its whole persistent state). */
+size_t stance_instance_bytes(const stance_instance *instance);
+const stance_graph *stance_instance_graph(const stance_instance *instance);
+void stance_instance_destroy(stance_instance *instance);
+/* Copies the whole state of src into dst (same graph, same desc). */
+stance_status stance_instance_copy(stance_instance *dst, const stance_instance *src);
+/* Back to the initial state: parameters at their defaults, entry states, time 0. */
+stance_status stance_instance_reset(stance_instance *instance);
+
+/* Overrides every transition's switch mode / blend time / easing (for
+ * experiments and the lab). mode < 0, blend_time <= 0, easing < 0 = no override. */
+stance_status stance_instance_override_switch(stance_instance *inst, int mode, float blend_time, int easing);
+
+#define STANCE_UPDATE_NO_TRANSITIONS 1 /* update flag: start no transition this update */
+
+/* Advances by dt seconds and evaluates: carries out play requests, checks
+ * transitions, advances playback, evaluates every machine (nested ones
+ * too, with the same dt), composes the layers, builds the local and model
+ * poses, records events and root motion. dt must be finite and in [0, 1]
+ * (else STANCE_ERR_VALUE, nothing changes); a dt below STANCE_MIN_DT
+ * (subnormal or tiny) is treated as 0: the pose is evaluated, nothing
+ * moves, and no velocity is ever taken over such a step. workspace: see
+ * above (NULL: STANCE_ERR_ARGUMENT). */
+stance_status stance_instance_update(stance_instance *inst, float dt, stance_workspace *workspace);
+stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags,
+                                        stance_workspace *workspace);
+/* Updates instances[0..count) in order with one workspace, exactly as
+ * count calls of stance_instance_update (bit for bit). The instances may
+ * belong to different graphs that fit the workspace. Returns the first
+ * error, after updating all the others. */
+stance_status stance_instances_update(stance_instance *const *instances, int count, float dt,
+                                      stance_workspace *workspace);
+
+const stance_pose *stance_instance_local_pose(const stance_instance *inst);
+const stance_pose *stance_instance_model_pose(const stance_instance *inst);
+/* Root displacement of the last update (the base layer's motion, model space). */
+void stance_instance_root_motion(const stance_instance *inst, float out[3]);
+/* Clips sampled by the last update (a cost measure). */
+int stance_instance_clips_sampled(const stance_instance *inst);
+float stance_instance_time(const stance_instance *inst);
+
+/* The character's world transform, which places it for foot locking.
+ * Until set, the instance starts at the identity and moves it by its own
+ * root motion each update (rotated by the root's rotation). Once set, the
+ * caller owns it: each update uses the last one set (set it every frame
+ * for a character gameplay moves); root NULL = back to moving it by root
+ * motion from where it is. teleport = 1 also forgets every lock (as on
+ * reset): feet plant anew where they are. The rotation must be a unit
+ * quaternion (within 1e-3; it is normalized); translation and scale within
+ * the limits of stance/base.h (|t| <= STANCE_MAX_TRANSLATION, |s| in
+ * [STANCE_MIN_SCALE, STANCE_MAX_SCALE]), the rule the footlock stage uses
+ * too; else STANCE_ERR_VALUE naming the limit. */
+stance_status stance_instance_set_root(stance_instance *inst, const stance_transform *root, int teleport,
+                                       stance_error *err);
+void stance_instance_root(const stance_instance *inst, stance_transform *out);
+/* The ground under world (x, z) for the footlock entries; fn NULL = flat
+ * ground at the root's height. */
+stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn fn, void *user);
+/* The target of a two_bone or aim entry, in model space (the character's
+ * own space; a position within the limits of stance/base.h), and how much of
+ * the solve shows, in [0, 1] (0, the initial value, leaves the pose as the
+ * layers made it). Kept until set again;
+ * reset returns it to weight 0. */
+stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const float target[3], float weight,
+                                            stance_error *err);
+/* The pole of a two_bone entry, in model space (a position within the
+ * limits of stance/base.h): the knee (the middle joint)
+ * bends towards it (stance_two_bone_desc.pole). NULL clears it: the bend of
+ * the layers' pose is kept, as before any pole was set. Kept until set
+ * again; reset clears it; hot reload keeps it with the target. */
+stance_status stance_instance_set_ik_pole(stance_instance *inst, int ik, const float pole[3], stance_error *err);
+/* The lock state of footlock entry `ik` after the last update (NULL for a bad index). */
+const stance_footlock_state *stance_instance_footlock_state(const stance_instance *inst, int ik);
+
+/* What a machine is doing. */
+typedef struct stance_machine_status {
+    int state;             /* global index of the current (target) state */
+    float state_time;      /* seconds in the current state */
+    float normalized_time; /* current state's playback position / duration (loops count up) */
+    int transition;        /* -1 when no transition is running, else the source state */
+    float progress;        /* 0..1 through the running transition */
+    stance_switch_mode mode;
+} stance_machine_status;
+stance_status stance_instance_machine_status(const stance_instance *inst, int machine,
+                                             stance_machine_status *out);
+/* Switches the machine that owns `state` to it, like a transition with this
+ * mode, easing and blend time (blend_time <= 0 or mode cut: at once). The
+ * switch happens at the start of the next update (its events open that
+ * update's list); until then stance_instance_machine_status reports the
+ * state asked for, and a later play on the same machine replaces it. Used
+ * by the gameplay controller; the state may be the current one (a restart). */
+stance_status stance_instance_play(stance_instance *inst, int state, stance_switch_mode mode, stance_easing easing,
+                                   float blend_time, stance_error *err);
+/* A disabled layer's machine neither plays nor reports events (weight 0 layers still play). */
+stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer, int enabled);
+int stance_instance_layer_enabled(const stance_instance *inst, int layer);
+/* Moves what can be moved from `from` (an instance of another graph, e.g.
+ * the previous version of a reloaded file) into `to`: parameters, layer
+ * weights and each machine's current state and its time, matched by name;
+ * the world root and ground; the locks, targets and poles of IK entries of the
+ * same name and kind (locks only with the same leg count). What has no counterpart is listed in `report` (may be NULL). */
+stance_status stance_instance_transfer(stance_instance *to, const stance_instance *from, char *report,
+                                       size_t report_size);
+
+/* Current layer weight (after fades). The instance is the one owner of
+ * layer weights: set_layer_weight states a target and the time to reach it
+ * (0 = at once, else a linear fade of |target - weight| / fade_time per
+ * second), each update moves the weight towards it. The weight must be
+ * finite in [0, 1] and fade_time finite in [0, 60] s (else STANCE_ERR_VALUE);
+ * a bad layer, or a weight other than 1 for layer 0, is STANCE_ERR_ARGUMENT. */
+float stance_instance_layer_weight(const stance_instance *inst, int layer);
+float stance_instance_layer_target(const stance_instance *inst, int layer);
+stance_status stance_instance_set_layer_weight(stance_instance *inst, int layer, float weight,
+                                               float fade_time);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
