@@ -2,13 +2,15 @@
 /* tools/cmd_bench.c - `stance bench`: times the reference workload
  * (bench/WORKLOAD.md) and prints medians per character and per joint, the
  * three passes, clip size, and the check value. With --clips FILE: the
- * cost of sampling each clip of FILE as stored (exact or compressed). */
+ * cost of sampling each clip of FILE as stored (exact or compressed). With
+ * --load FILE: the time and allocations of loading FILE (bench_load.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
 #include <time.h>
 
+#include "bench_load.h"
 #include "commands.h"
 #include "stance/import.h"
 #include "info_graph.h"
@@ -142,12 +144,13 @@ static int bench_crowd(const char *path, const char *asset, int N, int T, int ch
 
 int cmd_bench(int argc, char **argv) {
     int J = 64, N = 1000, F = 100, json = 0, T = 1, frames_given = 0, chunk = 0;
-    const char *graph = NULL, *asset = NULL, *clips = NULL;
+    const char *graph = NULL, *asset = NULL, *clips = NULL, *load = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) json = 1;
         else if (!strcmp(a, "--graph") && i + 1 < argc) graph = argv[++i];
         else if (!strcmp(a, "--clips") && i + 1 < argc) clips = argv[++i];
+        else if (!strcmp(a, "--load") && i + 1 < argc) load = argv[++i];
         else if (!strcmp(a, "--asset") && i + 1 < argc) asset = argv[++i];
         else if (!strcmp(a, "--threads") && i + 1 < argc) {
             if (!parse_int(argv[++i], 1, 64, &T)) { fprintf(stderr, "stance bench: --threads must be 1..64\n"); return 2; }
@@ -165,6 +168,8 @@ int cmd_bench(int argc, char **argv) {
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: stance bench [--joints 64] [--characters 1000] [--frames 100] [--json]\n"
                    "       stance bench --clips FILE [--json]   sampling cost of each clip of FILE as stored\n"
+                   "       stance bench --load FILE [--json]    median of 100 loads of FILE (from memory, the runtime's\n"
+                   "                                            loader), the allocations of one, and the same without its graph\n"
                    "       stance bench --graph FILE [--asset F] [--characters N] [--threads T] [--chunk C] [--frames 600] [--json]\n"
                    "Without --graph: the reference workload of bench/WORKLOAD.md (sample x2, blend, local-to-model):\n"
                    "%d warm-up frames, then %d repetitions of FRAMES frames; prints medians.\n"
@@ -177,6 +182,7 @@ int cmd_bench(int argc, char **argv) {
         } else { fprintf(stderr, "stance bench: unknown option '%s' (see --help)\n", a); return 2; }
     }
     if (clips) return bench_clips(clips, json);
+    if (load) return bench_load(load, json);
     if (graph) return bench_crowd(graph, asset, N, T, chunk, frames_given ? F : 600, json);
     if (asset || T != 1 || chunk) { fprintf(stderr, "stance bench: --asset, --threads and --chunk need --graph\n"); return 2; }
     workload w;

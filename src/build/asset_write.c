@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "build/graph_write.h"
+#include "build/graph_build.h"
 #include "build/write.h"
 #include "core/clip_lattice.h"
 #include "core/clip_packed.h"
@@ -98,7 +98,7 @@ static void write_packed_clip(writer *w, const stance_clip *c) {
     end_section(w, at);
 }
 
-static void write_clip(writer *w, const stance_clip *c) {
+void st_write_clip(writer *w, const stance_clip *c) {
     if (c->packed) {
         write_packed_clip(w, c);
         return;
@@ -200,19 +200,19 @@ static void write_mesh(writer *w, const stance_mesh *m) {
     for (int i = 0; i < m->index_count; i++) w_u32(w, m->indices[i]);
     end_section(w, at);
 }
-static void write_asset(writer *w, const stance_asset *a, const stance_graph_desc *graph) {
+static void write_asset(writer *w, const stance_asset *a, const stance_graph *graph) {
     w_bytes(w, ST_ASSET_MAGIC, 8);
     w_u32(w, STANCE_ASSET_VERSION);
     w_u32(w, 0);
     w_u64(w, 0); /* payload size, patched by the caller */
     w_u64(w, 0); /* checksum, likewise */
     write_skeleton(w, a->skeleton);
-    for (int i = 0; i < a->clip_count; i++) write_clip(w, a->clips[i]);
+    for (int i = 0; i < a->clip_count; i++) st_write_clip(w, a->clips[i]);
     for (int i = 0; i < a->skin_count; i++) write_skin(w, a->skins[i]);
     for (int i = 0; i < a->mesh_count; i++) write_mesh(w, a->meshes[i]);
     if (graph) { /* the compiled graph, last (src/build/graph_write.c) */
         size_t at = begin_section(w, "GRPH");
-        w->pos += st_graph_section_write(graph, a, w->buf ? w->buf + w->pos : NULL);
+        w->pos += st_graph_section_write(graph, (const stance_clip *const *)a->clips, a->clip_count, w->buf ? w->buf + w->pos : NULL);
         end_section(w, at);
     }
 }
@@ -233,6 +233,20 @@ static stance_status check_asset(const stance_asset *a, stance_error *err) {
     return check_skins(a, err);
 }
 
+/* The graph `d` describes, compiled on the asset's skeleton; every clip it
+ * plays must be one of the asset's (they are saved by index). */
+static stance_status compile_for(const stance_asset *a, const stance_graph_desc *d, const stance_allocator *al,
+                                 stance_graph **out, stance_error *err) {
+    if (d->skeleton && d->skeleton != a->skeleton)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "graph: the description's skeleton is not the asset's");
+    stance_graph_desc on = *d;
+    on.skeleton = a->skeleton;
+    stance_status s = gb_compile(&on, al, out, err);
+    if (!s) s = st_graph_section_check(*out, (const stance_clip *const *)a->clips, a->clip_count, err);
+    if (s) gb_destroy(*out), *out = NULL;
+    return s;
+}
+
 stance_status stance_asset_save_graph_memory(const stance_asset *asset, const stance_graph_desc *graph,
                                              void **out_bytes, size_t *out_size, const stance_allocator *allocator,
                                              stance_error *err) {
@@ -242,16 +256,21 @@ stance_status stance_asset_save_graph_memory(const stance_asset *asset, const st
     *out_size = 0;
     if (st_check_allocator(allocator, "asset save", err)) return STANCE_ERR_ARGUMENT;
     stance_status s = check_asset(asset, err);
-    if (!s && graph) s = st_graph_section_check(graph, asset, err);
+    stance_graph *g = NULL;
+    if (!s && graph) s = compile_for(asset, graph, allocator, &g, err);
     if (s) return s;
     writer w = {NULL, 0};
-    write_asset(&w, asset, graph);
+    write_asset(&w, asset, g);
     size_t size = w.pos;
     unsigned char *buf = st_alloc(allocator, size, 16);
-    if (!buf) return st_fail(err, STANCE_ERR_MEMORY, "asset save: allocation of %zu bytes failed", size);
+    if (!buf) {
+        gb_destroy(g);
+        return st_fail(err, STANCE_ERR_MEMORY, "asset save: allocation of %zu bytes failed", size);
+    }
     w.buf = buf;
     w.pos = 0;
-    write_asset(&w, asset, graph);
+    write_asset(&w, asset, g);
+    gb_destroy(g);
     writer head = {buf, 16};
     w_u64(&head, (uint64_t)(size - ST_ASSET_HEADER_BYTES));
     w_u64(&head, stance_asset_checksum(buf + ST_ASSET_HEADER_BYTES, size - ST_ASSET_HEADER_BYTES));

@@ -58,4 +58,7 @@ static inline void end_section(writer *w, size_t at) {
     w_u64(&patch, (uint64_t)size);
 }
 
+/* A CLIP section (its head and body, exact or compressed: src/build/asset_write.c). */
+void st_write_clip(writer *w, const stance_clip *c);
+
 #endif

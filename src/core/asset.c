@@ -189,8 +189,8 @@ stance_status st_asset_read_events_root(reader *r, scratch *s, int index, const 
     return STANCE_OK;
 }
 
-static stance_status load_clip(reader *r, const stance_skeleton *sk, const stance_allocator *al,
-                               int index, uint32_t version, stance_clip **out, stance_error *err) {
+stance_status st_asset_load_clip(reader *r, const stance_skeleton *sk, const stance_allocator *al, int index,
+                                uint32_t version, stance_clip **out, stance_error *err) {
     char name[64];
     if (!r_name(r, name, sizeof name))
         return st_fail(err, STANCE_ERR_FORMAT, "clip %d: bad name", index);
@@ -387,7 +387,7 @@ static stance_status pointer_arrays(stance_asset *a, const int *count, stance_er
 }
 
 /* Loads into *out; messages say what is wrong without naming the source. */
-static stance_status load(const unsigned char *bytes, size_t size, const stance_allocator *allocator,
+static stance_status load(const unsigned char *bytes, size_t size, const stance_allocator *allocator, st_graph_v1_fn v1,
                           stance_asset *out, stance_error *err) {
     if (size < HEADER_BYTES)
         return st_fail(err, STANCE_ERR_FORMAT, "too short for a stance file (%zu bytes, the header is %d)", size, HEADER_BYTES);
@@ -463,7 +463,7 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
                 s = st_fail(err, STANCE_ERR_FORMAT, "skeleton: section size does not match its content");
             if (!s) s = pointer_arrays(&a, count, err);
         } else if (kind == SEC_CLIP) {
-            s = load_clip(&body, a.skeleton, &a.allocator, k, version, &a.clips[k], err);
+            s = st_asset_load_clip(&body, a.skeleton, &a.allocator, k, version, &a.clips[k], err);
         } else if (kind == SEC_SKIN) {
             s = st_asset_load_skin(&body, a.skeleton, &a.allocator, k, &a.skins[k], err);
         } else {
@@ -477,7 +477,7 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
     if (graph_at >= 0) {
         sec.p += 8;
         uint64_t len = r_u64(&sec);
-        stance_status s = st_graph_section_load(sec.p, (size_t)len, &a, &a.allocator, &a.graph, err);
+        stance_status s = st_graph_section_load(sec.p, (size_t)len, &a, &a.allocator, v1, &a.graph, err);
         if (s) {
             stance_asset_destroy(&a);
             return s;
@@ -507,18 +507,23 @@ stance_status st_asset_prefixed(stance_status s, const char *what, stance_error 
     return s;
 }
 
-stance_status stance_asset_load_memory(const void *bytes, size_t size, const stance_allocator *allocator,
-                                       stance_asset *out, stance_error *err) {
+stance_status st_asset_load_memory_v1(const void *bytes, size_t size, const stance_allocator *allocator, st_graph_v1_fn v1,
+                                      stance_asset *out, stance_error *err) {
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "stance data: out is NULL");
     memset(out, 0, sizeof *out);
     if (!bytes && size > 0) return st_fail(err, STANCE_ERR_ARGUMENT, "stance data: bytes is NULL");
     if (st_check_allocator(allocator, "stance data", err)) return STANCE_ERR_ARGUMENT;
     static const unsigned char none[1] = {0};
-    return st_asset_prefixed(load(bytes ? bytes : none, size, allocator, out, err), "stance data", err);
+    return st_asset_prefixed(load(bytes ? bytes : none, size, allocator, v1, out, err), "stance data", err);
 }
 
-stance_status stance_asset_load_file(const char *path, const stance_allocator *allocator, stance_asset *out,
-                                     stance_error *err) {
+stance_status stance_asset_load_memory(const void *bytes, size_t size, const stance_allocator *allocator,
+                                       stance_asset *out, stance_error *err) {
+    return st_asset_load_memory_v1(bytes, size, allocator, NULL, out, err);
+}
+
+stance_status st_asset_load_file_v1(const char *path, const stance_allocator *allocator, st_graph_v1_fn v1,
+                                    stance_asset *out, stance_error *err) {
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "asset load: out is NULL");
     memset(out, 0, sizeof *out);
     if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "asset load: path is NULL or empty");
@@ -551,7 +556,12 @@ stance_status stance_asset_load_file(const char *path, const stance_allocator *a
     if (got != size)
         s = st_fail(err, STANCE_ERR_IO, "%s: read %zu of %zu bytes", path, got, size);
     else
-        s = st_asset_prefixed(load(bytes, size, allocator, out, err), path, err);
+        s = st_asset_prefixed(load(bytes, size, allocator, v1, out, err), path, err);
     st_free(allocator, bytes, size ? size : 1);
     return s;
+}
+
+stance_status stance_asset_load_file(const char *path, const stance_allocator *allocator, stance_asset *out,
+                                     stance_error *err) {
+    return st_asset_load_file_v1(path, allocator, NULL, out, err);
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/asset_graph.h"
 #include "core/internal.h"
 #include "stance/asset.h"
 
@@ -105,6 +106,10 @@ static inline void scratch_release(scratch *s) {
 /* Prefixes err's message with `what: ` (returns s). */
 stance_status st_asset_prefixed(stance_status s, const char *what, stance_error *err);
 
+/* A CLIP section's body (asset.c; `version` of the file: compressed clips
+ * from 3 on), built with stance_clip_create or st_clip_create_packed. */
+stance_status st_asset_load_clip(reader *r, const stance_skeleton *sk, const stance_allocator *al, int index,
+                                uint32_t version, stance_clip **out, stance_error *err);
 /* Clip sections: events and root path (asset.c, both encodings), the
  * compressed encoding (asset_packed.c; K already checked). */
 stance_status st_asset_read_events_root(reader *r, scratch *s, int index, const char *name, stance_event_desc *events,
