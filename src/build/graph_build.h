@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "core/graph_internal.h"
+#include "stance/build.h"
 
 /* graph_build.c: validates and builds (gb_destroy frees it, never
  * stance_graph_destroy); then binds it through its compiled form, clips by

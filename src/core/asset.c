@@ -67,7 +67,6 @@
 
 #include "core/asset_graph.h"
 #include "core/asset_internal.h"
-#include "stance/build.h"
 
 #define HEADER_BYTES ST_ASSET_HEADER_BYTES
 #define SECTION_HEAD 16

@@ -10,7 +10,6 @@
 #include "core/asset_graph.h"
 #include "core/graph_bind.h"
 #include "core/internal.h"
-#include "stance/build.h"
 
 stance_status st_graph_section_load(const unsigned char *body, size_t size, const stance_asset *asset,
                                     const stance_allocator *allocator, st_graph_v1_fn v1, stance_graph **out,

@@ -9,7 +9,6 @@
 #include <stddef.h>
 
 #include "stance/asset.h"
-#include "stance/build.h"
 
 /* A reader of the GRPH section's format 1 (the description form): builds
  * the graph from the body against the loaded asset. */

@@ -25,7 +25,6 @@
 #include "core/clip_packed.h"
 #include "core/graph_derive.h"
 #include "core/internal.h"
-#include "stance/build.h"
 
 /* A switch's transient translation is held within this (16 x the limit of
  * a translation: a clip's keys are within 1 x, an extrapolation reaches

@@ -15,7 +15,6 @@
 #include "core/graph_derive.h"
 #include "core/internal.h"
 #include "core/qmath.h"
-#include "stance/build.h"
 
 static void aim_desc(const g_ik *gi, const float *target, stance_aim_desc *ad) {
     memset(ad, 0, sizeof *ad);

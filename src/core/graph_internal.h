@@ -1,11 +1,11 @@
 /* src/core/graph_internal.h - the compiled graph (shared, immutable) and the
- * instance layout, shared by graph.c (building), instance.c (running) and
- * transition.c (switch maths). Not public. */
+ * instance layout, shared by the binder (graph_bind.c; the builder in
+ * src/build fills the same struct), instance.c (running) and transition.c
+ * (switch maths). Not public. */
 #ifndef STANCE_GRAPH_INTERNAL_H
 #define STANCE_GRAPH_INTERNAL_H
 
 #include "stance/instance.h"
-#include "stance/build.h"
 
 #define G_NAME 64
 
