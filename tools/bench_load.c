@@ -47,12 +47,12 @@ static void c_free(void *user, void *ptr, size_t size) {
     free(ptr);
 }
 
-static double now_ns(void) {
+double bench_now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
-static int cmp_double(const void *a, const void *b) {
+int bench_cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
@@ -89,16 +89,16 @@ static int measure(const unsigned char *bytes, size_t size, load_cost *out, stan
         counting c = {0, 0, 0, 0};
         const stance_allocator al = {c_alloc, c_free, &c};
         stance_asset a;
-        const double t0 = now_ns();
+        const double t0 = bench_now_ns();
         const stance_status s = stance_asset_load_memory(bytes, size, &al, &a, err);
-        const double t1 = now_ns();
+        const double t1 = bench_now_ns();
         if (s) return 1;
         out->graph = a.graph != NULL;
         stance_asset_destroy(&a);
         t[r] = t1 - t0;
         if (r == 0) out->one = c;
     }
-    qsort(t, LOAD_RUNS, sizeof t[0], cmp_double);
+    qsort(t, LOAD_RUNS, sizeof t[0], bench_cmp_double);
     out->median_ns = 0.5 * (t[LOAD_RUNS / 2 - 1] + t[LOAD_RUNS / 2]);
     return 0;
 }
@@ -114,9 +114,9 @@ static int measure_graph(const unsigned char *bytes, size_t g, const unsigned ch
         counting c = {0, 0, 0, 0};
         const stance_allocator al = {c_alloc, c_free, &c};
         stance_graph *graph = NULL;
-        const double t0 = now_ns();
+        const double t0 = bench_now_ns();
         const stance_status s = GRAPH_LOAD(body, len, &a, &al, &graph, err);
-        const double t1 = now_ns();
+        const double t1 = bench_now_ns();
         if (s) {
             stance_asset_destroy(&a);
             return 1;
@@ -126,7 +126,7 @@ static int measure_graph(const unsigned char *bytes, size_t g, const unsigned ch
         if (r == 0) out->one = c;
     }
     stance_asset_destroy(&a);
-    qsort(t, LOAD_RUNS, sizeof t[0], cmp_double);
+    qsort(t, LOAD_RUNS, sizeof t[0], bench_cmp_double);
     out->median_ns = 0.5 * (t[LOAD_RUNS / 2 - 1] + t[LOAD_RUNS / 2]);
     out->graph = 1;
     return 0;

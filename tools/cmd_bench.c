@@ -19,19 +19,8 @@
 #include "tool_graph.h"
 #include "workload.h"
 
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    qsort(v, (size_t)n, sizeof(double), bench_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
@@ -67,7 +56,7 @@ static int bench_clips(const char *path, int json) {
             float t[CHARS];
             memset(cur, 0, sizeof cur);
             for (int k = 0; k < CHARS; k++) t[k] = c->duration * (float)k / CHARS;
-            double t0 = now_ns();
+            double t0 = bench_now_ns();
             for (int f = 0; f < FRAMES; f++)
                 for (int k = 0; k < CHARS; k++) {
                     stance_clip_sample(c, t[k], &cur[k], &pose);
@@ -75,7 +64,7 @@ static int bench_clips(const char *path, int json) {
                     t[k] += 1.0f / 60.0f;
                     if (t[k] >= c->duration) t[k] -= c->duration, cur[k].key = 0;
                 }
-            runs[r] = (now_ns() - t0) / (CHARS * FRAMES);
+            runs[r] = (bench_now_ns() - t0) / (CHARS * FRAMES);
         }
         double m = median(runs, REPS);
         total += m;
@@ -114,7 +103,7 @@ static int bench_crowd(const char *path, const char *asset, int N, int T, int ch
     if (!ms) { crowd_destroy(c); tool_graph_close(&tg); return 1; }
     for (int k = 0; k < F; k++) ms[k] = 1e3 * crowd_frame_timed(c);
     double check = crowd_check(c);
-    qsort(ms, (size_t)F, sizeof(double), cmp_double);
+    qsort(ms, (size_t)F, sizeof(double), bench_cmp_double);
     double med = F % 2 ? ms[F / 2] : 0.5 * (ms[F / 2 - 1] + ms[F / 2]);
     int i95 = (int)ceil(0.95 * F) - 1;
     double p95 = ms[i95 < 0 ? 0 : i95 >= F ? F - 1 : i95];
@@ -192,9 +181,9 @@ int cmd_bench(int argc, char **argv) {
     for (int k = 0; k < WARMUP; k++) workload_frame(&w, f++);
     double full[REPS];
     for (int r = 0; r < REPS; r++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         for (int k = 0; k < F; k++) workload_frame(&w, f++);
-        full[r] = (now_ns() - t0) / ((double)F * N);
+        full[r] = (bench_now_ns() - t0) / ((double)F * N);
     }
     double check = workload_check(&w);
     /* The passes, each timed on its own over the same frames (after the check). */
@@ -203,13 +192,13 @@ int cmd_bench(int argc, char **argv) {
     for (int r = 0; r < REPS; r++) {
         double ts = 0, tb = 0, tl = 0;
         for (int k = 0; k < F; k++) {
-            double t0 = now_ns();
+            double t0 = bench_now_ns();
             workload_pass_sample(&w, g++);
-            double t1 = now_ns();
+            double t1 = bench_now_ns();
             workload_pass_blend(&w);
-            double t2 = now_ns();
+            double t2 = bench_now_ns();
             workload_pass_l2m(&w);
-            double t3 = now_ns();
+            double t3 = bench_now_ns();
             ts += t1 - t0, tb += t2 - t1, tl += t3 - t2;
         }
         ps[r] = ts / ((double)F * N), pb[r] = tb / ((double)F * N), pl[r] = tl / ((double)F * N);

@@ -8,6 +8,7 @@
  * them, the IK entries (each tried once on the rest pose) and their
  * contacts. A file that fails any of them is refused with one line naming
  * what; nothing here reads a name to resolve it or samples a clip. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,25 +23,29 @@ static int numeric(const stance_graph *g, int p) {
     return p >= 0 && (g->params[p].type == STANCE_PARAM_FLOAT || g->params[p].type == STANCE_PARAM_INT);
 }
 
+_Static_assert(offsetof(g_param, name) == 0 && offsetof(g_state, name) == 0 && offsetof(g_machine, name) == 0 &&
+                   offsetof(g_layer, name) == 0 && offsetof(g_ik, name) == 0,
+               "twin() reads the names at the start of their records");
+
+/* The first of n names (each at the start of a record of `stride` bytes) that an earlier one repeats, or NULL. */
+static const char *twin(const void *first, size_t stride, int n) {
+    const char *base = first;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < i; k++)
+            if (!strcmp(base + stride * (size_t)i, base + stride * (size_t)k)) return base + stride * (size_t)i;
+    return NULL;
+}
+
 static stance_status check_names(const stance_graph *g, stance_error *err) {
-    for (int i = 0; i < g->param_count; i++)
-        for (int k = 0; k < i; k++)
-            if (!strcmp(g->params[i].name, g->params[k].name)) FAIL("graph: two parameters are named '%s'", g->params[i].name);
-    for (int i = 0; i < g->machine_count; i++)
-        for (int k = 0; k < i; k++)
-            if (!strcmp(g->machines[i].name, g->machines[k].name)) FAIL("graph: two machines are named '%s'", g->machines[i].name);
-    for (int i = 0; i < g->layer_count; i++)
-        for (int k = 0; k < i; k++)
-            if (!strcmp(g->layers[i].name, g->layers[k].name)) FAIL("graph: two layers are named '%s'", g->layers[i].name);
-    for (int i = 0; i < g->ik_count; i++)
-        for (int k = 0; k < i; k++)
-            if (!strcmp(g->ik[i].name, g->ik[k].name)) FAIL("graph: two ik entries are named '%s'", g->ik[i].name);
+    const char *t;
+    if ((t = twin(g->params, sizeof(g_param), g->param_count))) FAIL("graph: two parameters are named '%s'", t);
+    if ((t = twin(g->machines, sizeof(g_machine), g->machine_count))) FAIL("graph: two machines are named '%s'", t);
+    if ((t = twin(g->layers, sizeof(g_layer), g->layer_count))) FAIL("graph: two layers are named '%s'", t);
+    if ((t = twin(g->ik, sizeof(g_ik), g->ik_count))) FAIL("graph: two ik entries are named '%s'", t);
     for (int m = 0; m < g->machine_count; m++) {
         const g_machine *gm = &g->machines[m];
-        for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++)
-            for (int k = gm->state_first; k < s; k++)
-                if (!strcmp(g->states[s].name, g->states[k].name))
-                    FAIL("graph: machine '%s': two states are named '%s'", gm->name, g->states[s].name);
+        if ((t = twin(g->states + gm->state_first, sizeof(g_state), gm->state_count)))
+            FAIL("graph: machine '%s': two states are named '%s'", gm->name, t);
     }
     return STANCE_OK;
 }
@@ -293,9 +298,9 @@ stance_status gc_check(const stance_graph *g, int strn, int anyt, stance_error *
         if (g->layers[l].mode == STANCE_LAYER_ADDITIVE)
             refs += g->layers[l].ref_clip ? 1 : g->machines[g->layers[l].machine].state_count;
     if (refs != g->ref_pose_count) FAIL("graph: %d reference poses, its additive layers make %d", g->ref_pose_count, refs);
-    stance_status s = check_names(g, err);
+    stance_status s = check_machines(g, err); /* first: the state ranges the others walk */
+    if (!s) s = check_names(g, err);
     if (!s) s = check_params(g, err);
-    if (!s) s = check_machines(g, err);
     if (!s) s = check_derived(g, err);
     if (!s) s = check_states(g, err);
     if (!s) s = check_transitions(g, strn, anyt, err);
