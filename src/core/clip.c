@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/clip_packed.h"
+#include "core/frame_copy.h" /* st_clip_advance_general, st_clip_root_motion_general */
 #include "core/fused.h"
 #include "core/internal.h"
 #include "core/qmath.h"
@@ -460,12 +461,17 @@ static void emit_cycle(const stance_clip *c, double t0, double t1, long long cyc
     }
 }
 
-stance_status stance_clip_advance(const stance_clip *c, float time, float dt, int loop, float *new_time,
-                                  stance_event_hit *hits, int cap, int *hit_count, int *wraps) {
+/* stance_clip_advance; fast 0 (st_clip_advance_general, the frame's
+ * reference copy) skips its first case: the general path alone. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline stance_status clip_advance(const stance_clip *c, float time, float dt, int loop, float *new_time,
+                                         stance_event_hit *hits, int cap, int *hit_count, int *wraps, const int fast) {
     if (!c || !new_time || cap < 0 || (cap > 0 && !hits)) return STANCE_ERR_ARGUMENT;
     if (!st_finite(time) || !st_finite(dt)) return STANCE_ERR_VALUE;
     const double D = c->duration;
-    if (loop && dt >= 0.0f && time >= 0.0f && time < c->duration && (double)time + (double)dt < D) {
+    if (fast && loop && dt >= 0.0f && time >= 0.0f && time < c->duration && (double)time + (double)dt < D) {
         /* the common step: forward inside one cycle (what the general path
          * below computes for it, without its cycle bookkeeping) */
         const double s0 = time, s1 = s0 + (double)dt;
@@ -517,6 +523,14 @@ stance_status stance_clip_advance(const stance_clip *c, float time, float dt, in
     if (wraps) *wraps = (int)C;
     return STANCE_OK;
 }
+stance_status stance_clip_advance(const stance_clip *c, float time, float dt, int loop, float *new_time,
+                                  stance_event_hit *hits, int cap, int *hit_count, int *wraps) {
+    return clip_advance(c, time, dt, loop, new_time, hits, cap, hit_count, wraps, 1);
+}
+stance_status st_clip_advance_general(const stance_clip *c, float time, float dt, int loop, float *new_time,
+                                      stance_event_hit *hits, int cap, int *hit_count, int *wraps) {
+    return clip_advance(c, time, dt, loop, new_time, hits, cap, hit_count, wraps, 0);
+}
 
 /* The root path at a finite time (stance_clip_root_position without its checks). */
 #if defined(__GNUC__)
@@ -544,25 +558,33 @@ stance_status stance_clip_root_position(const stance_clip *c, float time, float 
     root_at(c, time, out);
     return STANCE_OK;
 }
-stance_status stance_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3]) {
+/* stance_clip_root_motion; fast 0 (st_clip_root_motion_general) takes
+ * the general path: no shortcut for a clip without a root path or a step
+ * inside one cycle. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline stance_status clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3],
+                                             const int fast) {
     if (!c || !out) return STANCE_ERR_ARGUMENT;
     if (!st_finite(time) || !st_finite(dt)) return STANCE_ERR_VALUE;
     float nt;
     int wraps = 0;
     const float D = c->duration;
-    if (c->root_key_count == 0) { /* no root path: no motion */
+    if (fast && c->root_key_count == 0) { /* no root path: no motion */
         out[0] = out[1] = out[2] = 0.0f;
         return STANCE_OK;
     }
     if (time < 0.0f) time = 0.0f;
     if (loop && time >= D) time = fmodf(time, D);
     if (!loop && time > D) time = D;
-    if (loop && dt >= 0.0f && time < D && (double)time + (double)dt < (double)D) {
+    if (fast && loop && dt >= 0.0f && time < D && (double)time + (double)dt < (double)D) {
         /* inside one cycle: stance_clip_advance's first case */
         nt = (float)((double)time + (double)dt);
         if (nt >= D) nt = 0.0f;
     } else {
-        stance_status s = stance_clip_advance(c, time, dt, loop, &nt, NULL, 0, NULL, &wraps);
+        stance_status s = fast ? stance_clip_advance(c, time, dt, loop, &nt, NULL, 0, NULL, &wraps)
+                               : st_clip_advance_general(c, time, dt, loop, &nt, NULL, 0, NULL, &wraps);
         if (s) return s;
     }
     float a[3], b[3];
@@ -577,4 +599,10 @@ stance_status stance_clip_root_motion(const stance_clip *c, float time, float dt
     root_at(c, D, s1);
     for (int i = 0; i < 3; i++) out[i] = b[i] - a[i] + (float)wraps * (s1[i] - s0[i]);
     return STANCE_OK;
+}
+stance_status stance_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3]) {
+    return clip_root_motion(c, time, dt, loop, out, 1);
+}
+stance_status st_clip_root_motion_general(const stance_clip *c, float time, float dt, int loop, float out[3]) {
+    return clip_root_motion(c, time, dt, loop, out, 0);
 }
