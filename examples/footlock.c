@@ -3,6 +3,7 @@
  * moves up a slope, then a two-bone reach with the right arm and a look-at
  * over chest, neck and head. docs/ik-footlock.md shows this file. */
 #include <stdio.h>
+#include <stance/build.h>
 #include <stance/stance.h>
 #include <stance_lesson/stance_lesson.h>
 

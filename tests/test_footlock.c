@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "stance/build.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
 

@@ -106,8 +106,10 @@ stance_status stance_import_file(const char *path, const stance_import_options *
                                  const stance_allocator *allocator, stance_asset *out,
                                  stance_error *err);
 
-/* A .stance file (by its magic) through stance_asset_load_file, as stored
- * (opt->scale does not apply), anything else through stance_import_file. */
+/* A .stance file (by its magic) through stance_build_load_asset_file (as
+ * stance_asset_load_file, and a compiled graph written before format 2 is
+ * rebuilt from its description), as stored (opt->scale does not apply),
+ * anything else through stance_import_file. */
 stance_status stance_open_file(const char *path, const stance_import_options *opt,
                                const stance_allocator *allocator, stance_asset *out,
                                stance_error *err);

@@ -1,11 +1,11 @@
 /* src/core/graph_internal.h - the compiled graph (shared, immutable) and the
- * instance layout, shared by graph.c (building), instance.c (running) and
- * transition.c (switch maths). Not public. */
+ * instance layout, shared by the binder (graph_bind.c; the builder in
+ * src/build fills the same struct), instance.c (running) and transition.c
+ * (switch maths). Not public. */
 #ifndef STANCE_GRAPH_INTERNAL_H
 #define STANCE_GRAPH_INTERNAL_H
 
 #include "stance/instance.h"
-#include "stance/build.h"
 
 #define G_NAME 64
 
@@ -278,12 +278,9 @@ struct stance_workspace {
     float damp_h, damp_dt, damp_a; /* the last damping factor exp2f(-dt / h) computed (h 0: none yet) */
 };
 
-/* graph_deltas.c: the delta clips of additive first-frame layers */
-stance_status gr_build_deltas(stance_graph *g, stance_error *err);
-/* graph_bounds.c: the chain rule of stance/base.h for the graph (after the
- * deltas), and the cap that holds machine m's output within it on the
- * frames of a velocity-mode switch (inertialization, dead blending) */
-stance_status gr_build_bounds(stance_graph *g, stance_error *err);
+/* graph_bounds.c: the cap that holds machine m's output within the chain
+ * rule's bounds (the graph's scale caps) on the frames of a velocity-mode
+ * switch (inertialization, dead blending) */
 void gr_cap_transient(const stance_graph *g, int m, stance_pose *out);
 
 /* instance.c */
@@ -343,8 +340,6 @@ typedef enum { ST_FRAME_FAST, ST_FRAME_SSE2, ST_FRAME_REFERENCE } st_frame_copy;
 const char *st_workspace_set_frame(stance_workspace *ws, st_frame_copy copy);
 
 /* graph_ik.c: the IK stage */
-stance_status gr_build_ik(stance_graph *g, const stance_graph_desc *d, stance_error *err);
-void gr_destroy_ik(stance_graph *g);
 void in_root_advance(stance_instance *inst);
 stance_status ik_frame(stance_instance *inst, stance_workspace *ws, float dt);
 

@@ -22,6 +22,7 @@
 #include "gltf_bake.h"
 #include "core/internal.h"
 #include "gltf.h"
+#include "stance/build.h"
 #include "stance/import.h"
 #include "import_mesh.h"
 
@@ -114,7 +115,7 @@ stance_status stance_open_file(const char *path, const stance_import_options *op
     long size = 0;
     stance_status s = begin(path, opt, allocator, out, head, &got, &size, err);
     if (s) return s;
-    if (stance_asset_is_native(head, got)) return stance_asset_load_file(path, allocator, out, err);
+    if (stance_asset_is_native(head, got)) return stance_build_load_asset_file(path, allocator, out, err); /* either GRPH form */
     if (is_gltf(path, head, got)) return import_gltf(path, opt, allocator, out, err);
     return import_probed(path, head, got, size, opt, allocator, out, err);
 }

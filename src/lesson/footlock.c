@@ -6,6 +6,7 @@
 
 #include "core/internal.h"
 #include "core/qmath.h"
+#include "stance/build.h"
 #include "stance/footlock.h"
 #include "stance/ik.h"
 #include "stance_lesson/lesson.h"

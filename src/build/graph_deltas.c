@@ -1,12 +1,13 @@
-/* src/core/graph_deltas.c - additive layers' delta clips, built once when
- * a graph is created: every clip an additive first-frame layer plays, minus
- * the layer's reference for its state. The graph owns them (shared,
- * immutable); per frame the layer samples its delta and applies it. */
+/* src/build/graph_deltas.c - additive layers' delta clips, baked once when
+ * a graph is compiled (libstance_build): every clip an additive first-frame
+ * layer plays, minus the layer's reference for its state. The graph owns
+ * them (shared, immutable; a compiled file holds them as exact clips); per
+ * frame the layer samples its delta and applies it. */
 #include <stdio.h>
 #include <string.h>
 
+#include "build/graph_build.h"
 #include "core/fused.h"
-#include "core/graph_internal.h"
 #include "core/internal.h"
 
 /* The delta of `clip` against `ref`: the clip sampled at each of its keys,

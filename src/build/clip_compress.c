@@ -1,4 +1,4 @@
-/* src/core/clip_compress.c - the clip compressor: per track, the cheapest
+/* src/build/clip_compress.c - the clip compressor: per track, the cheapest
  * key spacing and precision (clip_packed.h) that keeps the model-space error
  * of virtual vertices under the tolerance; and stance_asset_compress.
  *
@@ -18,7 +18,7 @@
 #include "stance/asset.h"
 #include "stance/build.h"
 
-#include "core/clip_compress.h"
+#include "build/clip_compress.h"
 
 /* The subtree of j (j first; parents come before children). */
 void st_compress_subtree(work *w, int j) {
