@@ -140,9 +140,9 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
                 np = (float)((double)p->pos + (double)step);
                 if (np >= c->duration) np = 0.0f;
             } else {
-                stance_clip_advance(c, p->pos, step, !s->once, &np, hits, 16, &n, &wraps);
+                st_clip_advance(c, p->pos, step, !s->once, &np, hits, 16, &n, &wraps);
             }
-            if (root) stance_clip_root_motion(c, p->pos, dt * rate, !s->once, p->root);
+            if (root) st_clip_root_motion(c, p->pos, dt * rate, !s->once, p->root);
             p->pos = np;
             p->loops += wraps;
             emit_markers(inst, layer, m, p, c, hits, n);
@@ -174,13 +174,13 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
             /* a clip without a root path adds 0 (p->root is never -0: it starts at +0) */
             if (w[i] <= 0.0f || !root || e[i].clip->root_key_count == 0) continue;
             float r[3], d = e[i].clip->duration;
-            stance_clip_root_motion(e[i].clip, p->pos * d, dphase * d, !s->once, r);
+            st_clip_root_motion(e[i].clip, p->pos * d, dphase * d, !s->once, r);
             for (int k = 0; k < 3; k++) p->root[k] += w[i] * r[k];
         }
         if (!p->finished) {
             if (e[dom].clip->event_count > 0) { /* its markers (the phase moves on below) */
                 float d = e[dom].clip->duration, np;
-                stance_clip_advance(e[dom].clip, p->pos * d, dphase * d, !s->once, &np, hits, 16, &n, &wraps);
+                st_clip_advance(e[dom].clip, p->pos * d, dphase * d, !s->once, &np, hits, 16, &n, &wraps);
                 emit_markers(inst, layer, m, p, e[dom].clip, hits, n);
             }
             double ph = (double)p->pos + dphase;
@@ -271,12 +271,12 @@ static void snapshot(stance_instance *inst, stance_workspace *ws, int m) {
     g_machine_rt *rt = &inst->machines[m];
     stance_pose *snap = in_mpose(inst, ws, m, PM_SNAP);
     if (rt->has_history && rt->hist >= 1) {
-        stance_pose_copy(snap, in_hist(inst, ws, m, 1));
+        st_pose_copy(snap, in_hist(inst, ws, m, 1));
         return;
     }
     adv_plan_tree(inst, ws, m, 1);
     ev_machine_tree(inst, ws, m, 0.0f, 0);
-    stance_pose_copy(snap, in_wpose(ws, m, PW_OUT));
+    st_pose_copy(snap, in_wpose(ws, m, PW_OUT));
 }
 
 /* Switches machine m to state `to` (a transition `ti`, or -1 when asked for

@@ -510,8 +510,8 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
                      : gs->entry_count ? g->entries[gs->entry_first].clip : NULL;
                 gs->ref_pose = g->ref_pose_count;
             }
-            if (clip) stance_clip_sample(clip, 0.0f, NULL, p);
-            else stance_pose_set_rest(p, sk);
+            if (clip) stance_clip_sample(clip, 0.0f, NULL, p, NULL);
+            else stance_pose_set_rest(p, sk, NULL);
             g->ref_pose_count++;
         }
     }

@@ -48,8 +48,8 @@ static stance_status inplace_velocity(const stance_clip *c, const stance_skeleto
     const float dt = c->duration / N;
     for (int pass = 0; pass < 2; pass++)
         for (int f = 0; f <= N; f++) {
-            stance_clip_sample(c, dt * (float)f, NULL, &l);
-            stance_local_to_model(&m, &l, sk, NULL);
+            stance_clip_sample(c, dt * (float)f, NULL, &l, NULL);
+            stance_local_to_model(&m, &l, sk, NULL, NULL);
             for (int k = 0; k < F; k++) {
                 const int j = feet[k];
                 const float p[3] = {m.tx[j], m.ty[j], m.tz[j]};
@@ -111,8 +111,8 @@ static stance_status trial(stance_graph *g, const stance_ik_desc *k, const stanc
     stance_status s = stance_pose_create(&l, sk->joint_count, &g->allocator, err);
     if (s) return s;
     if ((s = stance_pose_create(&m, sk->joint_count, &g->allocator, err))) { stance_pose_destroy(&l); return s; }
-    stance_pose_set_rest(&l, sk);
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_pose_set_rest(&l, sk, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     stance_error e2 = {0};
     s = tb ? stance_ik_two_bone(tb, 0.0f, sk, &l, &m, NULL, &e2) : stance_ik_aim(ad, 0.0f, sk, &l, &m, NULL, &e2);
     stance_pose_destroy(&l), stance_pose_destroy(&m);
@@ -184,8 +184,8 @@ static stance_status resolve_entry(stance_graph *g, const stance_graph_desc *d, 
     stance_status s = stance_pose_create(&l, sk->joint_count, &g->allocator, err);
     if (s) return s;
     if ((s = stance_pose_create(&m, sk->joint_count, &g->allocator, err))) { stance_pose_destroy(&l); return s; }
-    stance_pose_set_rest(&l, sk);
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_pose_set_rest(&l, sk, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     stance_footlock_state st;
     memset(&st, 0, sizeof st);
     const float contact[STANCE_FOOT_MAX] = {0, 0, 0, 0};
@@ -310,10 +310,10 @@ void stance_instance_root(const stance_instance *inst, stance_transform *out) {
     *out = in_live(inst) ? inst->world_root : stance_transform_identity();
 }
 
-stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn fn, void *user) {
-    if (!in_live(inst)) return STANCE_ERR_ARGUMENT;
+stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn fn, void *user, stance_error *err) {
+    if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "set ground: instance is " IN_NOT_LIVE);
     inst->ground = fn, inst->ground_user = fn ? user : NULL;
-    return STANCE_OK;
+    return st_ok(err);
 }
 
 stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const float target[3], float weight, stance_error *err) {
@@ -423,7 +423,7 @@ stance_status ik_frame(stance_instance *inst, stance_workspace *ws, float dt) {
                 aim_desc(gi, t, &ad);
                 s = stance_ik_aim(&ad, t[3], g->skeleton, in_local(inst), in_model(inst), NULL, NULL);
             }
-            stance_local_to_model(in_model(inst), in_local(inst), g->skeleton, NULL);
+            st_local_to_model(in_model(inst), in_local(inst), g->skeleton, NULL);
             if (s && !first) first = s;
             continue;
         }
