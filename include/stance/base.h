@@ -1,4 +1,5 @@
-/* stance/base.h - status codes, error messages, allocator, transforms.
+/* stance/base.h - status codes and the one error convention (stance_error;
+ * every call listed in docs/api.md), allocator, transforms, the limits of values.
  *
  * Owns the few types every other header uses. Nothing here allocates or
  * touches global state. */

@@ -130,8 +130,9 @@ typedef struct stance_instance stance_instance;
 typedef struct stance_workspace stance_workspace;
 
 /* ---- queries ---------------------------------------------------------------
- * Every query takes any pointer the caller has: a NULL graph or an index out
- * of range answers -1, 0, NULL or STANCE_LAYER_OVERRIDE as the type allows.
+ * Queries cannot fail: they take no err, and a NULL graph or an index out of
+ * range answers -1 (an index), 0 (a count or a number), "" (a name), NULL (a
+ * pointer), or STANCE_PARAM_FLOAT / STANCE_LAYER_OVERRIDE (a kind).
  * Indices are global (a state's index counts the states of every machine
  * before it). Transitions and conditions: stance/graph_query.h. */
 void stance_graph_destroy(stance_graph *graph); /* NULL is fine */
