@@ -8,6 +8,7 @@
  * and scratch for a snapshot when a switch freezes the last pose). */
 #include <string.h>
 
+#include "core/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
 #include "core/graph_internal.h"
 #include "core/internal.h"
 
@@ -134,15 +135,15 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
         float np;
         if (!p->finished) {
             const float step = dt * rate;
-            if (!s->once && c->event_count == 0 && step >= 0.0f && p->pos >= 0.0f && p->pos < c->duration &&
+            if (ST_FAST && !s->once && c->event_count == 0 && step >= 0.0f && p->pos >= 0.0f && p->pos < c->duration &&
                 (double)p->pos + (double)step < (double)c->duration) {
                 /* a looping clip without markers inside its cycle: stance_clip_advance's first case */
                 np = (float)((double)p->pos + (double)step);
                 if (np >= c->duration) np = 0.0f;
             } else {
-                st_clip_advance(c, p->pos, step, !s->once, &np, hits, 16, &n, &wraps);
+                ST_CLIP_ADVANCE(c, p->pos, step, !s->once, &np, hits, 16, &n, &wraps);
             }
-            if (root) st_clip_root_motion(c, p->pos, dt * rate, !s->once, p->root);
+            if (root) ST_CLIP_ROOT_MOTION(c, p->pos, dt * rate, !s->once, p->root);
             p->pos = np;
             p->loops += wraps;
             emit_markers(inst, layer, m, p, c, hits, n);
@@ -162,7 +163,7 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
         blend_weights(inst, s, w);
         const float prate = blend_phase_rate(inst, s, w) * rate;
         float dphase = prate * dt;
-        if (p == &inst->machines[m].cur) { /* the plan reuses them (plan_src) */
+        if (ST_FAST && p == &inst->machines[m].cur) { /* the plan reuses them (plan_src) */
             g_plan *pl = &ws->plans[m];
             pl->stamp = ws->stamp, pl->cstate = p->state, pl->cprate = prate;
             memcpy(pl->cw, w, sizeof(float) * (size_t)s->entry_count);
@@ -172,15 +173,15 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
         for (int i = 0; i < s->entry_count; i++) {
             if (w[i] > w[dom]) dom = i;
             /* a clip without a root path adds 0 (p->root is never -0: it starts at +0) */
-            if (w[i] <= 0.0f || !root || e[i].clip->root_key_count == 0) continue;
+            if (w[i] <= 0.0f || !root || (ST_FAST && e[i].clip->root_key_count == 0)) continue;
             float r[3], d = e[i].clip->duration;
-            st_clip_root_motion(e[i].clip, p->pos * d, dphase * d, !s->once, r);
+            ST_CLIP_ROOT_MOTION(e[i].clip, p->pos * d, dphase * d, !s->once, r);
             for (int k = 0; k < 3; k++) p->root[k] += w[i] * r[k];
         }
         if (!p->finished) {
             if (e[dom].clip->event_count > 0) { /* its markers (the phase moves on below) */
                 float d = e[dom].clip->duration, np;
-                st_clip_advance(e[dom].clip, p->pos * d, dphase * d, !s->once, &np, hits, 16, &n, &wraps);
+                ST_CLIP_ADVANCE(e[dom].clip, p->pos * d, dphase * d, !s->once, &np, hits, 16, &n, &wraps);
                 emit_markers(inst, layer, m, p, e[dom].clip, hits, n);
             }
             double ph = (double)p->pos + dphase;
@@ -192,7 +193,7 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
                 }
                 if (ph < 0.0) ph = 0.0;
             } else {
-                if (!(ph > 0.0 && ph < 1.0)) { /* inside the cycle: floor is 0 and ph stays as it is */
+                if (!ST_FAST || !(ph > 0.0 && ph < 1.0)) { /* inside the cycle: floor is 0 and ph stays as it is */
                     double fl = floor(ph);
                     p->loops += (int)fl;
                     ph -= fl;
@@ -397,9 +398,9 @@ static inline int advance_plain(const stance_instance *inst, int m, g_play *p, f
 static void update_machine(stance_instance *inst, stance_workspace *ws, int m, float dt, unsigned flags) {
     g_machine_rt *rt = &inst->machines[m];
     const stance_graph *g = inst->graph;
-    if (!advance_plain(inst, m, &rt->cur, dt)) advance_play(inst, ws, m, &rt->cur, dt, flags);
+    if (!(ST_FAST && advance_plain(inst, m, &rt->cur, dt))) advance_play(inst, ws, m, &rt->cur, dt, flags);
     if (rt->trans >= 0) {
-        if (g->states[rt->old.state].type != STANCE_MOTION_MACHINE && !advance_plain(inst, m, &rt->old, dt))
+        if (g->states[rt->old.state].type != STANCE_MOTION_MACHINE && !(ST_FAST && advance_plain(inst, m, &rt->old, dt)))
             advance_play(inst, ws, m, &rt->old, dt, flags);
         rt->elapsed += dt;
         if (rt->elapsed >= rt->duration) {
@@ -410,7 +411,7 @@ static void update_machine(stance_instance *inst, stance_workspace *ws, int m, f
         }
     }
     if (!(flags & STANCE_UPDATE_NO_TRANSITIONS) &&
-        (g->machines[m].any_count > 0 || g->states[rt->cur.state].trans_count > 0)) { /* else none can start */
+        (!ST_FAST || g->machines[m].any_count > 0 || g->states[rt->cur.state].trans_count > 0)) { /* else none can start */
         int t = find_transition(inst, m);
         if (t >= 0) start_transition(inst, ws, m, t, dt);
     }
@@ -436,7 +437,7 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
         float h = g->params[i].damping;
         if (h > 0.0f) {
             float tgt = inst->param_target[i];
-            if (h != ws->damp_h || dt != ws->damp_dt) /* instances of one graph share it frame after frame */
+            if (!ST_FAST || h != ws->damp_h || dt != ws->damp_dt) /* instances of one graph share it frame after frame */
                 ws->damp_h = h, ws->damp_dt = dt, ws->damp_a = exp2f(-dt / h);
             const float a = ws->damp_a; /* issue 12: a weighted mean stays finite where tgt + (v - tgt) * a overflowed */
             float v = a * inst->params[i] + (1.0f - a) * tgt;
@@ -448,7 +449,7 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
     /* layer weights fade towards their targets (the one owner of layer weights) */
     for (int l = 0; l < g->layer_count; l++) {
         float w = inst->layer_weight[l], t = inst->layer_target[l], r = inst->layer_rate[l];
-        if (w != t) {
+        if (!ST_FAST || w != t) {
             float step = !(r > 0.0f) ? 1e30f : dt > 0.0f ? r * dt : 0.0f; /* issue 12: an inf rate (tiny fade) times a zero step was NaN */
             /* within 1e-6 of the target is the target (a fade summed frame by frame stops a hair short) */
             w = w < t ? (w + step > t - 1e-6f ? t : w + step) : (w - step < t + 1e-6f ? t : w - step);
@@ -461,7 +462,7 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
         if (inst->layer_off[l]) continue;
         const int m = g->layers[l].machine;
         g_machine_rt *rt = &inst->machines[m];
-        if (rt->trans < 0 && !g->machines[m].has_trans && advance_plain(inst, m, &rt->cur, dt))
+        if (ST_FAST && rt->trans < 0 && !g->machines[m].has_trans && advance_plain(inst, m, &rt->cur, dt))
             continue;
         update_machine(inst, ws, m, dt, flags);
     }
@@ -493,7 +494,7 @@ static inline void plan_src(stance_instance *inst, const stance_workspace *ws, c
     }
     float wbuf[STANCE_MAX_BLEND_ENTRIES], prate;
     const float *w;
-    if (pl && pl->stamp == ws->stamp && pl->cstate == p->state) { /* as the advance pass computed them */
+    if (ST_FAST && pl && pl->stamp == ws->stamp && pl->cstate == p->state) { /* as the advance pass computed them */
         w = pl->cw, prate = pl->cprate;
     } else {
         adv_blend_weights(inst, s, wbuf);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/clip_packed.h"
+#include "core/frame_copy.h" /* st_clip_advance_general, st_clip_root_motion_general */
 #include "core/fused.h"
 #include "core/internal.h"
 #include "core/qmath.h"
@@ -494,15 +495,18 @@ static void emit_cycle(const stance_clip *c, double t0, double t1, long long cyc
     }
 }
 
+/* stance_clip_advance and its twins; fast 0 (st_clip_advance_general, the
+ * frame's reference copy) skips its first case: the general path alone. */
 ST_BODY stance_status clip_advance(const stance_clip *c, float time, float dt, int loop, float *new_time,
-                                   stance_event_hit *hits, int cap, int *hit_count, int *wraps, stance_error *err) {
+                                   stance_event_hit *hits, int cap, int *hit_count, int *wraps, const int fast,
+                                   stance_error *err) {
     if (!c || !new_time || cap < 0 || (cap > 0 && !hits))
         return ST_FAIL(err, STANCE_ERR_ARGUMENT, "clip advance: %s", !c ? "clip is NULL" : !new_time ? "new_time is NULL"
                        : "hit_capacity is negative, or positive with hits NULL");
     if (!st_finite(time) || !st_finite(dt))
         return ST_FAIL(err, STANCE_ERR_VALUE, "clip advance: time %g or dt %g is not finite", (double)time, (double)dt);
     const double D = c->duration;
-    if (loop && dt >= 0.0f && time >= 0.0f && time < c->duration && (double)time + (double)dt < D) {
+    if (fast && loop && dt >= 0.0f && time >= 0.0f && time < c->duration && (double)time + (double)dt < D) {
         /* the common step: forward inside one cycle (what the general path
          * below computes for it, without its cycle bookkeeping) */
         const double s0 = time, s1 = s0 + (double)dt;
@@ -557,11 +561,15 @@ ST_BODY stance_status clip_advance(const stance_clip *c, float time, float dt, i
 
 stance_status stance_clip_advance(const stance_clip *c, float time, float dt, int loop, float *new_time,
                                   stance_event_hit *hits, int cap, int *hit_count, int *wraps, stance_error *err) {
-    return clip_advance(c, time, dt, loop, new_time, hits, cap, hit_count, wraps, err);
+    return clip_advance(c, time, dt, loop, new_time, hits, cap, hit_count, wraps, 1, err);
 }
 stance_status st_clip_advance(const stance_clip *c, float time, float dt, int loop, float *new_time,
                               stance_event_hit *hits, int cap, int *hit_count, int *wraps) {
-    return clip_advance(c, time, dt, loop, new_time, hits, cap, hit_count, wraps, NULL);
+    return clip_advance(c, time, dt, loop, new_time, hits, cap, hit_count, wraps, 1, NULL);
+}
+stance_status st_clip_advance_general(const stance_clip *c, float time, float dt, int loop, float *new_time,
+                                      stance_event_hit *hits, int cap, int *hit_count, int *wraps) {
+    return clip_advance(c, time, dt, loop, new_time, hits, cap, hit_count, wraps, 0, NULL);
 }
 
 /* The root path at a finite time (stance_clip_root_position without its checks). */
@@ -590,27 +598,31 @@ stance_status stance_clip_root_position(const stance_clip *c, float time, float 
     root_at(c, time, out);
     return st_ok(err);
 }
+/* stance_clip_root_motion and its twins; fast 0 (st_clip_root_motion_general)
+ * takes the general path: no shortcut for a clip without a root path or a
+ * step inside one cycle. */
 ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3],
-                                       stance_error *err) {
+                                       const int fast, stance_error *err) {
     if (!c || !out) return ST_FAIL(err, STANCE_ERR_ARGUMENT, "clip root motion: clip or out is NULL");
     if (!st_finite(time) || !st_finite(dt))
         return ST_FAIL(err, STANCE_ERR_VALUE, "clip root motion: time %g or dt %g is not finite", (double)time, (double)dt);
     float nt;
     int wraps = 0;
     const float D = c->duration;
-    if (c->root_key_count == 0) { /* no root path: no motion */
+    if (fast && c->root_key_count == 0) { /* no root path: no motion */
         out[0] = out[1] = out[2] = 0.0f;
         return st_ok(err);
     }
     if (time < 0.0f) time = 0.0f;
     if (loop && time >= D) time = fmodf(time, D);
     if (!loop && time > D) time = D;
-    if (loop && dt >= 0.0f && time < D && (double)time + (double)dt < (double)D) {
+    if (fast && loop && dt >= 0.0f && time < D && (double)time + (double)dt < (double)D) {
         /* inside one cycle: stance_clip_advance's first case */
         nt = (float)((double)time + (double)dt);
         if (nt >= D) nt = 0.0f;
     } else {
-        stance_status s = st_clip_advance(c, time, dt, loop, &nt, NULL, 0, NULL, &wraps);
+        stance_status s = fast ? st_clip_advance(c, time, dt, loop, &nt, NULL, 0, NULL, &wraps)
+                               : st_clip_advance_general(c, time, dt, loop, &nt, NULL, 0, NULL, &wraps);
         if (s) return s; /* it cannot refuse: its arguments were checked above */
     }
     float a[3], b[3];
@@ -629,8 +641,11 @@ ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float d
 
 stance_status stance_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3],
                                       stance_error *err) {
-    return clip_root_motion(c, time, dt, loop, out, err);
+    return clip_root_motion(c, time, dt, loop, out, 1, err);
 }
 stance_status st_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3]) {
-    return clip_root_motion(c, time, dt, loop, out, NULL);
+    return clip_root_motion(c, time, dt, loop, out, 1, NULL);
+}
+stance_status st_clip_root_motion_general(const stance_clip *c, float time, float dt, int loop, float out[3]) {
+    return clip_root_motion(c, time, dt, loop, out, 0, NULL);
 }

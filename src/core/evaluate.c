@@ -9,6 +9,7 @@
  * workspace; the instance keeps only history, snapshots and the outputs. */
 #include <string.h>
 
+#include "core/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
 #include "core/fused.h"
 #include "core/graph_internal.h"
 #include "core/internal.h"
@@ -60,8 +61,8 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
         if (vel) {
             st_clip_sample_velocity(src->clip[0], src->time[0], src->cursor[0], dst, vel);
             vel_scale(vel, src->vscale[0]);
-        } else if (!ws->unfused && st_fusable(src->clip[0])) {
-            st_fused_sample(dst, src->clip[0], src->time[0], src->cursor[0]);
+        } else if (ST_FAST && st_fusable(src->clip[0])) {
+            ST_FUSED(sample)(dst, src->clip[0], src->time[0], src->cursor[0]);
         } else {
             st_clip_sample(src->clip[0], src->time[0], src->cursor[0], dst);
         }
@@ -69,9 +70,9 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
         return;
     }
     stance_pose *scratch = in_wpose(ws, m, PW_S1), *sv = in_wpose(ws, m, PW_SV);
-    if (src->count == 2 && !vel && !ws->unfused && st_fusable(src->clip[0]) && st_fusable(src->clip[1])) {
+    if (ST_FAST && src->count == 2 && !vel && st_fusable(src->clip[0]) && st_fusable(src->clip[1])) {
         /* the common case: both clips sampled straight into the blend */
-        st_fused_blend2(dst, src->clip[0], src->time[0], src->cursor[0], src->clip[1], src->time[1], src->cursor[1],
+        ST_FUSED(blend2)(dst, src->clip[0], src->time[0], src->cursor[0], src->clip[1], src->time[1], src->cursor[1],
                         src->weight[0], src->weight[1], src->same_s);
         inst->clips_sampled += 2;
         return;
@@ -94,7 +95,7 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
         else st_clip_sample(src->clip[i], src->time[i], src->cursor[i], target);
         inst->clips_sampled++;
         if (i == 0) {
-            if (src->weight[0] < 1.0f) pose_scale(dst, src->weight[0]);
+            if (!ST_FAST || src->weight[0] < 1.0f) pose_scale(dst, src->weight[0]);
             if (vel) vel_scale(vel, src->vscale[0]);
         } else {
             pose_accumulate(dst, scratch, src->weight[i]);
@@ -112,7 +113,8 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
     const g_plan *pl = &ws->plans[m];
     /* the base layer's machine writes the instance's local pose itself
      * (nothing reads its workspace output; a snapshot does not push) */
-    stance_pose *out = push_history && m == g->layers[0].machine ? in_local(inst) : in_wpose(ws, m, PW_OUT);
+    const int into_local = push_history && m == g->layers[0].machine;
+    stance_pose *out = ST_FAST && into_local ? in_local(inst) : in_wpose(ws, m, PW_OUT);
     const int need_vel = pl->blend && rt->pending_init && pl->mode == STANCE_SWITCH_INERTIALIZE_SIMPLE;
     eval_src(inst, ws, m, &pl->cur, out, need_vel ? in_wpose(ws, m, PW_TV) : NULL);
     if (pl->blend) {
@@ -120,14 +122,14 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
         switch (pl->mode) {
         case STANCE_SWITCH_CROSSFADE: {
             const g_plan_src *os = &pl->old;
-            if (!ws->unfused && os->sub < 0 && !os->blendspace && os->count == 1 && st_fusable(os->clip[0])) {
-                st_fused_under(out, os->clip[0], os->time[0], os->cursor[0], w); /* the old clip sampled into the fade */
+            if (ST_FAST && os->sub < 0 && !os->blendspace && os->count == 1 && st_fusable(os->clip[0])) {
+                ST_FUSED(under)(out, os->clip[0], os->time[0], os->cursor[0], w); /* the old clip sampled into the fade */
                 inst->clips_sampled++;
                 break;
             }
-            if (!ws->unfused && os->sub < 0 && os->blendspace && os->count == 2 && st_fusable(os->clip[0]) &&
+            if (ST_FAST && os->sub < 0 && os->blendspace && os->count == 2 && st_fusable(os->clip[0]) &&
                 st_fusable(os->clip[1])) { /* the old two-clip blend sampled into the fade */
-                st_fused_blend2_under(out, os->clip[0], os->time[0], os->cursor[0], os->clip[1], os->time[1], os->cursor[1],
+                ST_FUSED(blend2_under)(out, os->clip[0], os->time[0], os->cursor[0], os->clip[1], os->time[1], os->cursor[1],
                                       os->weight[0], os->weight[1], os->same_s, w);
                 inst->clips_sampled += 2;
                 break;
@@ -198,6 +200,7 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
         rt->hist = rt->hist < 2 ? rt->hist + 1 : 2;
         rt->hist_dt = dt;
     }
+    if (!ST_FAST && into_local) st_pose_copy(in_local(inst), out); /* the reference: output, then copied */
 }
 
 void ev_machine_tree(stance_instance *inst, stance_workspace *ws, int m, float dt, int push_history) {
@@ -230,10 +233,10 @@ static int fused_layer(stance_instance *inst, stance_workspace *ws, int l, float
     if (additive) {
         const g_state *s = &g->states[rt->cur.state];
         const int own = s->delta == src->clip[0];
-        st_fused_additive(local, local, src->clip[0], own ? s->delta_flags : 0, own ? s->delta_still : 0, src->time[0],
+        ST_FUSED(additive)(local, local, src->clip[0], own ? s->delta_flags : 0, own ? s->delta_still : 0, src->time[0],
                           src->cursor[0], mask, w);
     } else {
-        st_fused_override(local, local, src->clip[0], src->time[0], src->cursor[0], mask, w);
+        ST_FUSED(override)(local, local, src->clip[0], src->time[0], src->cursor[0], mask, w);
     }
     inst->clips_sampled++;
     return 1;
@@ -262,7 +265,7 @@ static void apply_layer(stance_instance *inst, stance_workspace *ws, int l, floa
         st_pose_additive_apply(local, local, delta, mask, w);
     } else if (gl->space == STANCE_SPACE_MESH) {
         stance_pose *lm = in_wshared(ws, PW_LAYER_MODEL), *tmp = in_wshared(ws, PW_LAYER_TMP);
-        st_local_to_model(lm, lo, sk, NULL);
+        ST_L2M(lm, lo, sk);
         st_pose_blend_mesh(tmp, local, lo, lm, mask, w, sk);
         st_pose_copy(local, tmp);
     } else {
@@ -277,11 +280,11 @@ void ev_frame(stance_instance *inst, stance_workspace *ws, float dt) {
     ev_machine_tree(inst, ws, g->layers[0].machine, dt, 1); /* into local */
     for (int l = 1; l < g->layer_count; l++) {
         if (!ws->plans[g->layers[l].machine].active) continue;
-        if (!ws->unfused && fused_layer(inst, ws, l, inst->layer_weight[l])) continue;
+        if (ST_FAST && fused_layer(inst, ws, l, inst->layer_weight[l])) continue;
         ev_machine_tree(inst, ws, g->layers[l].machine, dt, 1);
         apply_layer(inst, ws, l, inst->layer_weight[l]);
     }
-    st_local_to_model(in_model(inst), local, g->skeleton, NULL);
+    ST_L2M(in_model(inst), local, g->skeleton);
     /* root motion: the base machine's, blended across a crossfade */
     const g_machine_rt *base = &inst->machines[g->layers[0].machine];
     for (int k = 0; k < 3; k++) inst->root_delta[k] = base->cur.root[k];

@@ -419,9 +419,10 @@ ST_INLINE void fused_sample(stance_pose *out, const stance_clip *c, float time, 
  * Each pass is compiled as it is (SSE2, or the scalar form) and, where the
  * build is for baseline x86-64, again in VEX encoding, which the CPUs with
  * AVX run (as local_to_model.c does): the same operations in the same order,
- * no FMA, so the same results bit for bit (tests/test_fused.c compares the
- * passes, in VEX on such a CPU, with the unfused path, which is SSE2 only);
- * the 3-operand forms need no register copies. */
+ * no FMA, so the same results bit for bit (tests/test_reference.c runs the
+ * frame with the VEX copies, the baseline copies st_fused_*_base, and the
+ * unfused reference, and requires them equal); the 3-operand forms need no
+ * register copies. */
 #if defined(SV_VEX_COPY)
 #define FUSED_VEX(name, params, args)                                                                             \
     SV_VEX_TARGET static void name##_vex params { fused_##name args; }                                           \
@@ -429,14 +430,18 @@ ST_INLINE void fused_sample(stance_pose *out, const stance_clip *c, float time, 
     void st_fused_##name params {                                                                                \
         if (SV_CPU_HAS_AVX()) name##_vex args;                                                                   \
         else name##_sse args;                                                                                    \
-    }
+    }                                                                                                            \
+    void st_fused_##name##_base params { name##_sse args; }
 #else
 #define FUSED_VEX(name, params, args)                                                                             \
-    void st_fused_##name params { fused_##name args; }
+    void st_fused_##name params { fused_##name args; }                                                           \
+    void st_fused_##name##_base params { st_fused_##name args; }
 #endif
-FUSED_VEX(additive, (stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags, unsigned long long still, float time, stance_cursor *cur, const float *mask, float weight), (out, base, delta, flags, still, time, cur, mask, weight))
-FUSED_VEX(blend2, (stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b, float tb, stance_cursor *cb, float wa, float wb, int same_s), (out, a, ta, ca, b, tb, cb, wa, wb, same_s))
-FUSED_VEX(blend2_under, (stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b, float tb, stance_cursor *cb, float wa, float wb, int same_s, float w), (out, a, ta, ca, b, tb, cb, wa, wb, same_s, w))
-FUSED_VEX(override, (stance_pose *out, const stance_pose *base, const stance_clip *layer, float time, stance_cursor *cur, const float *mask, float weight), (out, base, layer, time, cur, mask, weight))
-FUSED_VEX(under, (stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w), (out, old, time, cur, w))
-FUSED_VEX(sample, (stance_pose *out, const stance_clip *c, float time, stance_cursor *cur), (out, c, time, cur))
+int st_fused_vex_runs(void) {
+#if defined(SV_VEX_COPY)
+    return SV_CPU_HAS_AVX() ? 1 : 0;
+#else
+    return 0;
+#endif
+}
+ST_FUSED_PASSES(FUSED_VEX)

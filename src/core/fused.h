@@ -108,4 +108,25 @@ void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cu
 void st_fused_blend2_under(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
                            float tb, stance_cursor *cb, float wa, float wb, int same_s, float w);
 
+/* The passes, each as (name, parameters, arguments): fused.c compiles each
+ * from it in its encodings. */
+#define ST_FUSED_PASSES(X) \
+    X(additive, (stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags, unsigned long long still, float time, stance_cursor *cur, const float *mask, float weight), (out, base, delta, flags, still, time, cur, mask, weight)) \
+    X(blend2, (stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b, float tb, stance_cursor *cb, float wa, float wb, int same_s), (out, a, ta, ca, b, tb, cb, wa, wb, same_s)) \
+    X(blend2_under, (stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b, float tb, stance_cursor *cb, float wa, float wb, int same_s, float w), (out, a, ta, ca, b, tb, cb, wa, wb, same_s, w)) \
+    X(override, (stance_pose *out, const stance_pose *base, const stance_clip *layer, float time, stance_cursor *cur, const float *mask, float weight), (out, base, layer, time, cur, mask, weight)) \
+    X(under, (stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w), (out, old, time, cur, w)) \
+    X(sample, (stance_pose *out, const stance_clip *c, float time, stance_cursor *cur), (out, c, time, cur))
+
+/* Each pass again in the build's baseline encoding (SSE2, or the scalar
+ * form), whatever the CPU: st_fused_NAME dispatches to the VEX copy on CPUs
+ * with AVX when the build is for baseline x86-64, st_fused_NAME_base never
+ * (the frame's SSE2 copy calls them, core/frame_copy.h). */
+#define ST_FUSED_BASE_DECL(name, params, args) void st_fused_##name##_base params;
+ST_FUSED_PASSES(ST_FUSED_BASE_DECL)
+#undef ST_FUSED_BASE_DECL
+/* 1 when st_fused_NAME runs the VEX copies here (this build has them and
+ * the CPU has AVX), 0 when it runs the baseline ones. */
+int st_fused_vex_runs(void);
+
 #endif

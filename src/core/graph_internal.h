@@ -271,7 +271,9 @@ struct stance_workspace {
     int pose_count;
     float *pose_mem;
     stance_pose *views;         /* machine_cap * 3: views of an instance's machine poses */
-    int unfused;                /* tests: 1 = evaluate without the fused passes of core/fused.h (the reference) */
+    /* tests (st_workspace_set_frame): the copy of the frame's passes this
+     * workspace runs, NULL = the fast paths (advance.c, evaluate.c as they are) */
+    void (*frame)(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags);
     unsigned stamp;             /* moves on at each update and when a trigger is consumed (g_plan.stamp) */
     float damp_h, damp_dt, damp_a; /* the last damping factor exp2f(-dt / h) computed (h 0: none yet) */
 };
@@ -318,6 +320,27 @@ float adv_normalized(const stance_instance *inst, const g_play *p);
 /* evaluate.c */
 void ev_machine_tree(stance_instance *inst, stance_workspace *ws, int m, float dt, int push_history);
 void ev_frame(stance_instance *inst, stance_workspace *ws, float dt);
+
+/* The frame's passes in order: stance_instance_play requests, advance,
+ * evaluate (each compilation of them, core/frame_copy.h, has its own). */
+static inline void in_frame_passes(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags) {
+    if (inst->requests) {
+        adv_apply_requests(inst, ws);
+        inst->requests = 0;
+    }
+    adv_frame(inst, ws, dt, flags);
+    ev_frame(inst, ws, dt);
+}
+
+/* frame_reference.c, the one test hook of the switch of docs/fast-paths.md:
+ * which copy of the frame's passes ws runs from its next update on
+ * (ST_FRAME_FAST, the default: the fast paths, the fused passes and
+ * local-to-model in the CPU's best encoding; ST_FRAME_SSE2: the same with
+ * those in the baseline encoding; ST_FRAME_REFERENCE: every fast path off).
+ * Returns the copy's name ("fast", "sse2", "reference"), NULL for an
+ * unknown one. */
+typedef enum { ST_FRAME_FAST, ST_FRAME_SSE2, ST_FRAME_REFERENCE } st_frame_copy;
+const char *st_workspace_set_frame(stance_workspace *ws, st_frame_copy copy);
 
 /* graph_ik.c: the IK stage */
 stance_status gr_build_ik(stance_graph *g, const stance_graph_desc *d, stance_error *err);

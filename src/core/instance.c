@@ -477,11 +477,15 @@ stance_status stance_instance_update(stance_instance *inst, float dt, stance_wor
 }
 
 /* One update, its instance and workspace checked (the workspace fits the
- * graph and is bound for it), dt a valid step. */
+ * graph and is bound for it), dt a valid step. frame: the copy of the
+ * frame's passes a test switched the workspace to (ws->frame), or NULL for
+ * the fast paths: a constant where the update is inlined, so the fast path
+ * pays nothing for the switch. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline stance_status update_one(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws) {
+static inline stance_status update_one(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws,
+                                       void (*frame)(stance_instance *, stance_workspace *, float, unsigned)) {
     const stance_graph *g = inst->graph;
     if (++ws->stamp == 0) { /* the advance pass's cached blend weights are this update's only */
         for (int m = 0; m < ws->machine_cap; m++) ws->plans[m].stamp = 0;
@@ -490,12 +494,8 @@ static inline stance_status update_one(stance_instance *inst, float dt, unsigned
     if (inst->events_sealed) inst->event_count = inst->event_dropped = 0;
     inst->events_sealed = 0;
     inst->clips_sampled = 0;
-    if (inst->requests) {
-        adv_apply_requests(inst, ws);
-        inst->requests = 0;
-    }
-    adv_frame(inst, ws, dt, flags);
-    ev_frame(inst, ws, dt);
+    if (frame) frame(inst, ws, dt, flags);
+    else in_frame_passes(inst, ws, dt, flags);
     in_root_advance(inst);
     stance_status s = g->ik_count ? ik_frame(inst, ws, dt) : STANCE_OK;
     inst->events_sealed = 1;
@@ -529,8 +529,37 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
     dt = st_step(dt); /* issue 12: a step under STANCE_MIN_DT is a zero step (no history, no velocity from it) */
     if (stance_workspace_fits(ws, inst->graph, NULL)) return update_refused(STANCE_ERR_MEMORY, inst, ws, dt, who, -1, 0, err);
     ws_bind(ws, inst->graph);
-    stance_status s = update_one(inst, dt, flags, ws);
+    const stance_status s = ws->frame ? update_one(inst, dt, flags, ws, ws->frame) : update_one(inst, dt, flags, ws, NULL);
     return s ? update_refused(s, inst, ws, dt, who, -1, 1, err) : st_ok(err);
+}
+
+/* stance_instances_update's loop, with the copy of the frame's passes
+ * chosen once for the batch (update_one). The first refusal: its index in
+ * *at, and in *in_frame whether its frame ran (for the message). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline stance_status update_batch(stance_instance *const *instances, int count, float step, stance_workspace *ws,
+                                         void (*frame)(stance_instance *, stance_workspace *, float, unsigned),
+                                         int *at, int *in_frame) {
+    const stance_graph *fitted = NULL; /* the graph the workspace was last checked and bound for */
+    stance_status first = STANCE_OK;
+    for (int i = 0; i < count; i++) {
+        stance_instance *inst = instances[i];
+        stance_status s;
+        int ran = 0;
+        if (!in_live(inst)) {
+            s = STANCE_ERR_ARGUMENT;
+        } else if (inst->graph != fitted && stance_workspace_fits(ws, inst->graph, NULL)) {
+            s = STANCE_ERR_MEMORY;
+        } else {
+            if (inst->graph != fitted) ws_bind(ws, inst->graph), fitted = inst->graph;
+            s = update_one(inst, step, 0, ws, frame);
+            ran = 1;
+        }
+        if (s && !first) first = s, *at = i, *in_frame = ran;
+    }
+    return first;
 }
 
 stance_status stance_instances_update(stance_instance *const *instances, int count, float dt, stance_workspace *ws,
@@ -541,24 +570,10 @@ stance_status stance_instances_update(stance_instance *const *instances, int cou
                        "count is negative" : "instances is NULL");
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return update_refused(STANCE_ERR_VALUE, NULL, ws, dt, who, -1, 0, err);
     const float step = st_step(dt);
-    const stance_graph *fitted = NULL; /* the graph the workspace was last checked and bound for */
-    stance_status first = STANCE_OK;
-    for (int i = 0; i < count; i++) {
-        stance_instance *inst = instances[i];
-        stance_status s;
-        int in_frame = 0;
-        if (!in_live(inst)) {
-            s = STANCE_ERR_ARGUMENT;
-        } else if (inst->graph != fitted && stance_workspace_fits(ws, inst->graph, NULL)) {
-            s = STANCE_ERR_MEMORY;
-        } else {
-            if (inst->graph != fitted) ws_bind(ws, inst->graph), fitted = inst->graph;
-            s = update_one(inst, step, 0, ws);
-            in_frame = 1;
-        }
-        if (s && !first) first = update_refused(s, inst, ws, dt, who, i, in_frame, err);
-    }
-    return first ? first : st_ok(err);
+    int at = -1, in_frame = 0;
+    const stance_status s = ws->frame ? update_batch(instances, count, step, ws, ws->frame, &at, &in_frame)
+                                      : update_batch(instances, count, step, ws, NULL, &at, &in_frame);
+    return s ? update_refused(s, instances[at], ws, dt, who, at, in_frame, err) : st_ok(err);
 }
 
 /* ---- queries --------------------------------------------------------------------------- */
