@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "refusal.h"
 #include "stance/build.h"
 #include "stance/graph_query.h"
 #include "stance/stance.h"
@@ -18,60 +19,7 @@
 
 static stance_builtin B;
 
-/* err as a caller may leave it: a stale failure */
-static stance_error *junk(stance_error *e) {
-    e->status = STANCE_ERR_IO;
-    strcpy(e->message, "junk from an earlier call");
-    return e;
-}
-
-/* The bytes of one object, to check a refusal left it as it was. */
-typedef struct snapshot {
-    const void *at;
-    size_t size;
-    unsigned char *bytes;
-} snapshot;
-static snapshot take(const void *at, size_t size) {
-    snapshot s = {at, size, at && size ? malloc(size) : NULL};
-    if (s.bytes) memcpy(s.bytes, at, size);
-    return s;
-}
-static int kept(snapshot *s) {
-    int same = !s->at || !s->size || (s->bytes && !memcmp(s->bytes, s->at, s->size));
-    free(s->bytes);
-    s->bytes = NULL;
-    return same;
-}
 #define POSE_BYTES(p) stance_pose_bytes((p)->joint_count)
-
-/* expr uses E (the err pointer): run once with err, once with NULL. Both
- * return `want`; err gets it and a message holding every phrase; the
- * object at `at` (size bytes; NULL: none) is unchanged. */
-#define REFUSED(at, size, want, expr, ...) do { \
-    snapshot snap_ = take((at), (size)); \
-    stance_error e_; \
-    stance_error *E = junk(&e_); \
-    stance_status got_ = (expr); \
-    CHECK_STATUS(got_, want); \
-    CHECK(e_.status == (want)); \
-    const char *has_[] = {__VA_ARGS__, NULL}; \
-    for (int h_ = 0; has_[h_]; h_++) \
-        if (!strstr(e_.message, has_[h_])) { \
-            check_failures_++; \
-            fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, e_.message, has_[h_]); \
-        } \
-    E = NULL; \
-    CHECK_STATUS((expr), want); \
-    CHECK(kept(&snap_)); \
-} while (0)
-/* expr accepted: STANCE_OK, err STANCE_OK with an empty message */
-#define ACCEPTED(expr) do { \
-    stance_error e_; \
-    stance_error *E = junk(&e_); \
-    CHECK_OK(expr); \
-    CHECK(e_.status == STANCE_OK && e_.message[0] == 0); \
-    (void)E; \
-} while (0)
 
 static stance_graph *lesson(void) {
     stance_graph *g = NULL;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "refusal.h"
 #include "stance/build.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
@@ -100,15 +101,19 @@ static void test_by_name_equals_by_index(void) {
             stance_status sa = STANCE_OK, sb = STANCE_OK;
             if (which == 0) { /* speed in [0, 5), sometimes a jump to 0 */
                 const float v = (r & 3u) == 0 ? 0.0f : (float)((r >> 4) & 0xFFFFu) / 65536.0f * 5.0f;
-                sa = stance_instance_set_float(a, ids[0], v, &ea), sb = stance_instance_set_float_by_name(b, names[0], v, &eb);
+                sa = stance_instance_set_float(a, ids[0], v, &ea);
+                sb = stance_instance_set_float_by_name(b, names[0], v, &eb);
             } else if (which == 1) { /* gait 0..3: 2 waves */
                 const int v = (int)((r >> 4) & 3u);
-                sa = stance_instance_set_int(a, ids[1], v, &ea), sb = stance_instance_set_int_by_name(b, names[1], v, &eb);
+                sa = stance_instance_set_int(a, ids[1], v, &ea);
+                sb = stance_instance_set_int_by_name(b, names[1], v, &eb);
             } else if (which == 2) {
                 const int v = (int)((r >> 4) & 1u);
-                sa = stance_instance_set_bool(a, ids[2], v, &ea), sb = stance_instance_set_bool_by_name(b, names[2], v, &eb);
+                sa = stance_instance_set_bool(a, ids[2], v, &ea);
+                sb = stance_instance_set_bool_by_name(b, names[2], v, &eb);
             } else if (((r >> 4) & 7u) == 0) {
-                sa = stance_instance_set_trigger(a, ids[3], &ea), sb = stance_instance_set_trigger_by_name(b, names[3], &eb);
+                sa = stance_instance_set_trigger(a, ids[3], &ea);
+                sb = stance_instance_set_trigger_by_name(b, names[3], &eb);
             }
             CHECK(sa == STANCE_OK && sb == STANCE_OK);
             sets[which]++;
@@ -135,116 +140,69 @@ static void test_by_name_equals_by_index(void) {
     stance_graph_destroy(g);
 }
 
-/* The instance's block before a call, to check a refusal changed nothing. */
-typedef struct snapshot {
-    unsigned char *bytes;
-    size_t size;
-} snapshot;
-static snapshot snap(const stance_instance *inst) {
-    snapshot s = {NULL, stance_instance_bytes(inst)};
-    s.bytes = malloc(s.size);
-    if (s.bytes) memcpy(s.bytes, (const void *)inst, s.size);
-    return s;
-}
-static int unchanged(const stance_instance *inst, snapshot *s) {
-    int same = s->bytes && s->size == stance_instance_bytes(inst) && !memcmp(s->bytes, (const void *)inst, s->size);
-    free(s->bytes);
-    s->bytes = NULL;
-    return same;
-}
-
-/* One refusal: the status with err and without, err's status, a message
- * holding each of `has` (NULL-terminated), the instance unchanged. */
-#define REFUSED(inst, want, expr_err, expr_null, ...) do { \
-    snapshot snap_ = snap(inst); \
-    stance_error e_ = {STANCE_ERR_IO, "junk"}; \
-    stance_error *err = &e_; \
-    stance_status got_ = (expr_err); \
-    CHECK_STATUS(got_, want); \
-    CHECK(e_.status == (want)); \
-    const char *has_[] = {__VA_ARGS__, NULL}; \
-    for (int h_ = 0; has_[h_]; h_++) \
-        if (!strstr(e_.message, has_[h_])) { \
-            check_failures_++; \
-            fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, e_.message, has_[h_]); \
-        } \
-    CHECK_STATUS((expr_null), want); \
-    CHECK(unchanged(inst, &snap_)); \
-    (void)err; \
-} while (0)
-
 static void test_refusals(void) {
     stance_graph *g = four_types();
     CHECK(g != NULL);
     if (!g) return;
     stance_instance *inst = NULL;
     CHECK_OK(stance_instance_create(g, NULL, &inst, NULL));
+    const size_t nb = stance_instance_bytes(inst); /* the whole block: a refusal leaves every byte */
     const int speed = stance_graph_find_param(g, "speed"), gait = stance_graph_find_param(g, "gait");
     const int crouch = stance_graph_find_param(g, "crouch"), jump = stance_graph_find_param(g, "jump");
     /* wrong type: named, with the setter that fits */
-    REFUSED(inst, STANCE_ERR_ARGUMENT, stance_instance_set_bool_by_name(inst, "speed", 1, err),
-            stance_instance_set_bool_by_name(inst, "speed", 1, NULL), "set_bool", "'speed' is a float parameter",
-            "stance_instance_set_float");
-    REFUSED(inst, STANCE_ERR_ARGUMENT, stance_instance_set_float(inst, crouch, 1.0f, err),
-            stance_instance_set_float(inst, crouch, 1.0f, NULL), "set_float", "'crouch' is a bool", "set_bool");
-    REFUSED(inst, STANCE_ERR_ARGUMENT, stance_instance_set_int_by_name(inst, "jump", 1, err),
-            stance_instance_set_int_by_name(inst, "jump", 1, NULL), "'jump' is a trigger", "set_trigger");
-    REFUSED(inst, STANCE_ERR_ARGUMENT, stance_instance_set_trigger(inst, gait, err),
-            stance_instance_set_trigger(inst, gait, NULL), "'gait' is a int", "set_int");
+    REFUSED(inst, nb, STANCE_ERR_ARGUMENT, stance_instance_set_bool_by_name(inst, "speed", 1, E),
+            "set_bool", "'speed' is a float parameter", "stance_instance_set_float");
+    REFUSED(inst, nb, STANCE_ERR_ARGUMENT, stance_instance_set_float(inst, crouch, 1.0f, E),
+            "set_float", "'crouch' is a bool", "set_bool");
+    REFUSED(inst, nb, STANCE_ERR_ARGUMENT, stance_instance_set_int_by_name(inst, "jump", 1, E),
+            "'jump' is a trigger", "set_trigger");
+    REFUSED(inst, nb, STANCE_ERR_ARGUMENT, stance_instance_set_trigger(inst, gait, E), "'gait' is a int", "set_int");
     /* unknown names: the closest known one */
-    REFUSED(inst, STANCE_ERR_NOT_FOUND, stance_instance_set_int_by_name(inst, "gaitt", 1, err),
-            stance_instance_set_int_by_name(inst, "gaitt", 1, NULL), "set_int_by_name", "unknown parameter 'gaitt'",
-            "did you mean 'gait'");
-    REFUSED(inst, STANCE_ERR_NOT_FOUND, stance_instance_set_bool_by_name(inst, "crouc", 1, err),
-            stance_instance_set_bool_by_name(inst, "crouc", 1, NULL), "set_bool_by_name", "did you mean 'crouch'");
+    REFUSED(inst, nb, STANCE_ERR_NOT_FOUND, stance_instance_set_int_by_name(inst, "gaitt", 1, E),
+            "set_int_by_name", "unknown parameter 'gaitt'", "did you mean 'gait'");
+    REFUSED(inst, nb, STANCE_ERR_NOT_FOUND, stance_instance_set_bool_by_name(inst, "crouc", 1, E),
+            "set_bool_by_name", "did you mean 'crouch'");
     {
         float v = 42.0f;
-        REFUSED(inst, STANCE_ERR_NOT_FOUND, stance_instance_param_by_name(inst, "sped", &v, err),
-                stance_instance_param_by_name(inst, "sped", &v, NULL), "param_by_name", "did you mean 'speed'");
+        REFUSED(inst, nb, STANCE_ERR_NOT_FOUND, stance_instance_param_by_name(inst, "sped", &v, E),
+                "param_by_name", "did you mean 'speed'");
         CHECK(v == 42.0f); /* written only on success */
-        REFUSED(inst, STANCE_ERR_ARGUMENT, stance_instance_param_by_name(inst, "speed", NULL, err),
-                stance_instance_param_by_name(inst, "speed", NULL, NULL), "param_by_name", "value is NULL");
-        REFUSED(inst, STANCE_ERR_ARGUMENT, stance_instance_param_by_name(NULL, "speed", &v, err),
-                stance_instance_param_by_name(NULL, "speed", &v, NULL), "param_by_name", "instance is NULL");
+        REFUSED(inst, nb, STANCE_ERR_ARGUMENT, stance_instance_param_by_name(inst, "speed", NULL, E),
+                "param_by_name", "value is NULL");
+        REFUSED(inst, nb, STANCE_ERR_ARGUMENT, stance_instance_param_by_name(NULL, "speed", &v, E),
+                "param_by_name", "instance is NULL");
     }
     /* NULL */
-    REFUSED(inst, STANCE_ERR_ARGUMENT, stance_instance_set_float_by_name(inst, NULL, 1.0f, err),
-            stance_instance_set_float_by_name(inst, NULL, 1.0f, NULL), "set_float_by_name", "name is NULL");
-    REFUSED(inst, STANCE_ERR_ARGUMENT, stance_instance_set_trigger_by_name(inst, NULL, err),
-            stance_instance_set_trigger_by_name(inst, NULL, NULL), "name is NULL");
-    REFUSED(inst, STANCE_ERR_ARGUMENT, stance_instance_set_int_by_name(NULL, "gait", 1, err),
-            stance_instance_set_int_by_name(NULL, "gait", 1, NULL), "set_int_by_name", "instance is NULL");
-    REFUSED(inst, STANCE_ERR_ARGUMENT, stance_instance_set_bool(NULL, crouch, 1, err),
-            stance_instance_set_bool(NULL, crouch, 1, NULL), "set_bool", "instance is NULL");
+    REFUSED(inst, nb, STANCE_ERR_ARGUMENT, stance_instance_set_float_by_name(inst, NULL, 1.0f, E),
+            "set_float_by_name", "name is NULL");
+    REFUSED(inst, nb, STANCE_ERR_ARGUMENT, stance_instance_set_trigger_by_name(inst, NULL, E), "name is NULL");
+    REFUSED(inst, nb, STANCE_ERR_ARGUMENT, stance_instance_set_int_by_name(NULL, "gait", 1, E),
+            "set_int_by_name", "instance is NULL");
+    REFUSED(inst, nb, STANCE_ERR_ARGUMENT, stance_instance_set_bool(NULL, crouch, 1, E),
+            "set_bool", "instance is NULL");
     /* NaN and infinities */
-    REFUSED(inst, STANCE_ERR_VALUE, stance_instance_set_float_by_name(inst, "speed", NAN, err),
-            stance_instance_set_float_by_name(inst, "speed", NAN, NULL), "set_float", "'speed'", "not finite");
-    REFUSED(inst, STANCE_ERR_VALUE, stance_instance_set_float(inst, speed, -INFINITY, err),
-            stance_instance_set_float(inst, speed, -INFINITY, NULL), "not finite");
-    REFUSED(inst, STANCE_ERR_VALUE, stance_instance_set_float(inst, gait, INFINITY, err),
-            stance_instance_set_float(inst, gait, INFINITY, NULL), "not finite");
+    REFUSED(inst, nb, STANCE_ERR_VALUE, stance_instance_set_float_by_name(inst, "speed", NAN, E),
+            "set_float", "'speed'", "not finite");
+    REFUSED(inst, nb, STANCE_ERR_VALUE, stance_instance_set_float(inst, speed, -INFINITY, E), "not finite");
+    REFUSED(inst, nb, STANCE_ERR_VALUE, stance_instance_set_float(inst, gait, INFINITY, E), "not finite");
     /* ints past +-2^24, by either setter */
-    REFUSED(inst, STANCE_ERR_VALUE, stance_instance_set_int(inst, gait, STANCE_PARAM_INT_MAX + 1, err),
-            stance_instance_set_int(inst, gait, STANCE_PARAM_INT_MAX + 1, NULL), "set_int", "'gait'", "16777217",
-            "outside +-16777216");
-    REFUSED(inst, STANCE_ERR_VALUE, stance_instance_set_int_by_name(inst, "gait", -STANCE_PARAM_INT_MAX - 1, err),
-            stance_instance_set_int_by_name(inst, "gait", -STANCE_PARAM_INT_MAX - 1, NULL), "-16777217");
-    REFUSED(inst, STANCE_ERR_VALUE, stance_instance_set_int(inst, speed, 2147483647, err),
-            stance_instance_set_int(inst, speed, 2147483647, NULL), "outside");
-    REFUSED(inst, STANCE_ERR_VALUE, stance_instance_set_float(inst, gait, 1e30f, err),
-            stance_instance_set_float(inst, gait, 1e30f, NULL), "set_float", "int parameter 'gait'", "outside");
-    REFUSED(inst, STANCE_ERR_VALUE, stance_instance_set_float_by_name(inst, "gait", -16777218.0f, err),
-            stance_instance_set_float_by_name(inst, "gait", -16777218.0f, NULL), "-1.67772e+07 is outside");
+    REFUSED(inst, nb, STANCE_ERR_VALUE, stance_instance_set_int(inst, gait, STANCE_PARAM_INT_MAX + 1, E),
+            "set_int", "'gait'", "16777217", "outside +-16777216");
+    REFUSED(inst, nb, STANCE_ERR_VALUE, stance_instance_set_int_by_name(inst, "gait", -STANCE_PARAM_INT_MAX - 1, E),
+            "-16777217");
+    REFUSED(inst, nb, STANCE_ERR_VALUE, stance_instance_set_int(inst, speed, 2147483647, E), "outside");
+    REFUSED(inst, nb, STANCE_ERR_VALUE, stance_instance_set_float(inst, gait, 1e30f, E),
+            "set_float", "int parameter 'gait'", "outside");
+    REFUSED(inst, nb, STANCE_ERR_VALUE, stance_instance_set_float_by_name(inst, "gait", -16777218.0f, E),
+            "-1.67772e+07 is outside");
     /* bools other than 0 and 1 */
-    REFUSED(inst, STANCE_ERR_VALUE, stance_instance_set_bool(inst, crouch, 2, err),
-            stance_instance_set_bool(inst, crouch, 2, NULL), "set_bool", "'crouch'", "2 is not 0 or 1");
-    REFUSED(inst, STANCE_ERR_VALUE, stance_instance_set_bool_by_name(inst, "crouch", -1, err),
-            stance_instance_set_bool_by_name(inst, "crouch", -1, NULL), "-1 is not 0 or 1");
+    REFUSED(inst, nb, STANCE_ERR_VALUE, stance_instance_set_bool(inst, crouch, 2, E),
+            "set_bool", "'crouch'", "2 is not 0 or 1");
+    REFUSED(inst, nb, STANCE_ERR_VALUE, stance_instance_set_bool_by_name(inst, "crouch", -1, E), "-1 is not 0 or 1");
     /* an index out of range */
-    REFUSED(inst, STANCE_ERR_NOT_FOUND, stance_instance_set_int(inst, 4, 1, err), stance_instance_set_int(inst, 4, 1, NULL),
+    REFUSED(inst, nb, STANCE_ERR_NOT_FOUND, stance_instance_set_int(inst, 4, 1, E),
             "set_int", "parameter 4 is not in 0..3");
-    REFUSED(inst, STANCE_ERR_NOT_FOUND, stance_instance_set_trigger(inst, -1, err),
-            stance_instance_set_trigger(inst, -1, NULL), "parameter -1");
+    REFUSED(inst, nb, STANCE_ERR_NOT_FOUND, stance_instance_set_trigger(inst, -1, E), "parameter -1");
     (void)jump;
     stance_instance_destroy(inst);
     stance_graph_destroy(g);
