@@ -530,7 +530,7 @@ LAB_API const char *lab_layers_json(void) {
     stance_error err = {0};
     stance_layer_setup su;
     stance_layer_result r;
-    if (stance_builtin_layer_setup(&g_builtin, &su)) { fail("layers: the built-in clips are missing"); return NULL; }
+    if (stance_builtin_layer_setup(&g_builtin, &su, &err)) { fail("layers: %s", err.message); return NULL; }
     if (stance_layers_run(&su, &r, NULL, &err)) { fail("layers: %s", err.message); return NULL; }
     snprintf(g_json, sizeof g_json,
              "{\"graph\":\"built-in character\",\"foot_slide_cm_per_m\":{\"whole\":%.3f,\"upper\":%.3f},"

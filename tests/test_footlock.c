@@ -487,7 +487,7 @@ static void test_goals_builtin(void) {
     stance_builtin b;
     CHECK_OK(stance_builtin_create(NULL, &b, NULL));
     stance_layer_setup ls;
-    CHECK_OK(stance_builtin_layer_setup(&b, &ls));
+    CHECK_OK(stance_builtin_layer_setup(&b, &ls, NULL));
     stance_layer_result lr;
     CHECK_OK(stance_layers_run(&ls, &lr, NULL, NULL));
     const char *names[2] = {"walk", "run"};

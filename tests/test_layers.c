@@ -167,7 +167,7 @@ static void test_order_matters(void) {
 
 static void test_lesson_layer_experiments(void) {
     stance_layer_setup su;
-    CHECK_OK(stance_builtin_layer_setup(&B, &su));
+    CHECK_OK(stance_builtin_layer_setup(&B, &su, NULL));
     stance_layer_result r;
     stance_error err;
     CHECK_OK(stance_layers_run(&su, &r, NULL, &err));

@@ -254,7 +254,7 @@ static void test_half_allocator(void) {
         CHECK(runner == NULL);
         stance_layer_setup su;
         stance_layer_result lr;
-        CHECK_OK(stance_builtin_layer_setup(&B, &su));
+        CHECK_OK(stance_builtin_layer_setup(&B, &su, NULL));
         check_half(stance_layers_run(&su, &lr, a, &err), &err, "layers", has_alloc);
 #if defined(STANCE_HAVE_ASSIMP)
         check_half(stance_import_file("/nonexistent.bvh", NULL, a, &asset, &err), &err, "/nonexistent.bvh", has_alloc);

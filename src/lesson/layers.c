@@ -14,8 +14,8 @@
 
 #define RAD2DEG 57.29577951308232f
 
-stance_status stance_builtin_layer_setup(const stance_builtin *b, stance_layer_setup *out) {
-    if (!b || !out) return STANCE_ERR_ARGUMENT;
+stance_status stance_builtin_layer_setup(const stance_builtin *b, stance_layer_setup *out, stance_error *err) {
+    if (!b || !out) return st_fail(err, STANCE_ERR_ARGUMENT, "layer setup: builtin or out is NULL");
     memset(out, 0, sizeof *out);
     out->skeleton = b->skeleton;
     out->walk = stance_builtin_clip(b, "walk");
@@ -24,7 +24,10 @@ stance_status stance_builtin_layer_setup(const stance_builtin *b, stance_layer_s
     out->lean = stance_builtin_clip(b, "lean");
     out->spine = "spine", out->arm = "upperarm_r", out->elbow = "forearm_r";
     out->foot_l = "foot_l", out->foot_r = "foot_r";
-    return out->walk && out->run && out->wave && out->lean ? STANCE_OK : STANCE_ERR_NOT_FOUND;
+    if (!out->walk || !out->run || !out->wave || !out->lean)
+        return st_fail(err, STANCE_ERR_NOT_FOUND, "layer setup: the built-in character lacks its %s clip",
+                       !out->walk ? "walk" : !out->run ? "run" : !out->wave ? "wave" : "lean");
+    return st_ok(err);
 }
 
 /* A lean made from the rest pose: 20 degrees forward (about model +X, the
