@@ -44,7 +44,7 @@ int main(int argc, char **argv) {
     stance_instance *inst;
     stance_workspace *ws;
     if (stance_instance_create(a.graph, NULL, &inst, &err) || stance_workspace_create(a.graph, NULL, &ws, &err)) { puts(err.message); return 1; }
-    for (int i = 0; i < 30; i++) stance_instance_update(inst, 1.0f / 60, ws);
+    for (int i = 0; i < 30; i++) stance_instance_update(inst, 1.0f / 60, ws, NULL);
     printf("runtime alone %s: tip at %.3f m\n", stance_version(), stance_instance_model_pose(inst)->ty[1]);
     stance_instance_destroy(inst), stance_workspace_destroy(ws), stance_asset_destroy(&a);
     return 0;

@@ -148,8 +148,8 @@ static void test_intact(void) {
         CHECK_OK(stance_instance_set_ik_target(in, stance_graph_find_ik(k ? ref : g, "look"), target, 1.0f, &err));
     }
     for (int i = 0; same && i < 240; i++) {
-        CHECK_OK(stance_instance_update(ia, 1.0f / 60, TEST_WS_INST(ia)));
-        CHECK_OK(stance_instance_update(ib, 1.0f / 60, TEST_WS_INST(ib)));
+        CHECK_OK(stance_instance_update(ia, 1.0f / 60, TEST_WS_INST(ia), NULL));
+        CHECK_OK(stance_instance_update(ib, 1.0f / 60, TEST_WS_INST(ib), NULL));
         const stance_pose *pa = stance_instance_model_pose(ia), *pb = stance_instance_model_pose(ib);
         same = !memcmp(pa->memory, pb->memory, stance_pose_bytes(pa->joint_count));
     }

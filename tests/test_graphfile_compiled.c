@@ -85,7 +85,7 @@ static void check_identical(const stance_graph *ga, const stance_graph *gb, cons
         for (int k = 0; k < 2; k++) {
             CHECK_OK(stance_instance_set_float(both[k], speed, v, NULL));
             if (pressed) CHECK_OK(stance_instance_set_trigger(both[k], jump, NULL));
-            CHECK_OK(stance_instance_update(both[k], dt, TEST_WS_INST(both[k])));
+            CHECK_OK(stance_instance_update(both[k], dt, TEST_WS_INST(both[k]), NULL));
         }
         int na, nb;
         const stance_event *ea = stance_instance_events(ia, &na, NULL), *eb = stance_instance_events(ib, &nb, NULL);
@@ -175,18 +175,18 @@ static void test_reload_either_form(void) {
     const stance_graph *g1 = stance_graphfile_graph(v1), *g2 = stance_graphfile_graph(v2);
     int jump = stance_graph_find_state(g1, "Jump");
     CHECK_OK(stance_controller_set(ctl, jump, &err));
-    for (int f = 0; f < 20; f++) CHECK_OK(stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl)));
+    for (int f = 0; f < 20; f++) CHECK_OK(stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl), NULL));
     char report[512];
     CHECK_OK(stance_controller_reload(ctl, g2, report, sizeof report, &err));
     CHECK(report[0] == 0); /* the same graph: nothing dropped */
     CHECK(stance_controller_graph(ctl) == g2);
     CHECK(stance_controller_layer_state(ctl, stance_graph_find_layer(g2, "layer1")) ==
           stance_graph_find_state(g2, "Jump"));
-    for (int f = 0; f < 20; f++) CHECK_OK(stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl)));
+    for (int f = 0; f < 20; f++) CHECK_OK(stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl), NULL));
     CHECK_OK(stance_graphfile_load(json, NULL, &v3, &err));
     CHECK_OK(stance_controller_reload(ctl, stance_graphfile_graph(v3), report, sizeof report, &err));
     CHECK(report[0] == 0);
-    CHECK_OK(stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl)));
+    CHECK_OK(stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl), NULL));
     /* an asset option with a compiled graph is an error, as is a .stance with no graph */
     stance_graphfile *bad = NULL;
     stance_graphfile_options opt = {.asset_override = "builtin"};

@@ -58,7 +58,7 @@ static void compare(const stance_graph *old_form, const stance_graph *today) {
             if (f == 60) CHECK_OK(stance_instance_set_trigger_by_name(in, "go", &err));
             if (f == 70) CHECK_OK(stance_instance_set_bool(in, stance_graph_find_param(g, "hold"), 1, &err));
             if (f == 250) CHECK_OK(stance_instance_set_bool(in, stance_graph_find_param(g, "hold"), 0, &err));
-            CHECK_OK(stance_instance_update(in, 1.0f / 60, TEST_WS_INST(in)));
+            CHECK_OK(stance_instance_update(in, 1.0f / 60, TEST_WS_INST(in), NULL));
         }
         const stance_pose *pa = stance_instance_model_pose(ia), *pb = stance_instance_model_pose(ib);
         int na = 0, nb = 0, da = 0, db = 0;

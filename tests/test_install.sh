@@ -38,7 +38,7 @@ int main(void) {
     stance_workspace *ws;
     if (stance_workspace_create(g, NULL, &ws, &err)) { puts(err.message); return 1; }
     stance_instance_set_float_by_name(inst, "speed", 1.5f, &err);
-    for (int i = 0; i < 60; i++) stance_instance_update(inst, 1.0f / 60, ws);
+    for (int i = 0; i < 60; i++) stance_instance_update(inst, 1.0f / 60, ws, NULL);
     printf("installed stance %s: %d joints, hips at %.2f m\n", stance_version(), b.skeleton->joint_count,
            stance_instance_model_pose(inst)->ty[1]);
     stance_instance_destroy(inst);
@@ -65,9 +65,9 @@ int main(int argc, char **argv) {
     if (stance_workspace_create(g, NULL, &ws, &err)) { puts(err.message); return 1; }
     if (stance_instance_set_float_by_name(inst, "speed", 3.0f, &err)) { puts(err.message); return 1; }
     for (int i = 0; i < 60; i++)
-        if (stance_instance_update(inst, 1.0f / 60, ws)) { puts("update failed"); return 1; }
+        if (stance_instance_update(inst, 1.0f / 60, ws, &err)) { puts(err.message); return 1; }
     stance_machine_status ms;
-    stance_instance_machine_status(inst, 0, &ms);
+    stance_instance_machine_status(inst, 0, &ms, NULL);
     printf("graph: %d machines, %d states, in %s\n", stance_graph_machine_count(g), stance_graph_state_count(g),
            stance_graph_state_name(g, ms.state));
     stance_instance_destroy(inst);

@@ -154,7 +154,7 @@ static void test_step_grid(void) {
         const float t[6] = {0.25f, nextafterf(0.5f, 0.0f), 0.5f, 0.75f, nextafterf(1.0f, 0.0f), 1.0f};
         const float x[6] = {0, 0, 10, 10, 10, 20};
         for (int i = 0; i < 6; i++) {
-            CHECK_OK(stance_clip_sample(c, t[i], NULL, &p));
+            CHECK_OK(stance_clip_sample(c, t[i], NULL, &p, NULL));
             CHECK(p.tx[j] == x[i]);
         }
         /* the velocity across a step is no number: 0 there, and 0 where it holds */
@@ -162,7 +162,7 @@ static void test_step_grid(void) {
         CHECK_OK(stance_pose_create(&v, a.skeleton->joint_count, NULL, NULL));
         const float tv[3] = {nextafterf(0.5f, 0.0f), 0.25f, 0.75f};
         for (int i = 0; i < 3; i++) {
-            CHECK_OK(stance_clip_sample_velocity(c, tv[i], NULL, &p, &v));
+            CHECK_OK(stance_clip_sample_velocity(c, tv[i], NULL, &p, &v, NULL));
             CHECK(v.tx[j] == 0.0f && v.ty[j] == 0.0f && v.tz[j] == 0.0f);
         }
         stance_pose_destroy(&v);
@@ -230,7 +230,7 @@ static void test_zero_scale(void) {
     stance_cursor cur = {0, 0};
     const float want[3] = {1.0f, STANCE_MIN_SCALE, 2.0f};
     for (int k = 0; k < 3; k++) {
-        CHECK_OK(stance_clip_sample(a.clips[0], 0.5f * (float)k, &cur, &p));
+        CHECK_OK(stance_clip_sample(a.clips[0], 0.5f * (float)k, &cur, &p, NULL));
         CHECK(p.sx[0] == want[k] && p.sy[0] == want[k] && p.sz[0] == want[k]);
     }
     stance_pose_destroy(&p);
@@ -294,8 +294,8 @@ static void test_uneven_scale(void) {
     CHECK_OK(stance_pose_create(&model, a.skeleton->joint_count, NULL, &err));
     CHECK(hand >= 0 && a.clip_count == 2 && !strcmp(a.clips[0]->name, "lift"));
     for (int k = 0; k <= 2 && hand >= 0; k++) {
-        CHECK_OK(stance_clip_sample(a.clips[0], 0.5f * (float)k, NULL, &local));
-        CHECK_OK(stance_local_to_model(&model, &local, a.skeleton, NULL));
+        CHECK_OK(stance_clip_sample(a.clips[0], 0.5f * (float)k, NULL, &local, NULL));
+        CHECK_OK(stance_local_to_model(&model, &local, a.skeleton, NULL, NULL));
         /* the file's product: scale (1 2 1) applied to (1 + 1, 0.5 t, 0) */
         CHECK_NEAR(model.tx[hand], 2.0, 1e-5);
         CHECK_NEAR(model.ty[hand], 2.0 * 0.25 * k, 1e-5);

@@ -56,8 +56,8 @@ static stance_transform sample_joint(const stance_clip *c, const stance_skeleton
     stance_transform x;
     memset(&x, 0, sizeof x);
     if (stance_pose_create(&p, sk->joint_count, NULL, NULL)) return x;
-    CHECK_OK(stance_clip_sample(c, t, NULL, &p));
-    CHECK_OK(stance_pose_get(&p, joint, &x));
+    CHECK_OK(stance_clip_sample(c, t, NULL, &p, NULL));
+    CHECK_OK(stance_pose_get(&p, joint, &x, NULL));
     stance_pose_destroy(&p);
     return x;
 }
@@ -471,8 +471,8 @@ static void uneven_scale(void) {
     const char *names[3] = {"Arm", "Forearm", "Hand"};
     for (int k = 0; k <= 4 && a.clip_count == 1; k++) {
         double t = k / 4.0;
-        CHECK_OK(stance_clip_sample(a.clips[0], (float)t, NULL, &local));
-        CHECK_OK(stance_local_to_model(&model, &local, a.skeleton, NULL));
+        CHECK_OK(stance_clip_sample(a.clips[0], (float)t, NULL, &local, NULL));
+        CHECK_OK(stance_local_to_model(&model, &local, a.skeleton, NULL, NULL));
         m4 arm = m4_trs(0, 0, 0, 10.0 * t, 1, 1, 2, 1), fore = m4_mul(arm, m4_trs(1, 0, 0, 0, 2, 1, 1, 1));
         m4 hand = m4_mul(fore, m4_trs(1, 0.5 * t, 0, 0, 2, 1, 1, 1));
         const m4 *want[3] = {&arm, &fore, &hand};
@@ -481,7 +481,7 @@ static void uneven_scale(void) {
             CHECK(id >= 0);
             if (id < 0) continue;
             stance_transform x;
-            CHECK_OK(stance_pose_get(&model, id, &x));
+            CHECK_OK(stance_pose_get(&model, id, &x, NULL));
             for (int c = 0; c < 3; c++) CHECK_NEAR(x.t[c], want[j]->m[c][3], 1e-4 * 2.3); /* model size: 2.3 */
         }
     }

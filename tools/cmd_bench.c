@@ -59,7 +59,7 @@ static int bench_clips(const char *path, int json) {
             double t0 = bench_now_ns();
             for (int f = 0; f < FRAMES; f++)
                 for (int k = 0; k < CHARS; k++) {
-                    stance_clip_sample(c, t[k], &cur[k], &pose);
+                    stance_clip_sample(c, t[k], &cur[k], &pose, NULL);
                     check += pose.qw[0];
                     t[k] += 1.0f / 60.0f;
                     if (t[k] >= c->duration) t[k] -= c->duration, cur[k].key = 0;

@@ -166,7 +166,7 @@ typedef struct stance_footlock_state {
  * lies further than 1e17 from the character on an axis (the root moved or
  * shrank that much since it was set) is let go, the foot following the
  * animation;
- * `local` and `model` (model = stance_local_to_model(local, NULL)) are
+ * `local` and `model` (model = stance_local_to_model of local, root NULL) are
  * corrected in place; dt >= 0 is the frame's time step. */
 stance_status stance_footlock_apply(const stance_footlock_desc *desc, stance_footlock_state *state,
                                     const float *contact, const stance_transform *root, float dt,

@@ -85,8 +85,8 @@ stance_status stance_contacts_create(const stance_contact_desc *d, const stance_
         stance_pose_destroy(&local), stance_pose_destroy(&model), st_free(&al, block, bytes);
         return s ? s : st_fail(err, STANCE_ERR_MEMORY, "contacts: out of memory");
     }
-    stance_pose_set_rest(&local, sk);
-    stance_local_to_model(&rest, &local, sk, NULL);
+    stance_pose_set_rest(&local, sk, NULL);
+    stance_local_to_model(&rest, &local, sk, NULL, NULL);
     float ylo = rest.ty[0], yhi = rest.ty[0];
     for (int j = 1; j < sk->joint_count; j++) ylo = rest.ty[j] < ylo ? rest.ty[j] : ylo, yhi = rest.ty[j] > yhi ? rest.ty[j] : yhi;
     const float char_h = yhi - ylo > 1e-6f ? yhi - ylo : 1.0f;
@@ -94,17 +94,17 @@ stance_status stance_contacts_create(const stance_contact_desc *d, const stance_
     const int has_vel = d->root_velocity[0] != 0.0f || d->root_velocity[1] != 0.0f || d->root_velocity[2] != 0.0f;
     float root_speed = 0.0f;
     float r0[3] = {0, 0, 0};
-    if (!has_vel && clip->root_key_count > 0 && !clip->root_from_joint0) stance_clip_root_position(clip, 0.0f, r0);
+    if (!has_vel && clip->root_key_count > 0 && !clip->root_from_joint0) stance_clip_root_position(clip, 0.0f, r0, NULL);
     for (int i = 0; i < n; i++) {
         float t = (float)i / rate;
         if (t > clip->duration) t = clip->duration;
-        stance_clip_sample(clip, t, NULL, &local);
-        stance_local_to_model(&model, &local, sk, NULL);
+        stance_clip_sample(clip, t, NULL, &local, NULL);
+        stance_local_to_model(&model, &local, sk, NULL, NULL);
         float r[3] = {0, 0, 0};
         if (has_vel) {
             for (int k = 0; k < 3; k++) r[k] = d->root_velocity[k] * t;
         } else if (clip->root_key_count > 0 && !clip->root_from_joint0) {
-            stance_clip_root_position(clip, t, r);
+            stance_clip_root_position(clip, t, r, NULL);
             for (int k = 0; k < 3; k++) r[k] -= r0[k];
         } else if (clip->root_key_count == 0) {
             r[2] = clip->root_speed * t;

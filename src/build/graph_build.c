@@ -481,8 +481,8 @@ stance_status gb_compile(const stance_graph_desc *d, const stance_allocator *all
                      : gs->entry_count ? g->entries[gs->entry_first].clip : NULL;
                 gs->ref_pose = g->ref_pose_count;
             }
-            if (clip) stance_clip_sample(clip, 0.0f, NULL, p);
-            else stance_pose_set_rest(p, sk);
+            if (clip) stance_clip_sample(clip, 0.0f, NULL, p, NULL);
+            else stance_pose_set_rest(p, sk, NULL);
             g->ref_pose_count++;
         }
     }

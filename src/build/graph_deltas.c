@@ -37,8 +37,8 @@ static stance_status make_delta(const stance_graph *g, const stance_clip *clip, 
     float *tv = vals, *rv = vals + (size_t)J * K * 3, *sv = vals + (size_t)J * K * 7;
     for (int k = 0; k < K; k++) {
         times[k] = clip->key_count > 0 ? clip->times[k] : 0.0f;
-        stance_clip_sample(clip, times[k], NULL, &sample);
-        stance_pose_additive_make(&delta, &sample, ref);
+        stance_clip_sample(clip, times[k], NULL, &sample, NULL);
+        stance_pose_additive_make(&delta, &sample, ref, NULL);
         for (int j = 0; j < J; j++) {
             float *t = tv + ((size_t)j * K + (size_t)k) * 3, *r = rv + ((size_t)j * K + (size_t)k) * 4;
             float *sc = sv + ((size_t)j * K + (size_t)k) * 3;
@@ -113,7 +113,7 @@ stance_status gr_build_deltas(stance_graph *g, stance_error *err) {
             pm = st_alloc(&g->allocator, pb, 64);
             if (!pm) return st_fail(err, STANCE_ERR_MEMORY, "graph: out of memory building additive deltas");
             stance_pose_init(&rest, J, pm, pb, NULL);
-            stance_pose_set_rest(&rest, g->skeleton);
+            stance_pose_set_rest(&rest, g->skeleton, NULL);
         }
         s = deltas_in(g, gl->machine, &rest, 1, gl, &rest, err);
     }

@@ -43,8 +43,8 @@ static stance_status inplace_velocity(const stance_clip *c, const stance_skeleto
     const float dt = c->duration / N;
     for (int pass = 0; pass < 2; pass++)
         for (int f = 0; f <= N; f++) {
-            stance_clip_sample(c, dt * (float)f, NULL, &l);
-            stance_local_to_model(&m, &l, sk, NULL);
+            stance_clip_sample(c, dt * (float)f, NULL, &l, NULL);
+            stance_local_to_model(&m, &l, sk, NULL, NULL);
             for (int k = 0; k < F; k++) {
                 const int j = feet[k];
                 const float p[3] = {m.tx[j], m.ty[j], m.tz[j]};

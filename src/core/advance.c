@@ -272,12 +272,12 @@ static void snapshot(stance_instance *inst, stance_workspace *ws, int m) {
     g_machine_rt *rt = &inst->machines[m];
     stance_pose *snap = in_mpose(inst, ws, m, PM_SNAP);
     if (rt->has_history && rt->hist >= 1) {
-        stance_pose_copy(snap, in_hist(inst, ws, m, 1));
+        st_pose_copy(snap, in_hist(inst, ws, m, 1));
         return;
     }
     adv_plan_tree(inst, ws, m, 1);
     ev_machine_tree(inst, ws, m, 0.0f, 0);
-    stance_pose_copy(snap, in_wpose(ws, m, PW_OUT));
+    st_pose_copy(snap, in_wpose(ws, m, PW_OUT));
 }
 
 /* Switches machine m to state `to` (a transition `ti`, or -1 when asked for

@@ -49,7 +49,7 @@ static void vel_add(stance_pose *dst, const stance_pose *src, float k) {
 static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g_plan_src *src, stance_pose *dst,
                      stance_pose *vel) {
     if (src->sub >= 0) {
-        stance_pose_copy(dst, in_wpose(ws, src->sub, PW_OUT));
+        st_pose_copy(dst, in_wpose(ws, src->sub, PW_OUT));
         if (vel) {
             memset(vel->memory, 0, stance_pose_bytes(vel->joint_count)); /* stays zero for a state without clips */
             eval_src(inst, ws, src->sub, &ws->plans[src->sub].cur, in_wpose(ws, src->sub, PW_OLD), vel);
@@ -59,12 +59,12 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
     if (!src->blendspace) { /* one clip */
         if (src->count == 0) return;
         if (vel) {
-            stance_clip_sample_velocity(src->clip[0], src->time[0], src->cursor[0], dst, vel);
+            st_clip_sample_velocity(src->clip[0], src->time[0], src->cursor[0], dst, vel);
             vel_scale(vel, src->vscale[0]);
         } else if (ST_FAST && st_fusable(src->clip[0])) {
             ST_FUSED(sample)(dst, src->clip[0], src->time[0], src->cursor[0]);
         } else {
-            stance_clip_sample(src->clip[0], src->time[0], src->cursor[0], dst);
+            st_clip_sample(src->clip[0], src->time[0], src->cursor[0], dst);
         }
         inst->clips_sampled++;
         return;
@@ -78,8 +78,8 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
         return;
     }
     if (src->count == 2 && !vel) { /* both samples, then one pass */
-        stance_clip_sample(src->clip[0], src->time[0], src->cursor[0], dst);
-        stance_clip_sample(src->clip[1], src->time[1], src->cursor[1], scratch);
+        st_clip_sample(src->clip[0], src->time[0], src->cursor[0], dst);
+        st_clip_sample(src->clip[1], src->time[1], src->cursor[1], scratch);
         inst->clips_sampled += 2;
         const int pc = dst->padded_count;
         const float w0 = src->weight[0], w1 = src->weight[1];
@@ -91,8 +91,8 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
     for (int i = 0; i < src->count; i++) {
         stance_pose *target = i == 0 ? dst : scratch;
         stance_pose *vt = i == 0 ? vel : sv;
-        if (vel) stance_clip_sample_velocity(src->clip[i], src->time[i], src->cursor[i], target, vt);
-        else stance_clip_sample(src->clip[i], src->time[i], src->cursor[i], target);
+        if (vel) st_clip_sample_velocity(src->clip[i], src->time[i], src->cursor[i], target, vt);
+        else st_clip_sample(src->clip[i], src->time[i], src->cursor[i], target);
         inst->clips_sampled++;
         if (i == 0) {
             if (!ST_FAST || src->weight[0] < 1.0f) pose_scale(dst, src->weight[0]);
@@ -169,7 +169,7 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
                     tr_velocity(sv, in_hist(inst, ws, m, 1), in_hist(inst, ws, m, 2), rt->hist_dt);
                     tr_inertia_begin(rt->rec, src, sv, out, rt->duration);
                 } else {
-                    stance_pose_copy(src, rt->hist == 1 ? in_hist(inst, ws, m, 1) : out);
+                    st_pose_copy(src, rt->hist == 1 ? in_hist(inst, ws, m, 1) : out);
                     tr_inertia_begin(rt->rec, src, NULL, out, rt->duration);
                 }
                 rt->pending_init = rt->hist >= 1 ? 2 : 0; /* without history: no offset to fit */
@@ -196,11 +196,11 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, flo
     /* history: H2 <- H1 <- out (steps below STANCE_MIN_DT were made 0) */
     if (push_history && rt->has_history && dt > 0.0f) {
         rt->hist_flip = !rt->hist_flip; /* last frame's output becomes age 2 */
-        stance_pose_copy(in_hist(inst, ws, m, 1), out);
+        st_pose_copy(in_hist(inst, ws, m, 1), out);
         rt->hist = rt->hist < 2 ? rt->hist + 1 : 2;
         rt->hist_dt = dt;
     }
-    if (!ST_FAST && into_local) stance_pose_copy(in_local(inst), out); /* the reference: output, then copied */
+    if (!ST_FAST && into_local) st_pose_copy(in_local(inst), out); /* the reference: output, then copied */
 }
 
 void ev_machine_tree(stance_instance *inst, stance_workspace *ws, int m, float dt, int push_history) {
@@ -259,15 +259,15 @@ static void apply_layer(stance_instance *inst, stance_workspace *ws, int l, floa
         const g_state *s = &g->states[rt->cur.state];
         stance_pose *r = in_wshared(ws, PW_REF), *delta = in_wshared(ws, PW_DELTA);
         float t = s->type == STANCE_MOTION_CLIP ? rt->cur.pos : rt->cur.pos * gl->ref_clip->duration;
-        stance_clip_sample(gl->ref_clip, t, NULL, r);
+        st_clip_sample(gl->ref_clip, t, NULL, r);
         inst->clips_sampled++;
-        stance_pose_additive_make(delta, lo, r);
-        stance_pose_additive_apply(local, local, delta, mask, w);
+        st_pose_additive_make(delta, lo, r);
+        st_pose_additive_apply(local, local, delta, mask, w);
     } else if (gl->space == STANCE_SPACE_MESH) {
         stance_pose *lm = in_wshared(ws, PW_LAYER_MODEL), *tmp = in_wshared(ws, PW_LAYER_TMP);
         ST_L2M(lm, lo, sk);
-        stance_pose_blend_mesh(tmp, local, lo, lm, mask, w, sk);
-        stance_pose_copy(local, tmp);
+        st_pose_blend_mesh(tmp, local, lo, lm, mask, w, sk);
+        st_pose_copy(local, tmp);
     } else {
         st_blend_masked_padded(local, local, lo, mask, w);
     }

@@ -31,8 +31,8 @@ stance_status gr_ik_trial(const stance_graph *g, int e, stance_error *err) {
     stance_status s = stance_pose_create(&l, sk->joint_count, &g->allocator, err);
     if (s) return s;
     if ((s = stance_pose_create(&m, sk->joint_count, &g->allocator, err))) { stance_pose_destroy(&l); return s; }
-    stance_pose_set_rest(&l, sk);
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_pose_set_rest(&l, sk, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     stance_error e2 = {0};
     if (gi->kind == STANCE_IK_TWO_BONE) {
         stance_two_bone_desc tb;
@@ -104,10 +104,10 @@ void stance_instance_root(const stance_instance *inst, stance_transform *out) {
     *out = in_live(inst) ? inst->world_root : stance_transform_identity();
 }
 
-stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn fn, void *user) {
-    if (!in_live(inst)) return STANCE_ERR_ARGUMENT;
+stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn fn, void *user, stance_error *err) {
+    if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "set ground: instance is " IN_NOT_LIVE);
     inst->ground = fn, inst->ground_user = fn ? user : NULL;
-    return STANCE_OK;
+    return st_ok(err);
 }
 
 stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const float target[3], float weight, stance_error *err) {
@@ -217,7 +217,7 @@ stance_status ik_frame(stance_instance *inst, stance_workspace *ws, float dt) {
                 aim_desc(gi, t, &ad);
                 s = stance_ik_aim(&ad, t[3], g->skeleton, in_local(inst), in_model(inst), NULL, NULL);
             }
-            stance_local_to_model(in_model(inst), in_local(inst), g->skeleton, NULL);
+            st_local_to_model(in_model(inst), in_local(inst), g->skeleton, NULL);
             if (s && !first) first = s;
             continue;
         }

@@ -120,9 +120,19 @@ int stance_graph_clips(const stance_graph *g, const stance_clip **clips, int cap
 
 int stance_graph_transition_count(const stance_graph *graph) { return graph ? graph->trans_count : 0; }
 
-stance_status stance_graph_transition(const stance_graph *graph, int transition, stance_transition_info *out) {
-    if (!graph || !out) return STANCE_ERR_ARGUMENT;
-    if (transition < 0 || transition >= graph->trans_count) return STANCE_ERR_ARGUMENT;
+/* The transition index check of both calls below. */
+static stance_status check_transition(const stance_graph *graph, int transition, const void *out, const char *who,
+                                      stance_error *err) {
+    if (!graph || !out) return st_fail(err, STANCE_ERR_ARGUMENT, "%s: graph or out is NULL", who);
+    if (transition < 0 || transition >= graph->trans_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "%s: transition %d is not in 0..%d", who, transition,
+                       graph->trans_count - 1);
+    return STANCE_OK;
+}
+
+stance_status stance_graph_transition(const stance_graph *graph, int transition, stance_transition_info *out,
+                                      stance_error *err) {
+    if (check_transition(graph, transition, out, "graph transition", err)) return STANCE_ERR_ARGUMENT;
     const g_trans *t = &graph->trans[transition];
     out->machine = graph->states[t->to].machine;
     out->from = t->from;
@@ -135,29 +145,34 @@ stance_status stance_graph_transition(const stance_graph *graph, int transition,
     out->easing = t->easing;
     out->uninterruptible = t->uninterruptible;
     out->allow_self = t->allow_self;
-    return STANCE_OK;
+    return st_ok(err);
 }
 
 stance_status stance_graph_condition(const stance_graph *graph, int transition, int condition,
-                                     stance_condition_info *out) {
-    if (!graph || !out) return STANCE_ERR_ARGUMENT;
-    if (transition < 0 || transition >= graph->trans_count) return STANCE_ERR_ARGUMENT;
+                                     stance_condition_info *out, stance_error *err) {
+    if (check_transition(graph, transition, out, "graph condition", err)) return STANCE_ERR_ARGUMENT;
     const g_trans *t = &graph->trans[transition];
-    if (condition < 0 || condition >= t->cond_count) return STANCE_ERR_ARGUMENT;
+    if (condition < 0 || condition >= t->cond_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "graph condition: condition %d is not in 0..%d (transition %d)",
+                       condition, t->cond_count - 1, transition);
     const g_cond *c = &graph->conds[t->cond_first + condition];
     out->param = c->param;
     out->op = c->op;
     out->value = c->value;
     out->hysteresis = c->hysteresis;
     out->group = c->group;
-    return STANCE_OK;
+    return st_ok(err);
 }
 
-stance_status stance_graph_machine_states(const stance_graph *graph, int machine, int *first, int *count) {
-    if (!graph || !first || !count || machine < 0 || machine >= graph->machine_count) return STANCE_ERR_ARGUMENT;
+stance_status stance_graph_machine_states(const stance_graph *graph, int machine, int *first, int *count,
+                                          stance_error *err) {
+    if (!graph || !first || !count) return st_fail(err, STANCE_ERR_ARGUMENT, "graph machine states: graph, first or count is NULL");
+    if (machine < 0 || machine >= graph->machine_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "graph machine states: machine %d is not in 0..%d", machine,
+                       graph->machine_count - 1);
     *first = graph->machines[machine].state_first;
     *count = graph->machines[machine].state_count;
-    return STANCE_OK;
+    return st_ok(err);
 }
 
 int stance_graph_machine_entry(const stance_graph *graph, int machine) {
