@@ -79,7 +79,7 @@ clean:
 #                 browsers (default 3): medians, the CPU, the load average
 LAB_OUT ?= build-lab
 LAB_PORT ?= 8765
-# the runtime's and the lesson library's sources as CMake lists them (written by cmake into
+# the runtime's, the builder's and the lesson library's sources as CMake lists them (written by cmake into
 # $(BUILD)/lab_sources.txt), and the lab's own
 LAB_SOURCES = $(shell cat $(BUILD)/lab_sources.txt 2>/dev/null) $(wildcard lab/*.c)
 LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Iinclude -Isrc \
@@ -91,7 +91,7 @@ LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -Wall -Wextra -Werror -Wshadow -Wstri
 lab-deps:
 	bash scripts/lab_deps.sh
 
-$(LAB_OUT)/index.html: $(LAB_SOURCES) lab/index.html $(wildcard include/stance/*.h include/stance_lesson/*.h src/core/*.h src/builtin/*.h lab/*.h)
+$(LAB_OUT)/index.html: $(LAB_SOURCES) lab/index.html $(wildcard include/stance/*.h include/stance_lesson/*.h src/core/*.h src/build/*.h src/builtin/*.h lab/*.h)
 	@mkdir -p $(LAB_OUT)
 	@test -s $(BUILD)/lab_sources.txt || { echo "make lab: $(BUILD)/lab_sources.txt is missing (cmake writes it)"; exit 1; }
 	NODE_PATH=/usr/share/nodejs emcc $(LAB_EMFLAGS) $(LAB_SOURCES) -o $@

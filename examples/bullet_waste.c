@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
             printf("t=%.2f  gameplay: set(ANIM_STATE_AIR_JUMP)\n", frame * dt);
             if (stance_controller_set(ctl, ANIM_STATE_AIR_JUMP, &err)) { fprintf(stderr, "%s\n", err.message); failures++; }
         }
-        stance_controller_update(ctl, dt, ws);
+        stance_controller_update(ctl, dt, ws, NULL);
         int n;
         const stance_event *ev = stance_controller_events(ctl, &n);
         for (int i = 0; i < n; i++)

@@ -3,6 +3,7 @@
  * moves up a slope, then a two-bone reach with the right arm and a look-at
  * over chest, neck and head. docs/ik-footlock.md shows this file. */
 #include <stdio.h>
+#include <stance/build.h>
 #include <stance/stance.h>
 #include <stance_lesson/stance_lesson.h>
 
@@ -33,14 +34,14 @@ int main(void) {
     stance_transform root = stance_transform_identity();   /* the character in the world */
     float t = 0.0f, dt = 1.0f / 60;
     for (int frame = 0; frame < 120; frame++) {             /* per frame: no allocation */
-        stance_clip_sample(walk, t, NULL, &local);
-        stance_local_to_model(&model, &local, sk, NULL);
+        stance_clip_sample(walk, t, NULL, &local, NULL);
+        stance_local_to_model(&model, &local, sk, NULL, NULL);
         float contact[2] = {(float)stance_contacts_planted(contacts, 0, t), (float)stance_contacts_planted(contacts, 1, t)};
         root.t[2] += walk->root_speed * dt;                 /* root motion, accumulated by the caller */
         root.t[1] = ground(NULL, root.t[0], root.t[2]);
         if (stance_footlock_apply(&fd, &lock, contact, &root, dt, sk, &local, &model, &err)) { puts(err.message); return 1; }
         /* local and model now hold the locked pose; lock.feet[i].out is each foot's world position */
-        stance_clip_advance(walk, t, dt, 1, &t, NULL, 0, NULL, NULL);
+        stance_clip_advance(walk, t, dt, 1, &t, NULL, 0, NULL, NULL, NULL);
     }
 
     /* a one-off two-bone solve: the right hand to a point, elbow towards a pole */
@@ -49,7 +50,7 @@ int main(void) {
                                 .use_pole = 1, .pole = {-0.6f, 1.0f, -0.5f}, .softness = 0.05f};
     stance_two_bone_result r;
     stance_ik_two_bone(&arm, 1.0f, sk, &local, &model, &r, &err);
-    stance_local_to_model(&model, &local, sk, NULL);
+    stance_local_to_model(&model, &local, sk, NULL, NULL);
 
     /* look at a point with the spine, neck and head (the head takes the most) */
     int chain[3] = {stance_skeleton_find(sk, "chest"), stance_skeleton_find(sk, "neck"), stance_skeleton_find(sk, "head")};

@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
         if (f == 150) stance_controller_set(ctl, ROBOT_STATE_JUMPING_JUMP, NULL);
         if (f == 240) stance_controller_reset(ctl, ROBOT_STATE_WAVING_WAVE, NULL);
         if (f == 260) stance_controller_set(ctl, ROBOT_STATE_SHAKING_NO, NULL);
-        if (stance_controller_update(ctl, dt, ws)) failures++;
+        if (stance_controller_update(ctl, dt, ws, NULL)) failures++;
         int n;
         const stance_event *ev = stance_controller_events(ctl, &n);
         for (int i = 0; i < n; i++) {

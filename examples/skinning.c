@@ -20,9 +20,9 @@ int main(void) {
     float *mats = malloc(sizeof(float) * 16 * (size_t)skin->joint_count);
     float *out = malloc(sizeof(float) * 3 * (size_t)mesh->vertex_count);
 
-    stance_clip_sample(stance_builtin_clip(&b, "walk"), 0.3f, NULL, &local);
-    stance_local_to_model(&model, &local, b.skeleton, NULL);
-    if (stance_skin_matrices(skin, &model, mats, skin->joint_count)) return 1; /* no allocation */
+    stance_clip_sample(stance_builtin_clip(&b, "walk"), 0.3f, NULL, &local, NULL);
+    stance_local_to_model(&model, &local, b.skeleton, NULL, NULL);
+    if (stance_skin_matrices(skin, &model, mats, skin->joint_count, NULL)) return 1; /* no allocation */
     for (int v = 0; v < mesh->vertex_count; v++) {
         const float *p = mesh->positions + 3 * v;
         float o[3] = {0, 0, 0};

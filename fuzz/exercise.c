@@ -32,7 +32,7 @@ static void fz_skins(const stance_asset *a, const stance_pose *model) {
         const stance_skin *s = a->skins[i];
         float *m = malloc(sizeof(float) * 16 * (size_t)s->joint_count);
         if (!m) return;
-        if (stance_skin_matrices(s, model, m, s->joint_count)) fz_die("stance_skin_matrices refused a loaded skin");
+        if (stance_skin_matrices(s, model, m, s->joint_count, NULL)) fz_die("stance_skin_matrices refused a loaded skin");
         fz_finite(m, 16 * s->joint_count, "a skin matrix is not finite");
         free(m);
     }
@@ -49,7 +49,7 @@ static void fz_run_graph(stance_graph *g) {
             if (stance_graph_param_type(g, p) == STANCE_PARAM_TRIGGER) stance_instance_set_trigger(inst, p, NULL);
             else stance_instance_set_float(inst, p, values[f / 15], NULL);
         }
-        if (stance_instance_update(inst, f == 30 ? 0.5f : 1.0f / 30, ws)) fz_die("a loaded graph's update failed");
+        if (stance_instance_update(inst, f == 30 ? 0.5f : 1.0f / 30, ws, NULL)) fz_die("a loaded graph's update failed");
         fz_pose_finite(stance_instance_local_pose(inst), "a graph's local pose is not finite");
         fz_pose_finite(stance_instance_model_pose(inst), "a graph's model pose is not finite");
     }
@@ -69,19 +69,19 @@ void fz_exercise(const stance_asset *a) {
         stance_cursor cursor = {0, 0};
         const float times[5] = {-1.0f, 0.0f, 0.37f * c->duration, c->duration, c->duration + 1.0f};
         for (int k = 0; k < 5; k++) {
-            if (stance_clip_sample(c, times[k], &cursor, &local)) fz_die("a loaded clip does not sample");
+            if (stance_clip_sample(c, times[k], &cursor, &local, NULL)) fz_die("a loaded clip does not sample");
             fz_pose_finite(&local, "a sampled pose is not finite");
-            if (stance_local_to_model(&model, &local, a->skeleton, NULL)) fz_die("local-to-model refused a loaded skeleton");
+            if (stance_local_to_model(&model, &local, a->skeleton, NULL, NULL)) fz_die("local-to-model refused a loaded skeleton");
             fz_pose_finite(&model, "a model pose is not finite");
             float root[3];
-            if (stance_clip_root_position(c, times[k], root)) fz_die("a loaded clip has no root position");
+            if (stance_clip_root_position(c, times[k], root, NULL)) fz_die("a loaded clip has no root position");
             fz_finite(root, 3, "a root position is not finite");
         }
         float nt, dt = 2.5f * c->duration;
         if (!(dt <= 3.0e38f)) dt = c->duration; /* a duration near FLT_MAX */
         stance_event_hit hits[8];
         int hit_count = 0, wraps = 0;
-        if (stance_clip_advance(c, 0.1f, dt, 1, &nt, hits, 8, &hit_count, &wraps)) fz_die("a loaded clip does not advance");
+        if (stance_clip_advance(c, 0.1f, dt, 1, &nt, hits, 8, &hit_count, &wraps, NULL)) fz_die("a loaded clip does not advance");
     }
     fz_skins(a, &model);
     for (int i = 0; i < a->mesh_count; i++) {

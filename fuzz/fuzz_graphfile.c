@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (stance_instance_create(compiled.graph, NULL, &twin, &err)) abort();
             if (stance_workspace_fits(ws, compiled.graph, &err)) abort(); /* the same skeleton and machines */
             for (int f = 0; f < 30; f++) {
-                stance_status a = stance_instance_update(inst, 1.0f / 30, ws), b = stance_instance_update(twin, 1.0f / 30, ws);
+                stance_status a = stance_instance_update(inst, 1.0f / 30, ws, NULL), b = stance_instance_update(twin, 1.0f / 30, ws, NULL);
                 const stance_pose *pa = stance_instance_model_pose(inst), *pb = stance_instance_model_pose(twin);
                 if (a != b || memcmp(pa->tx, pb->tx, sizeof(float) * (size_t)pa->joint_count) ||
                     memcmp(pa->qw, pb->qw, sizeof(float) * (size_t)pa->joint_count))

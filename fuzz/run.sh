@@ -21,27 +21,29 @@ seconds=${FUZZ_SECONDS:-60}
 target=${FUZZ_TARGET:-asset}
 command -v clang >/dev/null || { echo "fuzz: needs clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -Isrc"
-# the libraries' sources: the runtime (libstance) and the lesson library
-# (libstance_lesson: the built-in character and the experiments, which the
-# graph files' "builtin" asset and the API driver use)
-core_src="src/core/*.c"
+# the libraries' sources: the runtime (libstance), the builder (libstance_build:
+# graph compilation, compression, the writers that exercise.c's round trips and
+# the old graph form's rebuild use) and the lesson library (libstance_lesson:
+# the built-in character and the experiments, which the graph files' "builtin"
+# asset and the API driver use)
+lib_src="src/core/*.c src/build/*.c"
 lesson_src="src/builtin/*.c src/lesson/*.c"
 run_one() {
     local t=$1
     mkdir -p "$dir/corpus-$t"
     case $t in
     asset)
-        clang $flags fuzz/fuzz_asset.c fuzz/exercise.c $core_src -lm -o "$dir/fuzz_asset"
+        clang $flags fuzz/fuzz_asset.c fuzz/exercise.c $lib_src -lm -o "$dir/fuzz_asset"
         if [ -z "$(ls -A "$dir/corpus-$t")" ]; then
             bash fuzz/make_corpus.sh "$dir/corpus-$t" >/dev/null || echo "run.sh: no seed corpus; starting from nothing"
         fi ;;
     compiled)
-        clang $flags fuzz/fuzz_compiled.c fuzz/exercise.c $core_src -lm -o "$dir/fuzz_compiled"
+        clang $flags fuzz/fuzz_compiled.c fuzz/exercise.c $lib_src -lm -o "$dir/fuzz_compiled"
         if [ -z "$(ls -A "$dir/corpus-$t")" ]; then
             bash fuzz/make_corpus.sh --compiled "$dir/corpus-$t" >/dev/null || { echo "run.sh: no compiled graph to seed from" >&2; exit 1; }
         fi ;;
     campaign)
-        clang ${flags/fuzzer,/} -O2 fuzz/campaign.c fuzz/exercise.c $core_src -lm -o "$dir/campaign"
+        clang ${flags/fuzzer,/} -O2 fuzz/campaign.c fuzz/exercise.c $lib_src -lm -o "$dir/campaign"
         local cli=${STANCE_CLI:-build/stance} data=${STANCE_DATA:-../shared/data}
         [ -x "$cli" ] || { echo "run.sh: the campaign needs the CLI: make build" >&2; exit 1; }
         [ -f "$data/robot_expressive/RobotExpressive.glb" ] || { echo "run.sh: the campaign needs $data/robot_expressive" >&2; exit 1; }
@@ -62,7 +64,7 @@ run_one() {
     graphfile)
         clang $flags -DSTANCE_HAVE_JANSSON=1 fuzz/fuzz_graphfile.c src/io/graphfile*.c src/io/import*.c src/io/gltf_bake.c src/io/files.c \
             src/io/bvh_scan.c src/io/collada_clips.c src/io/lesson_setup.c \
-            $core_src $lesson_src -ljansson -lm -o "$dir/fuzz_graphfile"
+            $lib_src $lesson_src -ljansson -lm -o "$dir/fuzz_graphfile"
         [ -n "$(ls -A "$dir/corpus-$t")" ] || cp graphs/*.json docs/graph-format.md "$dir/corpus-$t/" ;;
     api)
         # the robot graphs' .glb imports through tinygltf (C++): built apart, linked with C++'s sanitizer runtime
@@ -78,7 +80,7 @@ run_one() {
         fi
         clang $flags -Itests -DSTANCE_HAVE_JANSSON=1 -DSTANCE_HAVE_ASSIMP=1 fuzz/fuzz_api.c tests/api_driver.c \
             src/io/graphfile*.c src/io/import*.c src/io/gltf_bake.c src/io/files.c src/io/bvh_scan.c src/io/collada_clips.c src/io/lesson_setup.c \
-            $core_src $lesson_src $gltf \
+            $lib_src $lesson_src $gltf \
             -ljansson -lassimp -lm -o "$dir/fuzz_api"
         [ -n "$(ls -A "$dir/corpus-$t")" ] || cp fuzz/corpus/api/* "$dir/corpus-$t/" ;;
     *) echo "fuzz: unknown FUZZ_TARGET '$t' (asset, compiled, graphfile, api, campaign, all)" >&2; exit 2 ;;

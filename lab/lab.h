@@ -59,8 +59,8 @@ int lab_fail(const char *fmt, ...);
 
 /* Every per-frame update of the lab goes through this, but view 0's: its
  * stance_scenario runner (the lesson library) updates it. */
-static inline stance_status lab_update(stance_instance *inst, float dt, stance_workspace *ws) {
-    return stance_instance_update(inst, dt, ws);
+static inline stance_status lab_update(stance_instance *inst, float dt, stance_workspace *ws, stance_error *err) {
+    return stance_instance_update(inst, dt, ws, err);
 }
 
 #endif

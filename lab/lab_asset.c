@@ -76,7 +76,7 @@ static void view_asset_setup(lab_view *v, int move_root) {
     find_feet(as.asset.skeleton, v->side, v->feet);
     v->move_root = move_root;
     view_asset_mesh(v);
-    lab_update(v->inst, 0.0f, v->ws);
+    lab_update(v->inst, 0.0f, v->ws, NULL);
     lab_track_frame(v);
 }
 
@@ -233,17 +233,19 @@ LAB_API int lab_asset_play(int i) {
     as.clip = i;
     v->move_root = !as.asset.clips[i]->root_from_joint0;
     if (!v->move_root) v->root[0] = v->root[1] = v->root[2] = 0.0f;
-    return stance_instance_set_int(v->inst, as.p_clip, i, NULL) ? lab_fail("asset: cannot select clip %d", i) : 0;
+    stance_error err;
+    return stance_instance_set_int(v->inst, as.p_clip, i, &err) ? lab_fail("asset: clip %d: %s", i, err.message) : 0;
 }
 /* One update of view 2 (the graph) or 3 (the clips); returns the base machine's state or -1. */
 LAB_API int lab_asset_step(int view, float dt) {
     lab_view *v = view == 2 || view == 3 ? lab_view_at(view) : NULL;
     if (!v) return lab_fail("no asset loaded");
     if (!(dt >= 0.0f && dt <= 0.25f)) return lab_fail("dt %g out of range", (double)dt);
-    if (lab_update(v->inst, dt, v->ws)) return lab_fail("asset: update failed");
+    stance_error err;
+    if (lab_update(v->inst, dt, v->ws, &err)) return lab_fail("asset: %s", err.message);
     lab_track_frame(v);
     stance_machine_status ms;
-    stance_instance_machine_status(v->inst, stance_graph_layer_machine(v->graph, 0), &ms);
+    stance_instance_machine_status(v->inst, stance_graph_layer_machine(v->graph, 0), &ms, NULL);
     return ms.state;
 }
 /* The current clip's playback position in seconds (within one loop). */
@@ -251,7 +253,7 @@ LAB_API float lab_asset_clip_time(void) {
     lab_view *v = lab_view_slot(3);
     if (!v->inst) return 0.0f;
     stance_machine_status ms;
-    stance_instance_machine_status(v->inst, 0, &ms);
+    stance_instance_machine_status(v->inst, 0, &ms, NULL);
     return (ms.normalized_time - floorf(ms.normalized_time)) * as.asset.clips[as.clip]->duration;
 }
 

@@ -133,11 +133,11 @@ static int lod_build(const stance_skeleton *sk, const stance_skin *skin) {
     stance_error err = {0};
     if (stance_pose_create(&l, sk->joint_count, NULL, &err)) return lab_fail("crowd: %s", err.message);
     if (stance_pose_create(&m, sk->joint_count, NULL, &err)) { stance_pose_destroy(&l); return lab_fail("crowd: %s", err.message); }
-    stance_pose_set_rest(&l, sk);
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_pose_set_rest(&l, sk, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     int bad = 0;
     /* the rest pose must be the skin's bind pose: every skin matrix the identity */
-    if (stance_skin_matrices(skin, &m, g_rest_matrices, STANCE_MAX_SKIN_JOINTS)) bad = lab_fail("crowd: skin matrices failed");
+    if (stance_skin_matrices(skin, &m, g_rest_matrices, STANCE_MAX_SKIN_JOINTS, NULL)) bad = lab_fail("crowd: skin matrices failed");
     for (int k = 0; !bad && k < 16 * skin->joint_count; k++)
         if (fabsf(g_rest_matrices[k] - ((k % 16) % 5 == 0 ? 1.0f : 0.0f)) > 1e-3f)
             bad = lab_fail("crowd: the skin's bind pose is not the skeleton's rest pose");
@@ -251,7 +251,8 @@ LAB_API int lab_crowd_step(float dt) {
             stance_instance_set_trigger(cr.inst[i], cr.p_jump, NULL);
             cr.next_jump[i] = cr.time + 3.0f + 6.0f * rnd();
         }
-        if (lab_update(cr.inst[i], dt, cr.ws)) return lab_fail("crowd: update failed");
+        stance_error err;
+        if (lab_update(cr.inst[i], dt, cr.ws, &err)) return lab_fail("crowd: %s", err.message);
         float d[3], c = cosf(cr.place[i][3]), sn = sinf(cr.place[i][3]);
         stance_instance_root_motion(cr.inst[i], d); /* in the character's frame: turned by its facing */
         cr.place[i][0] += c * d[0] + sn * d[2], cr.place[i][2] += -sn * d[0] + c * d[2];
@@ -260,7 +261,7 @@ LAB_API int lab_crowd_step(float dt) {
     double t1 = now_ms();
     const stance_skin *skin = lab_builtin()->skin;
     for (int i = 0; i < cr.n; i++) {
-        if (stance_skin_matrices(skin, stance_instance_model_pose(cr.inst[i]), cr.skin, STANCE_MAX_SKIN_JOINTS))
+        if (stance_skin_matrices(skin, stance_instance_model_pose(cr.inst[i]), cr.skin, STANCE_MAX_SKIN_JOINTS, NULL))
             return lab_fail("crowd: skin matrices failed");
         place_rows(i, cr.rows + (size_t)i * 12 * (size_t)cr.joints);
     }

@@ -44,7 +44,7 @@ static float g_matrices[STANCE_MAX_SKIN_JOINTS * 16];
 LAB_API const float *lab_skin_matrices(int view, int s) {
     lab_view *v = lab_view_at(view);
     if (!v || s < 0 || s >= v->skin_count) { lab_fail("no skin %d in view %d", s, view); return NULL; }
-    if (stance_skin_matrices(v->skins[s], stance_instance_model_pose(v->inst), g_matrices, STANCE_MAX_SKIN_JOINTS)) {
+    if (stance_skin_matrices(v->skins[s], stance_instance_model_pose(v->inst), g_matrices, STANCE_MAX_SKIN_JOINTS, NULL)) {
         lab_fail("skin matrices failed");
         return NULL;
     }
@@ -99,7 +99,7 @@ LAB_API const char *lab_graph_json(int view) {
     put("],\"machines\":[");
     for (int m = 0; m < stance_graph_machine_count(g); m++) {
         int first = 0, count = 0;
-        stance_graph_machine_states(g, m, &first, &count);
+        stance_graph_machine_states(g, m, &first, &count, NULL);
         put("%s{\"name\":", m ? "," : "");
         put_name(stance_graph_machine_name(g, m));
         put(",\"first\":%d,\"count\":%d,\"entry\":%d}", first, count, stance_graph_machine_entry(g, m));
@@ -114,14 +114,14 @@ LAB_API const char *lab_graph_json(int view) {
     put("],\"transitions\":[");
     for (int t = 0; t < stance_graph_transition_count(g); t++) {
         stance_transition_info ti;
-        if (stance_graph_transition(g, t, &ti)) continue;
+        if (stance_graph_transition(g, t, &ti, NULL)) continue;
         put("%s{\"machine\":%d,\"from\":%d,\"to\":%d,\"blend\":%.3g,\"mode\":\"%s\",\"exit\":\"%s\",\"conds\":\"", t ? "," : "",
             ti.machine, ti.from, ti.to, (double)ti.blend_time, stance_switch_mode_name(ti.mode),
             ti.exit >= 0 && ti.exit <= 2 ? exit_names[ti.exit] : "?");
         int group = 0;
         for (int c = 0; c < ti.condition_count; c++) {
             stance_condition_info ci;
-            if (stance_graph_condition(g, t, c, &ci)) continue;
+            if (stance_graph_condition(g, t, c, &ci, NULL)) continue;
             if (c) put(ci.group != group ? " or " : " and ");
             group = ci.group;
             const char *pn = stance_graph_param_name(g, ci.param);
@@ -156,7 +156,7 @@ LAB_API const float *lab_live(int view) {
     int k = 0;
     for (int m = 0; m < stance_graph_machine_count(g); m++) {
         stance_machine_status ms;
-        if (stance_instance_machine_status(v->inst, m, &ms)) ms.state = -1, ms.transition = -1, ms.progress = 0.0f;
+        if (stance_instance_machine_status(v->inst, m, &ms, NULL)) ms.state = -1, ms.transition = -1, ms.progress = 0.0f;
         g_live[k++] = (float)ms.state, g_live[k++] = (float)ms.transition, g_live[k++] = ms.progress;
     }
     for (int p = 0; p < stance_graph_param_count(g); p++) g_live[k++] = stance_instance_param(v->inst, p);
@@ -184,20 +184,22 @@ LAB_API int lab_param_set(int view, int param, float value) {
 LAB_API int lab_layer_set(int view, int layer, float weight, float fade) {
     lab_view *v = lab_view_at(view);
     if (!v || !(weight >= 0.0f && weight <= 1.0f) || !(fade >= 0.0f && fade <= 10.0f)) return lab_fail("bad layer weight");
-    return stance_instance_set_layer_weight(v->inst, layer, weight, fade) ? lab_fail("no layer %d", layer) : 0;
+    stance_error err;
+    return stance_instance_set_layer_weight(v->inst, layer, weight, fade, &err) ? lab_fail("%s", err.message) : 0;
 }
 /* The switch mode / blend time / easing override on every transition (mode < 0: none). */
 LAB_API int lab_switch_set(int view, int mode, float blend_time, int easing) {
     lab_view *v = lab_view_at(view);
     if (!v) return lab_fail("no view %d", view);
-    return stance_instance_override_switch(v->inst, mode, blend_time, easing) ? lab_fail("bad switch") : 0;
+    stance_error err;
+    return stance_instance_override_switch(v->inst, mode, blend_time, easing, &err) ? lab_fail("%s", err.message) : 0;
 }
 /* The base layer machine's current state name (for status()), "" if none. */
 LAB_API const char *lab_base_state(int view) {
     lab_view *v = lab_view_at(view);
     if (!v) return "";
     stance_machine_status ms;
-    if (stance_instance_machine_status(v->inst, stance_graph_layer_machine(v->graph, 0), &ms)) return "";
+    if (stance_instance_machine_status(v->inst, stance_graph_layer_machine(v->graph, 0), &ms, NULL)) return "";
     const char *n = stance_graph_state_name(v->graph, ms.state);
     return n ? n : "";
 }

@@ -116,8 +116,8 @@ static float rest_height(const stance_skeleton *sk, signed char *side) {
     stance_pose l, m;
     if (stance_pose_create(&l, sk->joint_count, NULL, NULL)) return 1.0f;
     if (stance_pose_create(&m, sk->joint_count, NULL, NULL)) { stance_pose_destroy(&l); return 1.0f; }
-    stance_pose_set_rest(&l, sk);
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_pose_set_rest(&l, sk, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     float lo = 1e30f, hi = -1e30f;
     for (int j = 0; j < sk->joint_count; j++) {
         if (m.ty[j] < lo) lo = m.ty[j];
@@ -444,7 +444,7 @@ static void ly_measure(void) {
     lab_view *v = &g_view[1];
     const stance_clip *wave = stance_builtin_clip(&g_builtin, "wave");
     stance_machine_status ms;
-    stance_instance_machine_status(v->inst, ly.wave_machine, &ms);
+    stance_instance_machine_status(v->inst, ly.wave_machine, &ms, NULL);
     float nt = ms.normalized_time - floorf(ms.normalized_time);
     /* the lesson library's measure (stance_layers_run's) */
     ly.angle = stance_arm_angle_to_clip(stance_instance_model_pose(v->inst), wave, nt * wave->duration, v->skeleton,
@@ -464,7 +464,7 @@ static int ly_open(void) {
     ly.mask = MASK_ARM, ly.space = 0, ly.base = 2;
     ly.w_breathe = 0.0f, ly.w_lean = 0.0f, ly.w_wave = 1.0f;
     if (ly_build()) return -1;
-    lab_update(g_view[1].inst, 0.0f, g_view[1].ws);
+    lab_update(g_view[1].inst, 0.0f, g_view[1].ws, NULL);
     track_frame(&g_view[1]);
     ly_measure();
     return 0;
@@ -480,7 +480,7 @@ LAB_API int lab_ly_config(int mask, int space, int base) {
     ly.mask = mask, ly.space = space, ly.base = base;
     if (rebuild) {
         if (ly_build()) return -1;
-        lab_update(g_view[1].inst, 0.0f, g_view[1].ws);
+        lab_update(g_view[1].inst, 0.0f, g_view[1].ws, NULL);
         track_frame(&g_view[1]);
         ly_measure();
     } else {
@@ -495,20 +495,21 @@ LAB_API int lab_ly_weights(float breathe, float lean, float wave) {
     ly.w_breathe = breathe, ly.w_lean = lean, ly.w_wave = wave;
     stance_instance *in = g_view[1].inst;
     if (!in) return fail("not initialised");
-    stance_instance_set_layer_weight(in, L_BREATHE, breathe, 0.2f);
-    stance_instance_set_layer_weight(in, L_LEAN, lean, 0.2f);
-    stance_instance_set_layer_weight(in, L_WAVE, ly.mask == MASK_OFF ? 0.0f : wave, 0.2f);
+    stance_instance_set_layer_weight(in, L_BREATHE, breathe, 0.2f, NULL);
+    stance_instance_set_layer_weight(in, L_LEAN, lean, 0.2f, NULL);
+    stance_instance_set_layer_weight(in, L_WAVE, ly.mask == MASK_OFF ? 0.0f : wave, 0.2f, NULL);
     return 0;
 }
 LAB_API int lab_ly_step(float dt) {
     lab_view *v = &g_view[1];
     if (!v->inst) return fail("not initialised");
     if (!(dt >= 0.0f && dt <= 0.25f)) return fail("dt %g out of range", (double)dt);
-    if (lab_update(v->inst, dt, v->ws)) return fail("layers: update failed");
+    stance_error err;
+    if (lab_update(v->inst, dt, v->ws, &err)) return fail("layers: %s", err.message);
     track_frame(v);
     ly_measure();
     stance_machine_status ms;
-    stance_instance_machine_status(v->inst, stance_graph_layer_machine(v->graph, 0), &ms);
+    stance_instance_machine_status(v->inst, stance_graph_layer_machine(v->graph, 0), &ms, NULL);
     return ms.state;
 }
 /* The right upper arm's angle to the wave as authored: now, and the largest over the last 4 s. */
@@ -529,7 +530,7 @@ LAB_API const char *lab_layers_json(void) {
     stance_error err = {0};
     stance_layer_setup su;
     stance_layer_result r;
-    if (stance_builtin_layer_setup(&g_builtin, &su)) { fail("layers: the built-in clips are missing"); return NULL; }
+    if (stance_builtin_layer_setup(&g_builtin, &su, &err)) { fail("layers: %s", err.message); return NULL; }
     if (stance_layers_run(&su, &r, NULL, &err)) { fail("layers: %s", err.message); return NULL; }
     snprintf(g_json, sizeof g_json,
              "{\"graph\":\"built-in character\",\"foot_slide_cm_per_m\":{\"whole\":%.3f,\"upper\":%.3f},"

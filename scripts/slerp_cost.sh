@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
     stance_pose p;
     stance_pose_create(&p, a.skeleton->joint_count, NULL, NULL);
     stance_cursor cur = {0, 0};
-    for (int i = 0; i < 10000; i++) stance_clip_sample(&forced, (float)(i % 600) / 600.0f * c->duration, &cur, &p);
+    for (int i = 0; i < 10000; i++) stance_clip_sample(&forced, (float)(i % 600) / 600.0f * c->duration, &cur, &p, NULL);
     printf("%d keys, %zu bytes of keys\n", c->key_count, stance_clip_data_bytes(c));
     stance_pose_destroy(&p);
     stance_asset_destroy(&a);

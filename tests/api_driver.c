@@ -23,12 +23,12 @@
 static _Thread_local stance_workspace *drv_ws_[DRV_WORKSPACES];
 static _Thread_local int drv_ws_next_;
 
-static stance_workspace *drv_workspace(const stance_graph *g) {
+static stance_workspace *drv_workspace(const stance_graph *g, stance_error *err) {
     if (!g) return NULL;
     for (int i = 0; i < DRV_WORKSPACES; i++)
         if (drv_ws_[i] && stance_workspace_fits(drv_ws_[i], g, NULL) == STANCE_OK) return drv_ws_[i];
     stance_workspace *ws = NULL;
-    if (stance_workspace_create(g, NULL, &ws, NULL) != STANCE_OK) return NULL;
+    if (stance_workspace_create(g, NULL, &ws, err) != STANCE_OK) return NULL;
     stance_workspace_destroy(drv_ws_[drv_ws_next_]);
     drv_ws_[drv_ws_next_] = ws;
     drv_ws_next_ = (drv_ws_next_ + 1) % DRV_WORKSPACES;
@@ -40,17 +40,17 @@ void drv_release_workspaces(void) {
     drv_ws_next_ = 0;
 }
 
-stance_status drv_instance_update(stance_instance *inst, float dt, unsigned flags) {
-    if (!inst) return stance_instance_update_ex(inst, dt, flags, NULL); /* the NULL contract, unchanged */
-    stance_workspace *ws = drv_workspace(stance_instance_graph(inst));
-    if (!ws) return STANCE_ERR_MEMORY;
-    return flags ? stance_instance_update_ex(inst, dt, flags, ws) : stance_instance_update(inst, dt, ws);
+stance_status drv_instance_update(stance_instance *inst, float dt, unsigned flags, stance_error *err) {
+    if (!inst) return stance_instance_update_ex(inst, dt, flags, NULL, err); /* the NULL contract, unchanged */
+    stance_workspace *ws = drv_workspace(stance_instance_graph(inst), err);
+    if (!ws) return STANCE_ERR_MEMORY; /* err: the workspace's creation says why */
+    return flags ? stance_instance_update_ex(inst, dt, flags, ws, err) : stance_instance_update(inst, dt, ws, err);
 }
-stance_status drv_controller_update(stance_controller *ctl, float dt) {
-    if (!ctl) return stance_controller_update(ctl, dt, NULL);
-    stance_workspace *ws = drv_workspace(stance_controller_graph(ctl));
+stance_status drv_controller_update(stance_controller *ctl, float dt, stance_error *err) {
+    if (!ctl) return stance_controller_update(ctl, dt, NULL, err);
+    stance_workspace *ws = drv_workspace(stance_controller_graph(ctl), err);
     if (!ws) return STANCE_ERR_MEMORY;
-    return stance_controller_update(ctl, dt, ws);
+    return stance_controller_update(ctl, dt, ws, err);
 }
 stance_status drv_instance_play(stance_instance *inst, int state, stance_switch_mode mode, stance_easing easing,
                                 float blend_time, stance_error *err) {
@@ -165,7 +165,8 @@ static int check_layers(const stance_instance *inst, const stance_graph *g, char
         }
     for (int m = 0; m < stance_graph_machine_count(g); m++) {
         stance_machine_status ms;
-        if (stance_instance_machine_status(inst, m, &ms)) { snprintf(why, cap, "machine %d status refused", m); return 1; }
+        stance_error e;
+        if (stance_instance_machine_status(inst, m, &ms, &e)) { snprintf(why, cap, "machine %d status refused: %s", m, e.message); return 1; }
         if (!(ms.progress >= 0.0f && ms.progress <= 1.0f + 1e-6f) || !isfinite(ms.state_time) || !isfinite(ms.normalized_time)) {
             snprintf(why, cap, "machine %d status: progress %g, time %g, normalized %g", m, (double)ms.progress,
                      (double)ms.state_time, (double)ms.normalized_time);
@@ -344,6 +345,27 @@ static int any_index(drv_src *s, int n) {
     return n > 0 ? (int)pick(s, 255) % n : 0;
 }
 
+/* an int value for set_int and set_bool: usually 0 or 1, sometimes small,
+ * sometimes at or past +-STANCE_PARAM_INT_MAX, rarely any 32 bits */
+static int drv_int(drv_src *s) {
+    unsigned k = pick(s, 8);
+    if (k < 3) return (int)pick(s, 2);
+    if (k < 5) return (int)pick(s, 200) - 100;
+    if (k == 5) return (pick(s, 2) ? 1 : -1) * (STANCE_PARAM_INT_MAX + (int)pick(s, 3) - 1);
+    return (int)drv_u32(s);
+}
+/* params.h's contracts of the values, independent of the code: set_float
+ * takes float and int parameters, finite values, an int parameter's
+ * rounded-down value within +-STANCE_PARAM_INT_MAX; set_int takes both
+ * types, values within +-STANCE_PARAM_INT_MAX */
+static int float_ok(stance_param_type t, float v) {
+    if (t == STANCE_PARAM_FLOAT) return isfinite(v);
+    return t == STANCE_PARAM_INT && isfinite(v) && fabs(floor((double)v)) <= STANCE_PARAM_INT_MAX;
+}
+static int int_ok(stance_param_type t, int v) {
+    return (t == STANCE_PARAM_FLOAT || t == STANCE_PARAM_INT) && v >= -STANCE_PARAM_INT_MAX && v <= STANCE_PARAM_INT_MAX;
+}
+
 enum {
     OP_CREATE, OP_DESTROY, OP_SET_FLOAT, OP_SET_INT, OP_SET_BOOL, OP_SET_TRIGGER, OP_BY_NAME, OP_UPDATE, OP_UPDATE_NT,
     OP_PLAY, OP_LAYER_WEIGHT, OP_LAYER_ENABLED, OP_OVERRIDE, OP_RESET, OP_COPY, OP_TRANSFER,
@@ -398,24 +420,26 @@ static int step_instance(drv_world *w, drv_src *s, int op, int slot) {
         return 0;
     case OP_UPDATE: case OP_UPDATE_NT: {
         float dt = drv_dt(s);
-        stance_status st = drv_instance_update(inst, dt, op == OP_UPDATE_NT ? STANCE_UPDATE_NO_TRANSITIONS : 0);
-        if (expect(w, "instance_update", st, dt_ok(dt), NULL)) return 1;
+        stance_status st = drv_instance_update(inst, dt, op == OP_UPDATE_NT ? STANCE_UPDATE_NO_TRANSITIONS : 0, &err);
+        if (expect(w, "instance_update", st, dt_ok(dt), &err)) return 1;
         return st == STANCE_OK ? after_instance_update(w, slot, "instance_update") : 0;
     }
     case OP_RESET:
-        if (expect(w, "instance_reset", stance_instance_reset(inst), 1, NULL)) return 1;
+        if (expect(w, "instance_reset", stance_instance_reset(inst, &err), 1, &err)) return 1;
         return after_instance_update(w, slot, "instance_reset");
     case OP_COPY: case OP_TRANSFER: {
         int o = (int)pick(s, DRV_SLOTS);
         if (!w->inst[o]) return 0;
         if (op == OP_COPY) {
             int ok = w->inst_graph[o] == w->inst_graph[slot] || G->graph[w->inst_graph[o]] == g;
-            stance_status st = stance_instance_copy(inst, w->inst[o]);
-            if (expect(w, "instance_copy", st, ok, NULL)) return 1;
+            stance_status st = stance_instance_copy(inst, w->inst[o], &err);
+            if (expect(w, "instance_copy", st, ok, &err)) return 1;
             if (st == STANCE_OK && o != slot) { /* instance.h: the whole state: both go on the same from here */
                 float dt = drv_dt(s);
-                stance_status a = drv_instance_update(inst, dt, 0), b = drv_instance_update(w->inst[o], dt, 0);
-                if (expect(w, "instance_update", a, dt_ok(dt), NULL) || expect(w, "instance_update", b, dt_ok(dt), NULL)) return 1;
+                stance_status a = drv_instance_update(inst, dt, 0, &err);
+                if (expect(w, "instance_update", a, dt_ok(dt), &err)) return 1;
+                stance_status b = drv_instance_update(w->inst[o], dt, 0, &err);
+                if (expect(w, "instance_update", b, dt_ok(dt), &err)) return 1;
                 uint64_t ha = drv_hash_pose(1, stance_instance_model_pose(inst)), hb = drv_hash_pose(1, stance_instance_model_pose(w->inst[o]));
                 if (ha != hb) {
                     snprintf(w->failure, sizeof w->failure, "call %ld: a copy and its source differ after one update", w->calls);
@@ -424,14 +448,14 @@ static int step_instance(drv_world *w, drv_src *s, int op, int slot) {
             }
         } else {
             char report[128];
-            if (expect(w, "instance_transfer", stance_instance_transfer(inst, w->inst[o], report, sizeof report), 1, NULL)) return 1;
+            if (expect(w, "instance_transfer", stance_instance_transfer(inst, w->inst[o], report, sizeof report, &err), 1, &err)) return 1;
         }
         return 0;
     }
     case OP_GROUND: { /* the ground under the feet: any height, NaN and infinities too, or flat (NULL) */
         w->ground[slot] = pick(s, 2) ? drv_float(s) : (float)pick(s, 5) * 0.1f - 0.2f;
         const int flat = pick(s, 4) == 0;
-        return expect(w, "instance_set_ground", stance_instance_set_ground(inst, flat ? NULL : drv_ground, &w->ground[slot]), 1, NULL);
+        return expect(w, "instance_set_ground", stance_instance_set_ground(inst, flat ? NULL : drv_ground, &w->ground[slot], &err), 1, &err);
     }
     default:
         return instance_call(w, s, op, inst, g);
@@ -447,36 +471,54 @@ static int instance_call(drv_world *w, drv_src *s, int op, stance_instance *inst
     case OP_SET_FLOAT: case OP_SET_INT: case OP_SET_BOOL: case OP_SET_TRIGGER: {
         int p = any_index(s, np);
         float v = drv_float(s);
-        int iv = (int)drv_u32(s);
+        int iv = drv_int(s);
         int in = p >= 0 && p < np;
         stance_param_type t = in ? stance_graph_param_type(g, p) : STANCE_PARAM_FLOAT;
         stance_status st;
         int ok;
         if (op == OP_SET_FLOAT) {
             st = stance_instance_set_float(inst, p, v, &err);
-            ok = in && (t == STANCE_PARAM_FLOAT || t == STANCE_PARAM_INT) && isfinite(v);
+            ok = in && float_ok(t, v);
         } else if (op == OP_SET_INT) {
             st = stance_instance_set_int(inst, p, iv, &err);
-            ok = in && (t == STANCE_PARAM_FLOAT || t == STANCE_PARAM_INT);
+            ok = in && int_ok(t, iv);
         } else if (op == OP_SET_BOOL) {
             st = stance_instance_set_bool(inst, p, iv, &err);
-            ok = in && t == STANCE_PARAM_BOOL;
+            ok = in && t == STANCE_PARAM_BOOL && (iv == 0 || iv == 1);
         } else {
             st = stance_instance_set_trigger(inst, p, &err);
             ok = in && t == STANCE_PARAM_TRIGGER;
         }
         return expect(w, "instance_set_<param>", st, ok, &err);
     }
-    case OP_BY_NAME: {
+    case OP_BY_NAME: { /* params.h: each by-name call is its by-index one after the lookup */
         int p = (int)pick(s, (unsigned)np + 1);
-        const char *name = p < np ? stance_graph_param_name(g, p) : "no such parameter";
-        float v = drv_float(s);
-        if (pick(s, 2)) {
-            int ok = p < np && (stance_graph_param_type(g, p) == STANCE_PARAM_FLOAT || stance_graph_param_type(g, p) == STANCE_PARAM_INT) && isfinite(v);
-            return expect(w, "instance_set_float_by_name", stance_instance_set_float_by_name(inst, name, v, &err), ok, &err);
+        const char *name = p < np ? stance_graph_param_name(g, p) : pick(s, 8) ? "no such parameter" : NULL;
+        const int known = p < np;
+        const stance_param_type t = known ? stance_graph_param_type(g, p) : STANCE_PARAM_FLOAT;
+        const float v = drv_float(s);
+        const int iv = drv_int(s);
+        switch (pick(s, 5)) {
+        case 0: return expect(w, "instance_set_float_by_name", stance_instance_set_float_by_name(inst, name, v, &err),
+                              known && float_ok(t, v), &err);
+        case 1: return expect(w, "instance_set_int_by_name", stance_instance_set_int_by_name(inst, name, iv, &err),
+                              known && int_ok(t, iv), &err);
+        case 2: return expect(w, "instance_set_bool_by_name", stance_instance_set_bool_by_name(inst, name, iv, &err),
+                              known && t == STANCE_PARAM_BOOL && (iv == 0 || iv == 1), &err);
+        case 3: return expect(w, "instance_set_trigger_by_name", stance_instance_set_trigger_by_name(inst, name, &err),
+                              known && t == STANCE_PARAM_TRIGGER, &err);
+        default: {
+            float got = -1.0f;
+            stance_status st = stance_instance_param_by_name(inst, name, &got, &err);
+            if (expect(w, "instance_param_by_name", st, known, &err)) return 1;
+            if (st == STANCE_OK && memcmp(&got, &(float){stance_instance_param(inst, p)}, sizeof got)) {
+                snprintf(w->failure, sizeof w->failure, "call %ld: param_by_name('%s') differs from param(%d)", w->calls,
+                         name, p);
+                return 1;
+            }
+            return 0;
         }
-        int ok = p < np && stance_graph_param_type(g, p) == STANCE_PARAM_TRIGGER;
-        return expect(w, "instance_set_trigger_by_name", stance_instance_set_trigger_by_name(inst, name, &err), ok, &err);
+        }
     }
     case OP_PLAY: {
         int state = any_index(s, ns);
@@ -491,21 +533,21 @@ static int instance_call(drv_world *w, drv_src *s, int op, stance_instance *inst
     case OP_LAYER_WEIGHT: {
         int l = any_index(s, nl);
         float wt = pick(s, 2) ? drv_float(s) : (float)pick(s, 5) * 0.25f, fade = pick(s, 2) ? drv_float(s) : 0.2f;
-        stance_status st = stance_instance_set_layer_weight(inst, l, wt, fade);
+        stance_status st = stance_instance_set_layer_weight(inst, l, wt, fade, &err);
         int ok = l >= 0 && l < nl && isfinite(wt) && wt >= 0.0f && wt <= 1.0f && isfinite(fade) && fade >= 0.0f &&
                  fade <= 60.0f && (l != 0 || wt == 1.0f);
-        return expect(w, "instance_set_layer_weight", st, ok, NULL);
+        return expect(w, "instance_set_layer_weight", st, ok, &err);
     }
     case OP_LAYER_ENABLED: {
         int l = any_index(s, nl), on = (int)pick(s, 2);
         int ok = l >= 0 && l < nl && (l != 0 || on);
-        return expect(w, "instance_set_layer_enabled", stance_instance_set_layer_enabled(inst, l, on), ok, NULL);
+        return expect(w, "instance_set_layer_enabled", stance_instance_set_layer_enabled(inst, l, on, &err), ok, &err);
     }
     case OP_OVERRIDE: {
         int mode = (int)pick(s, STANCE_SWITCH_MODE_COUNT + 2) - 1, easing = (int)pick(s, 4) - 1;
         float blend = pick(s, 2) ? drv_float(s) : 0.0f;
         int ok = mode < STANCE_SWITCH_MODE_COUNT && easing <= STANCE_EASE_LINEAR && isfinite(blend) && blend <= 60.0f;
-        return expect(w, "instance_override_switch", stance_instance_override_switch(inst, mode, blend, easing), ok, NULL);
+        return expect(w, "instance_override_switch", stance_instance_override_switch(inst, mode, blend, easing, &err), ok, &err);
     }
     case OP_IK_TARGET: case OP_IK_POLE: {
         const int ni = stance_graph_ik_count(g), ik = any_index(s, ni), kind = stance_graph_ik_kind(g, ik);
@@ -589,19 +631,22 @@ static int step_controller(drv_world *w, drv_src *s, int op, int slot) {
     case OP_CTL_PARAM: {
         int p = any_index(s, np), in = p >= 0 && p < np;
         stance_param_type t = in ? stance_graph_param_type(g, p) : STANCE_PARAM_FLOAT;
-        unsigned k = pick(s, 3);
+        unsigned k = pick(s, 4);
         if (k == 0) {
             float v = drv_float(s);
-            int ok = in && (t == STANCE_PARAM_FLOAT || t == STANCE_PARAM_INT) && isfinite(v);
-            return expect(w, "controller_set_float", stance_controller_set_float(c, p, v, &err), ok, &err);
+            return expect(w, "controller_set_float", stance_controller_set_float(c, p, v, &err), in && float_ok(t, v), &err);
+        }
+        if (k == 3) {
+            int v = drv_int(s);
+            return expect(w, "controller_set_int", stance_controller_set_int(c, p, v, &err), in && int_ok(t, v), &err);
         }
         if (k == 1) return expect(w, "controller_set_bool", stance_controller_set_bool(c, p, 1, &err), in && t == STANCE_PARAM_BOOL, &err);
         return expect(w, "controller_set_trigger", stance_controller_set_trigger(c, p, &err), in && t == STANCE_PARAM_TRIGGER, &err);
     }
     case OP_CTL_UPDATE: {
         float dt = drv_dt(s);
-        stance_status st = drv_controller_update(c, dt);
-        if (expect(w, "controller_update", st, dt_ok(dt), NULL)) return 1;
+        stance_status st = drv_controller_update(c, dt, &err);
+        if (expect(w, "controller_update", st, dt_ok(dt), &err)) return 1;
         return st == STANCE_OK ? after_controller_update(w, slot) : 0;
     }
     case OP_CTL_RELOAD: {
@@ -611,7 +656,7 @@ static int step_controller(drv_world *w, drv_src *s, int op, int slot) {
         int joints_before = stance_instance_model_pose(stance_controller_instance(c))->joint_count;
         /* with the workspace the updates will use (a graph with more machines than the last
          * update's workspace is refused by the plain reload, controller.h) */
-        stance_status st = stance_controller_reload_ws(c, ng, drv_workspace(ng), report, sizeof report, &err);
+        stance_status st = stance_controller_reload_ws(c, ng, drv_workspace(ng, NULL), report, sizeof report, &err);
         /* controller.h: a graph of another skeleton is refused; so is a bad layer order */
         int ok = same_skeleton(stance_graph_skeleton(g), stance_graph_skeleton(ng)) && priorities_ok(ng);
         if (expect(w, "controller_reload", st, ok, &err)) return 1;

@@ -18,8 +18,8 @@
 #include "stance_lesson/stance_lesson.h"
 
 /* ---- the update wrappers (adapt here to the workspace API) --------------- */
-stance_status drv_instance_update(stance_instance *inst, float dt, unsigned flags);
-stance_status drv_controller_update(stance_controller *ctl, float dt);
+stance_status drv_instance_update(stance_instance *inst, float dt, unsigned flags, stance_error *err);
+stance_status drv_controller_update(stance_controller *ctl, float dt, stance_error *err);
 stance_status drv_instance_play(stance_instance *inst, int state, stance_switch_mode mode, stance_easing easing,
                                 float blend_time, stance_error *err);
 /* The update wrappers take the workspace from a small per-thread cache; a

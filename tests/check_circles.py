@@ -21,20 +21,21 @@ import sys
 # Known circles: (files, who removes it). A component passes when all its
 # files are in one entry. Patterns are fnmatch-style paths under src/.
 KNOWN = [
-    (["core/asset.c", "core/asset_graph.c", "core/asset_mesh.c", "core/asset_packed.c"],
-     "branch build (issue 23 item 4): the section files share asset.c's r_* readers"),
+    (["core/asset.c", "core/asset_graph.c", "core/asset_mesh.c", "core/asset_packed.c", "core/graph_bind.c"],
+     "branch build / the lead (issue 23 item 4): the asset loader, its section files and the graph binder share "
+     "asset.c's r_* readers"),
     (["core/clip.c", "core/clip_packed.c", "core/fused.c"],
-     "branch build (issue 23 item 4): sampling, the packed form and the fused passes call one another"),
-    (["core/clip_compress.c", "core/clip_compress_vbr.c"],
-     "branch build (issue 23 item 1): the compressor moves to src/build/"),
-    (["core/graph.c", "core/graph_ik.c"],
-     "branch build (issue 23 item 1): graph building moves to src/build/"),
+     "branch build / the lead (issue 23 item 4): sampling, the packed form and the fused passes call one another"),
+    (["build/clip_compress.c", "build/clip_compress_vbr.c"],
+     "branch build / the lead (issue 23 item 4): the compressor and its variable-rate part call one another"),
+    (["build/asset_write.c", "build/graph_build.c", "build/graph_write.c"],
+     "branch build / the lead (issue 23 item 4): the .stance writer, the graph's section writer and the builder"),
     (["io/graphfile*.c"],
-     "branch build (issue 23 item 4): graphfile and its section files share gf_alloc/ctx"),
+     "branch build / the lead (issue 23 item 4): graphfile and its section files share gf_alloc/ctx"),
     (["io/import*.c"],
      "the lead (issue 23 item 4, no branch's part yet): the assimp importer and its scene and clip files"),
     (["io/gltf*.cpp"],
-     "the lead (issue 23 item 4, no branch's part yet): the glTF importer and its clip file"),
+     "the lead (issue 23 item 4, no branch's part yet): the glTF importer and its clip and mesh files"),
 ]
 
 

@@ -23,7 +23,7 @@ static void random_pose(stance_pose *p) {
         qm_quat q = qm_qnorm(qm_q(frand(-1, 1), frand(-1, 1), frand(-1, 1), frand(-1, 1)));
         stance_transform t = {{frand(-1, 1), frand(-1, 1), frand(-1, 1)}, {q.x, q.y, q.z, q.w},
                               {frand(0.5f, 1.5f), frand(0.5f, 1.5f), frand(0.5f, 1.5f)}};
-        stance_pose_set(p, j, &t);
+        stance_pose_set(p, j, &t, NULL);
     }
 }
 

@@ -36,8 +36,8 @@ static void sampler_free(sampler *s) {
 
 /* Samples `clip` at `time` (no cursor) into s->local and s->model. */
 static void sample_at(sampler *s, const stance_clip *clip, float time) {
-    CHECK_OK(stance_clip_sample(clip, time, NULL, &s->local));
-    CHECK_OK(stance_local_to_model(&s->model, &s->local, g_b.skeleton, NULL));
+    CHECK_OK(stance_clip_sample(clip, time, NULL, &s->local, NULL));
+    CHECK_OK(stance_local_to_model(&s->model, &s->local, g_b.skeleton, NULL, NULL));
 }
 
 static int joint(const char *name) {
@@ -113,8 +113,8 @@ static void test_skeleton_layout(void) {
 static void test_rest_pose(void) {
     sampler s;
     sampler_init(&s);
-    CHECK_OK(stance_pose_set_rest(&s.local, g_b.skeleton));
-    CHECK_OK(stance_local_to_model(&s.model, &s.local, g_b.skeleton, NULL));
+    CHECK_OK(stance_pose_set_rest(&s.local, g_b.skeleton, NULL));
+    CHECK_OK(stance_local_to_model(&s.model, &s.local, g_b.skeleton, NULL, NULL));
     CHECK_NEAR(mpos(&s, joint("root"), 1), 0.0, 1e-6);
     CHECK(mpos(&s, joint("hips"), 1) > 0.85 && mpos(&s, joint("hips"), 1) < 1.1);
     CHECK_NEAR(mpos(&s, joint("foot_l"), 1), 0.08, 0.005); /* ankles 8 cm up */
@@ -175,7 +175,7 @@ static void test_clips_present(void) {
         const stance_clip *c = movers[i];
         CHECK(c->root_key_count >= 2);
         float p[3];
-        CHECK_OK(stance_clip_root_position(c, c->duration * 0.5f, p));
+        CHECK_OK(stance_clip_root_position(c, c->duration * 0.5f, p, NULL));
         CHECK_NEAR(p[0], 0.0, 1e-6);
         CHECK_NEAR(p[2], c->root_speed * c->duration * 0.5, 1e-4);
         for (int k = 0; k <= 10; k++) {
@@ -196,8 +196,8 @@ static void test_loops_seamless(void) {
     for (int i = 0; i < 5; i++) {
         const stance_clip *c = clip(loops[i]);
         if (!c) continue;
-        CHECK_OK(stance_clip_sample(c, 0.0f, NULL, &a.local));
-        CHECK_OK(stance_clip_sample(c, c->duration, NULL, &b.local));
+        CHECK_OK(stance_clip_sample(c, 0.0f, NULL, &a.local, NULL));
+        CHECK_OK(stance_clip_sample(c, c->duration, NULL, &b.local, NULL));
         double d = local_diff(&a.local, &b.local);
         if (!(d <= 1e-4)) fprintf(stderr, "%s: start/end differ by %g\n", loops[i], d);
         CHECK(d <= 1e-4);
@@ -212,7 +212,7 @@ static void test_loops_seamless(void) {
         for (int k = 0; k < n; k++) {
             sample_at(&a, c, c->duration * (float)k / (float)n);
             sample_at(&b, c, c->duration * (float)(k + 1) / (float)n);
-            CHECK_OK(stance_pose_distance(&a.model, &b.model, &dist, NULL));
+            CHECK_OK(stance_pose_distance(&a.model, &b.model, &dist, NULL, NULL));
             step[k] = dist;
         }
         for (int k = 0; k < n; k++) {
@@ -237,7 +237,7 @@ static void test_rotations_unit(void) {
         for (int k = 0; k < 2 * c->key_count - 1; k++) {
             float t = k % 2 == 0 ? c->times[k / 2]
                                  : 0.5f * (c->times[k / 2] + c->times[k / 2 + 1]);
-            CHECK_OK(stance_clip_sample(c, t, NULL, &s.local));
+            CHECK_OK(stance_clip_sample(c, t, NULL, &s.local, NULL));
             for (int j = 0; j < c->joint_count; j++) {
                 double n = sqrt((double)s.local.qx[j] * s.local.qx[j] +
                                 (double)s.local.qy[j] * s.local.qy[j] +
@@ -299,8 +299,8 @@ static foot_run measure_feet(const stance_clip *c, double rate, double seconds) 
     for (int i = 0; i < frames; i++) {
         double t = (double)i / rate;
         float ct = (float)fmod(t, (double)c->duration);
-        CHECK_OK(stance_clip_sample(c, ct, &s.cursor, &s.local));
-        CHECK_OK(stance_local_to_model(&s.model, &s.local, g_b.skeleton, NULL));
+        CHECK_OK(stance_clip_sample(c, ct, &s.cursor, &s.local, NULL));
+        CHECK_OK(stance_local_to_model(&s.model, &s.local, g_b.skeleton, NULL, NULL));
         for (int f = 0; f < 2; f++) {
             wx[i * 2 + f] = s.model.tx[feet[f]];
             wy[i * 2 + f] = s.model.ty[feet[f]];
@@ -414,7 +414,7 @@ static void test_gait_events(void) {
         stance_event_hit hits[8];
         int count = 0, wraps = 0;
         float nt;
-        CHECK_OK(stance_clip_advance(c, 0.001f, c->duration, 1, &nt, hits, 8, &count, &wraps));
+        CHECK_OK(stance_clip_advance(c, 0.001f, c->duration, 1, &nt, hits, 8, &count, &wraps, NULL));
         CHECK(count == 2);
         CHECK(wraps == 1);
     }

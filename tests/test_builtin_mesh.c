@@ -31,8 +31,8 @@ static double dist3(const float *a, const float *b) {
 }
 
 static void rest_model(stance_pose *local, stance_pose *model) {
-    CHECK_OK(stance_pose_set_rest(local, g_b.skeleton));
-    CHECK_OK(stance_local_to_model(model, local, g_b.skeleton, NULL));
+    CHECK_OK(stance_pose_set_rest(local, g_b.skeleton, NULL));
+    CHECK_OK(stance_local_to_model(model, local, g_b.skeleton, NULL, NULL));
 }
 
 static void test_bind_pose(void) {
@@ -46,7 +46,7 @@ static void test_bind_pose(void) {
     CHECK_OK(stance_pose_create(&model, g_b.skeleton->joint_count, NULL, NULL));
     rest_model(&local, &model);
     float *m = malloc(sizeof(float) * 16 * (size_t)skin->joint_count);
-    CHECK_OK(stance_skin_matrices(skin, &model, m, skin->joint_count));
+    CHECK_OK(stance_skin_matrices(skin, &model, m, skin->joint_count, NULL));
     double worst = 0;
     for (int k = 0; k < skin->joint_count; k++)
         for (int e = 0; e < 16; e++) {
@@ -220,9 +220,9 @@ static void test_posed_smooth(void) {
     for (int c = 0; c < g_b.clip_count; c++) {
         const stance_clip *clip = g_b.clips[c];
         for (int f = 0; f < 8; f++) {
-            CHECK_OK(stance_clip_sample(clip, clip->duration * (float)f / 8.0f, NULL, &local));
-            CHECK_OK(stance_local_to_model(&model, &local, g_b.skeleton, NULL));
-            CHECK_OK(stance_skin_matrices(g_b.skin, &model, mats, J));
+            CHECK_OK(stance_clip_sample(clip, clip->duration * (float)f / 8.0f, NULL, &local, NULL));
+            CHECK_OK(stance_local_to_model(&model, &local, g_b.skeleton, NULL, NULL));
+            CHECK_OK(stance_skin_matrices(g_b.skin, &model, mats, J, NULL));
             double s = worst_stretch(m, m->weights, mats);
             double h = worst_stretch(m, hard, mats);
             if (s > smooth_worst) smooth_worst = s;

@@ -53,7 +53,7 @@ static int saw(const stance_controller *c, stance_event_type t, int layer) {
 }
 
 static void step(stance_controller *c, int frames) {
-    for (int i = 0; i < frames; i++) stance_controller_update(c, DT, TEST_WS_CTL(c));
+    for (int i = 0; i < frames; i++) stance_controller_update(c, DT, TEST_WS_CTL(c), NULL);
 }
 
 static void test_blog_example(void) {
@@ -68,7 +68,7 @@ static void test_blog_example(void) {
     CHECK_NEAR(stance_controller_layer_weight(c, 1), 0, 0);
     /* Jump on layer 1: it becomes visible, weights cross over 0.25 s */
     CHECK_OK(stance_controller_set(c, id(g, "Jump"), NULL));
-    stance_controller_update(c, DT, TEST_WS_CTL(c));
+    stance_controller_update(c, DT, TEST_WS_CTL(c), NULL);
     CHECK(saw(c, STANCE_EVENT_LAYER_SHOWN, 1) && saw(c, STANCE_EVENT_LAYER_HIDDEN, 0));
     CHECK(saw(c, STANCE_EVENT_STATE_ENTERED, 1));
     CHECK(stance_controller_visible_layer(c) == 1);
@@ -80,13 +80,13 @@ static void test_blog_example(void) {
     CHECK_NEAR(stance_controller_layer_weight(c, 0), 0, 0);
     /* Run keeps playing underneath */
     stance_machine_status ms;
-    stance_instance_machine_status(stance_controller_instance(c), 0, &ms);
+    stance_instance_machine_status(stance_controller_instance(c), 0, &ms, NULL);
     CHECK(ms.state == id(g, "Run") && ms.state_time > 0.3f);
     /* the output is the jump's pose */
     /* Jump ends (1.2 s): the layer empties, Run shows again */
     int ended = 0, shown0 = 0, frames = 0;
     for (; frames < 120 && !ended; frames++) {
-        stance_controller_update(c, DT, TEST_WS_CTL(c));
+        stance_controller_update(c, DT, TEST_WS_CTL(c), NULL);
         ended = saw(c, STANCE_EVENT_STATE_ENDED, 1);
         shown0 = saw(c, STANCE_EVENT_LAYER_SHOWN, 0);
     }
@@ -108,17 +108,17 @@ static void test_lower_layer_and_interrupt(void) {
     step(c, 20);
     /* a set on the lower layer starts unseen */
     CHECK_OK(stance_controller_set(c, id(g, "Idle"), NULL));
-    stance_controller_update(c, DT, TEST_WS_CTL(c));
+    stance_controller_update(c, DT, TEST_WS_CTL(c), NULL);
     CHECK(saw(c, STANCE_EVENT_STATE_ENDED, 0)); /* Run was interrupted */
     CHECK(stance_controller_visible_layer(c) == 1);
     CHECK(stance_controller_layer_state(c, 0) == id(g, "Idle"));
-    for (int f = 0; f < 120 && stance_controller_visible_layer(c) == 1; f++) stance_controller_update(c, DT, TEST_WS_CTL(c));
+    for (int f = 0; f < 120 && stance_controller_visible_layer(c) == 1; f++) stance_controller_update(c, DT, TEST_WS_CTL(c), NULL);
     CHECK(stance_controller_visible_layer(c) == 0 && stance_controller_layer_state(c, 0) == id(g, "Idle"));
     /* interruption on the same layer: a higher one shown, then another state on it */
     stance_controller_set(c, id(g, "Jump"), NULL);
     step(c, 10);
     CHECK_OK(stance_controller_set(c, id(g, "Hop"), NULL));
-    stance_controller_update(c, DT, TEST_WS_CTL(c));
+    stance_controller_update(c, DT, TEST_WS_CTL(c), NULL);
     CHECK(saw(c, STANCE_EVENT_STATE_ENDED, 1) && saw(c, STANCE_EVENT_TRANSITION_STARTED, 1));
     CHECK(stance_controller_layer_state(c, 1) == id(g, "Hop") && stance_controller_visible_layer(c) == 1);
     stance_controller_destroy(c);
@@ -133,7 +133,7 @@ static void test_sequence_reset_fades(void) {
     stance_controller_set(c, id(g, "Hop"), NULL);
     int saw_land = 0, ended_land = 0;
     for (int f = 0; f < 240 && !ended_land; f++) {
-        stance_controller_update(c, DT, TEST_WS_CTL(c));
+        stance_controller_update(c, DT, TEST_WS_CTL(c), NULL);
         int n;
         const stance_event *e = stance_controller_events(c, &n);
         for (int i = 0; i < n; i++) {
@@ -148,7 +148,7 @@ static void test_sequence_reset_fades(void) {
     step(c, 30);
     CHECK(stance_controller_visible_layer(c) == 2);
     CHECK_OK(stance_controller_reset(c, id(g, "Wave"), NULL));
-    stance_controller_update(c, DT, TEST_WS_CTL(c));
+    stance_controller_update(c, DT, TEST_WS_CTL(c), NULL);
     CHECK(saw(c, STANCE_EVENT_STATE_ENDED, 2) && saw(c, STANCE_EVENT_LAYER_SHOWN, 0));
     CHECK_STATUS(stance_controller_reset(c, id(g, "Run"), NULL), STANCE_ERR_ARGUMENT); /* base always plays */
     step(c, 20);
@@ -182,7 +182,7 @@ static void test_random_calls(void) {
         if (r < 3) stance_controller_set(c, st, NULL);
         else if (r < 5) stance_controller_reset(c, st, NULL);
         else if (r < 6) stance_controller_set_float(c, 0, (float)(seed % 100) / 10.0f, NULL);
-        stance_controller_update(c, DT * (float)(1 + seed % 3), TEST_WS_CTL(c));
+        stance_controller_update(c, DT * (float)(1 + seed % 3), TEST_WS_CTL(c), NULL);
         float sum = 0;
         for (int l = 0; l < 4; l++) {
             float w = stance_controller_layer_weight(c, l);
@@ -198,7 +198,7 @@ static void test_random_calls(void) {
     /* bad ids */
     stance_error err;
     CHECK_STATUS(stance_controller_set(c, 999, &err), STANCE_ERR_NOT_FOUND);
-    CHECK_STATUS(stance_controller_update(c, NAN, TEST_WS_CTL(c)), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_controller_update(c, NAN, TEST_WS_CTL(c), NULL), STANCE_ERR_VALUE);
     stance_controller_destroy(c);
     stance_graph_destroy(g);
 }
@@ -212,7 +212,7 @@ static void test_hot_reload(void) {
     stance_controller_set_float(c, 0, 2.5f, NULL);
     step(c, 40);
     stance_machine_status before;
-    stance_instance_machine_status(stance_controller_instance(c), 2, &before);
+    stance_instance_machine_status(stance_controller_instance(c), 2, &before, NULL);
     char report[512];
     CHECK_OK(stance_controller_reload(c, g2, report, sizeof report, NULL));
     stance_graph_destroy(g1);
@@ -220,7 +220,7 @@ static void test_hot_reload(void) {
     CHECK(stance_controller_layer_state(c, 0) == id(g2, "Idle"));
     CHECK(stance_controller_layer_state(c, 2) == id(g2, "Wave") && stance_controller_visible_layer(c) == 2);
     stance_machine_status after;
-    stance_instance_machine_status(stance_controller_instance(c), 2, &after);
+    stance_instance_machine_status(stance_controller_instance(c), 2, &after, NULL);
     CHECK_NEAR(after.state_time, before.state_time, 1e-6);
     CHECK(stance_instance_param(stance_controller_instance(c), 0) == 2.5f);
     step(c, 10);
@@ -263,7 +263,7 @@ static void test_reload_workspace_too_small(void) {
     CHECK(stance_workspace_fits(ws_small, big, NULL) == STANCE_ERR_MEMORY); /* the premise: 1 machine, the blog graph 4 */
     stance_controller *c = NULL;
     CHECK_OK(stance_controller_create(small, NULL, NULL, &c, NULL));
-    for (int f = 0; f < 5; f++) CHECK_OK(stance_controller_update(c, DT, ws_small));
+    for (int f = 0; f < 5; f++) CHECK_OK(stance_controller_update(c, DT, ws_small, NULL));
     stance_instance *before = stance_controller_instance(c);
     char report[512] = "untouched", need[64];
     stance_error err;
@@ -274,7 +274,7 @@ static void test_reload_workspace_too_small(void) {
     CHECK(strstr(report, "workspace too small") != NULL && strstr(report, need) != NULL);
     CHECK(strstr(report, "4 machines") != NULL);
     CHECK(stance_controller_graph(c) == small && stance_controller_instance(c) == before); /* nothing changed */
-    for (int f = 0; f < 5; f++) CHECK_OK(stance_controller_update(c, DT, ws_small));
+    for (int f = 0; f < 5; f++) CHECK_OK(stance_controller_update(c, DT, ws_small, NULL));
     /* the same with the workspace named, or NULL (the last update's) */
     strcpy(report, "untouched");
     CHECK_STATUS(stance_controller_reload_ws(c, big, ws_small, report, sizeof report, &err), STANCE_ERR_MEMORY);
@@ -286,13 +286,13 @@ static void test_reload_workspace_too_small(void) {
     CHECK_OK(stance_controller_reload_ws(c, big, ws_big, report, sizeof report, &err));
     CHECK(stance_controller_graph(c) == big);
     CHECK_OK(stance_controller_set(c, id(big, "Wave"), NULL));
-    for (int f = 0; f < 30; f++) CHECK_OK(stance_controller_update(c, DT, ws_big));
+    for (int f = 0; f < 30; f++) CHECK_OK(stance_controller_update(c, DT, ws_big, NULL));
     CHECK(stance_controller_layer_state(c, 2) == id(big, "Wave"));
     /* the updates of the old workspace are refused, as stance_workspace_fits says */
-    CHECK_STATUS(stance_controller_update(c, DT, ws_small), STANCE_ERR_MEMORY);
+    CHECK_STATUS(stance_controller_update(c, DT, ws_small, NULL), STANCE_ERR_MEMORY);
     /* and back onto the small graph: the big workspace serves it, a plain reload goes through */
     CHECK_OK(stance_controller_reload(c, small, report, sizeof report, &err));
-    for (int f = 0; f < 5; f++) CHECK_OK(stance_controller_update(c, DT, ws_big));
+    for (int f = 0; f < 5; f++) CHECK_OK(stance_controller_update(c, DT, ws_big, NULL));
     stance_controller_destroy(c);
     stance_workspace_destroy(ws_small), stance_workspace_destroy(ws_big);
     stance_graph_destroy(small), stance_graph_destroy(big);
@@ -346,14 +346,14 @@ static void test_reload_stale_instance(void) {
     const int oi = keep_index(&k, old);
     CHECK(oi >= 0 && k.frees[oi] == 1); /* the reload destroyed it */
     stance_error err;
-    CHECK_STATUS(stance_instance_update(old, DT, test_ws(g1)), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_instance_update(old, DT, test_ws(g1), NULL), STANCE_ERR_ARGUMENT);
     CHECK_STATUS(stance_instance_set_float(old, 0, 1.0f, &err), STANCE_ERR_ARGUMENT);
     CHECK(strstr(err.message, "destroyed") != NULL && strstr(err.message, "stance_controller_reload") != NULL);
     CHECK_STATUS(stance_instance_play(old, 0, STANCE_SWITCH_CUT, STANCE_EASE_LINEAR, 0.0f, &err), STANCE_ERR_ARGUMENT);
     const stance_transform id_root = stance_transform_identity();
     CHECK_STATUS(stance_instance_set_root(old, &id_root, 0, &err), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_instance_set_layer_weight(old, 1, 0.5f, 0.0f), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_instance_transfer(now, old, NULL, 0), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_instance_set_layer_weight(old, 1, 0.5f, 0.0f, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_instance_transfer(now, old, NULL, 0, NULL), STANCE_ERR_ARGUMENT);
     CHECK(stance_instance_model_pose(old) == NULL && stance_instance_graph(old) == NULL);
     CHECK(stance_instance_bytes(old) == 0 && stance_instance_layer_weight(old, 0) == 0.0f);
     stance_instance_destroy(old); /* a second destroy frees nothing */

@@ -129,20 +129,20 @@ static void test_sample_keys_and_between(void) {
     /* at key times: the keys */
     float times[3] = {0.0f, 0.5f, 1.0f};
     for (int k = 0; k < 3; k++) {
-        CHECK_OK(stance_clip_sample(c, times[k], &cur, &p));
+        CHECK_OK(stance_clip_sample(c, times[k], &cur, &p, NULL));
         qm_quat want = qm_qaxis(qm_v3(0, 0, 1), (float)k);
         qm_quat got = qm_q(p.qx[1], p.qy[1], p.qz[1], p.qw[1]);
         CHECK_NEAR(fabsf(qm_qdot(want, got)), 1.0, 1e-6);
     }
-    CHECK_OK(stance_clip_sample(c, 0.2f, &cur, &p));
+    CHECK_OK(stance_clip_sample(c, 0.2f, &cur, &p, NULL));
     CHECK_NEAR(p.ty[2], 2.0, 1e-6);
     /* between: translation linear, rotation nlerp of the keys */
-    CHECK_OK(stance_clip_sample(c, 0.1f, &cur, &p));
+    CHECK_OK(stance_clip_sample(c, 0.1f, &cur, &p, NULL));
     CHECK_NEAR(p.ty[2], 1.5, 1e-5);
-    CHECK_OK(stance_clip_sample(c, 0.6f, &cur, &p));
+    CHECK_OK(stance_clip_sample(c, 0.6f, &cur, &p, NULL));
     CHECK_NEAR(p.ty[2], 2.0 - 0.5, 1e-5);
     qm_quat want = qm_nlerp(qm_qaxis(qm_v3(0, 0, 1), 0.0f), qm_qaxis(qm_v3(0, 0, 1), 1.0f), 0.5f);
-    CHECK_OK(stance_clip_sample(c, 0.25f, &cur, &p));
+    CHECK_OK(stance_clip_sample(c, 0.25f, &cur, &p, NULL));
     /* 0.25 lies in grid interval [0.2, 0.5]; the grid key at 0.2 was made by nlerp of the track */
     qm_quat at02 = qm_nlerp(qm_qaxis(qm_v3(0, 0, 1), 0.0f), qm_qaxis(qm_v3(0, 0, 1), 1.0f), 0.4f);
     qm_quat want2 = qm_nlerp(at02, qm_qaxis(qm_v3(0, 0, 1), 1.0f), (0.25f - 0.2f) / 0.3f);
@@ -151,15 +151,15 @@ static void test_sample_keys_and_between(void) {
     /* unkeyed joint keeps its rest value */
     CHECK_NEAR(p.ty[1], 1.0, 0);
     /* clamped outside */
-    CHECK_OK(stance_clip_sample(c, 5.0f, &cur, &p));
+    CHECK_OK(stance_clip_sample(c, 5.0f, &cur, &p, NULL));
     CHECK_NEAR(p.ty[2], 1.0, 1e-6);
-    CHECK_OK(stance_clip_sample(c, -1.0f, NULL, &p));
+    CHECK_OK(stance_clip_sample(c, -1.0f, NULL, &p, NULL));
     CHECK_NEAR(p.ty[2], 1.0, 1e-6);
-    CHECK_STATUS(stance_clip_sample(c, NAN, &cur, &p), STANCE_ERR_VALUE);
-    CHECK_STATUS(stance_clip_sample(c, INFINITY, &cur, &p), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_clip_sample(c, NAN, &cur, &p, NULL), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_clip_sample(c, INFINITY, &cur, &p, NULL), STANCE_ERR_VALUE);
     stance_pose wrong;
     CHECK_OK(stance_pose_create(&wrong, 4, NULL, NULL));
-    CHECK_STATUS(stance_clip_sample(c, 0.0f, &cur, &wrong), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_clip_sample(c, 0.0f, &cur, &wrong, NULL), STANCE_ERR_ARGUMENT);
     stance_pose_destroy(&wrong);
     stance_pose_destroy(&p);
     stance_clip_destroy(c);
@@ -177,7 +177,7 @@ static void test_slerp_clip(void) {
     CHECK_OK(stance_clip_create(&d, sk, NULL, &c, NULL));
     stance_pose p;
     stance_pose_create(&p, 3, NULL, NULL);
-    stance_clip_sample(c, 0.25f, NULL, &p);
+    stance_clip_sample(c, 0.25f, NULL, &p, NULL);
     qm_quat want = qm_qaxis(qm_v3(1, 0, 0), 0.5f); /* slerp is constant speed */
     CHECK_NEAR(fabsf(qm_qdot(qm_q(p.qx[1], p.qy[1], p.qz[1], p.qw[1]), want)), 1.0, 1e-6);
     stance_pose_destroy(&p);
@@ -195,7 +195,7 @@ static void test_cursor_forward_cost(void) {
     int worst = 0;
     for (int f = 0; f < 60; f++) {
         int before = cur.steps;
-        stance_clip_sample(w.clips[0], (float)f / 60.0f, &cur, &p);
+        stance_clip_sample(w.clips[0], (float)f / 60.0f, &cur, &p, NULL);
         if (cur.steps - before > worst) worst = cur.steps - before;
     }
     CHECK(worst <= 1);
@@ -220,7 +220,7 @@ static void test_cursor_forward_cost(void) {
     for (int f = 0; f <= 200; f++) {
         int b = cu.steps;
         float t = (float)f / 100.0f;
-        stance_clip_sample(c, t, &cu, &p);
+        stance_clip_sample(c, t, &cu, &p, NULL);
         /* value check against the keys: x is the key index interpolated */
         float k = sqrtf(t * 2500.0f / 2.0f);
         if (k > 49) k = 49;
@@ -231,7 +231,7 @@ static void test_cursor_forward_cost(void) {
     CHECK(steps_total <= 49); /* touched each key once going forward */
     CHECK(max_step <= 8);
     /* backward sampling works too */
-    stance_clip_sample(c, 0.5f, &cu, &p);
+    stance_clip_sample(c, 0.5f, &cu, &p, NULL);
     CHECK_NEAR(p.tx[2], sqrtf(0.5f * 1250.0f), 0.6);
     stance_pose_destroy(&p);
     stance_clip_destroy(c);
@@ -288,17 +288,17 @@ static void test_events_and_wraps(void) {
     float t;
     char s[512];
     /* small forward step from 0 fires start */
-    CHECK_OK(stance_clip_advance(c, 0.0f, 0.1f, 1, &t, h, 64, &n, &wraps));
+    CHECK_OK(stance_clip_advance(c, 0.0f, 0.1f, 1, &t, h, 64, &n, &wraps, NULL));
     hit_names(c, h, n, s, sizeof s);
     CHECK(!strcmp(s, "start ")); CHECK_NEAR(t, 0.1, 1e-6); CHECK(wraps == 0);
     /* across the wrap: threeq, end (on reaching the end), then the next cycle's start */
-    CHECK_OK(stance_clip_advance(c, 0.7f, 0.4f, 1, &t, h, 64, &n, &wraps));
+    CHECK_OK(stance_clip_advance(c, 0.7f, 0.4f, 1, &t, h, 64, &n, &wraps, NULL));
     hit_names(c, h, n, s, sizeof s);
     CHECK(!strcmp(s, "threeq end start "));
     CHECK_NEAR(t, 0.1, 1e-5);
     CHECK(wraps == 1);
     /* big step: 2.5 loops from 0.5 -> each event once per crossing, in order */
-    CHECK_OK(stance_clip_advance(c, 0.5f, 2.5f, 1, &t, h, 64, &n, &wraps));
+    CHECK_OK(stance_clip_advance(c, 0.5f, 2.5f, 1, &t, h, 64, &n, &wraps, NULL));
     hit_names(c, h, n, s, sizeof s);
     CHECK(!strcmp(s, "threeq end start quarter threeq end start quarter threeq end "));
     CHECK(wraps == 3); CHECK_NEAR(t, 0.0, 1e-5);
@@ -307,26 +307,26 @@ static void test_events_and_wraps(void) {
     int counts[4] = {0, 0, 0, 0};
     t = 0.0f;
     for (int f = 0; f < 640; f++) {
-        CHECK_OK(stance_clip_advance(c, t, 1.0f / 64.0f, 1, &t, h, 64, &n, NULL));
+        CHECK_OK(stance_clip_advance(c, t, 1.0f / 64.0f, 1, &t, h, 64, &n, NULL, NULL));
         for (int i = 0; i < n; i++) counts[h[i].index]++;
     }
     CHECK(counts[0] == 10 && counts[1] == 10 && counts[2] == 10 && counts[3] == 10);
     /* backward across the wrap */
-    CHECK_OK(stance_clip_advance(c, 0.3f, -0.6f, 1, &t, h, 64, &n, &wraps));
+    CHECK_OK(stance_clip_advance(c, 0.3f, -0.6f, 1, &t, h, 64, &n, &wraps, NULL));
     hit_names(c, h, n, s, sizeof s);
     CHECK(!strcmp(s, "quarter start end threeq "));
     CHECK(wraps == -1); CHECK_NEAR(t, 0.7, 1e-5);
     /* clamp: forward to the end fires end once, then nothing */
-    CHECK_OK(stance_clip_advance(c, 0.8f, 5.0f, 0, &t, h, 64, &n, &wraps));
+    CHECK_OK(stance_clip_advance(c, 0.8f, 5.0f, 0, &t, h, 64, &n, &wraps, NULL));
     hit_names(c, h, n, s, sizeof s);
     CHECK(!strcmp(s, "end ")); CHECK_NEAR(t, 1.0, 0); CHECK(wraps == 0);
-    CHECK_OK(stance_clip_advance(c, 1.0f, 0.5f, 0, &t, h, 64, &n, &wraps));
+    CHECK_OK(stance_clip_advance(c, 1.0f, 0.5f, 0, &t, h, 64, &n, &wraps, NULL));
     CHECK(n == 0);
     /* capacity: hits counted beyond capacity, huge steps do not hang */
-    CHECK_OK(stance_clip_advance(c, 0.0f, 1e6f, 1, &t, h, 4, &n, &wraps));
+    CHECK_OK(stance_clip_advance(c, 0.0f, 1e6f, 1, &t, h, 4, &n, &wraps, NULL));
     CHECK(n >= 4 * 999999); CHECK(wraps == 1000000);
-    CHECK_STATUS(stance_clip_advance(c, 0.0f, NAN, 1, &t, h, 4, &n, &wraps), STANCE_ERR_VALUE);
-    CHECK_STATUS(stance_clip_advance(c, 0.0f, 0.1f, 1, NULL, h, 4, &n, &wraps), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_clip_advance(c, 0.0f, NAN, 1, &t, h, 4, &n, &wraps, NULL), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_clip_advance(c, 0.0f, 0.1f, 1, NULL, h, 4, &n, &wraps, NULL), STANCE_ERR_ARGUMENT);
     stance_clip_destroy(c);
     stance_skeleton_destroy(sk);
 }
@@ -341,15 +341,15 @@ static void test_root_motion(void) {
     CHECK_OK(stance_clip_create(&d, sk, NULL, &c, NULL));
     CHECK_NEAR(c->root_speed, 1.5, 1e-6);
     float m[3];
-    CHECK_OK(stance_clip_root_motion(c, 0.5f, 1.0f, 1, m));
+    CHECK_OK(stance_clip_root_motion(c, 0.5f, 1.0f, 1, m, NULL));
     CHECK_NEAR(m[2], 1.5, 1e-5);
-    CHECK_OK(stance_clip_root_motion(c, 1.5f, 1.0f, 1, m)); /* across the wrap */
+    CHECK_OK(stance_clip_root_motion(c, 1.5f, 1.0f, 1, m, NULL)); /* across the wrap */
     CHECK_NEAR(m[2], 1.5, 1e-5);
-    CHECK_OK(stance_clip_root_motion(c, 1.5f, 5.0f, 1, m)); /* 2.5 loops */
+    CHECK_OK(stance_clip_root_motion(c, 1.5f, 5.0f, 1, m, NULL)); /* 2.5 loops */
     CHECK_NEAR(m[2], 7.5, 1e-4);
-    CHECK_OK(stance_clip_root_motion(c, 0.5f, -1.0f, 1, m)); /* backward across the wrap */
+    CHECK_OK(stance_clip_root_motion(c, 0.5f, -1.0f, 1, m, NULL)); /* backward across the wrap */
     CHECK_NEAR(m[2], -1.5, 1e-5);
-    CHECK_OK(stance_clip_root_motion(c, 1.5f, 1.0f, 0, m)); /* clamped */
+    CHECK_OK(stance_clip_root_motion(c, 1.5f, 1.0f, 0, m, NULL)); /* clamped */
     CHECK_NEAR(m[2], 0.75, 1e-5);
     stance_clip_destroy(c);
     /* root path from joint 0's translation track */
@@ -358,7 +358,7 @@ static void test_root_motion(void) {
     stance_clip_desc d0 = {.name = "j0", .track_count = 1, .tracks = &tr0};
     CHECK_OK(stance_clip_create(&d0, sk, NULL, &c, NULL));
     CHECK(c->root_from_joint0 == 1);
-    CHECK_OK(stance_clip_root_motion(c, 0.0f, 3.0f, 1, m));
+    CHECK_OK(stance_clip_root_motion(c, 0.0f, 3.0f, 1, m, NULL));
     CHECK_NEAR(m[0], 3.0, 1e-5);
     stance_clip_destroy(c);
     stance_skeleton_destroy(sk);
@@ -424,15 +424,15 @@ static void test_local_to_model(void) {
     stance_pose_create(&l, 3, NULL, NULL);
     stance_pose_create(&m, 3, NULL, NULL);
     stance_pose_create(&back, 3, NULL, NULL);
-    stance_pose_set_rest(&l, sk);
+    stance_pose_set_rest(&l, sk, NULL);
     /* joint a rotated 90 degrees about z: b (0,1,0) below it goes to (-1,0,0) */
     stance_transform ta = sk->rest[1];
     quat_axis(ta.r, 0, 0, 1, (float)M_PI / 2);
-    stance_pose_set(&l, 1, &ta);
+    stance_pose_set(&l, 1, &ta, NULL);
     stance_transform tb = sk->rest[2];
     tb.s[0] = 2.0f; /* scale of the last joint does not move it */
-    stance_pose_set(&l, 2, &tb);
-    CHECK_OK(stance_local_to_model(&m, &l, sk, NULL));
+    stance_pose_set(&l, 2, &tb, NULL);
+    CHECK_OK(stance_local_to_model(&m, &l, sk, NULL, NULL));
     CHECK_NEAR(m.tx[1], 0, 1e-6); CHECK_NEAR(m.ty[1], 1, 1e-6);
     CHECK_NEAR(m.tx[2], -1, 1e-6); CHECK_NEAR(m.ty[2], 1, 1e-6); CHECK_NEAR(m.tz[2], 0, 1e-6);
     /* with a root transform: translate (5,0,0), rotate 180 about y, scale 2 */
@@ -440,31 +440,31 @@ static void test_local_to_model(void) {
     root.t[0] = 5.0f;
     quat_axis(root.r, 0, 1, 0, (float)M_PI);
     root.s[0] = root.s[1] = root.s[2] = 2.0f;
-    CHECK_OK(stance_local_to_model(&m, &l, sk, &root));
+    CHECK_OK(stance_local_to_model(&m, &l, sk, &root, NULL));
     CHECK_NEAR(m.tx[2], 5 + 2, 1e-5); CHECK_NEAR(m.ty[2], 2, 1e-5);
     /* hand chain check with qmath */
     qm_quat qa = qm_qmul(qm_q(root.r[0], root.r[1], root.r[2], root.r[3]), qm_q(ta.r[0], ta.r[1], ta.r[2], ta.r[3]));
     CHECK_NEAR(fabsf(qm_qdot(qa, qm_q(m.qx[1], m.qy[1], m.qz[1], m.qw[1]))), 1.0, 1e-6);
     CHECK_NEAR(m.sx[2], 4.0, 1e-6);
     /* model to local inverts it */
-    CHECK_OK(stance_local_to_model(&m, &l, sk, NULL));
-    CHECK_OK(stance_model_to_local(&back, &m, sk));
+    CHECK_OK(stance_local_to_model(&m, &l, sk, NULL, NULL));
+    CHECK_OK(stance_model_to_local(&back, &m, sk, NULL));
     for (int j = 0; j < 3; j++) {
         CHECK_NEAR(back.tx[j], l.tx[j], 1e-5); CHECK_NEAR(back.ty[j], l.ty[j], 1e-5);
         CHECK_NEAR(fabsf(back.qx[j] * l.qx[j] + back.qy[j] * l.qy[j] + back.qz[j] * l.qz[j] + back.qw[j] * l.qw[j]), 1, 1e-5);
     }
     float mats[48];
-    CHECK_OK(stance_pose_to_matrices(&m, mats, 3));
+    CHECK_OK(stance_pose_to_matrices(&m, mats, 3, NULL));
     CHECK_NEAR(mats[32 + 12], -1, 1e-6);
     CHECK_NEAR(mats[16 + 0], 0, 1e-6); CHECK_NEAR(mats[16 + 1], 1, 1e-6); /* x axis of a -> +y */
-    CHECK_STATUS(stance_local_to_model(&m, &m, sk, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_local_to_model(&m, &m, sk, NULL, NULL), STANCE_ERR_ARGUMENT);
     root.t[0] = NAN;
-    CHECK_STATUS(stance_local_to_model(&m, &l, sk, &root), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_local_to_model(&m, &l, sk, &root, NULL), STANCE_ERR_VALUE);
     float dist;
     int at;
-    stance_pose_copy(&back, &m);
+    stance_pose_copy(&back, &m, NULL);
     back.tz[2] += 0.25f;
-    CHECK_OK(stance_pose_distance(&m, &back, &dist, &at));
+    CHECK_OK(stance_pose_distance(&m, &back, &dist, &at, NULL));
     CHECK_NEAR(dist, 0.25, 1e-6); CHECK(at == 2);
     stance_pose_destroy(&l), stance_pose_destroy(&m), stance_pose_destroy(&back);
     stance_skeleton_destroy(sk);
@@ -474,16 +474,16 @@ static void test_blend(void) {
     stance_skeleton *sk = chain3(NULL);
     stance_pose a, b, o;
     stance_pose_create(&a, 3, NULL, NULL), stance_pose_create(&b, 3, NULL, NULL), stance_pose_create(&o, 3, NULL, NULL);
-    stance_pose_set_rest(&a, sk), stance_pose_set_rest(&b, sk);
+    stance_pose_set_rest(&a, sk, NULL), stance_pose_set_rest(&b, sk, NULL);
     stance_transform t = sk->rest[1];
     t.t[0] = 1.0f;
     quat_axis(t.r, 0, 0, 1, 1.0f);
-    stance_pose_set(&b, 1, &t);
+    stance_pose_set(&b, 1, &t, NULL);
     /* b's rotation stored negated must still blend the short way */
     b.qx[1] = -b.qx[1], b.qy[1] = -b.qy[1], b.qz[1] = -b.qz[1], b.qw[1] = -b.qw[1];
     const stance_pose *ps[2] = {&a, &b};
     float w[2] = {3.0f, 1.0f}; /* normalized to 0.75 / 0.25 */
-    CHECK_OK(stance_pose_blend(&o, ps, w, 2, 0, sk));
+    CHECK_OK(stance_pose_blend(&o, ps, w, 2, 0, sk, NULL));
     CHECK_NEAR(o.tx[1], 0.25, 1e-6);
     qm_quat want = qm_nlerp(qm_qid(), qm_qaxis(qm_v3(0, 0, 1), 1.0f), 0.25f);
     CHECK_NEAR(fabsf(qm_qdot(want, qm_q(o.qx[1], o.qy[1], o.qz[1], o.qw[1]))), 1.0, 1e-6);
@@ -492,21 +492,21 @@ static void test_blend(void) {
     /* weights below the threshold: rest pose */
     float tiny[2] = {1e-6f, 0.0f};
     o.tx[1] = 9;
-    CHECK_OK(stance_pose_blend(&o, ps, tiny, 2, 0, sk));
+    CHECK_OK(stance_pose_blend(&o, ps, tiny, 2, 0, sk, NULL));
     CHECK_NEAR(o.tx[1], 0, 0); CHECK_NEAR(o.ty[1], 1, 0);
     /* single weight = that pose */
     float wb[2] = {0.0f, 2.0f};
-    CHECK_OK(stance_pose_blend(&o, ps, wb, 2, 0, sk));
+    CHECK_OK(stance_pose_blend(&o, ps, wb, 2, 0, sk, NULL));
     CHECK_NEAR(o.tx[1], 1.0, 1e-6);
     float bad[2] = {-1.0f, 1.0f};
-    CHECK_STATUS(stance_pose_blend(&o, ps, bad, 2, 0, sk), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_pose_blend(&o, ps, bad, 2, 0, sk, NULL), STANCE_ERR_VALUE);
     bad[0] = NAN;
-    CHECK_STATUS(stance_pose_blend(&o, ps, bad, 2, 0, sk), STANCE_ERR_VALUE);
-    CHECK_STATUS(stance_pose_blend(&o, ps, w, 0, 0, sk), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_pose_blend(&o, ps, bad, 2, 0, sk, NULL), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_pose_blend(&o, ps, w, 0, 0, sk, NULL), STANCE_ERR_ARGUMENT);
     /* aliasing the first input is allowed */
-    stance_pose_copy(&o, &a);
+    stance_pose_copy(&o, &a, NULL);
     const stance_pose *ps2[2] = {&o, &b};
-    CHECK_OK(stance_pose_blend(&o, ps2, w, 2, 0, sk));
+    CHECK_OK(stance_pose_blend(&o, ps2, w, 2, 0, sk, NULL));
     CHECK_NEAR(o.tx[1], 0.25, 1e-6);
     stance_pose_destroy(&a), stance_pose_destroy(&b), stance_pose_destroy(&o);
     stance_skeleton_destroy(sk);
@@ -525,13 +525,13 @@ static void test_masked_and_mesh_blend(void) {
     /* chain 1 starts at joint 4 (chains of 3): joints 4..6 */
     CHECK_OK(stance_mask_subtree(sk, 4, 1.0f, 0, mask, NULL));
     CHECK(mask[4] == 1 && mask[6] == 1 && mask[3] == 0 && mask[7] == 0 && mask[0] == 0);
-    CHECK_OK(stance_pose_blend_masked(&o, base, layer, mask, 1.0f));
+    CHECK_OK(stance_pose_blend_masked(&o, base, layer, mask, 1.0f, NULL));
     for (int j = 0; j < 13; j++) {
         const stance_pose *want = mask[j] > 0 ? layer : base;
         CHECK(o.qx[j] == want->qx[j] && o.tx[j] == want->tx[j] && o.qw[j] == want->qw[j]);
     }
     /* fractions: translation halfway */
-    CHECK_OK(stance_pose_blend_masked(&o, base, layer, mask, 0.5f));
+    CHECK_OK(stance_pose_blend_masked(&o, base, layer, mask, 0.5f, NULL));
     CHECK_NEAR(o.tx[5], 0.5 * (base->tx[5] + layer->tx[5]), 1e-6);
     CHECK(o.tx[2] == base->tx[2]);
     /* falloff ramps in */
@@ -552,10 +552,10 @@ static void test_masked_and_mesh_blend(void) {
 
     /* mesh space: masked joints keep the layer's model rotation whatever the base does */
     CHECK_OK(stance_mask_subtree(sk, 5, 1.0f, 0, mask, NULL));
-    CHECK_OK(stance_local_to_model(&lm, layer, sk, NULL));
-    CHECK_OK(stance_pose_blend_mesh(&o, base, layer, &lm, mask, 1.0f, sk));
-    CHECK_OK(stance_local_to_model(&om, &o, sk, NULL));
-    CHECK_OK(stance_local_to_model(&bm, base, sk, NULL));
+    CHECK_OK(stance_local_to_model(&lm, layer, sk, NULL, NULL));
+    CHECK_OK(stance_pose_blend_mesh(&o, base, layer, &lm, mask, 1.0f, sk, NULL));
+    CHECK_OK(stance_local_to_model(&om, &o, sk, NULL, NULL));
+    CHECK_OK(stance_local_to_model(&bm, base, sk, NULL, NULL));
     for (int j = 0; j < 13; j++) {
         qm_quat a = qm_q(om.qx[j], om.qy[j], om.qz[j], om.qw[j]);
         if (mask[j] > 0) {
@@ -567,9 +567,9 @@ static void test_masked_and_mesh_blend(void) {
         }
     }
     /* weight 0 keeps the base exactly */
-    CHECK_OK(stance_pose_blend_mesh(&o, base, layer, &lm, mask, 0.0f, sk));
+    CHECK_OK(stance_pose_blend_mesh(&o, base, layer, &lm, mask, 0.0f, sk, NULL));
     for (int j = 0; j < 13; j++) CHECK(o.qx[j] == base->qx[j] && o.qw[j] == base->qw[j]);
-    CHECK_STATUS(stance_pose_blend_mesh(base, base, layer, &lm, mask, 1.0f, sk), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_pose_blend_mesh(base, base, layer, &lm, mask, 1.0f, sk, NULL), STANCE_ERR_ARGUMENT);
     stance_pose_destroy(&o), stance_pose_destroy(&lm), stance_pose_destroy(&om), stance_pose_destroy(&bm);
     workload_destroy(&w);
 }
@@ -583,8 +583,8 @@ static void test_additive(void) {
     stance_pose_create(&d, 20, NULL, NULL), stance_pose_create(&o, 20, NULL, NULL), stance_pose_create(&o2, 20, NULL, NULL);
     /* non-unit scales in the reference to exercise the ratio */
     for (int j = 0; j < 20; j++) ref->sx[j] = 2.0f, p->sy[j] = 3.0f;
-    CHECK_OK(stance_pose_additive_make(&d, p, ref));
-    CHECK_OK(stance_pose_additive_apply(&o, ref, &d, NULL, 1.0f));
+    CHECK_OK(stance_pose_additive_make(&d, p, ref, NULL));
+    CHECK_OK(stance_pose_additive_apply(&o, ref, &d, NULL, 1.0f, NULL));
     float worst = 0;
     for (int j = 0; j < 20; j++) {
         float e[5] = {o.tx[j] - p->tx[j], o.ty[j] - p->ty[j], o.sx[j] - p->sx[j], o.sy[j] - p->sy[j],
@@ -598,22 +598,22 @@ static void test_additive(void) {
     }
     CHECK(worst < 1e-5f);
     /* weight 0 is the base exactly (up to normalization); weight applies on a different base */
-    CHECK_OK(stance_pose_additive_apply(&o, other, &d, NULL, 0.0f));
+    CHECK_OK(stance_pose_additive_apply(&o, other, &d, NULL, 0.0f, NULL));
     for (int j = 0; j < 20; j++) { CHECK_NEAR(o.tx[j], other->tx[j], 0); CHECK_NEAR(o.qw[j], other->qw[j], 1e-6); }
-    CHECK_OK(stance_pose_additive_apply(&o, other, &d, NULL, 1.0f));
+    CHECK_OK(stance_pose_additive_apply(&o, other, &d, NULL, 1.0f, NULL));
     for (int j = 0; j < 20; j++) {
         qm_quat want = qm_qmul(qm_q(other->qx[j], other->qy[j], other->qz[j], other->qw[j]), qm_q(d.qx[j], d.qy[j], d.qz[j], d.qw[j]));
         CHECK_NEAR(fabsf(qm_qdot(want, qm_q(o.qx[j], o.qy[j], o.qz[j], o.qw[j]))), 1.0, 1e-5);
         CHECK_NEAR(o.tx[j], other->tx[j] + d.tx[j], 1e-6);
     }
     /* half weight is half the angle (nlerp from identity) */
-    CHECK_OK(stance_pose_additive_apply(&o2, other, &d, NULL, 0.5f));
+    CHECK_OK(stance_pose_additive_apply(&o2, other, &d, NULL, 0.5f, NULL));
     for (int j = 0; j < 20; j++) {
         float full = qm_qangle(qm_q(other->qx[j], other->qy[j], other->qz[j], other->qw[j]), qm_q(o.qx[j], o.qy[j], o.qz[j], o.qw[j]));
         float half = qm_qangle(qm_q(other->qx[j], other->qy[j], other->qz[j], other->qw[j]), qm_q(o2.qx[j], o2.qy[j], o2.qz[j], o2.qw[j]));
         CHECK(half <= full + 1e-5f && half >= 0.4f * full - 1e-5f);
     }
-    CHECK_STATUS(stance_pose_additive_apply(&o, other, &d, NULL, 1.5f), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_pose_additive_apply(&o, other, &d, NULL, 1.5f, NULL), STANCE_ERR_VALUE);
     stance_pose_destroy(&d), stance_pose_destroy(&o), stance_pose_destroy(&o2);
     workload_destroy(&w);
 }
@@ -629,12 +629,12 @@ static void test_pose_api_errors(void) {
     CHECK(p.qw[7] == 1.0f && p.sx[5] == 1.0f);
     stance_transform t = stance_transform_identity();
     t.r[0] = 2.0f; /* normalized on set */
-    CHECK_OK(stance_pose_set(&p, 1, &t));
+    CHECK_OK(stance_pose_set(&p, 1, &t, NULL));
     CHECK_NEAR(p.qx[1], 2.0 / sqrt(5.0), 1e-6);
     t.t[1] = INFINITY;
-    CHECK_STATUS(stance_pose_set(&p, 1, &t), STANCE_ERR_VALUE);
-    CHECK_STATUS(stance_pose_set(&p, 3, &t), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_pose_get(&p, -1, &t), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_pose_set(&p, 1, &t, NULL), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_pose_set(&p, 3, &t, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_pose_get(&p, -1, &t, NULL), STANCE_ERR_ARGUMENT);
     CHECK(stance_pose_bytes(0) == 0 && stance_pose_bytes(3) == 8 * 10 * 4);
     CHECK(strcmp(stance_status_name(STANCE_ERR_VALUE), "bad value") == 0);
 }
@@ -658,19 +658,19 @@ static void test_no_allocation_per_frame(void) {
     stance_event_hit hits[8];
     for (int f = 0; f < 300; f++) {
         int n;
-        stance_clip_advance(b.clips[1], t, 1.0f / 60, 1, &t, hits, 8, &n, NULL);
-        stance_clip_sample(b.clips[1], t, &c[0], &p[0]);
-        stance_clip_sample(b.clips[2], t, &c[1], &p[1]);
+        stance_clip_advance(b.clips[1], t, 1.0f / 60, 1, &t, hits, 8, &n, NULL, NULL);
+        stance_clip_sample(b.clips[1], t, &c[0], &p[0], NULL);
+        stance_clip_sample(b.clips[2], t, &c[1], &p[1], NULL);
         const stance_pose *in[2] = {&p[0], &p[1]};
         float w[2] = {0.4f, 0.6f};
-        stance_pose_blend(&p[2], in, w, 2, 0, b.skeleton);
-        stance_pose_blend_masked(&p[2], &p[2], &p[0], mask, 0.5f);
-        stance_pose_additive_make(&d, &p[0], &p[1]);
-        stance_pose_additive_apply(&p[2], &p[2], &d, NULL, 0.3f);
-        stance_local_to_model(&p[3], &p[2], b.skeleton, NULL);
-        stance_pose_blend_mesh(&p[0], &p[1], &p[2], &p[3], mask, 0.7f, b.skeleton);
+        stance_pose_blend(&p[2], in, w, 2, 0, b.skeleton, NULL);
+        stance_pose_blend_masked(&p[2], &p[2], &p[0], mask, 0.5f, NULL);
+        stance_pose_additive_make(&d, &p[0], &p[1], NULL);
+        stance_pose_additive_apply(&p[2], &p[2], &d, NULL, 0.3f, NULL);
+        stance_local_to_model(&p[3], &p[2], b.skeleton, NULL, NULL);
+        stance_pose_blend_mesh(&p[0], &p[1], &p[2], &p[3], mask, 0.7f, b.skeleton, NULL);
         float m[3];
-        stance_clip_root_motion(b.clips[1], t, 1.0f / 60, 1, m);
+        stance_clip_root_motion(b.clips[1], t, 1.0f / 60, 1, m, NULL);
     }
     CHECK(cnt.allocs == before);
     free(mask);

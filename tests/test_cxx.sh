@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
     if (stance_workspace_create(stance_graphfile_graph(gf), nullptr, &ws, &err) != STANCE_OK) { std::puts(err.message); return 1; }
     stance_instance_set_float_by_name(inst, "speed", 2.0f, &err);
     for (int i = 0; i < 30; i++)
-        if (stance_instance_update(inst, 1.0f / 60, ws) != STANCE_OK) return 1;
+        if (stance_instance_update(inst, 1.0f / 60, ws, NULL) != STANCE_OK) return 1;
     const stance_pose *pose = stance_instance_model_pose(inst);
     std::printf("C++ user of stance %s: %d joints\n", stance_version(), pose->joint_count);
     stance_instance_destroy(inst);

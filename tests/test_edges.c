@@ -112,7 +112,7 @@ static void test_root_limits(void) {
         r.t[0] = T, r.t[1] = -T, r.t[2] = T;
         r.s[0] = r.s[1] = r.s[2] = scales[i];
         CHECK_OK(stance_instance_set_root(inst, &r, 1, &err));
-        for (int f = 0; f < 10; f++) CHECK_OK(stance_instance_update(inst, 1.0f / 60, ws));
+        for (int f = 0; f < 10; f++) CHECK_OK(stance_instance_update(inst, 1.0f / 60, ws, NULL));
         CHECK(pose_finite(stance_instance_model_pose(inst)) && pose_finite(stance_instance_local_pose(inst)));
         const stance_footlock_state *fs = stance_instance_footlock_state(inst, 0);
         for (int leg = 0; leg < 2; leg++)
@@ -130,8 +130,8 @@ static void test_root_limits(void) {
     stance_pose lp, mp;
     CHECK_OK(stance_pose_create(&lp, B.skeleton->joint_count, NULL, NULL));
     CHECK_OK(stance_pose_create(&mp, B.skeleton->joint_count, NULL, NULL));
-    stance_pose_set_rest(&lp, B.skeleton);
-    stance_local_to_model(&mp, &lp, B.skeleton, NULL);
+    stance_pose_set_rest(&lp, B.skeleton, NULL);
+    stance_local_to_model(&mp, &lp, B.skeleton, NULL, NULL);
     r = stance_transform_identity();
     r.s[2] = 1e-7f;
     CHECK_STATUS(stance_footlock_apply(&fd, &fst, contact, &r, 0.0f, B.skeleton, &lp, &mp, &err), STANCE_ERR_VALUE);
@@ -152,13 +152,13 @@ static void test_limits_everywhere(void) {
     CHECK_OK(stance_pose_create(&p, 2, NULL, NULL));
     stance_transform x = stance_transform_identity();
     x.s[0] = 0.0f;
-    CHECK_STATUS(stance_pose_set(&p, 0, &x), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_pose_set(&p, 0, &x, NULL), STANCE_ERR_VALUE);
     x = stance_transform_identity();
     x.t[2] = -1.5e6f;
-    CHECK_STATUS(stance_pose_set(&p, 0, &x), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_pose_set(&p, 0, &x, NULL), STANCE_ERR_VALUE);
     x.t[2] = -T;
     x.s[0] = -S, x.s[1] = STANCE_MIN_SCALE;
-    CHECK_OK(stance_pose_set(&p, 0, &x));
+    CHECK_OK(stance_pose_set(&p, 0, &x, NULL));
     stance_pose_destroy(&p);
     /* a rest pose: each value, and the chain rule (1e6 x 2 down two joints) */
     const int parents[3] = {-1, 0, 1};
@@ -390,7 +390,7 @@ static void test_worst_chain(void) {
     double worst_t = 0.0, worst_s = 0.0, worst_m = 0.0;
     int bad = 0, frames = 0;
     for (size_t mo = 0; mo < sizeof modes / sizeof modes[0]; mo++) {
-        CHECK_OK(stance_instance_override_switch(inst, modes[mo], 0.2f, -1));
+        CHECK_OK(stance_instance_override_switch(inst, modes[mo], 0.2f, -1, NULL));
         for (int f = 0; f < 60; f++, frames++) {
             if (f % 20 == 0) CHECK_OK(stance_instance_set_bool(inst, 0, (f / 20) & 1, NULL));
             if (f % 7 == 0) { /* the world root jumps between the limits */
@@ -400,11 +400,11 @@ static void test_worst_chain(void) {
                 r.s[0] = r.s[1] = r.s[2] = sc;
                 CHECK_OK(stance_instance_set_root(inst, &r, 0, NULL));
             }
-            CHECK_OK(stance_instance_update(inst, f % 5 == 4 ? 1e-5f : 1.0f / 60, ws));
+            CHECK_OK(stance_instance_update(inst, f % 5 == 4 ? 1e-5f : 1.0f / 60, ws, NULL));
             const stance_pose *mp = stance_instance_model_pose(inst);
             bad += !pose_finite(mp) + !pose_finite(stance_instance_local_pose(inst));
             check_bounded(mp, &worst_t, &worst_s);
-            CHECK_OK(stance_skin_matrices(skin, mp, mats, N));
+            CHECK_OK(stance_skin_matrices(skin, mp, mats, N, NULL));
             for (int e = 0; e < 16 * N; e++) {
                 bad += !isfinite(mats[e]);
                 worst_m = fmax(worst_m, fabs(mats[e]));
@@ -474,10 +474,10 @@ static void test_transient_cap(void) {
     double worst_t = 0.0, worst_s = 0.0;
     int bad = 0;
     for (size_t mo = 0; mo < sizeof modes / sizeof modes[0]; mo++) {
-        CHECK_OK(stance_instance_override_switch(inst, modes[mo], 0.3f, -1));
+        CHECK_OK(stance_instance_override_switch(inst, modes[mo], 0.3f, -1, NULL));
         for (int f = 0; f < 60; f++) {
             if (f % 6 == 3) CHECK_OK(stance_instance_set_bool(inst, 0, (f / 6) & 1, NULL));
-            CHECK_OK(stance_instance_update(inst, 1.0f / 60, ws));
+            CHECK_OK(stance_instance_update(inst, 1.0f / 60, ws, NULL));
             bad += !pose_finite(stance_instance_model_pose(inst));
             check_bounded(stance_instance_model_pose(inst), &worst_t, &worst_s);
         }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "stance/build.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
 
@@ -53,8 +54,8 @@ static void scene_free(scene *s) {
 }
 /* one frame: the clip's pose, the root at z = root_z, locking applied */
 static stance_status frame(scene *s, float root_z, float contact, float dt) {
-    stance_clip_sample(s->clip, 0.0f, NULL, &s->local);
-    stance_local_to_model(&s->model, &s->local, s->sk, NULL);
+    stance_clip_sample(s->clip, 0.0f, NULL, &s->local, NULL);
+    stance_local_to_model(&s->model, &s->local, s->sk, NULL, NULL);
     stance_transform root = stance_transform_identity();
     root.t[2] = root_z;
     return stance_footlock_apply(&s->fd, &s->st, &contact, &root, dt, s->sk, &s->local, &s->model, NULL);
@@ -183,9 +184,9 @@ static void test_plant_blend(void) {
 
 /* one frame with the clip's leg carried pelvis_z along +Z in model space */
 static stance_status frame_moved(scene *s, float root_z, float pelvis_z, float contact, float dt) {
-    stance_clip_sample(s->clip, 0.0f, NULL, &s->local);
+    stance_clip_sample(s->clip, 0.0f, NULL, &s->local, NULL);
     s->local.tz[PELVIS] += pelvis_z;
-    stance_local_to_model(&s->model, &s->local, s->sk, NULL);
+    stance_local_to_model(&s->model, &s->local, s->sk, NULL, NULL);
     stance_transform root = stance_transform_identity();
     root.t[2] = root_z;
     return stance_footlock_apply(&s->fd, &s->st, &contact, &root, dt, s->sk, &s->local, &s->model, NULL);
@@ -278,8 +279,8 @@ static void test_uneven_ground(void) {
 static void test_bad_and_degenerate_input(void) {
     scene s;
     scene_make(&s, 0.45f, 0.45f);
-    stance_clip_sample(s.clip, 0.0f, NULL, &s.local);
-    stance_local_to_model(&s.model, &s.local, s.sk, NULL);
+    stance_clip_sample(s.clip, 0.0f, NULL, &s.local, NULL);
+    stance_local_to_model(&s.model, &s.local, s.sk, NULL, NULL);
     stance_transform root = stance_transform_identity();
     float c = 1.0f, bad_c = 2.0f, nan_c = NAN;
     stance_error err;
@@ -315,8 +316,8 @@ static void test_bad_and_degenerate_input(void) {
     float start[3];
     memcpy(start, s.st.feet[0].out, sizeof start);
     root.t[0] = 0.05f;
-    stance_clip_sample(s.clip, 0.0f, NULL, &s.local);
-    stance_local_to_model(&s.model, &s.local, s.sk, NULL);
+    stance_clip_sample(s.clip, 0.0f, NULL, &s.local, NULL);
+    stance_local_to_model(&s.model, &s.local, s.sk, NULL, NULL);
     CHECK_OK(stance_footlock_apply(&s.fd, &s.st, &c, &root, DT, s.sk, &s.local, &s.model, &err));
     CHECK(dist3(s.st.feet[0].out, start) < 2e-4);
     scene_free(&s);
@@ -410,9 +411,9 @@ static void test_contacts_from_motion(void) {
                 float w[2][3];
                 for (int h = 0; h < 2; h++) {
                     float t = (float)(i + h) / 60.0f, r[3], r0[3];
-                    stance_clip_sample(clip, t, NULL, &l);
-                    stance_local_to_model(&m, &l, sk, NULL);
-                    stance_clip_root_position(clip, t, r), stance_clip_root_position(clip, 0.0f, r0);
+                    stance_clip_sample(clip, t, NULL, &l, NULL);
+                    stance_local_to_model(&m, &l, sk, NULL, NULL);
+                    stance_clip_root_position(clip, t, r, NULL), stance_clip_root_position(clip, 0.0f, r0, NULL);
                     w[h][0] = m.tx[feet[k]] + r[0] - r0[0], w[h][1] = m.ty[feet[k]], w[h][2] = m.tz[feet[k]] + r[2] - r0[2];
                 }
                 CHECK(dist3(w[0], w[1]) * 60.0 < 0.05); /* < 5 cm/s */
@@ -464,13 +465,13 @@ static void test_no_allocation_per_frame(void) {
     struct mallinfo2 before = mallinfo2();
     float t = 0.0f;
     for (int f = 0; f < 600; f++) {
-        stance_clip_sample(walk, t, NULL, &l);
-        stance_local_to_model(&m, &l, sk, NULL);
+        stance_clip_sample(walk, t, NULL, &l, NULL);
+        stance_local_to_model(&m, &l, sk, NULL, NULL);
         stance_transform root = stance_transform_identity();
         root.t[2] = walk->root_speed * (float)f / 60.0f;
         float contact[2] = {(float)stance_contacts_planted(c, 0, t), (float)stance_contacts_planted(c, 1, t)};
         CHECK_OK(stance_footlock_apply(&fd, &st, contact, &root, 1.0f / 60.0f, sk, &l, &m, NULL));
-        stance_clip_advance(walk, t, 1.0f / 60.0f, 1, &t, NULL, 0, NULL, NULL);
+        stance_clip_advance(walk, t, 1.0f / 60.0f, 1, &t, NULL, 0, NULL, NULL, NULL);
     }
     struct mallinfo2 after = mallinfo2();
     CHECK(cnt.allocs == allocs);                   /* nothing through the allocator */
@@ -487,7 +488,7 @@ static void test_goals_builtin(void) {
     stance_builtin b;
     CHECK_OK(stance_builtin_create(NULL, &b, NULL));
     stance_layer_setup ls;
-    CHECK_OK(stance_builtin_layer_setup(&b, &ls));
+    CHECK_OK(stance_builtin_layer_setup(&b, &ls, NULL));
     stance_layer_result lr;
     CHECK_OK(stance_layers_run(&ls, &lr, NULL, NULL));
     const char *names[2] = {"walk", "run"};

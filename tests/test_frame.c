@@ -112,7 +112,7 @@ static int check_subtrees(const stance_skeleton *sk) {
     int checked = 0;
     for (int top = 0; top < n; top++) {
         random_pose(&local);
-        CHECK_OK(stance_local_to_model(&model, &local, sk, NULL));
+        CHECK_OK(stance_local_to_model(&model, &local, sk, NULL, NULL));
         unsigned char in[256] = {0};
         int last = top;
         for (int j = top; j < n; j++) {
@@ -120,13 +120,13 @@ static int check_subtrees(const stance_skeleton *sk) {
             if (!in[j]) continue;
             last = j;
             stance_transform t;
-            stance_pose_get(&local, j, &t);
+            stance_pose_get(&local, j, &t, NULL);
             t.t[1] += 0.25f, t.s[0] *= 1.1f;
             qm_quat q = qm_qnorm(qm_q(t.r[0] + 0.1f, t.r[1], t.r[2] - 0.2f, t.r[3]));
             t.r[0] = q.x, t.r[1] = q.y, t.r[2] = q.z, t.r[3] = q.w;
-            stance_pose_set(&local, j, &t);
+            stance_pose_set(&local, j, &t, NULL);
         }
-        CHECK_OK(stance_local_to_model(&ref, &local, sk, NULL));
+        CHECK_OK(stance_local_to_model(&ref, &local, sk, NULL, NULL));
         st_local_to_model_range(&model, &local, sk, sk->parents[top] < 0 ? -1 : top, last);
         CHECK(same_bits(&model, &ref));
         if (!same_bits(&model, &ref)) { fprintf(stderr, "  %d joints, subtree of joint %d\n", n, top); break; }
@@ -202,9 +202,9 @@ static void test_ik_ranges(void) {
         const float hand[3] = {-0.4f + 0.2f * sinf(0.1f * (float)f), 1.3f, 0.3f}, look[3] = {0.5f * cosf(0.07f * (float)f), 1.6f, 2.0f};
         CHECK_OK(stance_instance_set_ik_target(inst, 0, hand, f % 40 < 30 ? 1.0f : 0.0f, NULL));
         CHECK_OK(stance_instance_set_ik_target(inst, 1, look, 0.8f, NULL));
-        CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws));
+        CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws, NULL));
         const stance_pose *l = stance_instance_local_pose(inst), *m = stance_instance_model_pose(inst);
-        CHECK_OK(stance_local_to_model(&ref, l, sk, NULL));
+        CHECK_OK(stance_local_to_model(&ref, l, sk, NULL, NULL));
         same += same_bits(&ref, m);
         const int h = stance_skeleton_find(sk, "hand_r");
         moved += fabsf(m->tx[h] - hand[0]) < 0.05f && fabsf(m->ty[h] - hand[1]) < 0.05f;
@@ -248,18 +248,18 @@ static void test_snapshot_of_a_nested_machine(void) {
         CHECK_OK(stance_instance_create_ex(g, &d, NULL, &a, NULL));
         CHECK_OK(stance_instance_create_ex(g, &d, NULL, &b, NULL));
         if (!a || !b) break;
-        CHECK_OK(stance_instance_set_layer_weight(a, 1, 0.0f, 0.0f)); /* the base layer's pose only */
+        CHECK_OK(stance_instance_set_layer_weight(a, 1, 0.0f, 0.0f, NULL)); /* the base layer's pose only */
         CHECK_OK(stance_instance_set_float(a, speed, 2.2f, NULL));
-        for (int f = 0; f < 40; f++) CHECK_OK(stance_instance_update(a, 1.0f / 60.0f, ws));
+        for (int f = 0; f < 40; f++) CHECK_OK(stance_instance_update(a, 1.0f / 60.0f, ws, NULL));
         CHECK_OK(stance_instance_set_trigger(a, jump, NULL));
-        CHECK_OK(stance_instance_copy(b, a));
+        CHECK_OK(stance_instance_copy(b, a, NULL));
         stance_pose last;
         stance_pose_create(&last, B.skeleton->joint_count, NULL, NULL);
-        stance_pose_copy(&last, stance_instance_local_pose(a));
-        CHECK_OK(stance_instance_update(a, 1.0f / 60.0f, ws));
-        CHECK_OK(stance_instance_update_ex(b, 1.0f / 60.0f, STANCE_UPDATE_NO_TRANSITIONS, ws));
+        stance_pose_copy(&last, stance_instance_local_pose(a), NULL);
+        CHECK_OK(stance_instance_update(a, 1.0f / 60.0f, ws, NULL));
+        CHECK_OK(stance_instance_update_ex(b, 1.0f / 60.0f, STANCE_UPDATE_NO_TRANSITIONS, ws, NULL));
         stance_machine_status ms;
-        CHECK_OK(stance_instance_machine_status(a, outer, &ms));
+        CHECK_OK(stance_instance_machine_status(a, outer, &ms, NULL));
         CHECK(ms.state == stance_graph_find_state(g, "Jump") && ms.transition >= 0 && ms.mode == STANCE_SWITCH_FROZEN);
         const stance_pose *want = history ? &last : stance_instance_local_pose(b);
         const float diff = pose_diff(stance_instance_local_pose(a), want);
@@ -323,11 +323,11 @@ static void test_jobs_at_their_bound(void) {
         CHECK_OK(stance_instance_set_bool(inst, 0, heavy, NULL));
         if (heavy) /* every machine plays its nesting state again: a snapshot of its chain each */
             for (int i = 0; i < M; i++) CHECK_OK(stance_instance_play(inst, g->machines[i].entry, STANCE_SWITCH_FROZEN, STANCE_EASE_SMOOTHSTEP, 0.2f, NULL));
-        CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws));
+        CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws, NULL));
         if (ws->job_plans_used > most) most = ws->job_plans_used;
         const stance_pose *l = stance_instance_local_pose(inst), *m = stance_instance_model_pose(inst);
         for (int j = 0; j < l->joint_count; j++) finite = finite && isfinite(l->tx[j]) && isfinite(l->qw[j]) && isfinite(m->ty[j]);
-        CHECK_OK(stance_local_to_model(&ref, l, B.skeleton, NULL));
+        CHECK_OK(stance_local_to_model(&ref, l, B.skeleton, NULL, NULL));
         same += same_bits(&ref, m);
     }
     printf("  a chain of %d machines, each switching twice in one update: %d job plans (one round's bound %d, the workspace's %d)\n",

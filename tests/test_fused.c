@@ -91,13 +91,13 @@ static void test_delta_flags_and_additive(void) {
         random_pose(&base);
         stance_cursor ca = {0}, cb = {0};
         /* unfused: sample, then apply (the runtime's padded apply) */
-        CHECK_OK(stance_clip_sample(c, t, &ca, &sample));
-        stance_pose_copy(&ref, &base);
+        CHECK_OK(stance_clip_sample(c, t, &ca, &sample, NULL));
+        stance_pose_copy(&ref, &base, NULL);
         st_additive_apply_padded(&ref, &ref, &sample, m, w);
         if (rep % 4 == 0) {
             st_fused_additive(&out, &base, c, flags, st_delta_still_blocks(c), t, &cb, m, w); /* out != base */
         } else {
-            stance_pose_copy(&out, &base);
+            stance_pose_copy(&out, &base, NULL);
             st_fused_additive(&out, &out, c, flags, st_delta_still_blocks(c), t, &cb, m, w);
         }
         CHECK(ca.key == cb.key);
@@ -133,10 +133,10 @@ static void test_additive_many_blocks(void) {
         const float t = frand(0.0f, 1.0f), w = rep % 3 == 0 ? 1.0f : frand(0.1f, 1.0f);
         random_pose(&base);
         stance_cursor ca = {0}, cb = {0};
-        CHECK_OK(stance_clip_sample(c, t, &ca, &sample));
-        stance_pose_copy(&ref, &base);
+        CHECK_OK(stance_clip_sample(c, t, &ca, &sample, NULL));
+        stance_pose_copy(&ref, &base, NULL);
         st_additive_apply_padded(&ref, &ref, &sample, NULL, w);
-        stance_pose_copy(&out, &base);
+        stance_pose_copy(&out, &base, NULL);
         st_fused_additive(&out, &out, c, ST_DELTA_T0 | ST_DELTA_S1, st_delta_still_blocks(c), t, &cb, NULL, w);
         CHECK(ca.key == cb.key);
         const float d = pose_diff(&out, &ref);
@@ -166,12 +166,12 @@ static void test_override(void) {
         const float *m = rep % 3 == 0 ? NULL : rep % 3 == 1 ? mask : sub;
         random_pose(&base);
         stance_cursor ca = {0}, cb = {0};
-        CHECK_OK(stance_clip_sample(wave, t, &ca, &sample));
+        CHECK_OK(stance_clip_sample(wave, t, &ca, &sample, NULL));
         st_blend_masked_padded(&ref, &base, &sample, m, w);
         if (rep % 2) {
             st_fused_override(&out, &base, wave, t, &cb, m, w);
         } else {
-            stance_pose_copy(&out, &base);
+            stance_pose_copy(&out, &base, NULL);
             st_fused_override(&out, &out, wave, t, &cb, m, w);
         }
         CHECK(ca.key == cb.key);
@@ -196,7 +196,7 @@ static void test_sample(void) {
         const float t = frand(-0.2f, c->duration + 0.2f);
         stance_cursor ca = {0}, cb = {0};
         random_pose(&a), random_pose(&b);
-        CHECK_OK(stance_clip_sample(c, t, &ca, &a));
+        CHECK_OK(stance_clip_sample(c, t, &ca, &a, NULL));
         st_fused_sample(&b, c, t, &cb);
         CHECK(ca.key == cb.key);
         const float d = pose_diff(&a, &b);
@@ -222,7 +222,7 @@ static void test_under(void) {
         const float w = rep % 5 == 0 ? 0.0f : rep % 5 == 1 ? 1.0f : rep % 11 == 0 ? 1.5f : frand(0, 1);
         random_pose(&out);
         stance_cursor ca = {0}, cb = {0};
-        CHECK_OK(stance_clip_sample(c, t, &ca, &sample));
+        CHECK_OK(stance_clip_sample(c, t, &ca, &sample, NULL));
         tr_lerp(&ref, &sample, &out, w);
         st_fused_under(&out, c, t, &cb, w);
         CHECK(ca.key == cb.key);
@@ -254,9 +254,9 @@ static void test_blend2_under(void) {
         random_pose(&start);
         stance_cursor c[4] = {{0}};
         st_fused_blend2(&old, walk, ta, &c[0], run, tb, &c[1], wa, wb, same_s);
-        stance_pose_copy(&ref, &start);
+        stance_pose_copy(&ref, &start, NULL);
         tr_lerp(&ref, &old, &ref, w);
-        stance_pose_copy(&out, &start);
+        stance_pose_copy(&out, &start, NULL);
         st_fused_blend2_under(&out, walk, ta, &c[2], run, tb, &c[3], wa, wb, same_s, w);
         CHECK(c[0].key == c[2].key && c[1].key == c[3].key);
         exact += !memcmp(out.memory, ref.memory, stance_pose_bytes(J)), runs++;
@@ -288,13 +288,13 @@ static void test_blend2(void) {
             const float d = pose_diff(&out, &b);
             if (!(d <= worst_same)) worst_same = d;
         }
-        stance_clip_sample(walk, ta, &c[2], &a);
-        stance_clip_sample(run, tb, &c[3], &b);
+        stance_clip_sample(walk, ta, &c[2], &a, NULL);
+        stance_clip_sample(run, tb, &c[3], &b, NULL);
         CHECK(c[0].key == c[2].key && c[1].key == c[3].key);
         /* the formulas: t, s lerp; q nlerp with b sign-aligned to a */
         for (int j = 0; j < J; j++) {
             stance_transform x, y, o;
-            stance_pose_get(&a, j, &x), stance_pose_get(&b, j, &y), stance_pose_get(&out, j, &o);
+            stance_pose_get(&a, j, &x, NULL), stance_pose_get(&b, j, &y, NULL), stance_pose_get(&out, j, &o, NULL);
             qm_quat q = qm_nlerp(qm_q(x.r[0], x.r[1], x.r[2], x.r[3]), qm_q(y.r[0], y.r[1], y.r[2], y.r[3]), wb);
             float d = fabsf(o.r[0] - q.x) + fabsf(o.r[1] - q.y) + fabsf(o.r[2] - q.z) + fabsf(o.r[3] - q.w);
             for (int k = 0; k < 3; k++) {
@@ -318,9 +318,9 @@ static void inputs(stance_instance *inst, int i, int f) {
     stance_instance_set_float(inst, 0, speed < 0.3f ? 0.0f : speed, NULL);
     if ((f + 7 * i) % 97 == 0) stance_instance_set_trigger(inst, 1, NULL);
     if (f == 0) {
-        stance_instance_set_layer_weight(inst, 1, 0.5f, 0.0f);
-        stance_instance_set_layer_weight(inst, 2, 0.3f, 0.0f);
-        if (i % 3 == 0) stance_instance_set_layer_weight(inst, 3, 1.0f, 0.0f);
+        stance_instance_set_layer_weight(inst, 1, 0.5f, 0.0f, NULL);
+        stance_instance_set_layer_weight(inst, 2, 0.3f, 0.0f, NULL);
+        if (i % 3 == 0) stance_instance_set_layer_weight(inst, 3, 1.0f, 0.0f, NULL);
     }
 }
 
@@ -345,8 +345,8 @@ static void test_crowd_fused_equals_unfused(void) {
     long identical = 0, compared = 0, clips_a = 0, clips_b = 0;
     for (int f = 0; f < FRAMES; f++) {
         for (int i = 0; i < N; i++) inputs(a[i], i, f), inputs(b[i], i, f);
-        CHECK_OK(stance_instances_update(a, N, 1.0f / 60.0f, wf));
-        CHECK_OK(stance_instances_update(b, N, 1.0f / 60.0f, wu));
+        CHECK_OK(stance_instances_update(a, N, 1.0f / 60.0f, wf, NULL));
+        CHECK_OK(stance_instances_update(b, N, 1.0f / 60.0f, wu, NULL));
         for (int i = 0; i < N; i++) {
             const float dl = pose_diff(stance_instance_local_pose(a[i]), stance_instance_local_pose(b[i]));
             const float dm = pose_diff(stance_instance_model_pose(a[i]), stance_instance_model_pose(b[i]));

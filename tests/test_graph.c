@@ -31,7 +31,7 @@ static stance_graph *lesson(void) {
 
 static int cur_state(const stance_instance *inst, int machine) {
     stance_machine_status ms;
-    stance_instance_machine_status(inst, machine, &ms);
+    stance_instance_machine_status(inst, machine, &ms, NULL);
     return ms.state;
 }
 
@@ -69,20 +69,20 @@ static void test_order_and_priority(void) {
     stance_instance *a, *b, *c;
     stance_instance_create(g, NULL, &a, NULL), stance_instance_create(g, NULL, &b, NULL), stance_instance_create(g, NULL, &c, NULL);
     stance_instance_set_float(a, 0, 2.0f, NULL); /* both match: the first listed wins */
-    stance_instance_update(a, DT, TEST_WS_INST(a));
+    stance_instance_update(a, DT, TEST_WS_INST(a), NULL);
     CHECK(cur_state(a, 0) == stance_graph_find_state(g, "B"));
     stance_instance_set_float(b, 0, 0.7f, NULL);
-    stance_instance_update(b, DT, TEST_WS_INST(b));
+    stance_instance_update(b, DT, TEST_WS_INST(b), NULL);
     CHECK(cur_state(b, 0) == stance_graph_find_state(g, "C"));
     /* any-state transitions are checked before the state's own */
     stance_instance_set_float(c, 0, 2.0f, NULL);
     stance_instance_set_trigger(c, 1, NULL);
-    stance_instance_update(c, DT, TEST_WS_INST(c));
+    stance_instance_update(c, DT, TEST_WS_INST(c), NULL);
     CHECK(cur_state(c, 0) == stance_graph_find_state(g, "C"));
     /* below both thresholds nothing fires */
-    stance_instance_reset(a);
+    stance_instance_reset(a, NULL);
     stance_instance_set_float(a, 0, 0.2f, NULL);
-    for (int i = 0; i < 10; i++) stance_instance_update(a, DT, TEST_WS_INST(a));
+    for (int i = 0; i < 10; i++) stance_instance_update(a, DT, TEST_WS_INST(a), NULL);
     CHECK(cur_state(a, 0) == stance_graph_find_state(g, "A"));
     stance_instance_destroy(a), stance_instance_destroy(b), stance_instance_destroy(c);
     stance_graph_destroy(g);
@@ -98,14 +98,14 @@ static void test_groups_or(void) {
     stance_instance *i;
     stance_instance_create(g, NULL, &i, NULL);
     stance_instance_set_float(i, 0, 2.0f, NULL);
-    stance_instance_update(i, DT, TEST_WS_INST(i));
+    stance_instance_update(i, DT, TEST_WS_INST(i), NULL);
     CHECK(cur_state(i, 0) == 0); /* flag false */
     stance_instance_set_bool(i, 3, 1, NULL);
-    stance_instance_update(i, DT, TEST_WS_INST(i));
+    stance_instance_update(i, DT, TEST_WS_INST(i), NULL);
     CHECK(cur_state(i, 0) == 1);
-    stance_instance_reset(i);
+    stance_instance_reset(i, NULL);
     stance_instance_set_trigger(i, 1, NULL);
-    stance_instance_update(i, DT, TEST_WS_INST(i));
+    stance_instance_update(i, DT, TEST_WS_INST(i), NULL);
     CHECK(cur_state(i, 0) == 1);
     CHECK(stance_instance_param(i, 1) == 0.0f); /* consumed */
     stance_instance_destroy(i);
@@ -121,7 +121,7 @@ static void test_exit_time_at_end(void) {
     float entered = -1, started = -1, finished = -1;
     int clip_finished_frames = 0;
     for (int f = 0; f < 200; f++) {
-        stance_instance_update(inst, DT, TEST_WS_INST(inst));
+        stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
         int n;
         const stance_event *ev = stance_instance_events(inst, &n, NULL);
         for (int k = 0; k < n; k++) {
@@ -145,7 +145,7 @@ static void test_exit_time_at_end(void) {
     stance_instance_create(g, NULL, &inst, NULL);
     float when = -1;
     for (int f = 0; f < 200 && when < 0; f++) {
-        stance_instance_update(inst, DT, TEST_WS_INST(inst));
+        stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
         if (cur_state(inst, 0) == 1) when = stance_instance_time(inst);
     }
     CHECK_NEAR(when, 0.5f * clip("idle")->duration, DT * 1.01);
@@ -162,7 +162,7 @@ static void run_modes_around(stance_switch_mode mode, float t_switch, float *jum
     stance_instance *inst;
     const stance_instance_desc all = {.history = STANCE_HISTORY_ALL}; /* overridden modes need history */
     stance_instance_create_ex(g, &all, NULL, &inst, NULL);
-    stance_instance_override_switch(inst, mode, 0.25f, -1);
+    stance_instance_override_switch(inst, mode, 0.25f, -1, NULL);
     int ps = stance_graph_find_param(g, "speed"), pj = stance_graph_find_param(g, "jump");
     const int J = B.skeleton->joint_count;
     static float hist[900][64][3];
@@ -173,7 +173,7 @@ static void run_modes_around(stance_switch_mode mode, float t_switch, float *jum
         stance_scenario_input(t, &speed, &jp);
         stance_instance_set_float(inst, ps, speed, NULL);
         if (jp) stance_instance_set_trigger(inst, pj, NULL);
-        stance_instance_update(inst, DT, TEST_WS_INST(inst));
+        stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
         const stance_pose *m = stance_instance_model_pose(inst);
         for (int j = 0; j < J; j++) hist[f][j][0] = m->tx[j], hist[f][j][1] = m->ty[j], hist[f][j][2] = m->tz[j];
         int n;
@@ -276,7 +276,7 @@ static void test_quaternion_short_way(void) {
     const int J = B.skeleton->joint_count;
     stance_pose src, dst, out;
     stance_pose_create(&src, J, NULL, NULL), stance_pose_create(&dst, J, NULL, NULL), stance_pose_create(&out, J, NULL, NULL);
-    stance_pose_set_rest(&src, B.skeleton), stance_pose_set_rest(&dst, B.skeleton);
+    stance_pose_set_rest(&src, B.skeleton, NULL), stance_pose_set_rest(&dst, B.skeleton, NULL);
     /* dst is src rotated by 10 degrees, stored with the opposite sign */
     qm_quat a = qm_qaxis(qm_v3(0, 1, 0), 0.3f), b = qm_qneg(qm_qmul(qm_qaxis(qm_v3(0, 1, 0), 0.1745f), a));
     src.qx[3] = a.x, src.qy[3] = a.y, src.qz[3] = a.z, src.qw[3] = a.w;
@@ -290,7 +290,7 @@ static void test_quaternion_short_way(void) {
         CHECK_NEAR(sqrtf(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]), 0.1745, 1e-3); /* 10 degrees, not 350 */
         for (int k = 0; k < 2; k++) {
             const float t = k ? 0.3f : 0.0f; /* at the switch: the source; at the end: the target */
-            stance_pose_copy(&out, &dst);
+            stance_pose_copy(&out, &dst, NULL);
             if (simple) tr_inertialize_apply(&out, rec, t);
             else tr_inertia_apply(&out, rec, t);
             CHECK(qm_qangle(qm_q(out.qx[3], out.qy[3], out.qz[3], out.qw[3]), k ? qm_qneg(b) : a) < (k ? 1e-5f : 1e-4f));
@@ -302,7 +302,7 @@ static void test_quaternion_short_way(void) {
 
 static float frame_step(const stance_pose *a, const stance_pose *b) {
     float d;
-    stance_pose_distance(a, b, &d, NULL);
+    stance_pose_distance(a, b, &d, NULL, NULL);
     return d;
 }
 
@@ -326,10 +326,10 @@ static void test_interruption(void) {
         for (int f = 0; f < 120; f++) {
             if (f == 30) stance_instance_set_trigger(inst, 1, NULL);
             if (f == 36) stance_instance_set_trigger(inst, 2, NULL);
-            stance_instance_update(inst, DT, TEST_WS_INST(inst));
+            stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
             if (f == 36) {
                 stance_machine_status ms;
-                stance_instance_machine_status(inst, 0, &ms);
+                stance_instance_machine_status(inst, 0, &ms, NULL);
                 CHECK(ms.state == 2 && ms.transition == 1); /* interrupted: now C, from B */
             }
             if (f > 0) {
@@ -337,7 +337,7 @@ static void test_interruption(void) {
                 if (f == 30 || f == 36) { if (s > worst) worst = s; }
                 else if (f > 2 && s > typical) typical = s;
             }
-            stance_pose_copy(&prev, stance_instance_model_pose(inst));
+            stance_pose_copy(&prev, stance_instance_model_pose(inst), NULL);
         }
         printf("  %s: largest step at the two switches %.2f cm, elsewhere %.2f cm\n", stance_switch_mode_name(modes[mi]), (double)worst * 100, (double)typical * 100);
         CHECK(worst <= typical * 1.5f + 0.005f);
@@ -354,11 +354,11 @@ static void test_interruption(void) {
     stance_instance *inst;
     stance_instance_create(g, NULL, &inst, NULL);
     stance_instance_set_trigger(inst, 1, NULL);
-    stance_instance_update(inst, DT, TEST_WS_INST(inst));
+    stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
     stance_instance_set_trigger(inst, 2, NULL);
     int entered_c = -1;
     for (int f = 1; f < 60 && entered_c < 0; f++) {
-        stance_instance_update(inst, DT, TEST_WS_INST(inst));
+        stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
         if (cur_state(inst, 0) == 2) entered_c = f;
     }
     CHECK(entered_c >= 29 && entered_c <= 31); /* after the 0.5 s blend */
@@ -380,7 +380,7 @@ static int count_transitions_hovering(float hysteresis, int uninterruptible) {
     stance_instance_set_float(inst, 0, 0.2f, NULL); /* start moving, then hover */
     for (int f = 0; f < 120; f++) {
         if (f > 0) stance_instance_set_float(inst, 0, f % 2 ? 0.09f : 0.11f, NULL);
-        stance_instance_update(inst, DT, TEST_WS_INST(inst));
+        stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
         int n;
         const stance_event *ev = stance_instance_events(inst, &n, NULL);
         for (int k = 0; k < n; k++) n_tr += ev[k].type == STANCE_EVENT_TRANSITION_STARTED;
@@ -407,7 +407,7 @@ static void test_phase_sync_and_root_speed(void) {
     int ps = stance_graph_find_param(g, "speed");
     const float speed = 2.75f; /* halfway between walk (1.5) and run (4.0) */
     stance_instance_set_float(inst, ps, speed, NULL);
-    for (int f = 0; f < 120; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst));
+    for (int f = 0; f < 120; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
     CHECK(cur_state(inst, 0) == stance_graph_find_state(g, "Move"));
     /* both clips sampled at the same normalized phase */
     g_machine_rt *rt = &inst->machines[0];
@@ -420,7 +420,7 @@ static void test_phase_sync_and_root_speed(void) {
     int feet[2] = {stance_skeleton_find(sk, "foot_l"), stance_skeleton_find(sk, "foot_r")};
     float lowest[2] = {1e9f, 1e9f}, pos[600][2][3], root_z = 0;
     for (int f = 0; f < 600; f++) {
-        stance_instance_update(inst, DT, TEST_WS_INST(inst));
+        stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
         float r[3];
         stance_instance_root_motion(inst, r);
         root_z += r[2];
@@ -446,14 +446,14 @@ static void test_phase_sync_and_root_speed(void) {
     float disagree_synced = 0, disagree_unsynced = 0;
     for (int f = 0; f < 60; f++) {
         float ph = f / 60.0f;
-        stance_clip_sample(clip("walk"), ph * clip("walk")->duration, NULL, &lw);
-        stance_clip_sample(clip("run"), ph * clip("run")->duration, NULL, &lr);
-        stance_local_to_model(&mw, &lw, sk, NULL), stance_local_to_model(&mr, &lr, sk, NULL);
+        stance_clip_sample(clip("walk"), ph * clip("walk")->duration, NULL, &lw, NULL);
+        stance_clip_sample(clip("run"), ph * clip("run")->duration, NULL, &lr, NULL);
+        stance_local_to_model(&mw, &lw, sk, NULL, NULL), stance_local_to_model(&mr, &lr, sk, NULL, NULL);
         int wl = mw.ty[feet[0]] < 0.1f, rl = mr.ty[feet[0]] < 0.1f;
         disagree_synced += wl != rl;
-        stance_clip_sample(clip("run"), fmodf(f / 60.0f, clip("run")->duration), NULL, &lr);
-        stance_clip_sample(clip("walk"), fmodf(f / 60.0f, clip("walk")->duration), NULL, &lw);
-        stance_local_to_model(&mw, &lw, sk, NULL), stance_local_to_model(&mr, &lr, sk, NULL);
+        stance_clip_sample(clip("run"), fmodf(f / 60.0f, clip("run")->duration), NULL, &lr, NULL);
+        stance_clip_sample(clip("walk"), fmodf(f / 60.0f, clip("walk")->duration), NULL, &lw, NULL);
+        stance_local_to_model(&mw, &lw, sk, NULL, NULL), stance_local_to_model(&mr, &lr, sk, NULL, NULL);
         disagree_unsynced += (mw.ty[feet[0]] < 0.1f) != (mr.ty[feet[0]] < 0.1f);
     }
     CHECK(disagree_synced < disagree_unsynced);
@@ -471,7 +471,7 @@ static void test_triggers_and_events(void) {
     char log[2048] = "";
     int jumps = 0;
     for (int f = 0; f < 150; f++) {
-        stance_instance_update(inst, DT, TEST_WS_INST(inst));
+        stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
         int n;
         const stance_event *ev = stance_instance_events(inst, &n, NULL);
         for (int k = 0; k < n; k++) {
@@ -493,7 +493,7 @@ static void test_triggers_and_events(void) {
     stance_instance *again;
     stance_instance_create(g, NULL, &again, NULL);
     stance_instance_set_trigger(again, pj, NULL);
-    for (int f = 0; f < 150; f++) stance_instance_update(again, DT, TEST_WS_INST(again));
+    for (int f = 0; f < 150; f++) stance_instance_update(again, DT, TEST_WS_INST(again), NULL);
     CHECK(!memcmp(stance_instance_model_pose(again)->memory, stance_instance_model_pose(inst)->memory, stance_pose_bytes(B.skeleton->joint_count)));
     stance_instance_destroy(again);
     stance_instance_destroy(inst);
@@ -511,10 +511,10 @@ static void test_param_errors(void) {
     CHECK(strstr(err.message, "did you mean 'speed'") != NULL);
     CHECK_STATUS(stance_instance_set_float(inst, 99, 1.0f, &err), STANCE_ERR_NOT_FOUND);
     CHECK_STATUS(stance_instance_set_trigger(inst, 0, &err), STANCE_ERR_ARGUMENT); /* speed is no trigger */
-    CHECK_STATUS(stance_instance_update(inst, NAN, TEST_WS_INST(inst)), STANCE_ERR_VALUE);
-    CHECK_STATUS(stance_instance_update(inst, -0.1f, TEST_WS_INST(inst)), STANCE_ERR_VALUE);
-    CHECK_STATUS(stance_instance_update(NULL, DT, TEST_WS_INST(NULL)), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_instance_set_layer_weight(inst, 3, 2.0f, 0), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_instance_update(inst, NAN, TEST_WS_INST(inst), NULL), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_instance_update(inst, -0.1f, TEST_WS_INST(inst), NULL), STANCE_ERR_VALUE);
+    CHECK_STATUS(stance_instance_update(NULL, DT, TEST_WS_INST(NULL), NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_instance_set_layer_weight(inst, 3, 2.0f, 0, NULL), STANCE_ERR_VALUE);
     stance_instance_destroy(inst);
     stance_graph_destroy(g);
 }
@@ -603,14 +603,14 @@ static void test_blend2d_and_nested(void) {
     }
     (void)space;
     /* nested: the inner machine's transitions run inside the outer state */
-    stance_instance_reset(inst);
+    stance_instance_reset(inst, NULL);
     stance_instance_set_float(inst, 0, 0.5f, NULL);
-    for (int f = 0; f < 10; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst));
+    for (int f = 0; f < 10; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
     stance_instance_set_trigger(inst, 2, NULL);
-    stance_instance_update(inst, DT, TEST_WS_INST(inst));
+    stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
     CHECK(cur_state(inst, 1) == stance_graph_find_state(g, "Jump"));
     CHECK(stance_instance_clips_sampled(inst) == 1);
-    for (int f = 0; f < 80; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst));
+    for (int f = 0; f < 80; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
     CHECK(cur_state(inst, 1) == stance_graph_find_state(g, "Space"));
     CHECK(stance_instance_clips_sampled(inst) == 2); /* at (0.5, 0): the two bottom corners */
     stance_instance_destroy(inst);
@@ -638,25 +638,25 @@ static void test_no_allocation_and_copy(void) {
     stance_workspace *ws = NULL;
     CHECK_OK(stance_workspace_create(g, &al, &ws, NULL));
     long before = cnt.allocs;
-    stance_instance_set_layer_weight(a, 1, 1.0f, 0.5f);
-    stance_instance_set_layer_weight(a, 2, 1.0f, 0.0f);
-    stance_instance_set_layer_weight(a, 3, 0.7f, 0.2f);
+    stance_instance_set_layer_weight(a, 1, 1.0f, 0.5f, NULL);
+    stance_instance_set_layer_weight(a, 2, 1.0f, 0.0f, NULL);
+    stance_instance_set_layer_weight(a, 3, 0.7f, 0.2f, NULL);
     for (int mode = 0; mode < STANCE_SWITCH_MODE_COUNT; mode++) {
-        stance_instance_override_switch(a, mode, 0.25f, -1);
+        stance_instance_override_switch(a, mode, 0.25f, -1, NULL);
         for (int f = 0; f < 810; f++) {
             float speed;
             int jp;
             stance_scenario_input(f * DT, &speed, &jp);
             stance_instance_set_float(a, 0, speed, NULL);
             if (jp) stance_instance_set_trigger(a, 1, NULL);
-            stance_instance_update(a, DT, ws);
+            stance_instance_update(a, DT, ws, NULL);
         }
     }
     CHECK(cnt.allocs == before);
     /* a copy continues exactly like the original */
-    CHECK_OK(stance_instance_copy(b, a));
+    CHECK_OK(stance_instance_copy(b, a, NULL));
     stance_instance_set_float(a, 0, 3.0f, NULL), stance_instance_set_float(b, 0, 3.0f, NULL);
-    for (int f = 0; f < 100; f++) stance_instance_update(a, DT, ws), stance_instance_update(b, DT, ws);
+    for (int f = 0; f < 100; f++) stance_instance_update(a, DT, ws, NULL), stance_instance_update(b, DT, ws, NULL);
     CHECK(!memcmp(stance_instance_local_pose(a)->memory, stance_instance_local_pose(b)->memory, stance_pose_bytes(B.skeleton->joint_count)));
     stance_instance_destroy(a), stance_instance_destroy(b);
     stance_workspace_destroy(ws);
@@ -685,7 +685,7 @@ static void *run_job(void *arg) {
         stance_scenario_input(f * DT, &speed, &jp);
         stance_instance_set_float(inst, 0, speed, NULL);
         if (jp) stance_instance_set_trigger(inst, 1, NULL);
-        stance_instance_update(inst, DT, ws);
+        stance_instance_update(inst, DT, ws, NULL);
     }
     const stance_pose *m = stance_instance_model_pose(inst);
     j->out[0] = m->tx[10], j->out[1] = m->ty[10], j->out[2] = m->tz[10];

@@ -83,10 +83,10 @@ static void test_stage_matches_the_job(void) {
         stance_transform root = stance_transform_identity();
         root.t[2] = speed * (float)f * dt;
         CHECK_OK(stance_instance_set_root(inst, &root, 0, NULL));
-        CHECK_OK(stance_instance_update(inst, f ? dt : 0.0f, ws));
-        if (f > 0) stance_clip_advance(walk, t, dt, 1, &t, NULL, 0, NULL, NULL);
-        stance_clip_sample(walk, t, NULL, &l);
-        stance_local_to_model(&m, &l, sk, NULL);
+        CHECK_OK(stance_instance_update(inst, f ? dt : 0.0f, ws, NULL));
+        if (f > 0) stance_clip_advance(walk, t, dt, 1, &t, NULL, 0, NULL, NULL, NULL);
+        stance_clip_sample(walk, t, NULL, &l, NULL);
+        stance_local_to_model(&m, &l, sk, NULL, NULL);
         for (int i = 0; i < 2; i++) { /* unlocked: the clip's feet moved by the root */
             float *p = off + 3 * (2 * f + i);
             p[0] = m.tx[feet[i]], p[1] = m.ty[feet[i]], p[2] = m.tz[feet[i]] + root.t[2];
@@ -146,7 +146,7 @@ static void test_root_motion_and_goals(void) {
         static float on[3 * 2 * (N + 1)];
         const float dt = 1.0f / 60.0f;
         for (int f = 0; f <= N; f++) {
-            CHECK_OK(stance_instance_update(inst, f ? dt : 0.0f, ws));
+            CHECK_OK(stance_instance_update(inst, f ? dt : 0.0f, ws, NULL));
             stance_transform r;
             stance_instance_root(inst, &r);
             const stance_pose *gm = stance_instance_model_pose(inst);
@@ -164,7 +164,7 @@ static void test_root_motion_and_goals(void) {
         printf("  built-in %s through the graph, root motion: %.3f cm/m\n", names[ci], (double)s);
         CHECK(s < 0.5f);
         /* reset: the root goes back to the identity */
-        CHECK_OK(stance_instance_reset(inst));
+        CHECK_OK(stance_instance_reset(inst, NULL));
         stance_instance_root(inst, &r);
         CHECK(r.t[2] == 0.0f && !stance_instance_footlock_state(inst, 0)->started);
         stance_workspace_destroy(ws);
@@ -197,7 +197,7 @@ static void test_still_root(void) {
         CHECK_OK(stance_instance_set_root(inst, &root, 0, NULL));
         CHECK_OK(stance_instance_set_root(inst, NULL, 0, NULL)); /* root motion moves it again, from there */
         for (int f = 0; f < 30; f++) {
-            CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws));
+            CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws, NULL));
             stance_instance_root(inst, &r);
             if (ci == 0) {
                 CHECK(r.t[0] == 3.5f && r.t[2] == 1e-3f);
@@ -231,7 +231,7 @@ static void test_controller_runs_the_stage(void) {
     CHECK(st && !st->started);
     int planted = 0;
     for (int f = 0; f < 60; f++) {
-        CHECK_OK(stance_controller_update(ctl, 1.0f / 60.0f, ws));
+        CHECK_OK(stance_controller_update(ctl, 1.0f / 60.0f, ws, NULL));
         planted += st->feet[0].planted + st->feet[1].planted;
     }
     CHECK(st->started && planted > 0);
@@ -270,16 +270,16 @@ static void test_two_bone_and_aim(void) {
     stance_pose l, m;
     stance_pose_create(&l, sk->joint_count, NULL, NULL), stance_pose_create(&m, sk->joint_count, NULL, NULL);
     /* weight 0 (the initial target): the pose is the clip's */
-    CHECK_OK(stance_instance_update(inst, 0.0f, ws));
-    stance_clip_sample(walk, 0.0f, NULL, &l);
-    stance_local_to_model(&m, &l, sk, NULL);
+    CHECK_OK(stance_instance_update(inst, 0.0f, ws, NULL));
+    stance_clip_sample(walk, 0.0f, NULL, &l, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     CHECK(fabsf(stance_instance_model_pose(inst)->ty[ankle] - m.ty[ankle]) < 1e-6f);
     /* a reachable target: 10 cm above and forward of the hip's rest reach */
     const float tgt[3] = {m.tx[ankle], m.ty[ankle] + 0.15f, m.tz[ankle] + 0.1f};
     const float look[3] = {m.tx[chain[2]] + 1.0f, m.ty[chain[2]] + 0.2f, m.tz[chain[2]] + 2.0f};
     CHECK_OK(stance_instance_set_ik_target(inst, 0, tgt, 1.0f, NULL));
     CHECK_OK(stance_instance_set_ik_target(inst, 1, look, 1.0f, NULL));
-    CHECK_OK(stance_instance_update(inst, 0.0f, ws));
+    CHECK_OK(stance_instance_update(inst, 0.0f, ws, NULL));
     const stance_pose *gm = stance_instance_model_pose(inst);
     const float d = sqrtf((gm->tx[ankle] - tgt[0]) * (gm->tx[ankle] - tgt[0]) + (gm->ty[ankle] - tgt[1]) * (gm->ty[ankle] - tgt[1]) +
                           (gm->tz[ankle] - tgt[2]) * (gm->tz[ankle] - tgt[2]));
@@ -298,13 +298,13 @@ static void test_two_bone_and_aim(void) {
     tb.upper = hip, tb.lower = knee, tb.end = ankle, tb.keep_end_rotation = 1;
     memcpy(tb.target, tgt, sizeof tgt);
     CHECK_OK(stance_ik_two_bone(&tb, 1.0f, sk, &l, &m, NULL, NULL));
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     stance_aim_desc ad;
     memset(&ad, 0, sizeof ad);
     ad.chain_count = 3, ad.chain = chain;
     memcpy(ad.target, look, sizeof look);
     CHECK_OK(stance_ik_aim(&ad, 1.0f, sk, &l, &m, NULL, NULL));
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     float worst = 0.0f;
     for (int j = 0; j < sk->joint_count; j++) {
         float e = fabsf(gm->tx[j] - m.tx[j]) + fabsf(gm->ty[j] - m.ty[j]) + fabsf(gm->tz[j] - m.tz[j]) + fabsf(gm->qw[j] - m.qw[j]);
@@ -319,7 +319,7 @@ static void test_two_bone_and_aim(void) {
     /* an unreachable target far away: a defined, finite pose */
     const float far[3] = {0.0f, -50.0f, 30.0f};
     CHECK_OK(stance_instance_set_ik_target(inst, 0, far, 1.0f, NULL));
-    CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws));
+    CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws, NULL));
     for (int j = 0; j < sk->joint_count; j++) CHECK(isfinite(gm->tx[j]) && isfinite(gm->qw[j]));
     stance_pose_destroy(&l), stance_pose_destroy(&m);
     stance_workspace_destroy(ws);
@@ -376,7 +376,7 @@ static void test_two_bone_pole(void) {
     CHECK_OK(stance_instance_create(g, NULL, &copy, NULL));
     CHECK_OK(stance_workspace_create(g, NULL, &ws, NULL));
     const int hip = stance_skeleton_find(sk, "upleg_l"), knee = stance_skeleton_find(sk, "leg_l"), ankle = stance_skeleton_find(sk, "foot_l");
-    CHECK_OK(stance_instance_update(inst, 0.0f, ws));
+    CHECK_OK(stance_instance_update(inst, 0.0f, ws, NULL));
     const stance_pose *gm = stance_instance_model_pose(inst);
     /* a reachable target 25 cm up and 10 cm forward of the ankle: the knee must bend */
     const float tgt[3] = {gm->tx[ankle], gm->ty[ankle] + 0.25f, gm->tz[ankle] + 0.1f};
@@ -387,7 +387,7 @@ static void test_two_bone_pole(void) {
     CHECK_OK(stance_instance_set_ik_target(inst, 0, tgt, 1.0f, NULL));
     for (int i = 0; i < 3; i++) {
         CHECK_OK(stance_instance_set_ik_pole(inst, 0, poles[i], NULL));
-        CHECK_OK(stance_instance_update(inst, 0.0f, ws));
+        CHECK_OK(stance_instance_update(inst, 0.0f, ws, NULL));
         float d = sqrtf((gm->tx[ankle] - tgt[0]) * (gm->tx[ankle] - tgt[0]) + (gm->ty[ankle] - tgt[1]) * (gm->ty[ankle] - tgt[1]) +
                         (gm->tz[ankle] - tgt[2]) * (gm->tz[ankle] - tgt[2]));
         float off, side;
@@ -402,25 +402,25 @@ static void test_two_bone_pole(void) {
         if (i < 2) CHECK(side2 < 0.0f);
     }
     /* a copy carries the pole, and so does hot reload onto the same graph */
-    CHECK_OK(stance_instance_copy(copy, inst));
-    CHECK_OK(stance_instance_update(copy, 0.0f, ws));
+    CHECK_OK(stance_instance_copy(copy, inst, NULL));
+    CHECK_OK(stance_instance_update(copy, 0.0f, ws, NULL));
     CHECK(fabsf(stance_instance_model_pose(copy)->tx[knee] - gm->tx[knee]) < 1e-6f);
-    CHECK_OK(stance_instance_reset(copy));
-    CHECK_OK(stance_instance_transfer(copy, inst, NULL, 0));
-    CHECK_OK(stance_instance_update(copy, 0.0f, ws));
+    CHECK_OK(stance_instance_reset(copy, NULL));
+    CHECK_OK(stance_instance_transfer(copy, inst, NULL, 0, NULL));
+    CHECK_OK(stance_instance_update(copy, 0.0f, ws, NULL));
     CHECK(fabsf(stance_instance_model_pose(copy)->tx[knee] - gm->tx[knee]) < 1e-6f);
     /* cleared: the plain solve (an instance that never had a pole) */
     CHECK_OK(stance_instance_set_ik_target(plain, 0, tgt, 1.0f, NULL));
-    CHECK_OK(stance_instance_update(plain, 0.0f, ws));
+    CHECK_OK(stance_instance_update(plain, 0.0f, ws, NULL));
     const stance_pose *pm = stance_instance_model_pose(plain);
     CHECK_OK(stance_instance_set_ik_pole(inst, 0, NULL, NULL));
-    CHECK_OK(stance_instance_update(inst, 0.0f, ws));
+    CHECK_OK(stance_instance_update(inst, 0.0f, ws, NULL));
     CHECK(fabsf(gm->tx[knee] - pm->tx[knee]) + fabsf(gm->ty[knee] - pm->ty[knee]) + fabsf(gm->tz[knee] - pm->tz[knee]) < 1e-6f);
     /* reset clears it too */
     CHECK_OK(stance_instance_set_ik_pole(inst, 0, poles[0], NULL));
-    CHECK_OK(stance_instance_reset(inst));
+    CHECK_OK(stance_instance_reset(inst, NULL));
     CHECK_OK(stance_instance_set_ik_target(inst, 0, tgt, 1.0f, NULL));
-    CHECK_OK(stance_instance_update(inst, 0.0f, ws));
+    CHECK_OK(stance_instance_update(inst, 0.0f, ws, NULL));
     CHECK(fabsf(gm->tx[knee] - pm->tx[knee]) + fabsf(gm->ty[knee] - pm->ty[knee]) + fabsf(gm->tz[knee] - pm->tz[knee]) < 1e-6f);
     /* refused: a pole on an aim entry, a bad index, a NaN pole, no instance */
     const float nan_pole[3] = {0.0f, NAN, 0.0f};
@@ -434,7 +434,7 @@ static void test_two_bone_pole(void) {
     /* a pole on the hip-target line (degenerate): a defined, finite pose */
     const float on_line[3] = {hipp[0] + 2.0f * (tgt[0] - hipp[0]), hipp[1] + 2.0f * (tgt[1] - hipp[1]), hipp[2] + 2.0f * (tgt[2] - hipp[2])};
     CHECK_OK(stance_instance_set_ik_pole(inst, 0, on_line, NULL));
-    CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws));
+    CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws, NULL));
     for (int j = 0; j < sk->joint_count; j++) CHECK(isfinite(gm->tx[j]) && isfinite(gm->qw[j]));
     stance_workspace_destroy(ws);
     stance_instance_destroy(inst), stance_instance_destroy(plain), stance_instance_destroy(copy);
@@ -485,7 +485,7 @@ static void test_contacts_both_sides(void) {
         int last_planted = -1, first_free = -1;
         for (int f = 0; f < fs + 30; f++) {
             if (f == fs) CHECK_OK(stance_instance_set_trigger(inst, 0, NULL));
-            CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws));
+            CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws, NULL));
             const int planted = fl->feet[0].planted && fl->feet[1].planted, free_ = !fl->feet[0].planted && !fl->feet[1].planted;
             if (f < fs) CHECK(planted);
             if (f >= fs && planted) last_planted = f - fs;
@@ -521,7 +521,7 @@ static void test_no_allocation_per_update(void) {
         stance_transform root = stance_transform_identity();
         root.t[2] = 2.0f * (float)f / 60.0f;
         if (f % 200 == 199) CHECK_OK(stance_instance_set_root(inst, &root, 1, NULL)); /* a teleport */
-        CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws));
+        CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws, NULL));
     }
     struct mallinfo2 after = mallinfo2();
     CHECK(cnt.allocs == allocs);
@@ -543,14 +543,14 @@ static void test_teleport_forgets_locks(void) {
     stance_workspace *ws = NULL;
     CHECK_OK(stance_instance_create(g, NULL, &inst, NULL));
     CHECK_OK(stance_workspace_create(g, NULL, &ws, NULL));
-    for (int f = 0; f < 30; f++) CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws));
+    for (int f = 0; f < 30; f++) CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws, NULL));
     const stance_footlock_state *st = stance_instance_footlock_state(inst, 0);
     CHECK(st->started);
     stance_transform far = stance_transform_identity();
     far.t[0] = 100.0f;
     CHECK_OK(stance_instance_set_root(inst, &far, 1, NULL));
     CHECK(!st->started);
-    CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws));
+    CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws, NULL));
     /* the feet are where the animation puts them at the new place: no leg stretched back 100 m */
     const stance_pose *gm = stance_instance_model_pose(inst);
     const int fl = stance_skeleton_find(b.skeleton, "foot_l");
@@ -567,7 +567,7 @@ static void test_teleport_forgets_locks(void) {
     stance_instance_root(inst, &r);
     CHECK(r.t[0] == 100.0f);
     CHECK_STATUS(stance_instance_set_root(NULL, &far, 0, NULL), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_instance_set_ground(NULL, NULL, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_instance_set_ground(NULL, NULL, NULL, NULL), STANCE_ERR_ARGUMENT);
     for (int j = 0; j < gm->joint_count; j++) CHECK(isfinite(gm->tx[j]) && isfinite(gm->qw[j]));
     /* hot reload: a new instance (here of a graph without the entry) takes the root; the entry is reported */
     stance_graph *g2 = NULL;
@@ -575,7 +575,7 @@ static void test_teleport_forgets_locks(void) {
     CHECK_OK(one_clip_graph(&b, stance_builtin_clip(&b, "walk"), NULL, 0, NULL, &g2, NULL));
     CHECK_OK(stance_instance_create(g2, NULL, &i2, NULL));
     char report[256];
-    CHECK_OK(stance_instance_transfer(i2, inst, report, sizeof report));
+    CHECK_OK(stance_instance_transfer(i2, inst, report, sizeof report, NULL));
     stance_instance_root(i2, &r);
     CHECK(r.t[0] == 100.0f && strstr(report, "dropped ik entry 'feet'") != NULL);
     stance_instance_destroy(i2);
@@ -604,12 +604,12 @@ static void test_ground_callback(void) {
     CHECK_OK(stance_instance_create(g, NULL, &c, NULL));
     CHECK_OK(stance_workspace_create(g, NULL, &ws, NULL));
     float step = -1000.0f; /* all the ground is 0.1 up */
-    CHECK_OK(stance_instance_set_ground(c, step_ground, &step));
+    CHECK_OK(stance_instance_set_ground(c, step_ground, &step, NULL));
     float worst = 0.0f;
     int planted = 0;
     for (int f = 0; f < 120; f++) {
-        CHECK_OK(stance_instance_update(a, 1.0f / 60.0f, ws));
-        CHECK_OK(stance_instance_update(c, 1.0f / 60.0f, ws));
+        CHECK_OK(stance_instance_update(a, 1.0f / 60.0f, ws, NULL));
+        CHECK_OK(stance_instance_update(c, 1.0f / 60.0f, ws, NULL));
         const stance_footlock_state *sa = stance_instance_footlock_state(a, 0), *sc = stance_instance_footlock_state(c, 0);
         for (int i = 0; i < 2; i++)
             if (sa->feet[i].planted && sc->feet[i].planted) {

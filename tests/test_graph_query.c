@@ -40,45 +40,45 @@ static void test_transitions_read_back(void) {
     if (!g) { stance_builtin_destroy(&b); return; }
     CHECK(stance_graph_transition_count(g) == 3);
     int first = -1, count = -1;
-    CHECK_OK(stance_graph_machine_states(g, 1, &first, &count));
+    CHECK_OK(stance_graph_machine_states(g, 1, &first, &count, NULL));
     CHECK(first == 2 && count == 2); /* machine N's states follow M's two */
     CHECK(stance_graph_machine_entry(g, 0) == 1);  /* B */
     CHECK(stance_graph_machine_entry(g, 1) == 2);  /* the first state, W */
     CHECK(stance_graph_state_motion(g, 0) == STANCE_MOTION_CLIP);
 
     stance_transition_info t;
-    CHECK_OK(stance_graph_transition(g, 0, &t));
+    CHECK_OK(stance_graph_transition(g, 0, &t, NULL));
     CHECK(t.machine == 0 && t.from == 0 && t.to == 1 && t.condition_count == 2);
     CHECK(t.mode == STANCE_SWITCH_CUT && t.exit == STANCE_EXIT_NONE && t.uninterruptible == 0);
     CHECK(t.blend_time == 0.4f);
     stance_condition_info c;
-    CHECK_OK(stance_graph_condition(g, 0, 0, &c));
+    CHECK_OK(stance_graph_condition(g, 0, 0, &c, NULL));
     CHECK(c.param == 0 && c.op == STANCE_CMP_GE && c.group == 0);
     CHECK_NEAR(c.value, 0.5, 0);
     CHECK_NEAR(c.hysteresis, 0.05, 1e-7);
-    CHECK_OK(stance_graph_condition(g, 0, 1, &c));
+    CHECK_OK(stance_graph_condition(g, 0, 1, &c, NULL));
     CHECK(c.param == 2 && c.op == STANCE_CMP_NE && c.group == 1);
     CHECK_NEAR(c.value, 2.0, 0);
 
-    CHECK_OK(stance_graph_transition(g, 1, &t));
+    CHECK_OK(stance_graph_transition(g, 1, &t, NULL));
     CHECK(t.machine == 0 && t.from == -1 && t.to == 0 && t.condition_count == 1);
     CHECK(t.exit == STANCE_EXIT_NORMALIZED && t.easing == STANCE_EASE_LINEAR && t.uninterruptible == 1 && t.allow_self == 1);
     CHECK(t.exit_time == 0.75f);
     CHECK_NEAR(t.blend_time, 0.3, 1e-7); /* 0 in the description: the graph's default */
-    CHECK_OK(stance_graph_condition(g, 1, 0, &c));
+    CHECK_OK(stance_graph_condition(g, 1, 0, &c, NULL));
     CHECK(c.param == 1 && c.op == STANCE_CMP_TRUE);
 
-    CHECK_OK(stance_graph_transition(g, 2, &t));
+    CHECK_OK(stance_graph_transition(g, 2, &t, NULL));
     CHECK(t.machine == 1 && t.from == 3 && t.to == 2); /* V -> W, global indices */
 
     /* bad input */
-    CHECK_STATUS(stance_graph_transition(g, 3, &t), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_graph_transition(g, -1, &t), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_graph_transition(NULL, 0, &t), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_graph_transition(g, 0, NULL), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_graph_condition(g, 0, 2, &c), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_graph_condition(g, 2, -1, &c), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_graph_machine_states(g, 2, &first, &count), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_graph_transition(g, 3, &t, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_graph_transition(g, -1, &t, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_graph_transition(NULL, 0, &t, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_graph_transition(g, 0, NULL, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_graph_condition(g, 0, 2, &c, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_graph_condition(g, 2, -1, &c, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_graph_machine_states(g, 2, &first, &count, NULL), STANCE_ERR_ARGUMENT);
     CHECK(stance_graph_machine_entry(g, 5) == -1 && stance_graph_state_motion(g, 4) == -1);
     CHECK(stance_graph_transition_count(NULL) == 0);
     CHECK(!strcmp(stance_compare_symbol(STANCE_CMP_LT), "<") && !strcmp(stance_compare_symbol((stance_compare)99), "?"));

@@ -158,7 +158,7 @@ static void test_builtin_json_matches_lesson_graph(void) {
             if (f == 30) CHECK_OK(stance_instance_set_float_by_name(both[k], "speed", 1.5f, NULL));
             if (f == 90) CHECK_OK(stance_instance_set_trigger_by_name(both[k], "jump", NULL));
             if (f == 150) CHECK_OK(stance_instance_set_float_by_name(both[k], "speed", 0.0f, NULL));
-            CHECK_OK(stance_instance_update(both[k], 1.0f / 60.0f, TEST_WS_INST(both[k])));
+            CHECK_OK(stance_instance_update(both[k], 1.0f / 60.0f, TEST_WS_INST(both[k]), NULL));
         }
         const stance_pose *pa = stance_instance_model_pose(ia), *pb = stance_instance_model_pose(ib);
         for (int j = 0; j < pa->joint_count; j++) {
@@ -171,7 +171,7 @@ static void test_builtin_json_matches_lesson_graph(void) {
     CHECK(worst <= 1e-6f);
     if (worst > 1e-6f) fprintf(stderr, "  the two graphs differ by %g m\n", (double)worst);
     stance_machine_status st;
-    CHECK_OK(stance_instance_machine_status(ia, 0, &st));
+    CHECK_OK(stance_instance_machine_status(ia, 0, &st, NULL));
     CHECK(st.state >= 0);
 done_inst:
     stance_instance_destroy(ia);
@@ -210,9 +210,9 @@ static void test_robot_json(void) {
     CHECK_OK(stance_instance_create(g, NULL, &inst, NULL));
     if (inst) {
         CHECK_OK(stance_instance_set_float_by_name(inst, "speed", 4.0f, NULL));
-        for (int f = 0; f < 60; f++) CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, TEST_WS_INST(inst)));
+        for (int f = 0; f < 60; f++) CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, TEST_WS_INST(inst), NULL));
         stance_machine_status st;
-        CHECK_OK(stance_instance_machine_status(inst, 0, &st));
+        CHECK_OK(stance_instance_machine_status(inst, 0, &st, NULL));
         CHECK(st.state == stance_graph_find_state(g, "Move"));
     }
     stance_instance_destroy(inst);

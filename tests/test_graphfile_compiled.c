@@ -6,9 +6,11 @@
  * must give bit-identical local and model poses and the same events, for
  * graphs/builtin.json, graphs/robot.json (RobotExpressive) and
  * graphs/robot_footlock.json (the same with an IK stage). Also: hot
- * reload between the two forms, the section's validation (a clip index out
- * of range at the offset the layout puts it, truncation, every byte
- * flipped with the checksum mended), and the errors of bad saves. */
+ * reload between the two forms, the section's validation (the rows of
+ * docs/build.md's layout, a clip index and a state type out of range at
+ * the offsets the layout puts them, a count beyond the bytes, truncation,
+ * every byte flipped with the checksum mended), and the errors of bad
+ * saves. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +85,7 @@ static void check_identical(const stance_graph *ga, const stance_graph *gb, cons
         for (int k = 0; k < 2; k++) {
             CHECK_OK(stance_instance_set_float(both[k], speed, v, NULL));
             if (pressed) CHECK_OK(stance_instance_set_trigger(both[k], jump, NULL));
-            CHECK_OK(stance_instance_update(both[k], dt, TEST_WS_INST(both[k])));
+            CHECK_OK(stance_instance_update(both[k], dt, TEST_WS_INST(both[k]), NULL));
         }
         int na, nb;
         const stance_event *ea = stance_instance_events(ia, &na, NULL), *eb = stance_instance_events(ib, &nb, NULL);
@@ -173,18 +175,18 @@ static void test_reload_either_form(void) {
     const stance_graph *g1 = stance_graphfile_graph(v1), *g2 = stance_graphfile_graph(v2);
     int jump = stance_graph_find_state(g1, "Jump");
     CHECK_OK(stance_controller_set(ctl, jump, &err));
-    for (int f = 0; f < 20; f++) CHECK_OK(stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl)));
+    for (int f = 0; f < 20; f++) CHECK_OK(stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl), NULL));
     char report[512];
     CHECK_OK(stance_controller_reload(ctl, g2, report, sizeof report, &err));
     CHECK(report[0] == 0); /* the same graph: nothing dropped */
     CHECK(stance_controller_graph(ctl) == g2);
     CHECK(stance_controller_layer_state(ctl, stance_graph_find_layer(g2, "layer1")) ==
           stance_graph_find_state(g2, "Jump"));
-    for (int f = 0; f < 20; f++) CHECK_OK(stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl)));
+    for (int f = 0; f < 20; f++) CHECK_OK(stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl), NULL));
     CHECK_OK(stance_graphfile_load(json, NULL, &v3, &err));
     CHECK_OK(stance_controller_reload(ctl, stance_graphfile_graph(v3), report, sizeof report, &err));
     CHECK(report[0] == 0);
-    CHECK_OK(stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl)));
+    CHECK_OK(stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl), NULL));
     /* an asset option with a compiled graph is an error, as is a .stance with no graph */
     stance_graphfile *bad = NULL;
     stance_graphfile_options opt = {.asset_override = "builtin"};
@@ -232,6 +234,9 @@ static int small_make(small *s) {
     return 1;
 }
 
+static uint32_t u32_at(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 static size_t u64_at(const unsigned char *p) {
     uint64_t v = 0;
     for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
@@ -266,28 +271,42 @@ static void test_section_validation(void) {
     unsigned char *bytes = malloc(size);
     size_t len = 0, body = grph_body(saved, size, &len);
     CHECK(body > 0 && body + len == size); /* GRPH is the last section */
-    /* the layout puts the state's clip index at byte 44 of the body: format,
-     * two floats, 0 params, 1 machine, "M", no entry, 1 state, 0 transitions,
-     * "S", type, flags, speed, no speed_param, fade_time */
-    CHECK(len == 52); /* ... clip index, 0 layers */
+    /* the layout of docs/build.md (GRPH format 2): u32 format 2, u32 joints,
+     * u32 rows, then each row: tag, u32 count, u32 bytes, its records */
+    CHECK(u32_at(saved + body) == 2 && (int)u32_at(saved + body + 4) == s.b.skeleton->joint_count);
+    const char *tags[] = {"HEAD", "PARM", "MACH", "DELT", "STAT", "TRAN", "STRN", "ANYT", "COND", "ENTR", "LAYR", "MASK",
+                          "REFP", "STEP", "SCAP", "IKEN", "IKCL", "CTCT"};
+    const int rows = (int)(sizeof tags / sizeof tags[0]);
+    CHECK((int)u32_at(saved + body + 8) == rows);
+    size_t at = body + 12, stat = 0, mach = 0;
+    for (int i = 0; i < rows && at + 12 <= body + len; i++) {
+        CHECK(!memcmp(saved + at, tags[i], 4));
+        if (!memcmp(saved + at, "STAT", 4)) stat = at;
+        if (!memcmp(saved + at, "MACH", 4)) mach = at;
+        at += 12 + u32_at(saved + at + 8);
+    }
+    CHECK(at == body + len); /* the rows fill the section */
+    CHECK(stat && u32_at(saved + stat + 4) == 1 && mach && u32_at(saved + mach + 4) == 1);
+    /* the state's record: name[64], i32 machine, i32 type, i32 clip (its index among the file's clips) */
+    CHECK(!memcmp(saved + stat + 12, "S", 2) && u32_at(saved + stat + 12 + 68) == 0 && u32_at(saved + stat + 12 + 72) == 0);
     memcpy(bytes, saved, size);
-    bytes[body + 44] = 99;
+    bytes[stat + 12 + 72] = 99;
     mend_checksum(bytes, size);
     stance_asset a;
     CHECK_STATUS(stance_asset_load_memory(bytes, size, NULL, &a, &err), STANCE_ERR_FORMAT);
-    CHECK(strstr(err.message, "graph: clip index 99 is not below the file's 1 clips") != NULL);
-    /* an unknown state type: the byte after "S" (offset 33) */
+    CHECK(strstr(err.message, "graph: state 0 'S': clip 99 is not -1 or 0..0 (the file's clips)") != NULL);
+    /* an unknown state type */
     memcpy(bytes, saved, size);
-    bytes[body + 33] = 7;
+    bytes[stat + 12 + 68] = 7;
     mend_checksum(bytes, size);
     CHECK_STATUS(stance_asset_load_memory(bytes, size, NULL, &a, &err), STANCE_ERR_FORMAT);
-    CHECK(strstr(err.message, "unknown state type 7") != NULL);
-    /* a machine count far beyond the bytes (offset 16) */
+    CHECK(strstr(err.message, "graph: state 0 'S': type 7 is not in 0..3") != NULL);
+    /* a machine count far beyond the bytes */
     memcpy(bytes, saved, size);
-    bytes[body + 19] = 0x7f;
+    bytes[mach + 7] = 0x7f;
     mend_checksum(bytes, size);
     CHECK_STATUS(stance_asset_load_memory(bytes, size, NULL, &a, &err), STANCE_ERR_FORMAT);
-    CHECK(strstr(err.message, "machine count") != NULL);
+    CHECK(strstr(err.message, "graph: the machine array has 2130706433 records, more than 64") != NULL);
     /* truncated by 1..len bytes: always an error, never a read past the end */
     for (size_t cut = 1; cut <= len; cut++) {
         memcpy(bytes, saved, size);

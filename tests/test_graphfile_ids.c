@@ -111,7 +111,7 @@ static void test_hot_reload_files(void) {
     const stance_graph *g1 = stance_graphfile_graph(v1);
     stance_controller_set(ctl, stance_graph_find_state(g1, "Idle"), NULL);
     stance_controller_set(ctl, stance_graph_find_state(g1, "Jump"), NULL);
-    for (int f = 0; f < 30; f++) stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl));
+    for (int f = 0; f < 30; f++) stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl), NULL);
     /* version 2 renames Idle to Rest and adds a layer */
     char *t2 = malloc(strlen(text) + 64);
     strcpy(t2, text);
@@ -125,7 +125,7 @@ static void test_hot_reload_files(void) {
     const stance_graph *g2 = stance_graphfile_graph(v2);
     CHECK(stance_controller_layer_state(ctl, 1) == stance_graph_find_state(g2, "Jump"));
     stance_machine_status ms;
-    stance_instance_machine_status(stance_controller_instance(ctl), 1, &ms);
+    stance_instance_machine_status(stance_controller_instance(ctl), 1, &ms, NULL);
     CHECK_NEAR(ms.state_time, 30.0 / 60, 1e-4); /* the jump went on where it was */
     stance_graphfile_destroy(v1);
     /* a broken file: the load fails, the running graph is untouched */
@@ -133,7 +133,7 @@ static void test_hot_reload_files(void) {
     CHECK(stance_graphfile_load_string(t2, "v3.json", NULL, NULL, &bad, &err) != STANCE_OK);
     CHECK(strncmp(err.message, "v3.json:", 8) == 0);
     CHECK(stance_controller_graph(ctl) == g2);
-    for (int f = 0; f < 10; f++) CHECK_OK(stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl)));
+    for (int f = 0; f < 10; f++) CHECK_OK(stance_controller_update(ctl, 1.0f / 60, TEST_WS_CTL(ctl), NULL));
     stance_controller_destroy(ctl);
     stance_graphfile_destroy(v2);
     free(t2);

@@ -66,10 +66,10 @@ static void test_robot_walk(void) {
         stance_transform root = stance_transform_identity();
         root.t[0] = vel[0] * (float)fr * dt, root.t[2] = vel[2] * (float)fr * dt;
         CHECK_OK(stance_instance_set_root(inst, &root, 0, NULL));
-        CHECK_OK(stance_instance_update(inst, fr ? dt : 0.0f, ws));
-        if (fr > 0) stance_clip_advance(walk, t, dt, 1, &t, NULL, 0, NULL, NULL);
-        stance_clip_sample(walk, t, NULL, &l);
-        stance_local_to_model(&m, &l, sk, NULL);
+        CHECK_OK(stance_instance_update(inst, fr ? dt : 0.0f, ws, NULL));
+        if (fr > 0) stance_clip_advance(walk, t, dt, 1, &t, NULL, 0, NULL, NULL, NULL);
+        stance_clip_sample(walk, t, NULL, &l, NULL);
+        stance_local_to_model(&m, &l, sk, NULL, NULL);
         const stance_pose *gm = stance_instance_model_pose(inst);
         for (int k = 0; k < 2; k++) {
             float *p = off + 3 * (2 * fr + k), *q = on + 3 * (2 * fr + k);
@@ -150,7 +150,7 @@ static void run(const stance_graph *g, stance_workspace *ws, const legs *L, floa
         stance_transform root = stance_transform_identity();
         root.t[2] = v * dt * (float)f; /* the robot walks along +Z (its walk's planted feet move back along -Z) */
         CHECK_OK(stance_instance_set_root(inst, &root, 0, NULL));
-        CHECK_OK(stance_instance_update(inst, f ? dt : 0.0f, ws));
+        CHECK_OK(stance_instance_update(inst, f ? dt : 0.0f, ws, NULL));
         const stance_pose *m = stance_instance_model_pose(inst);
         for (int j = 0; j < m->joint_count; j++) o->finite = o->finite && isfinite(m->tx[j]) && isfinite(m->ty[j]) && isfinite(m->qw[j]);
         const stance_footlock_state *st = has_ik ? stance_instance_footlock_state(inst, 0) : NULL;
@@ -169,7 +169,7 @@ static void run(const stance_graph *g, stance_workspace *ws, const legs *L, floa
         }
     }
     o->locked = (double)locked / (double)((FRAMES + 1) * LEGS);
-    stance_pose_copy(&o->last, stance_instance_model_pose(inst));
+    stance_pose_copy(&o->last, stance_instance_model_pose(inst), NULL);
     stance_instance_destroy(inst);
 }
 
@@ -184,8 +184,8 @@ static void test_robot_sweep(void) {
     legs L;
     stance_pose rl, rm;
     stance_pose_create(&rl, sk->joint_count, NULL, NULL), stance_pose_create(&rm, sk->joint_count, NULL, NULL);
-    stance_pose_set_rest(&rl, sk);
-    stance_local_to_model(&rm, &rl, sk, NULL);
+    stance_pose_set_rest(&rl, sk, NULL);
+    stance_local_to_model(&rm, &rl, sk, NULL, NULL);
     for (int k = 0; k < LEGS; k++) {
         L.hip[k] = stance_skeleton_find(sk, d->ik[0].legs[k].hip), L.knee[k] = stance_skeleton_find(sk, d->ik[0].legs[k].knee);
         L.foot[k] = stance_skeleton_find(sk, d->ik[0].legs[k].ankle);
@@ -208,8 +208,8 @@ static void test_robot_sweep(void) {
             const stance_clip *c = st->clip ? st->clip : st->entries[e].clip;
             const int n = (int)(c->duration * 60.0f) + 1;
             for (int f = 0; f <= n; f++) {
-                stance_clip_sample(c, c->duration * (float)f / (float)n, NULL, &rl);
-                stance_local_to_model(&rm, &rl, sk, NULL);
+                stance_clip_sample(c, c->duration * (float)f / (float)n, NULL, &rl, NULL);
+                stance_local_to_model(&rm, &rl, sk, NULL, NULL);
                 for (int k = 0; k < LEGS; k++) {
                     const double a = knee_angle(&rm, L.hip[k], L.knee[k], L.foot[k]);
                     const double r = dist(&rm, L.hip[k], L.foot[k]) / L.len[k];
@@ -266,7 +266,7 @@ static void test_robot_sweep(void) {
     stance_pose again;
     stance_pose_create(&again, sk->joint_count, NULL, NULL);
     run(g, ws, &L, 1.0f, &o);
-    stance_pose_copy(&again, &o.last);
+    stance_pose_copy(&again, &o.last, NULL);
     run(g, ws, &L, 1.0f, &o);
     CHECK(!memcmp(again.memory, o.last.memory, stance_pose_bytes(sk->joint_count)));
     stance_pose_destroy(&again);
@@ -362,7 +362,7 @@ static void test_all_kinds_compiled_identical(void) {
         for (int k = 0; k < 2; k++) {
             CHECK_OK(stance_instance_set_ik_target(both[k], 1, reach, 0.8f, NULL));
             CHECK_OK(stance_instance_set_ik_target(both[k], 2, look, 1.0f, NULL));
-            CHECK_OK(stance_instance_update(both[k], 1.0f / 60.0f, test_ws(stance_instance_graph(both[k]))));
+            CHECK_OK(stance_instance_update(both[k], 1.0f / 60.0f, test_ws(stance_instance_graph(both[k])), NULL));
         }
         const stance_pose *pa = stance_instance_model_pose(ia), *pb = stance_instance_model_pose(ib);
         const stance_pose *la = stance_instance_local_pose(ia), *lb = stance_instance_local_pose(ib);
@@ -375,7 +375,7 @@ static void test_all_kinds_compiled_identical(void) {
     const stance_pose *pa = stance_instance_model_pose(ia);
     const float hx = pa->tx[hand], hy = pa->ty[hand], hz = pa->tz[hand], zero[3] = {0, 0, 0};
     CHECK_OK(stance_instance_set_ik_target(ia, 1, zero, 0.0f, NULL));
-    CHECK_OK(stance_instance_update(ia, 0.0f, test_ws(ga)));
+    CHECK_OK(stance_instance_update(ia, 0.0f, test_ws(ga), NULL));
     CHECK(fabsf(pa->tx[hand] - hx) + fabsf(pa->ty[hand] - hy) + fabsf(pa->tz[hand] - hz) > 0.01f);
     stance_instance_destroy(ia), stance_instance_destroy(ib);
     stance_asset_destroy(&loaded);

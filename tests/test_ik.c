@@ -67,10 +67,10 @@ static void rig_make(rig *r, float bend) {
     r->sk = leg(bend);
     stance_pose_create(&r->local, LEG_JOINTS, NULL, NULL);
     stance_pose_create(&r->model, LEG_JOINTS, NULL, NULL);
-    stance_pose_set_rest(&r->local, r->sk);
-    stance_local_to_model(&r->model, &r->local, r->sk, NULL);
+    stance_pose_set_rest(&r->local, r->sk, NULL);
+    stance_local_to_model(&r->model, &r->local, r->sk, NULL, NULL);
 }
-static void rig_update(rig *r) { stance_local_to_model(&r->model, &r->local, r->sk, NULL); }
+static void rig_update(rig *r) { stance_local_to_model(&r->model, &r->local, r->sk, NULL, NULL); }
 static void rig_free(rig *r) {
     stance_pose_destroy(&r->local), stance_pose_destroy(&r->model);
     stance_skeleton_destroy(r->sk);
@@ -217,11 +217,11 @@ static void test_weight_and_end_rotation(void) {
     td.keep_end_rotation = 1;
     stance_pose before;
     stance_pose_create(&before, LEG_JOINTS, NULL, NULL);
-    stance_pose_copy(&before, &r0.local);
+    stance_pose_copy(&before, &r0.local, NULL);
     CHECK_OK(stance_ik_two_bone(&td, 0.0f, r0.sk, &r0.local, &r0.model, NULL, NULL));
     CHECK(!memcmp(before.memory, r0.local.memory, stance_pose_bytes(LEG_JOINTS))); /* weight 0: untouched */
     stance_transform ankle_before;
-    stance_pose_get(&r1.model, ANKLE, &ankle_before);
+    stance_pose_get(&r1.model, ANKLE, &ankle_before, NULL);
     CHECK_OK(stance_ik_two_bone(&td, 1.0f, r1.sk, &r1.local, &r1.model, NULL, NULL));
     CHECK_OK(stance_ik_two_bone(&td, 0.5f, rh.sk, &rh.local, &rh.model, NULL, NULL));
     rig_update(&r1), rig_update(&rh);
@@ -256,7 +256,7 @@ static void test_control_bone_end(void) {
     stance_two_bone_desc td = chain(0.25, 0.45, 0.15);
     td.end = CTRL;
     stance_transform ctrl_before;
-    stance_pose_get(&r.local, CTRL, &ctrl_before);
+    stance_pose_get(&r.local, CTRL, &ctrl_before, NULL);
     CHECK_OK(stance_ik_two_bone(&td, 1.0f, r.sk, &r.local, &r.model, NULL, NULL));
     rig_update(&r);
     v3 carried = qrot(&r.model, KNEE, off_local);
@@ -272,7 +272,7 @@ static void test_degenerate_and_bad_input(void) {
     rig_make(&r, 0.5f);
     stance_pose before;
     stance_pose_create(&before, LEG_JOINTS, NULL, NULL);
-    stance_pose_copy(&before, &r.local);
+    stance_pose_copy(&before, &r.local, NULL);
     stance_error err;
     stance_two_bone_desc td = chain(NAN, 0.5, 0.0);
     CHECK_STATUS(stance_ik_two_bone(&td, 1.0f, r.sk, &r.local, &r.model, NULL, &err), STANCE_ERR_VALUE);
@@ -316,7 +316,7 @@ static void test_degenerate_and_bad_input(void) {
     rig_make(&r3, 0.5f);
     r3.local.ty[KNEE] = 0.0f;
     rig_update(&r3);
-    stance_pose_copy(&before, &r3.local);
+    stance_pose_copy(&before, &r3.local, NULL);
     td = chain(0.3, 0.3, 0.3);
     CHECK_OK(stance_ik_two_bone(&td, 1.0f, r3.sk, &r3.local, &r3.model, &res, NULL));
     CHECK(res.degenerate && isfinite(res.error));
@@ -363,8 +363,8 @@ static void test_aim_hits_target(void) {
         stance_pose l, m, l0;
         stance_pose_create(&l, AIM_JOINTS, NULL, NULL), stance_pose_create(&m, AIM_JOINTS, NULL, NULL);
         stance_pose_create(&l0, AIM_JOINTS, NULL, NULL);
-        stance_pose_set_rest(&l, sk), stance_pose_copy(&l0, &l);
-        stance_local_to_model(&m, &l, sk, NULL);
+        stance_pose_set_rest(&l, sk, NULL), stance_pose_copy(&l0, &l, NULL);
+        stance_local_to_model(&m, &l, sk, NULL, NULL);
         int ch[3] = {A_CHEST, A_NECK, A_HEAD};
         stance_aim_desc ad;
         memset(&ad, 0, sizeof ad);
@@ -372,7 +372,7 @@ static void test_aim_hits_target(void) {
         ad.target[0] = (float)targets[t].x, ad.target[1] = (float)targets[t].y, ad.target[2] = (float)targets[t].z;
         stance_aim_result res;
         CHECK_OK(stance_ik_aim(&ad, 1.0f, sk, &l, &m, &res, NULL));
-        stance_local_to_model(&m, &l, sk, NULL);
+        stance_local_to_model(&m, &l, sk, NULL, NULL);
         v3 fwd = qrot(&m, A_HEAD, (v3){0, 0, 1}); /* +Z, the default forward */
         v3 want = sub(targets[t], pos(&m, A_HEAD));
         CHECK(angle(fwd, want) < 1e-4);
@@ -388,8 +388,8 @@ static void test_aim_limits_and_up(void) {
     stance_pose l, m, l0;
     stance_pose_create(&l, AIM_JOINTS, NULL, NULL), stance_pose_create(&m, AIM_JOINTS, NULL, NULL);
     stance_pose_create(&l0, AIM_JOINTS, NULL, NULL);
-    stance_pose_set_rest(&l, sk), stance_pose_copy(&l0, &l);
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_pose_set_rest(&l, sk, NULL), stance_pose_copy(&l0, &l, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     int ch[3] = {A_CHEST, A_NECK, A_HEAD};
     const float lim[3] = {0.1f, 0.1f, 0.2f};
     stance_aim_desc ad;
@@ -398,20 +398,20 @@ static void test_aim_limits_and_up(void) {
     ad.target[0] = -3.0f, ad.target[1] = 1.7f, ad.target[2] = -0.5f; /* far behind-left */
     stance_aim_result res;
     CHECK_OK(stance_ik_aim(&ad, 1.0f, sk, &l, &m, &res, NULL));
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     for (int k = 0; k < 3; k++) CHECK(local_turn(&l0, &l, ch[k]) <= lim[k] + 1e-4);
     v3 fwd = qrot(&m, A_HEAD, (v3){0, 0, 1});
     double err_now = angle(fwd, sub((v3){-3, 1.7, -0.5}, pos(&m, A_HEAD)));
     CHECK(err_now > 0.5);                           /* the limits stop it short */
     CHECK_NEAR(res.angle_error, err_now, 1e-4);     /* and it says how short */
     /* weights: only the head turns */
-    stance_pose_copy(&l, &l0);
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_pose_copy(&l, &l0, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     const float w[3] = {0.0f, 0.0f, 1.0f};
     ad.max_angles = NULL, ad.weights = w;
     ad.use_up = 1, ad.up_target[0] = 1.0f; /* the head's up leans to +X */
     CHECK_OK(stance_ik_aim(&ad, 1.0f, sk, &l, &m, &res, NULL));
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     CHECK(local_turn(&l0, &l, A_CHEST) < 1e-6 && local_turn(&l0, &l, A_NECK) < 1e-6);
     fwd = qrot(&m, A_HEAD, (v3){0, 0, 1});
     CHECK(angle(fwd, sub((v3){-3, 1.7, -0.5}, pos(&m, A_HEAD))) < 1e-4);
@@ -420,23 +420,23 @@ static void test_aim_limits_and_up(void) {
     CHECK(fabs(dot(up, cross(fwd, (v3){1, 0, 0}))) < 1e-4);
     CHECK(dot(up, (v3){1, 0, 0}) > 0);
     /* degenerate: target on the head; bad: NaN, a chain that is not one */
-    stance_pose_copy(&l, &l0);
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_pose_copy(&l, &l0, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     ad.weights = NULL, ad.use_up = 0;
     ad.target[0] = m.tx[A_HEAD], ad.target[1] = m.ty[A_HEAD], ad.target[2] = m.tz[A_HEAD];
     CHECK_OK(stance_ik_aim(&ad, 1.0f, sk, &l, &m, &res, NULL));
     CHECK(res.degenerate && !memcmp(l.memory, l0.memory, stance_pose_bytes(AIM_JOINTS)));
     ad.target[0] = 0.0f, ad.target[1] = 1.7f, ad.target[2] = -5.0f; /* straight behind: 180 degrees */
     CHECK_OK(stance_ik_aim(&ad, 1.0f, sk, &l, &m, &res, NULL));
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     CHECK(finite_pose(&l) && finite_pose(&m));
     fwd = qrot(&m, A_HEAD, (v3){0, 0, 1});
     CHECK(angle(fwd, sub((v3){0, 1.7, -5}, pos(&m, A_HEAD))) < 1e-3);
     ad.target[0] = 3e30f, ad.target[1] = 2e30f, ad.target[2] = -1e30f; /* far away: still aimed */
-    stance_pose_copy(&l, &l0);
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_pose_copy(&l, &l0, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     CHECK_OK(stance_ik_aim(&ad, 1.0f, sk, &l, &m, &res, NULL));
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     CHECK(finite_pose(&l) && isfinite(res.angle_error));
     CHECK(angle(qrot(&m, A_HEAD, (v3){0, 0, 1}), (v3){3, 2, -1}) < 1e-3);
     ad.target[0] = NAN;
@@ -460,7 +460,7 @@ static void test_no_allocation(void) {
     stance_skeleton *sk = spine();
     stance_pose l, m;
     stance_pose_create(&l, AIM_JOINTS, NULL, NULL), stance_pose_create(&m, AIM_JOINTS, NULL, NULL);
-    stance_pose_set_rest(&l, sk);
+    stance_pose_set_rest(&l, sk, NULL);
     int ch[3] = {A_CHEST, A_NECK, A_HEAD};
     struct mallinfo2 before = mallinfo2();
     for (int i = 0; i < 1000; i++) {
@@ -468,7 +468,7 @@ static void test_no_allocation(void) {
         td.use_pole = i & 1, td.pole[2] = 1.0f;
         stance_ik_two_bone(&td, 1.0f, r.sk, &r.local, &r.model, NULL, NULL);
         rig_update(&r);
-        stance_local_to_model(&m, &l, sk, NULL);
+        stance_local_to_model(&m, &l, sk, NULL, NULL);
         stance_aim_desc ad;
         memset(&ad, 0, sizeof ad);
         ad.chain_count = 3, ad.chain = ch, ad.target[0] = (float)sin(i * 0.05), ad.target[1] = 1.6f, ad.target[2] = 1.0f;

@@ -91,15 +91,15 @@ static void play(const rig *r, float out[FRAMES][3], int mode) {
     CHECK_OK(stance_instance_create(r->g, NULL, &inst, NULL));
     CHECK_OK(stance_workspace_create(r->g, NULL, &ws, NULL));
     if (!inst || !ws) return;
-    if (mode >= 0) CHECK_OK(stance_instance_override_switch(inst, mode, T, -1));
+    if (mode >= 0) CHECK_OK(stance_instance_override_switch(inst, mode, T, -1, NULL));
     for (int f = 0; f < FRAMES; f++) {
         if (f == FS) CHECK_OK(stance_instance_set_trigger(inst, 0, NULL));
-        CHECK_OK(stance_instance_update(inst, DT, ws));
+        CHECK_OK(stance_instance_update(inst, DT, ws, NULL));
         const stance_pose *m = stance_instance_model_pose(inst);
         out[f][0] = m->tx[1], out[f][1] = m->ty[1], out[f][2] = m->tz[1];
         if (f == FS) {
             stance_machine_status ms;
-            stance_instance_machine_status(inst, 0, &ms);
+            stance_instance_machine_status(inst, 0, &ms, NULL);
             CHECK(ms.state == 1); /* the switch happened on this frame */
         }
     }
@@ -117,7 +117,7 @@ static void source_at_switch(const float va[3], float p[3]) {
     stance_workspace *ws = NULL;
     CHECK_OK(stance_instance_create(r.g, NULL, &inst, NULL));
     CHECK_OK(stance_workspace_create(r.g, NULL, &ws, NULL));
-    for (int f = 0; f <= FS && inst && ws; f++) CHECK_OK(stance_instance_update(inst, DT, ws));
+    for (int f = 0; f <= FS && inst && ws; f++) CHECK_OK(stance_instance_update(inst, DT, ws, NULL));
     const stance_pose *m = stance_instance_model_pose(inst);
     p[0] = m->tx[1], p[1] = m->ty[1], p[2] = m->tz[1];
     stance_workspace_destroy(ws);

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `make install` gives libraries an outside program links: the runtime
-# (stance.pc, stance::stance; tests/core_alone.c links it alone), the lesson
+# (stance.pc, stance::stance; tests/core_alone.c links it alone), the builder
+# library (stance-build.pc, stance::build: graph compilation, compression,
+# the .stance writer), the lesson
 # library (stance-lesson.pc, stance::lesson: the built-in character and the
 # experiments) and the tools-side library (stance-io.pc, stance::io) that
 # loads graph files and imports glTF, through pkg-config and through CMake's
@@ -36,7 +38,7 @@ int main(void) {
     stance_workspace *ws;
     if (stance_workspace_create(g, NULL, &ws, &err)) { puts(err.message); return 1; }
     stance_instance_set_float_by_name(inst, "speed", 1.5f, &err);
-    for (int i = 0; i < 60; i++) stance_instance_update(inst, 1.0f / 60, ws);
+    for (int i = 0; i < 60; i++) stance_instance_update(inst, 1.0f / 60, ws, NULL);
     printf("installed stance %s: %d joints, hips at %.2f m\n", stance_version(), b.skeleton->joint_count,
            stance_instance_model_pose(inst)->ty[1]);
     stance_instance_destroy(inst);
@@ -63,9 +65,9 @@ int main(int argc, char **argv) {
     if (stance_workspace_create(g, NULL, &ws, &err)) { puts(err.message); return 1; }
     if (stance_instance_set_float_by_name(inst, "speed", 3.0f, &err)) { puts(err.message); return 1; }
     for (int i = 0; i < 60; i++)
-        if (stance_instance_update(inst, 1.0f / 60, ws)) { puts("update failed"); return 1; }
+        if (stance_instance_update(inst, 1.0f / 60, ws, &err)) { puts(err.message); return 1; }
     stance_machine_status ms;
-    stance_instance_machine_status(inst, 0, &ms);
+    stance_instance_machine_status(inst, 0, &ms, NULL);
     printf("graph: %d machines, %d states, in %s\n", stance_graph_machine_count(g), stance_graph_state_count(g),
            stance_graph_state_name(g, ms.state));
     stance_instance_destroy(inst);
@@ -98,20 +100,26 @@ pcdir=$(ls -d "$tmp"/prefix/lib*/pkgconfig | head -1)
 libroot=$(dirname "$pcdir")
 export PKG_CONFIG_PATH="$pcdir"
 # ---- pkg-config: the shared libraries, found at run time through LD_LIBRARY_PATH
+# the builder (pkg-config stance-build) compiles a graph that the runtime alone (pkg-config stance) loads and runs
+if cc $san -std=c11 -Wall -Wextra -Werror -DCORE_ALONE_WRITE "$src/tests/core_alone.c" $(pkg-config --cflags --libs stance-build) \
+     -o "$tmp/writer_pc" && LD_LIBRARY_PATH="$libroot" "$tmp/writer_pc" "$tmp/rise.stance" | grep -qx compiled; then
+  ok "pkg-config stance-build (the writer)"
+else bad "pkg-config stance-build (the writer)"; fi
 if cc $san -std=c11 -Wall -Wextra -Werror "$src/tests/core_alone.c" $(pkg-config --cflags --libs stance) -o "$tmp/core_pc" \
-   && ! ldd "$tmp/core_pc" | grep -q stance_lesson \
-   && LD_LIBRARY_PATH="$libroot" "$tmp/core_pc" | grep -q "runtime alone $version: tip at 0.500 m"; then ok "pkg-config stance (the runtime alone)"
+   && ! ldd "$tmp/core_pc" | grep -qE 'stance_lesson|stance_build' \
+   && LD_LIBRARY_PATH="$libroot" "$tmp/core_pc" "$tmp/rise.stance" | grep -q "runtime alone $version: tip at 0.500 m"; then
+  ok "pkg-config stance (the runtime alone)"
 else bad "pkg-config stance (the runtime alone)"; fi
 if cc $san -std=c11 -Wall -Wextra -Werror "$tmp/main.c" $(pkg-config --cflags --libs stance-lesson) -o "$tmp/viapc" \
    && LD_LIBRARY_PATH="$libroot" "$tmp/viapc" | grep -q "installed stance $version: "; then ok "pkg-config stance-lesson"; else bad "pkg-config stance-lesson"; fi
 if cc $san -std=c11 -Wall -Wextra -Werror "$tmp/io.c" $(pkg-config --cflags --libs stance-io) -o "$tmp/io_pc"; then
   check_io "$tmp/io_pc" "pkg-config stance-io"
 else bad "pkg-config stance-io build"; fi
-for pc in stance stance-lesson stance-io; do
+for pc in stance stance-build stance-lesson stance-io; do
   v=$(pkg-config --modversion $pc)
   [ "$v" = "$version" ] && ok "$pc.pc version $v" || bad "$pc.pc version $v, wanted $version"
 done
-for lib in stance stance_lesson stance_io; do
+for lib in stance stance_build stance_lesson stance_io; do
   so=$(readelf -d "$libroot/lib$lib.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
   [ "$so" = "lib$lib.so.$major" ] && ok "lib$lib.so SONAME $so" || bad "lib$lib.so SONAME '$so', wanted lib$lib.so.$major"
 done
@@ -129,19 +137,23 @@ if(NOT stance_VERSION VERSION_EQUAL "$version")
 endif()
 add_executable(outside_core $src/tests/core_alone.c)
 target_link_libraries(outside_core PRIVATE stance::stance)
+add_executable(outside_writer $src/tests/core_alone.c)
+target_compile_definitions(outside_writer PRIVATE CORE_ALONE_WRITE)
+target_link_libraries(outside_writer PRIVATE stance::build)
 add_executable(outside $tmp/main.c)
 target_link_libraries(outside PRIVATE stance::lesson)
 add_executable(outside_io $tmp/io.c)
 target_link_libraries(outside_io PRIVATE stance::io)
-foreach(t outside_core outside outside_io)
+foreach(t outside_core outside_writer outside outside_io)
   target_compile_options(\${t} PRIVATE $san)
   target_link_options(\${t} PRIVATE $san)
 endforeach()
 CM
 if cmake -S "$tmp/proj" -B "$tmp/proj/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" > "$tmp/cmake.log" \
    && cmake --build "$tmp/proj/build" > "$tmp/build.log" && "$tmp/proj/build/outside" | grep -q "installed stance $version: " \
-   && "$tmp/proj/build/outside_core" | grep -q "runtime alone $version: tip at 0.500 m"; then
-  ok "find_package stance::stance (the runtime alone) and stance::lesson"
+   && "$tmp/proj/build/outside_writer" "$tmp/rise_cm.stance" | grep -qx compiled \
+   && "$tmp/proj/build/outside_core" "$tmp/rise_cm.stance" | grep -q "runtime alone $version: tip at 0.500 m"; then
+  ok "find_package stance::build (the writer), stance::stance (the runtime alone) and stance::lesson"
   check_io "$tmp/proj/build/outside_io" "find_package stance::io"
 else
   cat "$tmp/cmake.log" "$tmp/build.log"; bad "find_package build"

@@ -92,8 +92,8 @@ static double measure(const stance_skeleton *sk, const stance_clip *a, const sta
     for (int g = 0; g < K; g++)
         for (int i = 0; i < (g + 1 < K ? 4 : 1); i++) {
             float t = g + 1 < K ? a->times[g] + (a->times[g + 1] - a->times[g]) * (float)i / 4.0f : a->times[g];
-            CHECK_OK(stance_clip_sample(a, t, NULL, &pa));
-            CHECK_OK(stance_clip_sample(b, t, NULL, &pb));
+            CHECK_OK(stance_clip_sample(a, t, NULL, &pa, NULL));
+            CHECK_OK(stance_clip_sample(b, t, NULL, &pb, NULL));
             to_model(sk, &pa, ma);
             to_model(sk, &pb, mb);
             for (int j = 0; j < J; j++)
@@ -161,8 +161,8 @@ static totals check_asset(const char *what, stance_asset *a, double tol, double 
         for (int i = 0; i < a->clip_count && i < back.clip_count; i++) {
             CHECK(stance_clip_data_bytes(back.clips[i]) == stance_clip_data_bytes(z[i]));
             for (float t = 0.0f; t <= z[i]->duration; t += 1.0f / 97.0f) {
-                stance_clip_sample(z[i], t, NULL, &p1);
-                stance_clip_sample(back.clips[i], t, NULL, &p2);
+                stance_clip_sample(z[i], t, NULL, &p1, NULL);
+                stance_clip_sample(back.clips[i], t, NULL, &p2, NULL);
                 same &= !memcmp(p1.memory, p2.memory, stance_pose_bytes(sk->joint_count));
             }
         }
@@ -211,8 +211,8 @@ static void same_as_general_decode(const stance_asset *a) {
         CHECK(stance_clip_is_compressed(c));
         for (int s = 0; s <= 97; s++) {
             const float t = c->duration * (float)s / 97.0f;
-            CHECK_OK(stance_clip_sample(c, t, NULL, &p));
-            CHECK_OK(stance_clip_sample_velocity(c, t, NULL, &q, &v));
+            CHECK_OK(stance_clip_sample(c, t, NULL, &p, NULL));
+            CHECK_OK(stance_clip_sample_velocity(c, t, NULL, &q, &v, NULL));
             for (int j = 0; j < J; j++) {
                 const float *P[6] = {p.tx, p.ty, p.tz, p.sx, p.sy, p.sz}, *Q[6] = {q.tx, q.ty, q.tz, q.sx, q.sy, q.sz};
                 for (int e = 0; e < 6; e++) differ += memcmp(&P[e][j], &Q[e][j], sizeof(float)) != 0;
@@ -367,7 +367,7 @@ static void test_corrupt(void) {
             loaded++;
             for (int i = 0; i < back.clip_count; i++)
                 for (int k = 0; k <= 8; k++) {
-                    stance_clip_sample(back.clips[i], back.clips[i]->duration * (float)k / 8.0f, NULL, &p);
+                    stance_clip_sample(back.clips[i], back.clips[i]->duration * (float)k / 8.0f, NULL, &p, NULL);
                     for (int j = 0; j < p.joint_count; j++) {
                         double n = (double)p.qx[j] * p.qx[j] + (double)p.qy[j] * p.qy[j] + (double)p.qz[j] * p.qz[j] + (double)p.qw[j] * p.qw[j];
                         bad += !(fabs(n - 1.0) < 1e-3) || !isfinite(p.tx[j] + p.ty[j] + p.tz[j] + p.sx[j] + p.sy[j] + p.sz[j]);
@@ -412,9 +412,9 @@ static void test_velocity(void) {
     double worst_t = 0.0, worst_w = 0.0, top_w = 0.0;
     for (int k = 0; z && k + 1 < x->key_count; k += 3) {
         float a = x->times[k], span = x->times[k + 1] - a, t = a + 0.4f * span, h = 0.2f * span;
-        CHECK_OK(stance_clip_sample_velocity(z, t, NULL, &p0, &v));
-        CHECK_OK(stance_clip_sample(z, t + h, NULL, &p1));
-        CHECK_OK(stance_clip_sample_velocity(x, t, NULL, &pe, &ve));
+        CHECK_OK(stance_clip_sample_velocity(z, t, NULL, &p0, &v, NULL));
+        CHECK_OK(stance_clip_sample(z, t + h, NULL, &p1, NULL));
+        CHECK_OK(stance_clip_sample_velocity(x, t, NULL, &pe, &ve, NULL));
         for (int j = 0; j < J; j++) {
             double fd[3] = {(p1.tx[j] - p0.tx[j]) / h, (p1.ty[j] - p0.ty[j]) / h, (p1.tz[j] - p0.tz[j]) / h};
             double d = fabs(fd[0] - v.tx[j]) + fabs(fd[1] - v.ty[j]) + fabs(fd[2] - v.tz[j]);
@@ -493,8 +493,8 @@ static void old_file(const char *name, double tol) {
         int same = 1;
         for (int i = 0; i < a.clip_count; i++)
             for (float t = 0.0f; t <= a.clips[i]->duration; t += 1.0f / 97.0f) {
-                stance_clip_sample(a.clips[i], t, NULL, &p1);
-                stance_clip_sample(back.clips[i], t, NULL, &p2);
+                stance_clip_sample(a.clips[i], t, NULL, &p1, NULL);
+                stance_clip_sample(back.clips[i], t, NULL, &p2, NULL);
                 same &= !memcmp(p1.memory, p2.memory, stance_pose_bytes(a.skeleton->joint_count));
             }
         CHECK(same);
@@ -597,7 +597,7 @@ static void test_lattice_stream(void) {
         CHECK_OK(stance_pose_create(&p, 2, NULL, NULL));
         double worst = 0.0;
         for (int k = 0; k < K; k++) {
-            stance_clip_sample(c, times[k], NULL, &p);
+            stance_clip_sample(c, times[k], NULL, &p, NULL);
             const int b = k < 16 ? 4 : 5;
             const double step = 1.0 / (1 << b);
             const double want[3] = {mn[0] + step * (double)q0[k], mn[1] + step * (double)q1[k], mn[2]};

@@ -59,10 +59,10 @@ static void check_file(const expect *x) {
     stance_pose local, model;
     CHECK_OK(stance_pose_create(&local, a.skeleton->joint_count, NULL, NULL));
     CHECK_OK(stance_pose_create(&model, a.skeleton->joint_count, NULL, NULL));
-    CHECK_OK(stance_pose_set_rest(&local, a.skeleton));
-    CHECK_OK(stance_local_to_model(&model, &local, a.skeleton, NULL));
+    CHECK_OK(stance_pose_set_rest(&local, a.skeleton, NULL));
+    CHECK_OK(stance_local_to_model(&model, &local, a.skeleton, NULL, NULL));
     float *mats = malloc(sizeof(float) * 16 * (size_t)s->joint_count);
-    CHECK_OK(stance_skin_matrices(s, &model, mats, s->joint_count));
+    CHECK_OK(stance_skin_matrices(s, &model, mats, s->joint_count, NULL));
     double worst = 0, extent = 0;
     for (int k = 0; k < s->joint_count; k++)
         for (int e = 0; e < 16; e++) {

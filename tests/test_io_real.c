@@ -97,8 +97,8 @@ static void check_round_trip(const stance_asset *a, const char *label) {
         CHECK(!strcmp(c->name, d->name) && c->duration == d->duration && c->key_count == d->key_count);
         for (int k = 0; k < 2 * c->key_count; k++) {
             float t = k % 2 == 0 ? c->times[k / 2] : k / 2 + 1 < c->key_count ? 0.5f * (c->times[k / 2] + c->times[k / 2 + 1]) : c->duration;
-            CHECK_OK(stance_clip_sample(c, t, NULL, &pa));
-            CHECK_OK(stance_clip_sample(d, t, NULL, &pb));
+            CHECK_OK(stance_clip_sample(c, t, NULL, &pa, NULL));
+            CHECK_OK(stance_clip_sample(d, t, NULL, &pb, NULL));
             const float *xa[10] = {pa.tx, pa.ty, pa.tz, pa.sx, pa.sy, pa.sz, pa.qx, pa.qy, pa.qz, pa.qw};
             const float *xb[10] = {pb.tx, pb.ty, pb.tz, pb.sx, pb.sy, pb.sz, pb.qx, pb.qy, pb.qz, pb.qw};
             for (int comp = 0; comp < 10; comp++)
@@ -270,8 +270,8 @@ static void check_gltf(const char *rel, int want_joints, int want_clips, const w
                 qnorm(l.r);
                 world[j] = compose(j == 0 ? &above : &world[sk->parents[j]], &l);
             }
-            CHECK_OK(stance_clip_sample(clip, t, NULL, &local));
-            CHECK_OK(stance_local_to_model(&model, &local, sk, NULL));
+            CHECK_OK(stance_clip_sample(clip, t, NULL, &local, NULL));
+            CHECK_OK(stance_local_to_model(&model, &local, sk, NULL, NULL));
             compare_pose(sk, &local, &model, world, file_local, keyed, above_scale, 1e-5, &e);
             poses++;
         }
@@ -323,10 +323,10 @@ static void test_scale_option(void) {
     CHECK_OK(stance_pose_create(&lb, J, NULL, NULL));
     CHECK_OK(stance_pose_create(&ma, J, NULL, NULL));
     CHECK_OK(stance_pose_create(&mb, J, NULL, NULL));
-    CHECK_OK(stance_clip_sample(a.clips[1], 0.3f, NULL, &la));
-    CHECK_OK(stance_clip_sample(b.clips[1], 0.3f, NULL, &lb));
-    CHECK_OK(stance_local_to_model(&ma, &la, a.skeleton, NULL));
-    CHECK_OK(stance_local_to_model(&mb, &lb, b.skeleton, NULL));
+    CHECK_OK(stance_clip_sample(a.clips[1], 0.3f, NULL, &la, NULL));
+    CHECK_OK(stance_clip_sample(b.clips[1], 0.3f, NULL, &lb, NULL));
+    CHECK_OK(stance_local_to_model(&ma, &la, a.skeleton, NULL, NULL));
+    CHECK_OK(stance_local_to_model(&mb, &lb, b.skeleton, NULL, NULL));
     for (int j = 0; j < J; j++) {
         CHECK_NEAR(mb.tx[j], 0.01 * ma.tx[j], 1e-5);
         CHECK_NEAR(mb.ty[j], 0.01 * ma.ty[j], 1e-5);
@@ -485,8 +485,8 @@ static void test_bvh(void) {
             world[j] = j == 0 ? l : compose(&world[sk->parents[j]], &l);
         }
         float t = (float)(f * b->frame_time);
-        CHECK_OK(stance_clip_sample(clip, t, NULL, &local));
-        CHECK_OK(stance_local_to_model(&model, &local, sk, NULL));
+        CHECK_OK(stance_clip_sample(clip, t, NULL, &local, NULL));
+        CHECK_OK(stance_local_to_model(&model, &local, sk, NULL, NULL));
         /* assimp builds BVH rotations in single precision through a rotation
          * matrix per channel; its quaternions are off by up to ~1.5e-5 */
         compare_pose(sk, &local, &model, world, file_local, all, 1.0, 5e-5, &e);

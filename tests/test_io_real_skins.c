@@ -167,8 +167,8 @@ static void check_skins(const char *rel, const char *clip_name, double t) {
      * world rest matrix x inverse bind equals the skin root's (the bind space
      * of the mesh). RobotExpressive's limbs rest in another pose than they
      * were bound in; its root, spine and feet are at their bind pose. */
-    CHECK_OK(stance_pose_set_rest(&local, sk));
-    CHECK_OK(stance_local_to_model(&model, &local, sk, NULL));
+    CHECK_OK(stance_pose_set_rest(&local, sk, NULL));
+    CHECK_OK(stance_local_to_model(&model, &local, sk, NULL, NULL));
     double worst_bind = 0;
     int at_bind = 0, skin_joints = 0;
     {
@@ -182,7 +182,7 @@ static void check_skins(const char *rel, const char *clip_name, double t) {
             double *ibm = accessor_any(&g, (int)jnum(jget(jat(skins, i), "inverseBindMatrices"), -1), &ibm_n, &ibm_c);
             CHECK(ibm && ibm_n >= jlen(joints) && a.skins[i]->joint_count == jlen(joints));
             if (!ibm) continue;
-            CHECK_OK(stance_skin_matrices(a.skins[i], &model, mats, STANCE_MAX_SKIN_JOINTS));
+            CHECK_OK(stance_skin_matrices(a.skins[i], &model, mats, STANCE_MAX_SKIN_JOINTS, NULL));
             /* the skin's root: the joint with no skin joint above it */
             int root = 0;
             for (int k = 0; k < jlen(joints); k++) {
@@ -255,7 +255,7 @@ static void check_skins(const char *rel, const char *clip_name, double t) {
             m4 ib, d_root;
             memcpy(ib.m, ibm + 16 * root, sizeof ib.m);
             d_root = m4_mul(&rest_world[(int)jnum(jat(joints, root), 0)], &ib);
-            CHECK_OK(stance_pose_set_rest(&model, sk)); /* joints outside the skin: any value */
+            CHECK_OK(stance_pose_set_rest(&model, sk, NULL)); /* joints outside the skin: any value */
             for (int k = 0; k < nj; k++) {
                 const char *nm = node_name(&g, (int)jnum(jat(joints, k), 0));
                 int j = -1;
@@ -299,7 +299,7 @@ static void check_skins(const char *rel, const char *clip_name, double t) {
                 model.qx[j] = (float)q[0], model.qy[j] = (float)q[1], model.qz[j] = (float)q[2], model.qw[j] = (float)q[3];
                 model.sx[j] = (float)(sc[0] / above_s), model.sy[j] = (float)(sc[1] / above_s), model.sz[j] = (float)(sc[2] / above_s);
             }
-            CHECK_OK(stance_skin_matrices(a.skins[i], &model, mats, STANCE_MAX_SKIN_JOINTS));
+            CHECK_OK(stance_skin_matrices(a.skins[i], &model, mats, STANCE_MAX_SKIN_JOINTS, NULL));
             for (int k = 0; k < a.skins[i]->joint_count; k++, bind_checked++)
                 for (int e = 0; e < 16; e++) {
                     double dd = fabs(mats[16 * k + e] - (e % 5 == 0 ? 1.0 : 0.0));
@@ -341,8 +341,8 @@ static void check_skins(const char *rel, const char *clip_name, double t) {
     const stance_clip *clip = stance_asset_find_clip(&a, clip_name);
     CHECK(clip != NULL);
     if (clip) {
-        CHECK_OK(stance_clip_sample(clip, (float)t, NULL, &local));
-        CHECK_OK(stance_local_to_model(&model, &local, sk, NULL));
+        CHECK_OK(stance_clip_sample(clip, (float)t, NULL, &local, NULL));
+        CHECK_OK(stance_local_to_model(&model, &local, sk, NULL, NULL));
     }
     int mi = 0;
     long vertices = 0;
@@ -363,7 +363,7 @@ static void check_skins(const char *rel, const char *clip_name, double t) {
             double *jo = accessor_any(&g, (int)jnum(jget(attrs, "JOINTS_0"), -1), &jc, &c4);
             double *we = accessor_any(&g, (int)jnum(jget(attrs, "WEIGHTS_0"), -1), &wc, &c4b);
             CHECK(m->vertex_count == vc && jc == vc && wc == vc && c3 == 3 && c4 == 4 && c4b == 4);
-            CHECK_OK(stance_skin_matrices(a.skins[m->skin], &model, mats, STANCE_MAX_SKIN_JOINTS));
+            CHECK_OK(stance_skin_matrices(a.skins[m->skin], &model, mats, STANCE_MAX_SKIN_JOINTS, NULL));
             for (int v = 0; v < vc && m->vertex_count == vc; v++, vertices++) {
                 double want[3] = {0, 0, 0}, got[3] = {0, 0, 0}, wsum = 0;
                 for (int k = 0; k < 4; k++) wsum += we[4 * v + k];
@@ -413,7 +413,7 @@ static void check_skins(const char *rel, const char *clip_name, double t) {
                 free(pos);
                 continue;
             }
-            CHECK_OK(stance_skin_matrices(a.skins[m->skin], &model, mats, STANCE_MAX_SKIN_JOINTS));
+            CHECK_OK(stance_skin_matrices(a.skins[m->skin], &model, mats, STANCE_MAX_SKIN_JOINTS, NULL));
             const m4 *W = &world[n];
             for (int v = 0; v < vc; v++, rigid_vertices++) {
                 const double *x = pos + 3 * v;

@@ -10,7 +10,8 @@
 # files where no clip is good exit 1. --max-memory refuses what does not fit
 # before allocating it. Collada animation clips keep their names.
 # assimp-testmodels' animated Collada,
-# FBX and BVH files keep their skeletons. One line on stderr per error.
+# FBX and BVH files keep their skeletons; stance info reports the rotation
+# keys added to follow slerp (none for a BVH). One line on stderr per error.
 #
 # Env: STANCE_CLI (the stance binary).
 set -u
@@ -145,6 +146,14 @@ check_model "$models/BVH/01_01.bvh" 31 Motion
 check_model "$models/Collada/anims_with_full_rotations_between_keys.DAE" 64 animation
 check_model "$models/FBX/huesitos.fbx" 9 "Armature|Action"
 check_model "$models/FBX/animation_with_skeleton.fbx" 15 "Armature|ArmatureAction"
+# stance info reports the rotation keys added to follow slerp between assimp's keys
+# (this file turns a full circle between keys: assimp gives 90-degree keys), none for a BVH
+if [ -f "$models/Collada/anims_with_full_rotations_between_keys.DAE" ]; then
+    run 0 "$cli" info "$models/Collada/anims_with_full_rotations_between_keys.DAE" --json &&
+        json "c=d['clips'][0]; assert c['interpolation']==['LINEAR'] and c['file_keys']==5 and c['keys_added']>0 and c['keys']==5+c['keys_added'], c" full_rotations
+    run 0 "$cli" info "$models/BVH/01_01.bvh" --json &&
+        json "c=d['clips'][0]; assert c['keys_added']==0 and c['file_keys']==c['keys'], c" 01_01.bvh
+fi
 # Collada animation clips keep the file's names (assimp calls them combinedAnim_<i>);
 # assimp-testmodels' file needs its padded numbers trimmed for assimp 5.2 to read it
 if [ -f "$models/Collada/library_animation_clips.dae" ]; then

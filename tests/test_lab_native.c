@@ -121,8 +121,8 @@ static void test_crowd_rows(void) {
     stance_pose l, m;
     CHECK_OK(stance_pose_create(&l, sk->joint_count, NULL, &err));
     CHECK_OK(stance_pose_create(&m, sk->joint_count, NULL, &err));
-    stance_pose_set_rest(&l, sk);
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_pose_set_rest(&l, sk, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     const int J = lab_crowd_joints();
     CHECK(J == b.skin->joint_count);
     const float *rows = lab_crowd_rows(), *places = lab_crowd_places();

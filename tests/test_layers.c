@@ -54,10 +54,10 @@ static void test_layer_weight_extremes(void) {
         stance_graph *g = make(clip("walk"), "w", spine, w);
         stance_instance *inst;
         stance_instance_create(g, NULL, &inst, NULL);
-        for (int f = 0; f < 20; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst));
+        for (int f = 0; f < 20; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
         float t = 20 * DT;
-        stance_clip_sample(clip("walk"), fmodf(t, clip("walk")->duration), NULL, &walk);
-        stance_clip_sample(clip("wave"), t, NULL, &wave);
+        stance_clip_sample(clip("walk"), fmodf(t, clip("walk")->duration), NULL, &walk, NULL);
+        stance_clip_sample(clip("wave"), t, NULL, &wave, NULL);
         const stance_pose *o = stance_instance_local_pose(inst);
         for (int j = 0; j < J; j++) {
             int in_mask = stance_skeleton_is_descendant(B.skeleton, j, spine);
@@ -88,9 +88,9 @@ static void test_mesh_space_keeps_directions(void) {
             stance_instance_create(g, NULL, &inst, NULL);
             float worst = 0;
             for (int f = 1; f <= 90; f++) {
-                stance_instance_update(inst, DT, TEST_WS_INST(inst));
-                stance_clip_sample(clip("wave"), f * DT, NULL, &wl);
-                stance_local_to_model(&wm, &wl, B.skeleton, NULL);
+                stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
+                stance_clip_sample(clip("wave"), f * DT, NULL, &wl, NULL);
+                stance_local_to_model(&wm, &wl, B.skeleton, NULL, NULL);
                 const stance_pose *o = stance_instance_model_pose(inst);
                 for (int j = 0; j < J; j++)
                     if (stance_skeleton_is_descendant(B.skeleton, j, arm)) {
@@ -113,7 +113,7 @@ static void test_additive_on_bases(void) {
         stance_graph *g0 = make(clip(bases[b]), "", -1, 1.0f), *g1 = make(clip(bases[b]), "a", -1, 1.0f);
         stance_instance *i0, *i1;
         stance_instance_create(g0, NULL, &i0, NULL), stance_instance_create(g1, NULL, &i1, NULL);
-        for (int f = 0; f < 90; f++) stance_instance_update(i0, DT, TEST_WS_INST(i0)), stance_instance_update(i1, DT, TEST_WS_INST(i1));
+        for (int f = 0; f < 90; f++) stance_instance_update(i0, DT, TEST_WS_INST(i0), NULL), stance_instance_update(i1, DT, TEST_WS_INST(i1), NULL);
         /* chest's local rotation differs by the lean's delta: 20 degrees over three joints */
         const stance_pose *a = stance_instance_model_pose(i0), *c = stance_instance_model_pose(i1);
         float ang = qm_qangle(mrot(a, chest), mrot(c, chest)) * 57.2958f;
@@ -127,22 +127,22 @@ static void test_weight_fades(void) {
     stance_graph *g = make(clip("walk"), "w", -1, 0.0f);
     stance_instance *inst;
     stance_instance_create(g, NULL, &inst, NULL);
-    CHECK_OK(stance_instance_set_layer_weight(inst, 1, 1.0f, 0.5f));
-    for (int f = 0; f < 15; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst));
+    CHECK_OK(stance_instance_set_layer_weight(inst, 1, 1.0f, 0.5f, NULL));
+    for (int f = 0; f < 15; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
     CHECK_NEAR(stance_instance_layer_weight(inst, 1), 0.5, 0.02);
-    for (int f = 0; f < 15; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst));
+    for (int f = 0; f < 15; f++) stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
     CHECK_NEAR(stance_instance_layer_weight(inst, 1), 1.0, 1e-6);
-    CHECK_OK(stance_instance_set_layer_weight(inst, 1, 0.0f, 0.25f));
+    CHECK_OK(stance_instance_set_layer_weight(inst, 1, 0.0f, 0.25f, NULL));
     float prev = 1.0f;
     int monotone = 1;
     for (int f = 0; f < 20; f++) {
-        stance_instance_update(inst, DT, TEST_WS_INST(inst));
+        stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL);
         float w = stance_instance_layer_weight(inst, 1);
         if (w > prev) monotone = 0;
         prev = w;
     }
     CHECK(monotone && prev == 0.0f);
-    CHECK_STATUS(stance_instance_set_layer_weight(inst, 0, 0.5f, 0), STANCE_ERR_ARGUMENT); /* the base is always 1 */
+    CHECK_STATUS(stance_instance_set_layer_weight(inst, 0, 0.5f, 0, NULL), STANCE_ERR_ARGUMENT); /* the base is always 1 */
     stance_instance_destroy(inst);
     stance_graph_destroy(g);
 }
@@ -156,7 +156,7 @@ static void test_order_matters(void) {
     stance_graph *lean_last = make(clip("walk"), "wa", spine, 1.0f);
     stance_instance *a, *b, *c;
     stance_instance_create(plain, NULL, &a, NULL), stance_instance_create(lean_first, NULL, &b, NULL), stance_instance_create(lean_last, NULL, &c, NULL);
-    for (int f = 0; f < 90; f++) stance_instance_update(a, DT, TEST_WS_INST(a)), stance_instance_update(b, DT, TEST_WS_INST(b)), stance_instance_update(c, DT, TEST_WS_INST(c));
+    for (int f = 0; f < 90; f++) stance_instance_update(a, DT, TEST_WS_INST(a), NULL), stance_instance_update(b, DT, TEST_WS_INST(b), NULL), stance_instance_update(c, DT, TEST_WS_INST(c), NULL);
     float first = qm_qangle(mrot(stance_instance_model_pose(a), chest), mrot(stance_instance_model_pose(b), chest)) * 57.2958f;
     float last = qm_qangle(mrot(stance_instance_model_pose(a), chest), mrot(stance_instance_model_pose(c), chest)) * 57.2958f;
     CHECK(first < 0.01f);
@@ -167,7 +167,7 @@ static void test_order_matters(void) {
 
 static void test_lesson_layer_experiments(void) {
     stance_layer_setup su;
-    CHECK_OK(stance_builtin_layer_setup(&B, &su));
+    CHECK_OK(stance_builtin_layer_setup(&B, &su, NULL));
     stance_layer_result r;
     stance_error err;
     CHECK_OK(stance_layers_run(&su, &r, NULL, &err));
@@ -235,13 +235,13 @@ static void test_arm_angle_to_clip(void) {
     CHECK_OK(stance_pose_create(&sl, 3, NULL, NULL));
     CHECK_OK(stance_pose_create(&sm, 3, NULL, NULL));
     CHECK_OK(stance_pose_create(&other, 4, NULL, NULL));
-    stance_pose_set_rest(&local, sk);
-    CHECK_OK(stance_local_to_model(&model, &local, sk, NULL));
+    stance_pose_set_rest(&local, sk, NULL);
+    CHECK_OK(stance_local_to_model(&model, &local, sk, NULL, NULL));
     CHECK_NEAR(stance_arm_angle_to_clip(&model, c, 0.5f, sk, 1, 2, &sl, &sm), 30.0, 1e-3);
     CHECK_NEAR(sm.ty[2], sinf(30.0f / 57.29578f), 1e-5); /* the authored pose comes back */
     CHECK_NEAR(stance_arm_angle_to_clip(&model, c, 1.0f, sk, 1, 2, &sl, &sm), 60.0, 1e-3);
     CHECK_NEAR(stance_arm_angle_to_clip(&model, c, 0.0f, sk, 1, 2, &sl, &sm), 0.0, 1e-3);
-    stance_pose_copy(&model, &sm);
+    stance_pose_copy(&model, &sm, NULL);
     CHECK_NEAR(stance_arm_angle_to_clip(&model, c, 0.0f, sk, 1, 2, &sl, &sm), 0.0, 1e-3);
     /* refusals: -1, never NaN */
     CHECK(stance_arm_angle_to_clip(NULL, c, 0.5f, sk, 1, 2, &sl, &sm) == -1.0f);

@@ -58,9 +58,9 @@ static void test_one_format(void) {
     stance_instance *inst = NULL;
     CHECK_OK(stance_instance_create(g, NULL, &inst, &err));
     CHECK_STATUS(stance_instance_set_float_by_name(inst, "sped", 1.0f, &err), STANCE_ERR_NOT_FOUND);
-    CHECK(!strcmp(err.message, "unknown parameter 'sped' (did you mean 'speed'?)"));
+    CHECK(!strcmp(err.message, "set_float_by_name: unknown parameter 'sped' (did you mean 'speed'?)"));
     CHECK_STATUS(stance_instance_set_float_by_name(inst, "height", 1.0f, &err), STANCE_ERR_NOT_FOUND);
-    CHECK(!strcmp(err.message, "unknown parameter 'height' (known: speed, jump)"));
+    CHECK(!strcmp(err.message, "set_float_by_name: unknown parameter 'height' (known: speed, jump)"));
     CHECK(!strcmp(stance_graph_closest_param(g, "jmp"), "jump"));
     stance_instance_destroy(inst);
     stance_graph_destroy(g);

@@ -119,7 +119,7 @@ static void lesson_script(const stance_graph *g, const char *label) {
         stance_instance *const *inst[COPIES] = {&one[0], &one[1], &one[2]};
         for (int k = 0; k < COPIES; k++) {
             CHECK_OK(stance_instance_create(g, NULL, &one[k], NULL));
-            if (one[k]) CHECK_OK(stance_instance_override_switch(one[k], (int)mode, 0.25f, STANCE_EASE_SMOOTHSTEP));
+            if (one[k]) CHECK_OK(stance_instance_override_switch(one[k], (int)mode, 0.25f, STANCE_EASE_SMOOTHSTEP, NULL));
         }
         char what[96];
         snprintf(what, sizeof what, "%s, the lesson's script, %s", label, stance_switch_mode_name(mode));
@@ -132,7 +132,7 @@ static void lesson_script(const stance_graph *g, const char *label) {
                 for (int k = 0; k < COPIES; k++) {
                     stance_instance_set_float(one[k], speed, v, NULL);
                     if (pressed) stance_instance_set_trigger(one[k], jump, NULL);
-                    CHECK_OK(stance_instance_update(one[k], 1.0f / 60.0f, ws[k]));
+                    CHECK_OK(stance_instance_update(one[k], 1.0f / 60.0f, ws[k], NULL));
                 }
                 compare(inst, 1, what, f, &failed);
             }
@@ -174,9 +174,9 @@ static void crowd(const stance_graph *g, const char *label) {
                 stance_instance *in = all[k][i];
                 if (f == 0) {
                     stance_instance_override_switch(in, i % 7 == 6 ? -1 : i % 6, 0.1f + 0.05f * (float)(i % 5),
-                                                    i % 3 == 0 ? STANCE_EASE_LINEAR : STANCE_EASE_SMOOTHSTEP);
+                                                    i % 3 == 0 ? STANCE_EASE_LINEAR : STANCE_EASE_SMOOTHSTEP, NULL);
                     for (int l = 1; l < layers; l++)
-                        stance_instance_set_layer_weight(in, l, (float)((i + l) % 4) / 3.0f, 0.0f);
+                        stance_instance_set_layer_weight(in, l, (float)((i + l) % 4) / 3.0f, 0.0f, NULL);
                 }
                 if (speed >= 0) {
                     double ph = 0.6180339887 * i * 6.2831853 + (double)f / 60.0 * 6.2831853 / (3.0 + (i % 5));
@@ -186,18 +186,18 @@ static void crowd(const stance_graph *g, const char *label) {
                 if (jump >= 0 && (f + 37 * i) % 150 == 0) stance_instance_set_trigger(in, jump, NULL);
                 if (layers > 1 && (f + 11 * i) % 90 == 0) { /* a layer fades to a new weight */
                     const int l = 1 + (f / 90 + i) % (layers - 1);
-                    stance_instance_set_layer_weight(in, l, (float)((f / 90 + i) % 3) / 2.0f, 0.3f);
+                    stance_instance_set_layer_weight(in, l, (float)((f / 90 + i) % 3) / 2.0f, 0.3f, NULL);
                 }
                 if (layers > 1 && (f + 5 * i) % 211 == 0) { /* a layer off for a while, then on */
                     const int l = 1 + i % (layers - 1);
-                    stance_instance_set_layer_enabled(in, l, !stance_instance_layer_enabled(in, l));
+                    stance_instance_set_layer_enabled(in, l, !stance_instance_layer_enabled(in, l), NULL);
                 }
                 if (states > 0 && (f + 13 * i) % 173 == 0) /* a play request (of the machine owning the state) */
                     stance_instance_play(in, (f / 173 + i) % states, (stance_switch_mode)(i % 6), STANCE_EASE_SMOOTHSTEP,
                                          0.2f, NULL);
             }
         const float dt = f % 61 == 60 ? 0.0f : f % 17 == 16 ? 1.0f / 30.0f : 1.0f / 60.0f;
-        for (int k = 0; k < COPIES; k++) CHECK_OK(stance_instances_update(all[k], CROWD, dt, ws[k]));
+        for (int k = 0; k < COPIES; k++) CHECK_OK(stance_instances_update(all[k], CROWD, dt, ws[k], NULL));
         char what[96];
         snprintf(what, sizeof what, "%s, the crowd", label);
         compare(inst, CROWD, what, f, &failed);

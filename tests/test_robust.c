@@ -47,18 +47,18 @@ static void test_nan_trace(void) {
             stance_instance *inst;
             CHECK_OK(stance_instance_create(LESSON, NULL, &inst, NULL));
             CHECK_OK(stance_instance_set_float(inst, 0, 3.0f, NULL));
-            CHECK_OK(drv_instance_update(inst, 0.099f, 0));
+            CHECK_OK(drv_instance_update(inst, 0.099f, 0, NULL));
             float before = stance_instance_time(inst);
-            CHECK_OK(drv_instance_update(inst, tiny[t], 0)); /* inside the documented 0..1: accepted */
+            CHECK_OK(drv_instance_update(inst, tiny[t], 0, NULL)); /* inside the documented 0..1: accepted */
             /* a step under STANCE_MIN_DT is a zero step: no time passes */
             CHECK(stance_instance_time(inst) == before);
             CHECK_OK(drv_instance_play(inst, jump, modes[m], STANCE_EASE_SMOOTHSTEP, 0.3f, NULL));
-            CHECK_OK(drv_instance_update(inst, 0.016f, 0));
+            CHECK_OK(drv_instance_update(inst, 0.016f, 0, NULL));
             if (!pose_ok(inst)) {
                 check_failures_++;
                 fprintf(stderr, "%s:%d: NaN pose after dt %g, mode %d\n", __FILE__, __LINE__, (double)tiny[t], (int)modes[m]);
             }
-            for (int f = 0; f < 30; f++) CHECK_OK(drv_instance_update(inst, 1.0f / 60, 0));
+            for (int f = 0; f < 30; f++) CHECK_OK(drv_instance_update(inst, 1.0f / 60, 0, NULL));
             CHECK(pose_ok(inst));
             stance_instance_destroy(inst);
         }
@@ -74,12 +74,12 @@ static void test_huge_after_tiny(void) {
         stance_instance *inst;
         CHECK_OK(stance_instance_create(LESSON, NULL, &inst, NULL));
         CHECK_OK(stance_instance_set_float(inst, 0, 6.0f, NULL));
-        for (int f = 0; f < 20; f++) CHECK_OK(drv_instance_update(inst, 1.0f / 60, 0));
+        for (int f = 0; f < 20; f++) CHECK_OK(drv_instance_update(inst, 1.0f / 60, 0, NULL));
         float before = stance_instance_time(inst);
-        CHECK_OK(drv_instance_update(inst, STANCE_MIN_DT, 0));
+        CHECK_OK(drv_instance_update(inst, STANCE_MIN_DT, 0, NULL));
         CHECK(stance_instance_time(inst) > before);
         CHECK_OK(drv_instance_play(inst, jump, modes[m], STANCE_EASE_LINEAR, 0.5f, NULL));
-        CHECK_OK(drv_instance_update(inst, 1.0f, 0));
+        CHECK_OK(drv_instance_update(inst, 1.0f, 0, NULL));
         CHECK(pose_ok(inst));
         /* the pose stays near the character: every joint within 10 m of the
          * model origin (the built-in character is 1.8 m tall) */
@@ -87,8 +87,8 @@ static void test_huge_after_tiny(void) {
         for (int j = 0; j < p->joint_count; j++)
             CHECK(fabsf(p->tx[j]) < 10.0f && fabsf(p->ty[j]) < 10.0f && fabsf(p->tz[j]) < 10.0f);
         CHECK_OK(drv_instance_play(inst, move, modes[m], STANCE_EASE_LINEAR, 0.5f, NULL));
-        CHECK_OK(drv_instance_update(inst, 1e-30f, 0));
-        CHECK_OK(drv_instance_update(inst, 1.0f, 0));
+        CHECK_OK(drv_instance_update(inst, 1e-30f, 0, NULL));
+        CHECK_OK(drv_instance_update(inst, 1.0f, 0, NULL));
         CHECK(pose_ok(inst));
         stance_instance_destroy(inst);
     }
@@ -99,20 +99,20 @@ static void test_invalid_dt_refused(void) {
     const float bad[] = {NAN, INFINITY, -INFINITY, -1e-40f, -0.1f, 1.0000001f, 2.0f, 1e30f, FLT_MAX};
     stance_instance *inst;
     CHECK_OK(stance_instance_create(LESSON, NULL, &inst, NULL));
-    CHECK_OK(drv_instance_update(inst, 0.1f, 0));
+    CHECK_OK(drv_instance_update(inst, 0.1f, 0, NULL));
     float t = stance_instance_time(inst);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        CHECK_STATUS(drv_instance_update(inst, bad[i], 0), STANCE_ERR_VALUE);
+        CHECK_STATUS(drv_instance_update(inst, bad[i], 0, NULL), STANCE_ERR_VALUE);
         CHECK(stance_instance_time(inst) == t);
     }
-    CHECK_OK(drv_instance_update(inst, -0.0f, 0)); /* -0 is 0 */
-    CHECK_OK(drv_instance_update(inst, 1.0f, 0));
+    CHECK_OK(drv_instance_update(inst, -0.0f, 0, NULL)); /* -0 is 0 */
+    CHECK_OK(drv_instance_update(inst, 1.0f, 0, NULL));
     CHECK(pose_ok(inst));
     stance_controller *c;
     CHECK_OK(stance_controller_create(LESSON, NULL, NULL, &c, NULL));
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) CHECK_STATUS(drv_controller_update(c, bad[i]), STANCE_ERR_VALUE);
-    CHECK_OK(drv_controller_update(c, 1e-40f));
-    CHECK_OK(drv_controller_update(c, 1.0f / 60));
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) CHECK_STATUS(drv_controller_update(c, bad[i], NULL), STANCE_ERR_VALUE);
+    CHECK_OK(drv_controller_update(c, 1e-40f, NULL));
+    CHECK_OK(drv_controller_update(c, 1.0f / 60, NULL));
     stance_controller_destroy(c);
     stance_instance_destroy(inst);
 }
@@ -146,7 +146,7 @@ static void test_reload_other_skeleton(void) {
     stance_controller *c;
     stance_error err;
     CHECK_OK(stance_controller_create(LESSON, NULL, NULL, &c, NULL));
-    for (int f = 0; f < 10; f++) CHECK_OK(drv_controller_update(c, 1.0f / 60));
+    for (int f = 0; f < 10; f++) CHECK_OK(drv_controller_update(c, 1.0f / 60, NULL));
     const int J = B.skeleton->joint_count;
     char report[256] = "untouched";
     CHECK_STATUS(stance_controller_reload(c, tiny, report, sizeof report, &err), STANCE_ERR_ARGUMENT);
@@ -156,7 +156,7 @@ static void test_reload_other_skeleton(void) {
     CHECK(strstr(err.message, counts) != NULL);
     CHECK(stance_controller_graph(c) == LESSON);
     CHECK(stance_instance_model_pose(stance_controller_instance(c))->joint_count == J);
-    CHECK_OK(drv_controller_update(c, 1.0f / 60));
+    CHECK_OK(drv_controller_update(c, 1.0f / 60, NULL));
     char why[256];
     CHECK(drv_check_controller(c, why, sizeof why) == 0);
     /* and the other way: the tiny controller refuses the built-in graph */
@@ -173,7 +173,7 @@ static void test_reload_other_skeleton(void) {
     CHECK(stance_graph_skeleton(g2) != stance_graph_skeleton(LESSON));
     CHECK_OK(stance_controller_reload(c, g2, report, sizeof report, &err));
     CHECK(stance_controller_graph(c) == g2);
-    CHECK_OK(drv_controller_update(c, 1.0f / 60));
+    CHECK_OK(drv_controller_update(c, 1.0f / 60, NULL));
     CHECK(drv_check_controller(c, why, sizeof why) == 0);
     stance_controller_destroy(c);
     stance_graph_destroy(g2);
@@ -254,7 +254,7 @@ static void test_half_allocator(void) {
         CHECK(runner == NULL);
         stance_layer_setup su;
         stance_layer_result lr;
-        CHECK_OK(stance_builtin_layer_setup(&B, &su));
+        CHECK_OK(stance_builtin_layer_setup(&B, &su, NULL));
         check_half(stance_layers_run(&su, &lr, a, &err), &err, "layers", has_alloc);
 #if defined(STANCE_HAVE_ASSIMP)
         check_half(stance_import_file("/nonexistent.bvh", NULL, a, &asset, &err), &err, "/nonexistent.bvh", has_alloc);
@@ -304,10 +304,10 @@ static void test_fuzz_tiny_fade_zero_step(void) {
     int breathe = stance_graph_find_state(LESSON, "Breathe"), wave = stance_graph_find_state(LESSON, "Wave");
     CHECK_OK(stance_controller_set(c, breathe, NULL));
     CHECK_OK(stance_controller_set(c, wave, NULL));
-    CHECK_OK(drv_controller_update(c, 0.0f));
+    CHECK_OK(drv_controller_update(c, 0.0f, NULL));
     char why[256] = "";
     CHECK(drv_check_controller(c, why, sizeof why) == 0);
-    CHECK_OK(drv_controller_update(c, 1.0f / 60));
+    CHECK_OK(drv_controller_update(c, 1.0f / 60, NULL));
     CHECK(drv_check_controller(c, why, sizeof why) == 0);
     /* a fade this short is over after any real step */
     CHECK(stance_controller_layer_weight(c, stance_graph_find_layer(LESSON, "breathe")) == 1.0f);
@@ -316,10 +316,10 @@ static void test_fuzz_tiny_fade_zero_step(void) {
     stance_controller_destroy(c);
     stance_instance *inst;
     CHECK_OK(stance_instance_create(LESSON, NULL, &inst, NULL));
-    CHECK_OK(stance_instance_set_layer_weight(inst, 3, 1.0f, 1e-40f));
-    CHECK_OK(drv_instance_update(inst, 0.0f, 0));
+    CHECK_OK(stance_instance_set_layer_weight(inst, 3, 1.0f, 1e-40f, NULL));
+    CHECK_OK(drv_instance_update(inst, 0.0f, 0, NULL));
     CHECK(stance_instance_layer_weight(inst, 3) == 0.0f); /* no time passed */
-    CHECK_OK(drv_instance_update(inst, 1.0f / 60, 0));
+    CHECK_OK(drv_instance_update(inst, 1.0f / 60, 0, NULL));
     CHECK(stance_instance_layer_weight(inst, 3) == 1.0f);
     CHECK(pose_ok(inst));
     stance_instance_destroy(inst);
@@ -336,16 +336,16 @@ static void test_fuzz_damped_param_range(void) {
     for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
         CHECK_OK(stance_instance_set_float(inst, speed, targets[i], NULL));
         for (int f = 0; f < 3; f++) {
-            CHECK_OK(drv_instance_update(inst, 1.0f / 60, 0));
+            CHECK_OK(drv_instance_update(inst, 1.0f / 60, 0, NULL));
             float v = stance_instance_param(inst, speed);
             CHECK(isfinite(v));
             CHECK(pose_ok(inst));
         }
     }
     /* the damping itself: after one halflife the value is halfway (2^-1) */
-    CHECK_OK(stance_instance_reset(inst));
+    CHECK_OK(stance_instance_reset(inst, NULL));
     CHECK_OK(stance_instance_set_float(inst, speed, 4.0f, NULL));
-    CHECK_OK(drv_instance_update(inst, 0.1f, 0));
+    CHECK_OK(drv_instance_update(inst, 0.1f, 0, NULL));
     CHECK_NEAR(stance_instance_param(inst, speed), 2.0f, 1e-5);
     stance_instance_destroy(inst);
 }

@@ -95,7 +95,7 @@ static float worst_step(const stance_graph *g, stance_switch_mode mode) {
     stance_workspace *ws = NULL;
     stance_instance_create_ex(g, &all, NULL, &inst, NULL);
     stance_workspace_create(g, NULL, &ws, NULL);
-    stance_instance_override_switch(inst, mode, 0.25f, -1);
+    stance_instance_override_switch(inst, mode, 0.25f, -1, NULL);
     const int J = B.skeleton->joint_count;
     float prev[STANCE_MAX_JOINTS][3], worst = 0.0f;
     for (int f = 0; f < STANCE_SCENARIO_FRAMES; f++) {
@@ -104,7 +104,7 @@ static float worst_step(const stance_graph *g, stance_switch_mode mode) {
         stance_scenario_input(f / 60.0f, &speed, &jp);
         stance_instance_set_float(inst, 0, speed, NULL);
         if (jp) stance_instance_set_trigger(inst, 1, NULL);
-        stance_instance_update(inst, 1.0f / 60.0f, ws);
+        stance_instance_update(inst, 1.0f / 60.0f, ws, NULL);
         const stance_pose *m = stance_instance_model_pose(inst);
         for (int j = 0; j < J; j++) {
             if (f > 0) {
@@ -157,18 +157,18 @@ static void test_dt_contract(void) {
         CHECK_OK(stance_instance_create_ex(g, &d, NULL, &inst, NULL));
         CHECK_OK(stance_workspace_create(g, NULL, &ws, NULL));
         const float bad[] = {-0.01f, NAN, INFINITY, -INFINITY, 1.0001f, 5.0f};
-        for (int i = 0; i < 6; i++) CHECK_STATUS(stance_instance_update(inst, bad[i], ws), STANCE_ERR_VALUE);
+        for (int i = 0; i < 6; i++) CHECK_STATUS(stance_instance_update(inst, bad[i], ws, NULL), STANCE_ERR_VALUE);
         CHECK(stance_instance_time(inst) == 0.0f);
-        CHECK_STATUS(stance_instance_update(inst, 0.016f, NULL), STANCE_ERR_ARGUMENT);
+        CHECK_STATUS(stance_instance_update(inst, 0.016f, NULL, NULL), STANCE_ERR_ARGUMENT);
         /* issue #12: update(0.099), update(1e-40), a dead-blend play, update(0.016) gave NaN on joint 0 */
         stance_instance_set_float(inst, 0, 1.5f, NULL);
-        CHECK_OK(stance_instance_update(inst, 0.099f, ws));
-        CHECK_OK(stance_instance_update(inst, 1e-40f, ws));
+        CHECK_OK(stance_instance_update(inst, 0.099f, ws, NULL));
+        CHECK_OK(stance_instance_update(inst, 1e-40f, ws, NULL));
         CHECK(stance_instance_time(inst) == 0.099f); /* a subnormal step is no step */
-        CHECK_OK(stance_instance_update(inst, 5e-7f, ws));
+        CHECK_OK(stance_instance_update(inst, 5e-7f, ws, NULL));
         CHECK(stance_instance_time(inst) == 0.099f);
         CHECK_OK(stance_instance_play(inst, stance_graph_find_state(g, "Idle"), STANCE_SWITCH_DEADBLEND, STANCE_EASE_SMOOTHSTEP, 0.3f, NULL));
-        CHECK_OK(stance_instance_update(inst, 0.016f, ws));
+        CHECK_OK(stance_instance_update(inst, 0.016f, ws, NULL));
         CHECK(pose_finite(stance_instance_local_pose(inst)) && pose_finite(stance_instance_model_pose(inst)));
         /* huge steps around switches stay finite */
         const float steps[] = {1.0f, 1e-6f, 1.0f, 0.5f, 1e-6f, 1.0f};
@@ -177,8 +177,8 @@ static void test_dt_contract(void) {
         for (int i = 0; i < 6; i++) {
             stance_instance_set_float(inst, 0, (float)(i % 3) * 2.0f, NULL);
             CHECK_OK(stance_instance_play(inst, stance_graph_find_state(g, i % 2 ? "Move" : "Jump"), modes[i], STANCE_EASE_LINEAR, 0.25f, NULL));
-            CHECK_OK(stance_instance_update(inst, steps[i], ws));
-            CHECK_OK(stance_instance_update(inst, 1e-6f, ws));
+            CHECK_OK(stance_instance_update(inst, steps[i], ws, NULL));
+            CHECK_OK(stance_instance_update(inst, 1e-6f, ws, NULL));
             CHECK(pose_finite(stance_instance_local_pose(inst)) && pose_finite(stance_instance_model_pose(inst)));
         }
         stance_workspace_destroy(ws);
@@ -206,15 +206,15 @@ static void test_workspace_refused(void) {
     stance_error err = {0};
     CHECK_STATUS(stance_workspace_fits(ws_small, big, &err), STANCE_ERR_MEMORY);
     CHECK(strstr(err.message, "machines") != NULL);
-    CHECK_STATUS(stance_instance_update(ib, 0.016f, ws_small), STANCE_ERR_MEMORY);
+    CHECK_STATUS(stance_instance_update(ib, 0.016f, ws_small, NULL), STANCE_ERR_MEMORY);
     CHECK(stance_instance_time(ib) == 0.0f); /* refused: nothing changed */
     stance_instance *both[2] = {is, ib};
-    CHECK_STATUS(stance_instances_update(both, 2, 0.016f, ws_small), STANCE_ERR_MEMORY);
+    CHECK_STATUS(stance_instances_update(both, 2, 0.016f, ws_small, NULL), STANCE_ERR_MEMORY);
     /* the larger workspace serves both graphs, in any order */
     CHECK_OK(stance_workspace_fits(ws_big, small, NULL));
-    CHECK_OK(stance_instances_update(both, 2, 0.016f, ws_big));
-    CHECK_OK(stance_instance_update(is, 0.016f, ws_big));
-    CHECK_OK(stance_instance_update(ib, 0.016f, ws_big));
+    CHECK_OK(stance_instances_update(both, 2, 0.016f, ws_big, NULL));
+    CHECK_OK(stance_instance_update(is, 0.016f, ws_big, NULL));
+    CHECK_OK(stance_instance_update(ib, 0.016f, ws_big, NULL));
     stance_workspace *none = NULL;
     CHECK_STATUS(stance_workspace_create(NULL, NULL, &none, &err), STANCE_ERR_ARGUMENT);
     CHECK(none == NULL);
@@ -233,9 +233,9 @@ static void crowd_inputs(stance_instance *inst, int i, int f) {
     stance_instance_set_float(inst, 0, speed < 0.05f ? 0.0f : speed, NULL);
     if ((f + 7 * i) % 97 == 0) stance_instance_set_trigger(inst, 1, NULL);
     if (f == 0) {
-        stance_instance_set_layer_weight(inst, 1, 0.5f, 0.0f);
-        stance_instance_set_layer_weight(inst, 2, 0.3f, 0.0f);
-        if (i % 3 == 0) stance_instance_set_layer_weight(inst, 3, 1.0f, 0.0f);
+        stance_instance_set_layer_weight(inst, 1, 0.5f, 0.0f, NULL);
+        stance_instance_set_layer_weight(inst, 2, 0.3f, 0.0f, NULL);
+        if (i % 3 == 0) stance_instance_set_layer_weight(inst, 3, 1.0f, 0.0f, NULL);
     }
     if (f == 120 && i % 4 == 1) stance_instance_play(inst, stance_graph_find_state(stance_instance_graph(inst), "Jump"),
                                                      STANCE_SWITCH_INERTIALIZE, STANCE_EASE_SMOOTHSTEP, 0.2f, NULL);
@@ -270,15 +270,15 @@ static void test_batch_and_allocation(void) {
     int same = 1;
     for (int f = 0; f < 400; f++) {
         for (int i = 0; i < CROWD; i++) crowd_inputs(a[i], i, f), crowd_inputs(b[i], i, f);
-        CHECK_OK(stance_instances_update(a, CROWD, 1.0f / 60.0f, wa));
-        for (int i = 0; i < CROWD; i++) CHECK_OK(stance_instance_update(b[i], 1.0f / 60.0f, wb));
+        CHECK_OK(stance_instances_update(a, CROWD, 1.0f / 60.0f, wa, NULL));
+        for (int i = 0; i < CROWD; i++) CHECK_OK(stance_instance_update(b[i], 1.0f / 60.0f, wb, NULL));
         for (int i = 0; i < CROWD; i++) same &= same_output(a[i], b[i]);
     }
     CHECK(same);
     CHECK(cnt.allocs == before); /* nothing allocated per frame */
-    CHECK_STATUS(stance_instances_update(NULL, 1, 0.016f, wa), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_instances_update(a, -1, 0.016f, wa), STANCE_ERR_ARGUMENT);
-    CHECK_OK(stance_instances_update(a, 0, 0.016f, wa));
+    CHECK_STATUS(stance_instances_update(NULL, 1, 0.016f, wa, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_instances_update(a, -1, 0.016f, wa, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_OK(stance_instances_update(a, 0, 0.016f, wa, NULL));
     for (int i = 0; i < CROWD; i++) stance_instance_destroy(a[i]), stance_instance_destroy(b[i]);
     stance_workspace_destroy(wa), stance_workspace_destroy(wb);
     stance_graph_destroy(g);
@@ -290,7 +290,7 @@ static void *run_job(void *p) {
     job *j = p;
     for (int f = 0; f < j->frames; f++) {
         for (int i = j->first; i < j->first + j->count; i++) crowd_inputs(j->inst[i], i, f);
-        stance_instances_update(j->inst + j->first, j->count, 1.0f / 60.0f, j->ws);
+        stance_instances_update(j->inst + j->first, j->count, 1.0f / 60.0f, j->ws, NULL);
     }
     return NULL;
 }
@@ -336,24 +336,24 @@ static void test_additive_deltas(void) {
     stance_pose_create(&sample, J, NULL, NULL), stance_pose_create(&delta, J, NULL, NULL);
     const stance_clip *clips[2] = {stance_builtin_clip(&B, "breathe"), stance_builtin_clip(&B, "lean")};
     const float weights[2] = {0.5f, 0.3f};
-    stance_instance_set_layer_weight(with, 1, weights[0], 0.0f);
-    stance_instance_set_layer_weight(with, 2, weights[1], 0.0f);
+    stance_instance_set_layer_weight(with, 1, weights[0], 0.0f, NULL);
+    stance_instance_set_layer_weight(with, 2, weights[1], 0.0f, NULL);
     float worst = 0.0f;
     for (int f = 0; f < 240; f++) {
         float speed = f < 120 ? 1.5f : 4.0f;
         stance_instance_set_float(with, 0, speed, NULL), stance_instance_set_float(base, 0, speed, NULL);
-        CHECK_OK(stance_instance_update(with, 1.0f / 60.0f, ws));
-        CHECK_OK(stance_instance_update(base, 1.0f / 60.0f, ws));
-        stance_pose_copy(&expect, stance_instance_local_pose(base));
+        CHECK_OK(stance_instance_update(with, 1.0f / 60.0f, ws, NULL));
+        CHECK_OK(stance_instance_update(base, 1.0f / 60.0f, ws, NULL));
+        stance_pose_copy(&expect, stance_instance_local_pose(base), NULL);
         for (int l = 0; l < 2; l++) {
             stance_machine_status ms;
-            stance_instance_machine_status(with, stance_graph_layer_machine(g, l + 1), &ms);
+            stance_instance_machine_status(with, stance_graph_layer_machine(g, l + 1), &ms, NULL);
             float nt = ms.normalized_time, t = (nt - floorf(nt)) * clips[l]->duration;
             if (stance_graph_state_once(g, ms.state) && nt >= 1.0f) t = clips[l]->duration;
-            stance_clip_sample(clips[l], 0.0f, NULL, &ref);
-            stance_clip_sample(clips[l], t, NULL, &sample);
-            stance_pose_additive_make(&delta, &sample, &ref);
-            stance_pose_additive_apply(&expect, &expect, &delta, NULL, weights[l]);
+            stance_clip_sample(clips[l], 0.0f, NULL, &ref, NULL);
+            stance_clip_sample(clips[l], t, NULL, &sample, NULL);
+            stance_pose_additive_make(&delta, &sample, &ref, NULL);
+            stance_pose_additive_apply(&expect, &expect, &delta, NULL, weights[l], NULL);
         }
         const stance_pose *got = stance_instance_local_pose(with);
         for (int j = 0; j < J; j++) {
@@ -385,7 +385,7 @@ static void test_bytes(void) {
     CHECK(a <= 8192);
     CHECK(h > a);
     /* a copy needs the same layout */
-    CHECK_STATUS(stance_instance_copy(auto_i, all_i), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_instance_copy(auto_i, all_i, NULL), STANCE_ERR_ARGUMENT);
     stance_instance_destroy(auto_i), stance_instance_destroy(all_i);
     stance_graph_destroy(g);
 }
@@ -404,7 +404,7 @@ static void test_controller_states_targets(void) {
     CHECK_OK(stance_controller_set(c, stance_graph_find_state(g, "Wave"), NULL));
     CHECK_OK(stance_controller_set(c, stance_graph_find_state(g, "Breathe"), NULL));
     CHECK(stance_instance_layer_target(in, wave) == 1.0f && stance_instance_layer_target(in, breathe) == 1.0f);
-    for (int f = 0; f < 6; f++) CHECK_OK(stance_controller_update(c, 1.0f / 48.0f, ws)); /* half of 0.25 s */
+    for (int f = 0; f < 6; f++) CHECK_OK(stance_controller_update(c, 1.0f / 48.0f, ws, NULL)); /* half of 0.25 s */
     CHECK_NEAR(stance_instance_layer_weight(in, wave), 0.5, 1e-5);
     CHECK_NEAR(stance_controller_layer_weight(c, wave), 0.5, 1e-5);
     CHECK_NEAR(stance_controller_layer_weight(c, 0), 0.5, 1e-5);
@@ -412,7 +412,7 @@ static void test_controller_states_targets(void) {
     CHECK_NEAR(stance_instance_layer_weight(in, breathe), 0.5, 1e-5);
     CHECK_OK(stance_controller_reset(c, stance_graph_find_state(g, "Wave"), NULL));
     CHECK(stance_instance_layer_target(in, wave) == 0.0f);
-    for (int f = 0; f < 30; f++) CHECK_OK(stance_controller_update(c, 1.0f / 60.0f, ws));
+    for (int f = 0; f < 30; f++) CHECK_OK(stance_controller_update(c, 1.0f / 60.0f, ws, NULL));
     CHECK(stance_instance_layer_weight(in, wave) == 0.0f && !stance_instance_layer_enabled(in, wave));
     CHECK(stance_controller_layer_weight(c, 0) == 1.0f);
     stance_workspace_destroy(ws);
@@ -438,13 +438,13 @@ static void test_random_calls_finite(void) {
             unsigned r = (seed >> 16) % 16, k = seed >> 8;
             if (r < 3) stance_instance_play(in, (int)(k % (unsigned)S), (stance_switch_mode)(k % STANCE_SWITCH_MODE_COUNT),
                                             (stance_easing)(k % 2), (float)(k % 7) * 0.1f, NULL);
-            else if (r < 4) stance_instance_override_switch(in, (int)(k % 7) - 1, (float)(k % 5) * 0.1f, -1);
-            else if (r < 6) stance_instance_set_layer_weight(in, 1 + (int)(k % 3), (float)(k % 11) / 10.0f, (float)(k % 4) * 0.1f);
+            else if (r < 4) stance_instance_override_switch(in, (int)(k % 7) - 1, (float)(k % 5) * 0.1f, -1, NULL);
+            else if (r < 6) stance_instance_set_layer_weight(in, 1 + (int)(k % 3), (float)(k % 11) / 10.0f, (float)(k % 4) * 0.1f, NULL);
             else if (r < 8) stance_instance_set_float(in, 0, (float)(k % 50) / 10.0f, NULL);
             else if (r < 9) stance_instance_set_trigger(in, 1, NULL);
-            else if (r < 10) stance_instance_set_layer_enabled(in, 1 + (int)(k % 3), (int)(k % 2));
+            else if (r < 10) stance_instance_set_layer_enabled(in, 1 + (int)(k % 3), (int)(k % 2), NULL);
             const float steps[6] = {1.0f / 60.0f, 0.0f, 1e-7f, 1.0f, 0.25f, 1e-38f};
-            if (stance_instance_update(in, steps[k % 6], ws)) bad++;
+            if (stance_instance_update(in, steps[k % 6], ws, NULL)) bad++;
             if (!pose_finite(stance_instance_local_pose(in)) || !pose_finite(stance_instance_model_pose(in))) bad++;
             float root[3];
             stance_instance_root_motion(in, root);

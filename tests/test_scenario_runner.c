@@ -73,10 +73,10 @@ static void test_by_hand_jump_is_the_old_state_alone(void) {
         float speed = f < 30 ? 0.0f : f < 90 ? 1.5f : f < 170 ? 4.0f : 0.0f;
         CHECK_OK(stance_instance_set_float(inst, p_speed, speed, NULL));
         if (f == 60) CHECK_OK(stance_instance_set_trigger(inst, p_jump, NULL));
-        CHECK_OK(stance_instance_copy(mine, inst));
+        CHECK_OK(stance_instance_copy(mine, inst, NULL));
         stance_scenario_frame fr;
         CHECK_OK(stance_scenario_step_by_hand(sc, 1.0f / 50.0f, &fr, &err));
-        CHECK_OK(stance_instance_update_ex(mine, 1.0f / 50.0f, STANCE_UPDATE_NO_TRANSITIONS, ws));
+        CHECK_OK(stance_instance_update_ex(mine, 1.0f / 50.0f, STANCE_UPDATE_NO_TRANSITIONS, ws, NULL));
         int n, started = -1;
         const stance_event *ev = stance_instance_events(inst, &n, NULL);
         for (int i = 0; i < n && started < 0; i++)
@@ -86,7 +86,7 @@ static void test_by_hand_jump_is_the_old_state_alone(void) {
         CHECK(fr.speed >= 0.0f && fr.speed <= 4.0f);
         CHECK_NEAR(fr.time, (f + 1) / 50.0, 1e-4);
         stance_machine_status ms;
-        CHECK_OK(stance_instance_machine_status(inst, stance_graph_layer_machine(G, 0), &ms));
+        CHECK_OK(stance_instance_machine_status(inst, stance_graph_layer_machine(G, 0), &ms, NULL));
         CHECK(fr.state == ms.state && fr.from_state == ms.transition);
         if (started < 0) {
             CHECK(fr.jump_cm == -1.0f && fr.jump_joint == -1 && fr.jump_from == -1 && fr.jump_to == -1);
@@ -147,7 +147,7 @@ static void test_script_steps(void) {
             CHECK(frames[f].speed == table_speed((float)f / 60.0f));
             CHECK(stance_instance_param(stance_scenario_instance(sc), p_speed) >= 0.0f);
             stance_machine_status ms;
-            CHECK_OK(stance_instance_machine_status(stance_scenario_instance(sc), stance_graph_layer_machine(G, 0), &ms));
+            CHECK_OK(stance_instance_machine_status(stance_scenario_instance(sc), stance_graph_layer_machine(G, 0), &ms, NULL));
             CHECK(frames[f].state == ms.state);
         }
         CHECK(c.allocs == before); /* no allocation in the steps */

@@ -205,7 +205,7 @@ static int check_local_to_model(stance_skeleton *sk) {
     float worst = 0.0f;
     for (int rep = 0; rep < 20; rep++) {
         random_pose(&local);
-        CHECK_OK(stance_local_to_model(&model, &local, sk, rep % 2 ? &root : NULL));
+        CHECK_OK(stance_local_to_model(&model, &local, sk, rep % 2 ? &root : NULL, NULL));
         /* both encodings (SSE2 and, where the CPU has AVX, VEX) bit for bit the same */
         for (int vex = 0; vex < 2; vex++) {
             stance_pose other;
@@ -329,7 +329,7 @@ static void test_blends(void) {
         const stance_pose *in[2] = {&a, &b};
         /* both orders: the blend folds the weights into the smaller over the larger */
         const float w[2] = {rep % 2 ? 0.7f : 0.3f + 0.02f * rep, rep % 2 ? 0.3f + 0.02f * rep : 0.7f};
-        CHECK_OK(stance_pose_blend(&out, in, w, 2, 0.0f, sk));
+        CHECK_OK(stance_pose_blend(&out, in, w, 2, 0.0f, sk, NULL));
         const float u = w[1] / (w[0] + w[1]);
         for (int j = 0; j < J; j++) {
             float d = diff(&out, j, qm_lerp3(tget(&a, j), tget(&b, j), u), qm_nlerp(qget(&a, j), qget(&b, j), u),
@@ -338,7 +338,7 @@ static void test_blends(void) {
         }
         /* masked blend */
         const float lw = rep % 3 == 0 ? 1.0f : 0.1f + 0.04f * rep;
-        CHECK_OK(stance_pose_blend_masked(&out, &a, &b, mask, lw));
+        CHECK_OK(stance_pose_blend_masked(&out, &a, &b, mask, lw, NULL));
         for (int j = 0; j < J; j++) {
             float m = mask[j] * lw;
             float d = diff(&out, j, qm_lerp3(tget(&a, j), tget(&b, j), m), qm_nlerp(qget(&a, j), qget(&b, j), m),
@@ -348,7 +348,7 @@ static void test_blends(void) {
             if (d > wm) wm = d;
         }
         /* additive: base * nlerp(identity, delta, w), base t + w dt, base s * lerp(1, ds, w) */
-        CHECK_OK(stance_pose_additive_apply(&out, &a, &b, rep % 2 ? mask : NULL, lw));
+        CHECK_OK(stance_pose_additive_apply(&out, &a, &b, rep % 2 ? mask : NULL, lw, NULL));
         for (int j = 0; j < J; j++) {
             float m = (rep % 2 ? mask[j] : 1.0f) * lw;
             qm_quat dq = qget(&b, j);
@@ -363,7 +363,7 @@ static void test_blends(void) {
     for (int k = 0; k < 2; k++) {
         const stance_pose *in[2] = {&a, &b};
         const float w[2] = {k ? 1e30f : 1e-30f, k ? 1e-30f : 1e30f};
-        CHECK_OK(stance_pose_blend(&out, in, w, 2, 0.0f, sk));
+        CHECK_OK(stance_pose_blend(&out, in, w, 2, 0.0f, sk, NULL));
         const stance_pose *heavy = k ? &a : &b;
         for (int j = 0; j < J; j++) {
             float d = diff(&out, j, tget(heavy, j), qget(heavy, j), sget(heavy, j));
@@ -593,7 +593,7 @@ static void l2m_guarded(const int *parents, int n) {
                     for (int i = 0; i < 10 * pc; i++) m[i] = l2m_sentinel();
                     if (vex == 2) { /* the public function: the skeleton's own schedule */
                         if (runs != sk->l2m_runs) continue;
-                        CHECK_OK(stance_local_to_model(&model[at], &local[at], sk, rt));
+                        CHECK_OK(stance_local_to_model(&model[at], &local[at], sk, rt, NULL));
                     } else if (!st_local_to_model_as(&model[at], &local[at], &alt, rt, vex)) {
                         continue; /* no VEX in this build or CPU */
                     }

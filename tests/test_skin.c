@@ -191,7 +191,7 @@ static void bind_matrices(float *ib) { /* inverse of each skin joint's world mat
 }
 
 static void load_pose(stance_pose *p, const stance_transform *t) {
-    for (int j = 0; j < NJ; j++) CHECK_OK(stance_pose_set(p, j, &t[j]));
+    for (int j = 0; j < NJ; j++) CHECK_OK(stance_pose_set(p, j, &t[j], NULL));
 }
 
 static double max_identity_error(const float *m, int count) {
@@ -219,10 +219,10 @@ static void test_bind_pose_identity(void) {
     stance_pose local, model;
     CHECK_OK(stance_pose_create(&local, NJ, NULL, NULL));
     CHECK_OK(stance_pose_create(&model, NJ, NULL, NULL));
-    CHECK_OK(stance_pose_set_rest(&local, sk));
-    CHECK_OK(stance_local_to_model(&model, &local, sk, NULL));
+    CHECK_OK(stance_pose_set_rest(&local, sk, NULL));
+    CHECK_OK(stance_local_to_model(&model, &local, sk, NULL, NULL));
     float m[16 * SJ];
-    CHECK_OK(stance_skin_matrices(skin, &model, m, SJ));
+    CHECK_OK(stance_skin_matrices(skin, &model, m, SJ, NULL));
     double e = max_identity_error(m, SJ);
     printf("  bind pose: largest deviation from identity %.3g\n", e);
     CHECK(e <= 1e-4);
@@ -253,10 +253,10 @@ static void test_posed_matrices(void) {
     CHECK_OK(stance_pose_create(&local, NJ, NULL, NULL));
     CHECK_OK(stance_pose_create(&model, NJ, NULL, NULL));
     load_pose(&local, pose);
-    CHECK_OK(stance_local_to_model(&model, &local, sk, NULL));
+    CHECK_OK(stance_local_to_model(&model, &local, sk, NULL, NULL));
     float m[16 * SJ + 16];
     m[16 * SJ] = 12345.0f; /* past the skin's joints: untouched */
-    CHECK_OK(stance_skin_matrices(skin, &model, m, SJ + 1));
+    CHECK_OK(stance_skin_matrices(skin, &model, m, SJ + 1, NULL));
     CHECK(m[16 * SJ] == 12345.0f);
 
     dmat world[NJ];
@@ -338,9 +338,9 @@ static void test_skinned_vertices(void) {
     CHECK_OK(stance_pose_create(&local, NJ, NULL, NULL));
     CHECK_OK(stance_pose_create(&model, NJ, NULL, NULL));
     load_pose(&local, pose);
-    CHECK_OK(stance_local_to_model(&model, &local, sk, NULL));
+    CHECK_OK(stance_local_to_model(&model, &local, sk, NULL, NULL));
     float m[16 * SJ];
-    CHECK_OK(stance_skin_matrices(skin, &model, m, SJ));
+    CHECK_OK(stance_skin_matrices(skin, &model, m, SJ, NULL));
     double worst = 0;
     for (int v = 0; v < V; v++) {
         const float *p = mesh->positions + 3 * v;
@@ -480,15 +480,15 @@ static void test_skin_validation(void) {
     CHECK_OK(stance_pose_create(&model, NJ, NULL, NULL));
     CHECK_OK(stance_pose_create(&small, NJ - 1, NULL, NULL));
     float m[16 * SJ];
-    CHECK_STATUS(stance_skin_matrices(NULL, &model, m, SJ), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_skin_matrices(skin, NULL, m, SJ), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_skin_matrices(skin, &model, NULL, SJ), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_skin_matrices(skin, &model, m, SJ - 1), STANCE_ERR_ARGUMENT);
-    CHECK_STATUS(stance_skin_matrices(skin, &small, m, SJ), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_skin_matrices(NULL, &model, m, SJ, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_skin_matrices(skin, NULL, m, SJ, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_skin_matrices(skin, &model, NULL, SJ, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_skin_matrices(skin, &model, m, SJ - 1, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_skin_matrices(skin, &small, m, SJ, NULL), STANCE_ERR_ARGUMENT);
     stance_pose zero;
     memset(&zero, 0, sizeof zero);
-    CHECK_STATUS(stance_skin_matrices(skin, &zero, m, SJ), STANCE_ERR_ARGUMENT);
-    CHECK_OK(stance_skin_matrices(skin, &model, m, SJ));
+    CHECK_STATUS(stance_skin_matrices(skin, &zero, m, SJ, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_OK(stance_skin_matrices(skin, &model, m, SJ, NULL));
     stance_pose_destroy(&model);
     stance_pose_destroy(&small);
     stance_skin_destroy(skin);

@@ -67,12 +67,12 @@ static void *character(void *arg) {
         else if (k < 16)
             drv_instance_play(inst, (int)(next(&rng) % (uint32_t)states), (stance_switch_mode)(next(&rng) % STANCE_SWITCH_MODE_COUNT),
                               STANCE_EASE_SMOOTHSTEP, 0.2f, NULL);
-        else if (k < 18) stance_instance_set_layer_weight(inst, 1 + (int)(next(&rng) % 3), (float)(next(&rng) % 5) / 4.0f, 0.3f);
+        else if (k < 18) stance_instance_set_layer_weight(inst, 1 + (int)(next(&rng) % 3), (float)(next(&rng) % 5) / 4.0f, 0.3f, NULL);
         uint32_t c = next(&rng) % 100;
         if (c < 6) stance_controller_set(ctl, (int)(next(&rng) % (uint32_t)cstates), NULL);
         else if (c < 8) stance_controller_reset(ctl, cjump, NULL);
         float dt = next(&rng) % 10 == 0 ? 1.0f / 30 : 1.0f / 60;
-        if (drv_instance_update(inst, dt, 0) || drv_controller_update(ctl, dt)) {
+        if (drv_instance_update(inst, dt, 0, NULL) || drv_controller_update(ctl, dt, NULL)) {
             r->failures++;
             snprintf(r->why, sizeof r->why, "frame %d: update refused", f);
             break;

@@ -2,13 +2,15 @@
 /* tools/cmd_bench.c - `stance bench`: times the reference workload
  * (bench/WORKLOAD.md) and prints medians per character and per joint, the
  * three passes, clip size, and the check value. With --clips FILE: the
- * cost of sampling each clip of FILE as stored (exact or compressed). */
+ * cost of sampling each clip of FILE as stored (exact or compressed). With
+ * --load FILE: the time and allocations of loading FILE (bench_load.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
 #include <time.h>
 
+#include "bench_load.h"
 #include "commands.h"
 #include "stance/import.h"
 #include "info_graph.h"
@@ -17,19 +19,8 @@
 #include "tool_graph.h"
 #include "workload.h"
 
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    qsort(v, (size_t)n, sizeof(double), bench_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
@@ -65,15 +56,15 @@ static int bench_clips(const char *path, int json) {
             float t[CHARS];
             memset(cur, 0, sizeof cur);
             for (int k = 0; k < CHARS; k++) t[k] = c->duration * (float)k / CHARS;
-            double t0 = now_ns();
+            double t0 = bench_now_ns();
             for (int f = 0; f < FRAMES; f++)
                 for (int k = 0; k < CHARS; k++) {
-                    stance_clip_sample(c, t[k], &cur[k], &pose);
+                    stance_clip_sample(c, t[k], &cur[k], &pose, NULL);
                     check += pose.qw[0];
                     t[k] += 1.0f / 60.0f;
                     if (t[k] >= c->duration) t[k] -= c->duration, cur[k].key = 0;
                 }
-            runs[r] = (now_ns() - t0) / (CHARS * FRAMES);
+            runs[r] = (bench_now_ns() - t0) / (CHARS * FRAMES);
         }
         double m = median(runs, REPS);
         total += m;
@@ -112,7 +103,7 @@ static int bench_crowd(const char *path, const char *asset, int N, int T, int ch
     if (!ms) { crowd_destroy(c); tool_graph_close(&tg); return 1; }
     for (int k = 0; k < F; k++) ms[k] = 1e3 * crowd_frame_timed(c);
     double check = crowd_check(c);
-    qsort(ms, (size_t)F, sizeof(double), cmp_double);
+    qsort(ms, (size_t)F, sizeof(double), bench_cmp_double);
     double med = F % 2 ? ms[F / 2] : 0.5 * (ms[F / 2 - 1] + ms[F / 2]);
     int i95 = (int)ceil(0.95 * F) - 1;
     double p95 = ms[i95 < 0 ? 0 : i95 >= F ? F - 1 : i95];
@@ -142,12 +133,13 @@ static int bench_crowd(const char *path, const char *asset, int N, int T, int ch
 
 int cmd_bench(int argc, char **argv) {
     int J = 64, N = 1000, F = 100, json = 0, T = 1, frames_given = 0, chunk = 0;
-    const char *graph = NULL, *asset = NULL, *clips = NULL;
+    const char *graph = NULL, *asset = NULL, *clips = NULL, *load = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) json = 1;
         else if (!strcmp(a, "--graph") && i + 1 < argc) graph = argv[++i];
         else if (!strcmp(a, "--clips") && i + 1 < argc) clips = argv[++i];
+        else if (!strcmp(a, "--load") && i + 1 < argc) load = argv[++i];
         else if (!strcmp(a, "--asset") && i + 1 < argc) asset = argv[++i];
         else if (!strcmp(a, "--threads") && i + 1 < argc) {
             if (!parse_int(argv[++i], 1, 64, &T)) { fprintf(stderr, "stance bench: --threads must be 1..64\n"); return 2; }
@@ -165,6 +157,8 @@ int cmd_bench(int argc, char **argv) {
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: stance bench [--joints 64] [--characters 1000] [--frames 100] [--json]\n"
                    "       stance bench --clips FILE [--json]   sampling cost of each clip of FILE as stored\n"
+                   "       stance bench --load FILE [--json]    median of 100 loads of FILE (from memory, the runtime's\n"
+                   "                                            loader), the allocations of one, and the same without its graph\n"
                    "       stance bench --graph FILE [--asset F] [--characters N] [--threads T] [--chunk C] [--frames 600] [--json]\n"
                    "Without --graph: the reference workload of bench/WORKLOAD.md (sample x2, blend, local-to-model):\n"
                    "%d warm-up frames, then %d repetitions of FRAMES frames; prints medians.\n"
@@ -177,6 +171,7 @@ int cmd_bench(int argc, char **argv) {
         } else { fprintf(stderr, "stance bench: unknown option '%s' (see --help)\n", a); return 2; }
     }
     if (clips) return bench_clips(clips, json);
+    if (load) return bench_load(load, json);
     if (graph) return bench_crowd(graph, asset, N, T, chunk, frames_given ? F : 600, json);
     if (asset || T != 1 || chunk) { fprintf(stderr, "stance bench: --asset, --threads and --chunk need --graph\n"); return 2; }
     workload w;
@@ -186,9 +181,9 @@ int cmd_bench(int argc, char **argv) {
     for (int k = 0; k < WARMUP; k++) workload_frame(&w, f++);
     double full[REPS];
     for (int r = 0; r < REPS; r++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         for (int k = 0; k < F; k++) workload_frame(&w, f++);
-        full[r] = (now_ns() - t0) / ((double)F * N);
+        full[r] = (bench_now_ns() - t0) / ((double)F * N);
     }
     double check = workload_check(&w);
     /* The passes, each timed on its own over the same frames (after the check). */
@@ -197,13 +192,13 @@ int cmd_bench(int argc, char **argv) {
     for (int r = 0; r < REPS; r++) {
         double ts = 0, tb = 0, tl = 0;
         for (int k = 0; k < F; k++) {
-            double t0 = now_ns();
+            double t0 = bench_now_ns();
             workload_pass_sample(&w, g++);
-            double t1 = now_ns();
+            double t1 = bench_now_ns();
             workload_pass_blend(&w);
-            double t2 = now_ns();
+            double t2 = bench_now_ns();
             workload_pass_l2m(&w);
-            double t3 = now_ns();
+            double t3 = bench_now_ns();
             ts += t1 - t0, tb += t2 - t1, tl += t3 - t2;
         }
         ps[r] = ts / ((double)F * N), pb[r] = tb / ((double)F * N), pl[r] = tl / ((double)F * N);

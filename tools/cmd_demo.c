@@ -24,8 +24,8 @@ static float foot_slide(const stance_builtin *b, const stance_clip *c, float sec
         stance_cursor cur = {0};
         for (int f = 0; f <= n; f++) {
             float root_z = c->root_speed * (float)f / 60.0f;
-            stance_clip_sample(c, t, &cur, &local);
-            stance_local_to_model(&model, &local, sk, NULL);
+            stance_clip_sample(c, t, &cur, &local, NULL);
+            stance_local_to_model(&model, &local, sk, NULL, NULL);
             for (int k = 0; k < 2; k++) {
                 float p[3] = {model.tx[feet[k]], model.ty[feet[k]], model.tz[feet[k]] + root_z};
                 if (pass == 0 && p[1] < lowest[k]) lowest[k] = p[1];
@@ -33,7 +33,7 @@ static float foot_slide(const stance_builtin *b, const stance_clip *c, float sec
                     slide += sqrtf((p[0] - prev[k][0]) * (p[0] - prev[k][0]) + (p[2] - prev[k][2]) * (p[2] - prev[k][2]));
                 memcpy(prev[k], p, sizeof p);
             }
-            stance_clip_advance(c, t, 1.0f / 60.0f, 1, &t, NULL, 0, NULL, NULL);
+            stance_clip_advance(c, t, 1.0f / 60.0f, 1, &t, NULL, 0, NULL, NULL, NULL);
         }
         if (pass == 1) {
             stance_pose_destroy(&local), stance_pose_destroy(&model);

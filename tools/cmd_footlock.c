@@ -70,7 +70,7 @@ static stance_status stage_slide(const stance_graph_desc *file, const stance_cli
         stance_transform root = stance_transform_identity();
         root.t[0] = vel[0] * (float)f * dt, root.t[2] = vel[2] * (float)f * dt;
         s = stance_instance_set_root(inst, &root, 0, err);
-        if (!s) s = stance_instance_update(inst, f ? dt : 0.0f, ws);
+        if (!s) s = stance_instance_update(inst, f ? dt : 0.0f, ws, err);
         const stance_pose *m = stance_instance_model_pose(inst);
         for (int k = 0; k < 2; k++) {
             float *p = on + 3 * (2 * f + k);
@@ -127,8 +127,8 @@ static stance_status sweep_speed(const stance_graph *g, stance_workspace *ws, in
             root.t[0] = dir[0] * v * dt * (float)f, root.t[2] = dir[2] * v * dt * (float)f;
             s = stance_instance_set_root(inst, &root, 0, err);
         }
-        if (!s) s = stance_instance_update(inst, f ? dt : 0.0f, ws);
-        if (s) { if (err && !err->message[0]) snprintf(err->message, sizeof err->message, "update failed (status %d)", (int)s); break; }
+        if (!s) s = stance_instance_update(inst, f ? dt : 0.0f, ws, err);
+        if (s) break;
         const stance_footlock_state *st = stance_instance_footlock_state(inst, ik);
         const stance_pose *m = stance_instance_model_pose(inst);
         for (int k = 0; k < legs; k++) {
@@ -175,8 +175,8 @@ static void clip_limits(const stance_graph_desc *fd, const stance_skeleton *sk, 
                 const stance_clip *c = sd->clip ? sd->clip : sd->entries[e].clip;
                 const int n = (int)(c->duration * 60.0f) + 1;
                 for (int f = 0; c && f <= n; f++) {
-                    stance_clip_sample(c, c->duration * (float)f / (float)n, NULL, l);
-                    stance_local_to_model(m, l, sk, NULL);
+                    stance_clip_sample(c, c->duration * (float)f / (float)n, NULL, l, NULL);
+                    stance_local_to_model(m, l, sk, NULL, NULL);
                     for (int k = 0; k < legs; k++) {
                         const float a = knee_deg(m, hip[k], knee[k], foot[k]), r = dist3(m, hip[k], foot[k]) / len[k];
                         out->knee_lo = a < out->knee_lo ? a : out->knee_lo, out->knee_hi = a > out->knee_hi ? a : out->knee_hi;
@@ -211,8 +211,8 @@ static int sweep(const tool_graph *tg, const stance_graph_desc *fdesc, const sta
     stance_status s = stance_pose_create(&rl, sk->joint_count, NULL, &err);
     if (!s) s = stance_pose_create(&rm, sk->joint_count, NULL, &err);
     if (!s) {
-        stance_pose_set_rest(&rl, sk);
-        stance_local_to_model(&rm, &rl, sk, NULL);
+        stance_pose_set_rest(&rl, sk, NULL);
+        stance_local_to_model(&rm, &rl, sk, NULL, NULL);
     }
     for (int i = 0; !s && i < legs; i++) {
         hip[i] = stance_skeleton_find(sk, k->legs[i].hip), knee[i] = stance_skeleton_find(sk, k->legs[i].knee);
@@ -236,7 +236,7 @@ static int sweep(const tool_graph *tg, const stance_graph_desc *fdesc, const sta
     if (!s) s = stance_workspace_create(g, NULL, &ws, &err);
     if (!s) s = stance_instance_create(g, NULL, &probe, &err);
     if (!s) s = stance_instance_set_float(probe, param, vmax, &err);
-    for (int f = 0; !s && f < 60; f++) s = stance_instance_update(probe, 1.0f / 60.0f, ws);
+    for (int f = 0; !s && f < 60; f++) s = stance_instance_update(probe, 1.0f / 60.0f, ws, NULL);
     if (!s) {
         stance_transform r;
         stance_instance_root(probe, &r);

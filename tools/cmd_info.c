@@ -54,7 +54,7 @@ static void print_skins_text(const stance_asset *a) {
     }
 }
 
-/* The import report's entry for clip i, or NULL (a .stance file, assimp). */
+/* The import report's entry for clip i, or NULL (a .stance file). */
 static const stance_import_clip_report *clip_report(const stance_import_report *r, const stance_asset *a, int i) {
     if (!r || !r->clips || r->count != a->clip_count || i >= r->capacity) return NULL;
     return &r->clips[i];
@@ -165,7 +165,7 @@ int cmd_info(int argc, char **argv) {
                    "           \"max_error_cm\",\"compressed\",\"joints\"}],\n"
                    "           \"skins\":[{\"name\",\"joint_count\"}],\"meshes\":[{\"name\",\"vertices\",\"triangles\",\"uvs\",\"skin\"}]}\n"
                    "          (a mesh's \"skin\" is its skin's name, null when rigid; raw_bytes: 10 floats per\n"
-                   "          joint per key; max_error_cm: measured when compressed, 0 for exact clips); glTF clips add\n"
+                   "          joint per key; max_error_cm: measured when compressed, 0 for exact clips); imported clips add\n"
                    "          \"interpolation\":[\"LINEAR\"|\"STEP\"|\"CUBICSPLINE\",..], \"file_keys\", \"keys_added\"\n"
                    "  --unit-cm CM  centimetres per model unit for max_error_cm (default 100: metres)\n"
                    "          and for a compiled graph \"graph\":{\"params\":[{\"name\",\"type\"}],\n"

@@ -97,8 +97,8 @@ int cmd_layers(int argc, char **argv) {
         /* size from the rest pose's height */
         stance_pose rl;
         stance_pose_create(&rl, sk->joint_count, NULL, NULL);
-        stance_pose_set_rest(&rl, sk);
-        stance_local_to_model(&m, &rl, sk, NULL);
+        stance_pose_set_rest(&rl, sk, NULL);
+        stance_local_to_model(&m, &rl, sk, NULL, NULL);
         float hmax = 0.1f;
         for (int j = 0; j < sk->joint_count; j++) if (m.ty[j] > hmax) hmax = m.ty[j];
         stance_pose_destroy(&rl);

@@ -70,8 +70,8 @@ static void print_json(const stance_asset *a, const stance_clip *only, const flo
         tool_put_json_string(stdout, clip->name);
         printf(",\"samples\":[");
         for (int i = 0; i < nt; i++) {
-            stance_clip_sample(clip, times[i], NULL, local);
-            stance_local_to_model(model, local, sk, NULL);
+            stance_clip_sample(clip, times[i], NULL, local, NULL);
+            stance_local_to_model(model, local, sk, NULL, NULL);
             printf("%s{\"t\":%.9g,\"local\":[", i ? "," : "", (double)times[i]);
             for (int j = 0; j < sk->joint_count; j++)
                 printf("%s[%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g]", j ? "," : "", (double)local->tx[j],
@@ -98,8 +98,8 @@ static void print_text(const stance_asset *a, const stance_clip *only, const flo
         tool_put_plain(stdout, clip->name);
         printf(" (%.3f s)\n", (double)clip->duration);
         for (int i = 0; i < nt; i++) {
-            stance_clip_sample(clip, times[i], NULL, local);
-            stance_local_to_model(model, local, sk, NULL);
+            stance_clip_sample(clip, times[i], NULL, local, NULL);
+            stance_local_to_model(model, local, sk, NULL, NULL);
             printf("  t = %.6g s\n", (double)times[i]);
             printf("    %-24s %-32s %-40s %-28s %s\n", "joint", "translation", "rotation (x y z w)", "scale", "model position");
             for (int j = 0; j < sk->joint_count; j++) {

@@ -87,7 +87,7 @@ static void run_range(worker *w, int first, int count) {
     crowd *c = w->c;
     const long f = c->frame;
     for (int i = first; i < first + count; i++) inputs(c, i, f);
-    stance_status s = stance_instances_update(c->inst + first, count, 1.0f / 60.0f, w->ws);
+    stance_status s = stance_instances_update(c->inst + first, count, 1.0f / 60.0f, w->ws, NULL);
     if (s && !w->status) w->status = s;
     for (int i = first; i < first + count; i++) w->clips += stance_instance_clips_sampled(c->inst[i]);
 }
@@ -165,9 +165,9 @@ stance_status crowd_create(const stance_graph *g, int n, int threads, int chunk,
     for (int i = 0; i < n && !s; i++) {
         s = stance_instance_create(g, NULL, &c->inst[i], err);
         if (s) break;
-        if (lb > 0) stance_instance_set_layer_weight(c->inst[i], lb, 0.5f, 0.0f);
-        if (ll > 0) stance_instance_set_layer_weight(c->inst[i], ll, 0.3f, 0.0f);
-        if (lw > 0 && i % 3 == 0) stance_instance_set_layer_weight(c->inst[i], lw, 1.0f, 0.0f);
+        if (lb > 0) stance_instance_set_layer_weight(c->inst[i], lb, 0.5f, 0.0f, NULL);
+        if (ll > 0) stance_instance_set_layer_weight(c->inst[i], ll, 0.3f, 0.0f, NULL);
+        if (lw > 0 && i % 3 == 0) stance_instance_set_layer_weight(c->inst[i], lw, 1.0f, 0.0f, NULL);
     }
     for (int t = 0; t < threads && !s; t++) {
         worker *w = &c->w[t];

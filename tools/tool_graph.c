@@ -43,12 +43,12 @@ void tool_graph_close(tool_graph *tg) {
 int tool_graph_layer_setup(const tool_graph *tg, stance_layer_setup *su, stance_error *err) {
     stance_status ss;
 #ifdef STANCE_HAVE_JANSSON
-    ss = tg->file ? stance_graphfile_layer_setup(tg->file, su, err) : stance_builtin_layer_setup(&tg->builtin, su);
+    ss = tg->file ? stance_graphfile_layer_setup(tg->file, su, err) : stance_builtin_layer_setup(&tg->builtin, su, err);
 #else
-    ss = stance_builtin_layer_setup(&tg->builtin, su);
+    ss = stance_builtin_layer_setup(&tg->builtin, su, err);
 #endif
     if (!ss) return 0;
-    fprintf(stderr, "stance: %s\n", err->message[0] ? err->message : "the built-in character's clips are missing");
+    fprintf(stderr, "stance: %s\n", err->message);
     return 1;
 }
 

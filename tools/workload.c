@@ -105,19 +105,19 @@ static const float weights[2] = {0.3f, 0.7f};
 void workload_frame(workload *w, long f) {
     for (int i = 0; i < w->characters; i++) {
         workload_character *c = &w->chars[i];
-        stance_clip_sample(w->clips[i % 3], workload_time(w, i, 0, f), &c->cursor[0], &c->local[0]);
-        stance_clip_sample(w->clips[(i + 1) % 3], workload_time(w, i, 1, f), &c->cursor[1], &c->local[1]);
+        stance_clip_sample(w->clips[i % 3], workload_time(w, i, 0, f), &c->cursor[0], &c->local[0], NULL);
+        stance_clip_sample(w->clips[(i + 1) % 3], workload_time(w, i, 1, f), &c->cursor[1], &c->local[1], NULL);
         const stance_pose *in[2] = {&c->local[0], &c->local[1]};
-        stance_pose_blend(&c->blended, in, weights, 2, 0.0f, w->skeleton);
-        stance_local_to_model(&c->model, &c->blended, w->skeleton, NULL);
+        stance_pose_blend(&c->blended, in, weights, 2, 0.0f, w->skeleton, NULL);
+        stance_local_to_model(&c->model, &c->blended, w->skeleton, NULL, NULL);
     }
 }
 
 void workload_pass_sample(workload *w, long f) {
     for (int i = 0; i < w->characters; i++) {
         workload_character *c = &w->chars[i];
-        stance_clip_sample(w->clips[i % 3], workload_time(w, i, 0, f), &c->cursor[0], &c->local[0]);
-        stance_clip_sample(w->clips[(i + 1) % 3], workload_time(w, i, 1, f), &c->cursor[1], &c->local[1]);
+        stance_clip_sample(w->clips[i % 3], workload_time(w, i, 0, f), &c->cursor[0], &c->local[0], NULL);
+        stance_clip_sample(w->clips[(i + 1) % 3], workload_time(w, i, 1, f), &c->cursor[1], &c->local[1], NULL);
     }
 }
 
@@ -125,13 +125,13 @@ void workload_pass_blend(workload *w) {
     for (int i = 0; i < w->characters; i++) {
         workload_character *c = &w->chars[i];
         const stance_pose *in[2] = {&c->local[0], &c->local[1]};
-        stance_pose_blend(&c->blended, in, weights, 2, 0.0f, w->skeleton);
+        stance_pose_blend(&c->blended, in, weights, 2, 0.0f, w->skeleton, NULL);
     }
 }
 
 void workload_pass_l2m(workload *w) {
     for (int i = 0; i < w->characters; i++)
-        stance_local_to_model(&w->chars[i].model, &w->chars[i].blended, w->skeleton, NULL);
+        stance_local_to_model(&w->chars[i].model, &w->chars[i].blended, w->skeleton, NULL, NULL);
 }
 
 double workload_check(const workload *w) {

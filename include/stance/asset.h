@@ -17,11 +17,11 @@
  *   and `size` bytes of body. "SKEL" comes first and once, then one "CLIP"
  *   per clip, then (version 2) one "SKIN" per skin, then one "MESH" per mesh
  *   (a mesh names its skin by its index among the SKIN sections), then
- *   optionally one "GRPH" (a compiled graph: its parameters, machines,
- *   states, transitions and layers, clips by index), last. Bodies are
+ *   optionally one "GRPH" (a compiled graph: format 2, its arrays as laid
+ *   out in memory, clips by index; docs/build.md), last. Bodies are
  *   described in src/core/asset.c (SKEL, CLIP; compressed CLIPs in
  *   asset_packed.c), asset_mesh.c (SKIN, MESH)
- *   and asset_graph.c (GRPH).
+ *   and graph_layout.h (GRPH).
  *
  * A clip is stored as its dense key grid (clip->times and the values of the
  * joints and channels it animates), so load(save(x)) samples like x. Loading
@@ -57,8 +57,12 @@ typedef struct stance_asset {
     int mesh_count;             /* 0..STANCE_MAX_MESHES */
     stance_mesh **meshes;       /* mesh_count meshes; mesh->skin indexes `skins` or is -1 */
     stance_allocator allocator; /* what the skeleton, clips and array came from */
-    /* The graph a compiled file carries (its GRPH section), built on this
-     * skeleton and these clips when loaded; NULL when the file has none.
+    /* The graph a compiled file carries (its GRPH section), bound to this
+     * skeleton and these clips when loaded (every count, index and value
+     * checked; no name resolved, no clip sampled); NULL when the file has
+     * none. A GRPH of format 1 (files written before compiled graphs were
+     * bound) is refused here with what to do; stance_build_load_asset_*
+     * (stance/build.h) rebuild it.
      * Destroyed with the asset. The stance_asset_save_* functions of
      * stance/build.h do not write it: stance_asset_save_graph_* write a graph
      * from its description. */

@@ -1,4 +1,5 @@
-/* stance/base.h - status codes, error messages, allocator, transforms.
+/* stance/base.h - status codes and the one error convention (stance_error;
+ * every call listed in docs/api.md), allocator, transforms, the limits of values.
  *
  * Owns the few types every other header uses. Nothing here allocates or
  * touches global state. */
@@ -36,7 +37,16 @@ typedef enum stance_status {
     STANCE_ERR_UNSUPPORTED
 } stance_status;
 
-/* A status plus a readable sentence. Pass NULL where the message is not wanted. */
+/* A status plus a readable sentence. The convention of every public call
+ * that can fail (docs/api.md lists them all): it returns a stance_status
+ * and takes `stance_error *err` as its last parameter. err may be NULL
+ * (nothing is written). On success it gets STANCE_OK and an empty message;
+ * on failure the status returned and one line saying what was wrong (the
+ * call, the argument, the value or name, and for an unknown name the
+ * closest known one), and unless its header says otherwise (a batch
+ * update, a compression of many clips) the call changed nothing. Queries
+ * that cannot fail beyond a NULL object or a bad index take no err and
+ * answer -1, 0 or NULL (each header says which). */
 typedef struct stance_error {
     stance_status status;
     char message[256];

@@ -14,6 +14,7 @@
 
 #include "asset.h"
 #include "clip.h"
+#include "footlock.h"
 #include "graph.h"
 
 #ifdef __cplusplus
@@ -150,8 +151,15 @@ typedef struct stance_graph_desc {
     const stance_ik_desc *ik;
 } stance_graph_desc;
 
-/* Validates the description and builds the graph (its additive deltas,
- * IK contacts) in one allocation plus what those need. Issue 22: the chain
+/* Validates the description and compiles the graph: names resolved to
+ * indices, each state's transitions in priority order, the machine trees
+ * flattened into one order, additive delta clips baked, foot contacts found
+ * for every footlock entry and clip, the scale caps computed. The result is
+ * then written in the compiled form a .stance file holds (GRPH format 2)
+ * and bound by the runtime as a loaded file is (one block plus the delta
+ * clips; every index and value checked again), so a graph made here and one
+ * loaded from a compiled file are the same thing; the desc's clips are
+ * pointed at, not copied (they must outlive the graph). Issue 22: the chain
  * rule of stance/base.h is checked here for what the graph can play: the
  * largest |scale| the rest pose and the states' clips give each joint, times
  * for each additive layer the largest its delta can multiply by (a
@@ -206,6 +214,32 @@ size_t stance_clip_compress_memory(const stance_clip *clip, const stance_skeleto
 stance_status stance_asset_compress(stance_asset *asset, const stance_compress_settings *settings,
                                     stance_error *err);
 
+/* ---- foot contacts -------------------------------------------------------- */
+
+/* Finds the contacts of `clip` (made for `skeleton`): from its events or
+ * from its motion (stance_contact_desc). stance_graph_create does this for
+ * every footlock entry and clip; a compiled graph carries them. */
+stance_status stance_contacts_create(const stance_contact_desc *desc, const stance_clip *clip,
+                                     const stance_skeleton *skeleton, const stance_allocator *allocator,
+                                     stance_contacts **out, stance_error *err);
+void stance_contacts_destroy(stance_contacts *contacts); /* NULL is fine */
+
+/* ---- loading files written before the runtime bound compiled graphs ------
+ * A .stance file's GRPH section of format 1 (written before stance 0.1's
+ * compiled form: the graph's description, clips by index) needs the
+ * builder: the runtime's stance_asset_load_* refuse it (STANCE_ERR_UNSUPPORTED,
+ * saying to recompile the file with `stance compile` / `stance import` or to
+ * load it here). These load any .stance file as stance_asset_load_memory and
+ * _file do, and rebuild a format-1 graph from its description
+ * (stance_graph_create on the file's skeleton and clips) into asset.graph;
+ * a format-2 graph is bound as the runtime binds it. libstance_io's
+ * loaders (stance_open_file, graph files naming a .stance) go through them,
+ * so the CLI loads both forms. */
+stance_status stance_build_load_asset_memory(const void *bytes, size_t size, const stance_allocator *allocator,
+                                             stance_asset *out, stance_error *err);
+stance_status stance_build_load_asset_file(const char *path, const stance_allocator *allocator, stance_asset *out,
+                                           stance_error *err);
+
 /* ---- writing .stance files ------------------------------------------------ */
 /* Serializes the asset into one block from `allocator` (NULL = malloc);
  * free it with stance_asset_free_bytes and the same allocator. */
@@ -214,11 +248,14 @@ stance_status stance_asset_save_memory(const stance_asset *asset, void **out_byt
                                        stance_error *err);
 void stance_asset_free_bytes(void *bytes, size_t size, const stance_allocator *allocator);
 
-/* Saves the asset and, in a GRPH section, the graph `graph` describes
- * (`stance compile`): every clip it names must be one of asset->clips (they
- * are stored by index), its masks have the skeleton's joint count. Loading
- * the bytes gives asset.graph, which updates exactly like a graph built from
- * the same description. graph NULL = stance_asset_save_memory. */
+/* Saves the asset and, in a GRPH section, the graph `graph` describes,
+ * compiled (`stance compile`; the section's format 2 is the graph as laid
+ * out in memory: docs/build.md): every clip it names must be one of
+ * asset->clips (they are stored by index), its masks have the skeleton's
+ * joint count. Loading the bytes with the runtime alone gives asset.graph,
+ * bound without re-resolving a name or sampling a clip, which updates
+ * exactly like a graph built from the same description. graph NULL =
+ * stance_asset_save_memory. */
 stance_status stance_asset_save_graph_memory(const stance_asset *asset, const stance_graph_desc *graph,
                                              void **out_bytes, size_t *out_size,
                                              const stance_allocator *allocator, stance_error *err);

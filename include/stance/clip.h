@@ -126,7 +126,7 @@ typedef struct stance_cursor {
  * match). Forward playback moves the cursor over only the keys passed.
  * cursor may be NULL (binary search). time must be finite. */
 stance_status stance_clip_sample(const stance_clip *clip, float time, stance_cursor *cursor,
-                                 stance_pose *out);
+                                 stance_pose *out, stance_error *err);
 
 /* Samples like stance_clip_sample and also writes the pose's rate of change
  * per second of clip time into `velocity`: translation and scale per axis in
@@ -135,7 +135,7 @@ stance_status stance_clip_sample(const stance_clip *clip, float time, stance_cur
  * interval shorter than 10 us (a step). Used where a transition needs the
  * new state's velocity; costs one sample. */
 stance_status stance_clip_sample_velocity(const stance_clip *clip, float time, stance_cursor *cursor,
-                                          stance_pose *out, stance_pose *velocity);
+                                          stance_pose *out, stance_pose *velocity, stance_error *err);
 
 /* An event crossed by playback: clip->events[index] at unwrapped time. */
 typedef struct stance_event_hit {
@@ -153,14 +153,14 @@ typedef struct stance_event_hit {
  * (negative going back). Any output pointer may be NULL except new_time. */
 stance_status stance_clip_advance(const stance_clip *clip, float time, float dt, int loop,
                                   float *new_time, stance_event_hit *hits, int hit_capacity,
-                                  int *hit_count, int *wraps);
+                                  int *hit_count, int *wraps, stance_error *err);
 
 /* Root position at `time` (clamped), from the root path. */
-stance_status stance_clip_root_position(const stance_clip *clip, float time, float out[3]);
+stance_status stance_clip_root_position(const stance_clip *clip, float time, float out[3], stance_error *err);
 /* The root's displacement from `time` over `dt` of playback, across wraps
  * when loop is set. */
 stance_status stance_clip_root_motion(const stance_clip *clip, float time, float dt, int loop,
-                                      float out[3]);
+                                      float out[3], stance_error *err);
 
 #ifdef __cplusplus
 }

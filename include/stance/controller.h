@@ -35,24 +35,32 @@ typedef struct stance_controller stance_controller;
 stance_status stance_controller_create(const stance_graph *graph, const stance_controller_desc *desc,
                                        const stance_allocator *allocator, stance_controller **out,
                                        stance_error *err);
-void stance_controller_destroy(stance_controller *ctl);
+void stance_controller_destroy(stance_controller *ctl); /* NULL is fine */
 
 /* Starts `state` (a global state id, e.g. from `stance gen-header`) on its layer. */
 stance_status stance_controller_set(stance_controller *ctl, int state, stance_error *err);
 /* Stops `state` if it is playing: its layer empties and fades out. */
 stance_status stance_controller_reset(stance_controller *ctl, int state, stance_error *err);
+/* The instance's parameter setters (stance/params.h: the same checks and
+ * messages); a NULL controller is STANCE_ERR_ARGUMENT. By name: through
+ * stance_controller_instance and stance_instance_set_*_by_name. */
 stance_status stance_controller_set_float(stance_controller *ctl, int param, float value, stance_error *err);
+stance_status stance_controller_set_int(stance_controller *ctl, int param, int value, stance_error *err);
 stance_status stance_controller_set_bool(stance_controller *ctl, int param, int value, stance_error *err);
 stance_status stance_controller_set_trigger(stance_controller *ctl, int param, stance_error *err);
 
-/* Updates the controller's instance with `workspace` (see instance.h). */
-stance_status stance_controller_update(stance_controller *ctl, float dt, stance_workspace *workspace);
+/* Updates the controller's instance with `workspace` (see instance.h: the
+ * same statuses and messages; a NULL controller is STANCE_ERR_ARGUMENT). */
+stance_status stance_controller_update(stance_controller *ctl, float dt, stance_workspace *workspace,
+                                       stance_error *err);
 
+/* Queries: a NULL controller or a layer out of range answers NULL, 0 or -1. */
 /* Events of the last update: the instance's (state entered/exited,
  * transitions, clip markers, clip finished) and the controller's
  * (STANCE_EVENT_STATE_ENDED, STANCE_EVENT_LAYER_SHOWN / _HIDDEN), in order. */
 const stance_event *stance_controller_events(const stance_controller *ctl, int *count);
 
+/* The visible override layer (-1 for NULL), and 1 when a layer plays a state. */
 int stance_controller_visible_layer(const stance_controller *ctl);
 int stance_controller_layer_playing(const stance_controller *ctl, int layer);
 /* The layer's visibility share (exclusive layers sum to 1) or an additive layer's weight. */

@@ -4,7 +4,9 @@
  * pelvis drops when a leg cannot reach; the ground height comes from the
  * caller.
  *
- * Shared and immutable: stance_contacts (built once per clip, like a clip).
+ * Shared and immutable: stance_contacts (found once per clip by the builder,
+ * stance_contacts_create in stance/build.h; a compiled graph carries its
+ * footlock entries' contacts).
  * Per character: stance_footlock_state, plain data the caller owns (zero it
  * to start, or after a teleport). Per frame: stance_footlock_apply reads a
  * local pose, its model pose, the root's world transform and the contact
@@ -26,7 +28,8 @@ extern "C" {
 
 /* ---- contacts: built once per clip --------------------------------------- */
 
-/* How contacts are found. Zero fields take the defaults named. */
+/* How contacts are found (stance_contacts_create, stance/build.h). Zero
+ * fields take the defaults named. */
 typedef struct stance_contact_desc {
     int foot_count;            /* 1..STANCE_FOOT_MAX */
     const int *feet;           /* foot_count joints (the ankles) */
@@ -67,11 +70,6 @@ typedef struct stance_contacts {
     stance_allocator allocator;
     size_t bytes;
 } stance_contacts;
-
-stance_status stance_contacts_create(const stance_contact_desc *desc, const stance_clip *clip,
-                                     const stance_skeleton *skeleton, const stance_allocator *allocator,
-                                     stance_contacts **out, stance_error *err);
-void stance_contacts_destroy(stance_contacts *contacts); /* NULL is fine */
 
 /* 1 if `foot` (an index into contacts->feet) is planted at clip `time`
  * (clamped to the clip; nearest sample), else 0; 0 for a bad index. */
@@ -168,7 +166,7 @@ typedef struct stance_footlock_state {
  * lies further than 1e17 from the character on an axis (the root moved or
  * shrank that much since it was set) is let go, the foot following the
  * animation;
- * `local` and `model` (model = stance_local_to_model(local, NULL)) are
+ * `local` and `model` (model = stance_local_to_model of local, root NULL) are
  * corrected in place; dt >= 0 is the frame's time step. */
 stance_status stance_footlock_apply(const stance_footlock_desc *desc, stance_footlock_state *state,
                                     const float *contact, const stance_transform *root, float dt,

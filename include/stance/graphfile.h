@@ -35,8 +35,10 @@ typedef struct stance_graphfile stance_graphfile;
 /* Reads and builds `path` (opt may be NULL). A relative asset path in the
  * file is taken relative to the file's directory. `path` may also be a
  * compiled graph (a .stance file from `stance compile`, recognized by its
- * magic; no jansson needed): its graph and asset are the file's, and no
- * asset option may be given. So hot reload takes either form. */
+ * magic; no jansson needed; read by stance_build_load_asset_memory, so one
+ * written before GRPH format 2 is rebuilt from its description): its graph
+ * and asset are the file's, and no asset option may be given. So hot
+ * reload takes either form. */
 stance_status stance_graphfile_load(const char *path, const stance_graphfile_options *opt,
                                     stance_graphfile **out, stance_error *err);
 /* The same from a NUL-terminated text. display_name starts the messages

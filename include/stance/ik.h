@@ -3,7 +3,7 @@
  * look-at distributed over a chain of joints.
  *
  * Each job reads a local pose and the model pose computed from it with
- * stance_local_to_model(model, local, skeleton, NULL) (the character's own
+ * stance_local_to_model(model, local, skeleton, NULL, err) (the character's own
  * space: targets, poles and directions are given in that space), and writes
  * the corrected local rotations of the joints it solves into `local`. The
  * model pose is read only: joints below the solved ones are out of date

@@ -31,9 +31,9 @@ typedef struct stance_import_warnings {
 
 /* What an import found per clip: the interpolation modes of the channels it
  * kept and how many keys it added to bake them onto the runtime's linear
- * key grid (glTF STEP hold keys, CUBICSPLINE and slerp resampling). Filled
- * by the glTF importer; the assimp path (which hands over linear keys) and
- * .stance files leave count 0. */
+ * key grid (glTF STEP hold keys, CUBICSPLINE and slerp resampling; FBX and
+ * Collada rotation keys added to follow slerp, the assimp path's other
+ * formats LINEAR with none added). .stance files leave count 0. */
 #define STANCE_INTERP_LINEAR 1u
 #define STANCE_INTERP_STEP 2u
 #define STANCE_INTERP_CUBICSPLINE 4u
@@ -58,9 +58,10 @@ typedef struct stance_import_options {
     /* Filled with the warnings when not NULL (zeroed first). */
     stance_import_warnings *warnings;
     /* Resampling tolerance where the file's interpolation is not the
-     * runtime's (glTF CUBICSPLINE; LINEAR rotations, which glTF slerps):
-     * keys are added until the baked clip is within it. 0 = 1e-5 units for
-     * translations and scales, 1e-4 radians for rotations. */
+     * runtime's (glTF CUBICSPLINE; LINEAR rotations, which glTF slerps, and
+     * FBX and Collada rotation keys, slerped between): keys are added until
+     * the baked clip is within it. 0 = 1e-5 units for translations and
+     * scales, 1e-4 radians for rotations. */
     float tolerance_units;
     float tolerance_radians;
     /* Bytes the import may allocate for keys, skins and meshes, checked
@@ -90,17 +91,25 @@ void stance_import_warnings_print(const stance_import_warnings *warnings, const 
  * space is the file's world space: metres and Y up for glTF. One clip per
  * animation or take, its name kept ("clip<i>" when empty; the file's name
  * when assimp named it after a node, as for Collada files without clips),
- * times in seconds. A clip that cannot be imported (a negative or
- * non-finite key, ...) is dropped with one warning unless opt->strict; the
- * file fails when no clip is left. BVH files are pre-scanned before assimp
+ * times in seconds. A clip that cannot be imported (a non-finite key time or
+ * value, ...) is dropped with one warning unless opt->strict; the
+ * file fails when no clip is left. A take's keys before its start are
+ * dropped (one warning per clip); an FBX or Collada clip lasts to its
+ * joints' last key. A scale that differs per axis is imported only where
+ * the runtime's transforms give every joint's model-space position within
+ * 1e-4 of the model's size (and its frame within 1e-4): otherwise
+ * STANCE_ERR_UNSUPPORTED (rest pose) or the clip is dropped, in one line
+ * naming the joint. BVH files are pre-scanned before assimp
  * reads them (bvh_scan.h). Key memory is checked against opt->max_memory
  * before it is allocated. Messages start with the path. */
 stance_status stance_import_file(const char *path, const stance_import_options *opt,
                                  const stance_allocator *allocator, stance_asset *out,
                                  stance_error *err);
 
-/* A .stance file (by its magic) through stance_asset_load_file, as stored
- * (opt->scale does not apply), anything else through stance_import_file. */
+/* A .stance file (by its magic) through stance_build_load_asset_file (as
+ * stance_asset_load_file, and a compiled graph written before format 2 is
+ * rebuilt from its description), as stored (opt->scale does not apply),
+ * anything else through stance_import_file. */
 stance_status stance_open_file(const char *path, const stance_import_options *opt,
                                const stance_allocator *allocator, stance_asset *out,
                                stance_error *err);

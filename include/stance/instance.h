@@ -10,7 +10,7 @@
  * safely on different threads, each thread with its own workspace:
  *
  *     // thread t of T updates characters [t*N/T, (t+1)*N/T) with workspace ws[t]
- *     stance_instances_update(inst + t * N / T, (t + 1) * N / T - t * N / T, dt, ws[t]);
+ *     stance_instances_update(inst + t * N / T, (t + 1) * N / T - t * N / T, dt, ws[t], &err[t]);
  *
  * The result does not depend on how a crowd is split (each instance's
  * update reads only itself and the graph). */
@@ -35,9 +35,12 @@ extern "C" {
  * nothing in it outlives an update. */
 stance_status stance_workspace_create(const stance_graph *graph, const stance_allocator *allocator,
                                       stance_workspace **out, stance_error *err);
-void stance_workspace_destroy(stance_workspace *workspace);
-size_t stance_workspace_bytes(const stance_graph *graph);           /* what create allocates */
+void stance_workspace_destroy(stance_workspace *workspace); /* NULL is fine */
+/* What create allocates for `graph`, and a workspace's size; 0 for NULL. */
+size_t stance_workspace_bytes(const stance_graph *graph);
 size_t stance_workspace_size(const stance_workspace *workspace);
+/* STANCE_OK when `workspace` serves `graph`; else STANCE_ERR_MEMORY naming
+ * both sizes (STANCE_ERR_ARGUMENT for NULL). */
 stance_status stance_workspace_fits(const stance_workspace *workspace, const stance_graph *graph,
                                     stance_error *err);
 
@@ -61,18 +64,23 @@ stance_status stance_instance_create_ex(const stance_graph *graph, const stance_
                                         stance_error *err);
 stance_status stance_instance_create(const stance_graph *graph, const stance_allocator *allocator,
                                      stance_instance **out, stance_error *err);
-/* Bytes of the instance's one block (its whole persistent state). */
+/* Bytes of the instance's one block (its whole persistent state) and the
+ * graph it runs; 0 and NULL for a NULL (or destroyed) instance. */
 size_t stance_instance_bytes(const stance_instance *instance);
 const stance_graph *stance_instance_graph(const stance_instance *instance);
-void stance_instance_destroy(stance_instance *instance);
-/* Copies the whole state of src into dst (same graph, same desc). */
-stance_status stance_instance_copy(stance_instance *dst, const stance_instance *src);
+void stance_instance_destroy(stance_instance *instance); /* NULL is fine */
+/* Copies the whole state of src into dst (same graph, same desc; else
+ * STANCE_ERR_ARGUMENT and dst unchanged). */
+stance_status stance_instance_copy(stance_instance *dst, const stance_instance *src, stance_error *err);
 /* Back to the initial state: parameters at their defaults, entry states, time 0. */
-stance_status stance_instance_reset(stance_instance *instance);
+stance_status stance_instance_reset(stance_instance *instance, stance_error *err);
 
 /* Overrides every transition's switch mode / blend time / easing (for
- * experiments and the lab). mode < 0, blend_time <= 0, easing < 0 = no override. */
-stance_status stance_instance_override_switch(stance_instance *inst, int mode, float blend_time, int easing);
+ * experiments and the lab). mode < 0, blend_time <= 0, easing < 0 = no
+ * override; a mode or easing past the last is STANCE_ERR_ARGUMENT, a blend
+ * time not finite or over 60 s STANCE_ERR_VALUE (nothing changes). */
+stance_status stance_instance_override_switch(stance_instance *inst, int mode, float blend_time, int easing,
+                                              stance_error *err);
 
 #define STANCE_UPDATE_NO_TRANSITIONS 1 /* update flag: start no transition this update */
 
@@ -83,24 +91,32 @@ stance_status stance_instance_override_switch(stance_instance *inst, int mode, f
  * (else STANCE_ERR_VALUE, nothing changes); a dt below STANCE_MIN_DT
  * (subnormal or tiny) is treated as 0: the pose is evaluated, nothing
  * moves, and no velocity is ever taken over such a step. workspace: see
- * above (NULL: STANCE_ERR_ARGUMENT). */
-stance_status stance_instance_update(stance_instance *inst, float dt, stance_workspace *workspace);
+ * above (NULL: STANCE_ERR_ARGUMENT; one that does not fit the graph:
+ * STANCE_ERR_MEMORY, the message as stance_workspace_fits's). */
+stance_status stance_instance_update(stance_instance *inst, float dt, stance_workspace *workspace,
+                                     stance_error *err);
 stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags,
-                                        stance_workspace *workspace);
+                                        stance_workspace *workspace, stance_error *err);
 /* Updates instances[0..count) in order with one workspace, exactly as
  * count calls of stance_instance_update (bit for bit). The instances may
  * belong to different graphs that fit the workspace. Returns the first
- * error, after updating all the others. */
+ * error (its message names the instance's index), after updating all the
+ * others. */
 stance_status stance_instances_update(stance_instance *const *instances, int count, float dt,
-                                      stance_workspace *workspace);
+                                      stance_workspace *workspace, stance_error *err);
 
+/* ---- what the last update made ------------------------------------------------
+ * Queries: a NULL (or destroyed) instance answers NULL, 0 or zeros. */
 const stance_pose *stance_instance_local_pose(const stance_instance *inst);
 const stance_pose *stance_instance_model_pose(const stance_instance *inst);
-/* Root displacement of the last update (the base layer's motion, model space). */
+/* Root displacement of the last update (the base layer's motion, model
+ * space); out NULL writes nothing. */
 void stance_instance_root_motion(const stance_instance *inst, float out[3]);
 /* Clips sampled by the last update (a cost measure). */
 int stance_instance_clips_sampled(const stance_instance *inst);
 float stance_instance_time(const stance_instance *inst);
+
+/* ---- the world root, the ground, IK targets ----------------------------------- */
 
 /* The character's world transform, which places it for foot locking.
  * Until set, the instance starts at the identity and moves it by its own
@@ -115,10 +131,12 @@ float stance_instance_time(const stance_instance *inst);
  * too; else STANCE_ERR_VALUE naming the limit. */
 stance_status stance_instance_set_root(stance_instance *inst, const stance_transform *root, int teleport,
                                        stance_error *err);
+/* The world root now (the identity for a NULL instance; out NULL writes nothing). */
 void stance_instance_root(const stance_instance *inst, stance_transform *out);
 /* The ground under world (x, z) for the footlock entries; fn NULL = flat
  * ground at the root's height. */
-stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn fn, void *user);
+stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn fn, void *user,
+                                         stance_error *err);
 /* The target of a two_bone or aim entry, in model space (the character's
  * own space; a position within the limits of stance/base.h), and how much of
  * the solve shows, in [0, 1] (0, the initial value, leaves the pose as the
@@ -135,7 +153,8 @@ stance_status stance_instance_set_ik_pole(stance_instance *inst, int ik, const f
 /* The lock state of footlock entry `ik` after the last update (NULL for a bad index). */
 const stance_footlock_state *stance_instance_footlock_state(const stance_instance *inst, int ik);
 
-/* What a machine is doing. */
+/* ---- machines ------------------------------------------------------------------
+ * What a machine is doing. */
 typedef struct stance_machine_status {
     int state;             /* global index of the current (target) state */
     float state_time;      /* seconds in the current state */
@@ -144,8 +163,9 @@ typedef struct stance_machine_status {
     float progress;        /* 0..1 through the running transition */
     stance_switch_mode mode;
 } stance_machine_status;
+/* STANCE_ERR_ARGUMENT for a NULL instance or out, or a machine out of range. */
 stance_status stance_instance_machine_status(const stance_instance *inst, int machine,
-                                             stance_machine_status *out);
+                                             stance_machine_status *out, stance_error *err);
 /* Switches the machine that owns `state` to it, like a transition with this
  * mode, easing and blend time (blend_time <= 0 or mode cut: at once). The
  * switch happens at the start of the next update (its events open that
@@ -154,27 +174,37 @@ stance_status stance_instance_machine_status(const stance_instance *inst, int ma
  * by the gameplay controller; the state may be the current one (a restart). */
 stance_status stance_instance_play(stance_instance *inst, int state, stance_switch_mode mode, stance_easing easing,
                                    float blend_time, stance_error *err);
-/* A disabled layer's machine neither plays nor reports events (weight 0 layers still play). */
-stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer, int enabled);
+
+/* ---- layers ------------------------------------------------------------------
+ * The instance is the one owner of layer weights: set_layer_weight states a
+ * target and the time to reach it (0 = at once, else a linear fade of
+ * |target - weight| / fade_time per second), each update moves the weight
+ * towards it. The weight must be finite in [0, 1] and fade_time finite in
+ * [0, 60] s (else STANCE_ERR_VALUE); a bad layer, or a weight other than 1
+ * for layer 0, is STANCE_ERR_ARGUMENT. */
+stance_status stance_instance_set_layer_weight(stance_instance *inst, int layer, float weight,
+                                               float fade_time, stance_error *err);
+/* Current layer weight (after fades) and the target it moves to; 0 for a
+ * NULL instance or a layer out of range. */
+float stance_instance_layer_weight(const stance_instance *inst, int layer);
+float stance_instance_layer_target(const stance_instance *inst, int layer);
+/* A disabled layer's machine neither plays nor reports events (weight 0
+ * layers still play). Layer 0 cannot be disabled (STANCE_ERR_ARGUMENT). */
+stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer, int enabled,
+                                                stance_error *err);
+/* 1 when enabled; 0 when disabled, for a NULL instance or a layer out of range. */
 int stance_instance_layer_enabled(const stance_instance *inst, int layer);
-/* Moves what can be moved from `from` (an instance of another graph, e.g.
+
+/* ---- hot reload ----------------------------------------------------------------
+ * Moves what can be moved from `from` (an instance of another graph, e.g.
  * the previous version of a reloaded file) into `to`: parameters, layer
  * weights and each machine's current state and its time, matched by name;
  * the world root and ground; the locks, targets and poles of IK entries of the
- * same name and kind (locks only with the same leg count). What has no counterpart is listed in `report` (may be NULL). */
+ * same name and kind (locks only with the same leg count). What has no
+ * counterpart is listed in `report` (may be NULL); a NULL instance is
+ * STANCE_ERR_ARGUMENT (nothing moves). */
 stance_status stance_instance_transfer(stance_instance *to, const stance_instance *from, char *report,
-                                       size_t report_size);
-
-/* Current layer weight (after fades). The instance is the one owner of
- * layer weights: set_layer_weight states a target and the time to reach it
- * (0 = at once, else a linear fade of |target - weight| / fade_time per
- * second), each update moves the weight towards it. The weight must be
- * finite in [0, 1] and fade_time finite in [0, 60] s (else STANCE_ERR_VALUE);
- * a bad layer, or a weight other than 1 for layer 0, is STANCE_ERR_ARGUMENT. */
-float stance_instance_layer_weight(const stance_instance *inst, int layer);
-float stance_instance_layer_target(const stance_instance *inst, int layer);
-stance_status stance_instance_set_layer_weight(stance_instance *inst, int layer, float weight,
-                                               float fade_time);
+                                       size_t report_size, stance_error *err);
 
 #ifdef __cplusplus
 }

@@ -3,8 +3,10 @@
  * pose distance.
  *
  * Per-frame functions here never allocate and never do I/O. They check their
- * arguments (NULL, joint counts) and return a status; they do not re-check
- * every float, which was checked when clips and skeletons were created. */
+ * arguments (NULL, unbound poses, joint counts that differ, weights out of
+ * range) and return a status with its message in err, leaving the output
+ * untouched; they do not re-check every float, which was checked when clips
+ * and skeletons were created. */
 #ifndef STANCE_POSE_H
 #define STANCE_POSE_H
 
@@ -39,7 +41,8 @@ typedef struct stance_pose {
     stance_allocator allocator; /* set by stance_pose_create only */
 } stance_pose;
 
-/* Bytes of memory a pose of joint_count joints needs (aligned to 32). */
+/* Bytes of memory a pose of joint_count joints needs (aligned to 32); 0 for
+ * a count outside 1..STANCE_MAX_JOINTS. */
 size_t stance_pose_bytes(int joint_count);
 /* Binds `memory` (at least stance_pose_bytes(joint_count) bytes, 32-byte
  * aligned) to `pose` and fills it with the identity. */
@@ -49,13 +52,16 @@ stance_status stance_pose_create(stance_pose *pose, int joint_count,
                                  const stance_allocator *allocator, stance_error *err);
 void stance_pose_destroy(stance_pose *pose); /* for poses from stance_pose_create */
 
-void stance_pose_set_identity(stance_pose *pose);
-stance_status stance_pose_set_rest(stance_pose *pose, const stance_skeleton *skeleton);
-stance_status stance_pose_copy(stance_pose *dst, const stance_pose *src);
-stance_status stance_pose_get(const stance_pose *pose, int joint, stance_transform *out);
+/* Every joint (the padding too) to the identity. */
+stance_status stance_pose_set_identity(stance_pose *pose, stance_error *err);
+/* The skeleton's rest pose (the same joint count). */
+stance_status stance_pose_set_rest(stance_pose *pose, const stance_skeleton *skeleton, stance_error *err);
+stance_status stance_pose_copy(stance_pose *dst, const stance_pose *src, stance_error *err);
+stance_status stance_pose_get(const stance_pose *pose, int joint, stance_transform *out, stance_error *err);
 /* Validates the transform (the limits of stance/base.h: translation, scale,
- * a normalizable rotation; else STANCE_ERR_VALUE) and stores it normalized. */
-stance_status stance_pose_set(stance_pose *pose, int joint, const stance_transform *in);
+ * a normalizable rotation; else STANCE_ERR_VALUE naming the limit) and
+ * stores it normalized. */
+stance_status stance_pose_set(stance_pose *pose, int joint, const stance_transform *in, stance_error *err);
 
 /* Weighted blend of `count` poses (1..64). Weights must be finite and >= 0;
  * they are normalized. Rotations are aligned to the first pose with a
@@ -63,14 +69,14 @@ stance_status stance_pose_set(stance_pose *pose, int joint, const stance_transfo
  * `threshold` (0 = 1e-4), the output is the skeleton's rest pose. */
 stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *poses,
                                 const float *weights, int count, float threshold,
-                                const stance_skeleton *skeleton);
+                                const stance_skeleton *skeleton, stance_error *err);
 
 /* Masked blend in local space: for each joint, out = lerp(base, layer, w)
  * with w = weight * joint_weights[j] (joint_weights NULL = 1 everywhere);
  * w = 0 keeps base exactly, w = 1 takes layer exactly. out may alias base. */
 stance_status stance_pose_blend_masked(stance_pose *out, const stance_pose *base,
                                        const stance_pose *layer, const float *joint_weights,
-                                       float weight);
+                                       float weight, stance_error *err);
 
 /* Masked blend in mesh (model) space: masked joints keep the layer's
  * model-space rotation (slerp-free nlerp towards it by w); the result is
@@ -83,36 +89,37 @@ stance_status stance_pose_blend_mesh(stance_pose *out, const stance_pose *base_l
                                      const stance_pose *layer_local,
                                      const stance_pose *layer_model,
                                      const float *joint_weights, float weight,
-                                     const stance_skeleton *skeleton);
+                                     const stance_skeleton *skeleton, stance_error *err);
 
 /* Additive: delta = difference of pose from reference, per joint:
  * rotation inverse(ref) * pose, translation pose - ref, scale pose / ref. */
 stance_status stance_pose_additive_make(stance_pose *delta, const stance_pose *pose,
-                                        const stance_pose *reference);
+                                        const stance_pose *reference, stance_error *err);
 /* out = base + weight * delta per joint (joint_weights NULL = 1):
  * rotation base * nlerp(identity, delta, w), translation base + w * delta,
  * scale base * lerp(1, delta, w). out may alias base. */
 stance_status stance_pose_additive_apply(stance_pose *out, const stance_pose *base,
                                          const stance_pose *delta, const float *joint_weights,
-                                         float weight);
+                                         float weight, stance_error *err);
 
 /* Local to model: model[j] = model[parent[j]] * local[j] (root joints take
  * `root`, NULL = identity). Scale composes per axis (no shear). */
 stance_status stance_local_to_model(stance_pose *model, const stance_pose *local,
                                     const stance_skeleton *skeleton,
-                                    const stance_transform *root);
+                                    const stance_transform *root, stance_error *err);
 /* Model to local, the inverse (used by mesh-space blending). */
 stance_status stance_model_to_local(stance_pose *local, const stance_pose *model,
-                                    const stance_skeleton *skeleton);
+                                    const stance_skeleton *skeleton, stance_error *err);
 
 /* Largest distance between the translations of two model poses; the joint
  * where it happens goes to *joint (may be NULL). */
 stance_status stance_pose_distance(const stance_pose *a, const stance_pose *b,
-                                   float *distance, int *joint);
+                                   float *distance, int *joint, stance_error *err);
 
-/* Column-major 4x4 matrices from a model pose (16 floats per joint). */
+/* Column-major 4x4 matrices from a model pose (16 floats per joint;
+ * matrix_count, the capacity of `matrices`, at least its joint count). */
 stance_status stance_pose_to_matrices(const stance_pose *model, float *matrices,
-                                      int matrix_count);
+                                      int matrix_count, stance_error *err);
 
 #ifdef __cplusplus
 }

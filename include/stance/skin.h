@@ -72,7 +72,7 @@ void stance_skin_destroy(stance_skin *skin); /* NULL is fine */
  * (16 * skin->joint_count floats into `matrices`, whose capacity is
  * `matrix_count` matrices). `model` is a model pose of the skin's skeleton. */
 stance_status stance_skin_matrices(const stance_skin *skin, const stance_pose *model,
-                                   float *matrices, int matrix_count);
+                                   float *matrices, int matrix_count, stance_error *err);
 
 /* ---- meshes ----------------------------------------------------------------- */
 

@@ -173,7 +173,7 @@ typedef enum stance_arm_config {
 } stance_arm_config;
 
 /* The built-in character's setup (walk, run, wave, lean; spine, upperarm_r...). */
-stance_status stance_builtin_layer_setup(const stance_builtin *builtin, stance_layer_setup *out);
+stance_status stance_builtin_layer_setup(const stance_builtin *builtin, stance_layer_setup *out, stance_error *err);
 
 /* Measure 2: wave as an override layer over the walk, whole body vs upper
  * body (subtree of `spine`), the root moving at the walk's speed. Measure 3:

@@ -1,7 +1,8 @@
 /* src/core/asset.c - assets (a skeleton, its clips, skins and meshes) and
  * the native binary format `.stance`: the header, the section order, SKEL
- * and CLIP; save to bytes or a file, load with full validation. The SKIN and
- * MESH sections are in asset_mesh.c, the byte helpers in asset_internal.h.
+ * and CLIP; load from bytes or a file with full validation (the writer is
+ * libstance_build's, src/build/asset_write.c). The SKIN and MESH sections
+ * are in asset_mesh.c, the byte helpers in asset_internal.h.
  *
  * Owns the byte layout below and nothing else: skeletons and clips are built
  * only through stance_skeleton_create and stance_clip_create, so a file goes
@@ -66,9 +67,8 @@
 
 #include "core/asset_graph.h"
 #include "core/asset_internal.h"
-#include "stance/build.h"
 
-#define HEADER_BYTES 32
+#define HEADER_BYTES ST_ASSET_HEADER_BYTES
 #define SECTION_HEAD 16
 enum { SEC_SKEL, SEC_CLIP, SEC_SKIN, SEC_MESH, SEC_KINDS }; /* in file order */
 /* A loaded clip's dense data may not exceed this: it bounds what a small
@@ -77,7 +77,6 @@ enum { SEC_SKEL, SEC_CLIP, SEC_SKIN, SEC_MESH, SEC_KINDS }; /* in file order */
 #define MAX_CLIP_BYTES ((size_t)1 << 30)
 #define MAX_FILE_BYTES ((size_t)1 << 31)
 
-static const unsigned char MAGIC[8] = {'S', 'T', 'A', 'N', 'C', 'E', 0, 0};
 
 /* ---- checksum -------------------------------------------------------------- */
 
@@ -92,7 +91,7 @@ uint64_t stance_asset_checksum(const void *bytes, size_t size) {
 }
 
 int stance_asset_is_native(const void *bytes, size_t size) {
-    return bytes && size >= sizeof MAGIC && !memcmp(bytes, MAGIC, sizeof MAGIC);
+    return bytes && size >= 8 && !memcmp(bytes, ST_ASSET_MAGIC, 8);
 }
 
 /* ---- asset ----------------------------------------------------------------- */
@@ -121,133 +120,6 @@ const stance_clip *stance_asset_find_clip(const stance_asset *asset, const char 
     for (int i = 0; i < asset->clip_count; i++)
         if (asset->clips[i] && !strcmp(asset->clips[i]->name, name)) return asset->clips[i];
     return NULL;
-}
-
-static void write_skeleton(writer *w, const stance_skeleton *sk) {
-    size_t at = begin_section(w, "SKEL");
-    w_u32(w, (uint32_t)sk->joint_count);
-    for (int j = 0; j < sk->joint_count; j++) {
-        w_name(w, stance_skeleton_joint_name(sk, j));
-        w_u32(w, (uint32_t)sk->parents[j]);
-        const stance_transform *r = &sk->rest[j];
-        for (int c = 0; c < 3; c++) w_f32(w, r->t[c]);
-        for (int c = 0; c < 4; c++) w_f32(w, r->r[c]);
-        for (int c = 0; c < 3; c++) w_f32(w, r->s[c]);
-    }
-    end_section(w, at);
-}
-
-void st_asset_write_events_root(writer *w, const stance_clip *c) {
-    w_u32(w, (uint32_t)c->event_count);
-    for (int i = 0; i < c->event_count; i++) {
-        w_name(w, c->events[i].name);
-        w_f32(w, c->events[i].time);
-    }
-    const int root_n = c->root_key_count;
-    w_u32(w, (uint32_t)root_n);
-    for (int k = 0; k < root_n; k++) w_f32(w, c->root_times[k]);
-    for (int k = 0; k < 3 * root_n; k++) w_f32(w, c->root_values[k]);
-}
-
-static void write_clip(writer *w, const stance_clip *c) {
-    if (c->packed) {
-        st_asset_write_packed_clip(w, c);
-        return;
-    }
-    size_t at = begin_section(w, "CLIP");
-    const int J = c->joint_count, pc = c->padded_count;
-    w_name(w, c->name);
-    w_f32(w, c->duration);
-    w_u32(w, (c->slerp ? FLAG_SLERP : 0u) | (c->root_from_joint0 ? FLAG_ROOT_JOINT0 : 0u));
-    w_f32(w, c->root_speed);
-    w_u32(w, (uint32_t)c->key_count);
-    for (int k = 0; k < c->key_count; k++) w_f32(w, c->times[k]);
-    for (int j = 0; j < J; j++) w_u8(w, c->animated[j] & 7u);
-    const int blocks[3] = {c->t_keys, c->r_keys, c->s_keys};
-    const float *data[3] = {c->t, c->r, c->s};
-    for (int ch = 0; ch < 3; ch++) w_u32(w, (uint32_t)blocks[ch]);
-    for (int ch = 0; ch < 3; ch++) {
-        const int width = ch == 1 ? 4 : 3;
-        for (int j = 0; j < J; j++) {
-            if (!(c->animated[j] & (1u << ch))) continue;
-            if (ch == 0 && j == 0 && c->root_from_joint0) continue; /* stored as the root path */
-            for (int k = 0; k < blocks[ch]; k++) {
-                const float *blk = data[ch] + (size_t)k * (size_t)width * (size_t)pc;
-                for (int e = 0; e < width; e++) w_f32(w, blk[(size_t)e * (size_t)pc + (size_t)j]);
-            }
-        }
-    }
-    st_asset_write_events_root(w, c);
-    end_section(w, at);
-}
-
-static void write_asset(writer *w, const stance_asset *a, const stance_graph_desc *graph) {
-    w_bytes(w, MAGIC, sizeof MAGIC);
-    w_u32(w, STANCE_ASSET_VERSION);
-    w_u32(w, 0);
-    w_u64(w, 0); /* payload size, patched by the caller */
-    w_u64(w, 0); /* checksum, likewise */
-    write_skeleton(w, a->skeleton);
-    for (int i = 0; i < a->clip_count; i++) write_clip(w, a->clips[i]);
-    for (int i = 0; i < a->skin_count; i++) st_asset_write_skin(w, a->skins[i]);
-    for (int i = 0; i < a->mesh_count; i++) st_asset_write_mesh(w, a->meshes[i]);
-    if (graph) { /* the compiled graph, last (src/core/asset_graph.c) */
-        size_t at = begin_section(w, "GRPH");
-        w->pos += st_graph_section_write(graph, a, w->buf ? w->buf + w->pos : NULL);
-        end_section(w, at);
-    }
-}
-
-static stance_status check_asset(const stance_asset *a, stance_error *err) {
-    if (!a || !a->skeleton)
-        return st_fail(err, STANCE_ERR_ARGUMENT, "asset: asset or its skeleton is NULL");
-    if (a->clip_count < 0 || a->clip_count > STANCE_MAX_CLIPS || (a->clip_count > 0 && !a->clips))
-        return st_fail(err, STANCE_ERR_ARGUMENT, "asset: clip_count %d is not in 0..%d or clips is NULL",
-                       a->clip_count, STANCE_MAX_CLIPS);
-    for (int i = 0; i < a->clip_count; i++) {
-        const stance_clip *c = a->clips[i];
-        if (!c) return st_fail(err, STANCE_ERR_ARGUMENT, "asset: clip %d is NULL", i);
-        if (c->joint_count != a->skeleton->joint_count)
-            return st_fail(err, STANCE_ERR_ARGUMENT, "asset: clip '%s' has %d joints, the skeleton %d",
-                           c->name, c->joint_count, a->skeleton->joint_count);
-    }
-    return st_asset_check_skins(a, err);
-}
-
-stance_status stance_asset_save_graph_memory(const stance_asset *asset, const stance_graph_desc *graph,
-                                             void **out_bytes, size_t *out_size, const stance_allocator *allocator,
-                                             stance_error *err) {
-    if (!out_bytes || !out_size)
-        return st_fail(err, STANCE_ERR_ARGUMENT, "asset save: out_bytes or out_size is NULL");
-    *out_bytes = NULL;
-    *out_size = 0;
-    if (st_check_allocator(allocator, "asset save", err)) return STANCE_ERR_ARGUMENT;
-    stance_status s = check_asset(asset, err);
-    if (!s && graph) s = st_graph_section_check(graph, asset, err);
-    if (s) return s;
-    writer w = {NULL, 0};
-    write_asset(&w, asset, graph);
-    size_t size = w.pos;
-    unsigned char *buf = st_alloc(allocator, size, 16);
-    if (!buf) return st_fail(err, STANCE_ERR_MEMORY, "asset save: allocation of %zu bytes failed", size);
-    w.buf = buf;
-    w.pos = 0;
-    write_asset(&w, asset, graph);
-    writer head = {buf, 16};
-    w_u64(&head, (uint64_t)(size - HEADER_BYTES));
-    w_u64(&head, stance_asset_checksum(buf + HEADER_BYTES, size - HEADER_BYTES));
-    *out_bytes = buf;
-    *out_size = size;
-    return st_ok(err);
-}
-
-stance_status stance_asset_save_memory(const stance_asset *asset, void **out_bytes, size_t *out_size,
-                                       const stance_allocator *allocator, stance_error *err) {
-    return stance_asset_save_graph_memory(asset, NULL, out_bytes, out_size, allocator, err);
-}
-
-void stance_asset_free_bytes(void *bytes, size_t size, const stance_allocator *allocator) {
-    st_free(allocator, bytes, size);
 }
 
 static stance_status load_skeleton(reader *r, const stance_allocator *al, stance_skeleton **out,
@@ -316,8 +188,8 @@ stance_status st_asset_read_events_root(reader *r, scratch *s, int index, const 
     return STANCE_OK;
 }
 
-static stance_status load_clip(reader *r, const stance_skeleton *sk, const stance_allocator *al,
-                               int index, uint32_t version, stance_clip **out, stance_error *err) {
+stance_status st_asset_load_clip(reader *r, const stance_skeleton *sk, const stance_allocator *al, int index,
+                                uint32_t version, stance_clip **out, stance_error *err) {
     char name[64];
     if (!r_name(r, name, sizeof name))
         return st_fail(err, STANCE_ERR_FORMAT, "clip %d: bad name", index);
@@ -514,11 +386,11 @@ static stance_status pointer_arrays(stance_asset *a, const int *count, stance_er
 }
 
 /* Loads into *out; messages say what is wrong without naming the source. */
-static stance_status load(const unsigned char *bytes, size_t size, const stance_allocator *allocator,
+static stance_status load(const unsigned char *bytes, size_t size, const stance_allocator *allocator, st_graph_v1_fn v1,
                           stance_asset *out, stance_error *err) {
     if (size < HEADER_BYTES)
         return st_fail(err, STANCE_ERR_FORMAT, "too short for a stance file (%zu bytes, the header is %d)", size, HEADER_BYTES);
-    if (memcmp(bytes, MAGIC, sizeof MAGIC))
+    if (memcmp(bytes, ST_ASSET_MAGIC, 8))
         return st_fail(err, STANCE_ERR_FORMAT, "not a stance file (bad magic)");
     reader r = {bytes + 8, bytes + HEADER_BYTES, 0};
     uint32_t version = r_u32(&r), flags = r_u32(&r);
@@ -590,7 +462,7 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
                 s = st_fail(err, STANCE_ERR_FORMAT, "skeleton: section size does not match its content");
             if (!s) s = pointer_arrays(&a, count, err);
         } else if (kind == SEC_CLIP) {
-            s = load_clip(&body, a.skeleton, &a.allocator, k, version, &a.clips[k], err);
+            s = st_asset_load_clip(&body, a.skeleton, &a.allocator, k, version, &a.clips[k], err);
         } else if (kind == SEC_SKIN) {
             s = st_asset_load_skin(&body, a.skeleton, &a.allocator, k, &a.skins[k], err);
         } else {
@@ -604,7 +476,7 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
     if (graph_at >= 0) {
         sec.p += 8;
         uint64_t len = r_u64(&sec);
-        stance_status s = st_graph_section_load(sec.p, (size_t)len, &a, &a.allocator, &a.graph, err);
+        stance_status s = st_graph_section_load(sec.p, (size_t)len, &a, &a.allocator, v1, &a.graph, err);
         if (s) {
             stance_asset_destroy(&a);
             return s;
@@ -615,7 +487,7 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
 }
 
 /* Prefixes err's message with `what: `. */
-static stance_status prefixed(stance_status s, const char *what, stance_error *err) {
+stance_status st_asset_prefixed(stance_status s, const char *what, stance_error *err) {
     if (s && err) {
         /* what + ": " + the old message, cut to fit (snprintf of a buffer into
          * itself is not allowed, and gcc warns of truncation) */
@@ -634,45 +506,23 @@ static stance_status prefixed(stance_status s, const char *what, stance_error *e
     return s;
 }
 
-stance_status stance_asset_load_memory(const void *bytes, size_t size, const stance_allocator *allocator,
-                                       stance_asset *out, stance_error *err) {
+stance_status st_asset_load_memory_v1(const void *bytes, size_t size, const stance_allocator *allocator, st_graph_v1_fn v1,
+                                      stance_asset *out, stance_error *err) {
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "stance data: out is NULL");
     memset(out, 0, sizeof *out);
     if (!bytes && size > 0) return st_fail(err, STANCE_ERR_ARGUMENT, "stance data: bytes is NULL");
     if (st_check_allocator(allocator, "stance data", err)) return STANCE_ERR_ARGUMENT;
     static const unsigned char none[1] = {0};
-    return prefixed(load(bytes ? bytes : none, size, allocator, out, err), "stance data", err);
+    return st_asset_prefixed(load(bytes ? bytes : none, size, allocator, v1, out, err), "stance data", err);
 }
 
-stance_status stance_asset_save_file(const stance_asset *asset, const char *path, stance_error *err) {
-    return stance_asset_save_graph_file(asset, NULL, path, err);
+stance_status stance_asset_load_memory(const void *bytes, size_t size, const stance_allocator *allocator,
+                                       stance_asset *out, stance_error *err) {
+    return st_asset_load_memory_v1(bytes, size, allocator, NULL, out, err);
 }
 
-stance_status stance_asset_save_graph_file(const stance_asset *asset, const stance_graph_desc *graph, const char *path,
-                                           stance_error *err) {
-    if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "asset save: path is NULL or empty");
-    void *bytes = NULL;
-    size_t size = 0;
-    stance_status s = stance_asset_save_graph_memory(asset, graph, &bytes, &size, NULL, err);
-    if (s) return prefixed(s, path, err);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        int e = errno;
-        stance_asset_free_bytes(bytes, size, NULL);
-        return st_fail(err, STANCE_ERR_IO, "%s: cannot open for writing: %s", path, strerror(e));
-    }
-    size_t wrote = fwrite(bytes, 1, size, f);
-    int close_failed = fclose(f) != 0;
-    stance_asset_free_bytes(bytes, size, NULL);
-    if (wrote != size || close_failed) {
-        remove(path);
-        return st_fail(err, STANCE_ERR_IO, "%s: write failed", path);
-    }
-    return st_ok(err);
-}
-
-stance_status stance_asset_load_file(const char *path, const stance_allocator *allocator, stance_asset *out,
-                                     stance_error *err) {
+stance_status st_asset_load_file_v1(const char *path, const stance_allocator *allocator, st_graph_v1_fn v1,
+                                    stance_asset *out, stance_error *err) {
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "asset load: out is NULL");
     memset(out, 0, sizeof *out);
     if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "asset load: path is NULL or empty");
@@ -705,7 +555,12 @@ stance_status stance_asset_load_file(const char *path, const stance_allocator *a
     if (got != size)
         s = st_fail(err, STANCE_ERR_IO, "%s: read %zu of %zu bytes", path, got, size);
     else
-        s = prefixed(load(bytes, size, allocator, out, err), path, err);
+        s = st_asset_prefixed(load(bytes, size, allocator, v1, out, err), path, err);
     st_free(allocator, bytes, size ? size : 1);
     return s;
+}
+
+stance_status stance_asset_load_file(const char *path, const stance_allocator *allocator, stance_asset *out,
+                                     stance_error *err) {
+    return st_asset_load_file_v1(path, allocator, NULL, out, err);
 }

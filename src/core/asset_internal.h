@@ -1,64 +1,17 @@
 /* src/core/asset_internal.h - the byte-level helpers of the .stance format
- * shared by its section files (asset.c: header, SKEL, CLIP; asset_mesh.c:
- * SKIN, MESH): a two-pass writer (measure with buf NULL, then write), a
- * bounds-checked reader, and the per-load scratch memory. Not public. */
+ * shared by its section readers (asset.c: header, SKEL, CLIP; asset_packed.c:
+ * compressed CLIPs; asset_mesh.c: SKIN, MESH; asset_graph.c: GRPH): a
+ * bounds-checked reader, the per-load scratch memory, and the constants the
+ * writer (src/build/write.h, libstance_build) shares with them. Not public. */
 #ifndef STANCE_ASSET_INTERNAL_H
 #define STANCE_ASSET_INTERNAL_H
 
 #include <stdint.h>
 #include <string.h>
 
+#include "core/asset_graph.h"
 #include "core/internal.h"
 #include "stance/asset.h"
-
-/* ---- writer: measures on a first pass (buf NULL), writes on the second ---- */
-
-typedef struct writer {
-    unsigned char *buf;
-    size_t pos;
-} writer;
-
-static inline void w_bytes(writer *w, const void *p, size_t n) {
-    if (w->buf && n) memcpy(w->buf + w->pos, p, n);
-    w->pos += n;
-}
-static inline void w_u8(writer *w, unsigned v) {
-    unsigned char b = (unsigned char)v;
-    w_bytes(w, &b, 1);
-}
-static inline void w_u32(writer *w, uint32_t v) {
-    unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
-                          (unsigned char)(v >> 24)};
-    w_bytes(w, b, 4);
-}
-static inline void w_u64(writer *w, uint64_t v) {
-    w_u32(w, (uint32_t)v);
-    w_u32(w, (uint32_t)(v >> 32));
-}
-static inline void w_f32(writer *w, float f) {
-    uint32_t v;
-    memcpy(&v, &f, 4);
-    w_u32(w, v);
-}
-static inline void w_name(writer *w, const char *s) {
-    size_t n = strlen(s);
-    w_u8(w, (unsigned)n);
-    w_bytes(w, s, n);
-}
-/* A section head whose size is patched by end_section. */
-static inline size_t begin_section(writer *w, const char tag[4]) {
-    w_bytes(w, tag, 4);
-    w_u32(w, 0);
-    size_t at = w->pos;
-    w_u64(w, 0);
-    return at;
-}
-static inline void end_section(writer *w, size_t at) {
-    if (!w->buf) return;
-    size_t size = w->pos - (at + 8);
-    writer patch = {w->buf, at};
-    w_u64(&patch, (uint64_t)size);
-}
 
 /* ---- reader: every read is bounds-checked; a failed read sets `bad` ------- */
 
@@ -139,26 +92,34 @@ static inline void scratch_release(scratch *s) {
     }
 }
 
+/* The header: magic, u32 version, u32 flags, u64 payload size, u64 checksum. */
+#define ST_ASSET_MAGIC "STANCE\0" /* 8 bytes with the string's own zero */
+#define ST_ASSET_HEADER_BYTES 32
+
 /* CLIP flags: slerp, root path is joint 0's translation, compressed (version 3). */
 #define FLAG_SLERP 1u
 #define FLAG_ROOT_JOINT0 2u
 #define FLAG_PACKED 4u
+/* MESH flags: uvs present. */
+#define MESH_UVS 1u
 
+/* Prefixes err's message with `what: ` (returns s). */
+stance_status st_asset_prefixed(stance_status s, const char *what, stance_error *err);
+
+/* A CLIP section's body (asset.c; `version` of the file: compressed clips
+ * from 3 on), built with stance_clip_create or st_clip_create_packed. */
+stance_status st_asset_load_clip(reader *r, const stance_skeleton *sk, const stance_allocator *al, int index,
+                                uint32_t version, stance_clip **out, stance_error *err);
 /* Clip sections: events and root path (asset.c, both encodings), the
  * compressed encoding (asset_packed.c; K already checked). */
-void st_asset_write_events_root(writer *w, const stance_clip *c);
 stance_status st_asset_read_events_root(reader *r, scratch *s, int index, const char *name, stance_event_desc *events,
                                         char (*event_names)[STANCE_EVENT_NAME], uint32_t *event_count, uint32_t *root_n,
                                         float **root, stance_error *err);
-void st_asset_write_packed_clip(writer *w, const stance_clip *c);
 stance_status st_asset_load_packed_clip(reader *r, const stance_skeleton *sk, const stance_allocator *al, int index,
                                         const char *name, float duration, uint32_t flags, float root_speed, uint32_t K, uint32_t version,
                                         stance_clip **out, stance_error *err);
 
 /* Sections of the skins and meshes (asset_mesh.c). */
-stance_status st_asset_check_skins(const stance_asset *a, stance_error *err);
-void st_asset_write_skin(writer *w, const stance_skin *skin);
-void st_asset_write_mesh(writer *w, const stance_mesh *mesh);
 stance_status st_asset_load_skin(reader *r, const stance_skeleton *sk, const stance_allocator *al, int index,
                                  stance_skin **out, stance_error *err);
 stance_status st_asset_load_mesh(reader *r, stance_skin *const *skins, int skin_count, const stance_allocator *al,

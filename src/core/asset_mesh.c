@@ -1,6 +1,5 @@
 /* src/core/asset_mesh.c - the SKIN and MESH sections of the .stance format
- * (version 2): their byte layout, the checks before saving, and loading with
- * every count checked against the bytes present before anything is
+ * (version 2): their byte layout and loading with every count checked against the bytes present before anything is
  * allocated. Skins and meshes are built only through stance_skin_create and
  * stance_mesh_create, so a file gets every check a caller's description
  * does. Section order and the header are in asset.c. Bodies (little-endian):
@@ -21,79 +20,6 @@
  *
  * A section's size must be exactly what its counts say. */
 #include "core/asset_internal.h"
-
-#define MESH_UVS 1u
-
-static void w_u16(writer *w, unsigned v) {
-    unsigned char b[2] = {(unsigned char)v, (unsigned char)(v >> 8)};
-    w_bytes(w, b, 2);
-}
-
-stance_status st_asset_check_skins(const stance_asset *a, stance_error *err) {
-    if (a->skin_count < 0 || a->skin_count > STANCE_MAX_SKINS || (a->skin_count > 0 && !a->skins))
-        return st_fail(err, STANCE_ERR_ARGUMENT, "asset: skin_count %d is not in 0..%d or skins is NULL",
-                       a->skin_count, STANCE_MAX_SKINS);
-    if (a->mesh_count < 0 || a->mesh_count > STANCE_MAX_MESHES || (a->mesh_count > 0 && !a->meshes))
-        return st_fail(err, STANCE_ERR_ARGUMENT, "asset: mesh_count %d is not in 0..%d or meshes is NULL",
-                       a->mesh_count, STANCE_MAX_MESHES);
-    for (int i = 0; i < a->skin_count; i++) {
-        const stance_skin *s = a->skins[i];
-        if (!s) return st_fail(err, STANCE_ERR_ARGUMENT, "asset: skin %d is NULL", i);
-        if (s->skeleton_joint_count != a->skeleton->joint_count)
-            return st_fail(err, STANCE_ERR_ARGUMENT, "asset: skin '%s' was made for %d joints, the skeleton has %d",
-                           s->name, s->skeleton_joint_count, a->skeleton->joint_count);
-    }
-    for (int i = 0; i < a->mesh_count; i++) {
-        const stance_mesh *m = a->meshes[i];
-        if (!m) return st_fail(err, STANCE_ERR_ARGUMENT, "asset: mesh %d is NULL", i);
-        if (m->skin < -1 || m->skin >= a->skin_count)
-            return st_fail(err, STANCE_ERR_ARGUMENT, "asset: mesh '%s' has skin %d, not in -1..%d", m->name, m->skin,
-                           a->skin_count - 1);
-        if (m->skin < 0) {
-            if (m->joints || m->weights)
-                return st_fail(err, STANCE_ERR_ARGUMENT, "asset: rigid mesh '%s' has joints or weights", m->name);
-            continue;
-        }
-        if (!m->joints || !m->weights)
-            return st_fail(err, STANCE_ERR_ARGUMENT, "asset: skinned mesh '%s' has no joints or weights", m->name);
-        const int n = a->skins[m->skin]->joint_count;
-        for (size_t k = 0; k < (size_t)STANCE_SKIN_INFLUENCES * (size_t)m->vertex_count; k++)
-            if (m->joints[k] >= n)
-                return st_fail(err, STANCE_ERR_ARGUMENT, "asset: mesh '%s' uses skin joint %u, skin '%s' has %d",
-                               m->name, (unsigned)m->joints[k], a->skins[m->skin]->name, n);
-    }
-    return STANCE_OK;
-}
-
-void st_asset_write_skin(writer *w, const stance_skin *skin) {
-    size_t at = begin_section(w, "SKIN");
-    w_name(w, skin->name);
-    w_u32(w, (uint32_t)skin->joint_count);
-    for (int k = 0; k < skin->joint_count; k++) w_u32(w, (uint32_t)skin->joints[k]);
-    for (size_t i = 0; i < 16 * (size_t)skin->joint_count; i++) w_f32(w, skin->inverse_bind[i]);
-    end_section(w, at);
-}
-
-void st_asset_write_mesh(writer *w, const stance_mesh *m) {
-    size_t at = begin_section(w, "MESH");
-    const size_t V = (size_t)m->vertex_count;
-    w_name(w, m->name);
-    w_u32(w, (uint32_t)m->skin);
-    w_u32(w, m->uvs ? MESH_UVS : 0u);
-    w_u32(w, (uint32_t)m->vertex_count);
-    w_u32(w, (uint32_t)m->index_count);
-    for (int c = 0; c < 4; c++) w_f32(w, m->base_color[c]);
-    for (size_t i = 0; i < 3 * V; i++) w_f32(w, m->positions[i]);
-    for (size_t i = 0; i < 3 * V; i++) w_f32(w, m->normals[i]);
-    if (m->uvs)
-        for (size_t i = 0; i < 2 * V; i++) w_f32(w, m->uvs[i]);
-    if (m->skin >= 0) {
-        for (size_t i = 0; i < STANCE_SKIN_INFLUENCES * V; i++) w_u16(w, m->joints[i]);
-        for (size_t i = 0; i < STANCE_SKIN_INFLUENCES * V; i++) w_f32(w, m->weights[i]);
-    }
-    for (int i = 0; i < m->index_count; i++) w_u32(w, m->indices[i]);
-    end_section(w, at);
-}
 
 stance_status st_asset_load_skin(reader *r, const stance_skeleton *sk, const stance_allocator *al, int index,
                                  stance_skin **out, stance_error *err) {

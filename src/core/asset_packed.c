@@ -1,7 +1,7 @@
 /* src/core/asset_packed.c - the .stance version 3 and 4 encodings of
- * compressed clips (a CLIP section with flag bit 2): writing one (v4) from a packed clip,
- * reading one with every track's size checked against the section before
- * anything is allocated. The layout is documented in asset.c with the other
+ * compressed clips (a CLIP section with flag bit 2): reading one with every
+ * track's size checked against the section before anything is allocated
+ * (src/build/asset_write.c writes them). The layout is documented in asset.c with the other
  * sections, the track encoding in clip_packed.h; the clip itself is built by
  * st_clip_create_packed, which validates every value. */
 #include <string.h>
@@ -9,64 +9,6 @@
 #include "core/asset_internal.h"
 #include "core/clip_lattice.h"
 #include "core/clip_packed.h"
-
-static void write_track_head(writer *w, int joint, int channel, int shift, int bits) {
-    w_u8(w, (unsigned)joint & 0xFFu);
-    w_u8(w, (unsigned)joint >> 8);
-    w_u8(w, (unsigned)channel);
-    w_u8(w, (unsigned)shift);
-    w_u8(w, (unsigned)bits);
-}
-
-void st_asset_write_packed_clip(writer *w, const stance_clip *c) {
-    size_t at = begin_section(w, "CLIP");
-    const st_packed *p = c->packed;
-    w_name(w, c->name);
-    w_f32(w, c->duration);
-    w_u32(w, FLAG_PACKED | (c->slerp ? FLAG_SLERP : 0u) | (c->root_from_joint0 ? FLAG_ROOT_JOINT0 : 0u));
-    w_f32(w, c->root_speed);
-    w_u32(w, (uint32_t)c->key_count);
-    w_u8(w, p->uniform_grid ? 1u : 0u);
-    if (p->uniform_grid) w_f32(w, c->times[1]);
-    else
-        for (int k = 0; k < c->key_count; k++) w_f32(w, c->times[k]);
-    w_f32(w, p->max_error);
-    w_f32(w, p->vertex_distance);
-    w_u32(w, (uint32_t)(p->const_count + p->track_count));
-    for (int i = 0; i < p->const_count; i++) {
-        const st_ptrack_desc *t = &p->consts[i];
-        write_track_head(w, t->joint, t->channel, 0, 0);
-        for (int e = 0; e < (t->channel == 1 ? 4 : 3); e++) w_f32(w, t->values[e]);
-    }
-    for (int i = 0; i < p->track_count; i++) {
-        const st_ptrack *t = &p->tracks[i];
-        const int width = t->channel == 1 ? 4 : 3;
-        write_track_head(w, t->joint, t->channel, t->shift, t->bits);
-        if (t->bits == ST_PACK_RAW) {
-            for (size_t k = 0; k < (size_t)t->n * (size_t)width; k++) w_f32(w, p->raw[t->offset + k]);
-        } else if (t->bits == ST_PACK_LAT) {
-            for (int e = 0; e < 3; e++) w_f32(w, t->min[e]);
-            for (int e = 0; e < 3; e++) w_f32(w, t->ext[e]);
-            w_bytes(w, p->data + t->offset, st_lat_bytes(t->n, p->data + t->offset, SIZE_MAX));
-        } else if (st_is_vbr(t->bits)) {
-            for (int e = 0; e < 3; e++) w_f32(w, t->min[e]);
-            for (int e = 0; e < 3; e++) w_f32(w, t->ext[e]);
-            w_bytes(w, p->data + t->offset, st_vbr_bytes(t->n, p->data + t->offset));
-        } else {
-            for (int e = 0; e < 3; e++) w_f32(w, t->min[e]);
-            for (int e = 0; e < 3; e++) w_f32(w, t->ext[e]);
-            w_bytes(w, p->data + t->offset, st_ptrack_bytes(t->n, t->bits));
-        }
-    }
-    if (p->root_derived) { /* the path is joint 0's stored translation: events, then no root keys */
-        stance_clip shell = *c;
-        shell.root_key_count = 0;
-        st_asset_write_events_root(w, &shell);
-    } else {
-        st_asset_write_events_root(w, c);
-    }
-    end_section(w, at);
-}
 
 /* A version 3 or 4 compressed clip, after its header (K in 1..max keys).
  * Every track's size is checked before anything is allocated. */

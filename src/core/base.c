@@ -90,14 +90,6 @@ stance_status st_fail(stance_error *err, stance_status status, const char *fmt, 
     return status;
 }
 
-stance_status st_ok(stance_error *err) {
-    if (err) {
-        err->status = STANCE_OK;
-        err->message[0] = 0;
-    }
-    return STANCE_OK;
-}
-
 static void *default_alloc(void *user, size_t size, size_t align) {
     (void)user;
     if (align < sizeof(void *)) align = sizeof(void *);

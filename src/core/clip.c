@@ -301,8 +301,8 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
     c->root_speed = d->root_speed;
     if (c->root_speed == 0.0f && root_n > 0) {
         float a[3], b[3];
-        stance_clip_root_position(c, 0.0f, a);
-        stance_clip_root_position(c, duration, b);
+        stance_clip_root_position(c, 0.0f, a, NULL);
+        stance_clip_root_position(c, duration, b, NULL);
         double dx = (double)b[0] - a[0], dy = (double)b[1] - a[1], dz = (double)b[2] - a[2];
         double speed = sqrt(dx * dx + dy * dy + dz * dz) / duration;
         if (!(speed <= FLT_MAX)) { /* finite keys can still give an infinite speed */
@@ -337,14 +337,14 @@ float stance_clip_max_error(const stance_clip *c, float *vertex_distance) {
     return c && c->packed ? c->packed->max_error : 0.0f;
 }
 
-static void lerp_block(float *restrict out, const float *restrict a, const float *restrict b, float u, int n) {
+ST_BODY void lerp_block(float *restrict out, const float *restrict a, const float *restrict b, float u, int n) {
     for (int i = 0; i < n; i++) out[i] = a[i] + (b[i] - a[i]) * u;
 }
 
 /* nlerp of n rotations stored as 4 blocks of n (x.., y.., z.., w..). Keys
  * were sign-aligned at creation, so no dot-product test is needed. Kept a
  * function of its own: with restrict parameters gcc vectorizes it. */
-static void nlerp_block(float *restrict o, const float *restrict a, const float *restrict b, float u, int n) {
+ST_BODY void nlerp_block(float *restrict o, const float *restrict a, const float *restrict b, float u, int n) {
     for (int i = 0; i < n; i++) {
         float qx = a[i] + (b[i] - a[i]) * u, qy = a[n + i] + (b[n + i] - a[n + i]) * u;
         float qz = a[2 * n + i] + (b[2 * n + i] - a[2 * n + i]) * u;
@@ -354,9 +354,24 @@ static void nlerp_block(float *restrict o, const float *restrict a, const float 
     }
 }
 
-stance_status stance_clip_sample(const stance_clip *c, float time, stance_cursor *cur, stance_pose *out) {
-    if (!c || !out || !out->memory || out->joint_count != c->joint_count) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(time)) return STANCE_ERR_VALUE;
+/* The checks of a sampling call: the clip, a bound pose of its joint count, a finite time. */
+ST_BODY stance_status check_sample(const stance_clip *c, float time, const stance_pose *out, const char *who,
+                                  const char *name, stance_error *err) {
+    if (!c) return ST_FAIL(err, STANCE_ERR_ARGUMENT, "%s: clip is NULL", who);
+    if (!out || !out->memory) return ST_FAIL(err, STANCE_ERR_ARGUMENT, "%s: %s is NULL or not bound to memory", who, name);
+    if (out->joint_count != c->joint_count)
+        return ST_FAIL(err, STANCE_ERR_ARGUMENT, "%s: %s has %d joints, clip '%s' %d", who, name, out->joint_count,
+                       c->name, c->joint_count);
+    if (!st_finite(time)) return ST_FAIL(err, STANCE_ERR_VALUE, "%s: time %g is not finite", who, (double)time);
+    return STANCE_OK;
+}
+
+/* stance_clip_sample and st_clip_sample (core/internal.h). */
+ST_BODY stance_status clip_sample(const stance_clip *c, float time, stance_cursor *cur, stance_pose *out,
+                                  stance_error *err) {
+    stance_status st = check_sample(c, time, out, "clip sample", "out", err);
+    if (st) return st;
+    st_ok(err); /* before the work: err is not kept through it */
     float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
     float u;
     const int k = st_find_key(c, t, cur, &u);
@@ -392,16 +407,26 @@ stance_status stance_clip_sample(const stance_clip *c, float time, stance_cursor
     return STANCE_OK;
 }
 
-stance_status stance_clip_sample_velocity(const stance_clip *c, float time, stance_cursor *cur,
-                                          stance_pose *out, stance_pose *vel) {
-    if (!c || !vel || !vel->memory || vel->joint_count != c->joint_count || vel == out) return STANCE_ERR_ARGUMENT;
-    stance_status s = stance_clip_sample(c, time, cur, out);
+stance_status stance_clip_sample(const stance_clip *c, float time, stance_cursor *cur, stance_pose *out,
+                                 stance_error *err) {
+    return clip_sample(c, time, cur, out, err);
+}
+stance_status st_clip_sample(const stance_clip *c, float time, stance_cursor *cur, stance_pose *out) {
+    return clip_sample(c, time, cur, out, NULL);
+}
+
+ST_BODY stance_status clip_sample_velocity(const stance_clip *c, float time, stance_cursor *cur, stance_pose *out,
+                                           stance_pose *vel, stance_error *err) {
+    stance_status s = check_sample(c, 0.0f, vel, "clip sample velocity", "velocity", err); /* time: below */
+    if (s) return s;
+    if (vel == out) return ST_FAIL(err, STANCE_ERR_ARGUMENT, "clip sample velocity: out and velocity are the same pose");
+    s = clip_sample(c, time, cur, out, err);
     if (s) return s;
     if (c->packed) {
         memset(vel->memory, 0, stance_pose_bytes(c->joint_count));
         float u, t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
         st_packed_sample(c, st_find_key(c, t, NULL, &u), t, out, vel);
-        return STANCE_OK;
+        return STANCE_OK; /* err: set by stance_clip_sample */
     }
     const int pc = c->padded_count, K = c->key_count;
     memset(vel->memory, 0, stance_pose_bytes(c->joint_count));
@@ -434,6 +459,15 @@ stance_status stance_clip_sample_velocity(const stance_clip *c, float time, stan
     return STANCE_OK;
 }
 
+stance_status stance_clip_sample_velocity(const stance_clip *c, float time, stance_cursor *cur, stance_pose *out,
+                                          stance_pose *vel, stance_error *err) {
+    return clip_sample_velocity(c, time, cur, out, vel, err);
+}
+stance_status st_clip_sample_velocity(const stance_clip *c, float time, stance_cursor *cur, stance_pose *out,
+                                      stance_pose *vel) {
+    return clip_sample_velocity(c, time, cur, out, vel, NULL);
+}
+
 /* Event crossing rules, on unwrapped ("global") time g = cycle * D + e:
  * forward over [t0, t1): an event at e < D fires when t0 <= g < t1, one at
  * e = D when t0 < g <= t1 (it fires on reaching the end, before the next
@@ -461,15 +495,16 @@ static void emit_cycle(const stance_clip *c, double t0, double t1, long long cyc
     }
 }
 
-/* stance_clip_advance; fast 0 (st_clip_advance_general, the frame's
- * reference copy) skips its first case: the general path alone. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline stance_status clip_advance(const stance_clip *c, float time, float dt, int loop, float *new_time,
-                                         stance_event_hit *hits, int cap, int *hit_count, int *wraps, const int fast) {
-    if (!c || !new_time || cap < 0 || (cap > 0 && !hits)) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(time) || !st_finite(dt)) return STANCE_ERR_VALUE;
+/* stance_clip_advance and its twins; fast 0 (st_clip_advance_general, the
+ * frame's reference copy) skips its first case: the general path alone. */
+ST_BODY stance_status clip_advance(const stance_clip *c, float time, float dt, int loop, float *new_time,
+                                   stance_event_hit *hits, int cap, int *hit_count, int *wraps, const int fast,
+                                   stance_error *err) {
+    if (!c || !new_time || cap < 0 || (cap > 0 && !hits))
+        return ST_FAIL(err, STANCE_ERR_ARGUMENT, "clip advance: %s", !c ? "clip is NULL" : !new_time ? "new_time is NULL"
+                       : "hit_capacity is negative, or positive with hits NULL");
+    if (!st_finite(time) || !st_finite(dt))
+        return ST_FAIL(err, STANCE_ERR_VALUE, "clip advance: time %g or dt %g is not finite", (double)time, (double)dt);
     const double D = c->duration;
     if (fast && loop && dt >= 0.0f && time >= 0.0f && time < c->duration && (double)time + (double)dt < D) {
         /* the common step: forward inside one cycle (what the general path
@@ -482,7 +517,7 @@ static inline stance_status clip_advance(const stance_clip *c, float time, float
         *new_time = ntf;
         if (hit_count) *hit_count = (int)n;
         if (wraps) *wraps = 0;
-        return STANCE_OK;
+        return st_ok(err);
     }
     double t0 = time;
     if (t0 < 0.0) t0 = 0.0;
@@ -521,15 +556,20 @@ static inline stance_status clip_advance(const stance_clip *c, float time, float
     *new_time = ntf;
     if (hit_count) *hit_count = count > 2147483647LL ? 2147483647 : (int)count;
     if (wraps) *wraps = (int)C;
-    return STANCE_OK;
+    return st_ok(err);
 }
+
 stance_status stance_clip_advance(const stance_clip *c, float time, float dt, int loop, float *new_time,
-                                  stance_event_hit *hits, int cap, int *hit_count, int *wraps) {
-    return clip_advance(c, time, dt, loop, new_time, hits, cap, hit_count, wraps, 1);
+                                  stance_event_hit *hits, int cap, int *hit_count, int *wraps, stance_error *err) {
+    return clip_advance(c, time, dt, loop, new_time, hits, cap, hit_count, wraps, 1, err);
+}
+stance_status st_clip_advance(const stance_clip *c, float time, float dt, int loop, float *new_time,
+                              stance_event_hit *hits, int cap, int *hit_count, int *wraps) {
+    return clip_advance(c, time, dt, loop, new_time, hits, cap, hit_count, wraps, 1, NULL);
 }
 stance_status st_clip_advance_general(const stance_clip *c, float time, float dt, int loop, float *new_time,
                                       stance_event_hit *hits, int cap, int *hit_count, int *wraps) {
-    return clip_advance(c, time, dt, loop, new_time, hits, cap, hit_count, wraps, 0);
+    return clip_advance(c, time, dt, loop, new_time, hits, cap, hit_count, wraps, 0, NULL);
 }
 
 /* The root path at a finite time (stance_clip_root_position without its checks). */
@@ -552,28 +592,26 @@ static inline void root_at(const stance_clip *c, float time, float out[3]) {
     for (int i = 0; i < 3; i++) out[i] = v[3 * lo + i] + (v[3 * lo + 3 + i] - v[3 * lo + i]) * u;
 }
 
-stance_status stance_clip_root_position(const stance_clip *c, float time, float out[3]) {
-    if (!c || !out) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(time)) return STANCE_ERR_VALUE;
+stance_status stance_clip_root_position(const stance_clip *c, float time, float out[3], stance_error *err) {
+    if (!c || !out) return st_fail(err, STANCE_ERR_ARGUMENT, "clip root position: clip or out is NULL");
+    if (!st_finite(time)) return st_fail(err, STANCE_ERR_VALUE, "clip root position: time %g is not finite", (double)time);
     root_at(c, time, out);
-    return STANCE_OK;
+    return st_ok(err);
 }
-/* stance_clip_root_motion; fast 0 (st_clip_root_motion_general) takes
- * the general path: no shortcut for a clip without a root path or a step
- * inside one cycle. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline stance_status clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3],
-                                             const int fast) {
-    if (!c || !out) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(time) || !st_finite(dt)) return STANCE_ERR_VALUE;
+/* stance_clip_root_motion and its twins; fast 0 (st_clip_root_motion_general)
+ * takes the general path: no shortcut for a clip without a root path or a
+ * step inside one cycle. */
+ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3],
+                                       const int fast, stance_error *err) {
+    if (!c || !out) return ST_FAIL(err, STANCE_ERR_ARGUMENT, "clip root motion: clip or out is NULL");
+    if (!st_finite(time) || !st_finite(dt))
+        return ST_FAIL(err, STANCE_ERR_VALUE, "clip root motion: time %g or dt %g is not finite", (double)time, (double)dt);
     float nt;
     int wraps = 0;
     const float D = c->duration;
     if (fast && c->root_key_count == 0) { /* no root path: no motion */
         out[0] = out[1] = out[2] = 0.0f;
-        return STANCE_OK;
+        return st_ok(err);
     }
     if (time < 0.0f) time = 0.0f;
     if (loop && time >= D) time = fmodf(time, D);
@@ -583,26 +621,31 @@ static inline stance_status clip_root_motion(const stance_clip *c, float time, f
         nt = (float)((double)time + (double)dt);
         if (nt >= D) nt = 0.0f;
     } else {
-        stance_status s = fast ? stance_clip_advance(c, time, dt, loop, &nt, NULL, 0, NULL, &wraps)
+        stance_status s = fast ? st_clip_advance(c, time, dt, loop, &nt, NULL, 0, NULL, &wraps)
                                : st_clip_advance_general(c, time, dt, loop, &nt, NULL, 0, NULL, &wraps);
-        if (s) return s;
+        if (s) return s; /* it cannot refuse: its arguments were checked above */
     }
     float a[3], b[3];
     root_at(c, time, a);
     root_at(c, nt, b);
     if (wraps == 0) { /* no cycle crossed: the path's ends do not count (0 * (s1 - s0) is 0 for finite keys) */
         for (int i = 0; i < 3; i++) out[i] = b[i] - a[i];
-        return STANCE_OK;
+        return st_ok(err);
     }
     float s0[3], s1[3];
     root_at(c, 0.0f, s0);
     root_at(c, D, s1);
     for (int i = 0; i < 3; i++) out[i] = b[i] - a[i] + (float)wraps * (s1[i] - s0[i]);
-    return STANCE_OK;
+    return st_ok(err);
 }
-stance_status stance_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3]) {
-    return clip_root_motion(c, time, dt, loop, out, 1);
+
+stance_status stance_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3],
+                                      stance_error *err) {
+    return clip_root_motion(c, time, dt, loop, out, 1, err);
+}
+stance_status st_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3]) {
+    return clip_root_motion(c, time, dt, loop, out, 1, NULL);
 }
 stance_status st_clip_root_motion_general(const stance_clip *c, float time, float dt, int loop, float out[3]) {
-    return clip_root_motion(c, time, dt, loop, out, 0);
+    return clip_root_motion(c, time, dt, loop, out, 0, NULL);
 }

@@ -1,7 +1,7 @@
 /* src/core/clip_lattice.h - the .stance v5 track stream ST_PACK_LAT: a bit
  * rate per segment of 16 keys on one lattice per track, the keys coded by
- * prediction and Rice codes. Shared by the compressor (clip_compress_vbr.c),
- * the runtime's expansion (clip_packed.c) and the loader (asset_packed.c).
+ * prediction and Rice codes. Shared by the compressor (src/build/clip_compress_vbr.c),
+ * the runtime's expansion (clip_packed.c), the loader (asset_packed.c) and the writer (src/build/asset_write.c).
  * Not public API.
  *
  * Values: component c of a key is min[c] + step * Q, Q an integer in

@@ -1,7 +1,7 @@
 /* src/core/clip_packed.c - compressed ("packed") clips at runtime: building
  * one from a packed description (with the same validation a file or a
  * caller's description gets), sampling it, freeing it. The layout is in
- * clip_packed.h; the compressor that chooses it is clip_compress.c.
+ * clip_packed.h; the compressor that chooses it is src/build/clip_compress.c (libstance_build).
  *
  * A packed clip is a dense "shell" clip made by stance_clip_create from the
  * constant tracks alone (its one block per channel is the default pose; it

@@ -1,7 +1,7 @@
 /* src/core/clip_packed.h - the compressed ("packed") clip representation
- * shared by its runtime (clip_packed.c), its compressor (clip_compress.c,
+ * shared by its runtime (clip_packed.c), its compressor (src/build/clip_compress.c,
  * clip_compress_vbr.c) and the .stance v3 and v4 CLIP encodings
- * (asset_packed.c). Not public API. At runtime every quantized track is also
+ * (src/core/asset_packed.c reads them, src/build/asset_write.c writes them). Not public API. At runtime every quantized track is also
  * kept expanded (keys as u16 or u32, a decode per 16 keys: st_qseg), which
  * is what the sampler reads; the stream is kept for saving.
  *

@@ -51,7 +51,7 @@ static int layer_of_state(const stance_graph *g, int state) {
 
 static int current_state(const stance_controller *c, int l) {
     stance_machine_status ms;
-    if (stance_instance_machine_status(c->inst, stance_graph_layer_machine(c->graph, l), &ms)) return -1;
+    if (stance_instance_machine_status(c->inst, stance_graph_layer_machine(c->graph, l), &ms, NULL)) return -1;
     return ms.state;
 }
 
@@ -66,7 +66,7 @@ static void choose_visible(stance_controller *c, float fade) {
     push(c, STANCE_EVENT_LAYER_HIDDEN, c->visible, -1);
     push(c, STANCE_EVENT_LAYER_SHOWN, v, -1);
     c->visible = v;
-    stance_instance_set_layer_enabled(c->inst, v, 1);
+    stance_instance_set_layer_enabled(c->inst, v, 1, NULL);
     for (int l = 1; l < c->layer_count; l++) {
         if (!exclusive(c, l)) continue;
         if (l == v) {
@@ -74,9 +74,9 @@ static void choose_visible(stance_controller *c, float fade) {
             int covered = 0; /* a layer above still shows: v can take its full weight underneath */
             for (int k = l + 1; k < c->layer_count; k++)
                 if (exclusive(c, k) && stance_instance_layer_weight(c->inst, k) > 0.0f) covered = 1;
-            stance_instance_set_layer_weight(c->inst, l, 1.0f, covered || w >= 1.0f ? 0.0f : fade);
+            stance_instance_set_layer_weight(c->inst, l, 1.0f, covered || w >= 1.0f ? 0.0f : fade, NULL);
         } else if (l > v) {
-            stance_instance_set_layer_weight(c->inst, l, 0.0f, fade);
+            stance_instance_set_layer_weight(c->inst, l, 0.0f, fade, NULL);
         }
     }
 }
@@ -127,14 +127,14 @@ stance_status stance_controller_create(const stance_graph *g, const stance_contr
     c->ws_joints = stance_graph_skeleton(g)->joint_count, c->ws_machines = stance_graph_machine_count(g);
     for (int l = 0; l < L; l++) {
         c->playing[l] = l == 0 || stance_instance_layer_weight(c->inst, l) > 0.0f;
-        if (!c->playing[l]) stance_instance_set_layer_enabled(c->inst, l, 0);
+        if (!c->playing[l]) stance_instance_set_layer_enabled(c->inst, l, 0, NULL);
     }
     c->visible = 0;
     for (int l = 0; l < L; l++)
         if (exclusive(c, l) && c->playing[l]) c->visible = l;
     /* the visible layer shows at once, the other exclusive ones not; additive layers that play at full weight */
     for (int l = 1; l < L; l++)
-        stance_instance_set_layer_weight(c->inst, l, exclusive(c, l) ? (l == c->visible ? 1.0f : 0.0f) : (c->playing[l] ? 1.0f : 0.0f), 0.0f);
+        stance_instance_set_layer_weight(c->inst, l, exclusive(c, l) ? (l == c->visible ? 1.0f : 0.0f) : (c->playing[l] ? 1.0f : 0.0f), 0.0f, NULL);
     *out = c;
     return st_ok(err);
 }
@@ -167,13 +167,13 @@ stance_status stance_controller_set(stance_controller *c, int state, stance_erro
         if (cur != state) push(c, STANCE_EVENT_STATE_ENDED, l, cur);
         s = stance_instance_play(c->inst, state, c->mode, STANCE_EASE_SMOOTHSTEP, fade, err);
     } else {
-        stance_instance_set_layer_enabled(c->inst, l, 1);
+        stance_instance_set_layer_enabled(c->inst, l, 1, NULL);
         s = stance_instance_play(c->inst, state, STANCE_SWITCH_CUT, STANCE_EASE_SMOOTHSTEP, 0.0f, err);
         c->playing[l] = 1;
     }
     if (s) return s;
     if (exclusive(c, l)) choose_visible(c, fade);
-    else stance_instance_set_layer_weight(c->inst, l, 1.0f, fade);
+    else stance_instance_set_layer_weight(c->inst, l, 1.0f, fade, NULL);
     return st_ok(err);
 }
 
@@ -181,7 +181,7 @@ static void empty_layer(stance_controller *c, int l, int state, float fade) {
     c->playing[l] = 0;
     push(c, STANCE_EVENT_STATE_ENDED, l, state);
     if (exclusive(c, l)) choose_visible(c, fade);
-    else stance_instance_set_layer_weight(c->inst, l, 0.0f, fade);
+    else stance_instance_set_layer_weight(c->inst, l, 0.0f, fade, NULL);
 }
 
 stance_status stance_controller_reset(stance_controller *c, int state, stance_error *err) {
@@ -199,6 +199,9 @@ stance_status stance_controller_reset(stance_controller *c, int state, stance_er
 stance_status stance_controller_set_float(stance_controller *c, int p, float v, stance_error *err) {
     return c ? stance_instance_set_float(c->inst, p, v, err) : st_fail(err, STANCE_ERR_ARGUMENT, "controller is NULL");
 }
+stance_status stance_controller_set_int(stance_controller *c, int p, int v, stance_error *err) {
+    return c ? stance_instance_set_int(c->inst, p, v, err) : st_fail(err, STANCE_ERR_ARGUMENT, "controller is NULL");
+}
 stance_status stance_controller_set_bool(stance_controller *c, int p, int v, stance_error *err) {
     return c ? stance_instance_set_bool(c->inst, p, v, err) : st_fail(err, STANCE_ERR_ARGUMENT, "controller is NULL");
 }
@@ -206,12 +209,13 @@ stance_status stance_controller_set_trigger(stance_controller *c, int p, stance_
     return c ? stance_instance_set_trigger(c->inst, p, err) : st_fail(err, STANCE_ERR_ARGUMENT, "controller is NULL");
 }
 
-stance_status stance_controller_update(stance_controller *c, float dt, stance_workspace *ws) {
-    if (!c || !ws) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return STANCE_ERR_VALUE;
+stance_status stance_controller_update(stance_controller *c, float dt, stance_workspace *ws, stance_error *err) {
+    if (!c || !ws) return st_fail(err, STANCE_ERR_ARGUMENT, "controller update: %s is NULL", c ? "workspace" : "controller");
+    if (!st_finite(dt) || dt < 0.0f || dt > 1.0f)
+        return st_fail(err, STANCE_ERR_VALUE, "controller update: dt %g is not finite in [0, 1]", (double)dt);
     dt = st_step(dt); /* issue 12: the instance's dt contract */
     c->time += dt;
-    stance_status s = stance_instance_update(c->inst, dt, ws);
+    stance_status s = stance_instance_update(c->inst, dt, ws, err);
     if (s) return s;
     c->ws_joints = ws->joint_cap, c->ws_machines = ws->machine_cap; /* what a reload is checked against */
     /* events: the set/reset ones first, then the instance's */
@@ -225,7 +229,7 @@ stance_status stance_controller_update(stance_controller *c, float dt, stance_wo
     for (int l = 1; l < c->layer_count; l++) {
         if (!c->playing[l]) continue;
         stance_machine_status ms;
-        stance_instance_machine_status(c->inst, stance_graph_layer_machine(c->graph, l), &ms);
+        stance_instance_machine_status(c->inst, stance_graph_layer_machine(c->graph, l), &ms, NULL);
         int finished = 0;
         for (int i = 0; i < n; i++)
             if (ev[i].type == STANCE_EVENT_CLIP_FINISHED && ev[i].layer == l && ev[i].state == ms.state) finished = 1;
@@ -237,8 +241,8 @@ stance_status stance_controller_update(stance_controller *c, float dt, stance_wo
     }
     /* layers that are empty and faded out stop playing */
     for (int l = 1; l < c->layer_count; l++)
-        if (!c->playing[l] && stance_instance_layer_weight(c->inst, l) <= 0.0f) stance_instance_set_layer_enabled(c->inst, l, 0);
-    return STANCE_OK;
+        if (!c->playing[l] && stance_instance_layer_weight(c->inst, l) <= 0.0f) stance_instance_set_layer_enabled(c->inst, l, 0, NULL);
+    return st_ok(err);
 }
 
 const stance_event *stance_controller_events(const stance_controller *c, int *count) {
@@ -306,13 +310,13 @@ stance_status stance_controller_reload_ws(stance_controller *c, const stance_gra
     stance_controller_desc d = {c->fade_time, c->mode};
     s = stance_controller_create(g, &d, &c->allocator, &fresh, err);
     if (s) return s;
-    stance_instance_transfer(fresh->inst, c->inst, report, cap); /* weights and their fades too */
+    stance_instance_transfer(fresh->inst, c->inst, report, cap, NULL); /* weights and their fades too */
     /* layers by name: what plays */
     for (int l = 0; l < fresh->layer_count; l++) {
         int o = stance_graph_find_layer(c->graph, stance_graph_layer_name(g, l));
         if (o < 0) continue;
         fresh->playing[l] = l == 0 || c->playing[o];
-        stance_instance_set_layer_enabled(fresh->inst, l, fresh->playing[l] || stance_instance_layer_weight(c->inst, o) > 0.0f);
+        stance_instance_set_layer_enabled(fresh->inst, l, fresh->playing[l] || stance_instance_layer_weight(c->inst, o) > 0.0f, NULL);
     }
     int v = 0;
     for (int l = 0; l < fresh->layer_count; l++)

@@ -53,12 +53,12 @@ static void sample_src(stance_instance *inst, stance_workspace *ws, int m, const
     if (!src->blendspace) { /* one clip */
         if (src->count == 0) return;
         if (vel) {
-            stance_clip_sample_velocity(src->clip[0], src->time[0], src->cursor[0], dst, vel);
+            st_clip_sample_velocity(src->clip[0], src->time[0], src->cursor[0], dst, vel);
             vel_scale(vel, src->vscale[0]);
         } else if (ST_FAST && st_fusable(src->clip[0])) {
             ST_FUSED(sample)(dst, src->clip[0], src->time[0], src->cursor[0]);
         } else {
-            stance_clip_sample(src->clip[0], src->time[0], src->cursor[0], dst);
+            st_clip_sample(src->clip[0], src->time[0], src->cursor[0], dst);
         }
         inst->clips_sampled++;
         return;
@@ -72,8 +72,8 @@ static void sample_src(stance_instance *inst, stance_workspace *ws, int m, const
         return;
     }
     if (src->count == 2 && !vel) { /* both samples, then one pass */
-        stance_clip_sample(src->clip[0], src->time[0], src->cursor[0], dst);
-        stance_clip_sample(src->clip[1], src->time[1], src->cursor[1], scratch);
+        st_clip_sample(src->clip[0], src->time[0], src->cursor[0], dst);
+        st_clip_sample(src->clip[1], src->time[1], src->cursor[1], scratch);
         inst->clips_sampled += 2;
         const int pc = dst->padded_count;
         const float w0 = src->weight[0], w1 = src->weight[1];
@@ -85,8 +85,8 @@ static void sample_src(stance_instance *inst, stance_workspace *ws, int m, const
     for (int i = 0; i < src->count; i++) {
         stance_pose *target = i == 0 ? dst : scratch;
         stance_pose *vt = i == 0 ? vel : sv;
-        if (vel) stance_clip_sample_velocity(src->clip[i], src->time[i], src->cursor[i], target, vt);
-        else stance_clip_sample(src->clip[i], src->time[i], src->cursor[i], target);
+        if (vel) st_clip_sample_velocity(src->clip[i], src->time[i], src->cursor[i], target, vt);
+        else st_clip_sample(src->clip[i], src->time[i], src->cursor[i], target);
         inst->clips_sampled++;
         if (i == 0) {
             if (!ST_FAST || src->weight[0] < 1.0f) pose_scale(dst, src->weight[0]);
@@ -111,7 +111,7 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
         sample_src(inst, ws, m, src, dst, vel);
         return;
     }
-    stance_pose_copy(dst, ws_pose(ws, src->sub, PW_OUT));
+    st_pose_copy(dst, ws_pose(ws, src->sub, PW_OUT));
     if (!vel) return;
     memset(vel->memory, 0, stance_pose_bytes(vel->joint_count)); /* stays zero for a state without clips */
     while (src->sub >= 0) m = src->sub, src = &src->sub_plan->cur;
@@ -179,7 +179,7 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, con
                     tr_velocity(sv, h1, h2, pl->hist_dt);
                     tr_inertia_begin(rec, src, sv, out, pl->duration);
                 } else {
-                    stance_pose_copy(src, pl->hist == 1 ? ws_mpose(ws, inst, m, pl->h1) : out);
+                    st_pose_copy(src, pl->hist == 1 ? ws_mpose(ws, inst, m, pl->h1) : out);
                     tr_inertia_begin(rec, src, NULL, out, pl->duration);
                 }
             } else if (pl->init == PI_FIT) {
@@ -201,7 +201,7 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, con
             pl->mode == STANCE_SWITCH_DEADBLEND)
             gr_cap_transient(g, m, out);
     }
-    if (pl->push >= 0) stance_pose_copy(ws_mpose(ws, inst, m, pl->push), out);
+    if (pl->push >= 0) st_pose_copy(ws_mpose(ws, inst, m, pl->push), out);
 }
 
 /* A switch's job: the snapshot (its history frame, or its evaluation as
@@ -211,13 +211,13 @@ static void run_job(stance_instance *inst, stance_workspace *ws, const g_job *jo
     const int m = job->machine;
     stance_pose *snap = ws_mpose(ws, inst, m, PM_SNAP);
     if (job->snap == JOB_COPY) {
-        stance_pose_copy(snap, ws_mpose(ws, inst, m, job->from));
+        st_pose_copy(snap, ws_mpose(ws, inst, m, job->from));
     } else {
         for (int i = job->plan_first + job->plan_count - 1; i >= job->plan_first; i--) {
             const g_plan *pl = &ws->job_plans[i];
             eval_machine(inst, ws, pl->machine, pl, ws_pose(ws, pl->machine, PW_OUT));
         }
-        stance_pose_copy(snap, ws_pose(ws, m, PW_OUT));
+        st_pose_copy(snap, ws_pose(ws, m, PW_OUT));
     }
     if (!job->deadblend) return;
     const int J = inst->graph->skeleton->joint_count;
@@ -272,15 +272,15 @@ static void apply_layer(stance_instance *inst, stance_workspace *ws, const g_pla
         stance_pose *r = ws_shared(ws, PW_REF), *delta = ws_shared(ws, PW_DELTA);
         const g_plan_src *src = &pl->cur; /* at the play's position: a clip state's time, else its phase's */
         const float t = src->sub < 0 && !src->blendspace ? src->time[0] : src->pos * gl->ref_clip->duration;
-        stance_clip_sample(gl->ref_clip, t, NULL, r);
+        st_clip_sample(gl->ref_clip, t, NULL, r);
         inst->clips_sampled++;
-        stance_pose_additive_make(delta, lo, r);
-        stance_pose_additive_apply(local, local, delta, mask, w);
+        st_pose_additive_make(delta, lo, r);
+        st_pose_additive_apply(local, local, delta, mask, w);
     } else if (gl->space == STANCE_SPACE_MESH) {
         stance_pose *lm = ws_shared(ws, PW_LAYER_MODEL), *tmp = ws_shared(ws, PW_LAYER_TMP);
         ST_L2M(lm, lo, sk);
-        stance_pose_blend_mesh(tmp, local, lo, lm, mask, w, sk);
-        stance_pose_copy(local, tmp);
+        st_pose_blend_mesh(tmp, local, lo, lm, mask, w, sk);
+        st_pose_copy(local, tmp);
     } else {
         st_blend_masked_padded(local, local, lo, mask, w);
     }
@@ -303,7 +303,7 @@ void ev_frame(stance_instance *inst, stance_workspace *ws) {
             const g_plan *pl = &ws->plans[m];
             if (pl->active) eval_machine(inst, ws, m, pl, ST_FAST && l == 0 && i == gl->step_last ? in_local(inst) : ws_pose(ws, m, PW_OUT));
         }
-        if (!ST_FAST && l == 0) stance_pose_copy(in_local(inst), ws_pose(ws, gl->machine, PW_OUT));
+        if (!ST_FAST && l == 0) st_pose_copy(in_local(inst), ws_pose(ws, gl->machine, PW_OUT));
         if (l > 0) apply_layer(inst, ws, top, gl, w);
     }
 }

@@ -55,14 +55,15 @@
 
 /* clip.c: stance_clip_advance and stance_clip_root_motion without their
  * shortcuts (the step inside one cycle, the clip without a root path): the
- * general path, which the reference copy's advance calls. */
+ * general path, which the reference copy's advance calls; the fast copy
+ * calls their st_ twins (core/internal.h: no message buffer). */
 #include "stance/clip.h"
 stance_status st_clip_advance_general(const stance_clip *c, float time, float dt, int loop, float *new_time,
                                       stance_event_hit *hits, int cap, int *hit_count, int *wraps);
 stance_status st_clip_root_motion_general(const stance_clip *c, float time, float dt, int loop, float out[3]);
 #if ST_FAST
-#define ST_CLIP_ADVANCE stance_clip_advance
-#define ST_CLIP_ROOT_MOTION stance_clip_root_motion
+#define ST_CLIP_ADVANCE st_clip_advance
+#define ST_CLIP_ROOT_MOTION st_clip_root_motion
 #else
 #define ST_CLIP_ADVANCE st_clip_advance_general
 #define ST_CLIP_ROOT_MOTION st_clip_root_motion_general

@@ -9,6 +9,7 @@
 #include <float.h>
 
 #include "core/fused.h"
+#include "core/internal.h"
 #include "core/simd.h"
 
 int st_delta_flags(const stance_clip *c) {
@@ -372,7 +373,7 @@ ST_INLINE void fused_override(stance_pose *out, const stance_pose *base, const s
 ST_INLINE void fused_under(stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w) {
     w = w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w;
     if (w <= 0.0f) { /* the old clip alone */
-        stance_clip_sample(old, time, cur, out);
+        st_clip_sample(old, time, cur, out);
         return;
     }
     float uf;

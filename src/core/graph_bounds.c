@@ -3,8 +3,8 @@
  * rest pose and every clip the graph plays, through its additive layers;
  * the refusal of a graph whose chains multiply past STANCE_MAX_SCALE; and
  * the cap that holds a switch's transient (inertialization, dead blending)
- * inside those bounds at run time. Built once with the graph; the cap runs
- * only on the frames of such a switch.
+ * inside those bounds at run time. Computed when the graph is compiled and
+ * checked when it is bound; the cap runs only on the frames of such a switch.
  *
  * Why the bounds hold (the argument of stance/base.h): a machine's output is
  * a clip sample (keys lerped: each scale component between its keys), a
@@ -23,9 +23,8 @@
 #include <string.h>
 
 #include "core/clip_packed.h"
-#include "core/graph_build.h"
+#include "core/graph_derive.h"
 #include "core/internal.h"
-#include "stance/build.h"
 
 /* A switch's transient translation is held within this (16 x the limit of
  * a translation: a clip's keys are within 1 x, an extrapolation reaches
@@ -68,24 +67,28 @@ static void clip_extent(const stance_clip *c, float *peak, float *floor, int *si
     }
 }
 
-stance_status gr_build_bounds(stance_graph *g, stance_error *err) {
+void gr_scale_peaks(const stance_graph *g, float *peak, float *dpeak) {
     const stance_skeleton *sk = g->skeleton;
     const int J = sk->joint_count, pc = st_pad8(J);
-    float *peak = g->scale_cap, *dpeak = g->scale_cap + pc; /* machines of other layers; additive first-frame machines */
-    float chain[STANCE_MAX_JOINTS], floor[STANCE_MAX_JOINTS];
     for (int j = 0; j < pc; j++) peak[j] = 1.0f, dpeak[j] = 1.0f; /* the padding holds the identity */
     for (int j = 0; j < J; j++) {
         const float *s = sk->rest[j].s;
         peak[j] = fmaxf(fabsf(s[0]), fmaxf(fabsf(s[1]), fabsf(s[2])));
         dpeak[j] = 0.0f;
     }
-    for (int s = 0; s < g->state_count; s++) { /* every clip a state plays, and the reference clips */
+    for (int s = 0; s < g->state_count; s++) { /* every clip a state plays */
         const g_state *gs = &g->states[s];
         if (gs->type == STANCE_MOTION_CLIP) clip_extent(gs->clip, peak, NULL, NULL);
         for (int e = 0; gs->type != STANCE_MOTION_CLIP && gs->type != STANCE_MOTION_MACHINE && e < gs->entry_count; e++)
             clip_extent(g->entries[gs->entry_first + e].clip, peak, NULL, NULL);
     }
     for (int i = 0; i < g->delta_count; i++) clip_extent(g->deltas[i], dpeak, NULL, NULL);
+}
+
+stance_status gr_check_chain(const stance_graph *g, const float *peak, const float *dpeak, stance_error *err) {
+    const stance_skeleton *sk = g->skeleton;
+    const int J = sk->joint_count;
+    float chain[STANCE_MAX_JOINTS], floor[STANCE_MAX_JOINTS];
     for (int j = 0; j < J; j++) chain[j] = peak[j];
     for (int l = 0; l < g->layer_count; l++) {
         const g_layer *gl = &g->layers[l];
@@ -115,7 +118,6 @@ stance_status gr_build_bounds(stance_graph *g, stance_error *err) {
         return st_fail(err, STANCE_ERR_VALUE, "graph: joint %d '%s': the largest scales its clips, rest pose and additive "
                        "layers can give the joints of its chain multiply to %g, beyond %g (STANCE_MAX_SCALE, the chain "
                        "rule of stance/base.h)", over, stance_skeleton_joint_name(sk, over), product, (double)STANCE_MAX_SCALE);
-    for (int j = 0; j < J; j++) dpeak[j] = fmaxf(dpeak[j], STANCE_MIN_SCALE); /* never below a legal scale */
     return STANCE_OK;
 }
 

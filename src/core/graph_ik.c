@@ -1,257 +1,49 @@
-/* src/core/graph_ik.c - the graph's IK entries: building the entries of
- * stance_graph_desc.ik (joint names resolved, each foot's contacts found
- * once per clip the states play; two_bone and aim entries checked with one
- * solve on the rest pose), their queries, and the instance's side of them:
+/* src/core/graph_ik.c - the graph's IK entries: an entry's trial solve on
+ * the rest pose (the builder, src/build/graph_ik_build.c, resolves the
+ * entries and finds the contacts; the binder runs the same trial on a
+ * file's entries), the entries' queries, and the instance's side of them:
  * targets and two_bone poles, the world root (its root motion or the
- * caller's) and ground. The per-update IK stage is ik_stage.c.
- *
- * Building allocates (once). */
+ * caller's) and ground. The per-update IK stage is ik_stage.c; the world
+ * root moves in the advance stage (advance.c). */
 #include <string.h>
 
-#include "core/graph_build.h"
+#include "core/graph_derive.h"
 #include "core/instance_internal.h"
 #include "core/internal.h"
-#include "core/names.h"
-#include "stance/build.h"
 
-#define IK_BAND 0.02f /* a foot within 2 cm of its lowest is down (the project's sliding measure) */
-
-static const char *joint_at(const void *sk, int i) { return stance_skeleton_joint_name(sk, i); }
-
-static stance_status find_joint(const stance_skeleton *sk, const char *what, int e, const char *name, int *out,
-                                stance_error *err) {
-    if (!name || !name[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "ik entry %d: %s joint name is missing", e, what);
-    *out = stance_skeleton_find(sk, name);
-    if (*out >= 0) return STANCE_OK;
-    char hint[200];
-    st_suggest(hint, sizeof hint, name, joint_at, sk, sk->joint_count);
-    return st_fail(err, STANCE_ERR_NOT_FOUND, "ik entry %d: %s: no joint named '%s'%s", e, what, name, hint);
-}
-
-/* The velocity an in-place clip implies: the mean velocity of the feet
- * over the samples where they are down, reversed (a planted foot moves
- * back at the walk speed in model space). */
-static stance_status inplace_velocity(const stance_clip *c, const stance_skeleton *sk, const int *feet, int F,
-                                      const stance_allocator *al, float vel[3], stance_error *err) {
-    vel[0] = vel[1] = vel[2] = 0.0f;
-    stance_pose l, m;
-    stance_status s = stance_pose_create(&l, sk->joint_count, al, err);
-    if (s) return s;
-    if ((s = stance_pose_create(&m, sk->joint_count, al, err))) { stance_pose_destroy(&l); return s; }
-    enum { N = 240 };
-    float lowest[STANCE_FOOT_MAX], prev[STANCE_FOOT_MAX][3], sum[2] = {0, 0};
-    int count = 0;
-    for (int k = 0; k < F; k++) lowest[k] = 1e30f;
-    const float dt = c->duration / N;
-    for (int pass = 0; pass < 2; pass++)
-        for (int f = 0; f <= N; f++) {
-            stance_clip_sample(c, dt * (float)f, NULL, &l);
-            stance_local_to_model(&m, &l, sk, NULL);
-            for (int k = 0; k < F; k++) {
-                const int j = feet[k];
-                const float p[3] = {m.tx[j], m.ty[j], m.tz[j]};
-                if (pass == 0 && p[1] < lowest[k]) lowest[k] = p[1];
-                if (pass == 1 && f > 0 && dt > 0.0f && p[1] <= lowest[k] + IK_BAND && prev[k][1] <= lowest[k] + IK_BAND) {
-                    sum[0] += (p[0] - prev[k][0]) / dt, sum[1] += (p[2] - prev[k][2]) / dt;
-                    count++;
-                }
-                memcpy(prev[k], p, sizeof p);
-            }
-        }
-    if (count > 0) vel[0] = -sum[0] / (float)count, vel[2] = -sum[1] / (float)count;
-    stance_pose_destroy(&l), stance_pose_destroy(&m);
-    return STANCE_OK;
-}
-
-static int clip_has_event(const stance_clip *c, const char *name) {
-    for (int i = 0; name && i < c->event_count; i++)
-        if (!strcmp(c->events[i].name, name)) return 1;
-    return 0;
-}
-
-static stance_status check_entry(const stance_graph_desc *d, int e, stance_error *err) {
-    const stance_ik_desc *k = &d->ik[e];
-    if (!k->name || !k->name[0] || strlen(k->name) >= G_NAME)
-        return st_fail(err, STANCE_ERR_ARGUMENT, "ik entry %d: name is empty or longer than 63 bytes", e);
-    for (int o = 0; o < e; o++)
-        if (d->ik[o].name && !strcmp(d->ik[o].name, k->name))
-            return st_fail(err, STANCE_ERR_ARGUMENT, "ik entry %d: the name '%s' is taken by entry %d", e, k->name, o);
-    if ((unsigned)k->kind >= STANCE_IK_KIND_COUNT)
-        return st_fail(err, STANCE_ERR_ARGUMENT, "ik '%s': unknown kind %d", k->name, (int)k->kind);
-    if (k->kind == STANCE_IK_AIM) {
-        if (k->chain_count < 1 || k->chain_count > STANCE_AIM_MAX_CHAIN)
-            return st_fail(err, STANCE_ERR_ARGUMENT, "ik '%s': chain_count %d is not in 1..%d", k->name, k->chain_count, STANCE_AIM_MAX_CHAIN);
-        if (!st_finite_n(k->forward, 3) || !st_finite(k->max_angle) || k->max_angle < 0.0f || k->max_angle > 3.14159265f)
-            return st_fail(err, STANCE_ERR_VALUE, "ik '%s': forward must be finite and max_angle in [0, pi]", k->name);
-        return STANCE_OK;
-    }
-    const int legs_max = k->kind == STANCE_IK_TWO_BONE ? 1 : STANCE_FOOT_MAX;
-    if (k->leg_count < 1 || k->leg_count > legs_max)
-        return st_fail(err, STANCE_ERR_ARGUMENT, "ik '%s': leg_count %d is not in 1..%d", k->name, k->leg_count, legs_max);
-    const float v[6] = {k->blend_time, k->plant_time, k->softness, k->contact_height, k->contact_speed, k->contact_min_duration};
-    for (int i = 0; i < 6; i++)
-        if (!st_finite(v[i]) || v[i] < 0.0f)
-            return st_fail(err, STANCE_ERR_VALUE, "ik '%s': blend_time, plant_time, softness and the contact thresholds must be "
-                           "finite and >= 0", k->name);
-    if (!st_finite_n(k->root_velocity, 3)) return st_fail(err, STANCE_ERR_VALUE, "ik '%s': root_velocity is not finite", k->name);
-    for (int i = 0; i < k->leg_count; i++)
-        if ((k->legs[i].down_event == NULL) != (k->legs[i].up_event == NULL))
-            return st_fail(err, STANCE_ERR_ARGUMENT, "ik '%s': leg %d: give both down_event and up_event, or neither", k->name, i);
-    return STANCE_OK;
-}
-
-/* One solve on the rest pose checks the joints' hierarchy and the values. */
-static stance_status trial(stance_graph *g, const stance_ik_desc *k, const stance_two_bone_desc *tb, const stance_aim_desc *ad,
-                           stance_error *err) {
+stance_status gr_ik_trial(const stance_graph *g, int e, stance_error *err) {
+    const g_ik *gi = &g->ik[e];
     const stance_skeleton *sk = g->skeleton;
     stance_pose l, m;
     stance_status s = stance_pose_create(&l, sk->joint_count, &g->allocator, err);
     if (s) return s;
     if ((s = stance_pose_create(&m, sk->joint_count, &g->allocator, err))) { stance_pose_destroy(&l); return s; }
-    stance_pose_set_rest(&l, sk);
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_pose_set_rest(&l, sk, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     stance_error e2 = {0};
-    s = tb ? stance_ik_two_bone(tb, 0.0f, sk, &l, &m, NULL, &e2) : stance_ik_aim(ad, 0.0f, sk, &l, &m, NULL, &e2);
-    stance_pose_destroy(&l), stance_pose_destroy(&m);
-    if (s) return st_fail(err, s, "ik '%s': %s", k->name, e2.message);
-    return STANCE_OK;
-}
-
-static stance_status resolve_aim(stance_graph *g, const stance_ik_desc *k, int e, stance_error *err) {
-    g_ik *gi = &g->ik[e];
-    gi->chain_count = k->chain_count;
-    for (int i = 0; i < k->chain_count; i++) {
-        stance_status s = find_joint(g->skeleton, "chain", e, k->chain[i], &gi->chain[i], err);
-        if (s) return s;
-        gi->max_angles[i] = k->max_angle;
-    }
-    memcpy(gi->forward, k->forward, sizeof gi->forward);
-    stance_aim_desc ad;
-    g_ik_aim_desc(gi, NULL, &ad);
-    ad.target[2] = 1.0f;
-    return trial(g, k, NULL, &ad, err);
-}
-
-/* Resolves entry e into g->ik[e] and checks it with one frame on the rest pose. */
-static stance_status resolve_entry(stance_graph *g, const stance_graph_desc *d, int e, stance_error *err) {
-    const stance_ik_desc *k = &d->ik[e];
-    const stance_skeleton *sk = g->skeleton;
-    g_ik *gi = &g->ik[e];
-    memcpy(gi->name, k->name, strlen(k->name) + 1);
-    gi->kind = k->kind;
-    stance_footlock_desc *fd = &gi->fd;
-    memset(fd, 0, sizeof *fd);
-    gi->chain_count = 0;
-    if (k->kind == STANCE_IK_AIM) return resolve_aim(g, k, e, err);
-    fd->leg_count = k->leg_count;
-    for (int i = 0; i < k->leg_count; i++) {
-        stance_status s = find_joint(sk, "hip", e, k->legs[i].hip, &fd->legs[i].upper, err);
-        if (!s) s = find_joint(sk, "knee", e, k->legs[i].knee, &fd->legs[i].lower, err);
-        if (!s) s = find_joint(sk, "ankle", e, k->legs[i].ankle, &fd->legs[i].foot, err);
-        if (s) return s;
-    }
-    if (!k->pelvis) fd->pelvis = 0;
-    else if (!k->pelvis[0]) fd->pelvis = -1;
-    else {
-        stance_status s = find_joint(sk, "pelvis", e, k->pelvis, &fd->pelvis, err);
-        if (s) return s;
-        if (fd->pelvis == 0) { /* joint 0 named explicitly: 0 means "the default" in the desc */
-            if (sk->parents[fd->legs[0].upper] != 0)
-                return st_fail(err, STANCE_ERR_ARGUMENT, "ik '%s': the pelvis may be joint 0 only when it is the first hip's parent", k->name);
-        }
-    }
-    fd->blend_time = k->blend_time, fd->plant_time = k->plant_time, fd->softness = k->softness;
-    if (k->kind == STANCE_IK_TWO_BONE) {
+    if (gi->kind == STANCE_IK_TWO_BONE) {
         stance_two_bone_desc tb;
         memset(&tb, 0, sizeof tb);
-        tb.upper = fd->legs[0].upper, tb.lower = fd->legs[0].lower, tb.end = fd->legs[0].foot, tb.softness = fd->softness;
-        if (!(tb.softness < 1.0f)) return st_fail(err, STANCE_ERR_VALUE, "ik '%s': softness must be below 1", k->name);
-        return trial(g, k, &tb, NULL, err);
+        tb.upper = gi->fd.legs[0].upper, tb.lower = gi->fd.legs[0].lower, tb.end = gi->fd.legs[0].foot;
+        tb.softness = gi->fd.softness;
+        s = stance_ik_two_bone(&tb, 0.0f, sk, &l, &m, NULL, &e2);
+    } else if (gi->kind == STANCE_IK_AIM) {
+        stance_aim_desc ad;
+        g_ik_aim_desc(gi, NULL, &ad);
+        ad.target[2] = 1.0f;
+        s = stance_ik_aim(&ad, 0.0f, sk, &l, &m, NULL, &e2);
+    } else { /* one frame of the lock checks the legs, the pelvis and the values */
+        stance_footlock_state st;
+        memset(&st, 0, sizeof st);
+        const float contact[STANCE_FOOT_MAX] = {0, 0, 0, 0};
+        const stance_transform root = stance_transform_identity();
+        s = stance_footlock_apply(&gi->fd, &st, contact, &root, 0.0f, sk, &l, &m, &e2);
     }
-    /* one frame on the rest pose checks the legs, the pelvis and the values */
-    stance_pose l, m;
-    stance_status s = stance_pose_create(&l, sk->joint_count, &g->allocator, err);
-    if (s) return s;
-    if ((s = stance_pose_create(&m, sk->joint_count, &g->allocator, err))) { stance_pose_destroy(&l); return s; }
-    stance_pose_set_rest(&l, sk);
-    stance_local_to_model(&m, &l, sk, NULL);
-    stance_footlock_state st;
-    memset(&st, 0, sizeof st);
-    const float contact[STANCE_FOOT_MAX] = {0, 0, 0, 0};
-    const stance_transform root = stance_transform_identity();
-    stance_error e2 = {0};
-    s = stance_footlock_apply(fd, &st, contact, &root, 0.0f, sk, &l, &m, &e2);
     stance_pose_destroy(&l), stance_pose_destroy(&m);
-    if (s) return st_fail(err, s, "ik '%s': %s", k->name, e2.message);
+    if (s) return st_fail(err, s, "ik '%s': %s", gi->name, e2.message);
     return STANCE_OK;
 }
 
-static stance_status build_contacts(stance_graph *g, const stance_graph_desc *d, int e, stance_error *err) {
-    const stance_ik_desc *k = &d->ik[e];
-    const g_ik *gi = &g->ik[e];
-    int feet[STANCE_FOOT_MAX];
-    const char *down[STANCE_FOOT_MAX], *up[STANCE_FOOT_MAX];
-    for (int i = 0; i < gi->fd.leg_count; i++) feet[i] = gi->fd.legs[i].foot, down[i] = k->legs[i].down_event, up[i] = k->legs[i].up_event;
-    for (int c = 0; c < g->ik_clip_count; c++) {
-        const stance_clip *clip = g->ik_clips[c];
-        stance_contact_desc cd;
-        memset(&cd, 0, sizeof cd);
-        cd.foot_count = gi->fd.leg_count, cd.feet = feet;
-        cd.height = k->contact_height, cd.speed = k->contact_speed, cd.min_duration = k->contact_min_duration;
-        int events = 1;
-        for (int i = 0; i < cd.foot_count; i++) events = events && clip_has_event(clip, down[i]) && clip_has_event(clip, up[i]);
-        if (events) cd.down_events = down, cd.up_events = up;
-        if (!(clip->root_speed > 0.0f) && clip->root_key_count == 0) {
-            if (k->root_velocity[0] != 0.0f || k->root_velocity[1] != 0.0f || k->root_velocity[2] != 0.0f)
-                memcpy(cd.root_velocity, k->root_velocity, sizeof cd.root_velocity);
-            else {
-                stance_status s = inplace_velocity(clip, g->skeleton, feet, cd.foot_count, &g->allocator, cd.root_velocity, err);
-                if (s) return s;
-            }
-        }
-        stance_error e2 = {0};
-        stance_status s = stance_contacts_create(&cd, clip, g->skeleton, &g->allocator, &g->contacts[e * g->ik_clip_count + c], &e2);
-        if (s) return st_fail(err, s, "ik '%s': clip '%s': %s", k->name, clip->name, e2.message);
-    }
-    return STANCE_OK;
-}
-
-stance_status gr_build_ik(stance_graph *g, const stance_graph_desc *d, stance_error *err) {
-    g->ik_count = 0, g->ik_clip_count = 0, g->ik = NULL, g->ik_clips = NULL, g->contacts = NULL, g->ik_bytes = 0;
-    if (d->ik_count == 0) return STANCE_OK;
-    if (d->ik_count < 0 || d->ik_count > STANCE_MAX_IK || !d->ik)
-        return st_fail(err, STANCE_ERR_ARGUMENT, "graph: ik_count %d is not in 0..%d (or ik is NULL)", d->ik_count, STANCE_MAX_IK);
-    for (int e = 0; e < d->ik_count; e++) {
-        stance_status s = check_entry(d, e, err);
-        if (s) return s;
-    }
-    const int C = stance_graph_clips(g, NULL, 0), K = d->ik_count;
-    const size_t o_clips = st_align_up(sizeof(g_ik) * (size_t)K, 16);
-    const size_t o_contacts = st_align_up(o_clips + sizeof(stance_clip *) * (size_t)(C ? C : 1), 16);
-    const size_t bytes = o_contacts + sizeof(stance_contacts *) * (size_t)(K * (C ? C : 1));
-    unsigned char *mem = st_alloc(&g->allocator, bytes, 16);
-    if (!mem) return st_fail(err, STANCE_ERR_MEMORY, "graph: allocation of %zu bytes for the ik stage failed", bytes);
-    memset(mem, 0, bytes);
-    g->ik = (g_ik *)mem;
-    g->ik_clips = (const stance_clip **)(mem + o_clips);
-    g->contacts = (stance_contacts **)(mem + o_contacts);
-    g->ik_bytes = bytes;
-    g->ik_count = K;
-    g->ik_clip_count = stance_graph_clips(g, g->ik_clips, C);
-    for (int e = 0; e < K; e++) {
-        stance_status s = resolve_entry(g, d, e, err);
-        if (!s && d->ik[e].kind == STANCE_IK_FOOTLOCK) s = build_contacts(g, d, e, err);
-        if (s) return s; /* the caller destroys the graph, which frees what was built */
-    }
-    return STANCE_OK;
-}
-
-void gr_destroy_ik(stance_graph *g) {
-    if (!g->ik) return;
-    for (int i = 0; i < g->ik_count * g->ik_clip_count; i++) stance_contacts_destroy(g->contacts[i]);
-    st_free(&g->allocator, g->ik, g->ik_bytes);
-    g->ik = NULL;
-}
 
 int stance_graph_ik_count(const stance_graph *g) { return g ? g->ik_count : 0; }
 int stance_graph_ik_kind(const stance_graph *g, int ik) { return g && ik >= 0 && ik < g->ik_count ? (int)g->ik[ik].kind : -1; }
@@ -293,10 +85,10 @@ void stance_instance_root(const stance_instance *inst, stance_transform *out) {
     *out = in_live(inst) ? inst->world_root : stance_transform_identity();
 }
 
-stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn fn, void *user) {
-    if (!in_live(inst)) return STANCE_ERR_ARGUMENT;
+stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn fn, void *user, stance_error *err) {
+    if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "set ground: instance is " IN_NOT_LIVE);
     inst->ground = fn, inst->ground_user = fn ? user : NULL;
-    return STANCE_OK;
+    return st_ok(err);
 }
 
 stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const float target[3], float weight, stance_error *err) {

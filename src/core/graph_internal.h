@@ -1,16 +1,16 @@
-/* src/core/graph_internal.h - the compiled graph: what building a graph
- * writes (graph.c and its build parts, graph_program.c for the frame's
- * program) and every stage of the frame reads, shared and immutable once
- * built. The instance is in core/instance_internal.h, the workspace and the
- * plan in core/workspace.h, the build functions in core/graph_build.h. Not
- * public. */
+/* src/core/graph_internal.h - the compiled graph: what the builder writes
+ * (src/build, and graph_program.c for the frame's program) and the binder
+ * reads from a file (graph_bind.c, graph_layout.c's table of its arrays),
+ * and every stage of the frame reads, shared and immutable once built. The
+ * instance is in core/instance_internal.h, the workspace and the plan in
+ * core/workspace.h, what builder and binder derive alike in
+ * core/graph_derive.h. Not public. */
 #ifndef STANCE_GRAPH_INTERNAL_H
 #define STANCE_GRAPH_INTERNAL_H
 
 #include <string.h>
 
 #include "stance/instance.h"
-#include "stance/build.h"
 
 #define G_NAME 64
 
@@ -146,9 +146,8 @@ struct stance_graph {
     float *scale_cap;           /* 2 x padded joints: the largest |scale| a machine's output takes at each joint,
                                    then the same for additive first-frame machines (graph_bounds.c) */
     size_t ik_bytes;
-    int step_count;             /* the frame's program: the machines the layers run (graph_program.c) */
-    g_step *steps;              /* step_count (own allocation, program_bytes) */
-    size_t program_bytes;
+    int step_count;             /* the frame's program: the machines the layers run (graph_program.c derives it) */
+    g_step *steps;              /* step_count */
     stance_allocator allocator;
     size_t bytes;
 };
@@ -170,9 +169,9 @@ static inline int g_ik_clip_index(const stance_graph *g, const stance_clip *clip
     return -1;
 }
 
-/* graph_bounds.c, at run time: holds machine m's output within the graph's
- * bounds on the frames of a velocity-mode switch (inertialization, dead
- * blending) */
+/* graph_bounds.c: the cap that holds machine m's output within the chain
+ * rule's bounds (the graph's scale caps) on the frames of a velocity-mode
+ * switch (inertialization, dead blending) */
 void gr_cap_transient(const stance_graph *g, int m, stance_pose *out);
 
 #endif

@@ -6,6 +6,7 @@
  *
  * The update entry points are frame.c, which runs the frame's stages in
  * order (docs/frame.md); hot-reload transfer is in transfer.c. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/advance.h"
@@ -141,11 +142,11 @@ stance_status stance_instance_create_ex(const stance_graph *g, const stance_inst
     for (int i = 0; i < lo.pose_count; i++) { /* the machines' poses start at rest */
         stance_pose v;
         bind_pose(&v, g->skeleton->joint_count, (unsigned char *)inst->machine_pose_mem + stance_pose_bytes(g->skeleton->joint_count) * (size_t)i);
-        stance_pose_set_identity(&v); /* the padding joints too: 4-wide loops read them */
-        stance_pose_set_rest(&v, g->skeleton);
+        stance_pose_set_identity(&v, NULL); /* the padding joints too: 4-wide loops read them */
+        stance_pose_set_rest(&v, g->skeleton, NULL);
     }
-    for (int i = 0; i < PI_COUNT; i++) stance_pose_set_identity(&inst->poses[i]);
-    stance_instance_reset(inst);
+    for (int i = 0; i < PI_COUNT; i++) stance_pose_set_identity(&inst->poses[i], NULL);
+    stance_instance_reset(inst, NULL);
     *out = inst;
     return st_ok(err);
 }
@@ -168,19 +169,22 @@ void stance_instance_destroy(stance_instance *inst) {
     st_free(&al, inst, bytes);
 }
 
-stance_status stance_instance_copy(stance_instance *dst, const stance_instance *src) {
-    if (!in_live(dst) || !in_live(src) || dst->graph != src->graph || dst->history_all != src->history_all) return STANCE_ERR_ARGUMENT;
-    if (dst == src) return STANCE_OK;
+stance_status stance_instance_copy(stance_instance *dst, const stance_instance *src, stance_error *err) {
+    if (!in_live(dst) || !in_live(src)) return st_fail(err, STANCE_ERR_ARGUMENT, "instance copy: dst or src is " IN_NOT_LIVE);
+    if (dst->graph != src->graph || dst->history_all != src->history_all)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "instance copy: dst and src %s", dst->graph != src->graph ?
+                       "run different graphs" : "were created with different descs (history)");
+    if (dst == src) return st_ok(err);
     stance_allocator al = dst->allocator;
     memcpy(dst, src, src->bytes);
     dst->allocator = al;
     bind(dst);
     /* events point at names in the graph; nothing else to fix */
-    return STANCE_OK;
+    return st_ok(err);
 }
 
-stance_status stance_instance_reset(stance_instance *inst) {
-    if (!in_live(inst)) return STANCE_ERR_ARGUMENT;
+stance_status stance_instance_reset(stance_instance *inst, stance_error *err) {
+    if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "instance reset: instance is " IN_NOT_LIVE);
     const stance_graph *g = inst->graph;
     for (int i = 0; i < g->param_count; i++) inst->params[i] = inst->param_target[i] = g->params[i].value;
     for (int m = 0; m < g->machine_count; m++) adv_reset_machine(inst, m);
@@ -200,9 +204,9 @@ stance_status stance_instance_reset(stance_instance *inst) {
     inst->time = 0.0;
     inst->override_mode = inst->override_easing = -1;
     inst->override_blend = 0.0f;
-    stance_pose_set_rest(ipose(inst, PI_LOCAL), g->skeleton);
-    stance_local_to_model(ipose(inst, PI_MODEL), ipose(inst, PI_LOCAL), g->skeleton, NULL);
-    return STANCE_OK;
+    stance_pose_set_rest(ipose(inst, PI_LOCAL), g->skeleton, NULL);
+    stance_local_to_model(ipose(inst, PI_MODEL), ipose(inst, PI_LOCAL), g->skeleton, NULL, NULL);
+    return st_ok(err);
 }
 
 /* ---- workspace ------------------------------------------------------------------- */
@@ -288,8 +292,8 @@ void ws_bind(stance_workspace *ws, const stance_graph *g) {
     for (int i = 0; i < ws->pose_count; i++) {
         stance_pose *p = &ws->poses[i];
         bind_pose(p, J, (unsigned char *)ws->pose_mem + pb * (size_t)i);
-        stance_pose_set_identity(p); /* the padding joints too: 4-wide loops read them */
-        stance_pose_set_rest(p, g->skeleton);
+        stance_pose_set_identity(p, NULL); /* the padding joints too: 4-wide loops read them */
+        stance_pose_set_rest(p, g->skeleton, NULL);
     }
     ws->bound_joints = J;
 }
@@ -297,43 +301,72 @@ void ws_bind(stance_workspace *ws, const stance_graph *g) {
 
 /* ---- parameters --------------------------------------------------------------------- */
 
-static stance_status check_param(const stance_instance *inst, int p, stance_param_type want_a, stance_param_type want_b,
-                                 stance_error *err) {
-    if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "instance is " IN_NOT_LIVE);
+/* The one check of every parameter setter (stance/params.h): the instance,
+ * the index, and the type (`who` the setter, which takes want_a or want_b). */
+static const char *const param_type_name[] = {"float", "int", "bool", "trigger"};
+static const char *const param_setter[] = {"set_float", "set_int", "set_bool", "set_trigger"};
+
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static stance_status param_refused(const stance_instance *inst, int p, const char *who, stance_error *err) {
+    if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "%s: instance is " IN_NOT_LIVE, who);
     if (p < 0 || p >= inst->graph->param_count)
-        return st_fail(err, STANCE_ERR_NOT_FOUND, "parameter %d is not in 0..%d", p, inst->graph->param_count - 1);
-    stance_param_type t = inst->graph->params[p].type;
-    if (t != want_a && t != want_b)
-        return st_fail(err, STANCE_ERR_ARGUMENT, "parameter '%s' has another type", inst->graph->params[p].name);
-    return STANCE_OK;
+        return st_fail(err, STANCE_ERR_NOT_FOUND, "%s: parameter %d is not in 0..%d", who, p, inst->graph->param_count - 1);
+    const stance_param_type t = inst->graph->params[p].type;
+    return st_fail(err, STANCE_ERR_ARGUMENT, "%s: parameter '%s' is a %s parameter (set it with stance_instance_%s)",
+                   who, inst->graph->params[p].name, param_type_name[t], param_setter[t]);
 }
 
+static inline stance_status check_param(const stance_instance *inst, int p, stance_param_type want_a,
+                                        stance_param_type want_b, const char *who, stance_error *err) {
+    if (in_live(inst) && p >= 0 && p < inst->graph->param_count) {
+        const stance_param_type t = inst->graph->params[p].type;
+        if (t == want_a || t == want_b) return STANCE_OK;
+    }
+    return param_refused(inst, p, who, err); /* the message, off the setters' path */
+}
+
+/* An int parameter's value: exact in the float the graph compares. */
+static int int_in_range(double v) { return v >= -(double)STANCE_PARAM_INT_MAX && v <= (double)STANCE_PARAM_INT_MAX; }
+
 stance_status stance_instance_set_float(stance_instance *inst, int p, float v, stance_error *err) {
-    stance_status s = check_param(inst, p, STANCE_PARAM_FLOAT, STANCE_PARAM_INT, err);
+    stance_status s = check_param(inst, p, STANCE_PARAM_FLOAT, STANCE_PARAM_INT, "set_float", err);
     if (s) return s;
-    if (!st_finite(v)) return st_fail(err, STANCE_ERR_VALUE, "parameter '%s': %g is not finite", inst->graph->params[p].name, (double)v);
-    if (inst->graph->params[p].type == STANCE_PARAM_INT) v = floorf(v);
+    const g_param *gp = &inst->graph->params[p];
+    if (!st_finite(v)) return st_fail(err, STANCE_ERR_VALUE, "set_float: parameter '%s': %g is not finite", gp->name, (double)v);
+    if (gp->type == STANCE_PARAM_INT) {
+        v = floorf(v);
+        if (!int_in_range(v))
+            return st_fail(err, STANCE_ERR_VALUE, "set_float: int parameter '%s': %g is outside +-%d", gp->name, (double)v,
+                           STANCE_PARAM_INT_MAX);
+    }
     inst->param_target[p] = v;
-    if (!(inst->graph->params[p].damping > 0.0f)) inst->params[p] = v;
+    if (!(gp->damping > 0.0f)) inst->params[p] = v;
     return st_ok(err);
 }
 
 stance_status stance_instance_set_int(stance_instance *inst, int p, int v, stance_error *err) {
-    stance_status s = check_param(inst, p, STANCE_PARAM_INT, STANCE_PARAM_FLOAT, err);
+    stance_status s = check_param(inst, p, STANCE_PARAM_INT, STANCE_PARAM_FLOAT, "set_int", err);
     if (s) return s;
+    if (!int_in_range(v))
+        return st_fail(err, STANCE_ERR_VALUE, "set_int: parameter '%s': %d is outside +-%d", inst->graph->params[p].name, v,
+                       STANCE_PARAM_INT_MAX);
     inst->params[p] = inst->param_target[p] = (float)v;
     return st_ok(err);
 }
 
 stance_status stance_instance_set_bool(stance_instance *inst, int p, int v, stance_error *err) {
-    stance_status s = check_param(inst, p, STANCE_PARAM_BOOL, STANCE_PARAM_BOOL, err);
+    stance_status s = check_param(inst, p, STANCE_PARAM_BOOL, STANCE_PARAM_BOOL, "set_bool", err);
     if (s) return s;
+    if (v != 0 && v != 1)
+        return st_fail(err, STANCE_ERR_VALUE, "set_bool: parameter '%s': %d is not 0 or 1", inst->graph->params[p].name, v);
     inst->params[p] = inst->param_target[p] = v ? 1.0f : 0.0f;
     return st_ok(err);
 }
 
 stance_status stance_instance_set_trigger(stance_instance *inst, int p, stance_error *err) {
-    stance_status s = check_param(inst, p, STANCE_PARAM_TRIGGER, STANCE_PARAM_TRIGGER, err);
+    stance_status s = check_param(inst, p, STANCE_PARAM_TRIGGER, STANCE_PARAM_TRIGGER, "set_trigger", err);
     if (s) return s;
     inst->params[p] = inst->param_target[p] = 1.0f;
     return st_ok(err);
@@ -341,26 +374,40 @@ stance_status stance_instance_set_trigger(stance_instance *inst, int p, stance_e
 
 static const char *param_name_at(const void *graph, int i) { return stance_graph_param_name(graph, i); }
 
-static stance_status by_name(const stance_instance *inst, const char *name, int *p, stance_error *err) {
-    if (!in_live(inst) || !name) return st_fail(err, STANCE_ERR_ARGUMENT, "instance or name is NULL (or the instance destroyed)");
+/* The name lookup of every by-name call: the index, or NOT_FOUND naming the closest known name. */
+static stance_status by_name(const stance_instance *inst, const char *name, int *p, const char *who, stance_error *err) {
+    if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "%s: instance is " IN_NOT_LIVE, who);
+    if (!name) return st_fail(err, STANCE_ERR_ARGUMENT, "%s: name is NULL", who);
     *p = stance_graph_find_param(inst->graph, name);
     if (*p < 0) {
         char hint[200];
         st_suggest(hint, sizeof hint, name, param_name_at, inst->graph, stance_graph_param_count(inst->graph));
-        return st_fail(err, STANCE_ERR_NOT_FOUND, "unknown parameter '%s'%s", name, hint);
+        return st_fail(err, STANCE_ERR_NOT_FOUND, "%s: unknown parameter '%s'%s", who, name, hint);
     }
     return STANCE_OK;
 }
 
 stance_status stance_instance_set_float_by_name(stance_instance *inst, const char *name, float v, stance_error *err) {
     int p = -1;
-    stance_status s = by_name(inst, name, &p, err);
+    stance_status s = by_name(inst, name, &p, "set_float_by_name", err);
     return s ? s : stance_instance_set_float(inst, p, v, err);
+}
+
+stance_status stance_instance_set_int_by_name(stance_instance *inst, const char *name, int v, stance_error *err) {
+    int p = -1;
+    stance_status s = by_name(inst, name, &p, "set_int_by_name", err);
+    return s ? s : stance_instance_set_int(inst, p, v, err);
+}
+
+stance_status stance_instance_set_bool_by_name(stance_instance *inst, const char *name, int v, stance_error *err) {
+    int p = -1;
+    stance_status s = by_name(inst, name, &p, "set_bool_by_name", err);
+    return s ? s : stance_instance_set_bool(inst, p, v, err);
 }
 
 stance_status stance_instance_set_trigger_by_name(stance_instance *inst, const char *name, stance_error *err) {
     int p = -1;
-    stance_status s = by_name(inst, name, &p, err);
+    stance_status s = by_name(inst, name, &p, "set_trigger_by_name", err);
     return s ? s : stance_instance_set_trigger(inst, p, err);
 }
 
@@ -368,14 +415,28 @@ float stance_instance_param(const stance_instance *inst, int p) {
     return in_live(inst) && p >= 0 && p < inst->graph->param_count ? inst->params[p] : 0.0f;
 }
 
-stance_status stance_instance_override_switch(stance_instance *inst, int mode, float blend_time, int easing) {
-    if (!in_live(inst)) return STANCE_ERR_ARGUMENT;
-    if (mode >= STANCE_SWITCH_MODE_COUNT || easing > STANCE_EASE_LINEAR) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(blend_time) || blend_time > 60.0f) return STANCE_ERR_VALUE;
+stance_status stance_instance_param_by_name(const stance_instance *inst, const char *name, float *value,
+                                            stance_error *err) {
+    int p = -1;
+    stance_status s = by_name(inst, name, &p, "param_by_name", err);
+    if (s) return s;
+    if (!value) return st_fail(err, STANCE_ERR_ARGUMENT, "param_by_name: value is NULL");
+    *value = inst->params[p];
+    return st_ok(err);
+}
+
+stance_status stance_instance_override_switch(stance_instance *inst, int mode, float blend_time, int easing,
+                                              stance_error *err) {
+    if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "override switch: instance is " IN_NOT_LIVE);
+    if (mode >= STANCE_SWITCH_MODE_COUNT || easing > STANCE_EASE_LINEAR)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "override switch: mode %d or easing %d is past the last (%d, %d)", mode,
+                       easing, STANCE_SWITCH_MODE_COUNT - 1, (int)STANCE_EASE_LINEAR);
+    if (!st_finite(blend_time) || blend_time > 60.0f)
+        return st_fail(err, STANCE_ERR_VALUE, "override switch: blend time %g is not finite and <= 60", (double)blend_time);
     inst->override_mode = mode < 0 ? -1 : mode;
     inst->override_blend = blend_time > 0.0f ? blend_time : 0.0f;
     inst->override_easing = easing < 0 ? -1 : easing;
-    return STANCE_OK;
+    return st_ok(err);
 }
 
 /* ---- queries --------------------------------------------------------------------------- */
@@ -395,8 +456,13 @@ void stance_instance_root_motion(const stance_instance *inst, float out[3]) {
 int stance_instance_clips_sampled(const stance_instance *inst) { return in_live(inst) ? inst->clips_sampled : 0; }
 float stance_instance_time(const stance_instance *inst) { return in_live(inst) ? (float)inst->time : 0.0f; }
 
-stance_status stance_instance_machine_status(const stance_instance *inst, int m, stance_machine_status *out) {
-    if (!in_live(inst) || !out || m < 0 || m >= inst->graph->machine_count) return STANCE_ERR_ARGUMENT;
+stance_status stance_instance_machine_status(const stance_instance *inst, int m, stance_machine_status *out,
+                                             stance_error *err) {
+    if (!in_live(inst) || !out)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "machine status: %s", out ? "instance is " IN_NOT_LIVE : "out is NULL");
+    if (m < 0 || m >= inst->graph->machine_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "machine status: machine %d is not in 0..%d", m,
+                       inst->graph->machine_count - 1);
     const g_machine_rt *rt = &inst->machines[m];
     if (rt->req_state >= 0) { /* a play request the next update carries out */
         int blends = rt->req_mode != STANCE_SWITCH_CUT && rt->req_blend > 0.0f;
@@ -406,7 +472,7 @@ stance_status stance_instance_machine_status(const stance_instance *inst, int m,
         out->transition = blends ? rt->cur.state : -1;
         out->progress = blends ? 0.0f : 1.0f;
         out->mode = rt->req_mode;
-        return STANCE_OK;
+        return st_ok(err);
     }
     out->state = rt->cur.state;
     out->state_time = (float)rt->cur.time;
@@ -414,7 +480,7 @@ stance_status stance_instance_machine_status(const stance_instance *inst, int m,
     out->transition = rt->trans >= 0 ? rt->from_state : -1;
     out->progress = rt->trans >= 0 && rt->duration > 0.0f ? rt->elapsed / rt->duration : (rt->trans >= 0 ? 0.0f : 1.0f);
     out->mode = rt->mode;
-    return STANCE_OK;
+    return st_ok(err);
 }
 
 float stance_instance_layer_weight(const stance_instance *inst, int l) {
@@ -425,10 +491,23 @@ float stance_instance_layer_target(const stance_instance *inst, int l) {
     return in_live(inst) && l >= 0 && l < inst->graph->layer_count ? inst->layer_target[l] : 0.0f;
 }
 
-stance_status stance_instance_set_layer_weight(stance_instance *inst, int l, float w, float fade) {
-    if (!in_live(inst) || l < 0 || l >= inst->graph->layer_count) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(w) || w < 0.0f || w > 1.0f || !st_finite(fade) || fade < 0.0f || fade > 60.0f) return STANCE_ERR_VALUE;
-    if (l == 0) return w == 1.0f ? STANCE_OK : STANCE_ERR_ARGUMENT;
+/* The layer index check of the layer setters. */
+static stance_status check_layer(const stance_instance *inst, int l, const char *who, stance_error *err) {
+    if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "%s: instance is " IN_NOT_LIVE, who);
+    if (l < 0 || l >= inst->graph->layer_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "%s: layer %d is not in 0..%d", who, l, inst->graph->layer_count - 1);
+    return STANCE_OK;
+}
+
+stance_status stance_instance_set_layer_weight(stance_instance *inst, int l, float w, float fade, stance_error *err) {
+    static const char who[] = "set layer weight";
+    if (check_layer(inst, l, who, err)) return STANCE_ERR_ARGUMENT;
+    if (!st_finite(w) || w < 0.0f || w > 1.0f || !st_finite(fade) || fade < 0.0f || fade > 60.0f)
+        return st_fail(err, STANCE_ERR_VALUE, "%s: layer '%s': weight %g is not finite in [0, 1] or fade time %g not in "
+                       "[0, 60] s", who, inst->graph->layers[l].name, (double)w, (double)fade);
+    if (l == 0)
+        return w == 1.0f ? st_ok(err) : st_fail(err, STANCE_ERR_ARGUMENT, "%s: layer 0 (the base layer) keeps weight 1, "
+                                                "not %g", who, (double)w);
     inst->layer_target[l] = w;
     if (fade <= 0.0f) {
         inst->layer_weight[l] = w;
@@ -438,7 +517,7 @@ stance_status stance_instance_set_layer_weight(stance_instance *inst, int l, flo
         inst->layer_rate[l] = d / fade;
         if (d == 0.0f) inst->layer_rate[l] = 1.0f;
     }
-    return STANCE_OK;
+    return st_ok(err);
 }
 
 /* For the tests: a blend space state's weights at the current parameters. */
@@ -468,12 +547,13 @@ static void forget_history(stance_instance *inst, const g_layer *gl) {
     for (int i = gl->step_first; i <= gl->step_last; i++) inst->machines[inst->graph->steps[i].machine].hist = 0;
 }
 
-stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer, int enabled) {
-    if (!in_live(inst) || layer < 0 || layer >= inst->graph->layer_count) return STANCE_ERR_ARGUMENT;
-    if (layer == 0 && !enabled) return STANCE_ERR_ARGUMENT; /* the base layer always plays */
+stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer, int enabled, stance_error *err) {
+    if (check_layer(inst, layer, "set layer enabled", err)) return STANCE_ERR_ARGUMENT;
+    if (layer == 0 && !enabled) /* the base layer always plays */
+        return st_fail(err, STANCE_ERR_ARGUMENT, "set layer enabled: layer 0 (the base layer) cannot be disabled");
     inst->layer_off[layer] = enabled ? 0 : 1;
     if (!enabled) forget_history(inst, &inst->graph->layers[layer]);
-    return STANCE_OK;
+    return st_ok(err);
 }
 
 int stance_instance_layer_enabled(const stance_instance *inst, int layer) {

@@ -28,7 +28,25 @@ stance_status st_fail(stance_error *err, stance_status status, const char *fmt, 
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-stance_status st_ok(stance_error *err);
+/* Success: err (if not NULL) gets STANCE_OK and an empty message. Inline:
+ * the per-frame calls pass NULL, and a test and a branch is all it costs. */
+static inline stance_status st_ok(stance_error *err) {
+    if (err) {
+        err->status = STANCE_OK;
+        err->message[0] = 0;
+    }
+    return STANCE_OK;
+}
+
+/* st_fail, built only when err is not NULL: in a body compiled with err a
+ * constant NULL (ST_BODY below) a refusal folds to its status. */
+#define ST_FAIL(err, status, ...) ((err) ? st_fail((err), (status), __VA_ARGS__) : (status))
+/* The one body of a public function and of its st_ twin (below). */
+#if defined(__GNUC__)
+#define ST_BODY static inline __attribute__((always_inline))
+#else
+#define ST_BODY static inline
+#endif
 
 /* The allocator to use: *a, or malloc/free when a is NULL or all zero. */
 stance_allocator st_allocator(const stance_allocator *a);
@@ -84,6 +102,32 @@ void st_blend_masked_padded(struct stance_pose *out, const struct stance_pose *b
                             const float *mask, float weight);
 void st_additive_apply_padded(struct stance_pose *out, const struct stance_pose *base, const struct stance_pose *delta,
                               const float *mask, float weight);
+
+/* ---- the frame's own calls of public functions (issue 23) -----------------
+ * Each is its public function without the message buffer (one body,
+ * compiled with err a constant NULL), for the per-update path: the frame
+ * passes checked arguments and wants no message, so it pays for no err
+ * argument and no test of it. The statuses are the public function's. */
+struct stance_clip;
+struct stance_cursor;
+struct stance_event_hit;
+stance_status st_clip_sample(const struct stance_clip *clip, float time, struct stance_cursor *cursor,
+                             struct stance_pose *out);
+stance_status st_clip_sample_velocity(const struct stance_clip *clip, float time, struct stance_cursor *cursor,
+                                      struct stance_pose *out, struct stance_pose *velocity);
+stance_status st_clip_advance(const struct stance_clip *clip, float time, float dt, int loop, float *new_time,
+                              struct stance_event_hit *hits, int hit_capacity, int *hit_count, int *wraps);
+stance_status st_clip_root_motion(const struct stance_clip *clip, float time, float dt, int loop, float out[3]);
+stance_status st_pose_copy(struct stance_pose *dst, const struct stance_pose *src);
+stance_status st_pose_additive_make(struct stance_pose *delta, const struct stance_pose *pose,
+                                    const struct stance_pose *reference);
+stance_status st_pose_additive_apply(struct stance_pose *out, const struct stance_pose *base,
+                                     const struct stance_pose *delta, const float *joint_weights, float weight);
+stance_status st_pose_blend_mesh(struct stance_pose *out, const struct stance_pose *base_local,
+                                 const struct stance_pose *layer_local, const struct stance_pose *layer_model,
+                                 const float *joint_weights, float weight, const struct stance_skeleton *skeleton);
+stance_status st_local_to_model(struct stance_pose *model, const struct stance_pose *local,
+                                const struct stance_skeleton *skeleton, const stance_transform *root);
 
 /* The one check of the limits of stance/base.h (issue 22). NULL when the
  * values are inside them; else `why` (cap bytes) gets a phrase naming them

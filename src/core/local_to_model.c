@@ -568,13 +568,27 @@ int st_local_to_model_as(stance_pose *model, const stance_pose *local, const sta
     return l2m_encoded(model, local, sk, root, vex ? 1 : 0);
 }
 
-stance_status stance_local_to_model(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
-                                    const stance_transform *root) {
-    if (!valid(model) || !valid(local) || !sk || model == local) return STANCE_ERR_ARGUMENT;
+ST_BODY stance_status local_to_model(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
+                                     const stance_transform *root, stance_error *err) {
+    if (!valid(model) || !valid(local) || !sk || model == local)
+        return ST_FAIL(err, STANCE_ERR_ARGUMENT, "local to model: %s", !sk ? "skeleton is NULL" : model == local ?
+                       "model and local are the same pose" : "model or local is NULL or not bound to memory");
     const int n = sk->joint_count;
-    if (model->joint_count != n || local->joint_count != n) return STANCE_ERR_ARGUMENT;
-    if (root && (!st_finite_n(root->t, 3) || !st_finite_n(root->r, 4) || !st_finite_n(root->s, 3))) return STANCE_ERR_VALUE;
+    if (model->joint_count != n || local->joint_count != n)
+        return ST_FAIL(err, STANCE_ERR_ARGUMENT, "local to model: model has %d joints and local %d, the skeleton %d",
+                       model->joint_count, local->joint_count, n);
+    if (root && (!st_finite_n(root->t, 3) || !st_finite_n(root->r, 4) || !st_finite_n(root->s, 3)))
+        return ST_FAIL(err, STANCE_ERR_VALUE, "local to model: the root transform is not finite");
+    st_ok(err); /* before the work: err is not kept through it */
     l2m_encoded(model, local, sk, root, -1);
     return STANCE_OK;
 }
 
+stance_status stance_local_to_model(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
+                                    const stance_transform *root, stance_error *err) {
+    return local_to_model(model, local, sk, root, err);
+}
+stance_status st_local_to_model(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
+                                const stance_transform *root) {
+    return local_to_model(model, local, sk, root, NULL);
+}

@@ -28,12 +28,37 @@ static void bind(stance_pose *p, int n, float *m) {
     p->memory = m;
 }
 
-void stance_pose_set_identity(stance_pose *pose) {
-    if (!pose || !pose->memory) return;
+/* Every joint and the padding to the identity (the pose bound). */
+static void set_identity(stance_pose *pose) {
     size_t pc = (size_t)pose->padded_count;
     memset(pose->tx, 0, pc * 3 * sizeof(float));
     memset(pose->qx, 0, pc * 3 * sizeof(float));
     for (size_t i = 0; i < pc; i++) pose->qw[i] = 1.0f, pose->sx[i] = 1.0f, pose->sy[i] = 1.0f, pose->sz[i] = 1.0f;
+}
+
+static int valid(const stance_pose *p) { return p && p->memory && p->joint_count > 0; }
+
+/* The one check of a pose argument (issue 23: every refusal has its
+ * message): NULL or not bound to memory, or a joint count other than n
+ * (n 0: any). `who` names the call, `name` the argument. */
+ST_BODY stance_status check_pose(const stance_pose *p, const char *who, const char *name, int n, stance_error *err) {
+    if (!valid(p)) return ST_FAIL(err, STANCE_ERR_ARGUMENT, "%s: %s is NULL or not bound to memory", who, name);
+    if (n && p->joint_count != n)
+        return ST_FAIL(err, STANCE_ERR_ARGUMENT, "%s: %s has %d joints, not %d", who, name, p->joint_count, n);
+    return STANCE_OK;
+}
+
+/* A blend weight: finite, in [0, 1]. */
+ST_BODY stance_status check_weight(float w, const char *who, stance_error *err) {
+    if (!st_finite(w) || w < 0.0f || w > 1.0f)
+        return ST_FAIL(err, STANCE_ERR_VALUE, "%s: weight %g is not finite in [0, 1]", who, (double)w);
+    return STANCE_OK;
+}
+
+stance_status stance_pose_set_identity(stance_pose *pose, stance_error *err) {
+    if (check_pose(pose, "pose set identity", "pose", 0, err)) return STANCE_ERR_ARGUMENT;
+    set_identity(pose);
+    return st_ok(err);
 }
 
 stance_status stance_pose_init(stance_pose *pose, int joint_count, void *memory, size_t bytes,
@@ -45,7 +70,7 @@ stance_status stance_pose_init(stance_pose *pose, int joint_count, void *memory,
     if ((uintptr_t)memory % 32) return st_fail(err, STANCE_ERR_ARGUMENT, "pose: memory is not 32-byte aligned");
     memset(pose, 0, sizeof *pose);
     bind(pose, joint_count, memory);
-    stance_pose_set_identity(pose);
+    set_identity(pose);
     return st_ok(err);
 }
 
@@ -61,7 +86,7 @@ stance_status stance_pose_create(stance_pose *pose, int joint_count, const stanc
     if (!m) return st_fail(err, STANCE_ERR_MEMORY, "pose: allocation of %zu bytes failed", need);
     bind(pose, joint_count, m);
     pose->allocator = al;
-    stance_pose_set_identity(pose);
+    set_identity(pose);
     return st_ok(err);
 }
 
@@ -72,80 +97,97 @@ void stance_pose_destroy(stance_pose *pose) {
     memset(pose, 0, sizeof *pose);
 }
 
-static int valid(const stance_pose *p) { return p && p->memory && p->joint_count > 0; }
-
-stance_status stance_pose_set_rest(stance_pose *pose, const stance_skeleton *sk) {
-    if (!valid(pose) || !sk) return STANCE_ERR_ARGUMENT;
-    if (pose->joint_count != sk->joint_count) return STANCE_ERR_ARGUMENT;
+stance_status stance_pose_set_rest(stance_pose *pose, const stance_skeleton *sk, stance_error *err) {
+    if (!sk) return st_fail(err, STANCE_ERR_ARGUMENT, "pose set rest: skeleton is NULL");
+    if (check_pose(pose, "pose set rest", "pose", sk->joint_count, err)) return STANCE_ERR_ARGUMENT;
     for (int j = 0; j < sk->joint_count; j++) {
         const stance_transform *t = &sk->rest[j];
         pose->tx[j] = t->t[0], pose->ty[j] = t->t[1], pose->tz[j] = t->t[2];
         pose->qx[j] = t->r[0], pose->qy[j] = t->r[1], pose->qz[j] = t->r[2], pose->qw[j] = t->r[3];
         pose->sx[j] = t->s[0], pose->sy[j] = t->s[1], pose->sz[j] = t->s[2];
     }
-    return STANCE_OK;
+    return st_ok(err);
 }
 
-stance_status stance_pose_copy(stance_pose *dst, const stance_pose *src) {
-    if (!valid(dst) || !valid(src) || dst->joint_count != src->joint_count) return STANCE_ERR_ARGUMENT;
+ST_BODY stance_status pose_copy(stance_pose *dst, const stance_pose *src, stance_error *err) {
+    if (check_pose(src, "pose copy", "src", 0, err) || check_pose(dst, "pose copy", "dst", src->joint_count, err))
+        return STANCE_ERR_ARGUMENT;
     if (dst != src) memcpy(dst->memory, src->memory, stance_pose_bytes(src->joint_count));
+    return st_ok(err);
+}
+stance_status stance_pose_copy(stance_pose *dst, const stance_pose *src, stance_error *err) {
+    return pose_copy(dst, src, err);
+}
+stance_status st_pose_copy(stance_pose *dst, const stance_pose *src) { return pose_copy(dst, src, NULL); }
+
+/* A joint index and an out pointer. */
+static stance_status check_joint(const stance_pose *p, int j, const void *ptr, const char *who, const char *ptr_name,
+                                 stance_error *err) {
+    if (check_pose(p, who, "pose", 0, err)) return STANCE_ERR_ARGUMENT;
+    if (!ptr) return st_fail(err, STANCE_ERR_ARGUMENT, "%s: %s is NULL", who, ptr_name);
+    if (j < 0 || j >= p->joint_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "%s: joint %d is not in 0..%d", who, j, p->joint_count - 1);
     return STANCE_OK;
 }
 
-stance_status stance_pose_get(const stance_pose *p, int j, stance_transform *out) {
-    if (!valid(p) || !out || j < 0 || j >= p->joint_count) return STANCE_ERR_ARGUMENT;
+stance_status stance_pose_get(const stance_pose *p, int j, stance_transform *out, stance_error *err) {
+    if (check_joint(p, j, out, "pose get", "out", err)) return STANCE_ERR_ARGUMENT;
     out->t[0] = p->tx[j], out->t[1] = p->ty[j], out->t[2] = p->tz[j];
     out->r[0] = p->qx[j], out->r[1] = p->qy[j], out->r[2] = p->qz[j], out->r[3] = p->qw[j];
     out->s[0] = p->sx[j], out->s[1] = p->sy[j], out->s[2] = p->sz[j];
-    return STANCE_OK;
+    return st_ok(err);
 }
 
-stance_status stance_pose_set(stance_pose *p, int j, const stance_transform *in) {
-    if (!valid(p) || !in || j < 0 || j >= p->joint_count) return STANCE_ERR_ARGUMENT;
+stance_status stance_pose_set(stance_pose *p, int j, const stance_transform *in, stance_error *err) {
+    if (check_joint(p, j, in, "pose set", "transform", err)) return STANCE_ERR_ARGUMENT;
     char why[200];
-    if (st_check_trs(in->t, in->r, in->s, why, sizeof why)) return STANCE_ERR_VALUE; /* the limits of stance/base.h */
+    if (st_check_trs(in->t, in->r, in->s, why, sizeof why)) /* the limits of stance/base.h */
+        return st_fail(err, STANCE_ERR_VALUE, "pose set: joint %d: %s", j, why);
     float inv = 1.0f / sqrtf(in->r[0] * in->r[0] + in->r[1] * in->r[1] + in->r[2] * in->r[2] + in->r[3] * in->r[3]);
     p->tx[j] = in->t[0], p->ty[j] = in->t[1], p->tz[j] = in->t[2];
     p->qx[j] = in->r[0] * inv, p->qy[j] = in->r[1] * inv, p->qz[j] = in->r[2] * inv, p->qw[j] = in->r[3] * inv;
     p->sx[j] = in->s[0], p->sy[j] = in->s[1], p->sz[j] = in->s[2];
-    return STANCE_OK;
+    return st_ok(err);
 }
 
 /* Padding joints hold the identity, so the 4-wide blocks run over
  * padded_count (a multiple of 8) with no tail. */
 static void normalize_rotations(stance_pose *o, int pc) { sv_block_normalize_rot(o->qx, pc, o->padded_count); }
 
-stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *poses, const float *weights,
-                                int count, float threshold, const stance_skeleton *sk) {
-    if (!valid(out) || !poses || !weights || count < 1 || count > 64) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(threshold) || threshold < 0.0f) return STANCE_ERR_VALUE;
-    if (count == 2) { /* the common case, checked and blended in one go */
-        const stance_pose *a = poses[0], *b = poses[1];
-        const float w0 = weights[0], w1 = weights[1];
-        /* both weights finite and > 0 (NaN fails the comparisons), their sum above the threshold */
-        if (valid(a) && valid(b) && a->joint_count == out->joint_count && b->joint_count == out->joint_count &&
-            b != out && w0 > 0.0f && w1 > 0.0f && w0 <= FLT_MAX && w1 <= FLT_MAX && w0 + w1 >= (threshold > 0.0f ? threshold : 1e-4f)) {
-            const float inv_total = 1.0f / (w0 + w1);
-            sv_block_blend2(out->tx, a->tx, b->tx, w0 * inv_total, w1 * inv_total, out->padded_count);
-            return STANCE_OK;
-        }
-    }
+/* stance_pose_blend past its common case: every check, with its message. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static stance_status blend_general(stance_pose *out, const stance_pose *const *poses, const float *weights, int count,
+                                   float threshold, const stance_skeleton *sk, stance_error *err) {
+    static const char who[] = "pose blend";
+    if (check_pose(out, who, "out", 0, err)) return STANCE_ERR_ARGUMENT;
+    if (!poses || !weights || count < 1 || count > 64)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "%s: poses or weights is NULL, or count %d is not in 1..64", who, count);
+    if (!st_finite(threshold) || threshold < 0.0f)
+        return st_fail(err, STANCE_ERR_VALUE, "%s: threshold %g is not finite and >= 0", who, (double)threshold);
     if (threshold == 0.0f) threshold = 1e-4f;
     const int n = out->joint_count, pc = out->padded_count;
     float total = 0.0f;
     int first = -1;
     for (int i = 0; i < count; i++) {
-        if (!valid(poses[i]) || poses[i]->joint_count != n) return STANCE_ERR_ARGUMENT;
-        if (!st_finite(weights[i]) || weights[i] < 0.0f) return STANCE_ERR_VALUE;
+        if (!valid(poses[i]) || poses[i]->joint_count != n)
+            return st_fail(err, STANCE_ERR_ARGUMENT, "%s: poses[%d] is NULL, not bound to memory or has %d joints, not %d",
+                           who, i, poses[i] ? poses[i]->joint_count : 0, n);
+        if (!st_finite(weights[i]) || weights[i] < 0.0f)
+            return st_fail(err, STANCE_ERR_VALUE, "%s: weights[%d] = %g is not finite and >= 0", who, i, (double)weights[i]);
         if (weights[i] > 0.0f && first < 0) first = i;
         total += weights[i];
     }
     if (total < threshold) {
-        if (!sk || sk->joint_count != n) return STANCE_ERR_ARGUMENT;
-        return stance_pose_set_rest(out, sk);
+        if (!sk || sk->joint_count != n)
+            return st_fail(err, STANCE_ERR_ARGUMENT, "%s: the weights sum to %g, under the threshold, and the skeleton "
+                           "for the rest pose is NULL or has another joint count", who, (double)total);
+        return stance_pose_set_rest(out, sk, err);
     }
     for (int i = 1; i < count; i++)
-        if (poses[i] == out && weights[i] > 0.0f) return STANCE_ERR_ARGUMENT; /* only poses[0] may alias */
+        if (poses[i] == out && weights[i] > 0.0f) /* only poses[0] may alias */
+            return st_fail(err, STANCE_ERR_ARGUMENT, "%s: poses[%d] is out (only poses[0] may be)", who, i);
     const float inv_total = 1.0f / total;
     /* Rotations are sign-aligned to the running sum, which starts as the
      * first weighted pose. A pose is one block of 10 channels:
@@ -163,7 +205,7 @@ stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *pose
         sv_block_lerp2(o, a, b, wb, 3 * pc);
         sv_block_lerp2(o + 7 * pc, a + 7 * pc, b + 7 * pc, wb, 3 * pc);
         sv_block_nlerp2(o + 3 * pc, a + 3 * pc, b + 3 * pc, wa, wb, pc, pc);
-        return STANCE_OK;
+        return st_ok(err);
     }
     int started = 0;
     for (int i = 0; i < count; i++) {
@@ -180,7 +222,27 @@ stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *pose
         }
     }
     normalize_rotations(out, pc);
-    return STANCE_OK;
+    return st_ok(err);
+}
+
+stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *poses, const float *weights,
+                                int count, float threshold, const stance_skeleton *sk, stance_error *err) {
+    /* The common case, checked and blended in one go: two poses, both
+     * weights finite and > 0 (NaN fails the comparisons), their sum above
+     * the threshold (a finite one >= 0), poses[1] not out. Anything else
+     * (and every refusal, with its message) is blend_general's. */
+    if (count == 2 && valid(out) && poses && weights && threshold >= 0.0f && threshold <= FLT_MAX) {
+        const stance_pose *a = poses[0], *b = poses[1];
+        const float w0 = weights[0], w1 = weights[1];
+        if (valid(a) && valid(b) && a->joint_count == out->joint_count && b->joint_count == out->joint_count &&
+            b != out && w0 > 0.0f && w1 > 0.0f && w0 <= FLT_MAX && w1 <= FLT_MAX && w0 + w1 >= (threshold > 0.0f ? threshold : 1e-4f)) {
+            const float inv_total = 1.0f / (w0 + w1);
+            st_ok(err); /* before the work: err is not kept through it */
+            sv_block_blend2(out->tx, a->tx, b->tx, w0 * inv_total, w1 * inv_total, out->padded_count);
+            return STANCE_OK;
+        }
+    }
+    return blend_general(out, poses, weights, count, threshold, sk, err);
 }
 
 /* One joint of the masked blend (the scalar reference of the loop below). */
@@ -251,30 +313,39 @@ void st_blend_masked_padded(stance_pose *out, const stance_pose *base, const sta
     masked_block(out, base, layer, mask, weight, out->padded_count);
 }
 
-stance_status stance_pose_blend_masked(stance_pose *out, const stance_pose *base, const stance_pose *layer,
-                                       const float *jw, float weight) {
-    if (!valid(out) || !valid(base) || !valid(layer)) return STANCE_ERR_ARGUMENT;
+ST_BODY stance_status blend_masked(stance_pose *out, const stance_pose *base, const stance_pose *layer,
+                                   const float *jw, float weight, stance_error *err) {
+    static const char who[] = "pose blend masked";
+    if (check_pose(out, who, "out", 0, err) || check_pose(base, who, "base", out->joint_count, err) ||
+        check_pose(layer, who, "layer", out->joint_count, err))
+        return STANCE_ERR_ARGUMENT;
+    if (check_weight(weight, who, err)) return STANCE_ERR_VALUE;
     const int n = out->joint_count;
-    if (base->joint_count != n || layer->joint_count != n) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(weight) || weight < 0.0f || weight > 1.0f) return STANCE_ERR_VALUE;
     const int n4 = n & ~3;
     masked_block(out, base, layer, jw, weight, n4);
     for (int j = n4; j < n; j++) masked_joint(out, base, layer, jw ? weight * jw[j] : weight, j);
-    return STANCE_OK;
+    return st_ok(err);
+}
+stance_status stance_pose_blend_masked(stance_pose *out, const stance_pose *base, const stance_pose *layer,
+                                       const float *jw, float weight, stance_error *err) {
+    return blend_masked(out, base, layer, jw, weight, err);
 }
 
-stance_status stance_pose_blend_mesh(stance_pose *out, const stance_pose *base, const stance_pose *layer,
-                                     const stance_pose *layer_model, const float *jw, float weight,
-                                     const stance_skeleton *sk) {
-    if (!valid(out) || !valid(base) || !valid(layer) || !valid(layer_model) || !sk) return STANCE_ERR_ARGUMENT;
-    const int n = out->joint_count;
-    if (base->joint_count != n || layer->joint_count != n || layer_model->joint_count != n || sk->joint_count != n)
+ST_BODY stance_status blend_mesh(stance_pose *out, const stance_pose *base, const stance_pose *layer,
+                                 const stance_pose *layer_model, const float *jw, float weight,
+                                 const stance_skeleton *sk, stance_error *err) {
+    static const char who[] = "pose blend mesh";
+    if (!sk) return ST_FAIL(err, STANCE_ERR_ARGUMENT, "%s: skeleton is NULL", who);
+    const int n = sk->joint_count;
+    if (check_pose(out, who, "out", n, err) || check_pose(base, who, "base_local", n, err) ||
+        check_pose(layer, who, "layer_local", n, err) || check_pose(layer_model, who, "layer_model", n, err))
         return STANCE_ERR_ARGUMENT;
-    if (out == base || out == layer || out == layer_model) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(weight) || weight < 0.0f || weight > 1.0f) return STANCE_ERR_VALUE;
+    if (out == base || out == layer || out == layer_model)
+        return ST_FAIL(err, STANCE_ERR_ARGUMENT, "%s: out is one of the inputs (it must not alias them)", who);
+    if (check_weight(weight, who, err)) return STANCE_ERR_VALUE;
     /* Translations and scales: local blend. Rotations: pass 1 writes each
      * joint's output model rotation into out->q (parents first). */
-    stance_status s = stance_pose_blend_masked(out, base, layer, jw, weight);
+    stance_status s = blend_masked(out, base, layer, jw, weight, err);
     if (s) return s;
     for (int j = 0; j < n; j++) {
         int p = sk->parents[j];
@@ -313,13 +384,25 @@ stance_status stance_pose_blend_mesh(stance_pose *out, const stance_pose *base, 
         float inv = 1.0f / sqrtf(lx * lx + ly * ly + lz * lz + lw * lw);
         out->qx[j] = lx * inv, out->qy[j] = ly * inv, out->qz[j] = lz * inv, out->qw[j] = lw * inv;
     }
-    return STANCE_OK;
+    return st_ok(err);
+}
+stance_status stance_pose_blend_mesh(stance_pose *out, const stance_pose *base, const stance_pose *layer,
+                                     const stance_pose *layer_model, const float *jw, float weight,
+                                     const stance_skeleton *sk, stance_error *err) {
+    return blend_mesh(out, base, layer, layer_model, jw, weight, sk, err);
+}
+stance_status st_pose_blend_mesh(stance_pose *out, const stance_pose *base, const stance_pose *layer,
+                                 const stance_pose *layer_model, const float *jw, float weight, const stance_skeleton *sk) {
+    return blend_mesh(out, base, layer, layer_model, jw, weight, sk, NULL);
 }
 
-stance_status stance_pose_additive_make(stance_pose *delta, const stance_pose *pose, const stance_pose *ref) {
-    if (!valid(delta) || !valid(pose) || !valid(ref)) return STANCE_ERR_ARGUMENT;
+ST_BODY stance_status additive_make(stance_pose *delta, const stance_pose *pose, const stance_pose *ref,
+                                    stance_error *err) {
+    static const char who[] = "pose additive make";
+    if (check_pose(delta, who, "delta", 0, err) || check_pose(pose, who, "pose", delta->joint_count, err) ||
+        check_pose(ref, who, "reference", delta->joint_count, err))
+        return STANCE_ERR_ARGUMENT;
     const int n = delta->joint_count;
-    if (pose->joint_count != n || ref->joint_count != n) return STANCE_ERR_ARGUMENT;
     for (int j = 0; j < n; j++) {
         float x, y, z, w;
         QMUL(x, y, z, w, -ref->qx[j], -ref->qy[j], -ref->qz[j], ref->qw[j], pose->qx[j], pose->qy[j], pose->qz[j], pose->qw[j]);
@@ -333,7 +416,14 @@ stance_status stance_pose_additive_make(stance_pose *delta, const stance_pose *p
         delta->sz[j] = ref->sz[j] != 0.0f ? pose->sz[j] / ref->sz[j] : 1.0f;
     }
     normalize_rotations(delta, n);
-    return STANCE_OK;
+    return st_ok(err);
+}
+stance_status stance_pose_additive_make(stance_pose *delta, const stance_pose *pose, const stance_pose *ref,
+                                        stance_error *err) {
+    return additive_make(delta, pose, ref, err);
+}
+stance_status st_pose_additive_make(stance_pose *delta, const stance_pose *pose, const stance_pose *ref) {
+    return additive_make(delta, pose, ref, NULL);
 }
 
 /* out = base + w * delta for one joint, w = weight * mask (the scalar
@@ -386,16 +476,26 @@ static void additive_block(stance_pose *out, const stance_pose *base, const stan
     }
 }
 
-stance_status stance_pose_additive_apply(stance_pose *out, const stance_pose *base, const stance_pose *delta,
-                                         const float *jw, float weight) {
-    if (!valid(out) || !valid(base) || !valid(delta)) return STANCE_ERR_ARGUMENT;
+ST_BODY stance_status additive_apply(stance_pose *out, const stance_pose *base, const stance_pose *delta,
+                                     const float *jw, float weight, stance_error *err) {
+    static const char who[] = "pose additive apply";
+    if (check_pose(out, who, "out", 0, err) || check_pose(base, who, "base", out->joint_count, err) ||
+        check_pose(delta, who, "delta", out->joint_count, err))
+        return STANCE_ERR_ARGUMENT;
+    if (check_weight(weight, who, err)) return STANCE_ERR_VALUE;
     const int n = out->joint_count;
-    if (base->joint_count != n || delta->joint_count != n) return STANCE_ERR_ARGUMENT;
-    if (!st_finite(weight) || weight < 0.0f || weight > 1.0f) return STANCE_ERR_VALUE;
     const int n4 = n & ~3;
     additive_block(out, base, delta, jw, weight, n4);
     for (int j = n4; j < n; j++) additive_joint(out, base, delta, jw ? weight * jw[j] : weight, j);
-    return STANCE_OK;
+    return st_ok(err);
+}
+stance_status stance_pose_additive_apply(stance_pose *out, const stance_pose *base, const stance_pose *delta,
+                                         const float *jw, float weight, stance_error *err) {
+    return additive_apply(out, base, delta, jw, weight, err);
+}
+stance_status st_pose_additive_apply(stance_pose *out, const stance_pose *base, const stance_pose *delta,
+                                     const float *jw, float weight) {
+    return additive_apply(out, base, delta, jw, weight, NULL);
 }
 
 void st_additive_apply_padded(stance_pose *out, const stance_pose *base, const stance_pose *delta, const float *mask,
@@ -403,10 +503,13 @@ void st_additive_apply_padded(stance_pose *out, const stance_pose *base, const s
     additive_block(out, base, delta, mask, weight, out->padded_count);
 }
 
-stance_status stance_model_to_local(stance_pose *local, const stance_pose *model, const stance_skeleton *sk) {
-    if (!valid(model) || !valid(local) || !sk || model == local) return STANCE_ERR_ARGUMENT;
+stance_status stance_model_to_local(stance_pose *local, const stance_pose *model, const stance_skeleton *sk,
+                                    stance_error *err) {
+    static const char who[] = "model to local";
+    if (!sk) return st_fail(err, STANCE_ERR_ARGUMENT, "%s: skeleton is NULL", who);
     const int n = sk->joint_count;
-    if (model->joint_count != n || local->joint_count != n) return STANCE_ERR_ARGUMENT;
+    if (check_pose(local, who, "local", n, err) || check_pose(model, who, "model", n, err)) return STANCE_ERR_ARGUMENT;
+    if (model == local) return st_fail(err, STANCE_ERR_ARGUMENT, "%s: local and model are the same pose", who);
     for (int j = 0; j < n; j++) {
         int p = sk->parents[j];
         if (p < 0) {
@@ -429,11 +532,14 @@ stance_status stance_model_to_local(stance_pose *local, const stance_pose *model
         local->sy[j] = psy != 0.0f ? model->sy[j] / psy : 1.0f;
         local->sz[j] = psz != 0.0f ? model->sz[j] / psz : 1.0f;
     }
-    return STANCE_OK;
+    return st_ok(err);
 }
 
-stance_status stance_pose_distance(const stance_pose *a, const stance_pose *b, float *distance, int *joint) {
-    if (!valid(a) || !valid(b) || !distance || a->joint_count != b->joint_count) return STANCE_ERR_ARGUMENT;
+stance_status stance_pose_distance(const stance_pose *a, const stance_pose *b, float *distance, int *joint,
+                                   stance_error *err) {
+    static const char who[] = "pose distance";
+    if (check_pose(a, who, "a", 0, err) || check_pose(b, who, "b", a->joint_count, err)) return STANCE_ERR_ARGUMENT;
+    if (!distance) return st_fail(err, STANCE_ERR_ARGUMENT, "%s: distance is NULL", who);
     float best = 0.0f;
     int at = 0;
     for (int j = 0; j < a->joint_count; j++) {
@@ -443,11 +549,15 @@ stance_status stance_pose_distance(const stance_pose *a, const stance_pose *b, f
     }
     *distance = best;
     if (joint) *joint = at;
-    return STANCE_OK;
+    return st_ok(err);
 }
 
-stance_status stance_pose_to_matrices(const stance_pose *m, float *out, int matrix_count) {
-    if (!valid(m) || !out || matrix_count < m->joint_count) return STANCE_ERR_ARGUMENT;
+stance_status stance_pose_to_matrices(const stance_pose *m, float *out, int matrix_count, stance_error *err) {
+    static const char who[] = "pose to matrices";
+    if (check_pose(m, who, "model", 0, err)) return STANCE_ERR_ARGUMENT;
+    if (!out || matrix_count < m->joint_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "%s: matrices is NULL or holds %d matrices, the pose has %d joints", who,
+                       matrix_count, m->joint_count);
     for (int j = 0; j < m->joint_count; j++) {
         float x = m->qx[j], y = m->qy[j], z = m->qz[j], w = m->qw[j];
         float *o = out + (size_t)j * 16;
@@ -465,5 +575,5 @@ stance_status stance_pose_to_matrices(const stance_pose *m, float *out, int matr
         o[11] = 0;
         o[12] = m->tx[j], o[13] = m->ty[j], o[14] = m->tz[j], o[15] = 1;
     }
-    return STANCE_OK;
+    return st_ok(err);
 }

@@ -274,6 +274,9 @@ static inline void sv_block_nlerp2(float *o, const float *a, const float *b, flo
  * channels are reached from one pointer per pose and 5 distances (c pc for
  * c = 1, 3, 5, 7, 9; 2, 4, 6, 8 as their multiples), so the loop keeps
  * them all in registers. o may be a. */
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* inlined in each caller, one copy per a_big */
+#endif
 static inline void sv_blend2_loop_(float *o, const float *a, const float *b, float wa, float wb, int pc, int a_big) {
     const ptrdiff_t c1 = pc, c3 = 3 * (ptrdiff_t)pc, c5 = 5 * (ptrdiff_t)pc, c7 = 7 * (ptrdiff_t)pc, c9 = 9 * (ptrdiff_t)pc;
     const sv4 vu = sv_set1(wb), vk = sv_set1(a_big ? wb / wa : wa / wb), one = sv_set1(1.0f), tiny = sv_set1(FLT_MIN);

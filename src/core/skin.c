@@ -85,11 +85,16 @@ void stance_skin_destroy(stance_skin *skin) {
  * inverse bind, all as arrays of 8 lanes; the last step transposes into the
  * caller's column-major matrices. */
 stance_status stance_skin_matrices(const stance_skin *skin, const stance_pose *model, float *matrices,
-                                   int matrix_count) {
+                                   int matrix_count, stance_error *err) {
     if (!skin || !model || !matrices || !model->memory || !model->tx || !model->qx || !model->sx)
-        return STANCE_ERR_ARGUMENT;
-    if (model->joint_count != skin->skeleton_joint_count || matrix_count < skin->joint_count)
-        return STANCE_ERR_ARGUMENT;
+        return st_fail(err, STANCE_ERR_ARGUMENT, "skin matrices: %s", !skin ? "skin is NULL" : !matrices ?
+                       "matrices is NULL" : "model is NULL or not bound to memory");
+    if (model->joint_count != skin->skeleton_joint_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "skin matrices: the model pose has %d joints, the skin's skeleton %d",
+                       model->joint_count, skin->skeleton_joint_count);
+    if (matrix_count < skin->joint_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "skin matrices: room for %d matrices, the skin '%s' has %d joints",
+                       matrix_count, skin->name, skin->joint_count);
     const int n = skin->joint_count;
     const size_t padded = (size_t)st_pad8(n);
     const int *joints = skin->joints;
@@ -135,7 +140,7 @@ stance_status stance_skin_matrices(const stance_skin *skin, const stance_pose *m
             dst[12] = o[9][l], dst[13] = o[10][l], dst[14] = o[11][l], dst[15] = 1.0f;
         }
     }
-    return STANCE_OK;
+    return st_ok(err);
 }
 
 /* ---- meshes ----------------------------------------------------------------- */

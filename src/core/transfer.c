@@ -16,8 +16,10 @@ static void say(char *report, size_t cap, const char *what, const char *name) {
     snprintf(report + n, cap - n, "%sdropped %s '%s'", n ? "; " : "", what, name);
 }
 
-stance_status stance_instance_transfer(stance_instance *to, const stance_instance *from, char *report, size_t cap) {
-    if (!in_live(to) || !in_live(from)) return STANCE_ERR_ARGUMENT;
+stance_status stance_instance_transfer(stance_instance *to, const stance_instance *from, char *report, size_t cap,
+                                       stance_error *err) {
+    if (!in_live(to) || !in_live(from))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "instance transfer: %s is " IN_NOT_LIVE, in_live(to) ? "from" : "to");
     if (report && cap) report[0] = 0;
     const stance_graph *a = from->graph, *b = to->graph;
     for (int i = 0; i < a->param_count; i++) {
@@ -78,5 +80,5 @@ stance_status stance_instance_transfer(stance_instance *to, const stance_instanc
         memcpy(to->ik_target + IK_TARGET_FLOATS * (size_t)found, from->ik_target + IK_TARGET_FLOATS * (size_t)e, sizeof(float) * IK_TARGET_FLOATS);
         if (a->ik[e].fd.leg_count == b->ik[found].fd.leg_count) to->ik_state[found] = from->ik_state[e];
     }
-    return STANCE_OK;
+    return st_ok(err);
 }

@@ -413,10 +413,18 @@ void build_joints(Imp &im) {
     const double *s = im.space.above.s;
     double mean = (std::fabs(s[0]) + std::fabs(s[1]) + std::fabs(s[2])) / 3.0;
     if (s[0] < 0.0) im.warn("the nodes above the skeleton mirror it: the mirror is dropped");
-    if (std::fabs(s[0] - mean) > 1e-4 * mean || std::fabs(std::fabs(s[1]) - mean) > 1e-4 * mean || std::fabs(std::fabs(s[2]) - mean) > 1e-4 * mean)
-        im.warn("the nodes above the skeleton scale it unevenly (%g %g %g): using the mean %g", s[0], s[1], s[2], mean);
+    /* an uneven scale is folded in by its mean like an even one; the poses
+     * are then checked (import_scale.c) and refused where that is wrong */
+    im.uneven = st_imp_is_uneven(s);
     im.space.push_scale = mean;
-    im.space.above_identity = mean == 1.0 && im.space.above.t[0] == 0.0 && im.space.above.t[1] == 0.0 && im.space.above.t[2] == 0.0 && im.space.above.r[3] == 1.0;
+    im.space.above_identity = !im.uneven && mean == 1.0 && im.space.above.t[0] == 0.0 && im.space.above.t[1] == 0.0 &&
+                              im.space.above.t[2] == 0.0 && im.space.above.r[3] == 1.0;
+}
+
+st_scale_ctx scale_ctx(const Imp &im) {
+    st_scale_ctx c;
+    c.path = im.path, c.err = im.err, c.space = im.space, c.uneven = im.uneven, c.size = im.size;
+    return c;
 }
 
 /* A joint's local translation / rotation into the skeleton's space. */
@@ -448,12 +456,21 @@ stance_skeleton *make_skeleton(Imp &im, const stance_allocator *al) {
         joint_r(im, j, x.r, r);
         if (!to_floats(t, rest[(size_t)j].t, 3) || !to_floats(r, rest[(size_t)j].r, 4) || !to_floats(x.s, rest[(size_t)j].s, 3))
             im.fail(STANCE_ERR_VALUE, "joint '%s': rest transform overflows a float", show(names[(size_t)j]).c_str());
+        if (st_imp_is_uneven(x.s)) im.uneven = 1;
     }
     stance_skeleton_desc d = {J, names.data(), parents.data(), rest.data()};
     stance_skeleton *sk = nullptr;
     stance_error e = {STANCE_OK, ""};
     stance_status s = stance_skeleton_create(&d, al, &sk, &e);
     if (s) im.fail(s, "%.200s", e.message);
+    /* exact or refused under an uneven scale */
+    st_scale_ctx c = scale_ctx(im);
+    s = st_imp_check_rest(&c, sk);
+    im.size = c.size;
+    if (s) {
+        stance_skeleton_destroy(sk);
+        im.fail(s, "%.230s", last_problem(im));
+    }
     return sk;
 }
 

@@ -269,6 +269,18 @@ stance_clip *build_clip(Imp &im, int ai, const std::string &name, const stance_s
         t.times = grid.data();
         t.values = vals[i].data();
     }
+    {   /* exact or dropped under an uneven scale */
+        st_scale_ctx sc = scale_ctx(im);
+        stance_error se = {STANCE_OK, ""};
+        sc.err = &se;
+        if (st_imp_check_clip(&sc, sk, name.c_str(), tracks.data(), (int)tracks.size())) {
+            const char *m = se.message;
+            size_t pl = strlen(im.path);
+            if (!strncmp(m, im.path, pl) && !strncmp(m + pl, ": ", 2)) m += pl + 2;
+            if (se.status == STANCE_ERR_MEMORY) im.fail(STANCE_ERR_MEMORY, "out of memory");
+            clip_fail("%s", m);
+        }
+    }
     stance_clip_desc d;
     memset(&d, 0, sizeof d);
     d.name = name.c_str();

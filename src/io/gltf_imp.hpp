@@ -28,6 +28,7 @@ extern "C" {
 }
 #include "gltf.h"
 #include "gltf_bake.h"
+#include "import_scale.h"
 
 
 namespace stance_gltf __attribute__((visibility("hidden"))) {
@@ -70,6 +71,8 @@ struct Imp {
     std::vector<double> rest_model; /* 12 per joint: rows of the skeleton's rest model matrices */
     std::vector<std::vector<double>> skin_bake; /* per asset skin: 12 (rows), the mesh correction, or empty */
     stance_bake_space space{{{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}, 1.0, 1.0, 1}; /* above the skeleton, the scale option */
+    int uneven = 0;     /* a scale above the skeleton or in its rest pose differs per axis (import_scale.h) */
+    double size = 1.0;  /* the rest pose's extent in model units */
 
     [[noreturn]] void fail(stance_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
     void warn(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -96,6 +99,7 @@ int path_kind(const std::string &p);
 void joint_t(const Imp &im, int joint, const double in[3], double out[3]);
 void joint_r(const Imp &im, int joint, const double in[4], double out[4]);
 bool to_floats(const double *in, float *out, int n);
+st_scale_ctx scale_ctx(const Imp &im); /* for import_scale.h's checks */
 size_t mib(size_t b);
 
 /* ---- clips (gltf_clips.cpp) ---- */

@@ -75,7 +75,7 @@ static stance_status load_compiled(const char *path, const void *bytes, size_t s
     stance_graphfile *gf = calloc(1, sizeof *gf);
     if (!gf) return st_fail(err, STANCE_ERR_MEMORY, "%s: out of memory", path);
     stance_error e = {STANCE_OK, ""};
-    stance_status s = stance_asset_load_memory(bytes, size, NULL, &gf->owned, &e);
+    stance_status s = stance_build_load_asset_memory(bytes, size, NULL, &gf->owned, &e); /* either GRPH form */
     if (s) {
         free(gf);
         return st_fail(err, s, "%s: %s", path, e.message);

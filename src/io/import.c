@@ -22,6 +22,7 @@
 #include "gltf_bake.h"
 #include "core/internal.h"
 #include "gltf.h"
+#include "stance/build.h"
 #include "stance/import.h"
 #include "import_mesh.h"
 
@@ -61,6 +62,9 @@ static stance_status check_args(const char *path, const stance_import_options *o
     if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "import: path is NULL or empty");
     if (opt && (!isfinite(opt->scale) || opt->scale < 0.0f))
         return st_fail(err, STANCE_ERR_ARGUMENT, "%s: scale %g is not a finite number > 0", path, (double)opt->scale);
+    if (opt && (!isfinite(opt->tolerance_units) || opt->tolerance_units < 0.0f || !isfinite(opt->tolerance_radians) ||
+                opt->tolerance_radians < 0.0f))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "%s: tolerances must be finite numbers >= 0", path);
     if (st_check_allocator(allocator, path, err)) return STANCE_ERR_ARGUMENT;
     return STANCE_OK;
 }
@@ -111,7 +115,7 @@ stance_status stance_open_file(const char *path, const stance_import_options *op
     long size = 0;
     stance_status s = begin(path, opt, allocator, out, head, &got, &size, err);
     if (s) return s;
-    if (stance_asset_is_native(head, got)) return stance_asset_load_file(path, allocator, out, err);
+    if (stance_asset_is_native(head, got)) return stance_build_load_asset_file(path, allocator, out, err); /* either GRPH form */
     if (is_gltf(path, head, got)) return import_gltf(path, opt, allocator, out, err);
     return import_probed(path, head, got, size, opt, allocator, out, err);
 }
@@ -231,7 +235,11 @@ static stance_status import_probed(const char *path, const unsigned char *head, 
     im.scale = opt && opt->scale > 0.0f ? (double)opt->scale : 1.0;
     im.budget = budget;
     im.strict = opt && opt->strict;
+    /* rotation keys follow slerp to the glTF path's tolerances */
+    im.tol_u = opt && opt->tolerance_units > 0.0f ? (double)opt->tolerance_units : 1e-5;
+    im.tol_r = opt && opt->tolerance_radians > 0.0f ? (double)opt->tolerance_radians : 1e-4;
     s = st_imp_scene(&im, allocator, out);
+    if (s && opt && opt->report) opt->report->count = 0;
     free(im.nodes);
     free(im.joint_node);
     aiReleaseImport(scene);

@@ -415,7 +415,10 @@ static stance_status compute_above(importer *im) {
         m = stance_bake_mat_mul(&local, &m);
     }
     im->basis = stance_bake_mat_identity();
+    const char *dot = strrchr(im->path, '.');
+    if (dot && (!st_imp_strcasecmp(dot + 1, "dae") || !st_imp_strcasecmp(dot + 1, "zae"))) im->kind = IMP_COLLADA;
     if (is_fbx(im->scene)) {
+        im->kind = IMP_FBX;
         im->basis = fbx_basis(im);
         m = stance_bake_mat_mul(&im->basis, &m);
     }
@@ -424,11 +427,12 @@ static stance_status compute_above(importer *im) {
     double *s = im->above.s;
     double mean = (fabs(s[0]) + fabs(s[1]) + fabs(s[2])) / 3.0;
     if (s[0] < 0.0) st_imp_warn(im, "the nodes above the skeleton mirror it: the mirror is dropped");
-    if (fabs(s[0] - mean) > 1e-4 * mean || fabs(s[1] - mean) > 1e-4 * mean || fabs(s[2] - mean) > 1e-4 * mean)
-        st_imp_warn(im, "the nodes above the skeleton scale it unevenly (%g %g %g): using the mean %g", s[0], s[1], s[2], mean);
+    /* an uneven scale is folded in by its mean like an even one; the poses
+     * are then checked (import_scale.c) and refused where that is wrong */
+    im->uneven = st_imp_is_uneven(s);
     im->push_scale = mean;
-    im->above_identity = mean == 1.0 && im->above.t[0] == 0.0 && im->above.t[1] == 0.0 && im->above.t[2] == 0.0 &&
-                         im->above.r[3] == 1.0;
+    im->above_identity = !im->uneven && mean == 1.0 && im->above.t[0] == 0.0 && im->above.t[1] == 0.0 &&
+                         im->above.t[2] == 0.0 && im->above.r[3] == 1.0;
     return STANCE_OK;
 }
 
@@ -502,6 +506,7 @@ static stance_status build_skeleton(importer *im, const stance_allocator *al, st
         st_imp_joint_t(im, j, x.t, rest[j].t);
         st_imp_joint_r(im, j, x.r, rest[j].r);
         for (int c = 0; c < 3; c++) rest[j].s[c] = (float)x.s[c];
+        if (st_imp_is_uneven(x.s)) im->uneven = 1;
         if (!st_finite_n(rest[j].t, 3) || !st_finite_n(rest[j].s, 3)) {
             s = st_fail(im->err, STANCE_ERR_VALUE, "%s: joint '%s' rest transform overflows a float", im->path, names[j]);
             goto done;
@@ -510,6 +515,12 @@ static stance_status build_skeleton(importer *im, const stance_allocator *al, st
     stance_skeleton_desc d = {n, name_ptr, parents, rest};
     s = stance_skeleton_create(&d, al, out, im->err);
     if (s) st_imp_prefix_error(im, s);
+    if (!s) {
+        st_scale_ctx c = st_imp_scale_ctx(im);
+        s = st_imp_check_rest(&c, *out);
+        im->size = c.size;
+    }
+    if (s) stance_skeleton_destroy(*out), *out = NULL;
 done:
     free(names), free((void *)name_ptr), free(parents), free(rest);
     return s;
@@ -568,14 +579,17 @@ stance_status st_imp_scene(importer *im, const stance_allocator *allocator, stan
     a.clip_count = (int)n; /* for destroy; compacted below */
     int made = 0, dropped = 0;
     char first_problem[sizeof im->err->message] = "";
+    stance_import_report *rep = im->opt ? im->opt->report : NULL;
     for (unsigned i = 0; i < n && !s; i++) {
         const struct aiAnimation *an = sc->mAnimations[i];
         if (!an) continue;
         stance_clip *c = NULL;
         stance_error clip_err = {STANCE_OK, ""};
         stance_error *keep_err = im->err;
+        stance_import_clip_report r;
+        memset(&r, 0, sizeof r);
         im->err = &clip_err;
-        s = st_imp_build_clip(im, an, (int)i, a.skeleton, &a.allocator, clips, made, &c);
+        s = st_imp_build_clip(im, an, (int)i, a.skeleton, &a.allocator, clips, made, &c, &r);
         im->err = keep_err;
         if (s && s != STANCE_ERR_MEMORY && !im->strict) {
             /* a partial file: this clip is dropped, the others import */
@@ -588,7 +602,11 @@ stance_status st_imp_scene(importer *im, const stance_allocator *allocator, stan
         } else if (s) {
             st_fail(im->err, s, "%s", clip_err.message);
         }
-        if (c) clips[made++] = c;
+        if (c) {
+            clips[made++] = c;
+            if (rep && rep->clips && rep->count < rep->capacity) rep->clips[rep->count] = r;
+            if (rep) rep->count++;
+        }
     }
     if (!s && made == 0 && dropped > 0)
         s = st_fail(im->err, STANCE_ERR_FORMAT, "%s: no clip could be imported (%d dropped; the first: %.150s)", im->path,

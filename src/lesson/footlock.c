@@ -6,6 +6,7 @@
 
 #include "core/internal.h"
 #include "core/qmath.h"
+#include "stance/build.h"
 #include "stance/footlock.h"
 #include "stance/ik.h"
 #include "stance_lesson/lesson.h"
@@ -50,8 +51,8 @@ void stance_walk_velocity(const stance_skeleton *sk, const stance_clip *c, int f
     const float dt = c->duration / N;
     for (int pass = 0; pass < 2; pass++)
         for (int f = 0; f <= N; f++) {
-            stance_clip_sample(c, dt * (float)f, NULL, &l);
-            stance_local_to_model(&m, &l, sk, NULL);
+            stance_clip_sample(c, dt * (float)f, NULL, &l, NULL);
+            stance_local_to_model(&m, &l, sk, NULL, NULL);
             for (int k = 0; k < 2; k++) {
                 float p[3] = {m.tx[feet[k]], m.ty[feet[k]], m.tz[feet[k]]};
                 if (pass == 0 && p[1] < lowest[k]) lowest[k] = p[1];
@@ -79,8 +80,8 @@ stance_status stance_find_leg(const stance_skeleton *sk, int foot, int *hip, int
     stance_status s = stance_pose_create(&l, sk->joint_count, NULL, err);
     if (s) return s;
     if ((s = stance_pose_create(&m, sk->joint_count, NULL, err))) { stance_pose_destroy(&l); return s; }
-    stance_pose_set_rest(&l, sk);
-    stance_local_to_model(&m, &l, sk, NULL);
+    stance_pose_set_rest(&l, sk, NULL);
+    stance_local_to_model(&m, &l, sk, NULL, NULL);
     int best = -1;
     float bd = 1e30f;
     for (int j = 0; j < sk->joint_count; j++) {
@@ -151,11 +152,11 @@ stance_status stance_footlock_run(const stance_footlock_setup *su, stance_footlo
     const float along = res->speed > 0.0f ? 1.0f / res->speed : 0.0f;
     float t = 0.0f;
     for (int f = 0; !s && f <= n; f++) {
-        if (f > 0) stance_clip_advance(clip, t, dt, 1, &t, NULL, 0, NULL, NULL);
+        if (f > 0) stance_clip_advance(clip, t, dt, 1, &t, NULL, 0, NULL, NULL, NULL);
         const float tf = (float)f * dt;
-        stance_clip_sample(clip, t, NULL, &l);
-        stance_local_to_model(&m, &l, sk, NULL);
-        stance_pose_copy(&l2, &l), stance_pose_copy(&m2, &m);
+        stance_clip_sample(clip, t, NULL, &l, NULL);
+        stance_local_to_model(&m, &l, sk, NULL, NULL);
+        stance_pose_copy(&l2, &l, NULL), stance_pose_copy(&m2, &m, NULL);
         stance_transform root = stance_transform_identity();
         root.t[0] = vel[0] * tf, root.t[2] = vel[2] * tf;
         float contact[2];

@@ -14,8 +14,8 @@
 
 #define RAD2DEG 57.29577951308232f
 
-stance_status stance_builtin_layer_setup(const stance_builtin *b, stance_layer_setup *out) {
-    if (!b || !out) return STANCE_ERR_ARGUMENT;
+stance_status stance_builtin_layer_setup(const stance_builtin *b, stance_layer_setup *out, stance_error *err) {
+    if (!b || !out) return st_fail(err, STANCE_ERR_ARGUMENT, "layer setup: builtin or out is NULL");
     memset(out, 0, sizeof *out);
     out->skeleton = b->skeleton;
     out->walk = stance_builtin_clip(b, "walk");
@@ -24,7 +24,10 @@ stance_status stance_builtin_layer_setup(const stance_builtin *b, stance_layer_s
     out->lean = stance_builtin_clip(b, "lean");
     out->spine = "spine", out->arm = "upperarm_r", out->elbow = "forearm_r";
     out->foot_l = "foot_l", out->foot_r = "foot_r";
-    return out->walk && out->run && out->wave && out->lean ? STANCE_OK : STANCE_ERR_NOT_FOUND;
+    if (!out->walk || !out->run || !out->wave || !out->lean)
+        return st_fail(err, STANCE_ERR_NOT_FOUND, "layer setup: the built-in character lacks its %s clip",
+                       !out->walk ? "walk" : !out->run ? "run" : !out->wave ? "wave" : "lean");
+    return st_ok(err);
 }
 
 /* A lean made from the rest pose: 20 degrees forward (about model +X, the
@@ -37,8 +40,8 @@ static stance_status make_lean(const stance_skeleton *sk, int spine, const stanc
     if (s) return s;
     s = stance_pose_create(&model, J, al, err);
     if (s) { stance_pose_destroy(&local); return s; }
-    stance_pose_set_rest(&local, sk);
-    stance_local_to_model(&model, &local, sk, NULL);
+    stance_pose_set_rest(&local, sk, NULL);
+    stance_local_to_model(&model, &local, sk, NULL, NULL);
     int chain[3], n = 0;
     for (int j = spine; j >= 0 && j < J && n < 3;) {
         chain[n++] = j;
@@ -143,7 +146,7 @@ static float slide(const stance_layer_setup *su, int mask_root, int fl, int fr, 
     rig r;
     *st = rig_make(&r, su, su->walk, 0, mask_root < -1 ? -1 : mask_root, STANCE_SPACE_LOCAL, al, err);
     if (*st) return -1.0f;
-    if (mask_root < -1) stance_instance_set_layer_weight(r.inst, 2, 0.0f, 0.0f);
+    if (mask_root < -1) stance_instance_set_layer_weight(r.inst, 2, 0.0f, 0.0f, NULL);
     float vel[3];
     stance_walk_velocity(su->skeleton, su->walk, fl, fr, al, vel);
     if (speed) *speed = sqrtf(vel[0] * vel[0] + vel[2] * vel[2]);
@@ -159,7 +162,7 @@ static float slide(const stance_layer_setup *su, int mask_root, int fl, int fr, 
     }
     int feet[2] = {fl, fr};
     for (int f = 0; f <= n; f++) {
-        stance_instance_update(r.inst, f > 0 ? dt : 0.0f, r.ws);
+        stance_instance_update(r.inst, f > 0 ? dt : 0.0f, r.ws, NULL);
         const stance_pose *m = stance_instance_model_pose(r.inst);
         const float tf = (float)f * dt;
         for (int k = 0; k < 2; k++) {
@@ -189,7 +192,7 @@ float stance_arm_angle_to_clip(const stance_pose *model, const stance_clip *clip
     if (!model || !clip || !sk || !local || !authored || !st_finite(time)) return -1.0f;
     const int J = sk->joint_count;
     if (model->joint_count != J || local->joint_count != J || authored->joint_count != J) return -1.0f;
-    if (stance_clip_sample(clip, time, NULL, local) || stance_local_to_model(authored, local, sk, NULL)) return -1.0f;
+    if (stance_clip_sample(clip, time, NULL, local, NULL) || stance_local_to_model(authored, local, sk, NULL, NULL)) return -1.0f;
     return stance_arm_angle_deg(model, authored, arm, elbow);
 }
 
@@ -212,14 +215,14 @@ static stance_status arm_run(const stance_layer_setup *su, stance_arm_config cfg
     float wt = 0.0f;
     *worst = 0.0f;
     for (int f = 0; f <= n; f++) {
-        stance_instance_update(r.inst, f ? dt : 0.0f, r.ws);
-        if (f) stance_clip_advance(su->wave, wt, dt, 1, &wt, NULL, 0, NULL, NULL);
+        stance_instance_update(r.inst, f ? dt : 0.0f, r.ws, NULL);
+        if (f) stance_clip_advance(su->wave, wt, dt, 1, &wt, NULL, 0, NULL, NULL, NULL);
         float a = stance_arm_angle_to_clip(stance_instance_model_pose(r.inst), su->wave, wt, sk, arm, elbow, &wl, &wm);
         if (a > *worst) *worst = a;
         if (f == n && at_time >= 0.0f) {
             *worst = a;
-            if (model_out) stance_pose_copy(model_out, stance_instance_model_pose(r.inst));
-            if (authored_out) stance_pose_copy(authored_out, &wm);
+            if (model_out) stance_pose_copy(model_out, stance_instance_model_pose(r.inst), NULL);
+            if (authored_out) stance_pose_copy(authored_out, &wm, NULL);
         }
     }
     stance_pose_destroy(&wl), stance_pose_destroy(&wm);

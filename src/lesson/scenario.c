@@ -110,11 +110,11 @@ static void set_inputs(smooth *sm, stance_instance *inst, int frame) {
 static void measure_window(smooth *sm, const stance_instance *pre, int fs, stance_scenario_result *res) {
     const float dt = 1.0f / 60.0f;
     const int J = sm->J, N = (int)(sm->blend / dt + 0.5f) > 0 ? (int)(sm->blend / dt + 0.5f) : 1;
-    stance_instance_copy(sm->out, pre);
-    stance_instance_copy(sm->old, pre);
-    stance_instance_copy(sm->nxt, pre);
+    stance_instance_copy(sm->out, pre, NULL);
+    stance_instance_copy(sm->old, pre, NULL);
+    stance_instance_copy(sm->nxt, pre, NULL);
     /* a cut with the same blend time: exit-time transitions start as early */
-    stance_instance_override_switch(sm->nxt, STANCE_SWITCH_CUT, sm->blend, -1);
+    stance_instance_override_switch(sm->nxt, STANCE_SWITCH_CUT, sm->blend, -1, NULL);
     const int have_before = fs >= 2; /* the main run's frames fs-2 and fs-1 */
     if (have_before)
         for (int w = 0; w < 2; w++) {
@@ -125,7 +125,7 @@ static void measure_window(smooth *sm, const stance_instance *pre, int fs, stanc
     int last = fs - 1; /* frames whose acceleration was measured: fs-1 (if have_before) .. last */
     for (int k = fs; k <= fs + N && k < STANCE_SCENARIO_FRAMES; k++) {
         set_inputs(sm, sm->out, k), set_inputs(sm, sm->old, k), set_inputs(sm, sm->nxt, k);
-        stance_instance_update(sm->out, dt, sm->ws);
+        stance_instance_update(sm->out, dt, sm->ws, NULL);
         if (k > fs) { /* a new transition ends this one's window */
             int n, stop = 0;
             const stance_event *ev = stance_instance_events(sm->out, &n, NULL);
@@ -133,8 +133,8 @@ static void measure_window(smooth *sm, const stance_instance *pre, int fs, stanc
                 if (ev[i].type == STANCE_EVENT_TRANSITION_STARTED && ev[i].machine == sm->base_machine) stop = 1;
             if (stop) break;
         }
-        stance_instance_update_ex(sm->old, dt, STANCE_UPDATE_NO_TRANSITIONS, sm->ws);
-        stance_instance_update_ex(sm->nxt, dt, k == fs ? 0u : STANCE_UPDATE_NO_TRANSITIONS, sm->ws);
+        stance_instance_update_ex(sm->old, dt, STANCE_UPDATE_NO_TRANSITIONS, sm->ws, NULL);
+        stance_instance_update_ex(sm->nxt, dt, k == fs ? 0u : STANCE_UPDATE_NO_TRANSITIONS, sm->ws, NULL);
         store(ring_at(sm, 0, k), stance_instance_model_pose(sm->out), J);
         store(ring_at(sm, 1, k), stance_instance_model_pose(sm->old), J);
         store(ring_at(sm, 2, k), stance_instance_model_pose(sm->nxt), J);
@@ -264,7 +264,7 @@ stance_status stance_scenario_create(const stance_graph *g, const stance_scenari
     sc->res.mode = desc->mode;
     sc->res.blend_time = desc->blend_time > 0.0f ? desc->blend_time : 0.25f;
     clear_measures(sc);
-    stance_instance_override_switch(sc->inst, (int)desc->mode, sc->res.blend_time, (int)desc->easing);
+    stance_instance_override_switch(sc->inst, (int)desc->mode, sc->res.blend_time, (int)desc->easing, NULL);
     sc->base_machine = stance_graph_layer_machine(g, 0);
     sm->base_machine = sc->base_machine, sm->blend = sc->res.blend_time;
     *out = sc;
@@ -273,9 +273,9 @@ stance_status stance_scenario_create(const stance_graph *g, const stance_scenari
 
 stance_status stance_scenario_restart(stance_scenario *sc, stance_error *err) {
     if (!sc) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: runner is NULL");
-    stance_status s = stance_instance_reset(sc->inst);
+    stance_status s = stance_instance_reset(sc->inst, NULL);
     if (s) return st_fail(err, s, "scenario: the instance does not reset");
-    stance_instance_override_switch(sc->inst, (int)sc->res.mode, sc->res.blend_time, (int)sc->easing);
+    stance_instance_override_switch(sc->inst, (int)sc->res.mode, sc->res.blend_time, (int)sc->easing, NULL);
     clear_measures(sc);
     return st_ok(err);
 }
@@ -289,7 +289,7 @@ stance_status stance_scenario_set_switch(stance_scenario *sc, stance_switch_mode
     sc->res.blend_time = blend_time > 0.0f ? blend_time : 0.25f;
     sc->easing = easing;
     sc->sm.blend = sc->res.blend_time;
-    stance_instance_override_switch(sc->inst, (int)mode, sc->res.blend_time, (int)easing);
+    stance_instance_override_switch(sc->inst, (int)mode, sc->res.blend_time, (int)easing, NULL);
     return st_ok(err);
 }
 
@@ -301,10 +301,10 @@ static stance_status step(stance_scenario *sc, float t, float dt, float speed, i
     stance_scenario_result *res = &sc->res;
     smooth *sm = &sc->sm;
     const int f = sc->frame;
-    stance_instance_copy(sc->shadow, sc->inst);
-    if (!by_hand) stance_instance_copy(sc->pre, sc->inst);
-    stance_instance_update_ex(sc->shadow, dt, STANCE_UPDATE_NO_TRANSITIONS, sm->ws);
-    stance_status s = stance_instance_update(sc->inst, dt, sm->ws);
+    stance_instance_copy(sc->shadow, sc->inst, NULL);
+    if (!by_hand) stance_instance_copy(sc->pre, sc->inst, NULL);
+    stance_instance_update_ex(sc->shadow, dt, STANCE_UPDATE_NO_TRANSITIONS, sm->ws, NULL);
+    stance_status s = stance_instance_update(sc->inst, dt, sm->ws, NULL);
     if (s) return st_fail(err, s, "scenario: update failed at %.3f s", (double)t);
     if (by_hand) speed = stance_instance_param(sc->inst, sc->p_speed); /* what the graph sees now */
     int n;
@@ -316,7 +316,7 @@ static stance_status step(stance_scenario *sc, float t, float dt, float speed, i
         if (ev[i].type != STANCE_EVENT_TRANSITION_STARTED || ev[i].layer != 0) continue;
         float d;
         int joint;
-        stance_pose_distance(stance_instance_model_pose(sc->inst), stance_instance_model_pose(sc->shadow), &d, &joint);
+        stance_pose_distance(stance_instance_model_pose(sc->inst), stance_instance_model_pose(sc->shadow), &d, &joint, NULL);
         jump_cm = d * 100.0f;
         if (jump_joint < 0) jump_joint = joint, jump_from = ev[i].other, jump_to = ev[i].state;
         res->transitions++;
@@ -336,7 +336,7 @@ static stance_status step(stance_scenario *sc, float t, float dt, float speed, i
     if (clips > res->max_clips_sampled) res->max_clips_sampled = clips;
     if (frame) {
         stance_machine_status ms;
-        stance_instance_machine_status(sc->inst, sc->base_machine, &ms);
+        stance_instance_machine_status(sc->inst, sc->base_machine, &ms, NULL);
         *frame = (stance_scenario_frame){t + dt, ms.state, ms.transition, ms.progress, jump_cm, clips, speed,
                                          by_hand || f >= STANCE_SCENARIO_FRAMES ? -1.0f : sm->track[f],
                                          jump_joint, jump_from, jump_to};

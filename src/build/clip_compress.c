@@ -1,4 +1,4 @@
-/* src/core/clip_compress.c - the clip compressor: per track, the cheapest
+/* src/build/clip_compress.c - the clip compressor: per track, the cheapest
  * key spacing and precision (clip_packed.h) that keeps the model-space error
  * of virtual vertices under the tolerance; and stance_asset_compress.
  *
@@ -18,7 +18,7 @@
 #include "stance/asset.h"
 #include "stance/build.h"
 
-#include "core/clip_compress.h"
+#include "build/clip_compress.h"
 
 /* The subtree of j (j first; parents come before children). */
 void st_compress_subtree(work *w, int j) {
@@ -183,7 +183,7 @@ static void init_points(work *wp, stance_pose *pp) {
         int g = e / SUB;
         if (g >= K - 1) g = K - 1;
         float t = point_time(c, e);
-        stance_clip_sample(c, t, NULL, &pose);
+        stance_clip_sample(c, t, NULL, &pose, NULL);
         float *le = w.loc + (size_t)e * (size_t)J * 10;
         for (int j = 0; j < J; j++) {
             float *l = le + (size_t)j * 10;
@@ -215,7 +215,7 @@ static double measure_clip(work *wp, const stance_clip *z, stance_pose *pose) {
     const int J = wp->J;
     double worst = 0.0;
     for (int e = 0; e < wp->E; e++) {
-        stance_clip_sample(z, point_time(wp->clip, e), NULL, pose);
+        stance_clip_sample(z, point_time(wp->clip, e), NULL, pose, NULL);
         double *m = wp->tmp;
         for (int j = 0; j < J; j++) {
             float l[10] = {pose->tx[j], pose->ty[j], pose->tz[j], pose->qx[j], pose->qy[j], pose->qz[j], pose->qw[j],

@@ -1,12 +1,13 @@
-/* src/core/graph_deltas.c - additive layers' delta clips, built once when
- * a graph is created: every clip an additive first-frame layer plays, minus
- * the layer's reference for its state. The graph owns them (shared,
- * immutable); per frame the layer samples its delta and applies it. */
+/* src/build/graph_deltas.c - additive layers' delta clips, baked once when
+ * a graph is compiled (libstance_build): every clip an additive first-frame
+ * layer plays, minus the layer's reference for its state. The graph owns
+ * them (shared, immutable; a compiled file holds them as exact clips); per
+ * frame the layer samples its delta and applies it. */
 #include <stdio.h>
 #include <string.h>
 
+#include "build/graph_build.h"
 #include "core/fused.h"
-#include "core/graph_build.h"
 #include "core/internal.h"
 
 /* The delta of `clip` against `ref`: the clip sampled at each of its keys,
@@ -36,8 +37,8 @@ static stance_status make_delta(const stance_graph *g, const stance_clip *clip, 
     float *tv = vals, *rv = vals + (size_t)J * K * 3, *sv = vals + (size_t)J * K * 7;
     for (int k = 0; k < K; k++) {
         times[k] = clip->key_count > 0 ? clip->times[k] : 0.0f;
-        stance_clip_sample(clip, times[k], NULL, &sample);
-        stance_pose_additive_make(&delta, &sample, ref);
+        stance_clip_sample(clip, times[k], NULL, &sample, NULL);
+        stance_pose_additive_make(&delta, &sample, ref, NULL);
         for (int j = 0; j < J; j++) {
             float *t = tv + ((size_t)j * K + (size_t)k) * 3, *r = rv + ((size_t)j * K + (size_t)k) * 4;
             float *sc = sv + ((size_t)j * K + (size_t)k) * 3;
@@ -112,7 +113,7 @@ stance_status gr_build_deltas(stance_graph *g, stance_error *err) {
             pm = st_alloc(&g->allocator, pb, 64);
             if (!pm) return st_fail(err, STANCE_ERR_MEMORY, "graph: out of memory building additive deltas");
             stance_pose_init(&rest, J, pm, pb, NULL);
-            stance_pose_set_rest(&rest, g->skeleton);
+            stance_pose_set_rest(&rest, g->skeleton, NULL);
         }
         s = deltas_in(g, gl->machine, &rest, 1, gl, &rest, err);
     }

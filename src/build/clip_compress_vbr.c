@@ -1,4 +1,4 @@
-/* src/core/clip_compress_vbr.c - the compressor's second search: a bit rate
+/* src/build/clip_compress_vbr.c - the compressor's second search: a bit rate
  * per segment of 16 keys for every moving track (ST_PACK_LAT, .stance v5),
  * rotations without their largest component (chosen per segment), every key
  * rounded to its track's lattice at the segment's step (clip_lattice.h: the
@@ -15,7 +15,7 @@
  * (st_compress_vbr_bytes). */
 #include <float.h>
 
-#include "core/clip_compress.h"
+#include "build/clip_compress.h"
 #include "core/clip_lattice.h"
 
 typedef struct vtrack {

@@ -1,9 +1,9 @@
-/* src/core/clip_compress.h - what the clip compressor's two searches share
+/* src/build/clip_compress.h - what the clip compressor's two searches share
  * (clip_compress.c: a key spacing and precision per track; clip_compress_vbr.c:
  * a bit rate per segment of 16 keys): the working set of evaluation points
  * and the double-precision model-space error at virtual vertices. Not public. */
-#ifndef STANCE_CLIP_COMPRESS_H
-#define STANCE_CLIP_COMPRESS_H
+#ifndef STANCE_BUILD_CLIP_COMPRESS_H
+#define STANCE_BUILD_CLIP_COMPRESS_H
 
 #include <math.h>
 #include <string.h>

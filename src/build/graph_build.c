@@ -1,12 +1,19 @@
-/* src/core/graph.c - builds a stance_graph from its description: validates
- * every name, index and value, resolves names to indices, orders each
- * state's transitions, precomputes additive reference poses, and lays it all
- * out in one allocation. Also the graph's read-only queries. */
+/* src/build/graph_build.c - compiles a stance_graph from its description
+ * (libstance_build): validates every name, index and value, resolves names
+ * to indices, orders each state's transitions, flattens the machine trees
+ * into the frame's program (src/core/graph_program.c),
+ * precomputes additive reference poses, then (graph_deltas.c,
+ * graph_ik_build.c) the delta clips, the scale caps and the IK stage; then
+ * writes it as a compiled graph (graph_write.c) and binds that
+ * (src/core/graph_bind.c), so the graph a caller gets is exactly what
+ * loading a compiled file gives, checked by the same runtime code. */
 #include <stdio.h>
 #include <math.h>
 #include <string.h>
 
-#include "core/graph_build.h"
+#include "build/graph_build.h"
+#include "core/graph_bind.h"
+#include "core/graph_derive.h"
 #include "core/internal.h"
 #include "core/names.h"
 #include "stance/build.h"
@@ -247,7 +254,7 @@ static stance_status validate(const stance_graph_desc *d, stance_error *err, int
 
 typedef struct layout {
     size_t off, params, states, trans, state_trans, any_trans, conds, entries, machines, layers, masks, ref_structs, ref_mem,
-        deltas, scale_cap;
+        steps, deltas, scale_cap;
 } layout;
 
 static size_t take(size_t *off, size_t bytes) {
@@ -256,74 +263,39 @@ static size_t take(size_t *off, size_t bytes) {
     return at;
 }
 
-/* Each machine's root layer (the layer whose tree holds it) and that of its
- * nested machines, down the nesting (at most STANCE_MAX_NEST deep). */
-static void set_root_layer(stance_graph *g, int m, int root_layer) {
-    g_machine *gm = &g->machines[m];
-    gm->root_layer = root_layer;
-    for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++)
-        if (g->states[s].sub_machine >= 0) set_root_layer(g, g->states[s].sub_machine, root_layer);
-}
-
-/* Each machine's root layer, cursor count and whether it keeps history;
- * which layers the fused passes may take. */
+/* The machine trees in one flat order, each machine's root layer, cursor
+ * count and flags, and the layers the fused passes may take (the runtime's
+ * definitions: src/core/graph_derive.c). */
 static void flatten(stance_graph *g) {
+    int cap[STANCE_MAX_MACHINES], hist[STANCE_MAX_MACHINES], has[STANCE_MAX_MACHINES];
+    gr_machine_flags(g, cap, hist, has);
     for (int m = 0; m < g->machine_count; m++) {
         g_machine *gm = &g->machines[m];
-        gm->root_layer = -1;
-        gm->clip_cap = 1;
-        gm->history = 0;
-        gm->has_trans = gm->any_count > 0;
-        for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++) {
-            if (g->states[s].entry_count > gm->clip_cap) gm->clip_cap = g->states[s].entry_count;
-            if (g->states[s].trans_count > 0) gm->has_trans = 1;
-        }
+        gm->clip_cap = cap[m], gm->history = hist[m], gm->has_trans = has[m];
     }
-    for (int t = 0; t < g->trans_count; t++) {
-        stance_switch_mode md = g->trans[t].mode;
-        if (md == STANCE_SWITCH_INERTIALIZE || md == STANCE_SWITCH_INERTIALIZE_SIMPLE || md == STANCE_SWITCH_DEADBLEND)
-            g->machines[g->states[g->trans[t].to].machine].history = 1;
-    }
-    for (int m = 0; m < g->machine_count; m++)
-        if (g->machines[m].parent_state < 0) set_root_layer(g, m, g->machines[m].layer);
-    for (int l = 0; l < g->layer_count; l++) { /* g_layer.fusable */
-        g_layer *gl = &g->layers[l];
-        const g_machine *gm = &g->machines[gl->machine];
-        const int kind = gl->mode == STANCE_LAYER_ADDITIVE ? gl->additive_ref == STANCE_ADDITIVE_FIRST_FRAME
-                                                           : gl->space != STANCE_SPACE_MESH;
-        int nests = 0;
-        for (int s = gm->state_first; s < gm->state_first + gm->state_count; s++) nests |= g->states[s].sub_machine >= 0;
-        gl->fusable = l > 0 && kind && !nests;
-    }
+    gr_fill_program(g); /* the frame's program and the root layers (src/core/graph_program.c) */
+    for (int l = 0; l < g->layer_count; l++) g->layers[l].fusable = gr_layer_fusable(g, l);
 }
 
-/* g_state.same_scale of every blend space (after the deltas: the clips its
- * plan samples). */
-static void mark_same_scales(stance_graph *g) {
-    for (int si = 0; si < g->state_count; si++) {
-        g_state *gs = &g->states[si];
-        gs->same_scale = 0;
-        if (gs->type != STANCE_MOTION_BLEND1D && gs->type != STANCE_MOTION_BLEND2D) continue;
-        const g_entry *e = g->entries + gs->entry_first;
-        const stance_clip *c0 = e[0].delta ? e[0].delta : e[0].clip;
-        int same = 1;
-        for (int i = 0; i < gs->entry_count && same; i++) {
-            const stance_clip *c = e[i].delta ? e[i].delta : e[i].clip;
-            same = !c->packed && c->s_keys == 1 && c->padded_count == c0->padded_count &&
-                   !memcmp(c->s, c0->s, sizeof(float) * 3 * (size_t)c0->padded_count);
-        }
-        for (int k = 0; k < 3 * c0->padded_count && same; k++) same = !(c0->s[k] == 0.0f && signbit(c0->s[k]));
-        gs->same_scale = same;
-    }
+/* The scale caps (src/core/graph_bounds.c): the bounds the chain rule holds
+ * for, refused when a chain multiplies past STANCE_MAX_SCALE; those of delta
+ * clips never below a legal scale. After the delta clips. */
+static stance_status build_bounds(stance_graph *g, stance_error *err) {
+    const int pc = st_pad8(g->skeleton->joint_count);
+    float *peak = g->scale_cap, *dpeak = g->scale_cap + pc;
+    gr_scale_peaks(g, peak, dpeak);
+    stance_status s = gr_check_chain(g, peak, dpeak, err);
+    for (int j = 0; j < g->skeleton->joint_count; j++) dpeak[j] = fmaxf(dpeak[j], STANCE_MIN_SCALE);
+    return s;
 }
 
-stance_status stance_graph_create(const stance_graph_desc *d, const stance_allocator *allocator, stance_graph **out,
-                                  stance_error *err) {
+stance_status gb_compile(const stance_graph_desc *d, const stance_allocator *allocator, stance_graph **out,
+                         stance_error *err) {
     if (!out) FAIL(STANCE_ERR_ARGUMENT, "graph: out is NULL");
     *out = NULL;
     if (!d) FAIL(STANCE_ERR_ARGUMENT, "graph: desc is NULL");
     if (st_check_allocator(allocator, "graph", err)) return STANCE_ERR_ARGUMENT;
-    int S, T, C, E;
+    int S = 0, T = 0, C = 0, E = 0;
     stance_status st = validate(d, err, &S, &T, &C, &E);
     if (st) return st;
     const stance_skeleton *sk = d->skeleton;
@@ -351,6 +323,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     lo.masks = take(&off, sizeof(float) * (size_t)st_pad8(J) * (size_t)L); /* padded with zeros */
     lo.ref_structs = take(&off, sizeof(stance_pose) * (size_t)R);
     lo.ref_mem = take(&off, pose_bytes * (size_t)R);
+    lo.steps = take(&off, sizeof(g_step) * (size_t)M);
     lo.deltas = take(&off, sizeof(stance_clip *) * (size_t)(S + E));
     lo.scale_cap = take(&off, sizeof(float) * 2 * (size_t)st_pad8(J));
     size_t bytes = off;
@@ -370,6 +343,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
     g->layers = (g_layer *)(mem + lo.layers);
     g->masks = (float *)(mem + lo.masks);
     g->ref_poses = (stance_pose *)(mem + lo.ref_structs);
+    g->steps = (g_step *)(mem + lo.steps);
     g->deltas = (stance_clip **)(mem + lo.deltas);
     g->scale_cap = (float *)(mem + lo.scale_cap);
     g->param_count = d->param_count, g->state_count = S, g->machine_count = M, g->layer_count = L;
@@ -400,7 +374,7 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
             memcpy(gs->name, sd->name, strlen(sd->name) + 1);
             gs->machine = m;
             gs->type = sd->type;
-            gs->clip = sd->clip;
+            gs->clip = sd->type == STANCE_MOTION_CLIP ? sd->clip : NULL; /* a blend space plays its entries */
             gs->once = sd->once;
             gs->speed_warp = sd->speed_warp != 0;
             gs->fade_time = sd->fade_time;
@@ -506,137 +480,78 @@ stance_status stance_graph_create(const stance_graph_desc *d, const stance_alloc
                      : gs->entry_count ? g->entries[gs->entry_first].clip : NULL;
                 gs->ref_pose = g->ref_pose_count;
             }
-            if (clip) stance_clip_sample(clip, 0.0f, NULL, p);
-            else stance_pose_set_rest(p, sk);
+            if (clip) stance_clip_sample(clip, 0.0f, NULL, p, NULL);
+            else stance_pose_set_rest(p, sk, NULL);
             g->ref_pose_count++;
         }
     }
     flatten(g);
     st = gr_build_deltas(g, err);
-    if (!st) st = gr_build_bounds(g, err); /* issue 22: the chain rule */
-    if (!st) mark_same_scales(g);
+    if (!st) st = build_bounds(g, err); /* issue 22: the chain rule */
+    for (int s = 0; !st && s < g->state_count; s++) g->states[s].same_scale = gr_same_scale(g, s);
     if (!st) st = gr_build_ik(g, d, err);
-    if (!st) st = gr_build_program(g, err);
+    if (!st) gr_fill_ik_ranges(g); /* each entry's local-to-model range (src/core/graph_program.c) */
     if (st) {
-        stance_graph_destroy(g);
+        gb_destroy(g);
         return st;
     }
     *out = g;
-    return st_ok(err);
+    return STANCE_OK;
 }
 
-void stance_graph_destroy(stance_graph *g) {
+void gb_destroy(stance_graph *g) {
     if (!g) return;
     for (int i = 0; i < g->delta_count; i++) stance_clip_destroy(g->deltas[i]);
     gr_destroy_ik(g);
-    gr_destroy_program(g);
     stance_allocator al = g->allocator;
     st_free(&al, g, g->bytes);
 }
 
-const stance_skeleton *stance_graph_skeleton(const stance_graph *g) { return g ? g->skeleton : NULL; }
-int stance_graph_param_count(const stance_graph *g) { return g ? g->param_count : 0; }
-int stance_graph_find_param(const stance_graph *g, const char *name) {
-    if (!g || !name) return -1;
-    for (int i = 0; i < g->param_count; i++)
-        if (!strcmp(g->params[i].name, name)) return i;
-    return -1;
+stance_status gb_bind_compiled(const stance_graph *built, const stance_clip *const *clips, int clip_count,
+                               const stance_allocator *allocator, stance_graph **out, stance_error *err) {
+    size_t size = 0;
+    stance_status s = st_graph_section_check(built, clips, clip_count, err);
+    if (s) return s;
+    size = st_graph_section_write(built, clips, clip_count, NULL);
+    stance_allocator al = st_allocator(allocator);
+    unsigned char *bytes = st_alloc(&al, size, 16);
+    if (!bytes) return st_fail(err, STANCE_ERR_MEMORY, "graph: allocation of %zu bytes failed", size);
+    st_graph_section_write(built, clips, clip_count, bytes);
+    stance_error e = {STANCE_OK, ""};
+    s = st_graph_bind(bytes, size, built->skeleton, clips, clip_count, &al, out, &e);
+    st_free(&al, bytes, size);
+    if (s == STANCE_ERR_MEMORY) return st_fail(err, s, "%s", e.message);
+    if (s) return st_fail(err, s, "graph: internal error: the compiled graph does not bind (%s)", e.message);
+    return STANCE_OK;
 }
-const char *stance_graph_param_name(const stance_graph *g, int p) {
-    return g && p >= 0 && p < g->param_count ? g->params[p].name : "";
-}
-stance_param_type stance_graph_param_type(const stance_graph *g, int p) {
-    return g && p >= 0 && p < g->param_count ? g->params[p].type : STANCE_PARAM_FLOAT;
-}
-int stance_graph_machine_count(const stance_graph *g) { return g ? g->machine_count : 0; }
-int stance_graph_find_machine(const stance_graph *g, const char *name) {
-    if (!g || !name) return -1;
-    for (int i = 0; i < g->machine_count; i++)
-        if (!strcmp(g->machines[i].name, name)) return i;
-    return -1;
-}
-const char *stance_graph_machine_name(const stance_graph *g, int m) {
-    return g && m >= 0 && m < g->machine_count ? g->machines[m].name : "";
-}
-int stance_graph_state_count(const stance_graph *g) { return g ? g->state_count : 0; }
-int stance_graph_find_state(const stance_graph *g, const char *name) {
-    if (!g || !name) return -1;
-    const char *slash = strchr(name, '/');
-    if (slash) {
-        size_t ml = (size_t)(slash - name);
-        for (int s = 0; s < g->state_count; s++) {
-            const char *mn = g->machines[g->states[s].machine].name;
-            if (strlen(mn) == ml && !strncmp(mn, name, ml) && !strcmp(g->states[s].name, slash + 1)) return s;
-        }
-        return -1;
+
+stance_status stance_graph_create(const stance_graph_desc *d, const stance_allocator *allocator, stance_graph **out,
+                                  stance_error *err) {
+    if (!out) FAIL(STANCE_ERR_ARGUMENT, "graph: out is NULL");
+    *out = NULL;
+    stance_graph *built = NULL;
+    stance_status s = gb_compile(d, allocator, &built, err);
+    if (s) return s;
+    /* the clips it plays, by index: stance_graph_clips's order, then the layers' reference clips */
+    const int n = stance_graph_clips(built, NULL, 0);
+    stance_allocator al = st_allocator(allocator);
+    const size_t tb = sizeof(const stance_clip *) * (size_t)(n + built->layer_count + 1);
+    const stance_clip **table = st_alloc(&al, tb, 16);
+    if (!table) {
+        gb_destroy(built);
+        return st_fail(err, STANCE_ERR_MEMORY, "graph: allocation of %zu bytes failed", tb);
     }
-    int found = -1;
-    for (int s = 0; s < g->state_count; s++)
-        if (!strcmp(g->states[s].name, name)) {
-            if (found >= 0) return -1; /* ambiguous: say Machine/State */
-            found = s;
-        }
-    return found;
-}
-const char *stance_graph_state_name(const stance_graph *g, int s) {
-    return g && s >= 0 && s < g->state_count ? g->states[s].name : "";
-}
-int stance_graph_state_machine(const stance_graph *g, int s) {
-    return g && s >= 0 && s < g->state_count ? g->states[s].machine : -1;
-}
-int stance_graph_layer_count(const stance_graph *g) { return g ? g->layer_count : 0; }
-int stance_graph_find_layer(const stance_graph *g, const char *name) {
-    if (!g || !name) return -1;
-    for (int i = 0; i < g->layer_count; i++)
-        if (!strcmp(g->layers[i].name, name)) return i;
-    return -1;
-}
-const char *stance_graph_layer_name(const stance_graph *g, int l) {
-    return g && l >= 0 && l < g->layer_count ? g->layers[l].name : "";
-}
-int stance_graph_layer_machine(const stance_graph *g, int l) {
-    return g && l >= 0 && l < g->layer_count ? g->layers[l].machine : -1;
-}
-int stance_graph_layer_priority(const stance_graph *g, int l) {
-    return g && l >= 0 && l < g->layer_count ? g->layers[l].priority : 0;
-}
-static const char *param_at(const void *set, int i) { return ((const stance_graph *)set)->params[i].name; }
-const char *stance_graph_closest_param(const stance_graph *g, const char *name) {
-    const char *best = g ? st_closest_name(name, param_at, g, g->param_count, NULL) : NULL;
-    return best ? best : "";
+    int count = stance_graph_clips(built, table, n);
+    for (int l = 0; l < built->layer_count; l++) {
+        const stance_clip *r = built->layers[l].ref_clip;
+        int seen = !r;
+        for (int i = 0; i < count && !seen; i++) seen = table[i] == r;
+        if (!seen) table[count++] = r;
+    }
+    s = gb_bind_compiled(built, table, count, allocator, out, err);
+    st_free(&al, table, tb);
+    gb_destroy(built);
+    return s ? s : st_ok(err);
 }
 
-float stance_graph_state_fade_time(const stance_graph *g, int s) {
-    return g && s >= 0 && s < g->state_count ? g->states[s].fade_time : 0.0f;
-}
-int stance_graph_state_once(const stance_graph *g, int s) {
-    return g && s >= 0 && s < g->state_count ? g->states[s].once : 0;
-}
-stance_layer_mode stance_graph_layer_mode(const stance_graph *g, int l) {
-    return g && l >= 0 && l < g->layer_count ? g->layers[l].mode : STANCE_LAYER_OVERRIDE;
-}
 
-/* How many clips state s plays, and its i-th. */
-static int state_clip_count(const g_state *st) {
-    return st->type == STANCE_MOTION_CLIP ? 1 : st->type == STANCE_MOTION_MACHINE ? 0 : st->entry_count;
-}
-static const stance_clip *state_clip(const stance_graph *g, const g_state *st, int i) {
-    return st->type == STANCE_MOTION_CLIP ? st->clip : g->entries[st->entry_first + i].clip;
-}
-
-int stance_graph_clips(const stance_graph *g, const stance_clip **clips, int cap) {
-    if (!g) return 0;
-    int n = 0;
-    for (int s = 0; s < g->state_count; s++)
-        for (int i = 0; i < state_clip_count(&g->states[s]); i++) {
-            const stance_clip *c = state_clip(g, &g->states[s], i);
-            int seen = 0; /* first use: no earlier (state, entry) plays it */
-            for (int s2 = 0; s2 <= s && !seen; s2++)
-                for (int i2 = 0; i2 < (s2 < s ? state_clip_count(&g->states[s2]) : i) && !seen; i2++)
-                    seen = state_clip(g, &g->states[s2], i2) == c;
-            if (seen) continue;
-            if (clips && n < cap) clips[n] = c;
-            n++;
-        }
-    return n;
-}

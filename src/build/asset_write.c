@@ -1,0 +1,317 @@
+/* src/build/asset_write.c - the .stance writer (libstance_build): the
+ * header, SKEL, CLIP (exact and compressed), SKIN and MESH sections and the
+ * compiled graph's GRPH section (src/build/graph_write.c), to bytes or a
+ * file. The byte layout is owned and documented by the readers in the
+ * runtime (src/core/asset.c, asset_packed.c, asset_mesh.c, asset_graph.c);
+ * this file writes exactly what they read. Two passes: measure (buf NULL),
+ * then write. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "build/graph_build.h"
+#include "build/write.h"
+#include "core/clip_lattice.h"
+#include "core/clip_packed.h"
+
+static void write_skeleton(writer *w, const stance_skeleton *sk) {
+    size_t at = begin_section(w, "SKEL");
+    w_u32(w, (uint32_t)sk->joint_count);
+    for (int j = 0; j < sk->joint_count; j++) {
+        w_name(w, stance_skeleton_joint_name(sk, j));
+        w_u32(w, (uint32_t)sk->parents[j]);
+        const stance_transform *r = &sk->rest[j];
+        for (int c = 0; c < 3; c++) w_f32(w, r->t[c]);
+        for (int c = 0; c < 4; c++) w_f32(w, r->r[c]);
+        for (int c = 0; c < 3; c++) w_f32(w, r->s[c]);
+    }
+    end_section(w, at);
+}
+
+static void write_events_root(writer *w, const stance_clip *c) {
+    w_u32(w, (uint32_t)c->event_count);
+    for (int i = 0; i < c->event_count; i++) {
+        w_name(w, c->events[i].name);
+        w_f32(w, c->events[i].time);
+    }
+    const int root_n = c->root_key_count;
+    w_u32(w, (uint32_t)root_n);
+    for (int k = 0; k < root_n; k++) w_f32(w, c->root_times[k]);
+    for (int k = 0; k < 3 * root_n; k++) w_f32(w, c->root_values[k]);
+}
+
+static void write_track_head(writer *w, int joint, int channel, int shift, int bits) {
+    w_u8(w, (unsigned)joint & 0xFFu);
+    w_u8(w, (unsigned)joint >> 8);
+    w_u8(w, (unsigned)channel);
+    w_u8(w, (unsigned)shift);
+    w_u8(w, (unsigned)bits);
+}
+
+static void write_packed_clip(writer *w, const stance_clip *c) {
+    size_t at = begin_section(w, "CLIP");
+    const st_packed *p = c->packed;
+    w_name(w, c->name);
+    w_f32(w, c->duration);
+    w_u32(w, FLAG_PACKED | (c->slerp ? FLAG_SLERP : 0u) | (c->root_from_joint0 ? FLAG_ROOT_JOINT0 : 0u));
+    w_f32(w, c->root_speed);
+    w_u32(w, (uint32_t)c->key_count);
+    w_u8(w, p->uniform_grid ? 1u : 0u);
+    if (p->uniform_grid) w_f32(w, c->times[1]);
+    else
+        for (int k = 0; k < c->key_count; k++) w_f32(w, c->times[k]);
+    w_f32(w, p->max_error);
+    w_f32(w, p->vertex_distance);
+    w_u32(w, (uint32_t)(p->const_count + p->track_count));
+    for (int i = 0; i < p->const_count; i++) {
+        const st_ptrack_desc *t = &p->consts[i];
+        write_track_head(w, t->joint, t->channel, 0, 0);
+        for (int e = 0; e < (t->channel == 1 ? 4 : 3); e++) w_f32(w, t->values[e]);
+    }
+    for (int i = 0; i < p->track_count; i++) {
+        const st_ptrack *t = &p->tracks[i];
+        const int width = t->channel == 1 ? 4 : 3;
+        write_track_head(w, t->joint, t->channel, t->shift, t->bits);
+        if (t->bits == ST_PACK_RAW) {
+            for (size_t k = 0; k < (size_t)t->n * (size_t)width; k++) w_f32(w, p->raw[t->offset + k]);
+        } else if (t->bits == ST_PACK_LAT) {
+            for (int e = 0; e < 3; e++) w_f32(w, t->min[e]);
+            for (int e = 0; e < 3; e++) w_f32(w, t->ext[e]);
+            w_bytes(w, p->data + t->offset, st_lat_bytes(t->n, p->data + t->offset, SIZE_MAX));
+        } else if (st_is_vbr(t->bits)) {
+            for (int e = 0; e < 3; e++) w_f32(w, t->min[e]);
+            for (int e = 0; e < 3; e++) w_f32(w, t->ext[e]);
+            w_bytes(w, p->data + t->offset, st_vbr_bytes(t->n, p->data + t->offset));
+        } else {
+            for (int e = 0; e < 3; e++) w_f32(w, t->min[e]);
+            for (int e = 0; e < 3; e++) w_f32(w, t->ext[e]);
+            w_bytes(w, p->data + t->offset, st_ptrack_bytes(t->n, t->bits));
+        }
+    }
+    if (p->root_derived) { /* the path is joint 0's stored translation: events, then no root keys */
+        stance_clip shell = *c;
+        shell.root_key_count = 0;
+        write_events_root(w, &shell);
+    } else {
+        write_events_root(w, c);
+    }
+    end_section(w, at);
+}
+
+void st_write_clip(writer *w, const stance_clip *c) {
+    if (c->packed) {
+        write_packed_clip(w, c);
+        return;
+    }
+    size_t at = begin_section(w, "CLIP");
+    const int J = c->joint_count, pc = c->padded_count;
+    w_name(w, c->name);
+    w_f32(w, c->duration);
+    w_u32(w, (c->slerp ? FLAG_SLERP : 0u) | (c->root_from_joint0 ? FLAG_ROOT_JOINT0 : 0u));
+    w_f32(w, c->root_speed);
+    w_u32(w, (uint32_t)c->key_count);
+    for (int k = 0; k < c->key_count; k++) w_f32(w, c->times[k]);
+    for (int j = 0; j < J; j++) w_u8(w, c->animated[j] & 7u);
+    const int blocks[3] = {c->t_keys, c->r_keys, c->s_keys};
+    const float *data[3] = {c->t, c->r, c->s};
+    for (int ch = 0; ch < 3; ch++) w_u32(w, (uint32_t)blocks[ch]);
+    for (int ch = 0; ch < 3; ch++) {
+        const int width = ch == 1 ? 4 : 3;
+        for (int j = 0; j < J; j++) {
+            if (!(c->animated[j] & (1u << ch))) continue;
+            if (ch == 0 && j == 0 && c->root_from_joint0) continue; /* stored as the root path */
+            for (int k = 0; k < blocks[ch]; k++) {
+                const float *blk = data[ch] + (size_t)k * (size_t)width * (size_t)pc;
+                for (int e = 0; e < width; e++) w_f32(w, blk[(size_t)e * (size_t)pc + (size_t)j]);
+            }
+        }
+    }
+    write_events_root(w, c);
+    end_section(w, at);
+}
+
+static void w_u16(writer *w, unsigned v) {
+    unsigned char b[2] = {(unsigned char)v, (unsigned char)(v >> 8)};
+    w_bytes(w, b, 2);
+}
+
+static stance_status check_skins(const stance_asset *a, stance_error *err) {
+    if (a->skin_count < 0 || a->skin_count > STANCE_MAX_SKINS || (a->skin_count > 0 && !a->skins))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "asset: skin_count %d is not in 0..%d or skins is NULL",
+                       a->skin_count, STANCE_MAX_SKINS);
+    if (a->mesh_count < 0 || a->mesh_count > STANCE_MAX_MESHES || (a->mesh_count > 0 && !a->meshes))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "asset: mesh_count %d is not in 0..%d or meshes is NULL",
+                       a->mesh_count, STANCE_MAX_MESHES);
+    for (int i = 0; i < a->skin_count; i++) {
+        const stance_skin *s = a->skins[i];
+        if (!s) return st_fail(err, STANCE_ERR_ARGUMENT, "asset: skin %d is NULL", i);
+        if (s->skeleton_joint_count != a->skeleton->joint_count)
+            return st_fail(err, STANCE_ERR_ARGUMENT, "asset: skin '%s' was made for %d joints, the skeleton has %d",
+                           s->name, s->skeleton_joint_count, a->skeleton->joint_count);
+    }
+    for (int i = 0; i < a->mesh_count; i++) {
+        const stance_mesh *m = a->meshes[i];
+        if (!m) return st_fail(err, STANCE_ERR_ARGUMENT, "asset: mesh %d is NULL", i);
+        if (m->skin < -1 || m->skin >= a->skin_count)
+            return st_fail(err, STANCE_ERR_ARGUMENT, "asset: mesh '%s' has skin %d, not in -1..%d", m->name, m->skin,
+                           a->skin_count - 1);
+        if (m->skin < 0) {
+            if (m->joints || m->weights)
+                return st_fail(err, STANCE_ERR_ARGUMENT, "asset: rigid mesh '%s' has joints or weights", m->name);
+            continue;
+        }
+        if (!m->joints || !m->weights)
+            return st_fail(err, STANCE_ERR_ARGUMENT, "asset: skinned mesh '%s' has no joints or weights", m->name);
+        const int n = a->skins[m->skin]->joint_count;
+        for (size_t k = 0; k < (size_t)STANCE_SKIN_INFLUENCES * (size_t)m->vertex_count; k++)
+            if (m->joints[k] >= n)
+                return st_fail(err, STANCE_ERR_ARGUMENT, "asset: mesh '%s' uses skin joint %u, skin '%s' has %d",
+                               m->name, (unsigned)m->joints[k], a->skins[m->skin]->name, n);
+    }
+    return STANCE_OK;
+}
+
+static void write_skin(writer *w, const stance_skin *skin) {
+    size_t at = begin_section(w, "SKIN");
+    w_name(w, skin->name);
+    w_u32(w, (uint32_t)skin->joint_count);
+    for (int k = 0; k < skin->joint_count; k++) w_u32(w, (uint32_t)skin->joints[k]);
+    for (size_t i = 0; i < 16 * (size_t)skin->joint_count; i++) w_f32(w, skin->inverse_bind[i]);
+    end_section(w, at);
+}
+
+static void write_mesh(writer *w, const stance_mesh *m) {
+    size_t at = begin_section(w, "MESH");
+    const size_t V = (size_t)m->vertex_count;
+    w_name(w, m->name);
+    w_u32(w, (uint32_t)m->skin);
+    w_u32(w, m->uvs ? MESH_UVS : 0u);
+    w_u32(w, (uint32_t)m->vertex_count);
+    w_u32(w, (uint32_t)m->index_count);
+    for (int c = 0; c < 4; c++) w_f32(w, m->base_color[c]);
+    for (size_t i = 0; i < 3 * V; i++) w_f32(w, m->positions[i]);
+    for (size_t i = 0; i < 3 * V; i++) w_f32(w, m->normals[i]);
+    if (m->uvs)
+        for (size_t i = 0; i < 2 * V; i++) w_f32(w, m->uvs[i]);
+    if (m->skin >= 0) {
+        for (size_t i = 0; i < STANCE_SKIN_INFLUENCES * V; i++) w_u16(w, m->joints[i]);
+        for (size_t i = 0; i < STANCE_SKIN_INFLUENCES * V; i++) w_f32(w, m->weights[i]);
+    }
+    for (int i = 0; i < m->index_count; i++) w_u32(w, m->indices[i]);
+    end_section(w, at);
+}
+static void write_asset(writer *w, const stance_asset *a, const stance_graph *graph) {
+    w_bytes(w, ST_ASSET_MAGIC, 8);
+    w_u32(w, STANCE_ASSET_VERSION);
+    w_u32(w, 0);
+    w_u64(w, 0); /* payload size, patched by the caller */
+    w_u64(w, 0); /* checksum, likewise */
+    write_skeleton(w, a->skeleton);
+    for (int i = 0; i < a->clip_count; i++) st_write_clip(w, a->clips[i]);
+    for (int i = 0; i < a->skin_count; i++) write_skin(w, a->skins[i]);
+    for (int i = 0; i < a->mesh_count; i++) write_mesh(w, a->meshes[i]);
+    if (graph) { /* the compiled graph, last (src/build/graph_write.c) */
+        size_t at = begin_section(w, "GRPH");
+        w->pos += st_graph_section_write(graph, (const stance_clip *const *)a->clips, a->clip_count, w->buf ? w->buf + w->pos : NULL);
+        end_section(w, at);
+    }
+}
+
+static stance_status check_asset(const stance_asset *a, stance_error *err) {
+    if (!a || !a->skeleton)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "asset: asset or its skeleton is NULL");
+    if (a->clip_count < 0 || a->clip_count > STANCE_MAX_CLIPS || (a->clip_count > 0 && !a->clips))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "asset: clip_count %d is not in 0..%d or clips is NULL",
+                       a->clip_count, STANCE_MAX_CLIPS);
+    for (int i = 0; i < a->clip_count; i++) {
+        const stance_clip *c = a->clips[i];
+        if (!c) return st_fail(err, STANCE_ERR_ARGUMENT, "asset: clip %d is NULL", i);
+        if (c->joint_count != a->skeleton->joint_count)
+            return st_fail(err, STANCE_ERR_ARGUMENT, "asset: clip '%s' has %d joints, the skeleton %d",
+                           c->name, c->joint_count, a->skeleton->joint_count);
+    }
+    return check_skins(a, err);
+}
+
+/* The graph `d` describes, compiled on the asset's skeleton; every clip it
+ * plays must be one of the asset's (they are saved by index). */
+static stance_status compile_for(const stance_asset *a, const stance_graph_desc *d, const stance_allocator *al,
+                                 stance_graph **out, stance_error *err) {
+    if (d->skeleton && d->skeleton != a->skeleton)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "graph: the description's skeleton is not the asset's");
+    stance_graph_desc on = *d;
+    on.skeleton = a->skeleton;
+    stance_status s = gb_compile(&on, al, out, err);
+    if (!s) s = st_graph_section_check(*out, (const stance_clip *const *)a->clips, a->clip_count, err);
+    if (s) gb_destroy(*out), *out = NULL;
+    return s;
+}
+
+stance_status stance_asset_save_graph_memory(const stance_asset *asset, const stance_graph_desc *graph,
+                                             void **out_bytes, size_t *out_size, const stance_allocator *allocator,
+                                             stance_error *err) {
+    if (!out_bytes || !out_size)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "asset save: out_bytes or out_size is NULL");
+    *out_bytes = NULL;
+    *out_size = 0;
+    if (st_check_allocator(allocator, "asset save", err)) return STANCE_ERR_ARGUMENT;
+    stance_status s = check_asset(asset, err);
+    stance_graph *g = NULL;
+    if (!s && graph) s = compile_for(asset, graph, allocator, &g, err);
+    if (s) return s;
+    writer w = {NULL, 0};
+    write_asset(&w, asset, g);
+    size_t size = w.pos;
+    unsigned char *buf = st_alloc(allocator, size, 16);
+    if (!buf) {
+        gb_destroy(g);
+        return st_fail(err, STANCE_ERR_MEMORY, "asset save: allocation of %zu bytes failed", size);
+    }
+    w.buf = buf;
+    w.pos = 0;
+    write_asset(&w, asset, g);
+    gb_destroy(g);
+    writer head = {buf, 16};
+    w_u64(&head, (uint64_t)(size - ST_ASSET_HEADER_BYTES));
+    w_u64(&head, stance_asset_checksum(buf + ST_ASSET_HEADER_BYTES, size - ST_ASSET_HEADER_BYTES));
+    *out_bytes = buf;
+    *out_size = size;
+    return st_ok(err);
+}
+
+stance_status stance_asset_save_memory(const stance_asset *asset, void **out_bytes, size_t *out_size,
+                                       const stance_allocator *allocator, stance_error *err) {
+    return stance_asset_save_graph_memory(asset, NULL, out_bytes, out_size, allocator, err);
+}
+
+void stance_asset_free_bytes(void *bytes, size_t size, const stance_allocator *allocator) {
+    st_free(allocator, bytes, size);
+}
+
+stance_status stance_asset_save_file(const stance_asset *asset, const char *path, stance_error *err) {
+    return stance_asset_save_graph_file(asset, NULL, path, err);
+}
+
+stance_status stance_asset_save_graph_file(const stance_asset *asset, const stance_graph_desc *graph, const char *path,
+                                           stance_error *err) {
+    if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "asset save: path is NULL or empty");
+    void *bytes = NULL;
+    size_t size = 0;
+    stance_status s = stance_asset_save_graph_memory(asset, graph, &bytes, &size, NULL, err);
+    if (s) return st_asset_prefixed(s, path, err);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        int e = errno;
+        stance_asset_free_bytes(bytes, size, NULL);
+        return st_fail(err, STANCE_ERR_IO, "%s: cannot open for writing: %s", path, strerror(e));
+    }
+    size_t wrote = fwrite(bytes, 1, size, f);
+    int close_failed = fclose(f) != 0;
+    stance_asset_free_bytes(bytes, size, NULL);
+    if (wrote != size || close_failed) {
+        remove(path);
+        return st_fail(err, STANCE_ERR_IO, "%s: write failed", path);
+    }
+    return st_ok(err);
+}
+
