@@ -239,7 +239,7 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
             if (pf >= 0) u = into_frame(model, pf, u);
             local->tx[f] += u.x, local->ty[f] += u.y, local->tz[f] += u.z;
         }
-        stance_local_to_model(model, local, sk, NULL, NULL);
+        st_local_to_model(model, local, sk, NULL);
     }
     st->pelvis_drop = drop;
 
@@ -263,7 +263,7 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
             local->tx[g->foot] = v.x, local->ty[g->foot] = v.y, local->tz[g->foot] = v.z;
         }
     }
-    stance_local_to_model(model, local, sk, NULL, NULL);
+    st_local_to_model(model, local, sk, NULL);
     for (int i = 0; i < d->leg_count; i++) {
         qm_vec3 w = to_world(&rt, mpos(model, d->legs[i].foot));
         st->feet[i].out[0] = w.x, st->feet[i].out[1] = w.y, st->feet[i].out[2] = w.z;
