@@ -91,7 +91,7 @@ LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -Wall -Wextra -Werror -Wshadow -Wstri
 lab-deps:
 	bash scripts/lab_deps.sh
 
-$(LAB_OUT)/index.html: $(LAB_SOURCES) lab/index.html $(wildcard include/stance/*.h include/stance_lesson/*.h src/core/*.h src/build/*.h src/builtin/*.h lab/*.h)
+$(LAB_OUT)/index.html: $(LAB_SOURCES) lab/index.html $(wildcard include/stance/*.h include/stance_lesson/*.h src/core/*/*.h src/build/*.h src/builtin/*.h lab/*.h)
 	@mkdir -p $(LAB_OUT)
 	@test -s $(BUILD)/lab_sources.txt || { echo "make lab: $(BUILD)/lab_sources.txt is missing (cmake writes it)"; exit 1; }
 	NODE_PATH=/usr/share/nodejs emcc $(LAB_EMFLAGS) $(LAB_SOURCES) -o $@

@@ -26,7 +26,7 @@ flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefine
 # the old graph form's rebuild use) and the lesson library (libstance_lesson:
 # the built-in character and the experiments, which the graph files' "builtin"
 # asset and the API driver use)
-lib_src="src/core/*.c src/build/*.c"
+lib_src="src/core/*/*.c src/build/*.c"
 lesson_src="src/builtin/*.c src/lesson/*.c"
 run_one() {
     local t=$1

@@ -2,7 +2,7 @@
 """fuzz/v2_seed.py OUT - writes a small version 2 .stance file (a 3-joint
 skeleton, one clip, a skin, a skinned mesh with uvs and a rigid mesh),
 built from the layout documented in include/stance/asset.h,
-src/core/asset.c and src/core/asset_mesh.c, as a seed for fuzz/fuzz_asset.c."""
+src/core/load/asset.c and src/core/load/asset_mesh.c, as a seed for fuzz/fuzz_asset.c."""
 import math
 import struct
 import sys

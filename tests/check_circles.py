@@ -21,10 +21,10 @@ import sys
 # Known circles: (files, who removes it). A component passes when all its
 # files are in one entry. Patterns are fnmatch-style paths under src/.
 KNOWN = [
-    (["core/asset.c", "core/asset_graph.c", "core/asset_mesh.c", "core/asset_packed.c", "core/graph_bind.c"],
+    (["core/load/asset.c", "core/load/asset_graph.c", "core/load/asset_mesh.c", "core/load/asset_packed.c", "core/graph/graph_bind.c"],
      "branch build / the lead (issue 23 item 4): the asset loader, its section files and the graph binder share "
      "asset.c's r_* readers"),
-    (["core/clip.c", "core/clip_packed.c", "core/fused.c"],
+    (["core/clip/clip.c", "core/clip/clip_packed.c", "core/clip/fused.c"],
      "branch build / the lead (issue 23 item 4): sampling, the packed form and the fused passes call one another"),
     (["build/clip_compress.c", "build/clip_compress_vbr.c"],
      "branch build / the lead (issue 23 item 4): the compressor and its variable-rate part call one another"),

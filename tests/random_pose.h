@@ -4,7 +4,7 @@
 #ifndef STANCE_TESTS_RANDOM_POSE_H
 #define STANCE_TESTS_RANDOM_POSE_H
 
-#include "core/qmath.h"
+#include "core/math/qmath.h"
 #include "stance/stance.h"
 
 #ifndef RANDOM_POSE_SEED

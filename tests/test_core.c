@@ -8,7 +8,7 @@
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
-#include "core/qmath.h"
+#include "core/math/qmath.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
 #include "workload.h"

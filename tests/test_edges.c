@@ -18,7 +18,7 @@
 
 #include "check.h"
 #include "builtin_feet.h"
-#include "core/internal.h"
+#include "core/base/internal.h"
 #include "stance/stance.h"
 #include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"

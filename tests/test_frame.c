@@ -13,8 +13,8 @@
 #include "check.h"
 #define RANDOM_POSE_SEED 2301u
 #include "random_pose.h"
-#include "core/internal.h"
-#include "core/workspace.h"
+#include "core/base/internal.h"
+#include "core/frame/workspace.h"
 #include "stance/build.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"

@@ -1,4 +1,4 @@
-/* tests/test_fused.c - the fused passes of evaluation (src/core/fused.c)
+/* tests/test_fused.c - the fused passes of evaluation (src/core/clip/fused.c)
  * against their unfused forms: an additive delta sampled straight into the
  * apply against stance_clip_sample + the additive apply; two clips sampled
  * straight into the blend against two samples and the formulas (lerp,
@@ -13,11 +13,11 @@
 #include <string.h>
 
 #include "check.h"
-#include "core/fused.h"
-#include "core/transition.h"
-#include "core/workspace.h"
-#include "core/internal.h"
-#include "core/qmath.h"
+#include "core/clip/fused.h"
+#include "core/frame/transition.h"
+#include "core/frame/workspace.h"
+#include "core/base/internal.h"
+#include "core/math/qmath.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
 

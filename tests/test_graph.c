@@ -10,9 +10,9 @@
 
 #include "check.h"
 #include "ws.h"
-#include "core/instance_internal.h"
-#include "core/transition.h"
-#include "core/qmath.h"
+#include "core/instance/instance_internal.h"
+#include "core/frame/transition.h"
+#include "core/math/qmath.h"
 #include "stance/stance.h"
 #include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"

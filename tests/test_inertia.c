@@ -28,7 +28,7 @@
 #include <float.h>
 
 #include "check.h"
-#include "core/transition.h"
+#include "core/frame/transition.h"
 #include "stance/stance.h"
 #include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"

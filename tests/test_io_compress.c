@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "core/clip_lattice.h"
-#include "core/clip_packed.h"
+#include "core/clip/clip_lattice.h"
+#include "core/clip/clip_packed.h"
 #include "stance/import.h"
 #include "stance/stance.h"
 #include "stance/build.h"

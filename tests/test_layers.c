@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "ws.h"
-#include "core/qmath.h"
+#include "core/math/qmath.h"
 #include "stance/stance.h"
 #include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"

@@ -1,12 +1,12 @@
 /* tests/test_names.c - the project's one edit distance and "did you mean"
- * hint (src/core/names.c). References are worked by hand from the
+ * hint (src/core/base/names.c). References are worked by hand from the
  * definition of the optimal string alignment distance; the hint formats are
  * the ones docs/graph-format.md shows. */
 #include <limits.h>
 #include <string.h>
 
 #include "check.h"
-#include "core/names.h"
+#include "core/base/names.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
 

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "core/fused.h"
-#include "core/workspace.h"
+#include "core/clip/fused.h"
+#include "core/frame/workspace.h"
 #include "real_files.h"
 #include "stance/graphfile.h"
 #include "stance/stance.h"

@@ -1,4 +1,4 @@
-/* tests/test_simd.c - the 4-wide pose loops (src/core/simd.h) against
+/* tests/test_simd.c - the 4-wide pose loops (src/core/math/simd.h) against
  * scalar references written here from the formulas (qmath.h): blend,
  * masked blend, additive apply, local-to-model on a branching skeleton
  * (chains, siblings, several roots), and the simd.h helpers themselves;
@@ -12,9 +12,9 @@
 
 #include "check.h"
 #include "guard_pages.h"
-#include "core/internal.h"
-#include "core/qmath.h"
-#include "core/simd.h"
+#include "core/base/internal.h"
+#include "core/math/qmath.h"
+#include "core/math/simd.h"
 #include "stance/io.h"
 #include "stance/stance.h"
 

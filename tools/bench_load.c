@@ -6,7 +6,7 @@
  * through a counting allocator; the same every run). When the file has a
  * compiled graph (a GRPH section) the same is measured for the file without
  * it (the header mended), and the graph alone: the runtime's GRPH reader
- * (src/core/asset_graph.h) called on the section with the rest of the file
+ * (src/core/load/asset_graph.h) called on the section with the rest of the file
  * loaded once, LOAD_RUNS times. Built with -DBENCH_LOAD_1BC150C it calls
  * the reader as it was at git 1bc150c (one argument fewer), so the same
  * file measures the runtime before this change (docs/build.md). */
@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "bench_load.h"
-#include "core/asset_graph.h"
+#include "core/load/asset_graph.h"
 #include "stance/stance.h"
 
 #ifdef BENCH_LOAD_1BC150C

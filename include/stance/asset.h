@@ -19,7 +19,7 @@
  *   (a mesh names its skin by its index among the SKIN sections), then
  *   optionally one "GRPH" (a compiled graph: format 2, its arrays as laid
  *   out in memory, clips by index; docs/build.md), last. Bodies are
- *   described in src/core/asset.c (SKEL, CLIP; compressed CLIPs in
+ *   described in src/core/load/asset.c (SKEL, CLIP; compressed CLIPs in
  *   asset_packed.c), asset_mesh.c (SKIN, MESH)
  *   and graph_layout.h (GRPH).
  *

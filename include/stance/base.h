@@ -116,7 +116,7 @@ stance_transform stance_transform_identity(void);
  *    holds on every frame: a machine outputs clip samples (lerps of keys),
  *    blends and fades of them (convex), or a velocity-mode switch's
  *    transient, which is held within the largest |scale| the graph's clips
- *    give the joint (src/core/graph_bounds.c); layers lerp, and an additive
+ *    give the joint (src/core/graph/graph_bounds.c); layers lerp, and an additive
  *    layer multiplies by at most its delta's largest, which the graph's
  *    chain rule counts.
  *  - Translations add: model t = parent t + rotate(parent s * local t), so

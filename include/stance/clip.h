@@ -90,7 +90,7 @@ typedef struct stance_clip {
      * or a .stance v3 file) keeps times/key_count/key_rate (the grid), the
      * events and the root path; t, r, s hold one block each: the default
      * pose (rest values and constant tracks); its moving tracks are here
-     * (src/core/clip_packed.h), sampled through the same functions. */
+     * (src/core/clip/clip_packed.h), sampled through the same functions. */
     const struct st_packed *packed;
 } stance_clip;
 

@@ -42,7 +42,7 @@ typedef struct stance_skeleton {
      * consecutive joints from g[1] that depend on none of each other, whose
      * parents g[5..8] come earlier (lanes past the count repeat the last);
      * g[2] how the parents are fetched, g[3] a lane shift, g[4] flags
-     * (src/core/local_to_model.c). A skeleton in the order of
+     * (src/core/rig/local_to_model.c). A skeleton in the order of
      * stance_skeleton_fast_order gets runs. */
     int l2m_group_count;
     const short *l2m_groups;

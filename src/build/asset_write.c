@@ -2,7 +2,7 @@
  * header, SKEL, CLIP (exact and compressed), SKIN and MESH sections and the
  * compiled graph's GRPH section (src/build/graph_write.c), to bytes or a
  * file. The byte layout is owned and documented by the readers in the
- * runtime (src/core/asset.c, asset_packed.c, asset_mesh.c, asset_graph.c);
+ * runtime (src/core/load/asset.c, asset_packed.c, asset_mesh.c, asset_graph.c);
  * this file writes exactly what they read. Two passes: measure (buf NULL),
  * then write. */
 #include <errno.h>
@@ -11,8 +11,8 @@
 
 #include "build/graph_build.h"
 #include "build/write.h"
-#include "core/clip_lattice.h"
-#include "core/clip_packed.h"
+#include "core/clip/clip_lattice.h"
+#include "core/clip/clip_packed.h"
 
 static void write_skeleton(writer *w, const stance_skeleton *sk) {
     size_t at = begin_section(w, "SKEL");

@@ -13,8 +13,8 @@
 #include <float.h>
 #include <string.h>
 
-#include "core/clip_packed.h"
-#include "core/internal.h"
+#include "core/clip/clip_packed.h"
+#include "core/base/internal.h"
 #include "stance/asset.h"
 #include "stance/build.h"
 

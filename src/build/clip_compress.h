@@ -8,8 +8,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/clip_packed.h"
-#include "core/internal.h"
+#include "core/clip/clip_packed.h"
+#include "core/base/internal.h"
 
 #define SUB 4          /* evaluation points per grid interval */
 #define MAX_WORK (1u << 26) /* evaluation points x joints */

@@ -16,7 +16,7 @@
 #include <float.h>
 
 #include "build/clip_compress.h"
-#include "core/clip_lattice.h"
+#include "core/clip/clip_lattice.h"
 
 typedef struct vtrack {
     int joint, ch, w, off;     /* off: first float of the channel in a local pose of 10 */

@@ -2,10 +2,10 @@
  * from the clip's events, or from the motion (the clip played alone in model
  * space, moved by its root motion: a foot near its lowest and slow is
  * planted, short runs dropped). The runtime only looks them up
- * (stance_contacts_planted, src/core/footlock.c). */
+ * (stance_contacts_planted, src/core/ik/footlock.c). */
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/base/internal.h"
 #include "stance/build.h"
 
 static int find_event(const stance_clip *c, const char *name) {

@@ -1,21 +1,21 @@
 /* src/build/graph_build.c - compiles a stance_graph from its description
  * (libstance_build): validates every name, index and value, resolves names
  * to indices, orders each state's transitions, flattens the machine trees
- * into the frame's program (src/core/graph_program.c),
+ * into the frame's program (src/core/graph/graph_program.c),
  * precomputes additive reference poses, then (graph_deltas.c,
  * graph_ik_build.c) the delta clips, the scale caps and the IK stage; then
  * writes it as a compiled graph (graph_write.c) and binds that
- * (src/core/graph_bind.c), so the graph a caller gets is exactly what
+ * (src/core/graph/graph_bind.c), so the graph a caller gets is exactly what
  * loading a compiled file gives, checked by the same runtime code. */
 #include <stdio.h>
 #include <math.h>
 #include <string.h>
 
 #include "build/graph_build.h"
-#include "core/graph_bind.h"
-#include "core/graph_derive.h"
-#include "core/internal.h"
-#include "core/names.h"
+#include "core/graph/graph_bind.h"
+#include "core/graph/graph_derive.h"
+#include "core/base/internal.h"
+#include "core/base/names.h"
 #include "stance/build.h"
 
 #define FAIL(...) return st_fail(err, __VA_ARGS__)
@@ -43,7 +43,7 @@ static int find_state_in(const stance_machine_desc *m, const char *name) {
     return -1;
 }
 
-/* An unknown name's hint (src/core/names.c): " (did you mean 'x'?)" or the known names. */
+/* An unknown name's hint (src/core/base/names.c): " (did you mean 'x'?)" or the known names. */
 static const char *param_desc_at(const void *set, int i) { return ((const stance_graph_desc *)set)->params[i].name; }
 static const char *state_desc_at(const void *set, int i) { return ((const stance_machine_desc *)set)->states[i].name; }
 typedef struct hint {
@@ -265,7 +265,7 @@ static size_t take(size_t *off, size_t bytes) {
 
 /* The machine trees in one flat order, each machine's root layer, cursor
  * count and flags, and the layers the fused passes may take (the runtime's
- * definitions: src/core/graph_derive.c). */
+ * definitions: src/core/graph/graph_derive.c). */
 static void flatten(stance_graph *g) {
     int cap[STANCE_MAX_MACHINES], hist[STANCE_MAX_MACHINES], has[STANCE_MAX_MACHINES];
     gr_machine_flags(g, cap, hist, has);
@@ -273,11 +273,11 @@ static void flatten(stance_graph *g) {
         g_machine *gm = &g->machines[m];
         gm->clip_cap = cap[m], gm->history = hist[m], gm->has_trans = has[m];
     }
-    gr_fill_program(g); /* the frame's program and the root layers (src/core/graph_program.c) */
+    gr_fill_program(g); /* the frame's program and the root layers (src/core/graph/graph_program.c) */
     for (int l = 0; l < g->layer_count; l++) g->layers[l].fusable = gr_layer_fusable(g, l);
 }
 
-/* The scale caps (src/core/graph_bounds.c): the bounds the chain rule holds
+/* The scale caps (src/core/graph/graph_bounds.c): the bounds the chain rule holds
  * for, refused when a chain multiplies past STANCE_MAX_SCALE; those of delta
  * clips never below a legal scale. After the delta clips. */
 static stance_status build_bounds(stance_graph *g, stance_error *err) {
@@ -490,7 +490,7 @@ stance_status gb_compile(const stance_graph_desc *d, const stance_allocator *all
     if (!st) st = build_bounds(g, err); /* issue 22: the chain rule */
     for (int s = 0; !st && s < g->state_count; s++) g->states[s].same_scale = gr_same_scale(g, s);
     if (!st) st = gr_build_ik(g, d, err);
-    if (!st) gr_fill_ik_ranges(g); /* each entry's local-to-model range (src/core/graph_program.c) */
+    if (!st) gr_fill_ik_ranges(g); /* each entry's local-to-model range (src/core/graph/graph_program.c) */
     if (st) {
         gb_destroy(g);
         return st;

@@ -2,13 +2,13 @@
  * compiling a description into a graph in its build-time form (its own
  * allocations: the block, the delta clips, the IK stage and its contacts),
  * the parts that build it, and writing it as the GRPH section of format 2
- * that src/core/graph_bind.c binds. Not public API. */
+ * that src/core/graph/graph_bind.c binds. Not public API. */
 #ifndef STANCE_BUILD_GRAPH_BUILD_H
 #define STANCE_BUILD_GRAPH_BUILD_H
 
 #include <stddef.h>
 
-#include "core/graph_internal.h"
+#include "core/graph/graph_internal.h"
 #include "stance/build.h"
 
 /* graph_build.c: validates and builds (gb_destroy frees it, never

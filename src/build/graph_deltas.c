@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "build/graph_build.h"
-#include "core/fused.h"
-#include "core/internal.h"
+#include "core/clip/fused.h"
+#include "core/base/internal.h"
 
 /* The delta of `clip` against `ref`: the clip sampled at each of its keys,
  * minus the reference (stance_pose_additive_make), as a clip of its own.

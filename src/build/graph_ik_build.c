@@ -4,13 +4,13 @@
  * (gr_ik_trial, the runtime's: binding a compiled graph runs the same), and
  * each footlock entry's contacts found once per clip the states play (from
  * the clips' events or their motion). Allocates (once); the per-update
- * stage is the runtime's (src/core/graph_ik.c). */
+ * stage is the runtime's (src/core/graph/graph_ik.c). */
 #include <string.h>
 
 #include "build/graph_build.h"
-#include "core/graph_derive.h"
-#include "core/internal.h"
-#include "core/names.h"
+#include "core/graph/graph_derive.h"
+#include "core/base/internal.h"
+#include "core/base/names.h"
 
 #define IK_BAND 0.02f /* a foot within 2 cm of its lowest is down (the project's sliding measure) */
 

@@ -49,8 +49,8 @@
 #include <string.h>
 
 #include "build/graph_build.h"
-#include "core/asset_graph.h"
-#include "core/internal.h"
+#include "core/load/asset_graph.h"
+#include "core/base/internal.h"
 #include "stance/build.h"
 
 #define GRPH_FORMAT_1 1u

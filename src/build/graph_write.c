@@ -1,15 +1,15 @@
 /* src/build/graph_write.c - the compiled-graph section (GRPH, format 2)
  * writer (libstance_build): a graph's arrays as they are laid out in
- * memory, walked through the one table of src/core/graph_layout.h (which
+ * memory, walked through the one table of src/core/graph/graph_layout.h (which
  * also documents the bytes), clips as their index among the clips saved
  * with it, delta clips as exact CLIP sections. What it writes is what
- * src/core/graph_bind.c binds. */
+ * src/core/graph/graph_bind.c binds. */
 #include <stdio.h>
 #include <string.h>
 
 #include "build/graph_build.h"
 #include "build/write.h"
-#include "core/graph_layout.h"
+#include "core/graph/graph_layout.h"
 
 static int clip_at(const stance_clip *const *clips, int n, const stance_clip *c) {
     for (int i = 0; i < n; i++)

@@ -2,14 +2,14 @@
  * (libstance_build): two passes, the first measures (buf NULL), the second
  * writes; little-endian values, names as u8 length and bytes, section heads
  * whose size end_section patches. The readers and the format's constants are
- * the runtime's (src/core/asset_internal.h). Not public. */
+ * the runtime's (src/core/load/asset_internal.h). Not public. */
 #ifndef STANCE_BUILD_WRITE_H
 #define STANCE_BUILD_WRITE_H
 
 #include <stdint.h>
 #include <string.h>
 
-#include "core/asset_internal.h"
+#include "core/load/asset_internal.h"
 
 typedef struct writer {
     unsigned char *buf;

@@ -29,8 +29,8 @@
 #include <string.h>
 
 #include "builtin/mesh.h"
-#include "core/internal.h"
-#include "core/qmath.h"
+#include "core/base/internal.h"
+#include "core/math/qmath.h"
 #include "stance_lesson/builtin.h"
 
 #define PI_F 3.14159265358979323846f

@@ -3,7 +3,7 @@
  * graphs/builtin.json, for builds without a JSON library). */
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/base/internal.h"
 #include "stance_lesson/builtin.h"
 #include "stance/build.h"
 

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "builtin/mesh.h"
-#include "core/internal.h"
-#include "core/qmath.h"
+#include "core/base/internal.h"
+#include "core/math/qmath.h"
 
 #define SIDES 12        /* vertices around a ring */
 #define CAP_RINGS 4     /* latitude steps of a hemisphere, equator included */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "bvh_scan.h"
-#include "core/internal.h"
+#include "core/base/internal.h"
 
 typedef struct scanner {
     FILE *f;

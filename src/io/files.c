@@ -6,10 +6,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/internal.h"
+#include "core/base/internal.h"
 #include "io/files.h"
 
-#define fail st_fail /* the runtime's error helper (core/internal.h) */
+#define fail st_fail /* the runtime's error helper (core/base/internal.h) */
 
 stance_status stance_io_read_file(const char *path, void **bytes, size_t *size, stance_error *err) {
     if (!path || !bytes || !size) return fail(err, STANCE_ERR_ARGUMENT, "read: NULL argument");

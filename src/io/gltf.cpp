@@ -12,7 +12,7 @@
  * allocation.
  *
  * Sampling semantics are baked onto the runtime's linear key grid (one grid
- * of key times per clip, shared by all joints; src/core/clip.c), with the
+ * of key times per clip, shared by all joints; src/core/clip/clip.c), with the
  * curve maths in gltf_bake.c:
  *  - every channel is evaluated exactly as the specification says (STEP
  *    holds, LINEAR lerps translations and scales and slerps rotations,
@@ -64,7 +64,7 @@ void Imp::warn(const char *fmt, ...) {
 }
 
 /* A name for messages: at most 40 bytes (fail and warn escape them,
- * core/internal.h st_escape). */
+ * core/base/internal.h st_escape). */
 std::string show(const std::string &s) {
     std::string o = s.substr(0, 40);
     if (s.size() > 40) o += "...";

@@ -24,7 +24,7 @@
 #include <tiny_gltf.h>
 
 extern "C" {
-#include "core/internal.h"
+#include "core/base/internal.h"
 }
 #include "gltf.h"
 #include "gltf_bake.h"

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/base/internal.h"
 #include "io/files.h"
 #include "io/graphfile_internal.h"
 #include "stance_lesson/builtin.h"

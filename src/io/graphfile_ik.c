@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/base/internal.h"
 #include "io/graphfile_internal.h"
 
 #ifdef STANCE_HAVE_JANSSON

@@ -1,6 +1,6 @@
 /* src/io/graphfile_names.c - names of the graph: clips, joints,
  * parameters, machines and states looked up while reading, an unknown one
- * answered with the project's one suggestion (src/core/names.c), and
+ * answered with the project's one suggestion (src/core/base/names.c), and
  * duplicates pointing at the first definition. */
 #include <ctype.h>
 #include <limits.h>
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
-#include "core/names.h"
+#include "core/base/internal.h"
+#include "core/base/names.h"
 #include "io/graphfile_internal.h"
 
 #ifdef STANCE_HAVE_JANSSON

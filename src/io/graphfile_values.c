@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
-#include "core/names.h"
+#include "core/base/internal.h"
+#include "core/base/names.h"
 #include "io/graphfile_internal.h"
 
 #ifdef STANCE_HAVE_JANSSON

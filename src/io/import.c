@@ -20,7 +20,7 @@
 #include "bvh_scan.h"
 #include "collada_clips.h"
 #include "gltf_bake.h"
-#include "core/internal.h"
+#include "core/base/internal.h"
 #include "gltf.h"
 #include "stance/build.h"
 #include "stance/import.h"

@@ -11,7 +11,7 @@
 
 #include <assimp/scene.h>
 
-#include "core/internal.h"
+#include "core/base/internal.h"
 #include "gltf_bake.h"
 #include "import_scale.h"
 #include "stance/import.h"

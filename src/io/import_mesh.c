@@ -23,7 +23,7 @@
 
 #include <assimp/material.h>
 
-#include "core/internal.h"
+#include "core/base/internal.h"
 #include "gltf_bake.h"
 
 typedef stance_bake_mat dm; /* rows; the fourth is 0 0 0 1 (gltf_bake.h's maths) */

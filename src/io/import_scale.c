@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/base/internal.h"
 #include "import_scale.h"
 
 typedef stance_bake_xform xform;

@@ -59,7 +59,7 @@ int st_imp_ai_eq(const struct aiString *a, const struct aiString *b) {
     return n == st_imp_ai_len(b) && !memcmp(a->data, b->data, n);
 }
 /* A copy for messages: at most 63 bytes (st_fail and st_imp_warn escape
- * them, core/internal.h st_escape). */
+ * them, core/base/internal.h st_escape). */
 const char *st_imp_ai_show(const struct aiString *s, char buf[64]) {
     size_t n = st_imp_ai_len(s);
     if (n > 63) n = 63;

@@ -4,8 +4,8 @@
  * a walk played alone with and without stance_footlock_apply. */
 #include <string.h>
 
-#include "core/internal.h"
-#include "core/qmath.h"
+#include "core/base/internal.h"
+#include "core/math/qmath.h"
 #include "stance/build.h"
 #include "stance/footlock.h"
 #include "stance/ik.h"

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
-#include "core/qmath.h"
+#include "core/base/internal.h"
+#include "core/math/qmath.h"
 #include "stance_lesson/lesson.h"
 #include "stance/build.h"
 

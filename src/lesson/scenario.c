@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/base/internal.h"
 #include "stance_lesson/lesson.h"
 
 const stance_switch_mode stance_scenario_modes[STANCE_SCENARIO_MODES] = {

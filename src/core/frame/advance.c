@@ -1,0 +1,711 @@
+/* src/core/frame/advance.c - the advance stage, the first of the frame
+ * (docs/frame.md): play requests, damped parameters, layer fades; then, over
+ * the frame's program (graph_program.c), each layer's machines children
+ * first: playback with phase-synced blend spaces, clip markers, exit times
+ * and transitions (conditions, switch modes), events; then that layer's
+ * plan, parents first (core/frame/workspace.h: what each machine's evaluation
+ * samples and how its switch blends, and the jobs its switches left); then
+ * root motion and the world root.
+ *
+ * It decides everything the later stages compute and computes no pose. It
+ * writes one instance's play state and events and the workspace's plan,
+ * and calls no later stage. */
+#include <stdint.h>
+#include <string.h>
+
+#include "core/frame/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
+#include "core/frame/advance.h"
+#include "core/base/internal.h"
+#include "core/math/qmath.h"
+#include "core/frame/transition.h"
+#include "core/frame/workspace.h"
+
+static float state_rate(const stance_instance *inst, const g_state *s) {
+    float r = s->speed;
+    if (s->speed_param >= 0) r *= inst->params[s->speed_param];
+    return r;
+}
+
+/* inlined where it runs each frame; kept apart where inlining into the
+ * stage's loop would crowd its registers (measured: make callgrind) */
+#if defined(__GNUC__)
+#define ADV_INLINE static inline __attribute__((always_inline))
+#define ADV_APART static __attribute__((noinline))
+#else
+#define ADV_INLINE static inline
+#define ADV_APART static
+#endif
+
+/* Blend space weights into w (entry_count of them). */
+ADV_INLINE void blend_weights(const stance_instance *inst, const g_state *s, float *w) {
+    const g_entry *e = inst->graph->entries + s->entry_first;
+    const int n = s->entry_count;
+    float x = inst->params[s->param_x];
+    for (int i = 0; i < n; i++) w[i] = 0.0f;
+    if (s->type == STANCE_MOTION_BLEND1D) {
+        if (x <= e[0].x) { w[0] = 1.0f; return; }
+        if (x >= e[n - 1].x) { w[n - 1] = 1.0f; return; }
+        for (int i = 0; i + 1 < n; i++)
+            if (x >= e[i].x && x <= e[i + 1].x) {
+                float u = (x - e[i].x) / (e[i + 1].x - e[i].x);
+                w[i] = 1.0f - u, w[i + 1] = u;
+                if (w[i] < 1e-6f) w[i] = 0.0f;
+                if (w[i + 1] < 1e-6f) w[i + 1] = 0.0f;
+                return;
+            }
+        return;
+    }
+    /* 2D: gradient band interpolation (cartesian). Each entry's weight is the
+     * smallest of its bands towards every other entry; it needs no
+     * triangulation, is exact at the entries and continuous everywhere, and
+     * works for any layout of samples. */
+    float y = inst->params[s->param_y], total = 0.0f;
+    for (int i = 0; i < n; i++) {
+        float wi = 1.0f;
+        for (int j = 0; j < n; j++) {
+            if (j == i) continue;
+            float ax = x - e[i].x, ay = y - e[i].y, bx = e[j].x - e[i].x, by = e[j].y - e[i].y;
+            float h = 1.0f - (ax * bx + ay * by) / (bx * bx + by * by);
+            if (h < wi) wi = h;
+        }
+        w[i] = wi > 0.0f ? wi : 0.0f;
+        total += w[i];
+    }
+    if (total > 0.0f)
+        for (int i = 0; i < n; i++) w[i] /= total;
+    else
+        w[0] = 1.0f;
+}
+void adv_blend_weights(const stance_instance *inst, const g_state *s, float *w) { blend_weights(inst, s, w); }
+
+/* Cycles per second of a blend space at its weights (phase rate). With
+ * speed warp, the rate is scaled so the blended root moves at the
+ * parameter's value (phase-synced gaits of different stride lengths would
+ * otherwise move slower than their weighted speed), within [1/4, 4]. */
+ADV_INLINE float blend_phase_rate(const stance_instance *inst, const g_state *s, const float *w) {
+    const g_entry *e = inst->graph->entries + s->entry_first;
+    float r = 0.0f, stride = 0.0f;
+    for (int i = 0; i < s->entry_count; i++)
+        if (w[i] > 0.0f) {
+            r += w[i] / e[i].clip->duration;
+            stride += w[i] * e[i].clip->root_speed * e[i].clip->duration;
+        }
+    if (s->speed_warp) {
+        float v = r * stride, x = inst->params[s->param_x];
+        if (v > 1e-4f && x > 0.0f) {
+            float k = x / v;
+            r *= k < 0.25f ? 0.25f : k > 4.0f ? 4.0f : k;
+        }
+    }
+    return r;
+}
+
+/* A play of a nested machine's state stands for what that machine plays
+ * (down the nesting). */
+static const g_play *played(const stance_instance *inst, const g_play *p) {
+    while (inst->graph->states[p->state].type == STANCE_MOTION_MACHINE)
+        p = &inst->machines[inst->graph->states[p->state].sub_machine].cur;
+    return p;
+}
+
+float adv_normalized(const stance_instance *inst, const g_play *p) {
+    p = played(inst, p);
+    const g_state *s = &inst->graph->states[p->state];
+    if (s->type == STANCE_MOTION_CLIP) return (float)p->loops + p->pos / s->clip->duration;
+    return (float)p->loops + p->pos;
+}
+
+/* Seconds left in the current cycle at the current rate (large if paused). */
+static float play_remaining(const stance_instance *inst, const g_play *p) {
+    p = played(inst, p);
+    const g_state *s = &inst->graph->states[p->state];
+    float rate = state_rate(inst, s);
+    if (s->type == STANCE_MOTION_CLIP) {
+        if (rate > 0.0f) return (s->clip->duration - p->pos) / rate;
+        if (rate < 0.0f) return p->pos / -rate;
+        return 1e30f;
+    }
+    float w[STANCE_MAX_BLEND_ENTRIES];
+    adv_blend_weights(inst, s, w);
+    float pr = blend_phase_rate(inst, s, w) * rate;
+    return pr > 0.0f ? (1.0f - p->pos) / pr : 1e30f;
+}
+
+/* The queue holds the events of the last update. */
+static void emit(stance_instance *inst, stance_event_type type, int layer, int machine, int state, int other,
+                 const char *name) {
+    if (inst->event_count >= STANCE_EVENT_QUEUE) { inst->event_dropped++; return; }
+    stance_event *e = &inst->events[inst->event_count++];
+    e->type = type, e->layer = layer, e->machine = machine, e->state = state, e->other = other;
+    e->name = name ? name : "";
+    e->time = (float)inst->time;
+}
+
+static void emit_markers(stance_instance *inst, int layer, int m, const g_play *p, const stance_clip *c,
+                         const stance_event_hit *hits, int n) {
+    for (int i = 0; i < n && i < 16; i++)
+        emit(inst, STANCE_EVENT_CLIP_MARKER, layer, m, p->state, hits[i].index, c->events[hits[i].index].name);
+    if (n > 16) inst->event_dropped += n - 16; /* a huge step crossed more markers than fit */
+}
+
+/* One play's step by dt (a nested machine's state: that machine stepped
+ * before it, children first). */
+static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_play *p, float dt) {
+    const stance_graph *g = inst->graph;
+    const g_state *s = &g->states[p->state];
+    const int layer = in_layer_of_machine(g, m);
+    const int root = layer == 0; /* root motion is the base layer's */
+    const float rate = state_rate(inst, s);
+    p->root[0] = p->root[1] = p->root[2] = 0.0f;
+    p->time += dt;
+    stance_event_hit hits[16];
+    int n = 0, wraps = 0;
+    if (s->type == STANCE_MOTION_CLIP) {
+        const stance_clip *c = s->clip;
+        float np;
+        if (!p->finished) {
+            const float step = dt * rate;
+            if (ST_FAST && !s->once && c->event_count == 0 && step >= 0.0f && p->pos >= 0.0f && p->pos < c->duration &&
+                (double)p->pos + (double)step < (double)c->duration) {
+                /* a looping clip without markers inside its cycle: stance_clip_advance's first case */
+                np = (float)((double)p->pos + (double)step);
+                if (np >= c->duration) np = 0.0f;
+            } else {
+                ST_CLIP_ADVANCE(c, p->pos, step, !s->once, &np, hits, 16, &n, &wraps);
+            }
+            if (root) ST_CLIP_ROOT_MOTION(c, p->pos, dt * rate, !s->once, p->root);
+            p->pos = np;
+            p->loops += wraps;
+            emit_markers(inst, layer, m, p, c, hits, n);
+            /* a clock summed frame by frame may stop a hair short of the end */
+            const float eps = 1e-5f * (c->duration > 1.0f ? c->duration : 1.0f);
+            if (s->once && rate > 0.0f && np >= c->duration - eps) np = p->pos = c->duration;
+            if (s->once && ((rate >= 0.0f && np >= c->duration) || (rate < 0.0f && np <= 0.0f))) {
+                p->finished = 1;
+                emit(inst, STANCE_EVENT_CLIP_FINISHED, layer, m, p->state, -1, s->name);
+            }
+        }
+    } else if (s->type == STANCE_MOTION_MACHINE) {
+        memcpy(p->root, inst->machines[s->sub_machine].cur.root, sizeof p->root);
+    } else {
+        /* the current play's weights go where its plan reads them (g_weights) */
+        float wbuf[STANCE_MAX_BLEND_ENTRIES];
+        g_weights *cw = &ws->weights[m];
+        float *w = ST_FAST && p == &inst->machines[m].cur ? cw->w : wbuf;
+        blend_weights(inst, s, w);
+        const float prate = blend_phase_rate(inst, s, w) * rate;
+        float dphase = prate * dt;
+        if (w == cw->w) cw->state = p->state, cw->prate = prate;
+        const g_entry *e = g->entries + s->entry_first;
+        int dom = 0;
+        for (int i = 0; i < s->entry_count; i++) {
+            if (w[i] > w[dom]) dom = i;
+            /* a clip without a root path adds 0 (p->root is never -0: it starts at +0) */
+            if (w[i] <= 0.0f || !root || (ST_FAST && e[i].clip->root_key_count == 0)) continue;
+            float r[3], d = e[i].clip->duration;
+            ST_CLIP_ROOT_MOTION(e[i].clip, p->pos * d, dphase * d, !s->once, r);
+            for (int k = 0; k < 3; k++) p->root[k] += w[i] * r[k];
+        }
+        if (!p->finished) {
+            if (e[dom].clip->event_count > 0) { /* its markers (the phase moves on below) */
+                float d = e[dom].clip->duration, np;
+                ST_CLIP_ADVANCE(e[dom].clip, p->pos * d, dphase * d, !s->once, &np, hits, 16, &n, &wraps);
+                emit_markers(inst, layer, m, p, e[dom].clip, hits, n);
+            }
+            double ph = (double)p->pos + dphase;
+            if (s->once) {
+                if (ph >= 1.0) {
+                    ph = 1.0;
+                    p->finished = 1;
+                    emit(inst, STANCE_EVENT_CLIP_FINISHED, layer, m, p->state, -1, s->name);
+                }
+                if (ph < 0.0) ph = 0.0;
+            } else {
+                if (!ST_FAST || !(ph > 0.0 && ph < 1.0)) { /* inside the cycle: floor is 0 and ph stays as it is */
+                    double fl = floor(ph);
+                    p->loops += (int)fl;
+                    ph -= fl;
+                    if (ph >= 1.0) ph = 0.0;
+                }
+            }
+            p->pos = (float)ph;
+        }
+    }
+}
+
+/* ---- transitions --------------------------------------------------------------- */
+
+static int cond_holds(const stance_instance *inst, const g_cond *c) {
+    float v = inst->params[c->param];
+    switch (c->op) {
+    case STANCE_CMP_GE: return v >= c->value + c->hysteresis;
+    case STANCE_CMP_GT: return v > c->value + c->hysteresis;
+    case STANCE_CMP_LE: return v <= c->value - c->hysteresis;
+    case STANCE_CMP_LT: return v < c->value - c->hysteresis;
+    case STANCE_CMP_EQ: return v == c->value;
+    case STANCE_CMP_NE: return v != c->value;
+    case STANCE_CMP_TRUE: return v != 0.0f;
+    case STANCE_CMP_FALSE: return v == 0.0f;
+    }
+    return 0;
+}
+
+static float blend_time_of(const stance_instance *inst, const g_trans *t) {
+    if (inst->override_blend > 0.0f) return inst->override_blend;
+    return t->blend_time > 0.0f ? t->blend_time : inst->graph->default_blend_time;
+}
+
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int trans_holds(const stance_instance *inst, const g_machine_rt *rt, const g_trans *t) {
+    const stance_graph *g = inst->graph;
+    if (t->exit == STANCE_EXIT_NORMALIZED && adv_normalized(inst, &rt->cur) < t->exit_time) return 0;
+    if (t->exit == STANCE_EXIT_AT_END) {
+        const g_state *s = &g->states[rt->cur.state];
+        int done = rt->cur.finished || (s->type == STANCE_MOTION_MACHINE && inst->machines[s->sub_machine].cur.finished);
+        if (!done && play_remaining(inst, &rt->cur) > blend_time_of(inst, t) + 1e-5f) return 0;
+    }
+    if (t->cond_count == 0) return 1;
+    unsigned groups = 0, failed = 0;
+    for (int i = 0; i < t->cond_count; i++) {
+        const g_cond *c = &g->conds[t->cond_first + i];
+        groups |= 1u << c->group;
+        if (!cond_holds(inst, c)) failed |= 1u << c->group;
+    }
+    return (groups & ~failed) != 0;
+}
+
+static int find_transition(const stance_instance *inst, int m) {
+    const stance_graph *g = inst->graph;
+    const g_machine_rt *rt = &inst->machines[m];
+    if (rt->locked && rt->trans >= 0) return -1;
+    const g_machine *gm = &g->machines[m];
+    for (int i = 0; i < gm->any_count; i++) {
+        int t = g->any_trans[gm->any_first + i];
+        if (g->trans[t].to == rt->cur.state && !g->trans[t].allow_self) continue;
+        if (trans_holds(inst, rt, &g->trans[t])) return t;
+    }
+    const g_state *s = &g->states[rt->cur.state];
+    for (int i = 0; i < s->trans_count; i++) {
+        int t = g->state_trans[s->trans_first + i];
+        if (trans_holds(inst, rt, &g->trans[t])) return t;
+    }
+    return -1;
+}
+
+/* ---- the plan ------------------------------------------------------------------------ */
+
+static inline int velocity_mode(stance_switch_mode mode) {
+    return mode == STANCE_SWITCH_INERTIALIZE || mode == STANCE_SWITCH_INERTIALIZE_SIMPLE || mode == STANCE_SWITCH_DEADBLEND;
+}
+
+/* The persistent pose holding machine rt's history frame of `age` (1: the newest). */
+static inline int hist_at(const g_machine_rt *rt, int age) {
+    const int newer = rt->hist_flip ? PM_H2 : PM_H1;
+    return age == 1 ? newer : (newer == PM_H1 ? PM_H2 : PM_H1);
+}
+
+/* What play p samples (cw: the weights advance computed for it this update,
+ * or NULL); a nested machine's state: that machine's output and its plan
+ * in plans (NULL: the caller says). */
+ADV_INLINE void plan_src(stance_instance *inst, const g_weights *cw, const g_play *p, stance_cursor *cursors,
+                            const g_plan *plans, g_plan_src *src) {
+    const stance_graph *g = inst->graph;
+    const g_state *s = &g->states[p->state];
+    if (s->type == STANCE_MOTION_CLIP) {
+        src->sub = -1;
+        src->count = 1;
+        src->blendspace = 0;
+        src->state = p->state;
+        src->clip[0] = s->delta ? s->delta : s->clip;
+        src->time[0] = p->pos;
+        src->weight[0] = 1.0f;
+        src->vscale[0] = state_rate(inst, s);
+        src->cursor[0] = &cursors[0];
+        return;
+    }
+    if (s->type == STANCE_MOTION_MACHINE) {
+        src->sub = s->sub_machine;
+        src->sub_plan = plans ? plans + s->sub_machine : NULL;
+        src->count = 0;
+        src->pos = p->pos;
+        return;
+    }
+    float wbuf[STANCE_MAX_BLEND_ENTRIES], prate;
+    const float *w;
+    if (ST_FAST && cw && cw->state == p->state) { /* as the step computed them */
+        w = cw->w, prate = cw->prate;
+    } else {
+        blend_weights(inst, s, wbuf);
+        w = wbuf, prate = blend_phase_rate(inst, s, wbuf) * state_rate(inst, s);
+    }
+    const g_entry *e = g->entries + s->entry_first;
+    int k = 0;
+    for (int i = 0; i < s->entry_count; i++) {
+        if (w[i] <= 0.0f) continue;
+        float d = e[i].clip->duration;
+        src->clip[k] = e[i].delta ? e[i].delta : e[i].clip;
+        src->time[k] = p->pos * d;
+        src->weight[k] = w[i];
+        src->vscale[k] = w[i] * d * prate;
+        src->cursor[k] = &cursors[i];
+        k++;
+    }
+    src->sub = -1;
+    src->count = k;
+    src->blendspace = 1;
+    src->same_s = s->same_scale;
+    src->pos = p->pos;
+}
+
+/* Machine m's plan into pl, for an evaluation: the frame's (push: its
+ * output becomes its newest history frame, when it keeps history and dt >
+ * 0) or a switch's snapshot (a job: its nested machine's plan is the next).
+ * What the switch computes is decided here: the plan says it, the machine's
+ * pending_init moves on. */
+ADV_INLINE void plan_machine(stance_instance *inst, stance_workspace *ws, g_plan *pl, int m, int job, float dt) {
+    const stance_graph *g = inst->graph;
+    g_machine_rt *rt = &inst->machines[m];
+    if (job) pl->machine = m;
+    pl->active = 1;
+    plan_src(inst, &ws->weights[m], &rt->cur, in_cursors(inst, m, 0), job ? NULL : ws->plans, &pl->cur);
+    if (job) pl->cur.sub_plan = pl + 1; /* a job's plans: the machine its state nests comes next */
+    pl->blend = rt->trans >= 0;
+    if (pl->blend) {
+        const stance_switch_mode mode = rt->mode;
+        pl->mode = mode;
+        pl->w = tr_ease(rt->easing, rt->duration > 0.0f ? rt->elapsed / rt->duration : 1.0f);
+        pl->hist = rt->hist, pl->h1 = hist_at(rt, 1), pl->h2 = hist_at(rt, 2);
+        pl->hist_dt = rt->hist_dt, pl->switch_dt = rt->switch_dt, pl->duration = rt->duration, pl->elapsed = rt->elapsed;
+        pl->init = PI_NONE;
+        if (mode == STANCE_SWITCH_INERTIALIZE_SIMPLE && rt->pending_init) {
+            pl->init = PI_SIMPLE;
+            rt->pending_init = 0;
+        } else if (mode == STANCE_SWITCH_INERTIALIZE && rt->pending_init == 1) {
+            pl->init = PI_BEGIN;
+            rt->pending_init = rt->hist >= 1 ? 2 : 0; /* without history: no offset to fit */
+        } else if (mode == STANCE_SWITCH_INERTIALIZE && rt->pending_init == 2 && rt->elapsed >= STANCE_MIN_DT) {
+            pl->init = PI_FIT;
+            rt->pending_init = 0;
+        }
+        pl->old.count = 0, pl->old.sub = -1;
+        /* crossfade samples the old state; the velocity modes do not, but
+         * the IK stage reads its clips' contacts (a nested machine's old
+         * state no longer plays: none) */
+        if (mode == STANCE_SWITCH_CROSSFADE ||
+            (velocity_mode(mode) && g->states[rt->old.state].type != STANCE_MOTION_MACHINE))
+            plan_src(inst, NULL, &rt->old, in_cursors(inst, m, 1), NULL, &pl->old);
+    }
+    /* history: H2 <- H1 <- the output (steps below STANCE_MIN_DT were made 0) */
+    pl->push = rt->has_history ? PUSH_NONE : PUSH_NO_HISTORY;
+    if (!job && rt->has_history && dt > 0.0f) {
+        rt->hist_flip = !rt->hist_flip; /* last frame's output becomes age 2 */
+        pl->push = hist_at(rt, 1);
+        rt->hist = rt->hist < 2 ? rt->hist + 1 : 2;
+        rt->hist_dt = dt;
+    }
+}
+
+/* The plan of every machine, parents first (the program's steps from the
+ * last): a layer's machine is evaluated when its layer is on (the base
+ * layer always, the others when enabled and weighted), a nested machine
+ * when its parent is and plays the state nesting it; one not evaluated
+ * loses its history. */
+ADV_APART void plan(stance_instance *inst, stance_workspace *ws, float dt) {
+    const stance_graph *g = inst->graph;
+    for (int i = g->step_count - 1; i >= 0; i--) {
+        const g_step *st = &g->steps[i];
+        const int m = st->machine;
+        g_plan *pl = &ws->plans[m];
+        const int active = st->parent < 0 ? st->layer == 0 || (!inst->layer_off[st->layer] && inst->layer_weight[st->layer] > 0.0f)
+                                          : ws->plans[st->parent].active && inst->machines[st->parent].cur.state == st->parent_state;
+        if (active) {
+            plan_machine(inst, ws, pl, m, 0, dt);
+        } else {
+            pl->active = 0;
+            inst->machines[m].hist = 0;
+        }
+    }
+}
+
+/* ---- switches ---------------------------------------------------------------------- */
+
+/* The snapshot of machine m's output as it stands (before the switch) into
+ * its SNAP pose, for the evaluate stage (a job): its last output when it
+ * keeps history, else its evaluation now, planned here: m and its nested
+ * machines, parents first (those it does not play lose their history, as
+ * in the frame's plan). */
+static void snapshot(stance_instance *inst, stance_workspace *ws, int m, g_job *job) {
+    const stance_graph *g = inst->graph;
+    g_machine_rt *rt = &inst->machines[m];
+    job->machine = m;
+    if (rt->has_history && rt->hist >= 1) {
+        job->snap = JOB_COPY;
+        job->from = hist_at(rt, 1);
+        return;
+    }
+    job->snap = JOB_EVAL;
+    job->plan_first = ws->job_plans_used;
+    const int own = g->machines[m].step, first = g->steps[own].first;
+    unsigned char active[STANCE_MAX_MACHINES];
+    for (int i = own; i >= first; i--) {
+        const g_step *st = &g->steps[i];
+        const int k = st->machine;
+        const int on = i == own || (active[g->machines[st->parent].step - first] &&
+                                    inst->machines[st->parent].cur.state == st->parent_state);
+        active[i - first] = (unsigned char)on;
+        if (on) plan_machine(inst, ws, &ws->job_plans[ws->job_plans_used++], k, 1, 0.0f);
+        else inst->machines[k].hist = 0;
+    }
+    job->plan_count = ws->job_plans_used - job->plan_first;
+}
+
+/* Machine m at its entry state, then the machine its entry state nests,
+ * down the nesting; in an update (ws), their weights are spent. */
+static void reset_machines(stance_instance *inst, stance_workspace *ws, int m) {
+    const stance_graph *g = inst->graph;
+    for (;;) {
+        g_machine_rt *rt = &inst->machines[m];
+        const g_machine *gm = &g->machines[m];
+        memset(&rt->cur, 0, sizeof rt->cur);
+        rt->cur.state = gm->entry;
+        rt->old = rt->cur;
+        memset(rt->cursors, 0, sizeof(stance_cursor) * 2 * (size_t)gm->clip_cap);
+        rt->trans = -1, rt->from_state = -1;
+        rt->elapsed = rt->duration = 0.0f;
+        rt->mode = STANCE_SWITCH_CROSSFADE, rt->easing = STANCE_EASE_SMOOTHSTEP;
+        rt->locked = rt->pending_init = 0;
+        rt->hist = 0, rt->hist_dt = 0.0f;
+        rt->req_state = -1;
+        if (ws) ws->weights[m].state = -1;
+        m = g->states[gm->entry].sub_machine;
+        if (m < 0) return;
+    }
+}
+
+/* Switches machine m to state `to` (a transition `ti`, or -1 when asked for
+ * by stance_instance_play). */
+static void begin_switch(stance_instance *inst, stance_workspace *ws, int m, int ti, int to_state, stance_switch_mode mode,
+                         stance_easing easing, float blend, int locked, float dt) {
+    const stance_graph *g = inst->graph;
+    g_machine_rt *rt = &inst->machines[m];
+    const int layer = in_layer_of_machine(g, m);
+    const int from = rt->cur.state;
+    emit(inst, STANCE_EVENT_TRANSITION_STARTED, layer, m, to_state, from, g->states[to_state].name);
+    emit(inst, STANCE_EVENT_STATE_EXITED, layer, m, from, to_state, g->states[from].name);
+    emit(inst, STANCE_EVENT_STATE_ENTERED, layer, m, to_state, from, g->states[to_state].name);
+    const int blends = mode != STANCE_SWITCH_CUT && blend > 0.0f;
+    if (mode == STANCE_SWITCH_CROSSFADE &&
+        (rt->trans >= 0 || g->states[from].type == STANCE_MOTION_MACHINE)) mode = STANCE_SWITCH_FROZEN;
+    /* the velocity modes need the machine's history; without it they fade from the frozen pose */
+    if (!rt->has_history && (mode == STANCE_SWITCH_INERTIALIZE || mode == STANCE_SWITCH_INERTIALIZE_SIMPLE ||
+                             mode == STANCE_SWITCH_DEADBLEND))
+        mode = STANCE_SWITCH_FROZEN;
+    if (blends) switch (mode) {
+    case STANCE_SWITCH_FROZEN:
+    case STANCE_SWITCH_DEADBLEND: {
+        /* the pose it fades from, and dead blending's velocity at the switch: evaluate's (a job) */
+        g_job *job = &ws->jobs[ws->job_count++];
+        snapshot(inst, ws, m, job);
+        job->deadblend = mode == STANCE_SWITCH_DEADBLEND;
+        job->vel = job->deadblend && rt->hist >= 2;
+        if (job->vel) job->h1 = hist_at(rt, 1), job->h2 = hist_at(rt, 2), job->hist_dt = rt->hist_dt;
+        break;
+    }
+    case STANCE_SWITCH_INERTIALIZE:
+    case STANCE_SWITCH_INERTIALIZE_SIMPLE:
+        rt->pending_init = 1;
+        break;
+    default:
+        break;
+    }
+    ws->weights[m].state = -1; /* (after the snapshot) its new state's are not computed yet */
+    /* the old state's clock keeps running through the blend (it is sampled
+     * only by crossfade) so its markers and "clip finished" still arrive */
+    rt->old = rt->cur;
+    rt->cur_slot = !rt->cur_slot;
+    memset(&rt->cur, 0, sizeof rt->cur);
+    rt->cur.state = to_state;
+    memset(in_cursors(inst, m, 0), 0, sizeof(stance_cursor) * (size_t)g->machines[m].clip_cap);
+    const g_state *to = &g->states[to_state];
+    if (to->sub_machine >= 0) reset_machines(inst, ws, to->sub_machine);
+    rt->from_state = from;
+    rt->mode = mode;
+    rt->easing = easing;
+    rt->switch_dt = dt;
+    rt->elapsed = 0.0f;
+    rt->duration = blend;
+    if (!blends) {
+        rt->trans = -1;
+        rt->locked = 0;
+        rt->pending_init = 0;
+        emit(inst, STANCE_EVENT_TRANSITION_FINISHED, layer, m, to_state, from, to->name);
+    } else {
+        rt->trans = ti >= 0 ? ti : g->trans_count; /* any value >= 0 marks a running switch */
+        rt->locked = locked;
+    }
+}
+
+static void start_transition(stance_instance *inst, stance_workspace *ws, int m, int ti, float dt) {
+    const stance_graph *g = inst->graph;
+    const g_trans *t = &g->trans[ti];
+    g_machine_rt *rt = &inst->machines[m];
+    stance_switch_mode mode = inst->override_mode >= 0 ? (stance_switch_mode)inst->override_mode : t->mode;
+    stance_easing easing = inst->override_easing >= 0 ? (stance_easing)inst->override_easing : t->easing;
+    float blend = blend_time_of(inst, t);
+    if (t->exit == STANCE_EXIT_AT_END && g->states[rt->cur.state].type != STANCE_MOTION_MACHINE) {
+        float rem = play_remaining(inst, &rt->cur);
+        if (rem < blend) blend = rem > dt ? rem : dt; /* the blend ends as the clip ends */
+    }
+    for (int i = 0; i < t->cond_count; i++) { /* consume the triggers it read */
+        const g_cond *c = &g->conds[t->cond_first + i];
+        if (g->params[c->param].type == STANCE_PARAM_TRIGGER) /* (no blend space reads a trigger: g_weights stay) */
+            inst->params[c->param] = inst->param_target[c->param] = 0.0f;
+    }
+    begin_switch(inst, ws, m, ti, t->to, mode, easing, blend, t->uninterruptible, dt);
+}
+
+/* advance_play's most common steps, without its setup: a clip played to
+ * its end (once) that only counts time, and a looping clip without markers
+ * stepping forward inside its cycle with no root motion to accumulate. The
+ * same results as advance_play; 0 (nothing done) for any other step. */
+static inline int advance_plain(const stance_instance *inst, int m, g_play *p, float dt) {
+    const stance_graph *g = inst->graph;
+    const g_state *s = &g->states[p->state];
+    if (s->type != STANCE_MOTION_CLIP) return 0;
+    const stance_clip *c = s->clip;
+    if (!p->finished) {
+        if (s->once || c->event_count != 0) return 0;
+        const float step = dt * state_rate(inst, s);
+        if (!(step >= 0.0f && p->pos >= 0.0f && p->pos < c->duration && (double)p->pos + (double)step < (double)c->duration))
+            return 0;
+        if (c->root_key_count != 0 && in_layer_of_machine(g, m) == 0) return 0; /* the base layer's root motion */
+        float np = (float)((double)p->pos + (double)step);
+        if (np >= c->duration) np = 0.0f;
+        p->pos = np;
+    }
+    p->root[0] = p->root[1] = p->root[2] = 0.0f;
+    p->time += dt;
+    return 1;
+}
+
+
+/* Machine m's step (its nested machine's came before it): its plays, its
+ * switch's time, then the transition that may start. */
+ADV_APART void update_machine(stance_instance *inst, stance_workspace *ws, int m, float dt, unsigned flags) {
+    g_machine_rt *rt = &inst->machines[m];
+    const stance_graph *g = inst->graph;
+    if (!(ST_FAST && advance_plain(inst, m, &rt->cur, dt))) advance_play(inst, ws, m, &rt->cur, dt);
+    if (rt->trans >= 0) {
+        if (g->states[rt->old.state].type != STANCE_MOTION_MACHINE && !(ST_FAST && advance_plain(inst, m, &rt->old, dt)))
+            advance_play(inst, ws, m, &rt->old, dt);
+        rt->elapsed += dt;
+        if (rt->elapsed >= rt->duration) {
+            int layer = in_layer_of_machine(g, m);
+            rt->trans = -1;
+            rt->locked = 0;
+            emit(inst, STANCE_EVENT_TRANSITION_FINISHED, layer, m, rt->cur.state, rt->from_state, g->states[rt->cur.state].name);
+        }
+    }
+    if (!(flags & STANCE_UPDATE_NO_TRANSITIONS) &&
+        (!ST_FAST || g->machines[m].any_count > 0 || g->states[rt->cur.state].trans_count > 0)) { /* else none can start */
+        int t = find_transition(inst, m);
+        if (t >= 0) start_transition(inst, ws, m, t, dt);
+    }
+}
+
+/* 1 when the machine of step st plays this frame: each machine above it
+ * plays the state nesting the one below (their states before their own
+ * steps, which come after: children first). */
+static int plays(const stance_instance *inst, const g_step *st) {
+    const stance_graph *g = inst->graph;
+    for (; st->parent >= 0; st = &g->steps[g->machines[st->parent].step])
+        if (inst->machines[st->parent].cur.state != st->parent_state) return 0;
+    return 1;
+}
+
+void adv_reset_machine(stance_instance *inst, int m) { reset_machines(inst, NULL, m); }
+
+/* The root motion of this update (the base machine's, blended across a
+ * crossfade) and the world root moved by it (model space, rotated and
+ * scaled by the root), unless the caller owns the root. */
+ADV_APART void root_motion(stance_instance *inst, const stance_workspace *ws) {
+    const int m = inst->graph->layers[0].machine;
+    const g_machine_rt *base = &inst->machines[m];
+    const g_plan *pl = &ws->plans[m]; /* (planned: the base layer's machine always is) */
+    for (int k = 0; k < 3; k++) inst->root_delta[k] = base->cur.root[k];
+    if (pl->blend && pl->mode == STANCE_SWITCH_CROSSFADE) { /* its eased weight, as its plan has it */
+        const float w = ST_FAST ? pl->w : tr_ease(base->easing, base->duration > 0.0f ? base->elapsed / base->duration : 1.0f);
+        for (int k = 0; k < 3; k++) inst->root_delta[k] = base->old.root[k] + (base->cur.root[k] - base->old.root[k]) * w;
+    }
+    if (inst->root_owned) return;
+    stance_transform *r = &inst->world_root;
+    /* no motion (every delta +-0): the rotated step is +-0 (the root's
+     * rotation and scale are finite), which leaves t as it is unless t
+     * holds a -0 (0x80000000) */
+    uint32_t db[3], tb[3];
+    memcpy(db, inst->root_delta, sizeof db);
+    memcpy(tb, r->t, sizeof tb);
+    if (((db[0] | db[1] | db[2]) << 1) == 0 && tb[0] != 0x80000000u && tb[1] != 0x80000000u && tb[2] != 0x80000000u) return;
+    const qm_vec3 d = qm_v3(inst->root_delta[0] * r->s[0], inst->root_delta[1] * r->s[1], inst->root_delta[2] * r->s[2]);
+    const qm_vec3 w = qm_qrot(qm_q(r->r[0], r->r[1], r->r[2], r->r[3]), d);
+    r->t[0] += w.x, r->t[1] += w.y, r->t[2] += w.z;
+}
+
+void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags) {
+    const stance_graph *g = inst->graph;
+    inst->event_count = inst->event_dropped = 0;
+    inst->events_sealed = 0;
+    ws->job_count = 0, ws->job_plans_used = 0;
+    if (inst->requests) {
+        /* stance_instance_play requests, carried out before the frame
+         * advances (their events open this update's list, at the time they
+         * were asked); no weights are this update's yet */
+        for (int m = 0; m < g->machine_count; m++) ws->weights[m].state = -1;
+        for (int m = 0; m < g->machine_count; m++) {
+            g_machine_rt *rt = &inst->machines[m];
+            if (rt->req_state < 0) continue;
+            int state = rt->req_state;
+            rt->req_state = -1;
+            begin_switch(inst, ws, m, -1, state, rt->req_mode, rt->req_easing, rt->req_blend, 0, 0.0f);
+        }
+        inst->requests = 0;
+    }
+    inst->time += dt;
+    for (int i = 0; i < g->param_count; i++) { /* damped parameters follow their targets */
+        float h = g->params[i].damping;
+        if (h > 0.0f) {
+            float tgt = inst->param_target[i];
+            if (!ST_FAST || h != ws->damp_h || dt != ws->damp_dt) /* instances of one graph share it frame after frame */
+                ws->damp_h = h, ws->damp_dt = dt, ws->damp_a = exp2f(-dt / h);
+            const float a = ws->damp_a; /* issue 12: a weighted mean stays finite where tgt + (v - tgt) * a overflowed */
+            float v = a * inst->params[i] + (1.0f - a) * tgt;
+            if (!st_finite(v)) v = tgt; /* the sum of two halves of FLT_MAX can still round up */
+            if (fabsf(v - tgt) < 1e-6f) v = tgt;
+            inst->params[i] = v;
+        }
+    }
+    /* layer weights fade towards their targets (the one owner of layer weights) */
+    for (int l = 0; l < g->layer_count; l++) {
+        float w = inst->layer_weight[l], t = inst->layer_target[l], r = inst->layer_rate[l];
+        if (!ST_FAST || w != t) {
+            float step = !(r > 0.0f) ? 1e30f : dt > 0.0f ? r * dt : 0.0f; /* issue 12: an inf rate (tiny fade) times a zero step was NaN */
+            /* within 1e-6 of the target is the target (a fade summed frame by frame stops a hair short) */
+            w = w < t ? (w + step > t - 1e-6f ? t : w + step) : (w - step < t + 1e-6f ? t : w - step);
+            inst->layer_weight[l] = w;
+        }
+    }
+    /* every enabled layer's machines play, seen or not, children first; one
+     * that no switch runs in and no transition can leave, stepped plainly,
+     * is done at once */
+    for (const g_step *st = g->steps, *end = st + g->step_count; st < end; st++) {
+        if (inst->layer_off[st->layer] || (st->parent >= 0 && !plays(inst, st))) continue;
+        const int m = st->machine;
+        g_machine_rt *rt = &inst->machines[m];
+        if (ST_FAST && rt->trans < 0 && !st->has_trans && advance_plain(inst, m, &rt->cur, dt)) continue;
+        update_machine(inst, ws, m, dt, flags);
+    }
+    plan(inst, ws, dt);
+    root_motion(inst, ws);
+}

@@ -1,0 +1,355 @@
+/* src/core/graph/graph_bind.c - binding a compiled graph: the GRPH section of
+ * format 2 (graph_layout.h) read into one block, pointers fixed up from the
+ * indices the file holds, then every value checked (graph_check.c) before
+ * the graph is handed out; and stance_graph_destroy.
+ *
+ * Nothing is trusted: every row's tag, count and size is checked against
+ * the table and the bytes present before anything is allocated (the block is
+ * a few times the section's size at most), every field against its range as
+ * it is read, then the graph's own rules. Nothing here resolves a name or
+ * samples a clip; the delta clips are the exact CLIP sections the builder
+ * wrote, built through the clip loader (src/core/load/asset.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/load/asset_internal.h"
+#include "core/graph/graph_bind.h"
+#include "core/graph/graph_layout.h"
+
+#define FAIL(...) return st_fail(err, STANCE_ERR_FORMAT, __VA_ARGS__)
+
+typedef struct row_in {
+    uint32_t count;
+    uint32_t bytes;
+    const unsigned char *payload;
+    size_t at;                  /* the array's offset in the block */
+} row_in;
+
+typedef struct binder {
+    stance_graph *g;
+    const stance_clip *const *clips;
+    int clip_count;
+    int ref_count[GL_REFS];     /* what each gl_ref's indices are below */
+    row_in rows[GL_ROWS];
+    stance_error *err;
+} binder;
+
+static uint32_t le32(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static float lef32(const unsigned char *p) {
+    uint32_t v = le32(p);
+    float f;
+    memcpy(&f, &v, 4);
+    return f;
+}
+
+/* What indices of kind `ref` point at, for messages: "state". */
+static const char *ref_what(int ref) {
+    for (int i = 0; i < GL_ROWS; i++)
+        if (gl_rows[i].ref == ref) return gl_rows[i].what;
+    return "joint";
+}
+
+/* "state 3 'Walk'" */
+static const char *who(char *buf, size_t cap, const gl_row *row, int i, const unsigned char *elem) {
+    if (row->fields && row->fields[0].kind == GL_NAME && elem)
+        snprintf(buf, cap, "%s %d '%.63s'", row->what, i, (const char *)elem + row->fields[0].at);
+    else if (row->base == GL_SELF)
+        snprintf(buf, cap, "%s", row->what);
+    else
+        snprintf(buf, cap, "%s %d", row->what, i);
+    return buf;
+}
+
+/* One record of `row` from p into elem; every value checked against its field's range. */
+static stance_status read_record(binder *b, const gl_row *row, int i, const unsigned char *p, unsigned char *elem) {
+    stance_error *err = b->err;
+    char w[160];
+    for (int fi = 0; fi < row->field_count; fi++) {
+        const gl_field *f = &row->fields[fi];
+        unsigned char *dst = elem + f->at;
+        switch (f->kind) {
+        case GL_NAME: {
+            const unsigned char *z = memchr(p, 0, G_NAME);
+            const size_t n = z ? (size_t)(z - p) : G_NAME;
+            if (n == 0 || n == G_NAME)
+                FAIL("graph: %s %d: its name is empty or has no end within %d bytes", row->what, i, G_NAME);
+            memcpy(dst, p, n);
+            p += G_NAME;
+            break;
+        }
+        case GL_U64: {
+            const uint64_t v = (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+            memcpy(dst, &v, 8);
+            p += 8;
+            break;
+        }
+        case GL_F32:
+            for (int k = 0; k < f->n; k++, p += 4) {
+                const float v = lef32(p);
+                if (!st_finite(v) || v < f->lo || v > f->hi)
+                    FAIL("graph: %s: %s %g is not %sin [%g, %g]", who(w, sizeof w, row, i, elem), f->name, (double)v,
+                         st_finite(v) ? "" : "finite and ", (double)f->lo, (double)f->hi);
+                memcpy(dst + 4 * (size_t)k, &v, 4);
+            }
+            break;
+        case GL_I32:
+            for (int k = 0; k < f->n; k++, p += 4) {
+                const int v = (int)(int32_t)le32(p);
+                if (f->ref == GL_FIXED) {
+                    if ((float)v < f->lo || (float)v > f->hi)
+                        FAIL("graph: %s: %s %d is not in %d..%d", who(w, sizeof w, row, i, elem), f->name, v, (int)f->lo,
+                             (int)f->hi);
+                } else if (v < (int)f->lo || v >= b->ref_count[f->ref]) {
+                    FAIL("graph: %s: %s %d is not %s0..%d (the graph's %ss)", who(w, sizeof w, row, i, elem), f->name, v,
+                         f->lo < 0.0f ? "-1 or " : "", b->ref_count[f->ref] - 1, ref_what(f->ref));
+                }
+                memcpy(dst + 4 * (size_t)k, &v, 4);
+            }
+            break;
+        case GL_CLIP:
+        case GL_DELTA: {
+            const int v = (int)(int32_t)le32(p), n = f->kind == GL_CLIP ? b->clip_count : b->g->delta_count;
+            p += 4;
+            if (v < -1 || v >= n)
+                FAIL("graph: %s: %s %d is not -1 or 0..%d (the %s)", who(w, sizeof w, row, i, elem), f->name, v, n - 1,
+                     f->kind == GL_CLIP ? "file's clips" : "graph's delta clips");
+            const stance_clip *c = v < 0 ? NULL : f->kind == GL_CLIP ? b->clips[v] : b->g->deltas[v];
+            memcpy(dst, &c, sizeof c);
+            break;
+        }
+        default:
+            FAIL("graph: internal error: unknown field kind");
+        }
+    }
+    return STANCE_OK;
+}
+
+/* The delta clips: exact CLIP sections, each built by the clip loader. */
+static stance_status read_deltas(binder *b, const row_in *in, const stance_allocator *al) {
+    stance_error *err = b->err;
+    stance_graph *g = b->g;
+    reader r = {in->payload, in->payload + in->bytes, 0};
+    for (uint32_t i = 0; i < in->count; i++) {
+        char tag[4];
+        r_take(&r, tag, 4);
+        const uint32_t zero = r_u32(&r);
+        const uint64_t len = r_u64(&r);
+        if (r.bad || memcmp(tag, "CLIP", 4) || zero != 0 || len > r_left(&r))
+            FAIL("graph: delta clip %u: not a CLIP section within the row", (unsigned)i);
+        reader body = {r.p, r.p + len, 0};
+        r.p += len;
+        stance_error e = {STANCE_OK, ""};
+        stance_clip *c = NULL;
+        stance_status s = st_asset_load_clip(&body, g->skeleton, al, (int)i, 2u /* exact clips only */, &c, &e);
+        if (s) return st_fail(err, s, "graph: delta %s", e.message);
+        g->deltas[g->delta_count++] = c;
+    }
+    if (r_left(&r) != 0) FAIL("graph: the delta clips' row is larger than its %u clips", (unsigned)in->count);
+    return STANCE_OK;
+}
+
+/* The additive reference poses: each pose's memory as laid out (channels of padded_count floats). */
+static stance_status read_poses(binder *b, const row_in *in, unsigned char *mem) {
+    stance_error *err = b->err;
+    stance_graph *g = b->g;
+    const int J = g->skeleton->joint_count, pc = st_pad8(J);
+    const size_t pb = stance_pose_bytes(J);
+    unsigned char *pm = mem + st_align_up(in->at + sizeof(stance_pose) * in->count, 64);
+    const unsigned char *p = in->payload;
+    for (uint32_t i = 0; i < in->count; i++) {
+        stance_pose *pose = &g->ref_poses[i];
+        stance_pose_init(pose, J, pm + pb * i, pb, NULL);
+        float *ch[10] = {pose->tx, pose->ty, pose->tz, pose->qx, pose->qy, pose->qz, pose->qw, pose->sx, pose->sy, pose->sz};
+        for (int c = 0; c < 10; c++)
+            for (int j = 0; j < pc; j++, p += 4) {
+                ch[c][j] = lef32(p);
+                if (!st_finite(ch[c][j])) FAIL("graph: reference pose %u: a value is not finite", (unsigned)i);
+            }
+        for (int j = 0; j < J; j++) {
+            const float t[3] = {pose->tx[j], pose->ty[j], pose->tz[j]}, q[4] = {pose->qx[j], pose->qy[j], pose->qz[j], pose->qw[j]};
+            const float s[3] = {pose->sx[j], pose->sy[j], pose->sz[j]};
+            char why[160];
+            if (st_check_trs(t, q, s, why, sizeof why)) FAIL("graph: reference pose %u: joint %d: %s", (unsigned)i, j, why);
+        }
+    }
+    return STANCE_OK;
+}
+
+/* The contacts row: its layout is walked once before anything is allocated
+ * (its block bytes), then read into the block. */
+static size_t contact_block_bytes(uint32_t foot_count, uint32_t samples) {
+    const size_t n = (size_t)foot_count * samples;
+    return st_align_up(sizeof(stance_contacts), 16) + st_align_up(n, 16) + st_align_up(sizeof(float) * n, 16);
+}
+static stance_status walk_contacts(binder *b, const row_in *in, size_t *bytes) {
+    stance_error *err = b->err;
+    const unsigned char *p = in->payload, *end = p + in->bytes;
+    *bytes = 0;
+    for (uint32_t i = 0; i < in->count; i++) {
+        if (end - p < 4) FAIL("graph: contacts %u: the row ends inside it", (unsigned)i);
+        const uint32_t present = le32(p);
+        p += 4;
+        if (present > 1) FAIL("graph: contacts %u: present flag %u is not 0 or 1", (unsigned)i, (unsigned)present);
+        if (!present) continue;
+        if (end - p < GL_CONTACT_HEAD) FAIL("graph: contacts %u: the row ends inside it", (unsigned)i);
+        const uint32_t F = le32(p), n = le32(p + 28);
+        p += GL_CONTACT_HEAD;
+        if (F < 1 || F > STANCE_FOOT_MAX || n < 1 || n > STANCE_MAX_KEYS || (size_t)(end - p) / 5 / F < n)
+            FAIL("graph: contacts %u: %u feet and %u samples do not fit the row (1..%d feet)", (unsigned)i, (unsigned)F,
+                 (unsigned)n, STANCE_FOOT_MAX);
+        p += 5 * (size_t)F * n;
+        *bytes += contact_block_bytes(F, n);
+    }
+    if (p != end) FAIL("graph: the contacts row is larger than its %u slots", (unsigned)in->count);
+    return STANCE_OK;
+}
+/* Slot layout after its flag (GL_CONTACT_HEAD bytes): i32 foot_count at 0, i32 feet[4] at 4, f32 duration at 20,
+ * f32 rate at 24, i32 sample_count at 28, i32 from_events at 32, f32 lowest[4] at 36 (graph_layout.h). */
+static void read_contacts(binder *b, const row_in *in, unsigned char *mem) {
+    stance_graph *g = b->g;
+    unsigned char *at = mem + st_align_up(in->at + sizeof(stance_contacts *) * in->count, 64);
+    const unsigned char *p = in->payload;
+    for (uint32_t i = 0; i < in->count; i++) {
+        const uint32_t present = le32(p);
+        p += 4;
+        if (!present) continue;
+        const unsigned char *h = p;
+        const uint32_t F = le32(h), n = le32(h + 28);
+        stance_contacts *c = (stance_contacts *)at;
+        unsigned char *planted = at + st_align_up(sizeof(stance_contacts), 16);
+        float *height = (float *)(planted + st_align_up((size_t)F * n, 16));
+        at += contact_block_bytes(F, n);
+        c->foot_count = (int)F;
+        for (int f = 0; f < STANCE_FOOT_MAX; f++) {
+            c->feet[f] = (int)(int32_t)le32(h + 4 + 4 * f);
+            c->lowest[f] = lef32(h + 36 + 4 * f);
+        }
+        c->duration = lef32(h + 20);
+        c->rate = lef32(h + 24);
+        c->sample_count = (int)n;
+        c->from_events = (int)(int32_t)le32(h + 32);
+        p = h + GL_CONTACT_HEAD;
+        memcpy(planted, p, (size_t)F * n);
+        p += (size_t)F * n;
+        for (size_t k = 0; k < (size_t)F * n; k++, p += 4) height[k] = lef32(p);
+        c->planted = planted, c->height = height;
+        g->contacts[i] = c;
+    }
+}
+
+void stance_graph_destroy(stance_graph *g) {
+    if (!g) return;
+    for (int i = 0; i < g->delta_count; i++) stance_clip_destroy(g->deltas[i]);
+    stance_allocator al = g->allocator;
+    st_free(&al, g, g->bytes);
+}
+
+stance_status st_graph_bind(const unsigned char *body, size_t size, const stance_skeleton *sk,
+                            const stance_clip *const *clips, int clip_count, const stance_allocator *allocator,
+                            stance_graph **out, stance_error *err) {
+    *out = NULL;
+    const int J = sk->joint_count, pc = st_pad8(J);
+    reader r = {body, body + size, 0};
+    const uint32_t format = r_u32(&r), joints = r_u32(&r), rows = r_u32(&r);
+    if (r.bad) FAIL("graph: the section ends inside its head");
+    if (format != GL_FORMAT)
+        return st_fail(err, STANCE_ERR_UNSUPPORTED, "graph: section format %u, this build binds %u", (unsigned)format, GL_FORMAT);
+    if ((int)joints != J) FAIL("graph: compiled for %u joints, the file's skeleton has %d", (unsigned)joints, J);
+    if (rows != GL_ROWS) FAIL("graph: %u arrays, this build's compiled graph has %d", (unsigned)rows, GL_ROWS);
+    binder b;
+    memset(&b, 0, sizeof b);
+    b.clips = clips, b.clip_count = clip_count, b.err = err;
+    /* pass 1: every row's head against the table and the bytes present, and the block's size */
+    size_t bytes = st_align_up(sizeof(stance_graph), 64);
+    for (int i = 0; i < GL_ROWS; i++) {
+        const gl_row *row = &gl_rows[i];
+        row_in *in = &b.rows[i];
+        char tag[4];
+        r_take(&r, tag, 4);
+        in->count = r_u32(&r);
+        in->bytes = r_u32(&r);
+        if (r.bad) FAIL("graph: the section ends inside array %d's head ('%s')", i, row->tag);
+        if (memcmp(tag, row->tag, 4)) FAIL("graph: array %d is not '%s' (the arrays in this build's order)", i, row->tag);
+        if (in->count > (uint32_t)row->cap)
+            FAIL("graph: the %s array has %u records, more than %d", row->what, (unsigned)in->count, row->cap);
+        if (in->bytes > r_left(&r)) FAIL("graph: the %s array's %u bytes go beyond the section", row->what, (unsigned)in->bytes);
+        uint64_t want = 0; /* the bytes its records take (at least, for the rows of variable records) */
+        if (row->kind == GL_RECORDS) want = (uint64_t)in->count * gl_record_bytes(row);
+        else if (row->kind == GL_POSES) want = (uint64_t)in->count * 40u * (uint64_t)pc;
+        else want = (uint64_t)in->count * (row->kind == GL_DELTAS ? 16u : 4u);
+        if ((row->kind == GL_RECORDS || row->kind == GL_POSES) ? want != in->bytes : want > in->bytes)
+            FAIL("graph: the %s array's %u records take %s%llu bytes, it has %u", row->what, (unsigned)in->count,
+                 row->kind == GL_RECORDS || row->kind == GL_POSES ? "" : "at least ", (unsigned long long)want,
+                 (unsigned)in->bytes);
+        if (row->base == GL_SELF && in->count != 1) FAIL("graph: the head array has %u records, not 1", (unsigned)in->count);
+        in->payload = r.p;
+        r.p += in->bytes;
+        if (row->base == GL_SELF) continue;
+        in->at = bytes;
+        size_t need = row->elem * in->count;
+        if (row->kind == GL_POSES) need = st_align_up(need, 64) + stance_pose_bytes(J) * in->count;
+        if (row->kind == GL_CONTACTS) {
+            size_t extra;
+            stance_status s = walk_contacts(&b, in, &extra);
+            if (s) return s;
+            need = st_align_up(need, 64) + extra;
+        }
+        bytes = st_align_up(bytes + need, 64);
+    }
+    if (r_left(&r) != 0) FAIL("graph: %zu bytes after the last array", r_left(&r));
+    /* the counts every index is checked against */
+    for (int i = 0; i < GL_ROWS; i++)
+        if (gl_rows[i].ref != GL_FIXED) b.ref_count[gl_rows[i].ref] = (int)b.rows[i].count;
+    b.ref_count[GL_R_JOINT] = J;
+    stance_allocator al = st_allocator(allocator);
+    unsigned char *mem = st_alloc(&al, bytes, 64);
+    if (!mem) return st_fail(err, STANCE_ERR_MEMORY, "graph: allocation of %zu bytes failed", bytes);
+    stance_graph *g = (stance_graph *)mem;
+    g->skeleton = sk, g->allocator = al, g->bytes = bytes;
+    b.g = g;
+    for (int i = 0; i < GL_ROWS; i++) {
+        const gl_row *row = &gl_rows[i];
+        if (row->base == GL_SELF) continue;
+        void *base = mem + b.rows[i].at;
+        memcpy((unsigned char *)g + row->base, &base, sizeof base);
+        if (row->count_at >= 0 && row->kind != GL_DELTAS) { /* the delta count grows as they are built */
+            const int n = (int)b.rows[i].count;
+            memcpy((unsigned char *)g + row->count_at, &n, sizeof n);
+        }
+    }
+    for (int i = 0; i < GL_ROWS; i++) { /* the counts that follow from the others */
+        const gl_row *row = &gl_rows[i];
+        if (row->base == GL_SELF || row->count_at >= 0 || row->count_free) continue;
+        const int want = row->count(g);
+        if ((int)b.rows[i].count == want) continue;
+        stance_graph_destroy(g);
+        FAIL("graph: the %s array has %u records, the graph's counts make %d", row->what, (unsigned)b.rows[i].count, want);
+    }
+    /* pass 2: the arrays, in the table's order (the delta clips before the records that point at them) */
+    stance_status s = STANCE_OK;
+    for (int i = 0; i < GL_ROWS && !s; i++) {
+        const gl_row *row = &gl_rows[i];
+        const row_in *in = &b.rows[i];
+        if (row->kind == GL_DELTAS) s = read_deltas(&b, in, &al);
+        else if (row->kind == GL_POSES) s = read_poses(&b, in, mem);
+        else if (row->kind == GL_CONTACTS) read_contacts(&b, in, mem);
+        else {
+            const size_t rb = gl_record_bytes(row);
+            unsigned char *base = row->base == GL_SELF ? mem : mem + in->at;
+            for (uint32_t k = 0; k < in->count && !s; k++)
+                s = read_record(&b, row, (int)k, in->payload + rb * k, base + row->elem * k);
+        }
+    }
+    if (!s) {
+        for (int l = 0; l < g->layer_count; l++) g->layers[l].mask = g->masks + (size_t)l * (size_t)pc;
+        s = gc_check(g, b.ref_count[GL_R_STRN], b.ref_count[GL_R_ANYT], err);
+    }
+    if (s) {
+        stance_graph_destroy(g);
+        return s;
+    }
+    *out = g;
+    return STANCE_OK;
+}

@@ -1,0 +1,177 @@
+/* src/core/graph/graph_internal.h - the compiled graph: what the builder writes
+ * (src/build, and graph_program.c for the frame's program) and the binder
+ * reads from a file (graph_bind.c, graph_layout.c's table of its arrays),
+ * and every stage of the frame reads, shared and immutable once built. The
+ * instance is in core/instance/instance_internal.h, the workspace and the plan in
+ * core/frame/workspace.h, what builder and binder derive alike in
+ * core/graph/graph_derive.h. Not public. */
+#ifndef STANCE_GRAPH_INTERNAL_H
+#define STANCE_GRAPH_INTERNAL_H
+
+#include <string.h>
+
+#include "stance/instance.h"
+
+#define G_NAME 64
+
+typedef struct g_param {
+    char name[G_NAME];
+    stance_param_type type;
+    float value;
+    float damping;
+} g_param;
+
+typedef struct g_entry {
+    const stance_clip *clip;
+    const stance_clip *delta;   /* as g_state.delta */
+    float x, y;
+} g_entry;
+
+typedef struct g_state {
+    char name[G_NAME];
+    int machine;
+    stance_motion_type type;
+    const stance_clip *clip;
+    int once;
+    float speed;
+    int speed_param;            /* -1 none */
+    int entry_first, entry_count;
+    int param_x, param_y;       /* -1 none */
+    int sub_machine;            /* -1 none */
+    int trans_first, trans_count; /* into graph->state_trans */
+    int ref_pose;               /* additive reference pose index in graph->ref_poses, -1 none */
+    const stance_clip *delta;   /* additive first-frame layers: the clip minus its reference, built once */
+    int delta_flags;            /* ST_DELTA_* (core/clip/fused.h): channels of the delta that change nothing */
+    unsigned long long delta_still; /* st_delta_still_blocks of delta */
+    int speed_warp;
+    float fade_time;
+    int same_scale;             /* blend space: every clip it samples keeps one constant scale block, all
+                                   bit for bit the same and without -0 (their blend is that block) */
+} g_state;
+
+typedef struct g_cond {
+    int param;
+    stance_compare op;
+    float value, hysteresis;
+    int group;
+} g_cond;
+
+typedef struct g_trans {
+    int from;                   /* global state index, -1 = any */
+    int to;
+    int cond_first, cond_count;
+    stance_exit_mode exit;
+    float exit_time, blend_time;
+    stance_switch_mode mode;
+    stance_easing easing;
+    int uninterruptible, allow_self;
+} g_trans;
+
+typedef struct g_machine {
+    char name[G_NAME];
+    int state_first, state_count;
+    int entry;                  /* global state index */
+    int any_first, any_count;   /* into graph->any_trans */
+    int parent_state;           /* the state that nests it, or -1 */
+    int layer;                  /* the layer that runs it, or -1 (nested: see root_layer) */
+    int root_layer;             /* the layer whose tree holds it, or -1 */
+    int step;                   /* its step in graph->steps (the frame's program), -1 when no layer runs it */
+    int clip_cap;               /* most clips one of its states samples (cursors per slot) */
+    int history;                /* its transitions use velocity modes (inertialize, dead blending) */
+    int has_trans;              /* some transition can leave a state of it (any-state or a state's own) */
+} g_machine;
+
+typedef struct g_layer {
+    char name[G_NAME];
+    int machine;
+    float weight;
+    stance_layer_mode mode;
+    stance_layer_space space;
+    int has_mask;
+    const float *mask;          /* joint_count weights, zeros up to padded_count (inside the graph block) */
+    stance_additive_ref additive_ref;
+    const stance_clip *ref_clip;
+    int ref_clip_pose;          /* first frame of ref_clip in ref_poses, or -1 */
+    int priority;
+    int fusable;                /* not the base layer, additive first-frame or a local override, its machine
+                                   without nested machines: evaluate.c's fused_layer may take it */
+    int step_first, step_last;  /* its machines' steps in graph->steps, children first: its machine is step_last */
+} g_layer;
+
+typedef struct g_ik {
+    char name[G_NAME];
+    stance_ik_kind kind;
+    stance_footlock_desc fd;    /* joints resolved; ground from the instance (two_bone: legs[0]) */
+    int chain_count, chain[STANCE_AIM_MAX_CHAIN];
+    float forward[3], max_angles[STANCE_AIM_MAX_CHAIN];
+    int l2m_from, l2m_to;       /* two_bone and aim: the joints whose model transforms its solve changes: the
+                                   subtree of joint from within from..to, -1: all (graph_program.c) */
+} g_ik;
+
+/* One step of the frame's program (graph_program.c): a machine some layer
+ * runs. The steps are layer by layer in layer order, each layer's machines
+ * children first, so a machine's subtree is the steps first..its own. */
+typedef struct g_step {
+    int machine;
+    int parent;                 /* the machine that nests it, -1 for its layer's machine */
+    int parent_state;           /* the state of the parent that plays it, -1 */
+    int first;                  /* the first step of its subtree */
+    int layer;                  /* the layer that runs it */
+    int has_trans;              /* g_machine.has_trans, at hand */
+} g_step;
+
+struct stance_graph {
+    const stance_skeleton *skeleton;
+    int param_count, state_count, machine_count, layer_count;
+    int trans_count, cond_count, entry_count, ref_pose_count;
+    g_param *params;
+    g_state *states;
+    g_trans *trans;
+    int *state_trans;           /* per state, its transitions in priority order */
+    int *any_trans;             /* per machine, its any-state transitions */
+    g_cond *conds;
+    g_entry *entries;
+    g_machine *machines;
+    g_layer *layers;
+    float *masks;
+    stance_pose *ref_poses;     /* additive references (first frames), bound into the block */
+    stance_clip **deltas;       /* delta clips the graph owns (delta_count) */
+    int delta_count;
+    float default_blend_time;
+    float deadblend_halflife;
+    int ik_count, ik_clip_count;
+    g_ik *ik;                   /* ik_count (own allocation, see graph_ik.c) */
+    const stance_clip **ik_clips; /* the clips the states play */
+    stance_contacts **contacts; /* ik_count * ik_clip_count (footlock entries; else NULL) */
+    float *scale_cap;           /* 2 x padded joints: the largest |scale| a machine's output takes at each joint,
+                                   then the same for additive first-frame machines (graph_bounds.c) */
+    size_t ik_bytes;
+    int step_count;             /* the frame's program: the machines the layers run (graph_program.c derives it) */
+    g_step *steps;              /* step_count */
+    stance_allocator allocator;
+    size_t bytes;
+};
+
+/* The aim desc of aim entry gi (its chain, limits and forward) with target. */
+static inline void g_ik_aim_desc(const g_ik *gi, const float *target, stance_aim_desc *ad) {
+    memset(ad, 0, sizeof *ad);
+    ad->chain_count = gi->chain_count, ad->chain = gi->chain;
+    ad->max_angles = gi->max_angles[0] > 0.0f ? gi->max_angles : NULL;
+    memcpy(ad->forward, gi->forward, sizeof ad->forward);
+    if (target) memcpy(ad->target, target, sizeof ad->target);
+}
+
+/* The index of a clip the states play in graph->ik_clips (its contacts'
+ * column), -1 when it is not one of them. */
+static inline int g_ik_clip_index(const stance_graph *g, const stance_clip *clip) {
+    for (int c = 0; c < g->ik_clip_count; c++)
+        if (g->ik_clips[c] == clip) return c;
+    return -1;
+}
+
+/* graph_bounds.c: the cap that holds machine m's output within the chain
+ * rule's bounds (the graph's scale caps) on the frames of a velocity-mode
+ * switch (inertialization, dead blending) */
+void gr_cap_transient(const stance_graph *g, int m, stance_pose *out);
+
+#endif

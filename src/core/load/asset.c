@@ -1,0 +1,566 @@
+/* src/core/load/asset.c - assets (a skeleton, its clips, skins and meshes) and
+ * the native binary format `.stance`: the header, the section order, SKEL
+ * and CLIP; load from bytes or a file with full validation (the writer is
+ * libstance_build's, src/build/asset_write.c). The SKIN and MESH sections
+ * are in asset_mesh.c, the byte helpers in asset_internal.h.
+ *
+ * Owns the byte layout below and nothing else: skeletons and clips are built
+ * only through stance_skeleton_create and stance_clip_create, so a file goes
+ * through exactly the checks a caller's description would. The header is in
+ * include/stance/asset.h. Section bodies (little-endian; the same in
+ * versions 1 and 2, which adds SKIN and MESH, see asset_mesh.c):
+ *
+ *   SKEL  u32 joint_count
+ *         per joint: u8 name length (1..63), name bytes, i32 parent,
+ *                    f32 t[3], r[4] (x y z w), s[3]      (the rest transform)
+ *   CLIP  u8 name length (1..63), name bytes
+ *         f32 duration, u32 flags (bit 0 slerp, bit 1 root path is joint 0's
+ *         translation), f32 root_speed
+ *         u32 key_count, f32 times[key_count]             (the shared grid)
+ *         u8 animated[joint_count] (bit 0 T, bit 1 R, bit 2 S)
+ *         u32 blocks[3]: keys stored per channel T, R, S (1 or key_count)
+ *         for channel T, R, S, for each joint with that bit, blocks[c] keys
+ *         of 3, 4, 3 floats (the values on the grid; one key = constant),
+ *         except joint 0's translation when flag bit 1 is set
+ *         u32 event_count, per event: u8 name length (1..31), name, f32 time
+ *         u32 root_key_count, f32 root_times[n], f32 root_values[3 n]; with
+ *         flag bit 1 these keys are also joint 0's translation track, kept at
+ *         their own times (the clip keeps them as its root path), so the
+ *         grid and the path come back exactly
+ *
+ *   CLIP  version 3, compressed (flag bit 2; read and written in
+ *         src/core/load/asset_packed.c, the layout in src/core/clip/clip_packed.h):
+ *         name, duration, flags, root_speed as above
+ *         u32 key_count, f32 times[key_count]             (the shared grid)
+ *         f32 max_error, f32 vertex_distance (as measured when compressed)
+ *         u32 track_count; per track: u16 joint, u8 channel (0 T, 1 R, 2 S),
+ *         u8 shift, u8 bits, then by bits: 0: f32 value[w]; 32: f32
+ *         keys[n w]; 1..24: f32 min[3], f32 ext[3], u8 packed[ceil(3 n bits
+ *         / 8)] (LSB first; bits 1..24); 64 + b: the same with segment
+ *         heads first (clip_packed.h), n = ceil((key_count - 1) / 2^shift) + 1
+ *         u32 event_count, events as above
+ *         u32 root_key_count, f32 root_times[n], f32 root_values[3 n]
+ *         (always explicit; flag bit 1 says the pose is not in place)
+ *
+ *   CLIP  version 4, compressed: as version 3 except
+ *         u32 key_count, u8 grid (0: f32 times[key_count]; 1: f32 step,
+ *         times[k] = (float)k * step, allowed when at least key_count / 4
+ *         bytes follow), and tracks may have bits 128 (a bit rate per
+ *         segment): f32 min[3], f32 ext[3], then the stream of clip_packed.h
+ *         (u8 codes[S], u8 heads[6 S], keys); with flag bit 1 and
+ *         root_key_count 0 the root path is joint 0's stored translation at
+ *         every grid key
+ *
+ *   CLIP  version 5, compressed: as version 4, and tracks may have bits 130
+ *         (ST_PACK_LAT): f32 min[3], f32 ext[3], u8 codes[S], u32 size, a
+ *         bit stream of predicted, Rice-coded keys on one lattice per track
+ *         (src/core/clip/clip_lattice.h)
+ *
+ *   GRPH  (optional, last) a compiled graph: see src/core/load/asset_graph.c,
+ *         which owns that section; this file only finds it and hands it over
+ *
+ * Every count is checked against the bytes left before anything is
+ * allocated for it, so a short file cannot ask for much memory. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/load/asset_graph.h"
+#include "core/load/asset_internal.h"
+
+#define HEADER_BYTES ST_ASSET_HEADER_BYTES
+#define SECTION_HEAD 16
+enum { SEC_SKEL, SEC_CLIP, SEC_SKIN, SEC_MESH, SEC_KINDS }; /* in file order */
+/* A loaded clip's dense data may not exceed this: it bounds what a small
+ * file can make the loader allocate (the grid is stored per animated joint,
+ * the clip per padded joint). */
+#define MAX_CLIP_BYTES ((size_t)1 << 30)
+#define MAX_FILE_BYTES ((size_t)1 << 31)
+
+
+/* ---- checksum -------------------------------------------------------------- */
+
+uint64_t stance_asset_checksum(const void *bytes, size_t size) {
+    const unsigned char *p = bytes;
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < size; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+int stance_asset_is_native(const void *bytes, size_t size) {
+    return bytes && size >= 8 && !memcmp(bytes, ST_ASSET_MAGIC, 8);
+}
+
+/* ---- asset ----------------------------------------------------------------- */
+
+void stance_asset_destroy(stance_asset *asset) {
+    if (!asset) return;
+    stance_graph_destroy(asset->graph); /* before the clips it plays */
+    if (asset->clips) {
+        for (int i = 0; i < asset->clip_count; i++) stance_clip_destroy(asset->clips[i]);
+        st_free(&asset->allocator, asset->clips, sizeof(stance_clip *) * (size_t)asset->clip_count);
+    }
+    if (asset->meshes) {
+        for (int i = 0; i < asset->mesh_count; i++) stance_mesh_destroy(asset->meshes[i]);
+        st_free(&asset->allocator, asset->meshes, sizeof(stance_mesh *) * (size_t)asset->mesh_count);
+    }
+    if (asset->skins) {
+        for (int i = 0; i < asset->skin_count; i++) stance_skin_destroy(asset->skins[i]);
+        st_free(&asset->allocator, asset->skins, sizeof(stance_skin *) * (size_t)asset->skin_count);
+    }
+    stance_skeleton_destroy(asset->skeleton);
+    memset(asset, 0, sizeof *asset);
+}
+
+const stance_clip *stance_asset_find_clip(const stance_asset *asset, const char *name) {
+    if (!asset || !name || !asset->clips) return NULL;
+    for (int i = 0; i < asset->clip_count; i++)
+        if (asset->clips[i] && !strcmp(asset->clips[i]->name, name)) return asset->clips[i];
+    return NULL;
+}
+
+static stance_status load_skeleton(reader *r, const stance_allocator *al, stance_skeleton **out,
+                                   stance_error *err) {
+    uint32_t n = r_u32(r);
+    /* each joint needs at least 1 + 1 + 4 + 40 bytes */
+    if (r->bad || n < 1 || n > STANCE_MAX_JOINTS || r_left(r) / 46 < n)
+        return st_fail(err, STANCE_ERR_FORMAT, "skeleton: joint count %u is not in 1..%d or larger than the section",
+                       (unsigned)n, STANCE_MAX_JOINTS);
+    scratch s = {al, {0}, {0}, 0};
+    char *names = scratch_alloc(&s, (size_t)n * STANCE_MAX_NAME);
+    const char **name_ptr = scratch_alloc(&s, sizeof(char *) * n);
+    int *parents = scratch_alloc(&s, sizeof(int) * n);
+    stance_transform *rest = scratch_alloc(&s, sizeof(stance_transform) * n);
+    if (!names || !name_ptr || !parents || !rest) {
+        scratch_release(&s);
+        return st_fail(err, STANCE_ERR_MEMORY, "skeleton: allocation for %u joints failed", (unsigned)n);
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        char *nm = names + (size_t)j * STANCE_MAX_NAME;
+        name_ptr[j] = nm;
+        if (!r_name(r, nm, STANCE_MAX_NAME)) {
+            scratch_release(&s);
+            return st_fail(err, STANCE_ERR_FORMAT, "skeleton: joint %u has a bad name", (unsigned)j);
+        }
+        parents[j] = (int)(int32_t)r_u32(r);
+        r_f32n(r, rest[j].t, 3);
+        r_f32n(r, rest[j].r, 4);
+        r_f32n(r, rest[j].s, 3);
+    }
+    if (r->bad) {
+        scratch_release(&s);
+        return st_fail(err, STANCE_ERR_FORMAT, "skeleton: section ends inside the joints");
+    }
+    stance_skeleton_desc d = {(int)n, name_ptr, parents, rest};
+    stance_status st = stance_skeleton_create(&d, al, out, err);
+    scratch_release(&s);
+    return st;
+}
+
+/* Events then the root path (both encodings end with them). */
+stance_status st_asset_read_events_root(reader *r, scratch *s, int index, const char *name, stance_event_desc *events,
+                                      char (*event_names)[STANCE_EVENT_NAME], uint32_t *event_count, uint32_t *root_n,
+                                      float **root, stance_error *err) {
+    *event_count = r_u32(r);
+    if (r->bad || *event_count > STANCE_MAX_EVENTS || r_left(r) / 6 < *event_count)
+        return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': event count %u is not in 0..%d or larger than the section",
+                       index, name, (unsigned)*event_count, STANCE_MAX_EVENTS);
+    for (uint32_t i = 0; i < *event_count; i++) {
+        if (!r_name(r, event_names[i], STANCE_EVENT_NAME))
+            return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': event %u has a bad name", index, name, (unsigned)i);
+        events[i].name = event_names[i];
+        events[i].time = r_f32(r);
+    }
+    *root_n = r_u32(r);
+    *root = NULL;
+    if (r->bad || *root_n > STANCE_MAX_KEYS || r_left(r) / 16 < *root_n)
+        return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': bad root path (%u keys)", index, name, (unsigned)*root_n);
+    if (*root_n > 0) {
+        if (!(*root = scratch_alloc(s, sizeof(float) * 4 * (size_t)*root_n)))
+            return st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation of the root path failed", index, name);
+        r_f32n(r, *root, 4 * (size_t)*root_n);
+    }
+    if (r->bad || r_left(r) != 0)
+        return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': section size does not match its content", index, name);
+    return STANCE_OK;
+}
+
+stance_status st_asset_load_clip(reader *r, const stance_skeleton *sk, const stance_allocator *al, int index,
+                                uint32_t version, stance_clip **out, stance_error *err) {
+    char name[64];
+    if (!r_name(r, name, sizeof name))
+        return st_fail(err, STANCE_ERR_FORMAT, "clip %d: bad name", index);
+    const int J = sk->joint_count;
+    float duration = r_f32(r);
+    uint32_t flags = r_u32(r);
+    float root_speed = r_f32(r);
+    uint32_t K = r_u32(r);
+    if (r->bad || (flags & ~(FLAG_SLERP | FLAG_ROOT_JOINT0 | (version >= 3 ? FLAG_PACKED : 0u))))
+        return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': bad header or unknown flags", index, name);
+    if (K < 1 || K > STANCE_MAX_KEYS || (!(flags & FLAG_PACKED) && r_left(r) / 4 < K))
+        return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': key count %u is not in 1..%d or larger than the section",
+                       index, name, (unsigned)K, STANCE_MAX_KEYS);
+    if (flags & FLAG_PACKED)
+        return st_asset_load_packed_clip(r, sk, al, index, name, duration, flags, root_speed, K, version, out, err);
+    scratch s = {al, {0}, {0}, 0};
+    stance_status st = STANCE_OK;
+    float *times = scratch_alloc(&s, sizeof(float) * K);
+    unsigned char *anim = scratch_alloc(&s, (size_t)J);
+    stance_track_desc *tracks = scratch_alloc(&s, sizeof(stance_track_desc) * 3 * (size_t)J);
+    if (!times || !anim || !tracks) {
+        st = st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation failed", index, name);
+        goto done;
+    }
+    r_f32n(r, times, K);
+    r_take(r, anim, (size_t)J);
+    uint32_t blocks[3];
+    for (int ch = 0; ch < 3; ch++) blocks[ch] = r_u32(r);
+    if (r->bad) {
+        st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': section ends inside the key grid", index, name);
+        goto done;
+    }
+    /* Count the stored floats; the section must hold them before we allocate. */
+    size_t floats = 0;
+    int track_count = 0;
+    const int joint0_root = (flags & FLAG_ROOT_JOINT0) != 0;
+    stance_track_desc *joint0_track = NULL; /* filled from the root path */
+    for (int ch = 0; ch < 3; ch++) {
+        if (blocks[ch] != 1 && blocks[ch] != K) {
+            st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': channel %d stores %u keys, not 1 or %u",
+                         index, name, ch, (unsigned)blocks[ch], (unsigned)K);
+            goto done;
+        }
+        for (int j = 0; j < J; j++) {
+            if (!(anim[j] & (1u << ch))) continue;
+            track_count++;
+            if (!(ch == 0 && j == 0 && joint0_root)) floats += (size_t)blocks[ch] * (ch == 1 ? 4u : 3u);
+        }
+    }
+    for (int j = 0; j < J; j++)
+        if (anim[j] & ~7u) {
+            st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': joint %d has unknown channel bits", index, name, j);
+            goto done;
+        }
+    if (r_left(r) / 4 < floats) {
+        st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': %zu key values do not fit in the section", index, name, floats);
+        goto done;
+    }
+    {
+        /* What stance_clip_create would allocate: refuse absurd amplification. */
+        size_t pc = (size_t)sk->padded_count, dense = 0;
+        for (int ch = 0; ch < 3; ch++) {
+            int any = 0;
+            for (int j = 0; j < J; j++) any |= (anim[j] >> ch) & 1;
+            dense += (any ? (size_t)K : 1u) * pc * (ch == 1 ? 16u : 12u);
+        }
+        if (dense > MAX_CLIP_BYTES) {
+            st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': %u keys on %d joints need %zu bytes, more than %zu",
+                         index, name, (unsigned)K, J, dense, MAX_CLIP_BYTES);
+            goto done;
+        }
+    }
+    float *values = scratch_alloc(&s, sizeof(float) * floats);
+    if (!values) {
+        st = st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation of %zu values failed", index, name, floats);
+        goto done;
+    }
+    float *v = values;
+    int ti = 0;
+    for (int ch = 0; ch < 3; ch++) {
+        const size_t width = ch == 1 ? 4 : 3;
+        for (int j = 0; j < J; j++) {
+            if (!(anim[j] & (1u << ch))) continue;
+            stance_track_desc *t = &tracks[ti++];
+            t->joint = j;
+            t->channel = (stance_channel)ch;
+            t->key_count = (int)blocks[ch];
+            t->times = times;
+            t->values = v;
+            if (ch == 0 && j == 0 && joint0_root) {
+                joint0_track = t;
+                continue;
+            }
+            r_f32n(r, v, (size_t)blocks[ch] * width);
+            v += (size_t)blocks[ch] * width;
+        }
+    }
+    if (K > 1 && blocks[0] == 1 && blocks[1] == 1 && blocks[2] == 1) {
+        /* Every channel is stored once, so every track has one key and the
+         * grid would come back as one time: one track carries them all. */
+        stance_track_desc *t = NULL;
+        for (int i = 0; i < track_count && !t; i++)
+            if (&tracks[i] != joint0_track) t = &tracks[i];
+        if (t) {
+            const size_t width = t->channel == STANCE_CHANNEL_ROTATION ? 4 : 3;
+            float *held = scratch_alloc(&s, sizeof(float) * width * K);
+            if (!held) {
+                st = st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation of %u keys failed", index, name, (unsigned)K);
+                goto done;
+            }
+            for (uint32_t k = 0; k < K; k++) memcpy(held + width * k, t->values, sizeof(float) * width);
+            t->values = held;
+            t->key_count = (int)K;
+        }
+    }
+    uint32_t event_count = r_u32(r);
+    if (r->bad || event_count > STANCE_MAX_EVENTS || r_left(r) / 6 < event_count) {
+        st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': event count %u is not in 0..%d or larger than the section",
+                     index, name, (unsigned)event_count, STANCE_MAX_EVENTS);
+        goto done;
+    }
+    stance_event_desc events[STANCE_MAX_EVENTS];
+    char event_names[STANCE_MAX_EVENTS][STANCE_EVENT_NAME];
+    for (uint32_t i = 0; i < event_count; i++) {
+        if (!r_name(r, event_names[i], STANCE_EVENT_NAME)) {
+            st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': event %u has a bad name", index, name, (unsigned)i);
+            goto done;
+        }
+        events[i].name = event_names[i];
+        events[i].time = r_f32(r);
+    }
+    uint32_t root_n = r_u32(r);
+    if (r->bad || root_n > STANCE_MAX_KEYS || r_left(r) / 16 < root_n ||
+        (joint0_root && (root_n == 0 || !joint0_track))) {
+        st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': bad root path (%u keys)", index, name, (unsigned)root_n);
+        goto done;
+    }
+    float *root = NULL;
+    if (root_n > 0) {
+        root = scratch_alloc(&s, sizeof(float) * 4 * (size_t)root_n);
+        if (!root) {
+            st = st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation of the root path failed", index, name);
+            goto done;
+        }
+        r_f32n(r, root, 4 * (size_t)root_n);
+    }
+    if (r->bad || r_left(r) != 0) {
+        st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': section size does not match its content", index, name);
+        goto done;
+    }
+    stance_clip_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.duration = duration;
+    d.track_count = track_count;
+    d.tracks = tracks;
+    d.event_count = (int)event_count;
+    d.events = events;
+    d.slerp = (flags & FLAG_SLERP) ? 1 : 0;
+    if (joint0_track) { /* the path is joint 0's track: the clip derives it */
+        joint0_track->key_count = (int)root_n;
+        joint0_track->times = root;
+        joint0_track->values = root + root_n;
+    } else {
+        d.root_key_count = (int)root_n;
+        d.root_times = root;
+        d.root_values = root ? root + root_n : NULL;
+    }
+    d.root_speed = root_speed;
+    if (!st_finite(duration) || !(duration > 0.0f)) {
+        st = st_fail(err, STANCE_ERR_VALUE, "clip %d '%s': duration %g is not a finite time > 0", index, name, (double)duration);
+        goto done;
+    }
+    st = stance_clip_create(&d, sk, al, out, err);
+done:
+    scratch_release(&s);
+    return st;
+}
+
+/* The asset's pointer arrays with their full counts at once (NULL entries:
+ * destroy frees what a failure further on leaves). */
+static stance_status pointer_arrays(stance_asset *a, const int *count, stance_error *err) {
+    const stance_allocator *al = &a->allocator;
+    if (count[SEC_CLIP] && !(a->clips = st_alloc(al, sizeof(stance_clip *) * (size_t)count[SEC_CLIP], 16)))
+        return st_fail(err, STANCE_ERR_MEMORY, "allocation of %d clip pointers failed", count[SEC_CLIP]);
+    a->clip_count = count[SEC_CLIP];
+    if (count[SEC_SKIN] && !(a->skins = st_alloc(al, sizeof(stance_skin *) * (size_t)count[SEC_SKIN], 16)))
+        return st_fail(err, STANCE_ERR_MEMORY, "allocation of %d skin pointers failed", count[SEC_SKIN]);
+    a->skin_count = count[SEC_SKIN];
+    if (count[SEC_MESH] && !(a->meshes = st_alloc(al, sizeof(stance_mesh *) * (size_t)count[SEC_MESH], 16)))
+        return st_fail(err, STANCE_ERR_MEMORY, "allocation of %d mesh pointers failed", count[SEC_MESH]);
+    a->mesh_count = count[SEC_MESH];
+    return STANCE_OK;
+}
+
+/* Loads into *out; messages say what is wrong without naming the source. */
+static stance_status load(const unsigned char *bytes, size_t size, const stance_allocator *allocator, st_graph_v1_fn v1,
+                          stance_asset *out, stance_error *err) {
+    if (size < HEADER_BYTES)
+        return st_fail(err, STANCE_ERR_FORMAT, "too short for a stance file (%zu bytes, the header is %d)", size, HEADER_BYTES);
+    if (memcmp(bytes, ST_ASSET_MAGIC, 8))
+        return st_fail(err, STANCE_ERR_FORMAT, "not a stance file (bad magic)");
+    reader r = {bytes + 8, bytes + HEADER_BYTES, 0};
+    uint32_t version = r_u32(&r), flags = r_u32(&r);
+    uint64_t payload = r_u64(&r), checksum = r_u64(&r);
+    if (version < 1 || version > STANCE_ASSET_VERSION)
+        return st_fail(err, STANCE_ERR_UNSUPPORTED, "format version %u, this build reads versions 1..%d",
+                       (unsigned)version, STANCE_ASSET_VERSION);
+    if (flags != 0)
+        return st_fail(err, STANCE_ERR_UNSUPPORTED, "unknown header flags 0x%x", (unsigned)flags);
+    if (payload != (uint64_t)(size - HEADER_BYTES))
+        return st_fail(err, STANCE_ERR_FORMAT, "truncated or padded: the header says %llu payload bytes, there are %zu",
+                       (unsigned long long)payload, size - HEADER_BYTES);
+    if (stance_asset_checksum(bytes + HEADER_BYTES, size - HEADER_BYTES) != checksum)
+        return st_fail(err, STANCE_ERR_FORMAT, "checksum mismatch (the file is corrupted)");
+
+    /* Walk the section heads once: sizes in bounds, SKEL first and once,
+     * then the CLIPs, then (version 2) the SKINs, then the MESHes. */
+    static const char tags[SEC_KINDS][5] = {"SKEL", "CLIP", "SKIN", "MESH"};
+    static const int max_count[SEC_KINDS] = {1, STANCE_MAX_CLIPS, STANCE_MAX_SKINS, STANCE_MAX_MESHES};
+    const int kinds = version >= 2 ? SEC_KINDS : SEC_SKIN; /* version 1: SKEL and CLIP only */
+    int count[SEC_KINDS] = {0, 0, 0, 0};
+    reader all = {bytes + HEADER_BYTES, bytes + size, 0};
+    int sections = 0, last = -1, graph_at = -1;
+    while (r_left(&all) > 0) {
+        char tag[4];
+        r_take(&all, tag, 4);
+        uint32_t zero = r_u32(&all);
+        uint64_t len = r_u64(&all);
+        if (all.bad || zero != 0 || len > r_left(&all))
+            return st_fail(err, STANCE_ERR_FORMAT, "section %d: bad head or size beyond the end", sections);
+        if (graph_at >= 0)
+            return st_fail(err, STANCE_ERR_FORMAT, "section %d: the graph section (GRPH) must be the last", sections);
+        if (sections > 0 && !memcmp(tag, "GRPH", 4)) {
+            graph_at = sections++;
+            all.p += len;
+            continue;
+        }
+        int kind = 0;
+        while (kind < kinds && memcmp(tag, tags[kind], 4)) kind++;
+        if (kind == kinds || kind < last || (sections == 0) != (kind == SEC_SKEL))
+            return st_fail(err, STANCE_ERR_FORMAT, "section %d: expected %s", sections,
+                           sections == 0 ? "SKEL" : version >= 2 ? "CLIP, SKIN or MESH in that order" : "CLIP");
+        if (++count[kind] > max_count[kind])
+            return st_fail(err, STANCE_ERR_FORMAT, "more than %d %s sections", max_count[kind], tags[kind]);
+        last = kind;
+        all.p += len;
+        sections++;
+    }
+    if (sections == 0) return st_fail(err, STANCE_ERR_FORMAT, "no skeleton section");
+
+    stance_asset a;
+    memset(&a, 0, sizeof a);
+    a.allocator = st_allocator(allocator);
+    if (graph_at >= 0) sections--; /* from here: the sections before the graph */
+    reader sec = {bytes + HEADER_BYTES, bytes + size, 0};
+    int at[SEC_KINDS] = {0, 0, 0, 0};
+    for (int i = 0; i < sections; i++) {
+        int kind = 0;
+        while (memcmp(sec.p, tags[kind], 4)) kind++;
+        sec.p += 8;
+        uint64_t len = r_u64(&sec);
+        reader body = {sec.p, sec.p + len, 0};
+        sec.p += len;
+        stance_status s = STANCE_OK;
+        const int k = at[kind]++;
+        if (kind == SEC_SKEL) {
+            s = load_skeleton(&body, &a.allocator, &a.skeleton, err);
+            if (!s && r_left(&body) != 0)
+                s = st_fail(err, STANCE_ERR_FORMAT, "skeleton: section size does not match its content");
+            if (!s) s = pointer_arrays(&a, count, err);
+        } else if (kind == SEC_CLIP) {
+            s = st_asset_load_clip(&body, a.skeleton, &a.allocator, k, version, &a.clips[k], err);
+        } else if (kind == SEC_SKIN) {
+            s = st_asset_load_skin(&body, a.skeleton, &a.allocator, k, &a.skins[k], err);
+        } else {
+            s = st_asset_load_mesh(&body, a.skins, a.skin_count, &a.allocator, k, &a.meshes[k], err);
+        }
+        if (s) {
+            stance_asset_destroy(&a);
+            return s;
+        }
+    }
+    if (graph_at >= 0) {
+        sec.p += 8;
+        uint64_t len = r_u64(&sec);
+        stance_status s = st_graph_section_load(sec.p, (size_t)len, &a, &a.allocator, v1, &a.graph, err);
+        if (s) {
+            stance_asset_destroy(&a);
+            return s;
+        }
+    }
+    *out = a;
+    return st_ok(err);
+}
+
+/* Prefixes err's message with `what: `. */
+stance_status st_asset_prefixed(stance_status s, const char *what, stance_error *err) {
+    if (s && err) {
+        /* what + ": " + the old message, cut to fit (snprintf of a buffer into
+         * itself is not allowed, and gcc warns of truncation) */
+        char msg[sizeof err->message];
+        const size_t cap = sizeof err->message - 1;
+        const char *z = memchr(err->message, 0, cap);
+        size_t n = strlen(what), m = z ? (size_t)(z - err->message) : cap;
+        if (n > cap - 2) n = cap - 2;
+        memcpy(msg, what, n);
+        msg[n++] = ':', msg[n++] = ' ';
+        if (m > cap - n) m = cap - n;
+        memcpy(msg + n, err->message, m);
+        msg[n + m] = 0;
+        memcpy(err->message, msg, n + m + 1);
+    }
+    return s;
+}
+
+stance_status st_asset_load_memory_v1(const void *bytes, size_t size, const stance_allocator *allocator, st_graph_v1_fn v1,
+                                      stance_asset *out, stance_error *err) {
+    if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "stance data: out is NULL");
+    memset(out, 0, sizeof *out);
+    if (!bytes && size > 0) return st_fail(err, STANCE_ERR_ARGUMENT, "stance data: bytes is NULL");
+    if (st_check_allocator(allocator, "stance data", err)) return STANCE_ERR_ARGUMENT;
+    static const unsigned char none[1] = {0};
+    return st_asset_prefixed(load(bytes ? bytes : none, size, allocator, v1, out, err), "stance data", err);
+}
+
+stance_status stance_asset_load_memory(const void *bytes, size_t size, const stance_allocator *allocator,
+                                       stance_asset *out, stance_error *err) {
+    return st_asset_load_memory_v1(bytes, size, allocator, NULL, out, err);
+}
+
+stance_status st_asset_load_file_v1(const char *path, const stance_allocator *allocator, st_graph_v1_fn v1,
+                                    stance_asset *out, stance_error *err) {
+    if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "asset load: out is NULL");
+    memset(out, 0, sizeof *out);
+    if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "asset load: path is NULL or empty");
+    if (st_check_allocator(allocator, path, err)) return STANCE_ERR_ARGUMENT;
+    FILE *f = fopen(path, "rb");
+    if (!f) return st_fail(err, STANCE_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    /* a directory opens but cannot be read: find out before trusting its size */
+    errno = 0;
+    int first = fgetc(f);
+    if (first == EOF && ferror(f)) {
+        int e = errno;
+        fclose(f);
+        return st_fail(err, STANCE_ERR_IO, "%s: cannot read: %s", path, e ? strerror(e) : "read error");
+    }
+    long end = -1;
+    if (fseek(f, 0, SEEK_END) == 0) end = ftell(f);
+    if (end < 0 || (unsigned long)end > MAX_FILE_BYTES || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return st_fail(err, STANCE_ERR_IO, "%s: cannot find the file's size, or it is over %zu bytes", path, MAX_FILE_BYTES);
+    }
+    size_t size = (size_t)end;
+    unsigned char *bytes = st_alloc(allocator, size ? size : 1, 16);
+    if (!bytes) {
+        fclose(f);
+        return st_fail(err, STANCE_ERR_MEMORY, "%s: allocation of %zu bytes failed", path, size);
+    }
+    size_t got = fread(bytes, 1, size, f);
+    fclose(f);
+    stance_status s;
+    if (got != size)
+        s = st_fail(err, STANCE_ERR_IO, "%s: read %zu of %zu bytes", path, got, size);
+    else
+        s = st_asset_prefixed(load(bytes, size, allocator, v1, out, err), path, err);
+    st_free(allocator, bytes, size ? size : 1);
+    return s;
+}
+
+stance_status stance_asset_load_file(const char *path, const stance_allocator *allocator, stance_asset *out,
+                                     stance_error *err) {
+    return st_asset_load_file_v1(path, allocator, NULL, out, err);
+}
