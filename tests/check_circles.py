@@ -10,6 +10,12 @@ below (each a set of files and who removes it); any other fails the test,
 with one loop through it spelled out. A known circle that is gone is said
 (remove its entry: the check tightens).
 
+The folders of src/core are layers: a file of one folder may use (include
+or call) only files of its own folder and of the folders before it in
+LAYERS. A use that goes up the list fails the test, naming the two files and
+why (issue 23 item 4: folders that show the layers). A folder of src/core
+that LAYERS does not list fails too.
+
 usage: check_circles.py SOURCE_DIR BUILD_DIR
 """
 import glob
@@ -18,10 +24,13 @@ import re
 import subprocess
 import sys
 
+# src/core's folders, lowest first (README "Layout", docs/frame.md).
+LAYERS = ["base", "math", "rig", "clip", "ik", "graph", "load", "frame", "control"]
+
 # Known circles: (files, who removes it). A component passes when all its
 # files are in one entry. Patterns are fnmatch-style paths under src/.
 KNOWN = [
-    (["core/load/asset.c", "core/load/asset_graph.c", "core/load/asset_mesh.c", "core/load/asset_packed.c", "core/graph/graph_bind.c"],
+    (["core/load/asset.c", "core/load/asset_graph.c", "core/load/asset_mesh.c", "core/load/asset_packed.c", "core/load/graph_bind.c"],
      "branch build / the lead (issue 23 item 4): the asset loader, its section files and the graph binder share "
      "asset.c's r_* readers"),
     (["core/clip/clip.c", "core/clip/clip_packed.c", "core/clip/fused.c"],
@@ -152,6 +161,14 @@ def loop_in(comp, edges, why):
     return " ".join(comp)
 
 
+def layer_of(f):
+    """f's index in LAYERS, -1 for an unlisted folder of src/core, None outside src/core's folders."""
+    parts = f.split("/")
+    if len(parts) < 3 or parts[0] != "core":
+        return None
+    return LAYERS.index(parts[1]) if parts[1] in LAYERS else -1
+
+
 def known_entry(comp):
     import fnmatch
     for k, (pats, who) in enumerate(KNOWN):
@@ -198,6 +215,20 @@ def main():
                     why[(f, g)] = f"calls {s}" if (f, g) not in why else why[(f, g)] + f", calls {s}"
                 edges[f].add(g)
     comps = [c for c in components(files, edges) if len(c) > 1]
+    bad_layers = 0
+    for f in files:
+        lf = layer_of(f)
+        if lf is None:
+            continue
+        if lf < 0:
+            print(f"LAYER: {f} is in a folder of src/core that LAYERS in tests/check_circles.py does not list")
+            bad_layers += 1
+            continue
+        for g in sorted(edges[f]):
+            lg = layer_of(g)
+            if lg is not None and lg > lf:
+                print(f"LAYER: {f} ({LAYERS[lf]}) uses {g} ({LAYERS[lg]}, a later layer): {why[(f, g)]}")
+                bad_layers += 1
     bad, seen = 0, set()
     for c in comps:
         k = known_entry(c)
@@ -211,8 +242,9 @@ def main():
         if k not in seen:
             print(f"note: the known circle {', '.join(pats)} is gone: remove its entry from tests/check_circles.py")
     edge_count = sum(len(e) for e in edges.values())
-    print(f"check_circles: {len(files)} files of src/, {edge_count} edges, {len(comps)} circles, {bad} not known")
-    return 1 if bad else 0
+    print(f"check_circles: {len(files)} files of src/, {edge_count} edges, {len(comps)} circles, {bad} not known; "
+          f"{bad_layers} uses against src/core's layers ({' < '.join(LAYERS)})")
+    return 1 if bad or bad_layers else 0
 
 
 if __name__ == "__main__":

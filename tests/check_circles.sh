@@ -47,6 +47,19 @@ printf 'int c(void) { return 3; }\n' > "$tmp/none/src/x/c.c"
 plant "$tmp/none"
 python3 "$src/tests/check_circles.py" "$tmp/none" "$tmp/none/build" > "$tmp/none.out" ||
   { echo "check_circles: a tree without a circle failed:"; cat "$tmp/none.out"; exit 1; }
-echo "check_circles: the checker finds a planted circle of calls and of includes, and passes a tree without one"
+# core/frame calls core/rig: the layers' order; core/rig calls core/frame: against it (no circle of files)
+mkdir -p "$tmp/layer/src/core/rig" "$tmp/layer/src/core/frame" "$tmp/layer/build/CMakeFiles/t.dir/src/core/rig" "$tmp/layer/build/CMakeFiles/t.dir/src/core/frame"
+printf 'int r2(void);\nint f1(void) { return r2(); }\n' > "$tmp/layer/src/core/frame/f.c"
+printf 'int r2(void) { return 1; }\n' > "$tmp/layer/src/core/rig/r2.c"
+printf 'int f3(void);\nint r1(void) { return f3(); }\n' > "$tmp/layer/src/core/rig/r1.c"
+printf 'int f3(void) { return 3; }\n' > "$tmp/layer/src/core/frame/f3.c"
+for f in frame/f frame/f3 rig/r1 rig/r2; do cc -c "$tmp/layer/src/core/$f.c" -o "$tmp/layer/build/CMakeFiles/t.dir/src/core/$f.c.o"; done
+if out=$(python3 "$src/tests/check_circles.py" "$tmp/layer" "$tmp/layer/build"); then
+  echo "check_circles: the use against the layers planted in $tmp/layer was not found:"; echo "$out"; exit 1
+fi
+grep -qF "LAYER: core/rig/r1.c (rig) uses core/frame/f3.c (frame, a later layer): calls f3" <<<"$out" ||
+  { echo "check_circles: the planted use against the layers was not named:"; echo "$out"; exit 1; }
+! grep -q "core/frame/f.c (frame) uses" <<<"$out" || { echo "check_circles: a use down the layers was refused:"; echo "$out"; exit 1; }
+echo "check_circles: the checker finds a planted circle of calls and of includes and a use against src/core's layers, and passes a tree without one"
 
 exec python3 "$src/tests/check_circles.py" "$src" "$build"

@@ -10,7 +10,7 @@
 
 #include "check.h"
 #include "ws.h"
-#include "core/instance/instance_internal.h"
+#include "core/frame/instance_internal.h"
 #include "core/frame/transition.h"
 #include "core/math/qmath.h"
 #include "stance/stance.h"

@@ -5,14 +5,14 @@
  * precomputes additive reference poses, then (graph_deltas.c,
  * graph_ik_build.c) the delta clips, the scale caps and the IK stage; then
  * writes it as a compiled graph (graph_write.c) and binds that
- * (src/core/graph/graph_bind.c), so the graph a caller gets is exactly what
+ * (src/core/load/graph_bind.c), so the graph a caller gets is exactly what
  * loading a compiled file gives, checked by the same runtime code. */
 #include <stdio.h>
 #include <math.h>
 #include <string.h>
 
 #include "build/graph_build.h"
-#include "core/graph/graph_bind.h"
+#include "core/load/graph_bind.h"
 #include "core/graph/graph_derive.h"
 #include "core/base/internal.h"
 #include "core/base/names.h"

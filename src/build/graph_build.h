@@ -2,7 +2,7 @@
  * compiling a description into a graph in its build-time form (its own
  * allocations: the block, the delta clips, the IK stage and its contacts),
  * the parts that build it, and writing it as the GRPH section of format 2
- * that src/core/graph/graph_bind.c binds. Not public API. */
+ * that src/core/load/graph_bind.c binds. Not public API. */
 #ifndef STANCE_BUILD_GRAPH_BUILD_H
 #define STANCE_BUILD_GRAPH_BUILD_H
 

@@ -3,7 +3,7 @@
  * memory, walked through the one table of src/core/graph/graph_layout.h (which
  * also documents the bytes), clips as their index among the clips saved
  * with it, delta clips as exact CLIP sections. What it writes is what
- * src/core/graph/graph_bind.c binds. */
+ * src/core/load/graph_bind.c binds. */
 #include <stdio.h>
 #include <string.h>
 

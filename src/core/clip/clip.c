@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/clip/clip_packed.h"
-#include "core/frame/frame_copy.h" /* st_clip_advance_general, st_clip_root_motion_general */
+#include "core/base/frame_copy.h" /* st_clip_advance_general, st_clip_root_motion_general */
 #include "core/clip/fused.h"
 #include "core/base/internal.h"
 #include "core/math/qmath.h"

@@ -121,7 +121,7 @@ void st_fused_blend2_under(stance_pose *out, const stance_clip *a, float ta, sta
 /* Each pass again in the build's baseline encoding (SSE2, or the scalar
  * form), whatever the CPU: st_fused_NAME dispatches to the VEX copy on CPUs
  * with AVX when the build is for baseline x86-64, st_fused_NAME_base never
- * (the frame's SSE2 copy calls them, core/frame/frame_copy.h). */
+ * (the frame's SSE2 copy calls them, core/base/frame_copy.h). */
 #define ST_FUSED_BASE_DECL(name, params, args) void st_fused_##name##_base params;
 ST_FUSED_PASSES(ST_FUSED_BASE_DECL)
 #undef ST_FUSED_BASE_DECL

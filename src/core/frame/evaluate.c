@@ -13,7 +13,7 @@
  * Scratch poses come from the workspace. */
 #include <string.h>
 
-#include "core/frame/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
+#include "core/base/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
 #include "core/frame/evaluate.h"
 #include "core/clip/fused.h"
 #include "core/base/internal.h"

@@ -10,7 +10,7 @@
 #ifndef STANCE_WORKSPACE_H
 #define STANCE_WORKSPACE_H
 
-#include "core/instance/instance_internal.h"
+#include "core/frame/instance_internal.h"
 
 typedef struct g_plan g_plan;
 

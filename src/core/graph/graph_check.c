@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/clip/fused.h"
-#include "core/graph/graph_bind.h"
+#include "core/graph/graph_check.h"
 #include "core/graph/graph_derive.h"
 #include "core/base/internal.h"
 

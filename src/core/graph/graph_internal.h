@@ -2,7 +2,7 @@
  * (src/build, and graph_program.c for the frame's program) and the binder
  * reads from a file (graph_bind.c, graph_layout.c's table of its arrays),
  * and every stage of the frame reads, shared and immutable once built. The
- * instance is in core/instance/instance_internal.h, the workspace and the plan in
+ * instance is in core/frame/instance_internal.h, the workspace and the plan in
  * core/frame/workspace.h, what builder and binder derive alike in
  * core/graph/graph_derive.h. Not public. */
 #ifndef STANCE_GRAPH_INTERNAL_H

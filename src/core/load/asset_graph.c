@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/load/asset_graph.h"
-#include "core/graph/graph_bind.h"
+#include "core/load/graph_bind.h"
 #include "core/base/internal.h"
 
 stance_status st_graph_section_load(const unsigned char *body, size_t size, const stance_asset *asset,

@@ -1,4 +1,4 @@
-/* src/core/graph/graph_bind.c - binding a compiled graph: the GRPH section of
+/* src/core/load/graph_bind.c - binding a compiled graph: the GRPH section of
  * format 2 (graph_layout.h) read into one block, pointers fixed up from the
  * indices the file holds, then every value checked (graph_check.c) before
  * the graph is handed out; and stance_graph_destroy.
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/load/asset_internal.h"
-#include "core/graph/graph_bind.h"
+#include "core/load/graph_bind.h"
 #include "core/graph/graph_layout.h"
 
 #define FAIL(...) return st_fail(err, STANCE_ERR_FORMAT, __VA_ARGS__)

@@ -1,4 +1,4 @@
-/* src/core/instance/instance_internal.h - the instance: one character's persistent
+/* src/core/frame/instance_internal.h - the instance: one character's persistent
  * state in one block (instance.c lays it out and binds it): parameters,
  * each machine's play state and switch, layer weights, its poses, the
  * machines' persistent poses (switch snapshots, history), inertialization

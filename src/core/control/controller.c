@@ -1,4 +1,4 @@
-/* src/core/instance/controller.c - the gameplay controller over an instance:
+/* src/core/control/controller.c - the gameplay controller over an instance:
  * set/reset by state id, exclusive priority layers with fades, one-shot
  * completion, controller events, hot reload. Owns its instance.
  *

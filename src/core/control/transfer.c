@@ -1,4 +1,4 @@
-/* src/core/instance/transfer.c - hot reload: moves what can be moved from an
+/* src/core/control/transfer.c - hot reload: moves what can be moved from an
  * instance of one graph into an instance of another version of it
  * (parameters, layer weights, each machine's state and time, by name; the
  * world root, ground and IK entries' locks and targets), and
@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/instance/instance_internal.h"
+#include "core/frame/instance_internal.h"
 #include "core/base/internal.h"
 
 static void say(char *report, size_t cap, const char *what, const char *name) {

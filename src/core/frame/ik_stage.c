@@ -1,4 +1,4 @@
-/* src/core/ik/ik_stage.c - the IK stage, after local-to-model (docs/frame.md):
+/* src/core/frame/ik_stage.c - the IK stage, after local-to-model (docs/frame.md):
  * each entry of the graph's IK in order on the instance's local and model
  * poses. A footlock entry weighs the contacts of the clips the base layer's
  * plan samples (a loop down the nesting the plan names), then runs
@@ -11,8 +11,8 @@
  * its instance and the immutable graph. */
 #include <string.h>
 
-#include "core/frame/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
-#include "core/ik/ik_stage.h"
+#include "core/base/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
+#include "core/frame/ik_stage.h"
 #include "core/base/internal.h"
 
 /* Adds w x planted of every clip of one planned source (weight total its

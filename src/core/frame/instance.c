@@ -1,4 +1,4 @@
-/* src/core/instance/instance.c - one character running a graph: the instance's
+/* src/core/frame/instance.c - one character running a graph: the instance's
  * memory (one block of persistent state made at creation, bound and
  * copied), the workspace (per-thread scratch, core/frame/workspace.h: its memory,
  * its binding and its views of an instance's machine poses), parameters,

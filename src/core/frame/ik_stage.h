@@ -1,4 +1,4 @@
-/* src/core/ik/ik_stage.h - the IK stage (ik_stage.c), after local-to-model:
+/* src/core/frame/ik_stage.h - the IK stage (ik_stage.c), after local-to-model:
  * the graph's IK entries on the instance's poses, from the plan's clips
  * (docs/frame.md). Not public. */
 #ifndef STANCE_IK_STAGE_H

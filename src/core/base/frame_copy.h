@@ -1,4 +1,4 @@
-/* src/core/frame/frame_copy.h - which compilation of the frame's stages
+/* src/core/base/frame_copy.h - which compilation of the frame's stages
  * (advance.c, evaluate.c, ik_stage.c, and their order in core/frame/frame.h) a
  * file is, and the switch every fast path of theirs is guarded by
  * (docs/fast-paths.md lists them).

@@ -1,5 +1,4 @@
-/* src/core/graph/graph_bind.h - binding a compiled graph (graph_bind.c) and its
- * checks (graph_check.c), for the .stance loader (asset_graph.c) and the
+/* src/core/load/graph_bind.h - binding a compiled graph (graph_bind.c), for the .stance loader (asset_graph.c) and the
  * builder (src/build: stance_graph_create binds what it compiled, so every
  * graph is one the runtime checked). Not public API. */
 #ifndef STANCE_GRAPH_BIND_H
@@ -8,6 +7,7 @@
 #include <stddef.h>
 
 #include "core/graph/graph_internal.h"
+#include "core/graph/graph_check.h"
 
 /* Binds a GRPH section body of format 2 (`size` bytes; graph_layout.h) to
  * the skeleton and the clips its indices name (the file's clips, in order):
@@ -17,12 +17,5 @@
 stance_status st_graph_bind(const unsigned char *body, size_t size, const stance_skeleton *skeleton,
                             const stance_clip *const *clips, int clip_count, const stance_allocator *allocator,
                             stance_graph **out, stance_error *err);
-
-/* The rules of a bound graph beyond each field's range (graph_check.c):
- * ranges inside their arrays, the machine tree, the post order, the
- * transition lists, the derived flags, the delta clips, the scale caps and
- * the chain rule, the IK entries and contacts. strn, anyt: the lengths of
- * state_trans and any_trans. */
-stance_status gc_check(const stance_graph *g, int strn, int anyt, stance_error *err);
 
 #endif
