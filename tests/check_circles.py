@@ -30,21 +30,8 @@ LAYERS = ["base", "math", "rig", "clip", "ik", "graph", "load", "frame", "contro
 # Known circles: (files, who removes it). A component passes when all its
 # files are in one entry. Patterns are fnmatch-style paths under src/.
 KNOWN = [
-    (["core/load/asset.c", "core/load/asset_graph.c", "core/load/asset_mesh.c", "core/load/asset_packed.c", "core/load/graph_bind.c"],
-     "branch build / the lead (issue 23 item 4): the asset loader, its section files and the graph binder share "
-     "asset.c's r_* readers"),
-    (["core/clip/clip.c", "core/clip/clip_packed.c", "core/clip/fused.c"],
-     "branch build / the lead (issue 23 item 4): sampling, the packed form and the fused passes call one another"),
-    (["build/clip_compress.c", "build/clip_compress_vbr.c"],
-     "branch build / the lead (issue 23 item 4): the compressor and its variable-rate part call one another"),
-    (["build/asset_write.c", "build/graph_build.c", "build/graph_write.c"],
-     "branch build / the lead (issue 23 item 4): the .stance writer, the graph's section writer and the builder"),
-    (["io/graphfile*.c"],
-     "branch build / the lead (issue 23 item 4): graphfile and its section files share gf_alloc/ctx"),
-    (["io/import*.c"],
-     "the lead (issue 23 item 4, no branch's part yet): the assimp importer and its scene and clip files"),
-    (["io/gltf*.cpp"],
-     "the lead (issue 23 item 4, no branch's part yet): the glTF importer and its clip and mesh files"),
+    # none left (issue 23 item 4 removed the last seven); an entry is
+    # (["dir/file.c", ...], "who removes it and when")
 ]
 
 

@@ -24,32 +24,6 @@ struct Chan {
 /* The spec's value in the skeleton's space, as the runtime stores it (floats). */
 bool eval_final(const Imp &im, const Chan &c, double t, float out[4]) { return stance_bake_value_f(&im.space, &c.curve, t, out) != 0; }
 
-void clip_fail(const char *fmt, ...) {
-    char msg[220];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    throw ClipProblem{msg};
-}
-
-/* The last error's message without the leading path. */
-const char *last_problem(const Imp &im) {
-    const char *m = im.err->message;
-    size_t n = strlen(im.path);
-    if (!strncmp(m, im.path, n) && !strncmp(m + n, ": ", 2)) m += n + 2;
-    return m;
-}
-
-/* read_accessor, its problems dropping the clip rather than the file. */
-void read_clip_accessor(Imp &im, int idx, std::vector<double> &out, const char *what) {
-    try {
-        read_accessor(im, idx, out, what);
-    } catch (const Failure &) {
-        clip_fail("%s", last_problem(im));
-    }
-}
-
 std::string clip_name(Imp &im, const tinygltf::Animation &an, int index, const std::vector<std::string> &done) {
     std::string name = an.name;
     name = name.substr(0, strnlen(name.c_str(), name.size()));
@@ -67,8 +41,6 @@ std::string clip_name(Imp &im, const tinygltf::Animation &an, int index, const s
     }
     return name;
 }
-
-size_t mib(size_t b) { return (b + (1u << 20) - 1) >> 20; }
 
 /* Builds one clip. ClipProblem for a bad animation; im.fail for the file. */
 stance_clip *build_clip(Imp &im, int ai, const std::string &name, const stance_skeleton *sk, const stance_allocator *al,

@@ -1,9 +1,10 @@
-/* src/io/gltf_imp.hpp - what the glTF importer's three files share (internal).
+/* src/io/gltf_imp.hpp - what the glTF importer's files share (internal).
  *
- * gltf.cpp owns the import (file access, accessors, node tree, skeleton, the
- * entry point); gltf_clips.cpp bakes animations into clips; gltf_mesh.cpp
- * builds skins and skinned meshes. This header holds the import state (Imp),
- * the failure types and the helpers more than one of them calls. */
+ * gltf.cpp owns the import (file access, node tree, skeleton, the entry
+ * point); gltf_clips.cpp bakes animations into clips; gltf_mesh.cpp builds
+ * skins and skinned meshes; gltf_common.cpp holds the helpers more than one
+ * of them calls (and calls none of them). This header holds the import state
+ * (Imp), the failure types and those helpers. */
 #ifndef STANCE_IO_GLTF_IMP_HPP
 #define STANCE_IO_GLTF_IMP_HPP
 
@@ -78,7 +79,7 @@ struct Imp {
     void warn(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 };
 
-/* ---- shared helpers (gltf.cpp) ---- */
+/* ---- shared helpers (gltf_common.cpp) ---- */
 std::string show(const std::string &s);
 bool quat_normalize(double q[4]);
 Mat mat_identity();
@@ -102,7 +103,7 @@ bool to_floats(const double *in, float *out, int n);
 st_scale_ctx scale_ctx(const Imp &im); /* for import_scale.h's checks */
 size_t mib(size_t b);
 
-/* ---- clips (gltf_clips.cpp) ---- */
+/* ---- clips: their problems (gltf_common.cpp), their baking (gltf_clips.cpp) ---- */
 /* A problem that drops one clip (or fails the import with strict). */
 struct ClipProblem {
     std::string why;

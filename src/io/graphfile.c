@@ -109,15 +109,6 @@ static stance_status load_text(const char *text, size_t size, const char *name, 
 
 #else
 
-void *gf_alloc(stance_graphfile *gf, size_t count, size_t size) {
-    if (size && count > (SIZE_MAX - sizeof(gf_block)) / size) return NULL;
-    gf_block *b = calloc(1, sizeof(gf_block) + count * size);
-    if (!b) return NULL;
-    b->next = gf->blocks;
-    gf->blocks = b;
-    return b + 1;
-}
-
 /* ---- the asset ------------------------------------------------------------------ */
 
 static stance_status load_builtin(stance_asset *out, stance_error *err) {

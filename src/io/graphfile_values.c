@@ -1,6 +1,9 @@
 /* src/io/graphfile_values.c - reading one value of a graph file: the
  * checks of type, range, names and allowed keys, each failing with the
- * value's FILE:LINE:COLUMN; and the tables of the format's enums. */
+ * value's FILE:LINE:COLUMN; the tables of the format's enums; and gf_alloc,
+ * the graph file's blocks (freed by stance_graphfile_destroy). The section
+ * readers (graphfile_*.c) and graphfile.c call these; they call none of
+ * them back. */
 #include <ctype.h>
 #include <limits.h>
 #include <math.h>
@@ -16,6 +19,16 @@
 
 #ifdef STANCE_HAVE_JANSSON
 #include <jansson.h>
+
+/* count items of size bytes, zeroed, in a block the graph file owns. */
+void *gf_alloc(stance_graphfile *gf, size_t count, size_t size) {
+    if (size && count > (SIZE_MAX - sizeof(gf_block)) / size) return NULL;
+    gf_block *b = calloc(1, sizeof(gf_block) + count * size);
+    if (!b) return NULL;
+    b->next = gf->blocks;
+    gf->blocks = b;
+    return b + 1;
+}
 
 const char *gf_named_at(const void *set, int i) { return ((const named *)set)[i].name; }
 int gf_named_count(const named *t) {

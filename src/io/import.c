@@ -167,13 +167,6 @@ static int skeletal_format(const char *path) {
     return 0;
 }
 
-/* ASCII case-insensitive comparison: 0 when equal. */
-int st_imp_strcasecmp(const char *a, const char *b) {
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 1;
-    return *a || *b;
-}
-
 static uint32_t le32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }

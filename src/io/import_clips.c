@@ -136,10 +136,6 @@ static void clip_name(importer *im, const struct aiAnimation *an, int index, sta
     }
 }
 
-size_t st_imp_budget_left(const importer *im, size_t temp) {
-    return im->used + temp < im->budget ? im->budget - im->used - temp : 0;
-}
-
 static stance_status over_budget(importer *im, const char *clip, size_t need) {
     return st_fail(im->err, STANCE_ERR_MEMORY,
                    "%s: clip '%s' needs %.1f MB more, over the memory budget of %.1f MB (%.1f MB used; --max-memory)",
