@@ -239,7 +239,11 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
             if (pf >= 0) u = into_frame(model, pf, u);
             local->tx[f] += u.x, local->ty[f] += u.y, local->tz[f] += u.z;
         }
-        st_local_to_model(model, local, sk, NULL);
+        /* only what moved: the pelvis' subtree, and such ankles' */
+        st_local_to_model_range(model, local, sk, pelvis, sk->joint_count - 1);
+        for (int i = 0; i < d->leg_count; i++)
+            if (!stance_skeleton_is_descendant(sk, d->legs[i].foot, pelvis))
+                st_local_to_model_range(model, local, sk, d->legs[i].foot, sk->joint_count - 1);
     }
     st->pelvis_drop = drop;
 
@@ -263,7 +267,14 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
             local->tx[g->foot] = v.x, local->ty[g->foot] = v.y, local->tz[g->foot] = v.z;
         }
     }
-    st_local_to_model(model, local, sk, NULL);
+    /* only what the legs moved: each upper joint's subtree, and an IK control
+     * foot's (the IK stage's rule, docs/frame.md) */
+    for (int i = 0; i < d->leg_count; i++) {
+        const stance_leg_desc *g = &d->legs[i];
+        st_local_to_model_range(model, local, sk, g->upper, sk->joint_count - 1);
+        if (!stance_skeleton_is_descendant(sk, g->foot, g->upper))
+            st_local_to_model_range(model, local, sk, g->foot, sk->joint_count - 1);
+    }
     for (int i = 0; i < d->leg_count; i++) {
         qm_vec3 w = to_world(&rt, mpos(model, d->legs[i].foot));
         st->feet[i].out[0] = w.x, st->feet[i].out[1] = w.y, st->feet[i].out[2] = w.z;
