@@ -14,6 +14,7 @@
 #define RANDOM_POSE_SEED 2301u
 #include "random_pose.h"
 #include "core/base/internal.h"
+#include "core/rig/rig_internal.h"
 #include "core/frame/workspace.h"
 #include "stance/build.h"
 #include "stance/stance.h"

@@ -17,6 +17,7 @@
 #include "core/frame/transition.h"
 #include "core/frame/workspace.h"
 #include "core/base/internal.h"
+#include "core/rig/rig_internal.h"
 #include "core/math/qmath.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "guard_pages.h"
 #include "core/base/internal.h"
+#include "core/rig/rig_internal.h"
 #include "core/math/qmath.h"
 #include "core/math/simd.h"
 #include "stance/io.h"

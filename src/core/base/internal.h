@@ -71,63 +71,6 @@ static inline int st_finite_n(const float *v, size_t n) {
 static inline size_t st_align_up(size_t n, size_t a) { return (n + a - 1) & ~(a - 1); }
 static inline int st_pad8(int n) { return (n + 7) & ~7; }
 
-/* local-to-model runs (stance_skeleton.l2m_runs): how a run fetches its
- * parents (g[2]) and what it may load and store whole (g[4]) */
-enum { ST_RUN_X, ST_RUN_ROOT, ST_RUN_ONE, ST_RUN_ROW, ST_RUN_GATHER };
-enum { ST_RUN_LOAD4 = 1, ST_RUN_STORE4 = 2, ST_RUN_KEEP = 4 /* the next run takes its parents from this one's results */ };
-
-/* pose.c, for the runtime's own poses: the masked blend and the additive
- * apply of stance_pose.h over all padded_count joints, 4 at a time, with a
- * mask (or NULL) of padded_count weights. No checks. */
-struct stance_pose;
-struct stance_skeleton;
-/* local_to_model.c, for tests: stance_local_to_model in one encoding (0 SSE2 or the
- * scalar form, 1 VEX); 0 when that encoding is not in this build or CPU,
- * else 1 (the checks are the caller's) */
-int st_local_to_model_as(struct stance_pose *model, const struct stance_pose *local, const struct stance_skeleton *sk,
-                         const stance_transform *root, int vex);
-/* local_to_model.c: the frame's local-to-model stage on the runtime's own
- * poses (the checks are the caller's). from < 0: every joint (the
- * schedule, as stance_local_to_model without a root transform); else joint
- * from's subtree, within from..to (the rest keeps its model transforms),
- * from the subtree's local transforms and its parents' model ones. */
-void st_local_to_model_range(struct stance_pose *model, const struct stance_pose *local, const struct stance_skeleton *sk,
-                             int from, int to);
-/* skeleton.c, for tests: the local-to-model schedule of a tree (n joints,
- * parents as stance_skeleton_desc's, already validated) in one form, runs 1
- * (stance_skeleton.l2m_runs) or 0 (tiles and groups), into out (9 n
- * shorts); returns the item count. stance_skeleton_create picks the cheaper. */
-int st_l2m_schedule_as(const int *parents, int n, int runs, short *out);
-void st_blend_masked_padded(struct stance_pose *out, const struct stance_pose *base, const struct stance_pose *layer,
-                            const float *mask, float weight);
-void st_additive_apply_padded(struct stance_pose *out, const struct stance_pose *base, const struct stance_pose *delta,
-                              const float *mask, float weight);
-
-/* ---- the frame's own calls of public functions (issue 23) -----------------
- * Each is its public function without the message buffer (one body,
- * compiled with err a constant NULL), for the per-update path: the frame
- * passes checked arguments and wants no message, so it pays for no err
- * argument and no test of it. The statuses are the public function's. */
-struct stance_clip;
-struct stance_cursor;
-struct stance_event_hit;
-stance_status st_clip_sample(const struct stance_clip *clip, float time, struct stance_cursor *cursor,
-                             struct stance_pose *out);
-stance_status st_clip_sample_velocity(const struct stance_clip *clip, float time, struct stance_cursor *cursor,
-                                      struct stance_pose *out, struct stance_pose *velocity);
-stance_status st_clip_advance(const struct stance_clip *clip, float time, float dt, int loop, float *new_time,
-                              struct stance_event_hit *hits, int hit_capacity, int *hit_count, int *wraps);
-stance_status st_clip_root_motion(const struct stance_clip *clip, float time, float dt, int loop, float out[3]);
-stance_status st_pose_copy(struct stance_pose *dst, const struct stance_pose *src);
-stance_status st_pose_additive_make(struct stance_pose *delta, const struct stance_pose *pose,
-                                    const struct stance_pose *reference);
-stance_status st_pose_additive_apply(struct stance_pose *out, const struct stance_pose *base,
-                                     const struct stance_pose *delta, const float *joint_weights, float weight);
-stance_status st_pose_blend_mesh(struct stance_pose *out, const struct stance_pose *base_local,
-                                 const struct stance_pose *layer_local, const struct stance_pose *layer_model,
-                                 const float *joint_weights, float weight, const struct stance_skeleton *skeleton);
-stance_status st_local_to_model(struct stance_pose *model, const struct stance_pose *local,
-                                const struct stance_skeleton *skeleton, const stance_transform *root);
 
 /* The one check of the limits of stance/base.h (issue 22). NULL when the
  * values are inside them; else `why` (cap bytes) gets a phrase naming them

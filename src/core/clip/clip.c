@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "core/clip/clip_packed.h"
-#include "core/base/frame_copy.h" /* st_clip_advance_general, st_clip_root_motion_general */
 #include "core/clip/fused.h"
 #include "core/base/internal.h"
+#include "core/clip/clip_internal.h"
 #include "core/math/qmath.h"
 #include "stance/clip.h"
 

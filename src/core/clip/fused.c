@@ -10,6 +10,7 @@
 
 #include "core/clip/fused.h"
 #include "core/base/internal.h"
+#include "core/clip/clip_internal.h"
 #include "core/math/simd.h"
 
 int st_delta_flags(const stance_clip *c) {

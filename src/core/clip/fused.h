@@ -9,6 +9,7 @@
 
 #include "stance/clip.h"
 #include "stance/pose.h"
+#include "core/rig/rig_internal.h"
 
 /* The key interval [k, k+1] holding t (in [0, duration]) and the fraction u
  * in it, moving the cursor (cursor steps counted): the one key search of
@@ -121,7 +122,7 @@ void st_fused_blend2_under(stance_pose *out, const stance_clip *a, float ta, sta
 /* Each pass again in the build's baseline encoding (SSE2, or the scalar
  * form), whatever the CPU: st_fused_NAME dispatches to the VEX copy on CPUs
  * with AVX when the build is for baseline x86-64, st_fused_NAME_base never
- * (the frame's SSE2 copy calls them, core/base/frame_copy.h). */
+ * (the frame's SSE2 copy calls them, core/frame/frame_copy.h). */
 #define ST_FUSED_BASE_DECL(name, params, args) void st_fused_##name##_base params;
 ST_FUSED_PASSES(ST_FUSED_BASE_DECL)
 #undef ST_FUSED_BASE_DECL

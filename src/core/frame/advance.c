@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/base/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
+#include "core/frame/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
 #include "core/frame/advance.h"
 #include "core/base/internal.h"
 #include "core/math/qmath.h"

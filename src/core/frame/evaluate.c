@@ -13,10 +13,12 @@
  * Scratch poses come from the workspace. */
 #include <string.h>
 
-#include "core/base/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
+#include "core/frame/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
 #include "core/frame/evaluate.h"
 #include "core/clip/fused.h"
 #include "core/base/internal.h"
+#include "core/rig/rig_internal.h"
+#include "core/clip/clip_internal.h"
 #include "core/math/simd.h"
 #include "core/frame/transition.h"
 

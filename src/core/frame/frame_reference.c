@@ -1,6 +1,6 @@
 /* src/core/frame/frame_reference.c - the frame's stages (advance.c, evaluate.c,
  * ik_stage.c, in core/frame/frame.h's order) compiled a second time with every
- * fast path off (ST_FAST 0, core/base/frame_copy.h): the reference the fast
+ * fast path off (ST_FAST 0, core/frame/frame_copy.h): the reference the fast
  * paths are required to equal bit for bit (tests/test_reference.c,
  * docs/fast-paths.md); and the one test hook that switches a workspace
  * between the copies. A program that never calls the hook links neither

@@ -2,7 +2,7 @@
  * ik_stage.c, in core/frame/frame.h's order) compiled a second time with their
  * fast paths on and the fused passes and local-to-model in the build's
  * baseline encoding (SSE2, or the scalar form) whatever the CPU: the copies
- * a CPU without AVX runs, run here on any CPU for tests (core/base/frame_copy.h;
+ * a CPU without AVX runs, run here on any CPU for tests (core/frame/frame_copy.h;
  * st_workspace_set_frame in frame_reference.c switches a workspace to it).
  * Owns no code of its own. */
 #define ST_FRAME_COPY_SSE2 1

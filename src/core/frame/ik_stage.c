@@ -11,7 +11,7 @@
  * its instance and the immutable graph. */
 #include <string.h>
 
-#include "core/base/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
+#include "core/frame/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
 #include "core/frame/ik_stage.h"
 #include "core/base/internal.h"
 

@@ -14,6 +14,7 @@
 
 #include "core/frame/transition.h"
 #include "core/base/internal.h"
+#include "core/rig/rig_internal.h"
 #include "core/math/qmath.h"
 #include "stance/instance.h"
 

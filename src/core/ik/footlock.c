@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/base/internal.h"
+#include "core/rig/rig_internal.h"
 #include "core/math/qmath.h"
 #include "stance/footlock.h"
 #include "stance/ik.h"

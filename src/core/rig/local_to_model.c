@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "core/base/internal.h"
+#include "core/rig/rig_internal.h"
 #include "core/math/pose_math.h"
 #include "core/math/simd.h"
 #include "stance/pose.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/base/internal.h"
+#include "core/rig/rig_internal.h"
 #include "core/math/pose_math.h"
 #include "core/math/simd.h"
 #include "stance/pose.h"

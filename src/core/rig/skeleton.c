@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/base/internal.h"
+#include "core/rig/rig_internal.h"
 #include "stance/skeleton.h"
 
 int st_chain_scale_over(const int *parents, int n, const float *peak, double *product) {

@@ -1,4 +1,4 @@
-/* src/core/base/frame_copy.h - which compilation of the frame's stages
+/* src/core/frame/frame_copy.h - which compilation of the frame's stages
  * (advance.c, evaluate.c, ik_stage.c, and their order in core/frame/frame.h) a
  * file is, and the switch every fast path of theirs is guarded by
  * (docs/fast-paths.md lists them).
@@ -22,6 +22,8 @@
 #define STANCE_FRAME_COPY_H
 
 #include "core/base/internal.h"
+#include "core/clip/clip_internal.h"
+#include "core/rig/rig_internal.h"
 
 #if defined(ST_FRAME_COPY_REFERENCE) || defined(ST_FRAME_COPY_SSE2)
 #if defined(ST_FRAME_COPY_REFERENCE)
@@ -53,14 +55,8 @@
         else ST_L2M(model, local, sk);                                                         \
     } while (0)
 
-/* clip.c: stance_clip_advance and stance_clip_root_motion without their
- * shortcuts (the step inside one cycle, the clip without a root path): the
- * general path, which the reference copy's advance calls; the fast copy
- * calls their st_ twins (core/base/internal.h: no message buffer). */
-#include "stance/clip.h"
-stance_status st_clip_advance_general(const stance_clip *c, float time, float dt, int loop, float *new_time,
-                                      stance_event_hit *hits, int cap, int *hit_count, int *wraps);
-stance_status st_clip_root_motion_general(const stance_clip *c, float time, float dt, int loop, float out[3]);
+/* clip.c's general paths (core/clip/clip_internal.h): what the reference
+ * copy's advance calls; the fast copy calls the st_ twins with shortcuts */
 #if ST_FAST
 #define ST_CLIP_ADVANCE st_clip_advance
 #define ST_CLIP_ROOT_MOTION st_clip_root_motion

@@ -1,0 +1,32 @@
+/* src/core/clip/clip_internal.h - the frame's calls of clip.c's public
+ * functions without the message buffer (one body each, compiled with err a
+ * constant NULL): the per-update path passes checked arguments and wants no
+ * message. The statuses are the public function's. Not public. */
+#ifndef STANCE_CLIP_INTERNAL_H
+#define STANCE_CLIP_INTERNAL_H
+
+#include "core/base/internal.h"
+#include "stance/clip.h"
+
+struct stance_pose;
+struct stance_clip;
+struct stance_cursor;
+struct stance_event_hit;
+stance_status st_clip_sample(const struct stance_clip *clip, float time, struct stance_cursor *cursor,
+                             struct stance_pose *out);
+stance_status st_clip_sample_velocity(const struct stance_clip *clip, float time, struct stance_cursor *cursor,
+                                      struct stance_pose *out, struct stance_pose *velocity);
+stance_status st_clip_advance(const struct stance_clip *clip, float time, float dt, int loop, float *new_time,
+                              struct stance_event_hit *hits, int hit_capacity, int *hit_count, int *wraps);
+stance_status st_clip_root_motion(const struct stance_clip *clip, float time, float dt, int loop, float out[3]);
+
+
+/* clip.c: stance_clip_advance and stance_clip_root_motion without their
+ * shortcuts (the step inside one cycle, the clip without a root path): the
+ * general path, which the reference copy's advance calls; the fast copy
+ * calls their st_ twins (above: no message buffer). */
+stance_status st_clip_advance_general(const stance_clip *c, float time, float dt, int loop, float *new_time,
+                                      stance_event_hit *hits, int cap, int *hit_count, int *wraps);
+stance_status st_clip_root_motion_general(const stance_clip *c, float time, float dt, int loop, float out[3]);
+
+#endif
