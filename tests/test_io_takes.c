@@ -157,6 +157,15 @@ static void write_takes_fbx(const char *path) {
     fclose(f);
 }
 
+/* Imports path with opt into *a; 0 (the message printed, the check
+ * failed) when it gave no skeleton. */
+static int import_ok(const char *path, const stance_import_options *opt, stance_asset *a) {
+    stance_error err;
+    CHECK_OK(stance_import_file(path, opt, NULL, a, &err));
+    if (!a->skeleton) fprintf(stderr, "  %s\n", err.message);
+    return a->skeleton != NULL;
+}
+
 static void fbx_three_takes(void) {
     char path[300];
     tmp_path(path, sizeof path, "takes.fbx");
@@ -167,12 +176,7 @@ static void fbx_three_takes(void) {
         stance_import_report rep = {reps, 4, 0};
         stance_import_options opt = {.warnings = &w, .strict = strict, .report = &rep};
         stance_asset a;
-        stance_error err;
-        CHECK_OK(stance_import_file(path, &opt, NULL, &a, &err));
-        if (!a.skeleton) {
-            fprintf(stderr, "  %s\n", err.message);
-            return;
-        }
+        if (!import_ok(path, &opt, &a)) return;
         CHECK(a.clip_count == 3);
         /* one warning per take that starts after the timeline's first key */
         CHECK(count_warnings(&w, "before the take's start") == 2);
@@ -279,12 +283,7 @@ static void collada_camera_longer(void) {
     stance_import_warnings w;
     stance_import_options opt = {.warnings = &w};
     stance_asset a;
-    stance_error err;
-    CHECK_OK(stance_import_file(path, &opt, NULL, &a, &err));
-    if (!a.skeleton) {
-        fprintf(stderr, "  %s\n", err.message);
-        return;
-    }
+    if (!import_ok(path, &opt, &a)) return;
     CHECK(a.clip_count == 1 && a.skeleton->joint_count == 2);
     if (a.clip_count == 1) CHECK_NEAR(a.clips[0]->duration, 4.0 / 3.0, 1e-5);
     CHECK(count_warnings(&w, "camera 'Camera01' runs to 1.9 s") == 1);
@@ -327,12 +326,7 @@ static double turn_error(const char *path, float tolerance_radians, int *keys_ad
     stance_import_report rep = {reps, 2, 0};
     stance_import_options opt = {.warnings = &w, .tolerance_radians = tolerance_radians, .report = &rep};
     stance_asset a;
-    stance_error err;
-    CHECK_OK(stance_import_file(path, &opt, NULL, &a, &err));
-    if (!a.skeleton) {
-        fprintf(stderr, "  %s\n", err.message);
-        return 1e9;
-    }
+    if (!import_ok(path, &opt, &a)) return 1e9;
     double worst = 1e9;
     CHECK(a.clip_count == 1 && rep.count == 1);
     if (a.clip_count == 1) {
