@@ -25,7 +25,7 @@
 
 static void usage(FILE *f) {
     fprintf(f, "usage: stance footlock [--graph FILE] [--asset FILE] [--plant-time S] [--json] [--svg OUT.svg]\n"
-               "       stance footlock --asset FILE --clip NAME --feet LEFT,RIGHT [--speed M/S] [--plant-time S] [--json]\n"
+               "       stance footlock --asset FILE --clip NAME --feet LEFT,RIGHT [--speed M/S] [--seconds T] [--plant-time S] [--json]\n"
                "       stance footlock --sweep --graph FILE [--speed-max V] [--speed-step S] [--seconds T] [--json]\n"
                "Foot sliding (cm per metre) of the walk and the run played alone, without and with foot\n"
                "locking, and the largest hip, knee and ankle rotation change locking made (degrees).\n"
@@ -42,7 +42,8 @@ static void usage(FILE *f) {
                "the knee's range, beside the reach and knee range of the base machine's clips alone.\n"
                "The speeds are the graph's; the legs are its footlock entry's; \"lesson_layers\" gives\n"
                "the walk whose direction the caller moves an in-place character along.\n"
-               "--clip: one clip of FILE (.stance or any importable file) with the feet named, 4 s at 60 Hz:\n"
+               "--clip: one clip of FILE (.stance or any importable file) with the feet named, T s at 60 Hz\n"
+               "(default 4, at most 60), looped:\n"
                "sliding off and on, per foot its contacts (start and end times in the cycle, s), the largest\n"
                "joint angle change and the pelvis drop (units and share of the leg: hip-knee + knee-ankle at\n"
                "the bind pose). The character moves along the clip's root path (a path that is joint 0's own\n"
@@ -344,7 +345,8 @@ static void plot(FILE *f, const char *title, const stance_footlock_frame *fr, in
 }
 
 /* --clip: one clip of an asset or importable file, with the feet named. */
-static int clip_footlock(const char *path, const char *clip_name, const char *feet_arg, float speed, float plant_time, int json) {
+static int clip_footlock(const char *path, const char *clip_name, const char *feet_arg, float speed, float plant_time, float seconds,
+                         int json) {
     char fl[128], fr[128];
     const char *comma = strchr(feet_arg, ',');
     if (!comma || comma == feet_arg || !comma[1] || (size_t)(comma - feet_arg) >= sizeof fl || strlen(comma + 1) >= sizeof fr) {
@@ -364,7 +366,7 @@ static int clip_footlock(const char *path, const char *clip_name, const char *fe
         return 1;
     }
     const stance_skeleton *sk = asset.skeleton;
-    stance_footlock_setup fs = {sk, clip, fl, fr, 4.0f, plant_time, speed};
+    stance_footlock_setup fs = {sk, clip, fl, fr, seconds, plant_time, speed};
     stance_footlock_result res;
     if (stance_footlock_run(&fs, &res, NULL, 0, NULL, &err)) {
         fprintf(stderr, "stance: %s: %s: %s\n", path, clip_name, err.message);
@@ -393,7 +395,7 @@ static int clip_footlock(const char *path, const char *clip_name, const char *fe
         }
         printf("]}\n");
     } else {
-        printf("Foot locking on %s, clip %s (4 s at 60 Hz; root %s, %.4f per cycle; leg %.4f)\n", path, clip->name, root, (double)travel,
+        printf("Foot locking on %s, clip %s (%.2f s at 60 Hz; root %s, %.4f per cycle; leg %.4f)\n", path, clip->name, (double)seconds, root, (double)travel,
                (double)res.leg);
         printf("speed %.3f, sliding %.3f -> %.3f cm/m, largest angle change %.2f deg, pelvis drop %.4f (%.2f%% of the leg)\n",
                (double)res.speed, (double)res.slide_off, (double)res.slide_on, (double)res.max_angle_deg, (double)res.max_pelvis_drop,
@@ -414,6 +416,7 @@ int cmd_footlock(int argc, char **argv) {
     int sweeping = 0;
     const char *clip_name = NULL, *feet_arg = NULL;
     float speed = 0.0f;
+    int seconds_given = 0;
     for (int i = 1; i < argc; i++) {
         if (tool_common_option(argc, argv, &i, &o)) continue;
         const char *a = argv[i];
@@ -441,6 +444,7 @@ int cmd_footlock(int argc, char **argv) {
                 return 2;
             }
             *(step ? &vstep : secs ? &seconds : &vmax) = x;
+            seconds_given |= secs;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         else { fprintf(stderr, "stance footlock: unknown option '%s'\n", a); usage(stderr); return 2; }
     }
@@ -452,7 +456,7 @@ int cmd_footlock(int argc, char **argv) {
             fprintf(stderr, "stance footlock: --clip needs --asset FILE and --feet LEFT,RIGHT (no --graph, no --sweep)\n");
             return 2;
         }
-        return clip_footlock(o.asset, clip_name, feet_arg, speed, plant_time, json);
+        return clip_footlock(o.asset, clip_name, feet_arg, speed, plant_time, seconds_given ? (seconds > 60.0f ? 60.0f : seconds) : 4.0f, json);
     }
     tool_graph tg;
     if (tool_graph_open(&tg, o.graph, o.asset, &err)) { fprintf(stderr, "stance: %s\n", err.message); return 1; }
