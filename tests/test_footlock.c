@@ -14,6 +14,7 @@
 #include "stance/build.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
 /* root (0), pelvis (1) 0.95 up, hip (2), knee (3) 0.45 below, ankle (4)
  * 0.45 below the knee; a static clip with the knee bent 0.3 rad (the shin
@@ -431,12 +432,12 @@ static void *count_alloc(void *u, size_t size, size_t align) {
     counter *c = u;
     c->allocs++, c->live += (long)size;
     size_t a = align < sizeof(void *) ? sizeof(void *) : align;
-    return aligned_alloc(a, (size + a - 1) / a * a + a);
+    return st_aligned_alloc(a, (size + a - 1) / a * a + a);
 }
 static void count_free(void *u, void *p, size_t size) {
     counter *c = u;
     c->frees++, c->live -= (long)size;
-    free(p);
+    st_aligned_free(p);
 }
 
 static void test_no_allocation_per_frame(void) {

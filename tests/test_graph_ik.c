@@ -16,18 +16,19 @@
 #include "stance/stance.h"
 #include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
 typedef struct counter { long allocs, frees, live; } counter;
 static void *count_alloc(void *u, size_t size, size_t align) {
     counter *c = u;
     c->allocs++, c->live += (long)size;
     size_t a = align < sizeof(void *) ? sizeof(void *) : align;
-    return aligned_alloc(a, (size + a - 1) / a * a + a);
+    return st_aligned_alloc(a, (size + a - 1) / a * a + a);
 }
 static void count_free(void *u, void *p, size_t size) {
     counter *c = u;
     c->frees++, c->live -= (long)size;
-    free(p);
+    st_aligned_free(p);
 }
 
 static void expect_refused(const stance_builtin *b, const stance_ik_desc *k, int count, const char *needle);
