@@ -212,10 +212,20 @@ static void crowd(const stance_graph *g, const char *label) {
     }
 }
 
+/* graphs/NAME.json from the source tree; in a cross build without jansson
+ * (scripts/cross_test.sh) the same graph compiled by the host's CLI:
+ * $STANCE_COMPILED_GRAPHS/NAME.stance */
 static stance_graphfile *load_graph(const char *rel) {
-    const char *src = getenv("STANCE_SOURCE");
+    const char *src = getenv("STANCE_SOURCE"), *compiled = getenv("STANCE_COMPILED_GRAPHS");
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s", src ? src : ".", rel);
+    if (compiled && compiled[0]) {
+        const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+        const int stem = (int)(strstr(base, ".json") ? (size_t)(strstr(base, ".json") - base) : strlen(base));
+        snprintf(path, sizeof path, "%s/%.*s.stance", compiled, stem, base);
+        printf("  %s: compiled by the host's CLI: %s\n", rel, path);
+    } else {
+        snprintf(path, sizeof path, "%s/%s", src ? src : ".", rel);
+    }
     stance_graphfile *gf = NULL;
     stance_error err = {0};
     stance_status s = stance_graphfile_load(path, NULL, &gf, &err);

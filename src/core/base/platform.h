@@ -40,11 +40,17 @@
 #define ST_COLD
 #define ST_PRINTF(f, a)
 #define ST_RESTRICT __restrict
-#elif defined(__GNUC__) /* gcc, clang (also clang-cl's GNU mode and mingw) */
+#elif defined(__GNUC__) /* gcc, clang (mingw too) */
 #define ST_FORCEINLINE static inline __attribute__((always_inline))
 #define ST_NOINLINE __attribute__((noinline))
 #define ST_COLD __attribute__((cold))
+#if defined(__MINGW32__)
+/* mingw: the build defines __USE_MINGW_ANSI_STDIO=1 (CMakeLists.txt), so
+ * the printf family is mingw's C99 one (%zu, %lld), not msvcrt's */
+#define ST_PRINTF(f, a) __attribute__((format(gnu_printf, f, a)))
+#else
 #define ST_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#endif
 #define ST_RESTRICT restrict
 #else
 #define ST_FORCEINLINE static inline
