@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/base/internal.h"
+#include "core/math/smath.h"
 #include "core/math/qmath.h"
 #include "stance/build.h"
 
@@ -160,11 +161,11 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
                 const float u = clip->duration > 0.0f ? clip->times[kk] / clip->duration : 0.0f;
                 /* the pelvis' turn about +Y since time 0 (the twist of its model rotation relative to time 0), unwrapped */
                 const qm_quat Q = qm_q(m.qx[j], m.qy[j], m.qz[j], m.qw[j]), rel = qm_qmul(Q, qm_qconj(q0));
-                float yaw = 2.0f * atan2f(rel.y, rel.w);
+                float yaw = 2.0f * sm_atan2f(rel.y, rel.w);
                 while (yaw - prev_yaw > 3.14159265f) yaw -= 6.28318531f;
                 while (yaw - prev_yaw < -3.14159265f) yaw += 6.28318531f;
                 prev_yaw = yaw;
-                const qm_quat Y = qm_q(0.0f, sinf(0.5f * yaw), 0.0f, cosf(0.5f * yaw)), Yi = qm_qconj(Y);
+                const qm_quat Y = qm_q(0.0f, sm_sinf(0.5f * yaw), 0.0f, sm_cosf(0.5f * yaw)), Yi = qm_qconj(Y);
                 /* the path keeps the in-place pelvis over its spot at time 0: p_h(t) - Y(yaw) p0_h */
                 const qm_vec3 turned = qm_qrot(Y, qm_v3(p0[0], 0.0f, p0[2]));
                 const qm_vec3 pa = qm_v3(px - turned.x, 0.0f, pz - turned.z);

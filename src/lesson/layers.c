@@ -186,7 +186,7 @@ float stance_arm_angle_deg(const stance_pose *a, const stance_pose *b, int arm, 
     qm_vec3 db = qm_norm3(qm_v3(b->tx[elbow] - b->tx[arm], b->ty[elbow] - b->ty[arm], b->tz[elbow] - b->tz[arm]));
     float c = qm_dot3(da, db);
     float s = qm_len3(qm_cross(da, db));
-    return atan2f(s, c) * RAD2DEG;
+    return sm_atan2f(s, c) * RAD2DEG;
 }
 
 float stance_arm_angle_to_clip(const stance_pose *model, const stance_clip *clip, float time, const stance_skeleton *sk,

@@ -584,10 +584,7 @@ stance_status st_clip_advance_general(const stance_clip *c, float time, float dt
 }
 
 /* The root path at a finite time (stance_clip_root_position without its checks). */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void root_at(const stance_clip *c, float time, float out[3]) {
+ST_FORCEINLINE void root_at(const stance_clip *c, float time, float out[3]) {
     out[0] = out[1] = out[2] = 0.0f;
     const int n = c->root_key_count;
     if (n == 0) return;
@@ -630,18 +627,19 @@ float stance_clip_root_yaw(const stance_clip *c, float time) { return c && st_fi
  * in the frame at pa, accumulated (turned by acc[3] so far) into acc. */
 static void yaw_piece(double acc[4], const float pa[3], float ya, const float pb[3], float yb, double times) {
     const double dx = (double)pb[0] - pa[0], dy = (double)pb[1] - pa[1], dz = (double)pb[2] - pa[2];
-    const double c = cos(-(double)ya), s = sin(-(double)ya);
+    const double c = (double)sm_cosf(-ya), s = (double)sm_sinf(-ya);
     /* the piece in its own frame (rotation about +Y by -ya: x' = c x + s z, z' = -s x + c z) */
     const double lx = c * dx + s * dz, lz = -s * dx + c * dz, dyaw = (double)yb - ya;
     /* `times` pieces one after another: sum over k of R(acc + k dyaw) l = R(acc) l sum_k R(k dyaw) */
     double sx = times, sz = 0.0; /* sum_k (cos k dyaw, sin k dyaw) as a complex number */
     if (times != 1.0 && fabs(dyaw) > 1e-12) {
-        const double h = 0.5 * dyaw, r = sin(times * h) / sin(h), ang = (times - 1.0) * h;
-        sx = r * cos(ang), sz = r * sin(ang);
+        const float h = (float)(0.5 * dyaw), ang = (float)((times - 1.0) * h);
+        const double r = (double)sm_sinf((float)(times * h)) / (double)sm_sinf(h);
+        sx = r * (double)sm_cosf(ang), sz = r * (double)sm_sinf(ang);
     }
     /* rotate l by the complex sum (a rotation about +Y by angle phi maps x to c x + s z, z to -s x + c z) */
     const double mx = sx * lx + sz * lz, mz = -sz * lx + sx * lz;
-    const double ca = cos(acc[3]), sa = sin(acc[3]);
+    const double ca = (double)sm_cosf((float)acc[3]), sa = (double)sm_sinf((float)acc[3]);
     acc[0] += ca * mx + sa * mz, acc[1] += times * dy, acc[2] += -sa * mx + ca * mz;
     acc[3] += times * dyaw;
 }
