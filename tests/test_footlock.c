@@ -494,7 +494,7 @@ static void test_goals_builtin(void) {
     CHECK_OK(stance_layers_run(&ls, &lr, NULL, NULL));
     const char *names[2] = {"walk", "run"};
     for (int i = 0; i < 2; i++) {
-        stance_footlock_setup su = {b.skeleton, stance_builtin_clip(&b, names[i]), "foot_l", "foot_r", 0.0f, 0.0f};
+        stance_footlock_setup su = {b.skeleton, stance_builtin_clip(&b, names[i]), "foot_l", "foot_r", 0.0f, 0.0f, 0.0f};
         stance_footlock_result r;
         static stance_footlock_frame frames[241];
         CHECK_OK(stance_footlock_run(&su, &r, frames, 241, NULL, NULL));

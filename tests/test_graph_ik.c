@@ -107,8 +107,11 @@ static void test_stage_matches_the_job(void) {
     }
     CHECK(worst < 1e-5f);
     const float metres = speed * N * dt;
-    const float s_off = stance_foot_slide(off, N + 1, 2, metres), s_on = stance_foot_slide(on, N + 1, 2, metres);
-    const float s_ref = stance_foot_slide(ref, N + 1, 2, metres);
+    float band = 0.0f, vband = 0.0f;
+    stance_slide_bands(sk, feet, 2, speed, &band, &vband, NULL);
+    const float s_off = stance_foot_slide(off, N + 1, 2, metres, band, vband, dt);
+    const float s_on = stance_foot_slide(on, N + 1, 2, metres, band, vband, dt);
+    const float s_ref = stance_foot_slide(ref, N + 1, 2, metres, band, vband, dt);
     printf("  built-in walk, character moved 1.25 x: %.3f -> %.3f cm/m in the graph (job by hand %.3f)\n", (double)s_off,
            (double)s_on, (double)s_ref);
     CHECK(s_off > 10.0f);      /* 0.25 of the distance slides unlocked: ~20 cm/m on the planted share */
@@ -161,7 +164,9 @@ static void test_root_motion_and_goals(void) {
         /* the analytic root path: speed x 4 s */
         CHECK_NEAR(r.t[2], clip->root_speed * N * dt, 1e-3 * clip->root_speed * N * dt);
         CHECK_NEAR(r.t[0], 0.0, 1e-4);
-        const float s = stance_foot_slide(on, N + 1, 2, clip->root_speed * N * dt);
+        float band = 0.0f, vband = 0.0f;
+        stance_slide_bands(sk, feet, 2, clip->root_speed, &band, &vband, NULL);
+        const float s = stance_foot_slide(on, N + 1, 2, clip->root_speed * N * dt, band, vband, dt);
         printf("  built-in %s through the graph, root motion: %.3f cm/m\n", names[ci], (double)s);
         CHECK(s < 0.5f);
         /* reset: the root goes back to the identity */

@@ -670,7 +670,7 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
         if (h > 0.0f) {
             float tgt = inst->param_target[i];
             if (!ST_FAST || h != ws->damp_h || dt != ws->damp_dt) /* instances of one graph share it frame after frame */
-                ws->damp_h = h, ws->damp_dt = dt, ws->damp_a = exp2f(-dt / h);
+                ws->damp_h = h, ws->damp_dt = dt, ws->damp_a = sm_exp2f(-dt / h);
             const float a = ws->damp_a; /* issue 12: a weighted mean stays finite where tgt + (v - tgt) * a overflowed */
             float v = a * inst->params[i] + (1.0f - a) * tgt;
             if (!st_finite(v)) v = tgt; /* the sum of two halves of FLT_MAX can still round up */
