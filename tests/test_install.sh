@@ -6,7 +6,8 @@
 # library (stance-lesson.pc, stance::lesson: the built-in character and the
 # experiments) and the tools-side library (stance-io.pc, stance::io) that
 # loads graph files and imports glTF, through pkg-config and through CMake's
-# find_package(stance 0.1). Also: the versions of the .pc
+# find_package(stance 0.1). Also: the licence (LICENSE in share/doc/stance,
+# named in every .pc and CMake config file),  the versions of the .pc
 # files, the CMake package and stance_version() are the project's, the shared
 # libraries carry a SONAME, and find_package refuses another major version.
 set -euo pipefail
@@ -126,6 +127,16 @@ done
 
 if cmp -s "$tmp/prefix/share/stance/graph.schema.json" "$src/docs/graph.schema.json"; then ok "share/stance/graph.schema.json"
 else bad "share/stance/graph.schema.json is not installed"; fi
+# the licence: its text in share/doc/stance, named in every package file
+if cmp -s "$tmp/prefix/share/doc/stance/LICENSE" "$src/LICENSE" && grep -q '^MIT License$' "$src/LICENSE"; then ok "share/doc/stance/LICENSE"
+else bad "share/doc/stance/LICENSE is not installed"; fi
+nfiles=0
+for f in "$pcdir"/*.pc "$libroot"/cmake/stance/stanceConfig*.cmake; do
+  nfiles=$((nfiles + 1))
+  grep -q 'SPDX-License-Identifier: MIT' "$f" && grep -q 'share/doc/stance/LICENSE' "$f" \
+    || bad "$(basename "$f") does not name the licence (MIT, share/doc/stance/LICENSE)"
+done
+[ "$nfiles" -eq 6 ] && ok "the licence named in the 4 .pc files and the 2 CMake config files" || bad "$nfiles package files, wanted 6"
 # ---- find_package(stance 0.1): the static libraries
 mkdir -p "$tmp/proj"
 cat > "$tmp/proj/CMakeLists.txt" <<CM

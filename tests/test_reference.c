@@ -18,6 +18,7 @@
 #include "core/clip/fused.h"
 #include "core/frame/workspace.h"
 #include "real_files.h"
+#include "graph_files.h"
 #include "stance/graphfile.h"
 #include "stance/stance.h"
 #include "stance_lesson/lesson.h"
@@ -212,18 +213,6 @@ static void crowd(const stance_graph *g, const char *label) {
     }
 }
 
-static stance_graphfile *load_graph(const char *rel) {
-    const char *src = getenv("STANCE_SOURCE");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", src ? src : ".", rel);
-    stance_graphfile *gf = NULL;
-    stance_error err = {0};
-    stance_status s = stance_graphfile_load(path, NULL, &gf, &err);
-    if (s) fprintf(stderr, "  %s: %s\n", path, err.message);
-    CHECK_OK(s);
-    return gf;
-}
-
 static void both_workloads(const char *rel) {
     stance_graphfile *gf = load_graph(rel);
     if (!gf) return;
@@ -236,15 +225,7 @@ static void both_workloads(const char *rel) {
 static void test_builtin_json(void) { both_workloads("graphs/builtin.json"); }
 
 static void test_robot_json(void) {
-    char glb[1024];
-    data_path(glb, sizeof glb, "robot_expressive/RobotExpressive.glb");
-    FILE *probe = fopen(glb, "rb");
-    if (probe) fclose(probe);
-    if (!probe) {
-        printf("  graphs/robot.json: %s %s\n", glb, in_ci() ? "MISSING (CI=true: failing)" : "is missing: skipped");
-        CHECK(!in_ci());
-        return;
-    }
+    if (!data_present("robot_expressive/RobotExpressive.glb", "graphs/robot.json")) return;
     both_workloads("graphs/robot.json");
 }
 

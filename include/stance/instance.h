@@ -75,6 +75,34 @@ stance_status stance_instance_copy(stance_instance *dst, const stance_instance *
 /* Back to the initial state: parameters at their defaults, entry states, time 0. */
 stance_status stance_instance_reset(stance_instance *instance, stance_error *err);
 
+/* ---- saved states: rollback, replays, rewinds ----------------------------------
+ * An instance's whole persistent state (everything an update reads: the
+ * parameters, each machine's play state, switch, history and requests, its
+ * cursors, layer weights, poses, switch records, IK locks and targets, the
+ * world root, the events of the last update) in a caller's buffer, with no
+ * allocation: save at frame N, run on, restore, and the updates from N are
+ * bit for bit those of the first run. The ground callback is not state: an
+ * instance restored keeps its own. The buffer is in the machine's byte order
+ * (for this build's platform; docs/api.md).
+ *
+ * state_size: the bytes a state of an instance of `graph` created with
+ * `desc` (NULL: defaults) takes. It depends only on the graph and desc.
+ * save: writes that many bytes into buf (size >= them, else
+ * STANCE_ERR_MEMORY naming both). restore: buf must be a state saved from
+ * an instance of a graph of the same identity (shape, names and clip
+ * lengths: the same graph, or one built from the same description) and the
+ * same desc, of exactly state_size bytes; every field is checked first
+ * (magic, format version, size, the header's and the body's hashes, then
+ * every index in range, every float finite and within the limits of
+ * stance/base.h, weights in [0, 1]) and a refused restore changes nothing:
+ * STANCE_ERR_ARGUMENT for another graph or desc, STANCE_ERR_UNSUPPORTED for
+ * another format version, STANCE_ERR_FORMAT for a buffer that is not a
+ * state, of the wrong size, corrupt or with a value out of range. */
+stance_status stance_instance_state_size(const stance_graph *graph, const stance_instance_desc *desc, size_t *size,
+                                         stance_error *err);
+stance_status stance_instance_save(const stance_instance *instance, void *buf, size_t size, stance_error *err);
+stance_status stance_instance_restore(stance_instance *instance, const void *buf, size_t size, stance_error *err);
+
 /* Overrides every transition's switch mode / blend time / easing (for
  * experiments and the lab). mode < 0, blend_time <= 0, easing < 0 = no
  * override; a mode or easing past the last is STANCE_ERR_ARGUMENT, a blend
