@@ -1,9 +1,10 @@
 /* src/core/math/simd.h - the one place with intrinsics: 4 floats at once (SSE2
  * on x86-64, the portable default; with -DSTANCE_AVX2=ON the compiler emits
- * VEX/FMA forms of the same code; NEON on ARM64, hand-written to give SSE2's
- * results bit for bit: no FMA, min/max with SSE2's rule), and the scalar
- * form of the same operations everywhere else (WebAssembly, other CPUs,
- * -DSTANCE_SCALAR). SV_VEC4 is defined for both vector forms.
+ * VEX forms of the same code; NEON on ARM64 and WebAssembly SIMD128 (emcc
+ * -msimd128), each hand-written to give SSE2's results bit for bit: no FMA,
+ * min/max with SSE2's rule), and the scalar form of the same operations
+ * everywhere else (other CPUs, wasm without -msimd128, -DSTANCE_SCALAR).
+ * SV_VEC4 is defined for SSE2 and NEON (local_to_model's AoS paths).
  * The SoA pose loops in pose.c and evaluate.c use these on blocks of 4
  * joints; tests/test_simd.c checks them against scalar references.
  * Owns no state. */
@@ -92,6 +93,37 @@ static inline sv4 sv_is0(sv4 a) {
 static inline sv4 sv_le(sv4 a, sv4 b) { return vreinterpretq_f32_u32(vcleq_f32(a, b)); }
 static inline sv4 sv_ge(sv4 a, sv4 b) { return vreinterpretq_f32_u32(vcgeq_f32(a, b)); }
 static inline sv4 sv_select(sv4 m, sv4 a, sv4 b) { return vbslq_f32(vreinterpretq_u32_f32(m), a, b); }
+#elif defined(__wasm_simd128__) && !defined(STANCE_SCALAR)
+#include <wasm_simd128.h>
+#define SV_WASM 1
+typedef v128_t sv4;
+static inline sv4 sv_load(const float *p) { return wasm_v128_load(p); }
+static inline void sv_store(float *p, sv4 a) { wasm_v128_store(p, a); }
+static inline sv4 sv_loada(const float *p) { return wasm_v128_load(p); }
+#define SV_PREFETCH(p) ((void)(p))
+static inline void sv_storea(float *p, sv4 a) { wasm_v128_store(p, a); }
+static inline sv4 sv_set1(float x) { return wasm_f32x4_splat(x); }
+static inline void sv_store2(float *p, sv4 a) { p[0] = wasm_f32x4_extract_lane(a, 0), p[1] = wasm_f32x4_extract_lane(a, 1); }
+static inline sv4 sv_add(sv4 a, sv4 b) { return wasm_f32x4_add(a, b); }
+static inline sv4 sv_sub(sv4 a, sv4 b) { return wasm_f32x4_sub(a, b); }
+static inline sv4 sv_mul(sv4 a, sv4 b) { return wasm_f32x4_mul(a, b); }
+static inline sv4 sv_div(sv4 a, sv4 b) { return wasm_f32x4_div(a, b); }
+static inline sv4 sv_sqrt(sv4 a) { return wasm_f32x4_sqrt(a); }
+static inline sv4 sv_signbits(sv4 a) { return wasm_v128_and(a, wasm_f32x4_splat(-0.0f)); }
+static inline sv4 sv_abs(sv4 a) { return wasm_v128_andnot(a, wasm_f32x4_splat(-0.0f)); }
+static inline sv4 sv_copysign(sv4 mag, sv4 sgn) {
+    const sv4 m = wasm_f32x4_splat(-0.0f);
+    return wasm_v128_or(wasm_v128_andnot(mag, m), wasm_v128_and(sgn, m));
+}
+static inline sv4 sv_xorsign(sv4 a, sv4 s) { return wasm_v128_xor(a, sv_signbits(s)); }
+/* SSE2's rule (a < b ? a : b; b when either is NaN or both are zeros), not
+ * f32x4.min's: pmin(x, y) is y < x ? y : x */
+static inline sv4 sv_min(sv4 a, sv4 b) { return wasm_f32x4_pmin(b, a); }
+static inline sv4 sv_max(sv4 a, sv4 b) { return wasm_f32x4_pmax(b, a); } /* a > b ? a : b */
+static inline sv4 sv_is0(sv4 a) { return wasm_v128_and(wasm_f32x4_eq(a, wasm_f32x4_splat(0.0f)), wasm_f32x4_splat(1.0f)); }
+static inline sv4 sv_le(sv4 a, sv4 b) { return wasm_f32x4_le(a, b); }
+static inline sv4 sv_ge(sv4 a, sv4 b) { return wasm_f32x4_ge(a, b); }
+static inline sv4 sv_select(sv4 m, sv4 a, sv4 b) { return wasm_v128_bitselect(a, b, m); }
 #else
 typedef struct sv4 { float v[4]; } sv4;
 #define SV_EACH(expr) do { for (int i_ = 0; i_ < 4; i_++) { expr; } } while (0)
@@ -128,6 +160,8 @@ static inline sv4 sv_gather(const float *b, const short *i) {
 #elif defined(SV_NEON)
     const float t[4] = {b[i[0]], b[i[1]], b[i[2]], b[i[3]]};
     return vld1q_f32(t);
+#elif defined(SV_WASM)
+    return wasm_f32x4_make(b[i[0]], b[i[1]], b[i[2]], b[i[3]]);
 #else
     sv4 r;
     SV_EACH(r.v[i_] = b[i[i_]]);
@@ -141,6 +175,8 @@ static inline sv4 sv_gather_at(const float *b, ptrdiff_t i0, ptrdiff_t i1, ptrdi
 #elif defined(SV_NEON)
     const float t[4] = {b[i0], b[i1], b[i2], b[i3]};
     return vld1q_f32(t);
+#elif defined(SV_WASM)
+    return wasm_f32x4_make(b[i0], b[i1], b[i2], b[i3]);
 #else
     sv4 r = {{b[i0], b[i1], b[i2], b[i3]}};
     return r;
@@ -159,6 +195,13 @@ static inline sv4 sv_gather_at(const float *b, ptrdiff_t i0, ptrdiff_t i1, ptrdi
         r1 = vreinterpretq_f32_f64(vtrn1q_f64(SV_F64(t1_), SV_F64(t3_))); \
         r2 = vreinterpretq_f32_f64(vtrn2q_f64(SV_F64(t0_), SV_F64(t2_))); \
         r3 = vreinterpretq_f32_f64(vtrn2q_f64(SV_F64(t1_), SV_F64(t3_))); \
+    } while (0)
+#elif defined(SV_WASM)
+#define SV_TRANSPOSE4(r0, r1, r2, r3) do { \
+        const sv4 t0_ = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1_ = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5); \
+        const sv4 t2_ = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7), t3_ = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7); \
+        r0 = wasm_i32x4_shuffle(t0_, t1_, 0, 1, 4, 5), r1 = wasm_i32x4_shuffle(t0_, t1_, 2, 3, 6, 7); \
+        r2 = wasm_i32x4_shuffle(t2_, t3_, 0, 1, 4, 5), r3 = wasm_i32x4_shuffle(t2_, t3_, 2, 3, 6, 7); \
     } while (0)
 #else
 #define SV_TRANSPOSE4(r0, r1, r2, r3) do { \
@@ -215,6 +258,11 @@ static inline float sv_lane0(sv4 a) { return vgetq_lane_f32(a, 0); }
 static inline sv4 sv_xor(sv4 a, sv4 b) {
     return vreinterpretq_f32_u32(veorq_u32(vreinterpretq_u32_f32(a), vreinterpretq_u32_f32(b)));
 }
+#elif defined(SV_WASM)
+static inline sv4 sv_setr(float x, float y, float z, float w) { return wasm_f32x4_make(x, y, z, w); }
+#define SV_SHUF(a, i0, i1, i2, i3) wasm_i32x4_shuffle((a), (a), i0, i1, i2, i3)
+static inline float sv_lane0(sv4 a) { return wasm_f32x4_extract_lane(a, 0); }
+static inline sv4 sv_xor(sv4 a, sv4 b) { return wasm_v128_xor(a, b); }
 #else
 static inline sv4 sv_setr(float x, float y, float z, float w) { sv4 r = {{x, y, z, w}}; return r; }
 static inline sv4 sv_shuf_(sv4 a, int i0, int i1, int i2, int i3) { sv4 r = {{a.v[i0], a.v[i1], a.v[i2], a.v[i3]}}; return r; }
