@@ -4,14 +4,15 @@
 #               tests, the thread test under TSan, then build with -Werror and
 #               run every test, then again under ASan + UBSan (ctest's summary
 #               of all the tests closes the run; LeakSanitizer skips only
-#               libassimp's own leaks, tests/lsan.supp)
+#               libassimp's own leaks, tests/lsan.supp), then the C tests
+#               cross-built for Windows (wine) and ARM64 (qemu-user)
 #   make bench  the reference workload at 64 and 256 joints, then the crowd
 #               workload (10,000 instances of graphs/builtin.json and robot.json, 2 threads)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
 PREFIX ?= /usr/local
 
-.PHONY: all build run check test test-asan test-tsan deps bench callgrind install fuzz clean
+.PHONY: all build run check test test-asan test-tsan test-windows test-arm64 deps bench callgrind install fuzz clean
 
 all: build
 
@@ -43,7 +44,16 @@ test-tsan: deps
 	cmake --build build-tsan -j $(JOBS) --target test_threads
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure -R '^test_threads$$'
 
-check: lab-test test-tsan test test-asan
+check: lab-test test-tsan test test-asan test-windows test-arm64
+
+# The runtime's, builder's and lesson library's C tests cross-built and run
+# on the other platform (scripts/cross_test.sh installs the toolchain,
+# wine / qemu-user; docs/platforms.md says what runs where)
+test-windows:
+	bash scripts/cross_test.sh windows
+
+test-arm64:
+	bash scripts/cross_test.sh arm64
 
 bench: build
 	./$(BUILD)/stance bench --joints 64
@@ -72,7 +82,7 @@ fuzz:
 	bash fuzz/run.sh
 
 clean:
-	rm -rf build build-asan build-tsan build-install
+	rm -rf build build-asan build-tsan build-windows build-arm64 build-install
 
 # ---- the animation lab (lab/): the runtime + lab/*.c in WebAssembly
 # make lab        build build-lab/ (index.html, index.js, index.wasm, lab.js)
@@ -86,7 +96,7 @@ LAB_PORT ?= 8765
 # the runtime's, the builder's and the lesson library's sources as CMake lists them (written by cmake into
 # $(BUILD)/lab_sources.txt), and the lab's own
 LAB_SOURCES = $(shell cat $(BUILD)/lab_sources.txt 2>/dev/null) $(wildcard lab/*.c)
-LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Iinclude -Isrc \
+LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -ffp-contract=off -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Iinclude -Isrc \
 	-sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=UTF8ToString,HEAPU8,HEAP32,HEAPF32 \
 	-sMINIFY_HTML=0 --shell-file lab/index.html
 

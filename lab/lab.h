@@ -31,6 +31,8 @@ typedef struct lab_view {
     float height;             /* rest pose height, for drawing scale */
     signed char side[STANCE_MAX_JOINTS]; /* rest pose: 1 left (+x), -1 right, 0 middle */
     int feet[2];              /* foot joints, -1 if none */
+    float band;               /* the sliding band for those feet (stance_slide_bands) */
+    int band_feet[2];         /* the feet `band` was computed for (0, 0 before any) */
     /* what is drawn: skins and the meshes bound to them */
     int skin_count, mesh_count;
     const stance_skin *skins[LAB_MAX_DRAW];

@@ -70,9 +70,14 @@ static void track_reset(lab_view *v) {
 }
 
 /* After an update: root motion, then the feet in world space; a foot is
- * planted when it is within 2 cm of its lowest height over the window. */
+ * planted when it is within the sliding band (a share of its leg,
+ * stance/footlock.h) of its lowest height over the window. */
 static void track_frame(lab_view *v) {
     float d[3] = {0.0f, 0.0f, 0.0f};
+    if (v->band_feet[0] != v->feet[0] || v->band_feet[1] != v->feet[1] || !(v->band > 0.0f)) {
+        stance_slide_bands(v->skeleton, v->feet, 2, 0.0f, &v->band, NULL, NULL);
+        v->band_feet[0] = v->feet[0], v->band_feet[1] = v->feet[1];
+    }
     if (v->move_root) stance_instance_root_motion(v->inst, d);
     for (int k = 0; k < 3; k++) v->root[k] += d[k];
     const stance_pose *m = stance_instance_model_pose(v->inst);
@@ -91,7 +96,7 @@ static void track_frame(lab_view *v) {
         for (int i = 0; i < v->count; i++)
             if (v->feet_pos[i][f][1] < lo) lo = v->feet_pos[i][f][1];
         v->lowest[f] = lo;
-        v->planted[f] = v->feet[f] >= 0 && v->feet_pos[slot][f][1] <= lo + 0.02f;
+        v->planted[f] = v->feet[f] >= 0 && v->feet_pos[slot][f][1] <= lo + v->band;
     }
 }
 
@@ -108,7 +113,7 @@ static float track_slide(const lab_view *v) {
         if (i) metres += v->travel[slot];
         memcpy(&pos[6 * i], v->feet_pos[slot], sizeof(float) * 6);
     }
-    return metres > 0.05f ? stance_foot_slide(pos, v->count, 2, metres) : -1.0f;
+    return metres > 0.05f ? stance_foot_slide(pos, v->count, 2, metres, v->band, 0.0f, 1.0f / 60.0f) : -1.0f;
 }
 
 /* The rest pose's height; fills side[] (which side of the body each joint is on). */

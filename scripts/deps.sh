@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs Debian packages if any is missing: the ones named on the command
-# line, or with none named, those the tests need. As root it runs apt-get;
+# line, or with none named, those the tests need (scripts/cross_test.sh
+# passes its own list: mingw-w64 wine wine64, or qemu-user
+# gcc-aarch64-linux-gnu libc6-dev-arm64-cross). As root it runs apt-get;
 # otherwise it prints the exact command and stops.
 set -euo pipefail
 if [ $# -gt 0 ]; then pkgs=("$@"); else

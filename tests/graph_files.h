@@ -8,16 +8,26 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "real_files.h"
 #include "stance/graphfile.h"
 
-/* graphs/NAME.json loaded (NULL and a failed check when it does not load). */
+/* graphs/NAME.json loaded (NULL and a failed check when it does not load).
+ * In a cross build without jansson (scripts/cross_test.sh) the same graph
+ * compiled by the host's CLI: $STANCE_COMPILED_GRAPHS/NAME.stance */
 static inline stance_graphfile *load_graph(const char *rel) {
-    const char *src = getenv("STANCE_SOURCE");
+    const char *src = getenv("STANCE_SOURCE"), *compiled = getenv("STANCE_COMPILED_GRAPHS");
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s", src ? src : ".", rel);
+    if (compiled && compiled[0]) {
+        const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+        const int stem = (int)(strstr(base, ".json") ? (size_t)(strstr(base, ".json") - base) : strlen(base));
+        snprintf(path, sizeof path, "%s/%.*s.stance", compiled, stem, base);
+        printf("  %s: compiled by the host's CLI: %s\n", rel, path);
+    } else {
+        snprintf(path, sizeof path, "%s/%s", src ? src : ".", rel);
+    }
     stance_graphfile *gf = NULL;
     stance_error err = {0};
     stance_status s = stance_graphfile_load(path, NULL, &gf, &err);

@@ -19,6 +19,7 @@
 #include "stance/skeleton.h"
 #include "stance/skin.h"
 #include "stance/build.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
 #define J 6
 #define MV 8 /* vertices of the test meshes (a cube) */
@@ -557,14 +558,14 @@ static void *failing_alloc(void *user, size_t size, size_t align) {
     if (f->countdown-- == 0) return NULL;
     if (align < sizeof(void *)) align = sizeof(void *);
     size_t rounded = (size + align - 1) / align * align;
-    void *p = aligned_alloc(align, rounded ? rounded : align);
+    void *p = st_aligned_alloc(align, rounded ? rounded : align);
     if (p) f->live += (long long)size;
     return p;
 }
 static void failing_free(void *user, void *ptr, size_t size) {
     failing *f = user;
     f->live -= (long long)size;
-    free(ptr);
+    st_aligned_free(ptr);
 }
 
 static void test_allocation_failures(void) {

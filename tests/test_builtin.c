@@ -11,6 +11,7 @@
 #include "check.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
 #define PI_D 3.14159265358979323846
 
@@ -652,7 +653,7 @@ static void *count_alloc(void *user, size_t size, size_t align) {
     long index = c->allocs++;
     if (index == c->fail_at) return NULL;
     if (align < sizeof(void *)) align = sizeof(void *);
-    void *p = aligned_alloc(align, (size + align - 1) / align * align);
+    void *p = st_aligned_alloc(align, (size + align - 1) / align * align);
     if (p) { c->live++; c->live_bytes += size; }
     return p;
 }
@@ -663,7 +664,7 @@ static void count_free(void *user, void *ptr, size_t size) {
     if (size > c->live_bytes) c->bad_free = 1;
     else c->live_bytes -= size;
     c->live--;
-    free(ptr);
+    st_aligned_free(ptr);
 }
 
 static void test_allocator(void) {

@@ -16,6 +16,7 @@
 #include "stance/stance.h"
 #include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
 /* The bound on edge stretch (posed length / rest length). Linear blend
  * skinning compresses the inside of a bend with any weights; what hard
@@ -277,12 +278,12 @@ static void *count_alloc(void *u, size_t size, size_t align) {
     if (c->fail_after >= 0 && c->allocs >= c->fail_after) return NULL;
     c->allocs++;
     c->live += (long long)size;
-    return aligned_alloc(align < 8 ? 8 : align, (size + align - 1) / align * align);
+    return st_aligned_alloc(align < 8 ? 8 : align, (size + align - 1) / align * align);
 }
 static void count_free(void *u, void *p, size_t size) {
     counter *c = u;
     c->live -= (long long)size;
-    free(p);
+    st_aligned_free(p);
 }
 
 static void test_allocation_failures(void) {

@@ -11,6 +11,7 @@
 #include "stance/stance.h"
 #include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
 static stance_builtin B;
 static const float DT = 1.0f / 60.0f;
@@ -311,7 +312,7 @@ static void *keep_alloc(void *user, size_t size, size_t align) {
     keeper *k = user;
     if (k->count >= KEEP_MAX) return NULL;
     if (align < sizeof(void *)) align = sizeof(void *);
-    void *p = aligned_alloc(align, (size + align - 1) / align * align);
+    void *p = st_aligned_alloc(align, (size + align - 1) / align * align);
     if (p) k->ptr[k->count] = p, k->size[k->count] = size, k->frees[k->count++] = 0;
     return p;
 }
@@ -372,7 +373,7 @@ static void test_reload_stale_instance(void) {
     stance_controller_destroy(c);
     for (int i = 0; i < k.count; i++) {
         CHECK(k.frees[i] == 1); /* every block freed once */
-        free(k.ptr[i]);
+        st_aligned_free(k.ptr[i]);
     }
     stance_graph_destroy(g1), stance_graph_destroy(g2);
 }

@@ -12,6 +12,7 @@
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
 #include "workload.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
 /* ---- a counting allocator ------------------------------------------------ */
 typedef struct counter { long allocs, frees; long long live; int fail_after; } counter;
@@ -20,13 +21,13 @@ static void *count_alloc(void *u, size_t size, size_t align) {
     if (c->fail_after >= 0 && c->allocs >= c->fail_after) return NULL;
     c->allocs++;
     c->live += (long long)size;
-    return aligned_alloc(align < 8 ? 8 : align, (size + align - 1) / align * align);
+    return st_aligned_alloc(align < 8 ? 8 : align, (size + align - 1) / align * align);
 }
 static void count_free(void *u, void *p, size_t size) {
     counter *c = u;
     c->frees++;
     c->live -= (long long)size;
-    free(p);
+    st_aligned_free(p);
 }
 
 /* A 3-joint chain: root -> a (0,1,0) -> b (0,1,0). */

@@ -5,7 +5,6 @@
  * re-plant without a pop, uneven ground from the callback, bad and
  * degenerate input, no allocation per frame, and the goals of issue 15 on
  * the built-in walk and run. */
-#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,8 @@
 #include "stance/build.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
+#include "heap_use.h"
 
 /* root (0), pelvis (1) 0.95 up, hip (2), knee (3) 0.45 below, ankle (4)
  * 0.45 below the knee; a static clip with the knee bent 0.3 rad (the shin
@@ -431,12 +432,12 @@ static void *count_alloc(void *u, size_t size, size_t align) {
     counter *c = u;
     c->allocs++, c->live += (long)size;
     size_t a = align < sizeof(void *) ? sizeof(void *) : align;
-    return aligned_alloc(a, (size + a - 1) / a * a + a);
+    return st_aligned_alloc(a, (size + a - 1) / a * a + a);
 }
 static void count_free(void *u, void *p, size_t size) {
     counter *c = u;
     c->frees++, c->live -= (long)size;
-    free(p);
+    st_aligned_free(p);
 }
 
 static void test_no_allocation_per_frame(void) {
@@ -462,7 +463,7 @@ static void test_no_allocation_per_frame(void) {
     stance_footlock_state st;
     memset(&st, 0, sizeof st);
     const long allocs = cnt.allocs;
-    struct mallinfo2 before = mallinfo2();
+    const size_t heap_before = heap_in_use();
     float t = 0.0f;
     for (int f = 0; f < 600; f++) {
         stance_clip_sample(walk, t, NULL, &l, NULL);
@@ -473,9 +474,9 @@ static void test_no_allocation_per_frame(void) {
         CHECK_OK(stance_footlock_apply(&fd, &st, contact, &root, 1.0f / 60.0f, sk, &l, &m, NULL));
         stance_clip_advance(walk, t, 1.0f / 60.0f, 1, &t, NULL, 0, NULL, NULL, NULL);
     }
-    struct mallinfo2 after = mallinfo2();
+    const size_t heap_after = heap_in_use();
     CHECK(cnt.allocs == allocs);                   /* nothing through the allocator */
-    CHECK(after.uordblks == before.uordblks);      /* nor from the heap */
+    CHECK(heap_after == heap_before);      /* nor from the heap */
     stance_pose_destroy(&l), stance_pose_destroy(&m);
     stance_contacts_destroy(c);
     stance_builtin_destroy(&b);
@@ -493,7 +494,7 @@ static void test_goals_builtin(void) {
     CHECK_OK(stance_layers_run(&ls, &lr, NULL, NULL));
     const char *names[2] = {"walk", "run"};
     for (int i = 0; i < 2; i++) {
-        stance_footlock_setup su = {b.skeleton, stance_builtin_clip(&b, names[i]), "foot_l", "foot_r", 0.0f, 0.0f};
+        stance_footlock_setup su = {b.skeleton, stance_builtin_clip(&b, names[i]), "foot_l", "foot_r", 0.0f, 0.0f, 0.0f};
         stance_footlock_result r;
         static stance_footlock_frame frames[241];
         CHECK_OK(stance_footlock_run(&su, &r, frames, 241, NULL, NULL));

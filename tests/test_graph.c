@@ -16,6 +16,7 @@
 #include "stance/stance.h"
 #include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
 static stance_builtin B;
 static const float DT = 1.0f / 60.0f;
@@ -622,9 +623,9 @@ static void *c_alloc(void *u, size_t s, size_t a) {
     counter *c = u;
     if (c->fail_after >= 0 && c->allocs >= c->fail_after) return NULL;
     c->allocs++;
-    return aligned_alloc(a, (s + a - 1) / a * a);
+    return st_aligned_alloc(a, (s + a - 1) / a * a);
 }
-static void c_free(void *u, void *p, size_t s) { (void)u, (void)s; free(p); }
+static void c_free(void *u, void *p, size_t s) { (void)u, (void)s; st_aligned_free(p); }
 
 static void test_no_allocation_and_copy(void) {
     counter cnt = {0, -1};

@@ -6,7 +6,6 @@
  * the world root exactly (a -0 in it becomes +0), no allocation per
  * update, teleport and reset forget the locks, bad entries are refused,
  * no NaN on degenerate roots. */
-#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,18 +15,20 @@
 #include "stance/stance.h"
 #include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
+#include "heap_use.h"
 
 typedef struct counter { long allocs, frees, live; } counter;
 static void *count_alloc(void *u, size_t size, size_t align) {
     counter *c = u;
     c->allocs++, c->live += (long)size;
     size_t a = align < sizeof(void *) ? sizeof(void *) : align;
-    return aligned_alloc(a, (size + a - 1) / a * a + a);
+    return st_aligned_alloc(a, (size + a - 1) / a * a + a);
 }
 static void count_free(void *u, void *p, size_t size) {
     counter *c = u;
     c->frees++, c->live -= (long)size;
-    free(p);
+    st_aligned_free(p);
 }
 
 static void expect_refused(const stance_builtin *b, const stance_ik_desc *k, int count, const char *needle);
@@ -106,8 +107,11 @@ static void test_stage_matches_the_job(void) {
     }
     CHECK(worst < 1e-5f);
     const float metres = speed * N * dt;
-    const float s_off = stance_foot_slide(off, N + 1, 2, metres), s_on = stance_foot_slide(on, N + 1, 2, metres);
-    const float s_ref = stance_foot_slide(ref, N + 1, 2, metres);
+    float band = 0.0f, vband = 0.0f;
+    stance_slide_bands(sk, feet, 2, speed, &band, &vband, NULL);
+    const float s_off = stance_foot_slide(off, N + 1, 2, metres, band, vband, dt);
+    const float s_on = stance_foot_slide(on, N + 1, 2, metres, band, vband, dt);
+    const float s_ref = stance_foot_slide(ref, N + 1, 2, metres, band, vband, dt);
     printf("  built-in walk, character moved 1.25 x: %.3f -> %.3f cm/m in the graph (job by hand %.3f)\n", (double)s_off,
            (double)s_on, (double)s_ref);
     CHECK(s_off > 10.0f);      /* 0.25 of the distance slides unlocked: ~20 cm/m on the planted share */
@@ -160,7 +164,9 @@ static void test_root_motion_and_goals(void) {
         /* the analytic root path: speed x 4 s */
         CHECK_NEAR(r.t[2], clip->root_speed * N * dt, 1e-3 * clip->root_speed * N * dt);
         CHECK_NEAR(r.t[0], 0.0, 1e-4);
-        const float s = stance_foot_slide(on, N + 1, 2, clip->root_speed * N * dt);
+        float band = 0.0f, vband = 0.0f;
+        stance_slide_bands(sk, feet, 2, clip->root_speed, &band, &vband, NULL);
+        const float s = stance_foot_slide(on, N + 1, 2, clip->root_speed * N * dt, band, vband, dt);
         printf("  built-in %s through the graph, root motion: %.3f cm/m\n", names[ci], (double)s);
         CHECK(s < 0.5f);
         /* reset: the root goes back to the identity */
@@ -516,16 +522,16 @@ static void test_no_allocation_per_update(void) {
     CHECK_OK(stance_instance_create(g, &al, &inst, NULL));
     CHECK_OK(stance_workspace_create(g, &al, &ws, NULL));
     const long allocs = cnt.allocs;
-    struct mallinfo2 before = mallinfo2();
+    const size_t heap_before = heap_in_use();
     for (int f = 0; f < 600; f++) {
         stance_transform root = stance_transform_identity();
         root.t[2] = 2.0f * (float)f / 60.0f;
         if (f % 200 == 199) CHECK_OK(stance_instance_set_root(inst, &root, 1, NULL)); /* a teleport */
         CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, ws, NULL));
     }
-    struct mallinfo2 after = mallinfo2();
+    const size_t heap_after = heap_in_use();
     CHECK(cnt.allocs == allocs);
-    CHECK(after.uordblks == before.uordblks);
+    CHECK(heap_after == heap_before);
     stance_workspace_destroy(ws);
     stance_instance_destroy(inst);
     stance_graph_destroy(g);

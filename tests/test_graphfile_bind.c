@@ -25,6 +25,7 @@
 #include "stance/build.h"
 #include "stance/io.h"
 #include "stance_lesson/stance_lesson.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
 /* docs/build.md: bytes of one record per row, and the offsets used below */
 enum { REC_MACH = 112, REC_STAT = 148, REC_TRAN = 44, REC_LAYR = 112, REC_IKEN = 344 };
@@ -254,7 +255,7 @@ typedef struct counter {
 static void *c_alloc(void *u, size_t size, size_t align) {
     counter *c = u;
     if (align < sizeof(void *)) align = sizeof(void *);
-    void *p = aligned_alloc(align, (size + align) / align * align);
+    void *p = st_aligned_alloc(align, (size + align) / align * align);
     if (!p) return NULL;
     c->live += size;
     if (c->live > c->peak) c->peak = c->live;
@@ -262,7 +263,7 @@ static void *c_alloc(void *u, size_t size, size_t align) {
 }
 static void c_free(void *u, void *p, size_t size) {
     ((counter *)u)->live -= size;
-    free(p);
+    st_aligned_free(p);
 }
 static void test_bounded(void) {
     stance_graphfile *gf = NULL;

@@ -44,7 +44,7 @@ static void test_robot_walk(void) {
     CHECK(walk != NULL);
     if (!walk) { stance_graphfile_destroy(gf); return; }
     /* the reference: the standalone job */
-    stance_footlock_setup su = {sk, walk, "Foot.L", "Foot.R", 4.0f, 0.0f};
+    stance_footlock_setup su = {sk, walk, "Foot.L", "Foot.R", 4.0f, 0.0f, 0.0f};
     stance_footlock_result ref;
     CHECK_OK(stance_footlock_run(&su, &ref, NULL, 0, NULL, NULL));
     const int feet[2] = {stance_skeleton_find(sk, "Foot.L"), stance_skeleton_find(sk, "Foot.R")};
@@ -79,7 +79,10 @@ static void test_robot_walk(void) {
         for (int j = 0; j < sk->joint_count; j++) finite = finite && isfinite(gm->tx[j]) && isfinite(gm->qw[j]);
     }
     const float metres = sqrtf(vel[0] * vel[0] + vel[2] * vel[2]) * N * dt;
-    const float s_off = stance_foot_slide(off, N + 1, 2, metres), s_on = stance_foot_slide(on, N + 1, 2, metres);
+    float band = 0.0f, vband = 0.0f;
+    stance_slide_bands(sk, feet, 2, sqrtf(vel[0] * vel[0] + vel[2] * vel[2]), &band, &vband, NULL);
+    const float s_off = stance_foot_slide(off, N + 1, 2, metres, band, vband, dt);
+    const float s_on = stance_foot_slide(on, N + 1, 2, metres, band, vband, dt);
     printf("  RobotExpressive walk in graphs/robot_footlock.json: %.3f -> %.3f cm/m (standalone job %.3f -> %.3f)\n",
            (double)s_off, (double)s_on, (double)ref.slide_off, (double)ref.slide_on);
     CHECK(finite);
@@ -249,8 +252,10 @@ static void test_robot_sweep(void) {
         run(g, ws, &L, v, &o);
         run(g0, ws, &L, v, &u);
         const float metres = v * FRAMES / 60.0f;
-        const float s_on = metres > 0.0f ? stance_foot_slide(on, FRAMES + 1, LEGS, metres) : 0.0f;
-        const float s_off = metres > 0.0f ? stance_foot_slide(off, FRAMES + 1, LEGS, metres) : 0.0f;
+        float band = 0.0f, vband = 0.0f;
+        stance_slide_bands(sk, L.foot, LEGS, v, &band, &vband, NULL);
+        const float s_on = metres > 0.0f ? stance_foot_slide(on, FRAMES + 1, LEGS, metres, band, vband, 1.0f / 60.0f) : 0.0f;
+        const float s_off = metres > 0.0f ? stance_foot_slide(off, FRAMES + 1, LEGS, metres, band, vband, 1.0f / 60.0f) : 0.0f;
         const int reach_ok = o.reach <= allowed, knee_ok = o.knee_lo >= knee_lo && o.knee_hi <= knee_hi;
         printf("  %5.2f | %5.1f%% | %.4f%s | %.2f..%.2f%s | %.3f -> %.3f\n", (double)v, 100.0 * o.locked, o.reach,
                reach_ok ? "" : " BEYOND", o.knee_lo, o.knee_hi, knee_ok ? "" : " OUTSIDE", (double)s_off, (double)s_on);

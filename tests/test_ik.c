@@ -5,12 +5,12 @@
  * IK control bone as the end), aim over a chain (the target direction hit,
  * per-joint limits, the up axis), and degenerate or bad input: no NaN, a
  * defined pose, errors for NaN targets. */
-#include <malloc.h>
 #include <math.h>
 #include <string.h>
 
 #include "check.h"
 #include "stance/stance.h"
+#include "heap_use.h"
 
 #define PI 3.14159265358979
 
@@ -462,7 +462,7 @@ static void test_no_allocation(void) {
     stance_pose_create(&l, AIM_JOINTS, NULL, NULL), stance_pose_create(&m, AIM_JOINTS, NULL, NULL);
     stance_pose_set_rest(&l, sk, NULL);
     int ch[3] = {A_CHEST, A_NECK, A_HEAD};
-    struct mallinfo2 before = mallinfo2();
+    const size_t heap_before = heap_in_use();
     for (int i = 0; i < 1000; i++) {
         stance_two_bone_desc td = chain(0.1 + 0.2 * sin(i * 0.1), 0.4, 0.2 * cos(i * 0.1));
         td.use_pole = i & 1, td.pole[2] = 1.0f;
@@ -474,8 +474,8 @@ static void test_no_allocation(void) {
         ad.chain_count = 3, ad.chain = ch, ad.target[0] = (float)sin(i * 0.05), ad.target[1] = 1.6f, ad.target[2] = 1.0f;
         stance_ik_aim(&ad, 0.7f, sk, &l, &m, NULL, NULL);
     }
-    struct mallinfo2 after = mallinfo2();
-    CHECK(after.uordblks == before.uordblks);
+    const size_t heap_after = heap_in_use();
+    CHECK(heap_after == heap_before);
     CHECK(finite_pose(&r.local) && finite_pose(&l));
     stance_pose_destroy(&l), stance_pose_destroy(&m);
     stance_skeleton_destroy(sk);

@@ -28,6 +28,7 @@
 #include "stance/stance.h"
 #include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
 #define BVH_PATH "/usr/share/assimp/models/BVH/01_01.bvh"
 #define CMU_TO_METRES 0.05644 /* the CMU skeleton's unit: 1 / 0.45 inch */
@@ -639,7 +640,7 @@ typedef struct counter {
 static void *count_alloc(void *user, size_t size, size_t align) {
     counter *c = user;
     const size_t a = align < sizeof(void *) ? sizeof(void *) : align;
-    void *p = aligned_alloc(a, (size + a) / a * a);
+    void *p = st_aligned_alloc(a, (size + a) / a * a);
     if (!p) return NULL;
     c->live += size;
     if (c->live > c->peak) c->peak = c->live;
@@ -648,7 +649,7 @@ static void *count_alloc(void *user, size_t size, size_t align) {
 static void count_free(void *user, void *ptr, size_t size) {
     counter *c = user;
     c->live -= size;
-    free(ptr);
+    st_aligned_free(ptr);
 }
 
 /* The working memory: what stance_clip_compress_memory says bounds what is

@@ -18,6 +18,7 @@
 #include "stance/import.h"
 #include "stance/asset.h"
 #include "stance/pose.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
 static void base64(const unsigned char *in, size_t n, char *out) {
     static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -179,7 +180,9 @@ typedef struct counting {
 static void *count_alloc(void *user, size_t size, size_t align) {
     counting *c = user;
     void *p = NULL;
-    if (posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size ? size : 1)) return NULL;
+    if (align < sizeof(void *)) align = sizeof(void *);
+    p = st_aligned_alloc(align, (size + align) / align * align);
+    if (!p) return NULL;
     c->live++, c->bytes += size;
     return p;
 }
@@ -187,7 +190,7 @@ static void count_free(void *user, void *ptr, size_t size) {
     counting *c = user;
     if (!ptr) return;
     c->live--, c->bytes -= size;
-    free(ptr);
+    st_aligned_free(ptr);
 }
 
 static void test_allocator(void) {

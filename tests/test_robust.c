@@ -17,8 +17,8 @@
 #if defined(STANCE_HAVE_ASSIMP)
 #include "bad_bvh.h"
 #include "stance/import.h"
-#include "stance/build.h"
 #endif
+#include "stance/build.h"
 
 static stance_builtin B;
 static stance_graph *LESSON;

@@ -12,18 +12,19 @@
 #include "stance/stance.h"
 #include "stance/build.h"
 #include "stance_lesson/stance_lesson.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
 static stance_builtin B;
 
 typedef struct counter { long allocs, frees; } counter;
 static void *c_alloc(void *u, size_t size, size_t align) {
     ((counter *)u)->allocs++;
-    return aligned_alloc(align < 8 ? 8 : align, (size + align - 1) / align * align);
+    return st_aligned_alloc(align < 8 ? 8 : align, (size + align - 1) / align * align);
 }
 static void c_free(void *u, void *p, size_t size) {
     (void)size;
     ((counter *)u)->frees++;
-    free(p);
+    st_aligned_free(p);
 }
 
 /* The lesson graph (as stance_builtin_lesson_graph), with its Locomotion

@@ -17,6 +17,7 @@
 #include "stance/pose.h"
 #include "stance/skeleton.h"
 #include "stance/skin.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
 #define NJ 11
 
@@ -606,12 +607,12 @@ static void *count_alloc(void *u, size_t size, size_t align) {
     if (c->fail_after >= 0 && c->allocs >= c->fail_after) return NULL;
     c->allocs++;
     c->live += (long long)size;
-    return aligned_alloc(align < 8 ? 8 : align, (size + align - 1) / align * align);
+    return st_aligned_alloc(align < 8 ? 8 : align, (size + align - 1) / align * align);
 }
 static void count_free(void *u, void *p, size_t size) {
     counter *c = u;
     c->live -= (long long)size;
-    free(p);
+    st_aligned_free(p);
 }
 
 static void test_allocation(void) {

@@ -18,6 +18,7 @@
 #include "bench_load.h"
 #include "core/load/asset_graph.h"
 #include "stance/stance.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
 #ifdef BENCH_LOAD_1BC150C
 #define GRAPH_LOAD(body, n, a, al, out, err) st_graph_section_load(body, n, a, al, out, err)
@@ -35,7 +36,8 @@ static void *c_alloc(void *user, size_t size, size_t align) {
     counting *c = user;
     if (align < sizeof(void *)) align = sizeof(void *);
     void *p = NULL;
-    if (posix_memalign(&p, align, size ? size : 1)) return NULL;
+    p = st_aligned_alloc(align, (size + align) / align * align);
+    if (!p) return NULL;
     c->count++, c->bytes += size, c->live += size;
     if (c->live > c->peak) c->peak = c->live;
     return p;
@@ -44,7 +46,7 @@ static void c_free(void *user, void *ptr, size_t size) {
     counting *c = user;
     if (!ptr) return;
     c->live -= size;
-    free(ptr);
+    st_aligned_free(ptr);
 }
 
 double bench_now_ns(void) {

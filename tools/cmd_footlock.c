@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "stance/stance.h"
 #include "stance/build.h"
+#include "stance/import.h"
 #include "stance_lesson/stance_lesson.h"
 #include "tool_graph.h"
 #ifdef STANCE_HAVE_JANSSON
@@ -24,6 +25,7 @@
 
 static void usage(FILE *f) {
     fprintf(f, "usage: stance footlock [--graph FILE] [--asset FILE] [--plant-time S] [--json] [--svg OUT.svg]\n"
+               "       stance footlock --asset FILE --clip NAME --feet LEFT,RIGHT [--speed M/S] [--seconds T] [--plant-time S] [--json]\n"
                "       stance footlock --sweep --graph FILE [--speed-max V] [--speed-step S] [--seconds T] [--json]\n"
                "Foot sliding (cm per metre) of the walk and the run played alone, without and with foot\n"
                "locking, and the largest hip, knee and ankle rotation change locking made (degrees).\n"
@@ -39,7 +41,14 @@ static void usage(FILE *f) {
                "locked foot's horizontal distance from where the animation puts it, in leg lengths) and\n"
                "the knee's range, beside the reach and knee range of the base machine's clips alone.\n"
                "The speeds are the graph's; the legs are its footlock entry's; \"lesson_layers\" gives\n"
-               "the walk whose direction the caller moves an in-place character along.\n");
+               "the walk whose direction the caller moves an in-place character along.\n"
+               "--clip: one clip of FILE (.stance or any importable file) with the feet named, T s at 60 Hz\n"
+               "(default 4, at most 60), looped:\n"
+               "sliding off and on, per foot its contacts (start and end times in the cycle, s), the largest\n"
+               "joint angle change and the pelvis drop (units and share of the leg: hip-knee + knee-ankle at\n"
+               "the bind pose). The character moves along the clip's root path (a path that is joint 0's own\n"
+               "track moves the root, not the pose, so nothing counts twice); a clip without one at its\n"
+               "declared speed or, for an in-place clip, --speed M/S or the speed its planted feet show.\n");
 }
 
 #define FRAMES 241 /* 4 s at 60 Hz */
@@ -77,7 +86,10 @@ static stance_status stage_slide(const stance_graph_desc *file, const stance_cli
             p[0] = m->tx[feet[k]] + root.t[0], p[1] = m->ty[feet[k]] + root.t[1], p[2] = m->tz[feet[k]] + root.t[2];
         }
     }
-    if (!s) *out = stance_foot_slide(on, FRAMES, 2, sqrtf(vel[0] * vel[0] + vel[2] * vel[2]) * (float)(FRAMES - 1) * dt);
+    const float v = sqrtf(vel[0] * vel[0] + vel[2] * vel[2]);
+    float band = 0.0f, vband = 0.0f;
+    stance_slide_bands(sk, feet, 2, v, &band, &vband, NULL);
+    if (!s) *out = stance_foot_slide(on, FRAMES, 2, v * (float)(FRAMES - 1) * dt, band, vband, dt);
     free(on);
     stance_workspace_destroy(ws);
     stance_instance_destroy(inst);
@@ -152,8 +164,10 @@ static stance_status sweep_speed(const stance_graph *g, stance_workspace *ws, in
         const float metres = hypotf(r.t[0], r.t[2]);
         row->slide_off = row->slide_on = -1.0f;
         if (v > 0.0f && metres > 0.0f) {
-            row->slide_off = stance_foot_slide(anim, frames + 1, legs, metres);
-            row->slide_on = stance_foot_slide(out, frames + 1, legs, metres);
+            float band = 0.0f, vband = 0.0f;
+            stance_slide_bands(stance_graph_skeleton(g), foot, legs, v, &band, &vband, NULL);
+            row->slide_off = stance_foot_slide(anim, frames + 1, legs, metres, band, vband, dt);
+            row->slide_on = stance_foot_slide(out, frames + 1, legs, metres, band, vband, dt);
         }
     }
     stance_instance_destroy(inst);
@@ -330,10 +344,79 @@ static void plot(FILE *f, const char *title, const stance_footlock_frame *fr, in
     fprintf(f, "<text x='%.0f' y='%.0f' font-size='10' fill='#555' text-anchor='end'>%.1f s</text>\n", x0 + w, y0 + h + 12, T);
 }
 
+/* --clip: one clip of an asset or importable file, with the feet named. */
+static int clip_footlock(const char *path, const char *clip_name, const char *feet_arg, float speed, float plant_time, float seconds,
+                         int json) {
+    char fl[128], fr[128];
+    const char *comma = strchr(feet_arg, ',');
+    if (!comma || comma == feet_arg || !comma[1] || (size_t)(comma - feet_arg) >= sizeof fl || strlen(comma + 1) >= sizeof fr) {
+        fprintf(stderr, "stance footlock: --feet needs LEFT,RIGHT joint names\n");
+        return 2;
+    }
+    memcpy(fl, feet_arg, (size_t)(comma - feet_arg)), fl[comma - feet_arg] = 0;
+    strcpy(fr, comma + 1);
+    stance_asset asset;
+    memset(&asset, 0, sizeof asset);
+    stance_error err = {0};
+    if (stance_open_file(path, NULL, NULL, &asset, &err)) { fprintf(stderr, "stance: %s\n", err.message); return 1; }
+    const stance_clip *clip = stance_asset_find_clip(&asset, clip_name);
+    if (!clip) {
+        fprintf(stderr, "stance: %s: no clip named '%s'\n", path, clip_name);
+        stance_asset_destroy(&asset);
+        return 1;
+    }
+    const stance_skeleton *sk = asset.skeleton;
+    stance_footlock_setup fs = {sk, clip, fl, fr, seconds, plant_time, speed};
+    stance_footlock_result res;
+    if (stance_footlock_run(&fs, &res, NULL, 0, NULL, &err)) {
+        fprintf(stderr, "stance: %s: %s: %s\n", path, clip_name, err.message);
+        stance_asset_destroy(&asset);
+        return 1;
+    }
+    float a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
+    stance_clip_root_position(clip, 0.0f, a, NULL);
+    stance_clip_root_position(clip, clip->duration, b, NULL);
+    const float travel = clip->root_key_count > 0 ? hypotf(b[0] - a[0], b[2] - a[2]) : clip->root_speed * clip->duration;
+    const char *root = clip->root_key_count == 0 ? "none" : clip->root_from_joint0 ? "joint0_track" : "path";
+    const float drop_share = res.leg > 0.0f ? res.max_pelvis_drop / res.leg : 0.0f;
+    if (json) {
+        printf("{\"asset\":\"%s\",\"clip\":\"%s\",\"duration_s\":%.4f,\"root\":\"%s\",\"root_travel_per_cycle\":%.5f,"
+               "\"speed_m_s\":%.4f,\"leg_length\":%.5f,\"slide_cm_per_m\":{\"off\":%.3f,\"on\":%.3f},"
+               "\"max_joint_angle_change_deg\":%.2f,\"hip_deg\":%.2f,\"knee_deg\":%.2f,\"ankle_deg\":%.2f,"
+               "\"max_pelvis_drop\":%.5f,\"pelvis_drop_legs\":%.5f,\"contacts\":[",
+               path, clip->name, (double)clip->duration, root, (double)travel, (double)res.speed, (double)res.leg, (double)res.slide_off,
+               (double)res.slide_on, (double)res.max_angle_deg, (double)res.hip_deg, (double)res.knee_deg, (double)res.ankle_deg,
+               (double)res.max_pelvis_drop, (double)drop_share);
+        for (int k = 0; k < 2; k++) {
+            printf("%s{\"foot\":\"%s\",\"times\":[", k ? "," : "", stance_skeleton_joint_name(sk, res.foot[k]));
+            for (int c = 0; c < res.contact_count[k]; c++)
+                printf("%s[%.4f,%.4f]", c ? "," : "", (double)res.contact_start[k][c], (double)res.contact_end[k][c]);
+            printf("]}");
+        }
+        printf("]}\n");
+    } else {
+        printf("Foot locking on %s, clip %s (%.2f s at 60 Hz; root %s, %.4f per cycle; leg %.4f)\n", path, clip->name, (double)seconds, root, (double)travel,
+               (double)res.leg);
+        printf("speed %.3f, sliding %.3f -> %.3f cm/m, largest angle change %.2f deg, pelvis drop %.4f (%.2f%% of the leg)\n",
+               (double)res.speed, (double)res.slide_off, (double)res.slide_on, (double)res.max_angle_deg, (double)res.max_pelvis_drop,
+               100.0 * (double)drop_share);
+        for (int k = 0; k < 2; k++) {
+            printf("contacts of %s:", stance_skeleton_joint_name(sk, res.foot[k]));
+            for (int c = 0; c < res.contact_count[k]; c++) printf(" %.3f-%.3f s", (double)res.contact_start[k][c], (double)res.contact_end[k][c]);
+            printf("\n");
+        }
+    }
+    stance_asset_destroy(&asset);
+    return 0;
+}
+
 int cmd_footlock(int argc, char **argv) {
     tool_opts o = {0};
     float plant_time = 0.0f, vmax = 3.0f, vstep = 0.25f, seconds = 20.0f;
     int sweeping = 0;
+    const char *clip_name = NULL, *feet_arg = NULL;
+    float speed = 0.0f;
+    int seconds_given = 0;
     for (int i = 1; i < argc; i++) {
         if (tool_common_option(argc, argv, &i, &o)) continue;
         const char *a = argv[i];
@@ -342,6 +425,14 @@ int cmd_footlock(int argc, char **argv) {
             char *end;
             plant_time = strtof(argv[++i], &end);
             if (*end || !(plant_time > 0.0f && plant_time <= 10.0f)) { fprintf(stderr, "stance footlock: --plant-time must be in (0, 10] s\n"); return 2; }
+        } else if (!strcmp(a, "--clip") && more) {
+            clip_name = argv[++i];
+        } else if (!strcmp(a, "--feet") && more) {
+            feet_arg = argv[++i];
+        } else if (!strcmp(a, "--speed") && more) {
+            char *end;
+            speed = strtof(argv[++i], &end);
+            if (*end || !(speed > 0.0f && speed <= 100.0f)) { fprintf(stderr, "stance footlock: --speed must be in (0, 100] m/s\n"); return 2; }
         } else if (!strcmp(a, "--sweep")) {
             sweeping = 1;
         } else if ((!strcmp(a, "--speed-max") || !strcmp(a, "--speed-step") || !strcmp(a, "--seconds")) && more) {
@@ -353,12 +444,20 @@ int cmd_footlock(int argc, char **argv) {
                 return 2;
             }
             *(step ? &vstep : secs ? &seconds : &vmax) = x;
+            seconds_given |= secs;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         else { fprintf(stderr, "stance footlock: unknown option '%s'\n", a); usage(stderr); return 2; }
     }
     const char *svg = o.svg;
     const int json = o.json;
     stance_error err = {0};
+    if (clip_name || feet_arg) {
+        if (!clip_name || !feet_arg || !o.asset || o.graph || sweeping) {
+            fprintf(stderr, "stance footlock: --clip needs --asset FILE and --feet LEFT,RIGHT (no --graph, no --sweep)\n");
+            return 2;
+        }
+        return clip_footlock(o.asset, clip_name, feet_arg, speed, plant_time, seconds_given ? (seconds > 60.0f ? 60.0f : seconds) : 4.0f, json);
+    }
     tool_graph tg;
     if (tool_graph_open(&tg, o.graph, o.asset, &err)) { fprintf(stderr, "stance: %s\n", err.message); return 1; }
     stance_layer_setup su;
@@ -381,7 +480,7 @@ int cmd_footlock(int argc, char **argv) {
     int rc = 0;
     if (!frames) { fprintf(stderr, "stance footlock: out of memory\n"); tool_graph_close(&tg); return 1; }
     for (int c = 0; c < 2; c++) {
-        stance_footlock_setup fs = {su.skeleton, clips[c], su.foot_l, su.foot_r, 4.0f, plant_time};
+        stance_footlock_setup fs = {su.skeleton, clips[c], su.foot_l, su.foot_r, 4.0f, plant_time, 0.0f};
         if (stance_footlock_run(&fs, &res[c], frames + c * FRAMES, FRAMES, NULL, &err)) {
             fprintf(stderr, "stance: %s: %s: %s\n", tg.name, clips[c]->name, err.message);
             rc = 1;

@@ -1,6 +1,6 @@
 /* tools/cmd_import.c - `stance import FILE -o OUT.stance [--scale S]
  * [--tolerance U[,R]] [--strict] [--max-memory BYTES] [--error-cm CM] [--vertex-cm CM]
- * [--unit-cm CM]`:
+ * [--unit-cm CM] [--root-motion none|hips|root] [--root-joint NAME]`:
  * imports a glTF/GLB, BVH, FBX or Collada file (or re-saves a .stance file)
  * into the native format.
  *
@@ -19,6 +19,7 @@
 static int usage(FILE *f, int status) {
     fprintf(f, "usage: stance import FILE -o OUT.stance [--scale S] [--tolerance U[,R]] [--strict] [--max-memory BYTES]\n"
                "                     [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]\n"
+               "                     [--root-motion none|hips|root] [--root-joint NAME]\n"
                "  FILE       glTF/GLB, BVH, FBX, Collada (anything assimp reads), or a .stance file\n"
                "  -o OUT     the .stance file to write\n"
                "  --scale S  multiply translations by S (0.01 for centimetres, 0.0254 for inches);\n"
@@ -34,7 +35,13 @@ static int usage(FILE *f, int status) {
                "             vertices, in cm (default 0.01; 0 = exact, bit-identical keys; a .stance\n"
                "             FILE is copied as stored unless this is given)\n"
                "  --vertex-cm CM  distance of the virtual vertices from each joint (default 3)\n"
-               "  --unit-cm CM    centimetres per model unit (default 100: metres)\n");
+               "  --unit-cm CM    centimetres per model unit (default 100: metres)\n"
+               "  --root-motion M  none (default): clips as in the file; hips: the pelvis' horizontal\n"
+               "             travel becomes each clip's root path and the clip plays in place (the pelvis\n"
+               "             keeps its height and its motion relative to the path); root: the root bone's\n"
+               "             (joint 0) travel does (docs/root-motion.md)\n"
+               "  --root-joint NAME  the pelvis (hips) or root bone (root); default: hips = the first joint\n"
+               "             with translation keys that carries the legs, root = joint 0\n");
     return status;
 }
 
@@ -51,7 +58,8 @@ int cmd_import(int argc, char **argv) {
     int strict = 0;
     size_t max_memory = 0;
     double error_cm = 0.01, vertex_cm = 3.0, unit_cm = 100.0;
-    int error_given = 0;
+    int error_given = 0, root_motion = STANCE_ROOT_NONE;
+    const char *root_joint = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout, 0);
@@ -89,6 +97,21 @@ int cmd_import(int argc, char **argv) {
                 return 2;
             }
             tol_u = (float)u, tol_r = (float)r;
+        } else if (!strcmp(a, "--root-motion")) {
+            const char *m = i + 1 < argc ? argv[++i] : "";
+            if (!strcmp(m, "none")) root_motion = STANCE_ROOT_NONE;
+            else if (!strcmp(m, "hips")) root_motion = STANCE_ROOT_HIPS;
+            else if (!strcmp(m, "root")) root_motion = STANCE_ROOT_ROOT;
+            else {
+                fprintf(stderr, "stance import: --root-motion needs none, hips or root\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--root-joint")) {
+            if (i + 1 >= argc || !argv[i + 1][0]) {
+                fprintf(stderr, "stance import: --root-joint needs a joint name\n");
+                return 2;
+            }
+            root_joint = argv[++i];
         } else if (!strcmp(a, "--strict")) {
             strict = 1;
         } else if (!strcmp(a, "--max-memory")) {
@@ -118,7 +141,8 @@ int cmd_import(int argc, char **argv) {
 
     stance_import_warnings warnings;
     stance_import_options opt = {.scale = scale, .warnings = &warnings, .tolerance_units = tol_u, .tolerance_radians = tol_r,
-                                 .strict = strict, .max_memory = max_memory};
+                                 .strict = strict, .max_memory = max_memory, .root_motion = root_motion,
+                                 .root_joint = root_joint};
     stance_asset asset;
     stance_error err = {STANCE_OK, ""};
     if (stance_open_file(in, &opt, NULL, &asset, &err)) {

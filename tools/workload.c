@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "workload.h"
+#include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
 #define KEYS 31
 #define TAU 6.28318530717958647692
@@ -66,7 +67,7 @@ stance_status workload_create(workload *w, int J, int N, stance_error *err) {
     }
     w->chars = calloc((size_t)N, sizeof(workload_character));
     size_t pb = stance_pose_bytes(J);
-    w->pose_memory = aligned_alloc(64, pb * 4 * (size_t)N);
+    w->pose_memory = st_aligned_alloc(64, pb * 4 * (size_t)N);
     if (!w->chars || !w->pose_memory) { s = STANCE_ERR_MEMORY; goto done; }
     for (int i = 0; i < N; i++) {
         workload_character *c = &w->chars[i];
@@ -90,7 +91,7 @@ void workload_destroy(workload *w) {
     for (int a = 0; a < 3; a++) stance_clip_destroy(w->clips[a]);
     stance_skeleton_destroy(w->skeleton);
     free(w->chars);
-    free(w->pose_memory);
+    st_aligned_free(w->pose_memory);
     memset(w, 0, sizeof *w);
 }
 

@@ -125,7 +125,7 @@ typedef struct stance_ik_desc {
      * min_duration (0 = its defaults). root_velocity: for clips played in
      * place (no root motion, root speed 0), the velocity the character
      * moves at while they play; zero = the mean velocity of the feet while
-     * they are down (within 2 cm of their lowest), reversed. */
+     * they are down (within STANCE_SLIDE_BAND_LEGS of a leg of their lowest), reversed. */
     float contact_height, contact_speed, contact_min_duration;
     float root_velocity[3];
     /* aim: joint names from the top to the end (each below the one before),
@@ -223,6 +223,59 @@ STANCE_API stance_status stance_contacts_create(const stance_contact_desc *desc,
                                      const stance_skeleton *skeleton, const stance_allocator *allocator,
                                      stance_contacts **out, stance_error *err);
 STANCE_API void stance_contacts_destroy(stance_contacts *contacts); /* NULL is fine */
+
+/* ---- legs and root motion extraction (src/build/root_extract.c) ---------- */
+
+/* The leg above a foot: hip and knee. A foot whose parent and grandparent
+ * are the knee and hip (and the hip has a parent) gives those; a foot that is
+ * an IK control bone outside the leg (RobotExpressive) takes as knee the
+ * joint nearest to it in the rest pose that is neither its ancestor nor its
+ * descendant, and that joint's parent as hip. */
+STANCE_API stance_status stance_leg_find(const stance_skeleton *skeleton, int foot, int *hip, int *knee, stance_error *err);
+/* The leg's length at the bind (rest) pose: |hip - knee| + |knee - foot| in
+ * model units (stance_leg_find's hip and knee); the unit of every contact
+ * and sliding threshold (stance/footlock.h). */
+STANCE_API stance_status stance_leg_length(const stance_skeleton *skeleton, int foot, float *out, stance_error *err);
+
+typedef enum stance_root_mode {
+    STANCE_ROOT_NONE = 0, /* the clip as it is */
+    STANCE_ROOT_HIPS = 1, /* the pelvis' horizontal ground projection becomes the root path */
+    STANCE_ROOT_ROOT = 2  /* an existing root bone (joint 0's translation) is the root path */
+} stance_root_mode;
+
+typedef struct stance_root_desc {
+    stance_root_mode mode;
+    /* the pelvis (HIPS) or root bone (ROOT) by name; NULL or "" = found:
+     * HIPS: stance_root_find_joint; ROOT: joint 0 */
+    const char *joint;
+} stance_root_desc;
+
+/* The pelvis: the first joint (in order) with translation keys in `clip`
+ * that carries the legs (at least two of its child branches reach below it
+ * by a quarter of the rest pose's height). *out = -1 and STANCE_ERR_NOT_FOUND
+ * when none does. */
+STANCE_API stance_status stance_root_find_joint(const stance_skeleton *skeleton, const stance_clip *clip, int *out, stance_error *err);
+
+/* An in-place copy of `clip` with a root path (docs/root-motion.md):
+ * HIPS: the path at every key of the clip's grid is the pelvis' model-space
+ * position projected on the ground (y = 0), relative to its position at time
+ * 0; the pelvis' translation loses that offset (through its parents'
+ * transform at the key), so it keeps its height and everything it does
+ * relative to the path, and the pose at time 0 is unchanged. The clip's
+ * declared motion (root_speed) is the per-cycle horizontal travel: the
+ * path's end minus its start over the duration. A loop that does not close
+ * (the pelvis' height at the end differs from its height at the start) has
+ * that residual spread linearly over the cycle (height - residual x t /
+ * duration) so it loops without a pop.
+ * ROOT: joint 0's translation track becomes the path (its horizontal part,
+ * relative to time 0) and joint 0 keeps its height.
+ * NONE: an exact copy. The input may be compressed; the copy is exact. */
+STANCE_API stance_status stance_clip_extract_root(const stance_clip *clip, const stance_skeleton *skeleton, const stance_root_desc *desc,
+                                       const stance_allocator *allocator, stance_clip **out, stance_error *err);
+/* stance_clip_extract_root on every clip of the asset, in place (not with a
+ * graph: it points at the clips). A clip without the joint's translation
+ * keys is left as it is. On failure the clips done so far stay replaced. */
+STANCE_API stance_status stance_asset_extract_root(stance_asset *asset, const stance_root_desc *desc, stance_error *err);
 
 /* ---- loading files written before the runtime bound compiled graphs ------
  * A .stance file's GRPH section of format 1 (written before stance 0.1's

@@ -28,6 +28,21 @@ extern "C" {
 
 /* ---- contacts: built once per clip --------------------------------------- */
 
+/* The thresholds of contacts and of the sliding measure, in one place, as
+ * shares of the leg's length (hip-knee + knee-ankle at the bind pose,
+ * stance_leg_length in stance/build.h) and of the root's speed, so they mean
+ * the same in any unit and on any character:
+ *   planted: the foot within STANCE_CONTACT_HEIGHT_LEGS x leg of its lowest
+ *   height in the clip, and its horizontal speed below
+ *   STANCE_CONTACT_SPEED_ROOT x the root speed + STANCE_CONTACT_SPEED_LEGS
+ *   legs per second;
+ *   sliding (stance_foot_slide): a foot within STANCE_SLIDE_BAND_LEGS x leg
+ *   of its lowest, and below the planted speed, counts its horizontal travel. */
+#define STANCE_CONTACT_HEIGHT_LEGS 0.06f
+#define STANCE_CONTACT_SPEED_ROOT 1.5f
+#define STANCE_CONTACT_SPEED_LEGS 0.2f
+#define STANCE_SLIDE_BAND_LEGS 0.013f
+
 /* How contacts are found (stance_contacts_create, stance/build.h). Zero
  * fields take the defaults named. */
 typedef struct stance_contact_desc {
@@ -39,14 +54,17 @@ typedef struct stance_contact_desc {
      * NULL = find contacts from the motion instead. */
     const char *const *down_events;
     const char *const *up_events;
-    /* From the motion (the clip played alone, in model space moved by its
-     * root motion): planted while the foot is within `height` of its lowest
-     * height in the clip and its horizontal speed is below `speed` (once
-     * planted, up to 1.1 x both); then gaps and contacts shorter than
-     * min_duration are dropped. */
-    float height;              /* metres; 0 = 3% of the rest pose's height */
-    float speed;               /* m/s; 0 = 1.5 x the root speed + 10% of the
-                                  rest height per second: between a planted
+    /* From the motion (the clip played alone, in the frame its root path
+     * defines: moved by its root motion, and for a path that is joint 0's
+     * own track, the pose as it moves, never the two added): planted while
+     * the foot is within `height` of its lowest height in the clip and its
+     * horizontal speed is below `speed` (once planted, up to 1.1 x both);
+     * then gaps and contacts shorter than min_duration are dropped. */
+    float height;              /* model units; 0 = STANCE_CONTACT_HEIGHT_LEGS
+                                  (6%) of the foot's leg length */
+    float speed;               /* units/s; 0 = STANCE_CONTACT_SPEED_ROOT (1.5)
+                                  x the root speed + STANCE_CONTACT_SPEED_LEGS
+                                  (0.2) legs per second: between a planted
                                   foot (0, though in-place clips often slide)
                                   and a swing foot (2 to 3 x the root speed) */
     float min_duration;        /* shortest contact or gap kept, s; 0 = 0.05 */

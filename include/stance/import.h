@@ -72,6 +72,13 @@ typedef struct stance_import_options {
     int strict;
     /* Filled when not NULL: one entry per imported clip (count = 0 first). */
     stance_import_report *report;
+    /* Root motion extraction after the import (stance_asset_extract_root,
+     * stance/build.h; docs/root-motion.md): STANCE_ROOT_NONE (0) keeps the
+     * clips as they are; HIPS takes the pelvis' horizontal travel into each
+     * clip's root path; ROOT takes joint 0's. root_joint names the pelvis or
+     * root bone (NULL = found). Not applied to .stance files. */
+    int root_motion;
+    const char *root_joint;
 } stance_import_options;
 
 /* Writes each kept warning as one line, `prefix` first, then how many

@@ -210,15 +210,25 @@ STANCE_API float stance_arm_angle_to_clip(const stance_pose *model, const stance
 /* ---- foot sliding (the project's one measure) and foot locking ----------- */
 
 /* Foot sliding in cm per metre the root travelled. `pos` holds world foot
- * positions, frame-major: pos[3 * (frame * feet + k)] for foot k. Over
- * frames 1..frames-1, a foot that is within 2 cm of its lowest height in
- * the run adds its horizontal (x, z) movement since the frame before. */
-STANCE_API float stance_foot_slide(const float *pos, int frames, int feet, float metres);
+ * positions, frame-major: pos[3 * (frame * feet + k)] for foot k, dt
+ * seconds apart. Over frames 1..frames-1, a foot that is within `band` of
+ * its lowest height in the run and (speed > 0) moved slower than `speed`
+ * since the frame before adds its horizontal (x, z) movement since then.
+ * The bands come from stance_slide_bands (shares of the leg, stance/footlock.h). */
+STANCE_API float stance_foot_slide(const float *pos, int frames, int feet, float metres, float band, float speed, float dt);
+
+/* The sliding measure's bands for these feet at a root speed (units/s):
+ * band = STANCE_SLIDE_BAND_LEGS x the feet's mean leg length (stance_leg_length),
+ * speed = STANCE_CONTACT_SPEED_ROOT x root_speed + STANCE_CONTACT_SPEED_LEGS
+ * legs per second. A foot without a leg counts half the rest pose's height.
+ * *leg (may be NULL) gets the mean leg length. */
+STANCE_API void stance_slide_bands(const stance_skeleton *skeleton, const int *feet, int foot_count, float root_speed, float *band,
+                        float *speed, float *leg);
 
 /* The root velocity of a walk clip: its declared root speed along +Z, or,
  * for an in-place clip that declares none, the mean velocity at which its
- * planted feet (within 2 cm of their lowest) move backwards, reversed.
- * Allocates two scratch poses. */
+ * planted feet (within STANCE_SLIDE_BAND_LEGS of a leg of their lowest)
+ * move backwards, reversed. Allocates two scratch poses. */
 STANCE_API void stance_walk_velocity(const stance_skeleton *skeleton, const stance_clip *walk, int foot_l, int foot_r,
                           const stance_allocator *allocator, float velocity[3]);
 
@@ -237,7 +247,11 @@ typedef struct stance_footlock_setup {
     const char *foot_l, *foot_r;
     float seconds;                 /* 0 = 4 s */
     float plant_time;              /* stance_footlock_desc.plant_time (0 = its default, 0.05 s) */
+    float speed;                   /* m/s the root moves at, for a clip without a root path;
+                                      0 = its declared speed or stance_walk_velocity */
 } stance_footlock_setup;
+
+#define STANCE_FOOTLOCK_MAX_CONTACTS 16
 
 typedef struct stance_footlock_result {
     float speed;                   /* m/s the root moved at (stance_walk_velocity) */
@@ -247,6 +261,9 @@ typedef struct stance_footlock_result {
     float max_pelvis_drop;         /* metres */
     int contacts_found;            /* planted samples in the clip, both feet */
     int hip[2], knee[2], foot[2];  /* the legs used */
+    float leg;                     /* the legs' mean length at the bind pose (stance_leg_length) */
+    int contact_count[2];          /* per foot: contacts found in one cycle (at most STANCE_FOOTLOCK_MAX_CONTACTS) */
+    float contact_start[2][STANCE_FOOTLOCK_MAX_CONTACTS], contact_end[2][STANCE_FOOTLOCK_MAX_CONTACTS]; /* s */
 } stance_footlock_result;
 
 typedef struct stance_footlock_frame {
@@ -256,7 +273,9 @@ typedef struct stance_footlock_frame {
     int planted[2];                    /* the clip's contacts */
 } stance_footlock_frame;
 
-/* Plays the clip alone with the root moving at its speed, with and without
+/* Plays the clip alone with the root moving at its speed (along its root
+ * path when it has one; a path that is joint 0's track is taken out of
+ * joint 0 and moves the root instead, so the travel counts once), with and without
  * stance_footlock_apply (contacts found from the motion, flat ground), and
  * measures both with stance_foot_slide. frames may be NULL, else gets
  * frame_capacity entries at most (seconds * 60 + 1 are made). */

@@ -15,6 +15,7 @@
 #include <float.h>
 #include <string.h>
 
+#include "core/math/smath.h"
 #include "core/clip/clip_packed.h"
 #include "core/base/internal.h"
 #include "stance/asset.h"
@@ -286,7 +287,7 @@ stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *
 
     for (int j = 0; j < J && !st; j++) {
         st_compress_subtree(&w, j);
-        const double limit = 0.98 * (double)tol * pow((double)(depth[j] + 1) / (below[j] + 1), gammas[attempt]);
+        const double limit = 0.98 * (double)tol * sm_pow((double)(depth[j] + 1) / (below[j] + 1), gammas[attempt]);
         for (int pass = 0; pass < 3 && !st; pass++) {
             const int chn = pass == 0 ? 1 : pass == 1 ? 0 : 2; /* rotation first */
             if (!(c->animated[j] & (1u << chn))) continue;

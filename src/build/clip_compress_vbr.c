@@ -16,6 +16,7 @@
 #include <float.h>
 
 #include "build/clip_compress.h"
+#include "core/math/smath.h"
 #include "core/clip/clip_lattice.h"
 
 typedef struct vtrack {
@@ -327,7 +328,7 @@ stance_status st_compress_vbr(work *w, int T, chosen *ch, const float *const *va
             for (int i = 0; i < T && g >= 0; i++) { /* parents first: the fewest bits under the share */
                 vtrack *t = &tr[i];
                 st_compress_subtree(w, t->joint);
-                const double limit = VBR_MARGIN * tol * pow(share[t->joint], gammas[g]) * t->part;
+                const double limit = VBR_MARGIN * tol * sm_pow(share[t->joint], gammas[g]) * t->part;
                 const int drop = drops[(size_t)i * S + s];
                 encode_segment(t, K, s, MAXB, drop);
                 if (eval_track(w, t, ek, e1, limit, 0) > limit) { /* this share is too small: the next attempt */

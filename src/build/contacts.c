@@ -117,10 +117,13 @@ stance_status stance_contacts_create(const stance_contact_desc *d, const stance_
     }
     if (has_vel) root_speed = sqrtf(d->root_velocity[0] * d->root_velocity[0] + d->root_velocity[2] * d->root_velocity[2]);
     else root_speed = clip->root_speed;
-    const float hthr = d->height > 0.0f ? d->height : 0.03f * char_h;
-    const float vthr = d->speed > 0.0f ? d->speed : 1.5f * root_speed + 0.1f * char_h;
     const int min_run = (int)((d->min_duration > 0.0f ? d->min_duration : 0.05f) * rate + 0.5f);
     for (int f = 0; f < F; f++) {
+        /* the thresholds (stance/footlock.h): shares of the leg, or of half the rest height without one */
+        float leg = 0.0f;
+        if (stance_leg_length(sk, d->feet[f], &leg, NULL)) leg = 0.5f * char_h;
+        const float hthr = d->height > 0.0f ? d->height : STANCE_CONTACT_HEIGHT_LEGS * leg;
+        const float vthr = d->speed > 0.0f ? d->speed : STANCE_CONTACT_SPEED_ROOT * root_speed + STANCE_CONTACT_SPEED_LEGS * leg;
         const float *p = pos + 3 * (size_t)f * (size_t)n;
         float lo = p[1];
         for (int i = 1; i < n; i++) lo = p[3 * i + 1] < lo ? p[3 * i + 1] : lo;

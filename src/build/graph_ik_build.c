@@ -12,7 +12,6 @@
 #include "core/base/internal.h"
 #include "core/base/names.h"
 
-#define IK_BAND 0.02f /* a foot within 2 cm of its lowest is down (the project's sliding measure) */
 
 static const char *joint_at(const void *sk, int i) { return stance_skeleton_joint_name(sk, i); }
 
@@ -39,7 +38,12 @@ static stance_status inplace_velocity(const stance_clip *c, const stance_skeleto
     enum { N = 240 };
     float lowest[STANCE_FOOT_MAX], prev[STANCE_FOOT_MAX][3], sum[2] = {0, 0};
     int count = 0;
-    for (int k = 0; k < F; k++) lowest[k] = 1e30f;
+    float band[STANCE_FOOT_MAX]; /* a foot within the sliding band of its lowest is down (stance/footlock.h) */
+    for (int k = 0; k < F; k++) {
+        lowest[k] = 1e30f;
+        float leg = 0.0f;
+        band[k] = stance_leg_length(sk, feet[k], &leg, NULL) ? 0.0f : STANCE_SLIDE_BAND_LEGS * leg;
+    }
     const float dt = c->duration / N;
     for (int pass = 0; pass < 2; pass++)
         for (int f = 0; f <= N; f++) {
@@ -49,7 +53,7 @@ static stance_status inplace_velocity(const stance_clip *c, const stance_skeleto
                 const int j = feet[k];
                 const float p[3] = {m.tx[j], m.ty[j], m.tz[j]};
                 if (pass == 0 && p[1] < lowest[k]) lowest[k] = p[1];
-                if (pass == 1 && f > 0 && dt > 0.0f && p[1] <= lowest[k] + IK_BAND && prev[k][1] <= lowest[k] + IK_BAND) {
+                if (pass == 1 && f > 0 && dt > 0.0f && p[1] <= lowest[k] + band[k] && prev[k][1] <= lowest[k] + band[k]) {
                     sum[0] += (p[0] - prev[k][0]) / dt, sum[1] += (p[2] - prev[k][2]) / dt;
                     count++;
                 }

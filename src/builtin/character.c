@@ -239,14 +239,14 @@ static int pose_idle(const void *ctx, float t, body *b) {
     float w = 2.0f * PI_F * t / IDLE_PERIOD;
     body_rest(b);
     /* breathing: the hips bob 1 cm, the spine and chest pitch a little */
-    b->t[J_HIPS] = qm_v3(0.006f * sinf(w), IDLE_HIPS + 0.005f * cosf(w), 0.0f);
-    b->q[J_HIPS] = qm_qmul(rot_z(DEG(1.0f) * sinf(w)), rot_x(DEG(2.0f)));
-    b->q[J_SPINE] = rot_x(DEG(0.8f) * sinf(w));
-    b->q[J_SPINE1] = rot_x(DEG(-1.0f) * sinf(w));
-    b->q[J_CHEST] = qm_qmul(rot_z(DEG(-1.0f) * sinf(w)), rot_x(DEG(-1.5f) * sinf(w)));
+    b->t[J_HIPS] = qm_v3(0.006f * sm_sinf(w), IDLE_HIPS + 0.005f * sm_cosf(w), 0.0f);
+    b->q[J_HIPS] = qm_qmul(rot_z(DEG(1.0f) * sm_sinf(w)), rot_x(DEG(2.0f)));
+    b->q[J_SPINE] = rot_x(DEG(0.8f) * sm_sinf(w));
+    b->q[J_SPINE1] = rot_x(DEG(-1.0f) * sm_sinf(w));
+    b->q[J_CHEST] = qm_qmul(rot_z(DEG(-1.0f) * sm_sinf(w)), rot_x(DEG(-1.5f) * sm_sinf(w)));
     b->q[J_NECK] = rot_x(DEG(-1.0f));
-    b->q[J_HEAD] = rot_x(DEG(1.0f) * sinf(w));
-    arms_hang(b, DEG(78.0f), DEG(1.5f) * sinf(w), DEG(1.5f) * sinf(w), DEG(12.0f), DEG(12.0f));
+    b->q[J_HEAD] = rot_x(DEG(1.0f) * sm_sinf(w));
+    arms_hang(b, DEG(78.0f), DEG(1.5f) * sm_sinf(w), DEG(1.5f) * sm_sinf(w), DEG(12.0f), DEG(12.0f));
     return stand_feet(b);
 }
 
@@ -300,7 +300,7 @@ static const gait k_run = {
 /* Fraction of the swing at each end during which the foot stays put. */
 static float gait_hold(const gait *g) {
     float swing_time = (1.0f - g->duty) * g->period;
-    float s_clear = asinf(powf(FOOT_CLEAR / g->lift, 1.0f / g->lift_pow)) / PI_F;
+    float s_clear = sm_asinf(sm_powf(FOOT_CLEAR / g->lift, 1.0f / g->lift_pow)) / PI_F;
     return s_clear + HOLD_MARGIN / swing_time;
 }
 
@@ -336,7 +336,7 @@ static qm_vec3 gait_ankle(const gait *g, float p, float x) {
     float z = z0 + world - stride * p;
     float y = ANKLE_H;
     if (p > g->duty)
-        y += g->lift * powf(fmaxf(0.0f, sinf(PI_F * (p - g->duty) / swing)), g->lift_pow);
+        y += g->lift * sm_powf(fmaxf(0.0f, sm_sinf(PI_F * (p - g->duty) / swing)), g->lift_pow);
     return qm_v3(x, y, z);
 }
 
@@ -347,11 +347,11 @@ static int pose_gait(const void *ctx, float t, body *b) {
     body_rest(b);
     /* pelvis: bob twice a cycle, sway over the stance foot, twist, list */
     float mid = 0.5f * g->duty; /* left mid-stance */
-    b->t[J_HIPS] = qm_v3(g->sway * cosf(c - 2.0f * PI_F * mid),
-                         g->hips_y + g->bob * cosf(2.0f * c - 4.0f * PI_F * g->bob_phase), 0.0f);
-    float yaw = -g->yaw * cosf(c);
-    float roll = g->roll * cosf(c - 2.0f * PI_F * mid);
-    float pitch = g->lean + DEG(1.0f) * cosf(2.0f * c);
+    b->t[J_HIPS] = qm_v3(g->sway * sm_cosf(c - 2.0f * PI_F * mid),
+                         g->hips_y + g->bob * sm_cosf(2.0f * c - 4.0f * PI_F * g->bob_phase), 0.0f);
+    float yaw = -g->yaw * sm_cosf(c);
+    float roll = g->roll * sm_cosf(c - 2.0f * PI_F * mid);
+    float pitch = g->lean + DEG(1.0f) * sm_cosf(2.0f * c);
     b->q[J_HIPS] = qm_qmul(rot_y(yaw), qm_qmul(rot_z(roll), rot_x(pitch)));
     /* spine: leans with the gait, turns the chest against the pelvis */
     b->q[J_SPINE] = qm_qmul(rot_y(-0.6f * yaw), qm_qmul(rot_z(-0.5f * roll), rot_x(g->spine_lean)));
@@ -361,11 +361,11 @@ static int pose_gait(const void *ctx, float t, body *b) {
     b->q[J_NECK] = rot_x(-0.4f * trunk);
     b->q[J_HEAD] = qm_qmul(rot_y(0.4f * yaw), rot_x(-0.5f * trunk));
     /* arms against the legs: the left arm is back when the left foot strikes */
-    float sw = g->arm_swing * cosf(c);
+    float sw = g->arm_swing * sm_cosf(c);
     float base = g->arm_back - 0.8f * trunk;
     arms_hang(b, g->arm_down, base + sw, base - sw,
-              g->elbow + g->elbow_swing * 0.5f * (1.0f - cosf(c)),
-              g->elbow + g->elbow_swing * 0.5f * (1.0f + cosf(c)));
+              g->elbow + g->elbow_swing * 0.5f * (1.0f - sm_cosf(c)),
+              g->elbow + g->elbow_swing * 0.5f * (1.0f + sm_cosf(c)));
     /* legs */
     int bad = leg_ik(b, J_UPLEG_L, gait_ankle(g, p, g->foot_x), qm_qid());
     bad += leg_ik(b, J_UPLEG_R, gait_ankle(g, frac(p + 0.5f), -g->foot_x), qm_qid());
@@ -406,7 +406,7 @@ static int pose_jump(const void *ctx, float t, body *b) {
     if (t > JUMP_TAKEOFF && t < JUMP_LAND) {
         float u = (t - JUMP_TAKEOFF) / (JUMP_LAND - JUMP_TAKEOFF);
         y = JUMP_HIPS_OFF + JUMP_RISE * 4.0f * u * (1.0f - u);
-        tuck = 0.20f * sinf(PI_F * u);
+        tuck = 0.20f * sm_sinf(PI_F * u);
     }
     float ln = DEG(curve(kt, lean, n, t));
     b->t[J_HIPS] = qm_v3(0.0f, y, 0.0f);
@@ -436,10 +436,10 @@ static int pose_wave(const void *ctx, float t, body *b) {
     (void)ctx;
     float w = 2.0f * PI_F * t / WAVE_DURATION;
     body_rest(b);
-    b->t[J_HIPS] = qm_v3(-0.01f + 0.004f * sinf(w), IDLE_HIPS + 0.003f * cosf(w), 0.0f);
+    b->t[J_HIPS] = qm_v3(-0.01f + 0.004f * sm_sinf(w), IDLE_HIPS + 0.003f * sm_cosf(w), 0.0f);
     b->q[J_HIPS] = qm_qmul(rot_z(DEG(-1.0f)), rot_x(DEG(2.0f)));
     b->q[J_SPINE] = rot_z(DEG(1.0f));
-    b->q[J_SPINE1] = rot_x(DEG(0.5f) * sinf(w));
+    b->q[J_SPINE1] = rot_x(DEG(0.5f) * sm_sinf(w));
     b->q[J_CHEST] = rot_z(DEG(1.0f));
     b->q[J_NECK] = rot_x(DEG(-1.0f));
     b->q[J_HEAD] = qm_qmul(rot_y(DEG(-10.0f)), rot_z(DEG(-3.0f)));
@@ -447,10 +447,10 @@ static int pose_wave(const void *ctx, float t, body *b) {
     /* right arm up and out, the forearm waving side to side three times */
     b->q[J_SHOULDER_R] = rot_z(DEG(-12.0f));
     aim_joint(b, J_UPPERARM_R, qm_v3(-1, 0, 0), qm_v3(-0.62f, 0.76f, 0.18f));
-    float sway = DEG(25.0f) * sinf(3.0f * w);
-    aim_joint(b, J_FOREARM_R, qm_v3(-1, 0, 0), qm_v3(-sinf(sway), cosf(sway), 0.12f));
-    float flick = DEG(35.0f) * sinf(3.0f * w) + sway;
-    aim_joint(b, J_HAND_R, qm_v3(-1, 0, 0), qm_v3(-sinf(flick), cosf(flick), 0.12f));
+    float sway = DEG(25.0f) * sm_sinf(3.0f * w);
+    aim_joint(b, J_FOREARM_R, qm_v3(-1, 0, 0), qm_v3(-sm_sinf(sway), sm_cosf(sway), 0.12f));
+    float flick = DEG(35.0f) * sm_sinf(3.0f * w) + sway;
+    aim_joint(b, J_HAND_R, qm_v3(-1, 0, 0), qm_v3(-sm_sinf(flick), sm_cosf(flick), 0.12f));
     return stand_feet(b);
 }
 
@@ -472,7 +472,7 @@ static int pose_lean(const void *ctx, float t, body *b) {
 static int pose_breathe(const void *ctx, float t, body *b) {
     (void)ctx;
     int bad = pose_idle(NULL, 0.0f, b);
-    float s = 0.5f * (1.0f - cosf(2.0f * PI_F * t / BREATHE_PERIOD)); /* 0 at t = 0 */
+    float s = 0.5f * (1.0f - sm_cosf(2.0f * PI_F * t / BREATHE_PERIOD)); /* 0 at t = 0 */
     b->q[J_SPINE1] = qm_qmul(b->q[J_SPINE1], rot_x(DEG(-1.5f) * s));
     b->q[J_CHEST] = qm_qmul(b->q[J_CHEST], rot_x(DEG(-2.5f) * s));
     b->q[J_SHOULDER_L] = qm_qmul(b->q[J_SHOULDER_L], rot_z(DEG(4.0f) * s));

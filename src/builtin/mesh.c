@@ -106,14 +106,14 @@ static void add_capsule(out_buf *o, qm_vec3 a, qm_vec3 b, float r0, float r1, in
             x = len + r1, rho = 0.0f;
         } else if (r < CAP_RINGS - 1) {
             float phi = 0.5f * PI_F * (float)(r + 1) / (float)CAP_RINGS;
-            x = -r0 * cosf(phi), rho = r0 * sinf(phi);
+            x = -r0 * sm_cosf(phi), rho = r0 * sm_sinf(phi);
         } else if (r < CAP_RINGS - 1 + body) {
             float u = (float)(r - (CAP_RINGS - 1)) / (float)(body - 1);
             x = u * len, rho = r0 + (r1 - r0) * u;
         } else {
             int k = rings - r; /* CAP_RINGS - 1 .. 1 */
             float phi = 0.5f * PI_F * (float)k / (float)CAP_RINGS;
-            x = len + r1 * cosf(phi), rho = r1 * sinf(phi);
+            x = len + r1 * sm_cosf(phi), rho = r1 * sm_sinf(phi);
         }
         float ws = js >= 0 ? smooth01((h - x) / (2.0f * h)) : 0.0f;
         float we = je >= 0 ? smooth01((x - (len - h)) / (2.0f * h)) : 0.0f;
@@ -121,7 +121,7 @@ static void add_capsule(out_buf *o, qm_vec3 a, qm_vec3 b, float r0, float r1, in
         const int count = (r == -1 || r == rings) ? 1 : SIDES;
         for (int s = 0; s < count; s++) {
             float th = 2.0f * PI_F * (float)s / (float)SIDES;
-            qm_vec3 radial = qm_add(qm_scale(e1, cosf(th)), qm_scale(e2, sinf(th)));
+            qm_vec3 radial = qm_add(qm_scale(e1, sm_cosf(th)), qm_scale(e2, sm_sinf(th)));
             qm_vec3 p = qm_add(qm_add(a, qm_scale(d, x)), qm_scale(radial, rho));
             float *pp = o->pos + 3 * (size_t)o->v;
             pp[0] = p.x, pp[1] = p.y, pp[2] = p.z;

@@ -9,6 +9,7 @@
 
 #include "stance/graphfile.h"
 #include "stance/build.h"
+#include "core/base/platform.h" /* ST_PRINTF */
 
 /* Every array of the description comes from one of these blocks. */
 typedef union gf_block {
@@ -79,11 +80,7 @@ const char *gf_named_at(const void *set, int i);
 int gf_named_count(const named *t);
 /* Fails with status and "FILE:LINE:COLUMN: message", the position of the
  * value at `at` (of its key when at_key). */
-stance_status gf_fail_at(ctx *c, const jpath *at, int at_key, stance_status status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
+stance_status gf_fail_at(ctx *c, const jpath *at, int at_key, stance_status status, const char *fmt, ...) ST_PRINTF(5, 6);
 void gf_position_of(const ctx *c, const jpath *at, int at_key, int *line, int *col);
 const char *gf_type_name(const json_t *v);
 stance_status gf_want_object(ctx *c, json_t *v, const jpath *at, const char *what);

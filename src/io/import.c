@@ -108,6 +108,22 @@ static stance_status import_probed(const char *path, const unsigned char *head, 
                                    const stance_import_options *opt, const stance_allocator *allocator,
                                    stance_asset *out, stance_error *err);
 
+/* opt's root motion mode on the imported clips (the message names the file). */
+static stance_status extract_root(const char *path, const stance_import_options *opt, stance_asset *out, stance_error *err) {
+    if (!opt || opt->root_motion == STANCE_ROOT_NONE) return STANCE_OK;
+    stance_root_desc rd = {(stance_root_mode)opt->root_motion, opt->root_joint};
+    stance_status s = stance_asset_extract_root(out, &rd, err);
+    if (s) {
+        if (err) {
+            char m[sizeof err->message];
+            memcpy(m, err->message, sizeof m);
+            st_fail(err, s, "%s: %.200s", path, m);
+        }
+        stance_asset_destroy(out);
+    }
+    return s;
+}
+
 stance_status stance_open_file(const char *path, const stance_import_options *opt,
                                const stance_allocator *allocator, stance_asset *out, stance_error *err) {
     unsigned char head[HEAD_BYTES];
@@ -116,8 +132,9 @@ stance_status stance_open_file(const char *path, const stance_import_options *op
     stance_status s = begin(path, opt, allocator, out, head, &got, &size, err);
     if (s) return s;
     if (stance_asset_is_native(head, got)) return stance_build_load_asset_file(path, allocator, out, err); /* either GRPH form */
-    if (is_gltf(path, head, got)) return import_gltf(path, opt, allocator, out, err);
-    return import_probed(path, head, got, size, opt, allocator, out, err);
+    if (is_gltf(path, head, got)) s = import_gltf(path, opt, allocator, out, err);
+    else s = import_probed(path, head, got, size, opt, allocator, out, err);
+    return s ? s : extract_root(path, opt, out, err);
 }
 
 stance_status stance_import_file(const char *path, const stance_import_options *opt,
@@ -127,8 +144,9 @@ stance_status stance_import_file(const char *path, const stance_import_options *
     long size = 0;
     stance_status s = begin(path, opt, allocator, out, head, &got, &size, err);
     if (s) return s;
-    if (is_gltf(path, head, got)) return import_gltf(path, opt, allocator, out, err);
-    return import_probed(path, head, got, size, opt, allocator, out, err);
+    if (is_gltf(path, head, got)) s = import_gltf(path, opt, allocator, out, err);
+    else s = import_probed(path, head, got, size, opt, allocator, out, err);
+    return s ? s : extract_root(path, opt, out, err);
 }
 
 void stance_import_warnings_print(const stance_import_warnings *w, const char *prefix, FILE *f) {

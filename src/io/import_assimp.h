@@ -60,11 +60,7 @@ typedef struct importer {
 } importer;
 
 /* import_scene.c */
-void st_imp_warn(importer *im, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+void st_imp_warn(importer *im, const char *fmt, ...) ST_PRINTF(2, 3);
 void st_imp_prefix_error(importer *im, stance_status s); /* err's message prefixed with the path */
 size_t st_imp_ai_len(const struct aiString *s);
 int st_imp_ai_eq(const struct aiString *a, const struct aiString *b);

@@ -36,11 +36,7 @@ static void dm_point(const dm *a, double x, double y, double z, float out[3]) {
     for (int i = 0; i < 3; i++) out[i] = (float)(a->m[i][0] * x + a->m[i][1] * y + a->m[i][2] * z + a->m[i][3]);
 }
 
-static void warn(const st_mesh_import *mi, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+static void warn(const st_mesh_import *mi, const char *fmt, ...) ST_PRINTF(2, 3);
 static void warn(const st_mesh_import *mi, const char *fmt, ...) {
     if (!mi->warn) return;
     char msg[256];

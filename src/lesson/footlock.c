@@ -12,10 +12,9 @@
 #include "stance_lesson/lesson.h"
 
 #define RAD2DEG 57.29577951308232f
-#define SLIDE_BAND 0.02f /* a foot within 2 cm of its lowest counts as planted */
-
-float stance_foot_slide(const float *pos, int frames, int feet, float metres) {
-    if (!pos || frames < 2 || feet < 1 || feet > 16 || !(metres > 0.0f)) return 0.0f;
+float stance_foot_slide(const float *pos, int frames, int feet, float metres, float band, float speed, float dt) {
+    if (!pos || frames < 2 || feet < 1 || feet > 16 || !(metres > 0.0f) || !(band >= 0.0f) || !(speed >= 0.0f) || !(dt > 0.0f))
+        return 0.0f;
     float lowest[16], total = 0.0f;
     for (int k = 0; k < feet; k++) lowest[k] = 1e30f;
     for (int f = 0; f < frames; f++)
@@ -26,12 +25,40 @@ float stance_foot_slide(const float *pos, int frames, int feet, float metres) {
     for (int f = 1; f < frames; f++)
         for (int k = 0; k < feet; k++) {
             const float *p = pos + 3 * ((size_t)f * (size_t)feet + (size_t)k), *q = p - 3 * (size_t)feet;
-            if (p[1] <= lowest[k] + SLIDE_BAND) {
-                float dx = p[0] - q[0], dz = p[2] - q[2];
-                total += sqrtf(dx * dx + dz * dz);
+            if (p[1] <= lowest[k] + band) {
+                float dx = p[0] - q[0], dz = p[2] - q[2], d = sqrtf(dx * dx + dz * dz);
+                if (speed <= 0.0f || d < speed * dt) total += d;
             }
         }
     return total * 100.0f / metres;
+}
+
+void stance_slide_bands(const stance_skeleton *sk, const int *feet, int n, float root_speed, float *band, float *speed, float *leg_out) {
+    float sum = 0.0f;
+    int count = 0;
+    for (int k = 0; sk && feet && k < n; k++) {
+        float leg = 0.0f;
+        if (!stance_leg_length(sk, feet[k], &leg, NULL)) sum += leg, count++;
+    }
+    float leg = count ? sum / (float)count : 0.0f;
+    if (!(leg > 0.0f) && sk) { /* no leg: half the rest pose's height */
+        stance_pose l, m;
+        if (!stance_pose_create(&l, sk->joint_count, NULL, NULL)) {
+            if (!stance_pose_create(&m, sk->joint_count, NULL, NULL)) {
+                stance_pose_set_rest(&l, sk, NULL);
+                stance_local_to_model(&m, &l, sk, NULL, NULL);
+                float lo = m.ty[0], hi = m.ty[0];
+                for (int j = 1; j < sk->joint_count; j++) lo = fminf(lo, m.ty[j]), hi = fmaxf(hi, m.ty[j]);
+                leg = 0.5f * (hi - lo);
+                stance_pose_destroy(&m);
+            }
+            stance_pose_destroy(&l);
+        }
+    }
+    if (!(leg > 0.0f)) leg = 1.0f;
+    if (band) *band = STANCE_SLIDE_BAND_LEGS * leg;
+    if (speed) *speed = STANCE_CONTACT_SPEED_ROOT * (root_speed > 0.0f ? root_speed : 0.0f) + STANCE_CONTACT_SPEED_LEGS * leg;
+    if (leg_out) *leg_out = leg;
 }
 
 void stance_walk_velocity(const stance_skeleton *sk, const stance_clip *c, int fl, int fr, const stance_allocator *al,
@@ -46,6 +73,8 @@ void stance_walk_velocity(const stance_skeleton *sk, const stance_clip *c, int f
     if (stance_pose_create(&m, sk->joint_count, al, NULL)) { stance_pose_destroy(&l); return; }
     enum { N = 240 };
     const int feet[2] = {fl, fr};
+    float band = 0.0f;
+    stance_slide_bands(sk, feet, 2, 0.0f, &band, NULL, NULL);
     float lowest[2] = {1e30f, 1e30f}, sum[3] = {0, 0, 0}, prev[2][3] = {{0}};
     int count = 0;
     const float dt = c->duration / N;
@@ -56,7 +85,7 @@ void stance_walk_velocity(const stance_skeleton *sk, const stance_clip *c, int f
             for (int k = 0; k < 2; k++) {
                 float p[3] = {m.tx[feet[k]], m.ty[feet[k]], m.tz[feet[k]]};
                 if (pass == 0 && p[1] < lowest[k]) lowest[k] = p[1];
-                if (pass == 1 && f > 0 && p[1] <= lowest[k] + SLIDE_BAND && prev[k][1] <= lowest[k] + SLIDE_BAND) {
+                if (pass == 1 && f > 0 && p[1] <= lowest[k] + band && prev[k][1] <= lowest[k] + band) {
                     sum[0] += (p[0] - prev[k][0]) / dt, sum[2] += (p[2] - prev[k][2]) / dt;
                     count++;
                 }
@@ -68,34 +97,7 @@ void stance_walk_velocity(const stance_skeleton *sk, const stance_clip *c, int f
 }
 
 stance_status stance_find_leg(const stance_skeleton *sk, int foot, int *hip, int *knee, stance_error *err) {
-    if (!sk || !hip || !knee || foot < 0 || foot >= sk->joint_count)
-        return st_fail(err, STANCE_ERR_ARGUMENT, "find leg: bad skeleton, foot or outputs");
-    int p = sk->parents[foot], g = p >= 0 ? sk->parents[p] : -1;
-    if (p >= 0 && g >= 0 && sk->parents[g] >= 0) { /* foot <- knee <- hip <- pelvis */
-        *knee = p, *hip = g;
-        return st_ok(err);
-    }
-    /* an IK control bone: the nearest joint of another branch is the knee */
-    stance_pose l, m;
-    stance_status s = stance_pose_create(&l, sk->joint_count, NULL, err);
-    if (s) return s;
-    if ((s = stance_pose_create(&m, sk->joint_count, NULL, err))) { stance_pose_destroy(&l); return s; }
-    stance_pose_set_rest(&l, sk, NULL);
-    stance_local_to_model(&m, &l, sk, NULL, NULL);
-    int best = -1;
-    float bd = 1e30f;
-    for (int j = 0; j < sk->joint_count; j++) {
-        int pj = sk->parents[j];
-        if (j == foot || pj < 0 || sk->parents[pj] < 0) continue;
-        if (stance_skeleton_is_descendant(sk, foot, j) || stance_skeleton_is_descendant(sk, j, foot)) continue;
-        float dx = m.tx[j] - m.tx[foot], dy = m.ty[j] - m.ty[foot], dz = m.tz[j] - m.tz[foot];
-        float dd = dx * dx + dy * dy + dz * dz;
-        if (dd < bd) bd = dd, best = j;
-    }
-    stance_pose_destroy(&l), stance_pose_destroy(&m);
-    if (best < 0) return st_fail(err, STANCE_ERR_NOT_FOUND, "find leg: no leg found for foot '%s'", stance_skeleton_joint_name(sk, foot));
-    *knee = best, *hip = sk->parents[best];
-    return st_ok(err);
+    return stance_leg_find(sk, foot, hip, knee, err);
 }
 
 static float rot_change(const stance_pose *a, const stance_pose *b, int j) {
@@ -122,19 +124,43 @@ stance_status stance_footlock_run(const stance_footlock_setup *su, stance_footlo
         if (s) return s;
         fd.legs[k].upper = res->hip[k], fd.legs[k].lower = res->knee[k], fd.legs[k].foot = res->foot[k];
     }
+    /* The frame the root defines: a root path (in-place clip) or joint 0's own
+     * track (the pose moves: its horizontal travel is taken out of joint 0
+     * and accumulated into the root, so nothing counts twice and a loop's
+     * wrap does not jump); else the walk velocity (declared or estimated). */
+    const int path = clip->root_key_count > 0;
     float vel[3];
     stance_walk_velocity(sk, clip, res->foot[0], res->foot[1], al, vel);
+    if (path) vel[0] = 0.0f, vel[1] = 0.0f, vel[2] = clip->root_speed;
+    if (su->speed > 0.0f && !path) {
+        const float v = sqrtf(vel[0] * vel[0] + vel[2] * vel[2]);
+        if (v > 0.0f) vel[0] *= su->speed / v, vel[2] *= su->speed / v;
+        else vel[0] = 0.0f, vel[2] = su->speed;
+    }
     res->speed = sqrtf(vel[0] * vel[0] + vel[2] * vel[2]);
+    float band = 0.0f, vband = 0.0f;
+    stance_slide_bands(sk, res->foot, 2, res->speed, &band, &vband, &res->leg);
 
     stance_contact_desc cd;
     memset(&cd, 0, sizeof cd);
     cd.foot_count = 2, cd.feet = res->foot;
-    if (!(clip->root_speed > 0.0f)) memcpy(cd.root_velocity, vel, sizeof vel);
+    if (!path && (!(clip->root_speed > 0.0f) || su->speed > 0.0f)) memcpy(cd.root_velocity, vel, sizeof vel);
     stance_contacts *contacts = NULL;
     stance_status s = stance_contacts_create(&cd, clip, sk, al, &contacts, err);
     if (s) return s;
-    for (int k = 0; k < 2; k++)
-        for (int i = 0; i < contacts->sample_count; i++) res->contacts_found += contacts->planted[k * contacts->sample_count + i];
+    for (int k = 0; k < 2; k++) {
+        const unsigned char *pl = contacts->planted + k * contacts->sample_count;
+        for (int i = 0; i < contacts->sample_count; i++) {
+            res->contacts_found += pl[i];
+            if (pl[i] && (i == 0 || !pl[i - 1]) && res->contact_count[k] < STANCE_FOOTLOCK_MAX_CONTACTS) {
+                int e = i;
+                while (e + 1 < contacts->sample_count && pl[e + 1]) e++;
+                res->contact_start[k][res->contact_count[k]] = (float)i / contacts->rate;
+                res->contact_end[k][res->contact_count[k]] = fminf((float)(e + 1) / contacts->rate, contacts->duration);
+                res->contact_count[k]++;
+            }
+        }
+    }
 
     const float dt = 1.0f / 60.0f, secs = su->seconds > 0.0f ? su->seconds : 4.0f;
     const int n = (int)(secs * 60.0f + 0.5f);
@@ -149,21 +175,35 @@ stance_status stance_footlock_run(const stance_footlock_setup *su, stance_footlo
     if (!s) s = stance_pose_create(&m2, sk->joint_count, al, err);
     stance_footlock_state state;
     memset(&state, 0, sizeof state);
-    const float along = res->speed > 0.0f ? 1.0f / res->speed : 0.0f;
+    float p0[3] = {0, 0, 0}, acc[3] = {0, 0, 0}, metres = 0.0f;
+    if (path) stance_clip_root_position(clip, 0.0f, p0, NULL);
     float t = 0.0f;
     for (int f = 0; !s && f <= n; f++) {
-        if (f > 0) stance_clip_advance(clip, t, dt, 1, &t, NULL, 0, NULL, NULL, NULL);
+        if (f > 0) {
+            float d[3] = {0, 0, 0};
+            if (path) stance_clip_root_motion(clip, t, dt, 1, d, NULL);
+            else d[0] = vel[0] * dt, d[2] = vel[2] * dt;
+            acc[0] += d[0], acc[2] += d[2];
+            metres += sqrtf(d[0] * d[0] + d[2] * d[2]);
+            stance_clip_advance(clip, t, dt, 1, &t, NULL, 0, NULL, NULL, NULL);
+        }
         const float tf = (float)f * dt;
         stance_clip_sample(clip, t, NULL, &l, NULL);
+        if (path && clip->root_from_joint0) {
+            float r[3];
+            stance_clip_root_position(clip, t, r, NULL);
+            l.tx[0] -= r[0] - p0[0], l.tz[0] -= r[2] - p0[2];
+        }
         stance_local_to_model(&m, &l, sk, NULL, NULL);
         stance_pose_copy(&l2, &l, NULL), stance_pose_copy(&m2, &m, NULL);
         stance_transform root = stance_transform_identity();
-        root.t[0] = vel[0] * tf, root.t[2] = vel[2] * tf;
+        root.t[0] = acc[0], root.t[2] = acc[2];
         float contact[2];
         for (int k = 0; k < 2; k++) contact[k] = (float)stance_contacts_planted(contacts, k, t);
         s = stance_footlock_apply(&fd, &state, contact, &root, f ? dt : 0.0f, sk, &l2, &m2, err);
         if (s) break;
         if (state.pelvis_drop > res->max_pelvis_drop) res->max_pelvis_drop = state.pelvis_drop;
+        const float hv = sqrtf(vel[0] * vel[0] + vel[2] * vel[2]), along = hv > 0.0f ? 1.0f / hv : 0.0f;
         for (int k = 0; k < 2; k++) {
             const int j = res->foot[k];
             float *po = off + 3 * (2 * (size_t)f + (size_t)k), *pn = on + 3 * (2 * (size_t)f + (size_t)k);
@@ -184,9 +224,9 @@ stance_status stance_footlock_run(const stance_footlock_setup *su, stance_footlo
         }
     }
     if (!s) {
-        const float metres = res->speed * (float)n * dt;
-        res->slide_off = stance_foot_slide(off, n + 1, 2, metres);
-        res->slide_on = stance_foot_slide(on, n + 1, 2, metres);
+        if (!path) metres = res->speed * (float)n * dt;
+        res->slide_off = stance_foot_slide(off, n + 1, 2, metres, band, vband, dt);
+        res->slide_on = stance_foot_slide(on, n + 1, 2, metres, band, vband, dt);
         res->max_angle_deg = fmaxf(res->hip_deg, fmaxf(res->knee_deg, res->ankle_deg));
     }
     stance_pose_destroy(&l), stance_pose_destroy(&m), stance_pose_destroy(&l2), stance_pose_destroy(&m2);

@@ -170,7 +170,9 @@ static float slide(const stance_layer_setup *su, int mask_root, int fl, int fr, 
             p[0] = m->tx[feet[k]] + vel[0] * tf, p[1] = m->ty[feet[k]], p[2] = m->tz[feet[k]] + vel[2] * tf;
         }
     }
-    float slide_cm = stance_foot_slide(pos, n + 1, 2, v * (float)n * dt);
+    float band = 0.0f, vband = 0.0f;
+    stance_slide_bands(su->skeleton, feet, 2, v, &band, &vband, NULL);
+    float slide_cm = stance_foot_slide(pos, n + 1, 2, v * (float)n * dt, band, vband, dt);
     st_free(al, pos, bytes);
     rig_free(&r, al);
     return slide_cm;
@@ -184,7 +186,7 @@ float stance_arm_angle_deg(const stance_pose *a, const stance_pose *b, int arm, 
     qm_vec3 db = qm_norm3(qm_v3(b->tx[elbow] - b->tx[arm], b->ty[elbow] - b->ty[arm], b->tz[elbow] - b->tz[arm]));
     float c = qm_dot3(da, db);
     float s = qm_len3(qm_cross(da, db));
-    return atan2f(s, c) * RAD2DEG;
+    return sm_atan2f(s, c) * RAD2DEG;
 }
 
 float stance_arm_angle_to_clip(const stance_pose *model, const stance_clip *clip, float time, const stance_skeleton *sk,

@@ -96,13 +96,13 @@ static void *default_alloc(void *user, size_t size, size_t align) {
     (void)user;
     if (align < sizeof(void *)) align = sizeof(void *);
     size = st_align_up(size ? size : 1, align);
-    return aligned_alloc(align, size);
+    return st_aligned_alloc(align, size);
 }
 
 static void default_free(void *user, void *ptr, size_t size) {
     (void)user;
     (void)size;
-    free(ptr);
+    st_aligned_free(ptr);
 }
 
 stance_allocator st_allocator(const stance_allocator *a) {

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "core/base/platform.h"
 #include "stance/base.h"
 
 /* The one escaping of text into a message (issue 22): names and strings
@@ -23,11 +24,7 @@ void st_escape_in_place(char *msg, size_t cap);
 
 /* Sets err (if not NULL) and returns status. printf-style message, escaped
  * with st_escape. */
-stance_status st_fail(stance_error *err, stance_status status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+stance_status st_fail(stance_error *err, stance_status status, const char *fmt, ...) ST_PRINTF(3, 4);
 /* Success: err (if not NULL) gets STANCE_OK and an empty message. Inline:
  * the per-frame calls pass NULL, and a test and a branch is all it costs. */
 static inline stance_status st_ok(stance_error *err) {
@@ -42,11 +39,7 @@ static inline stance_status st_ok(stance_error *err) {
  * constant NULL (ST_BODY below) a refusal folds to its status. */
 #define ST_FAIL(err, status, ...) ((err) ? st_fail((err), (status), __VA_ARGS__) : (status))
 /* The one body of a public function and of its st_ twin (below). */
-#if defined(__GNUC__)
-#define ST_BODY static inline __attribute__((always_inline))
-#else
-#define ST_BODY static inline
-#endif
+#define ST_BODY ST_FORCEINLINE
 
 /* The allocator to use: *a, or malloc/free when a is NULL or all zero. */
 stance_allocator st_allocator(const stance_allocator *a);

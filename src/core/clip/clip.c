@@ -573,10 +573,7 @@ stance_status st_clip_advance_general(const stance_clip *c, float time, float dt
 }
 
 /* The root path at a finite time (stance_clip_root_position without its checks). */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void root_at(const stance_clip *c, float time, float out[3]) {
+ST_FORCEINLINE void root_at(const stance_clip *c, float time, float out[3]) {
     out[0] = out[1] = out[2] = 0.0f;
     const int n = c->root_key_count;
     if (n == 0) return;

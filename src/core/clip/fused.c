@@ -72,11 +72,7 @@ static inline void key_nlerp(const float *a, const float *b, sv4 u, int lerp, in
     for (int c = 0; c < 4; c++) q[c] = sv_mul(q[c], inv);
 }
 
-#if defined(__GNUC__)
-#define ST_INLINE static inline __attribute__((always_inline))
-#else
-#define ST_INLINE static inline
-#endif
+#define ST_INLINE ST_FORCEINLINE
 
 /* st_fused_additive's pass with its flags given (constants for the common
  * delta: rotations keyed, translation 0 and scale 1, no mask, in place). */
@@ -156,15 +152,7 @@ ST_INLINE void additive_rot_block(float *const o0, const float *r0, const float 
 }
 
 /* The index of the lowest set bit of a non-zero mask. */
-static inline int lowest_bit(unsigned long long m) {
-#if defined(__GNUC__)
-    return __builtin_ctzll(m);
-#else
-    int b = 0;
-    while (!(m & 1u)) m >>= 1, b++;
-    return b;
-#endif
-}
+static inline int lowest_bit(unsigned long long m) { return st_ctz64(m); }
 
 ST_INLINE void fused_additive(stance_pose *out, const stance_pose *base, const stance_clip *delta, int flags,
                        unsigned long long still, float time, stance_cursor *cur, const float *mask, float weight) {

@@ -28,13 +28,8 @@ static float state_rate(const stance_instance *inst, const g_state *s) {
 
 /* inlined where it runs each frame; kept apart where inlining into the
  * stage's loop would crowd its registers (measured: make callgrind) */
-#if defined(__GNUC__)
-#define ADV_INLINE static inline __attribute__((always_inline))
-#define ADV_APART static __attribute__((noinline))
-#else
-#define ADV_INLINE static inline
-#define ADV_APART static
-#endif
+#define ADV_INLINE ST_FORCEINLINE
+#define ADV_APART static ST_NOINLINE
 
 /* Blend space weights into w (entry_count of them). */
 ADV_INLINE void blend_weights(const stance_instance *inst, const g_state *s, float *w) {
@@ -255,10 +250,7 @@ static float blend_time_of(const stance_instance *inst, const g_trans *t) {
     return t->blend_time > 0.0f ? t->blend_time : inst->graph->default_blend_time;
 }
 
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline int trans_holds(const stance_instance *inst, const g_machine_rt *rt, const g_trans *t) {
+ST_FORCEINLINE int trans_holds(const stance_instance *inst, const g_machine_rt *rt, const g_trans *t) {
     const stance_graph *g = inst->graph;
     if (t->exit == STANCE_EXIT_NORMALIZED && adv_normalized(inst, &rt->cur) < t->exit_time) return 0;
     if (t->exit == STANCE_EXIT_AT_END) {
@@ -678,7 +670,7 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
         if (h > 0.0f) {
             float tgt = inst->param_target[i];
             if (!ST_FAST || h != ws->damp_h || dt != ws->damp_dt) /* instances of one graph share it frame after frame */
-                ws->damp_h = h, ws->damp_dt = dt, ws->damp_a = exp2f(-dt / h);
+                ws->damp_h = h, ws->damp_dt = dt, ws->damp_a = sm_exp2f(-dt / h);
             const float a = ws->damp_a; /* issue 12: a weighted mean stays finite where tgt + (v - tgt) * a overflowed */
             float v = a * inst->params[i] + (1.0f - a) * tgt;
             if (!st_finite(v)) v = tgt; /* the sum of two halves of FLT_MAX can still round up */

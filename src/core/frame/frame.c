@@ -26,10 +26,7 @@ typedef stance_status (*frame_fn)(stance_instance *, stance_workspace *, float, 
  * stages a test switched the workspace to (ws->frame), or NULL for the
  * fast paths: a constant where the update is inlined, so the fast path
  * pays nothing for the switch. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline stance_status update_one(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws, frame_fn frame) {
+ST_FORCEINLINE stance_status update_one(stance_instance *inst, float dt, unsigned flags, stance_workspace *ws, frame_fn frame) {
     stance_status s = frame ? frame(inst, ws, dt, flags) : fr_stages(inst, ws, dt, flags);
     inst->events_sealed = 1;
     return s;
@@ -69,10 +66,7 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
 /* stance_instances_update's loop, with the copy of the stages chosen once
  * for the batch (update_one). The first refusal: its index in
  * *at, and in *in_frame whether its frame ran (for the message). */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline stance_status update_batch(stance_instance *const *instances, int count, float step, stance_workspace *ws,
+ST_FORCEINLINE stance_status update_batch(stance_instance *const *instances, int count, float step, stance_workspace *ws,
                                          frame_fn frame, int *at, int *in_frame) {
     const stance_graph *fitted = NULL; /* the graph the workspace was last checked and bound for */
     stance_status first = STANCE_OK;

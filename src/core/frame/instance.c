@@ -306,10 +306,7 @@ void ws_bind(stance_workspace *ws, const stance_graph *g) {
 static const char *const param_type_name[] = {"float", "int", "bool", "trigger"};
 static const char *const param_setter[] = {"set_float", "set_int", "set_bool", "set_trigger"};
 
-#if defined(__GNUC__)
-__attribute__((noinline, cold))
-#endif
-static stance_status param_refused(const stance_instance *inst, int p, const char *who, stance_error *err) {
+ST_NOINLINE ST_COLD static stance_status param_refused(const stance_instance *inst, int p, const char *who, stance_error *err) {
     if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "%s: instance is " IN_NOT_LIVE, who);
     if (p < 0 || p >= inst->graph->param_count)
         return st_fail(err, STANCE_ERR_NOT_FOUND, "%s: parameter %d is not in 0..%d", who, p, inst->graph->param_count - 1);

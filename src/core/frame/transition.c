@@ -361,7 +361,7 @@ void tr_inertia_apply(stance_pose *out, const float *rec, float t) {
 
 void tr_deadblend_source(stance_pose *out, const stance_pose *h1, const float *vel, float t, float halflife) {
     const float lambda = 0.69314718f / halflife;
-    const float f = (1.0f - expf(-lambda * t)) / lambda;
+    const float f = (1.0f - sm_expf(-lambda * t)) / lambda;
     for (int j = 0; j < h1->joint_count; j++) {
         const float *v = vel + (size_t)j * 9;
         out->tx[j] = h1->tx[j] + v[0] * f, out->ty[j] = h1->ty[j] + v[1] * f, out->tz[j] = h1->tz[j] + v[2] * f;

@@ -120,7 +120,7 @@ struct stance_workspace {
     /* tests (st_workspace_set_frame): the copy of the frame's stages this
      * workspace runs, NULL = the fast paths (the stages as they are) */
     stance_status (*frame)(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags);
-    float damp_h, damp_dt, damp_a; /* the last damping factor exp2f(-dt / h) computed (h 0: none yet) */
+    float damp_h, damp_dt, damp_a; /* the last damping factor sm_exp2f(-dt / h) computed (h 0: none yet) */
 };
 
 static inline stance_pose *ws_pose(stance_workspace *ws, int m, int which) { return &ws->poses[m * PW_PER_MACHINE + which]; }

@@ -127,7 +127,7 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
     if (!st->started) memset(st->root_velocity, 0, sizeof st->root_velocity);
     else if (dt > 0.0f) hvel(rt.t[0] - st->root[0], rt.t[2] - st->root[2], dt, st->root_velocity);
     st->root[0] = rt.t[0], st->root[1] = rt.t[1], st->root[2] = rt.t[2];
-    const float body = hypotf(st->root_velocity[0], st->root_velocity[2]);
+    const float body = sm_hypotf(st->root_velocity[0], st->root_velocity[2]);
 
     /* 0. each leg as the animation has it: its reach and its soft limit R,
      * which starts at the reach less the softness, or further out where the
@@ -162,7 +162,7 @@ stance_status stance_footlock_apply(const stance_footlock_desc *d, stance_footlo
          * than that. A planted foot stays behind the body (still in the
          * world); a swinging one passes it at about twice its speed. */
         const float *fv = fs->velocity, *rv = st->root_velocity;
-        const float ahead = body > 0.0f ? (fv[0] * rv[0] + fv[2] * rv[2]) / body : hypotf(fv[0], fv[2]);
+        const float ahead = body > 0.0f ? (fv[0] * rv[0] + fv[2] * rv[2]) / body : sm_hypotf(fv[0], fv[2]);
         const int split = contact[i] > 0.0f && contact[i] < 1.0f;
         const int moving = split && ahead > fmaxf(body, krel * reach[i] * hscale);
         if (!fs->planted && fs->fade > 0.0f) fs->fade = fmaxf(0.0f, fs->fade - dt / bt);

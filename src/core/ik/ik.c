@@ -104,7 +104,7 @@ stance_status stance_ik_two_bone(const stance_two_bone_desc *d, float weight, co
     const float reach = l1 + l2, fold = fabsf(l1 - l2);
     float span = dist;
     const float soft = d->softness * reach, da = reach - soft;
-    if (soft > 0.0f && span > da) span = da + soft * (1.0f - expf(-(span - da) / soft));
+    if (soft > 0.0f && span > da) span = da + soft * (1.0f - sm_expf(-(span - da) / soft));
     if (span > reach) span = reach, r.unreachable = 1;
     if (span < fold) span = fold, r.unreachable = 1;
     if (dist > reach) r.unreachable = 1;
@@ -119,8 +119,8 @@ stance_status stance_ik_two_bone(const stance_two_bone_desc *d, float weight, co
         h = qm_sub(h, qm_scale(leg, qm_dot3(h, leg)));
         hinge = qm_len3(h) > 1e-4f ? qm_norm3(h) : perpendicular(leg);
     }
-    const float cur = atan2f(qm_len3(qm_cross(ab, bc)), -qm_dot3(ab, bc)); /* angle at the knee, 0..pi */
-    const float want = acosf(clampf((l1 * l1 + l2 * l2 - span * span) / (2.0f * l1 * l2), -1.0f, 1.0f));
+    const float cur = sm_atan2f(qm_len3(qm_cross(ab, bc)), -qm_dot3(ab, bc)); /* angle at the knee, 0..pi */
+    const float want = sm_acosf(clampf((l1 * l1 + l2 * l2 - span * span) / (2.0f * l1 * l2), -1.0f, 1.0f));
     const qm_quat qbend = qm_qaxis(hinge, cur - want);
     const qm_vec3 c1 = qm_add(B, qm_qrot(qbend, bc)); /* the end after bending */
 
@@ -134,7 +134,7 @@ stance_status stance_ik_two_bone(const stance_two_bone_desc *d, float weight, co
         k = qm_sub(k, qm_scale(dir, qm_dot3(k, dir)));
         p = qm_sub(p, qm_scale(dir, qm_dot3(p, dir)));
         if (qm_len3(k) > 1e-4f * l1 && qm_len3(p) > IK_EPS) {
-            float ang = atan2f(qm_dot3(dir, qm_cross(k, p)), qm_dot3(k, p));
+            float ang = sm_atan2f(qm_dot3(dir, qm_cross(k, p)), qm_dot3(k, p));
             qtop = qm_qmul(qm_qaxis(dir, ang), qtop);
         }
     }
@@ -215,7 +215,7 @@ stance_status stance_ik_aim(const stance_aim_desc *d, float weight, const stance
         qm_vec3 want = qm_sub(T, p[cn - 1]);
         if (qm_len3(want) < IK_EPS) break; /* the chain moved its end onto the target */
         want = unit(want);
-        float angle = atan2f(qm_len3(qm_cross(f, want)), qm_dot3(f, want));
+        float angle = sm_atan2f(qm_len3(qm_cross(f, want)), qm_dot3(f, want));
         float share = d->weights ? d->weights[i] : 1.0f / (float)(cn - i);
         float a = angle * share;
         if (d->max_angles && a > d->max_angles[i]) a = d->max_angles[i];
@@ -236,7 +236,7 @@ stance_status stance_ik_aim(const stance_aim_desc *d, float weight, const stance
             nu = qm_sub(nu, qm_scale(nf, qm_dot3(nu, nf)));
             ut = qm_sub(ut, qm_scale(nf, qm_dot3(ut, nf)));
             if (qm_len3(nu) > 1e-4f && qm_len3(ut) > 1e-4f) {
-                float tw = atan2f(qm_dot3(nf, qm_cross(nu, ut)), qm_dot3(nu, ut));
+                float tw = sm_atan2f(qm_dot3(nf, qm_cross(nu, ut)), qm_dot3(nu, ut));
                 float wi = d->weights ? d->weights[i] : 1.0f;
                 q = qm_qmul(qm_qaxis(nf, tw * wi), q);
                 mnew = qm_qmul(q, m[i]);
@@ -253,7 +253,7 @@ stance_status stance_ik_aim(const stance_aim_desc *d, float weight, const stance
     qm_vec3 f = qm_qrot(m[cn - 1], fwd), want = qm_sub(T, p[cn - 1]);
     if (qm_len3(want) > IK_EPS) {
         want = unit(want);
-        r.angle_error = atan2f(qm_len3(qm_cross(f, want)), qm_dot3(f, want));
+        r.angle_error = sm_atan2f(qm_len3(qm_cross(f, want)), qm_dot3(f, want));
     }
     if (res) *res = r;
     return st_ok(err);

@@ -8,6 +8,8 @@
 
 #include <math.h>
 
+#include "core/math/smath.h"
+
 typedef struct qm_vec3 { float x, y, z; } qm_vec3;
 typedef struct qm_quat { float x, y, z, w; } qm_quat;
 
@@ -55,8 +57,8 @@ static inline qm_vec3 qm_qrot(qm_quat q, qm_vec3 v) {
 }
 static inline qm_quat qm_qaxis(qm_vec3 axis, float angle) {
     axis = qm_norm3(axis);
-    float s = sinf(angle * 0.5f);
-    return qm_q(axis.x * s, axis.y * s, axis.z * s, cosf(angle * 0.5f));
+    float s = sm_sinf(angle * 0.5f);
+    return qm_q(axis.x * s, axis.y * s, axis.z * s, sm_cosf(angle * 0.5f));
 }
 /* Shortest-path normalized lerp. */
 static inline qm_quat qm_nlerp(qm_quat a, qm_quat b, float t) {
@@ -69,8 +71,8 @@ static inline qm_quat qm_slerp(qm_quat a, qm_quat b, float t) {
     float d = qm_qdot(a, b);
     if (d < 0.0f) { b = qm_qneg(b); d = -d; }
     if (d > 0.9995f) return qm_nlerp(a, b, t);
-    float th = acosf(d), s = sinf(th);
-    float wa = sinf((1.0f - t) * th) / s, wb = sinf(t * th) / s;
+    float th = sm_acosf(d), s = sm_sinf(th);
+    float wa = sm_sinf((1.0f - t) * th) / s, wb = sm_sinf(t * th) / s;
     return qm_qnorm(qm_q(a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb, a.w * wa + b.w * wb));
 }
 /* Scaled angle-axis (log): the rotation vector angle * axis, shortest way. */
@@ -78,15 +80,15 @@ static inline qm_vec3 qm_qlog(qm_quat q) {
     if (q.w < 0.0f) q = qm_qneg(q);
     float s = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z);
     if (s < 1e-8f) return qm_v3(2.0f * q.x, 2.0f * q.y, 2.0f * q.z);
-    float angle = 2.0f * atan2f(s, q.w);
+    float angle = 2.0f * sm_atan2f(s, q.w);
     return qm_scale(qm_v3(q.x, q.y, q.z), angle / s);
 }
 /* Inverse of qm_qlog. */
 static inline qm_quat qm_qexp(qm_vec3 v) {
     float angle = qm_len3(v);
     if (angle < 1e-8f) return qm_qnorm(qm_q(v.x * 0.5f, v.y * 0.5f, v.z * 0.5f, 1.0f));
-    float s = sinf(angle * 0.5f) / angle;
-    return qm_q(v.x * s, v.y * s, v.z * s, cosf(angle * 0.5f));
+    float s = sm_sinf(angle * 0.5f) / angle;
+    return qm_q(v.x * s, v.y * s, v.z * s, sm_cosf(angle * 0.5f));
 }
 /* Angle in radians between two rotations (0..pi). */
 static inline float qm_qangle(qm_quat a, qm_quat b) {
@@ -94,7 +96,7 @@ static inline float qm_qangle(qm_quat a, qm_quat b) {
      * the dot product loses half the digits */
     qm_quat r = qm_qmul(qm_qconj(a), b);
     float s = sqrtf(r.x * r.x + r.y * r.y + r.z * r.z);
-    return 2.0f * atan2f(s, fabsf(r.w));
+    return 2.0f * sm_atan2f(s, fabsf(r.w));
 }
 static inline int qm_finite(float x) { return isfinite(x); }
 

@@ -12,6 +12,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "core/base/platform.h"
+
 #if defined(__SSE2__) && !defined(STANCE_SCALAR)
 #include <emmintrin.h>
 #define SV_SSE2 1
@@ -115,25 +117,20 @@ static inline void sv_transpose4(sv4 *r) { SV_TRANSPOSE4(r[0], r[1], r[2], r[3])
  * a function marked SV_VEX_TARGET is compiled for AVX, and SV_CPU_HAS_AVX()
  * says at run time whether it may run. Such a copy is the same source: the
  * same operations in the same order, no FMA, so the same results. */
-#if defined(SV_SSE2) && defined(__GNUC__) && defined(__x86_64__) && !defined(__AVX__)
+#if defined(SV_SSE2) && defined(ST_HAVE_TARGET_AVX)
 #define SV_VEX_COPY 1
-#define SV_VEX_TARGET __attribute__((target("avx")))
-#define SV_CPU_HAS_AVX() __builtin_cpu_supports("avx")
+#define SV_VEX_TARGET ST_TARGET_AVX
+#define SV_CPU_HAS_AVX() st_cpu_has_avx()
 #endif
 
 /* A compiler barrier: loads are not moved above it nor stores below it. A
  * kernel split by it into parts keeps only one part's values in registers
  * (SSE2 has 16) instead of spilling what the compiler hoisted. */
-#if defined(__GNUC__)
-#define SV_BARRIER(p) __asm__ __volatile__("" : : "r"(p) : "memory") /* p: a local array kept in memory */
+#define SV_BARRIER(p) ST_BARRIER(p) /* p: a local array kept in memory */
 /* p's value unknown to the compiler from here on: a pointer stepped row by
  * row stays one register and one add a row, instead of a precomputed
  * address per row that the compiler keeps (and spills) */
-#define SV_OPAQUE(p) __asm__("" : "+r"(p))
-#else
-#define SV_BARRIER(p) ((void)(p))
-#define SV_OPAQUE(p) ((void)0)
-#endif
+#define SV_OPAQUE(p) ST_OPAQUE(p)
 
 static inline sv4 sv_madd(sv4 a, sv4 b, sv4 c) { return sv_add(sv_mul(a, b), c); } /* a * b + c */
 static inline sv4 sv_dot4(sv4 ax, sv4 ay, sv4 az, sv4 aw, sv4 bx, sv4 by, sv4 bz, sv4 bw) {
@@ -274,10 +271,8 @@ static inline void sv_block_nlerp2(float *o, const float *a, const float *b, flo
  * channels are reached from one pointer per pose and 5 distances (c pc for
  * c = 1, 3, 5, 7, 9; 2, 4, 6, 8 as their multiples), so the loop keeps
  * them all in registers. o may be a. */
-#if defined(__GNUC__)
-__attribute__((always_inline)) /* inlined in each caller, one copy per a_big */
-#endif
-static inline void sv_blend2_loop_(float *o, const float *a, const float *b, float wa, float wb, int pc, int a_big) {
+/* inlined in each caller, one copy per a_big */
+ST_FORCEINLINE void sv_blend2_loop_(float *o, const float *a, const float *b, float wa, float wb, int pc, int a_big) {
     const ptrdiff_t c1 = pc, c3 = 3 * (ptrdiff_t)pc, c5 = 5 * (ptrdiff_t)pc, c7 = 7 * (ptrdiff_t)pc, c9 = 9 * (ptrdiff_t)pc;
     const sv4 vu = sv_set1(wb), vk = sv_set1(a_big ? wb / wa : wa / wb), one = sv_set1(1.0f), tiny = sv_set1(FLT_MIN);
     for (const float *const end = a + pc; a < end; o += 4, a += 4, b += 4) {

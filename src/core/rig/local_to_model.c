@@ -152,10 +152,8 @@ static inline void l2m_store_short(float *p, sv4 v, int last) {
     default: sv_store(p, v);
     }
 }
-#if defined(__GNUC__)
-__attribute__((always_inline)) /* inlined for each last: no switch runs in the loops */
-#endif
-static inline void l2m_tile(float *m0, const float *l0, int pc, const short *a, sv4 (*S)[4], int last) {
+/* inlined for each last: no switch runs in the loops */
+ST_FORCEINLINE void l2m_tile(float *m0, const float *l0, int pc, const short *a, sv4 (*S)[4], int last) {
     const ptrdiff_t d1 = a[1] - a[0], d2 = a[2] - a[0], d3 = a[3] - a[0];
     sv4 L[10][4];
     const float *r = l0 + a[0];
@@ -223,10 +221,7 @@ static inline void l2m_tile(float *m0, const float *l0, int pc, const short *a, 
  * run's results into P too when keep. Each pointer steps row by row (one
  * register and one add a row; precomputed row addresses, which the
  * compiler otherwise keeps, do not fit the registers and measured slower). */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void l2m_run(float *m, const float *l, ptrdiff_t pc, sv4 *P, int keep) {
+ST_FORCEINLINE void l2m_run(float *m, const float *l, ptrdiff_t pc, sv4 *P, int keep) {
     sv4 a, b, c, d;
     /* translations: t = pt + rotate(pq, lt * ps) */
     a = sv_load(l); l += pc; SV_OPAQUE(l);
@@ -273,10 +268,7 @@ static inline sv4 l2m_load_short(const float *l, int n, int flags) {
 
 /* A short run at the end of the pose (n < 4 lanes): its joints' rows
  * (l2m_load_short); only its joints stored. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void l2m_run_short(float *m, const float *l, int pc, int n, int flags, sv4 *P) {
+ST_FORCEINLINE void l2m_run_short(float *m, const float *l, int pc, int n, int flags, sv4 *P) {
     sv4 L[10];
     for (int c = 0; c < 10; c++) L[c] = l2m_load_short(l + c * pc, n, flags);
     sv4 t[3], q[4];
@@ -287,10 +279,7 @@ static inline void l2m_run_short(float *m, const float *l, int pc, int n, int fl
     for (int c = 0; c < 10; c++) l2m_store_short(m + c * pc, P[c], n);
 }
 
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void l2m_runs(float *m0, const float *l0, int pc, const short *g, int count, const float *rv, int identity_root) {
+ST_FORCEINLINE void l2m_runs(float *m0, const float *l0, int pc, const short *g, int count, const float *rv, int identity_root) {
     sv4 P[10]; /* the run's parents; the last run's results when the next takes them (ST_RUN_KEEP) */
     for (int c = 0; c < 10; c++) P[c] = sv_set1(0.0f);
     for (int k = 0; k < count; k++, g += 9) {
@@ -369,10 +358,7 @@ static inline int l2m_aos_chain4(const short *g) {
 
 /* The skeleton's schedule on the poses' blocks (after the checks): inlined
  * into two encodings of the same code below. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void l2m_schedule(float *m0, const float *l0, int pc, const stance_skeleton *sk, const float *rv,
+ST_FORCEINLINE void l2m_schedule(float *m0, const float *l0, int pc, const stance_skeleton *sk, const float *rv,
                                 const stance_transform *root) {
     const short *g = sk->l2m_groups;
     if (sk->l2m_runs) {
@@ -507,10 +493,7 @@ SV_VEX_TARGET static void l2m_vex(float *m0, const float *l0, int pc, const stan
 /* The root transform's 10 channels (the identity's when root is NULL), then
  * the schedule in one encoding: vex 1 VEX, 0 SSE2 (or the scalar form), -1
  * whichever the CPU runs best. 0 when the encoding asked for is not here. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline int l2m_encoded(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
+ST_FORCEINLINE int l2m_encoded(stance_pose *model, const stance_pose *local, const stance_skeleton *sk,
                        const stance_transform *root, int vex) {
     static const float identity[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f};
     float root_rv[10];

@@ -156,10 +156,7 @@ stance_status stance_pose_set(stance_pose *p, int j, const stance_transform *in,
 static void normalize_rotations(stance_pose *o, int pc) { sv_block_normalize_rot(o->qx, pc, o->padded_count); }
 
 /* stance_pose_blend past its common case: every check, with its message. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static stance_status blend_general(stance_pose *out, const stance_pose *const *poses, const float *weights, int count,
+ST_NOINLINE static stance_status blend_general(stance_pose *out, const stance_pose *const *poses, const float *weights, int count,
                                    float threshold, const stance_skeleton *sk, stance_error *err) {
     static const char who[] = "pose blend";
     if (check_pose(out, who, "out", 0, err)) return STANCE_ERR_ARGUMENT;

@@ -1,0 +1,186 @@
+/* tests/test_root_extract.c - root motion extraction (stance/build.h, issue
+ * 25 item 1): the pelvis finder, leg lengths, and stance_clip_extract_root on
+ * a clip whose travel is in the pelvis' track under an armature joint that
+ * is rotated and scaled (as DCC exports put a character under a node). The
+ * reference is the input clip itself, sampled and put in model space here
+ * by a composition written in this test: the extracted clip's pelvis plus
+ * its root path must give the input's pelvis horizontally at every key and
+ * between keys; its height keeps its motion, with the loop's height residual
+ * spread linearly; the declared motion is the per-cycle travel. */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "stance/build.h"
+#include "stance/stance.h"
+
+enum { ARM, PELVIS, HIP_L, KNEE_L, FOOT_L, HIP_R, KNEE_R, FOOT_R, SPINE, J };
+static const int PARENTS[J] = {-1, ARM, PELVIS, HIP_L, KNEE_L, PELVIS, HIP_R, KNEE_R, PELVIS};
+enum { K = 31 };
+static const float T = 1.2f, SCALE = 0.01f, TRAVEL = 130.0f, RESIDUAL = 0.4f; /* armature units: centimetres */
+
+/* the armature: 90 deg about Y and scale 0.01 (a file in centimetres, +X forward in the file) */
+static void arm_rot(float q[4]) { q[0] = 0.0f, q[1] = sinf(0.25f * 3.14159265f), q[2] = 0.0f, q[3] = cosf(0.25f * 3.14159265f); }
+
+/* v rotated by unit quaternion q (v + 2w(u x v) + 2u x (u x v)) */
+static void rot(const float q[4], const float v[3], float o[3]) {
+    const float ux = q[0], uy = q[1], uz = q[2], w = q[3];
+    const float cx = uy * v[2] - uz * v[1], cy = uz * v[0] - ux * v[2], cz = ux * v[1] - uy * v[0];
+    const float dx = uy * cz - uz * cy, dy = uz * cx - ux * cz, dz = ux * cy - uy * cx;
+    o[0] = v[0] + 2.0f * (w * cx + dx), o[1] = v[1] + 2.0f * (w * cy + dy), o[2] = v[2] + 2.0f * (w * cz + dz);
+}
+
+/* the pelvis' model position from its local translation (the armature has no keys) */
+static void pelvis_model(const float local[3], float out[3]) {
+    float q[4], s[3] = {local[0] * SCALE, local[1] * SCALE, local[2] * SCALE};
+    arm_rot(q);
+    rot(q, s, out);
+}
+
+static void make(stance_skeleton **sk, stance_clip **clip, float residual) {
+    stance_transform rest[J];
+    for (int i = 0; i < J; i++) rest[i] = stance_transform_identity();
+    arm_rot(rest[ARM].r);
+    rest[ARM].s[0] = rest[ARM].s[1] = rest[ARM].s[2] = SCALE;
+    rest[PELVIS].t[1] = 95.0f;
+    rest[HIP_L].t[2] = 10.0f, rest[HIP_R].t[2] = -10.0f;
+    rest[KNEE_L].t[1] = rest[KNEE_R].t[1] = -42.0f;
+    rest[FOOT_L].t[1] = rest[FOOT_R].t[1] = -45.0f, rest[FOOT_L].t[0] = rest[FOOT_R].t[0] = 3.0f;
+    rest[SPINE].t[1] = 20.0f;
+    stance_skeleton_desc sd = {J, NULL, PARENTS, rest};
+    CHECK_OK(stance_skeleton_create(&sd, NULL, sk, NULL));
+    static float times[K], pt[3 * K], kr[4 * K];
+    for (int k = 0; k < K; k++) {
+        const float t = T * (float)k / (float)(K - 1), u = t / T;
+        times[k] = t;
+        /* forward (+X in the file) with a surge, a sway (Z) and a bob; the height ends `residual` higher */
+        pt[3 * k] = TRAVEL * u + 3.0f * sinf(4.0f * 3.14159265f * u);
+        pt[3 * k + 1] = 92.0f + 1.5f * cosf(4.0f * 3.14159265f * u) + residual * u;
+        pt[3 * k + 2] = 2.0f * sinf(2.0f * 3.14159265f * u);
+        const float a = 0.3f * sinf(2.0f * 3.14159265f * u);
+        kr[4 * k] = 0.0f, kr[4 * k + 1] = 0.0f, kr[4 * k + 2] = sinf(a / 2), kr[4 * k + 3] = cosf(a / 2);
+    }
+    stance_track_desc tr[2] = {{PELVIS, STANCE_CHANNEL_TRANSLATION, K, times, pt}, {KNEE_L, STANCE_CHANNEL_ROTATION, K, times, kr}};
+    stance_event_desc ev = {"footdown_l", 0.3f};
+    stance_clip_desc cd = {.name = "walk", .duration = T, .track_count = 2, .tracks = tr, .event_count = 1, .events = &ev};
+    CHECK_OK(stance_clip_create(&cd, *sk, NULL, clip, NULL));
+}
+
+static void test_extract(void) {
+    stance_skeleton *sk = NULL;
+    stance_clip *clip = NULL;
+    make(&sk, &clip, RESIDUAL);
+
+    /* the pelvis: the first joint with translation keys carrying two legs */
+    int j = -2;
+    CHECK_OK(stance_root_find_joint(sk, clip, &j, NULL));
+    CHECK(j == PELVIS);
+    /* leg length: |hip-knee| + |knee-foot| at the rest pose, model units (x 0.01) */
+    float leg = 0.0f;
+    CHECK_OK(stance_leg_length(sk, FOOT_L, &leg, NULL));
+    CHECK_NEAR(leg, SCALE * (42.0f + sqrtf(45.0f * 45.0f + 3.0f * 3.0f)), 1e-5);
+    int hip = -1, knee = -1;
+    CHECK_OK(stance_leg_find(sk, FOOT_R, &hip, &knee, NULL));
+    CHECK(hip == HIP_R && knee == KNEE_R);
+
+    stance_root_desc rd = {STANCE_ROOT_HIPS, NULL};
+    stance_clip *z = NULL;
+    CHECK_OK(stance_clip_extract_root(clip, sk, &rd, NULL, &z, NULL));
+    CHECK(z && z->root_key_count == clip->key_count && !z->root_from_joint0 && z->event_count == 1 && z->events[0].time == 0.3f);
+    stance_pose l, m;
+    stance_pose_create(&l, J, NULL, NULL), stance_pose_create(&m, J, NULL, NULL);
+    float p0[3];
+    {
+        float loc0[3];
+        CHECK_OK(stance_clip_sample(clip, 0.0f, NULL, &l, NULL));
+        loc0[0] = l.tx[PELVIS], loc0[1] = l.ty[PELVIS], loc0[2] = l.tz[PELVIS];
+        pelvis_model(loc0, p0);
+    }
+    double worst_h = 0.0, worst_v = 0.0, worst_other = 0.0;
+    for (int i = 0; i <= 4 * (K - 1); i++) {
+        const float t = T * (float)i / (float)(4 * (K - 1));
+        /* the reference: the input's pelvis in model space (this test's composition) */
+        CHECK_OK(stance_clip_sample(clip, t, NULL, &l, NULL));
+        const float loc[3] = {l.tx[PELVIS], l.ty[PELVIS], l.tz[PELVIS]};
+        const float knee_qz = l.qz[KNEE_L];
+        float ref[3];
+        pelvis_model(loc, ref);
+        /* the in-place clip's pelvis (the runtime's local-to-model) plus its path */
+        CHECK_OK(stance_clip_sample(z, t, NULL, &l, NULL));
+        CHECK_OK(stance_local_to_model(&m, &l, sk, NULL, NULL));
+        float r[3], r0[3];
+        CHECK_OK(stance_clip_root_position(z, t, r, NULL));
+        CHECK_OK(stance_clip_root_position(z, 0.0f, r0, NULL));
+        CHECK(r[1] == 0.0f);
+        const double dh = hypot(m.tx[PELVIS] + r[0] - r0[0] - ref[0], m.tz[PELVIS] + r[2] - r0[2] - ref[2]);
+        /* the height: the input's minus the residual spread over the cycle */
+        const double dv = fabs(m.ty[PELVIS] - (ref[1] - RESIDUAL * SCALE * t / T));
+        /* the in-place pelvis stays where it was at time 0, horizontally */
+        const double dp = hypot(m.tx[PELVIS] - p0[0], m.tz[PELVIS] - p0[2]);
+        worst_h = dh > worst_h ? dh : worst_h, worst_v = dv > worst_v ? dv : worst_v;
+        worst_other = fmax(worst_other, fmax(dp, fabs(l.qz[KNEE_L] - knee_qz)));
+    }
+    printf("  pelvis + path vs the input: %.2e horizontally, %.2e in height (residual spread); in place within %.2e\n", worst_h, worst_v,
+           worst_other);
+    CHECK(worst_h < 2e-5 && worst_v < 2e-5 && worst_other < 2e-5);
+    /* the loop closes in height, and the declared motion is the per-cycle travel (model units) */
+    CHECK_OK(stance_clip_sample(z, 0.0f, NULL, &l, NULL));
+    const float y0 = l.ty[PELVIS];
+    CHECK_OK(stance_clip_sample(z, T, NULL, &l, NULL));
+    CHECK_NEAR(l.ty[PELVIS], y0, 1e-4);
+    {
+        float a[3], b[3], la[3] = {0.0f, 0.0f, 0.0f}, lb[3] = {TRAVEL, 0.0f, 0.0f};
+        pelvis_model(la, a), pelvis_model(lb, b); /* the surge and sway are 0 at both ends */
+        const float travel = hypotf(b[0] - a[0], b[2] - a[2]);
+        CHECK_NEAR(z->root_speed, travel / T, 1e-4 * travel / T);
+        float d[3];
+        CHECK_OK(stance_clip_root_motion(z, 0.9f * T, 0.2f * T, 1, d, NULL)); /* across the wrap: no pop */
+        float e[3], f[3], g[3], h[3];
+        stance_clip_root_position(z, 0.9f * T, e, NULL), stance_clip_root_position(z, T, f, NULL);
+        stance_clip_root_position(z, 0.1f * T, g, NULL), stance_clip_root_position(z, 0.0f, h, NULL);
+        CHECK_NEAR(d[0], (f[0] - e[0]) + (g[0] - h[0]), 1e-4);
+        CHECK_NEAR(d[2], (f[2] - e[2]) + (g[2] - h[2]), 1e-4);
+    }
+    stance_clip_destroy(z);
+
+    /* ROOT: joint 0 has no translation keys here: refused, naming the joint */
+    stance_error err = {0};
+    rd.mode = STANCE_ROOT_ROOT;
+    CHECK(stance_clip_extract_root(clip, sk, &rd, NULL, &z, &err) == STANCE_ERR_NOT_FOUND && !z && strstr(err.message, "joint0"));
+    /* by name, and bad input */
+    rd.mode = STANCE_ROOT_HIPS, rd.joint = "joint1";
+    CHECK_OK(stance_clip_extract_root(clip, sk, &rd, NULL, &z, NULL));
+    stance_clip_destroy(z), z = NULL;
+    rd.joint = "nobody";
+    CHECK(stance_clip_extract_root(clip, sk, &rd, NULL, &z, &err) == STANCE_ERR_NOT_FOUND && strstr(err.message, "nobody"));
+    rd.joint = NULL, rd.mode = (stance_root_mode)7;
+    CHECK(stance_clip_extract_root(clip, sk, &rd, NULL, &z, &err) == STANCE_ERR_ARGUMENT);
+    CHECK(stance_clip_extract_root(NULL, sk, &rd, NULL, &z, &err) == STANCE_ERR_ARGUMENT);
+    CHECK(stance_root_find_joint(sk, NULL, &j, &err) == STANCE_ERR_ARGUMENT);
+    CHECK(stance_leg_length(sk, J, &leg, &err) == STANCE_ERR_ARGUMENT && leg == 0.0f);
+    /* NONE: an exact copy */
+    rd.mode = STANCE_ROOT_NONE;
+    CHECK_OK(stance_clip_extract_root(clip, sk, &rd, NULL, &z, NULL));
+    CHECK_OK(stance_clip_sample(z, 0.37f, NULL, &l, NULL));
+    CHECK_OK(stance_clip_sample(clip, 0.37f, NULL, &m, NULL));
+    CHECK(l.tx[PELVIS] == m.tx[PELVIS] && l.qz[KNEE_L] == m.qz[KNEE_L]);
+    stance_clip_destroy(z);
+
+    /* a clip whose pelvis has no translation keys: no joint found */
+    {
+        float times[1] = {0.0f}, q[4] = {0, 0, 0, 1};
+        stance_track_desc tr = {KNEE_L, STANCE_CHANNEL_ROTATION, 1, times, q};
+        stance_clip_desc cd = {.name = "still", .duration = 1.0f, .track_count = 1, .tracks = &tr};
+        stance_clip *still = NULL;
+        CHECK_OK(stance_clip_create(&cd, sk, NULL, &still, NULL));
+        CHECK(stance_root_find_joint(sk, still, &j, &err) == STANCE_ERR_NOT_FOUND && j == -1);
+        stance_clip_destroy(still);
+    }
+    stance_pose_destroy(&l), stance_pose_destroy(&m);
+    stance_clip_destroy(clip), stance_skeleton_destroy(sk);
+}
+
+int main(void) {
+    RUN(test_extract);
+    return check_summary();
+}
