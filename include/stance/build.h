@@ -248,6 +248,10 @@ typedef struct stance_root_desc {
     /* the pelvis (HIPS) or root bone (ROOT) by name; NULL or "" = found:
      * HIPS: stance_root_find_joint; ROOT: joint 0 */
     const char *joint;
+    /* 1: the pelvis' (root bone's) turn about +Y since time 0 goes into the
+     * path too (stance_clip_desc.root_yaw): the in-place pelvis keeps
+     * facing as at time 0 and the root turns; 0 = translation only. */
+    int yaw;
 } stance_root_desc;
 
 /* The pelvis: the first joint (in order) with translation keys in `clip`
@@ -267,6 +271,10 @@ STANCE_API stance_status stance_root_find_joint(const stance_skeleton *skeleton,
  * (the pelvis' height at the end differs from its height at the start) has
  * that residual spread linearly over the cycle (height - residual x t /
  * duration) so it loops without a pop.
+ * With desc->yaw, the pelvis' twist about +Y relative to time 0 (unwrapped)
+ * becomes the path's yaw, the path is p_h(t) - Y(yaw) p0_h (so the in-place
+ * pelvis stays over its spot at time 0) and the pelvis is expressed in the
+ * path's frame: position and rotation turned back by the yaw.
  * ROOT: joint 0's translation track becomes the path (its horizontal part,
  * relative to time 0) and joint 0 keeps its height.
  * NONE: an exact copy. The input may be compressed; the copy is exact. */

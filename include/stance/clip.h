@@ -54,6 +54,11 @@ typedef struct stance_clip_desc {
     const float *root_times;
     const float *root_values;
     float root_speed;                 /* declared speed m/s; 0 = path length / duration */
+    /* The path's rotation: root_key_count yaws (radians about +Y, the
+     * root's heading relative to the clip's frame, unwrapped: no jumps of
+     * 2 pi between keys, |yaw| <= 1e6), interpolated linearly; NULL = none
+     * (the root keeps its heading). Needs root_key_count > 0. */
+    const float *root_yaw;
 } stance_clip_desc;
 
 typedef struct stance_clip_event {
@@ -84,6 +89,7 @@ typedef struct stance_clip {
     const float *root_times, *root_values;
     int root_from_joint0;        /* 1 when the root path is joint 0's track */
     float root_speed;
+    const float *root_yaw;       /* root_key_count yaws (radians about +Y); NULL = no rotation */
     stance_allocator allocator;
     size_t bytes;                /* the one block holding the clip */
     /* NULL for an exact (dense) clip. A compressed clip (stance_clip_compress,
@@ -158,9 +164,20 @@ STANCE_API stance_status stance_clip_advance(const stance_clip *clip, float time
 /* Root position at `time` (clamped), from the root path. */
 STANCE_API stance_status stance_clip_root_position(const stance_clip *clip, float time, float out[3], stance_error *err);
 /* The root's displacement from `time` over `dt` of playback, across wraps
- * when loop is set. */
+ * when loop is set. For a path with yaw, in the root's frame at `time` (as
+ * stance_clip_root_motion_yaw gives it). */
 STANCE_API stance_status stance_clip_root_motion(const stance_clip *clip, float time, float dt, int loop,
                                       float out[3], stance_error *err);
+/* The root's motion from `time` over `dt` of playback (across wraps when
+ * loop is set) as translation and rotation: out = the displacement in the
+ * root's frame at `time`, *yaw = the turn about +Y (radians) over the same
+ * playback; each cycle crossed adds its own (the path's end relative to
+ * its start, turned by the yaw reached so far). 0 yaw for a path without
+ * one. yaw may be NULL. */
+STANCE_API stance_status stance_clip_root_motion_yaw(const stance_clip *clip, float time, float dt, int loop,
+                                          float out[3], float *yaw, stance_error *err);
+/* The root's yaw at `time` (clamped), radians; 0 without one. */
+STANCE_API float stance_clip_root_yaw(const stance_clip *clip, float time);
 
 #ifdef __cplusplus
 }

@@ -79,6 +79,7 @@ typedef struct stance_import_options {
      * root bone (NULL = found). Not applied to .stance files. */
     int root_motion;
     const char *root_joint;
+    int root_yaw;              /* 1: the path takes the pelvis' yaw too (stance_root_desc.yaw) */
 } stance_import_options;
 
 /* Writes each kept warning as one line, `prefix` first, then how many

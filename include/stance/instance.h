@@ -138,8 +138,14 @@ STANCE_API stance_status stance_instances_update(stance_instance *const *instanc
 STANCE_API const stance_pose *stance_instance_local_pose(const stance_instance *inst);
 STANCE_API const stance_pose *stance_instance_model_pose(const stance_instance *inst);
 /* Root displacement of the last update (the base layer's motion, model
- * space); out NULL writes nothing. */
+ * space: in the root's frame at the update's start); out NULL writes nothing. */
 STANCE_API void stance_instance_root_motion(const stance_instance *inst, float out[3]);
+/* The root's turn in the last update (radians about the root's up axis):
+ * the base layer's clips' root yaw (stance_clip_root_motion_yaw), weighted
+ * like the translation through blends and crossfades. Unless the caller
+ * owns the root, the world root moved by the translation and then turned by
+ * this about its own +Y. 0 for clips without root yaw. */
+STANCE_API float stance_instance_root_yaw(const stance_instance *inst);
 /* Clips sampled by the last update (a cost measure). */
 STANCE_API int stance_instance_clips_sampled(const stance_instance *inst);
 STANCE_API float stance_instance_time(const stance_instance *inst);
