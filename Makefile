@@ -66,8 +66,12 @@ bench: build
 callgrind: build
 	bash scripts/callgrind.sh $(BUILD)/stance
 
-install: build
-	cmake --install $(BUILD) --prefix $(PREFIX)
+# its own build tree, without the tests (docs/install.md)
+INSTALL_BUILD ?= build-install
+install:
+	cmake -S . -B $(INSTALL_BUILD) -DCMAKE_BUILD_TYPE=Release -DSTANCE_BUILD_TESTS=OFF
+	cmake --build $(INSTALL_BUILD) -j $(JOBS)
+	cmake --install $(INSTALL_BUILD) --prefix $(PREFIX)
 
 # FUZZ_TARGET=asset|compiled|graphfile|api|campaign|all, FUZZ_SECONDS (default 60;
 # the campaign runs to its end, FUZZ_JOBS shards at once); clang's libFuzzer
@@ -78,7 +82,7 @@ fuzz:
 	bash fuzz/run.sh
 
 clean:
-	rm -rf build build-asan build-tsan build-windows build-arm64
+	rm -rf build build-asan build-tsan build-windows build-arm64 build-install
 
 # ---- the animation lab (lab/): the runtime + lab/*.c in WebAssembly
 # make lab        build build-lab/ (index.html, index.js, index.wasm, lab.js)

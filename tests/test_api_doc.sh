@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The public API's one error convention and its list (docs/api.md, issue 23),
 # checked against the headers as they are: every function declared in
-# include/stance/*.h is listed in docs/api.md once, under its own header;
+# include/stance/*.h carries STANCE_API (the export macro) and is listed in docs/api.md once, under its own header;
 # nothing else is listed; every function that returns a stance_status takes
 # `stance_error *err` as its last parameter and is listed as "status, err";
 # every other one is listed with what it answers; the counts in the file's
@@ -23,6 +23,9 @@ for path in sorted(glob.glob(os.path.join(src, 'include/stance/*.h'))):
         stmt = stmt.replace('extern "C" {', '').strip()
         if stmt.startswith('typedef'):
             continue
+        if re.match(r'^(.*?)\b(stance_\w+)\s*\(', stmt) and '(*' not in stmt and not stmt.startswith('STANCE_API '):
+            sys.exit('FAIL %s: a declaration without STANCE_API (the export macro, base.h): %s' % (os.path.basename(path), stmt[:100]))
+        stmt = stmt.replace('STANCE_API ', '', 1)
         m = re.match(r'^(.*?)\b(stance_\w+)\s*\((.*)\)$', stmt)
         if not m or '(*' in m.group(1):
             continue

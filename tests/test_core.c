@@ -621,7 +621,7 @@ static void test_additive(void) {
 
 static void test_pose_api_errors(void) {
     stance_pose p;
-    char buf[4096] __attribute__((aligned(64)));
+    _Alignas(64) char buf[4096];
     CHECK_STATUS(stance_pose_init(&p, 3, buf, 10, NULL), STANCE_ERR_MEMORY);
     CHECK_STATUS(stance_pose_init(&p, 3, buf + 4, sizeof buf - 4, NULL), STANCE_ERR_ARGUMENT);
     CHECK_STATUS(stance_pose_init(&p, 0, buf, sizeof buf, NULL), STANCE_ERR_ARGUMENT);

@@ -8,6 +8,7 @@
  * between keys; its height keeps its motion, with the loop's height residual
  * spread linearly; the declared motion is the per-cycle travel. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -83,7 +84,7 @@ static void test_extract(void) {
     CHECK_OK(stance_leg_find(sk, FOOT_R, &hip, &knee, NULL));
     CHECK(hip == HIP_R && knee == KNEE_R);
 
-    stance_root_desc rd = {STANCE_ROOT_HIPS, NULL};
+    stance_root_desc rd = {STANCE_ROOT_HIPS, NULL, 0};
     stance_clip *z = NULL;
     CHECK_OK(stance_clip_extract_root(clip, sk, &rd, NULL, &z, NULL));
     CHECK(z && z->root_key_count == clip->key_count && !z->root_from_joint0 && z->event_count == 1 && z->events[0].time == 0.3f);
@@ -180,7 +181,119 @@ static void test_extract(void) {
     stance_clip_destroy(clip), stance_skeleton_destroy(sk);
 }
 
+/* ---- root paths with yaw: the clip's motion and the instance's world root ----
+ * A path on a circle: heading w t, position (r (1 - cos w t), 0, r sin w t)
+ * (forward +Z at 0, turning towards +X: +Y yaw), keyed densely. Played
+ * continuously, the world root is that closed form at the total time,
+ * whatever the wraps. */
+static const float W = 0.5f, R = 2.0f;
+enum { YK = 241 };
+
+static void circle(float tau, float p[3], float *yaw) {
+    p[0] = R * (1.0f - cosf(W * tau)), p[1] = 0.0f, p[2] = R * sinf(W * tau), *yaw = W * tau;
+}
+
+static void test_yaw_path(void) {
+    stance_transform rest[2] = {stance_transform_identity(), stance_transform_identity()};
+    const int parents[2] = {-1, 0};
+    stance_skeleton_desc sd = {2, NULL, parents, rest};
+    stance_skeleton *sk = NULL;
+    CHECK_OK(stance_skeleton_create(&sd, NULL, &sk, NULL));
+    static float times[YK], pos[3 * YK], yaw[YK], q[4 * YK];
+    for (int k = 0; k < YK; k++) {
+        times[k] = (float)k / (float)(YK - 1);
+        circle(times[k], pos + 3 * k, &yaw[k]);
+        q[4 * k] = q[4 * k + 1] = q[4 * k + 2] = 0.0f, q[4 * k + 3] = 1.0f;
+    }
+    stance_track_desc tr = {1, STANCE_CHANNEL_ROTATION, YK, times, q};
+    stance_clip_desc cd = {.name = "arc", .duration = 1.0f, .track_count = 1, .tracks = &tr, .root_key_count = YK,
+                           .root_times = times, .root_values = pos, .root_yaw = yaw};
+    stance_clip *clip = NULL;
+    CHECK_OK(stance_clip_create(&cd, sk, NULL, &clip, NULL));
+    CHECK(clip && clip->root_yaw && stance_clip_root_yaw(clip, 0.5f) == yaw[120]);
+    /* across wraps, both ways: the motion in the frame at the start, the turn */
+    const float starts[3] = {0.7f, 0.2f, 0.9f}, dts[3] = {2.5f, -1.6f, 0.05f};
+    for (int i = 0; i < 3; i++) {
+        float d[3], y = 0.0f, a[3], b[3], ya, yb;
+        CHECK_OK(stance_clip_root_motion_yaw(clip, starts[i], dts[i], 1, d, &y, NULL));
+        circle(starts[i], a, &ya), circle(starts[i] + dts[i], b, &yb);
+        const float c = cosf(-ya), sn = sinf(-ya), dx = b[0] - a[0], dz = b[2] - a[2];
+        CHECK_NEAR(y, yb - ya, 1e-5);
+        CHECK_NEAR(d[0], c * dx + sn * dz, 1e-4);
+        CHECK_NEAR(d[2], -sn * dx + c * dz, 1e-4);
+        float d3[3];
+        CHECK_OK(stance_clip_root_motion(clip, starts[i], dts[i], 1, d3, NULL));
+        CHECK(d3[0] == d[0] && d3[2] == d[2]);
+    }
+    /* bad yaw keys are refused */
+    float bad[YK];
+    memcpy(bad, yaw, sizeof bad);
+    bad[7] = NAN;
+    cd.root_yaw = bad;
+    stance_clip *no = NULL;
+    CHECK(stance_clip_create(&cd, sk, NULL, &no, NULL) == STANCE_ERR_VALUE && !no);
+    bad[7] = yaw[7] + 4.0f; /* not unwrapped */
+    CHECK(stance_clip_create(&cd, sk, NULL, &no, NULL) == STANCE_ERR_VALUE && !no);
+    cd.root_yaw = yaw;
+
+    /* the instance turns its world root: 3.5 s at 60 Hz */
+    stance_state_desc st = {.name = "arc", .clip = clip};
+    stance_machine_desc md = {.name = "m", .state_count = 1, .states = &st};
+    stance_graph_desc gd = {.skeleton = sk, .machine_count = 1, .machines = &md};
+    stance_graph *g = NULL;
+    stance_instance *inst = NULL;
+    stance_workspace *ws = NULL;
+    CHECK_OK(stance_graph_create(&gd, NULL, &g, NULL));
+    CHECK_OK(stance_instance_create(g, NULL, &inst, NULL));
+    CHECK_OK(stance_workspace_create(g, NULL, &ws, NULL));
+    for (int f = 0; f <= 210; f++) CHECK_OK(stance_instance_update(inst, f ? 1.0f / 60.0f : 0.0f, ws, NULL));
+    stance_transform r;
+    stance_instance_root(inst, &r);
+    float p[3], y;
+    circle(3.5f, p, &y);
+    printf("  world root after 3.5 s on the arc: (%.5f, %.5f) yaw %.5f (closed form (%.5f, %.5f) yaw %.5f)\n", (double)r.t[0],
+           (double)r.t[2], 2.0 * atan2((double)r.r[1], (double)r.r[3]), (double)p[0], (double)p[2], (double)y);
+    CHECK_NEAR(r.t[0], p[0], 2e-3);
+    CHECK_NEAR(r.t[2], p[2], 2e-3);
+    CHECK_NEAR(r.r[1], sinf(0.5f * y), 1e-4);
+    CHECK_NEAR(r.r[3], cosf(0.5f * y), 1e-4);
+    CHECK(r.r[0] == 0.0f && r.r[2] == 0.0f);
+    CHECK_NEAR(stance_instance_root_yaw(inst), W / 60.0f, 1e-5);
+
+    /* the file keeps the yaw: save, load, the same motion (exact and compressed) */
+    stance_asset a;
+    memset(&a, 0, sizeof a);
+    stance_clip *clips[1] = {clip};
+    a.skeleton = sk, a.clip_count = 1, a.clips = clips;
+    for (int pass = 0; pass < 2; pass++) {
+        stance_clip *src = clip, *zc = NULL;
+        if (pass == 1) {
+            stance_compress_settings cs = {0.0001f, 0.03f, 0};
+            CHECK_OK(stance_clip_compress(clip, sk, &cs, NULL, &zc, NULL));
+            clips[0] = src = zc;
+        }
+        void *bytes = NULL;
+        size_t size = 0;
+        CHECK_OK(stance_asset_save_memory(&a, &bytes, &size, NULL, NULL));
+        stance_asset b;
+        memset(&b, 0, sizeof b);
+        CHECK_OK(stance_asset_load_memory(bytes, size, NULL, &b, NULL));
+        CHECK(b.clip_count == 1 && b.clips[0]->root_yaw && b.clips[0]->root_key_count == YK);
+        float d0[3], d1[3], y0 = 0.0f, y1 = 1.0f;
+        CHECK_OK(stance_clip_root_motion_yaw(src, 0.3f, 1.9f, 1, d0, &y0, NULL));
+        CHECK_OK(stance_clip_root_motion_yaw(b.clips[0], 0.3f, 1.9f, 1, d1, &y1, NULL));
+        CHECK(y0 == y1 && d0[0] == d1[0] && d0[2] == d1[2]);
+        stance_asset_destroy(&b);
+        stance_asset_free_bytes(bytes, size, NULL);
+        stance_clip_destroy(zc);
+        clips[0] = clip;
+    }
+    stance_workspace_destroy(ws), stance_instance_destroy(inst), stance_graph_destroy(g);
+    stance_clip_destroy(clip), stance_skeleton_destroy(sk);
+}
+
 int main(void) {
     RUN(test_extract);
+    RUN(test_yaw_path);
     return check_summary();
 }

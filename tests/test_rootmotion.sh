@@ -24,11 +24,11 @@ python3 "$src/tests/rootmotion_files.py" "$tmp" > "$tmp/ref.txt" || { echo "FAIL
 ref() { awk -v f="$1" -v c="$2" '$1 == f { print $c }' "$tmp/ref.txt"; }
 clip_of() { "$cli" info "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["clips"][0]["name"])'; }
 
-# measure FILE SCALE [SECONDS]: import with --root-motion hips, footlock JSON into $tmp/FILE.json
+# measure FILE SCALE [SECONDS [IMPORT-FLAG]]: import with --root-motion hips, footlock JSON into $tmp/FILE_SCALE.json
 measure() {
-  local f=$1 scale=$2 secs=${3:-}
+  local f=$1 scale=$2 secs=${3:-} flag=${4:-}
   local out="$tmp/${f}_$scale.stance"
-  if ! "$cli" import "$tmp/$f" -o "$out" --scale "$scale" --root-motion hips --error-cm 0 > /dev/null 2> "$tmp/err"; then
+  if ! "$cli" import "$tmp/$f" -o "$out" --scale "$scale" --root-motion hips $flag --error-cm 0 > /dev/null 2> "$tmp/err"; then
     bad "$f: import"; cat "$tmp/err"; return 1
   fi
   local clip; clip=$(clip_of "$out")
@@ -62,10 +62,20 @@ EOF
 # the cycles, in metres (and the centimetre files scaled to metres at import)
 for f in walk_cm.bvh walk_cm.dae; do measure "$f" 0.01 && check "$f" 0.01; done
 for f in walk_m.bvh walk_cm.gltf walk_m.gltf run.bvh run.gltf run.dae; do measure "$f" 1 && check "$f" 1; done
-# the jog turns 20 deg a cycle: a root path of translation only carries it over one cycle
-# (the yaw stays in the pose; over several cycles the root path would need the yaw)
-for f in jog_turn.gltf jog_turn.dae; do measure "$f" 1 0.8 && check "$f" 1; done
-measure jog_turn.bvh 0.01 0.8 && check jog_turn.bvh 0.01
+# the jog turns 20 deg a cycle: with --root-yaw the root path turns, over 5 cycles (4 s)
+for f in jog_turn.gltf jog_turn.dae; do measure "$f" 1 4 --root-yaw && check "$f" 1; done
+measure jog_turn.bvh 0.01 4 --root-yaw && check jog_turn.bvh 0.01
+# without it (translation only) the path carries the turn over one cycle; over several the
+# pose's heading restarts at each wrap while the path keeps its direction: it slides more
+measure jog_turn.gltf 1 0.8 && check jog_turn.gltf 1
+measure jog_turn.gltf 1 4 && python3 - "$tmp/jog_turn.gltf_1.json" <<'EOF' && ok || bad "jog without yaw over 4 s slides more"
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(f"  jog_turn.gltf without --root-yaw over 4 s: slide {d['slide_cm_per_m']}")
+assert d["slide_cm_per_m"]["on"] > 1.0
+EOF
+# a straight walk with --root-yaw: within the figures too (its pelvis does not turn)
+measure walk_m.gltf 1 4 --root-yaw && check walk_m.gltf 1
 
 # scale-free: a centimetre file in its own units gives the same sliding, angles and drop share
 measure walk_cm.bvh 1 && python3 - "$tmp/walk_cm.bvh_1.json" "$tmp/walk_cm.bvh_0.01.json" <<'EOF' && ok || bad "walk_cm.bvh: file units vs metres"

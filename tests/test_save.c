@@ -278,7 +278,7 @@ static void round_trip(const stance_graph *g, stance_history history, const char
     memcpy(bad, state, size);
     bad[H_VERSION] += 1;
     rehash(bad, size);
-    refused(inst, bad, size, STANCE_ERR_UNSUPPORTED, "version 2", "version 2");
+    refused(inst, bad, size, STANCE_ERR_UNSUPPORTED, "version 3", "version 3");
     memcpy(bad, state, size);
     bad[8] ^= 1; /* the size, the header hash left as it was */
     refused(inst, bad, size, STANCE_ERR_FORMAT, "header is corrupt", "corrupt header");

@@ -703,6 +703,8 @@ static void test_l2m_every_tree(void) {
 int main(void) {
 #if defined(SV_SSE2)
     printf("  simd.h: SSE2, 4 lanes\n");
+#elif defined(SV_NEON)
+    printf("  simd.h: NEON, 4 lanes\n");
 #else
     printf("  simd.h: scalar form\n");
 #endif

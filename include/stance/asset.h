@@ -69,28 +69,28 @@ typedef struct stance_asset {
     stance_graph *graph;
 } stance_asset;
 
-void stance_asset_destroy(stance_asset *asset); /* NULL and a zeroed asset are fine */
+STANCE_API void stance_asset_destroy(stance_asset *asset); /* NULL and a zeroed asset are fine */
 
 /* The clip of that exact name, or NULL. */
-const stance_clip *stance_asset_find_clip(const stance_asset *asset, const char *name);
+STANCE_API const stance_clip *stance_asset_find_clip(const stance_asset *asset, const char *name);
 
 /* FNV-1a 64 of `size` bytes: the checksum the format stores. */
-uint64_t stance_asset_checksum(const void *bytes, size_t size);
+STANCE_API uint64_t stance_asset_checksum(const void *bytes, size_t size);
 
 /* Parses and validates `size` bytes into *out (which it overwrites; on
  * failure *out is zeroed and nothing is leaked). Never reads outside
  * [bytes, bytes + size). */
-stance_status stance_asset_load_memory(const void *bytes, size_t size,
+STANCE_API stance_status stance_asset_load_memory(const void *bytes, size_t size,
                                        const stance_allocator *allocator, stance_asset *out,
                                        stance_error *err);
 
 /* The same through a file: one read of the whole file. Messages start with
  * the path. */
-stance_status stance_asset_load_file(const char *path, const stance_allocator *allocator,
+STANCE_API stance_status stance_asset_load_file(const char *path, const stance_allocator *allocator,
                                      stance_asset *out, stance_error *err);
 
 /* 1 when the bytes start with the format's magic (a cheap sniff). */
-int stance_asset_is_native(const void *bytes, size_t size);
+STANCE_API int stance_asset_is_native(const void *bytes, size_t size);
 
 #ifdef __cplusplus
 }

@@ -17,12 +17,38 @@ extern "C" {
  * configuring fails when these differ from it, and test_version checks the
  * built library, the .pc files and the CMake package against it. */
 #define STANCE_VERSION_MAJOR 0
-#define STANCE_VERSION_MINOR 1
+#define STANCE_VERSION_MINOR 2
 #define STANCE_VERSION_PATCH 0
+/* One number to compare: MAJOR * 10000 + MINOR * 100 + PATCH (0.2.0 = 200),
+ * e.g. #if STANCE_VERSION_NUMBER >= 200 */
+#define STANCE_VERSION_NUMBER (STANCE_VERSION_MAJOR * 10000 + STANCE_VERSION_MINOR * 100 + STANCE_VERSION_PATCH)
+
+/* STANCE_API marks every public function: the only symbols a shared stance
+ * library exports (the libraries build with -fvisibility=hidden and, on
+ * ELF, cmake/exports.map; tests/test_exports.sh checks). GCC and Clang:
+ * default visibility. Windows (MSVC, MinGW): a program using a stance DLL
+ * defines STANCE_SHARED (dllimport); a DLL's own build defines
+ * STANCE_BUILDING_SHARED as well (dllexport); static libraries need
+ * neither. */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#  if defined(STANCE_BUILDING_SHARED)
+#    define STANCE_API __declspec(dllexport)
+#  elif defined(STANCE_SHARED)
+#    define STANCE_API __declspec(dllimport)
+#  else
+#    define STANCE_API
+#  endif
+#elif defined(__GNUC__) || defined(__clang__)
+#  define STANCE_API __attribute__((visibility("default")))
+#else
+#  define STANCE_API
+#endif
 
 /* "MAJOR.MINOR.PATCH" of the library linked (which may differ from the
  * header's macros when a program runs against another shared library). */
-const char *stance_version(void);
+STANCE_API const char *stance_version(void);
+/* STANCE_VERSION_NUMBER of the library linked. */
+STANCE_API int stance_version_number(void);
 
 /* Every public function that can fail returns one of these. */
 typedef enum stance_status {
@@ -53,7 +79,7 @@ typedef struct stance_error {
 } stance_error;
 
 /* A short fixed name for a status ("ok", "bad argument", ...). Never NULL. */
-const char *stance_status_name(stance_status status);
+STANCE_API const char *stance_status_name(stance_status status);
 
 /* Memory comes from here. All fields zero (or a NULL pointer) = malloc/free.
  * alloc must return memory aligned to at least `align` (a power of two <= 64),
@@ -77,7 +103,7 @@ typedef struct stance_transform {
 } stance_transform;
 
 /* The identity transform (t = 0, r = (0,0,0,1), s = 1). */
-stance_transform stance_transform_identity(void);
+STANCE_API stance_transform stance_transform_identity(void);
 
 /* ---- the limits of transforms (issue 22) -----------------------------------
  * One rule, checked where values enter the library by one function (the same

@@ -169,7 +169,7 @@ typedef struct stance_graph_desc {
  * reference whose scale changes sign is refused (its delta has no bound).
  * At run time a switch's transient (inertialization, dead blending) is held
  * within the same per-joint bounds, so the chain rule holds on every frame. */
-stance_status stance_graph_create(const stance_graph_desc *desc, const stance_allocator *allocator,
+STANCE_API stance_status stance_graph_create(const stance_graph_desc *desc, const stance_allocator *allocator,
                                   stance_graph **out, stance_error *err);
 
 /* ---- compression ----------------------------------------------------------
@@ -201,17 +201,17 @@ typedef struct stance_compress_settings {
  * about 850 bytes per joint per key while it runs (4 evaluation points per
  * key; stance_clip_compress_memory says how much exactly), and refuses clips
  * past 2^26 points x joints or past settings->max_memory. */
-stance_status stance_clip_compress(const stance_clip *clip, const stance_skeleton *skeleton,
+STANCE_API stance_status stance_clip_compress(const stance_clip *clip, const stance_skeleton *skeleton,
                                    const stance_compress_settings *settings, const stance_allocator *allocator,
                                    stance_clip **out, stance_error *err);
 /* The bytes stance_clip_compress allocates at most while it compresses
  * `clip` (its working set; 0 for NULL arguments or a clip it refuses). */
-size_t stance_clip_compress_memory(const stance_clip *clip, const stance_skeleton *skeleton);
+STANCE_API size_t stance_clip_compress_memory(const stance_clip *clip, const stance_skeleton *skeleton);
 
 /* Replaces each exact clip by its compressed copy (stance_clip_compress with
  * the asset's skeleton and allocator). Not with a graph (it points at the
  * clips): compress first. On failure the clips done so far stay compressed. */
-stance_status stance_asset_compress(stance_asset *asset, const stance_compress_settings *settings,
+STANCE_API stance_status stance_asset_compress(stance_asset *asset, const stance_compress_settings *settings,
                                     stance_error *err);
 
 /* ---- foot contacts -------------------------------------------------------- */
@@ -219,10 +219,10 @@ stance_status stance_asset_compress(stance_asset *asset, const stance_compress_s
 /* Finds the contacts of `clip` (made for `skeleton`): from its events or
  * from its motion (stance_contact_desc). stance_graph_create does this for
  * every footlock entry and clip; a compiled graph carries them. */
-stance_status stance_contacts_create(const stance_contact_desc *desc, const stance_clip *clip,
+STANCE_API stance_status stance_contacts_create(const stance_contact_desc *desc, const stance_clip *clip,
                                      const stance_skeleton *skeleton, const stance_allocator *allocator,
                                      stance_contacts **out, stance_error *err);
-void stance_contacts_destroy(stance_contacts *contacts); /* NULL is fine */
+STANCE_API void stance_contacts_destroy(stance_contacts *contacts); /* NULL is fine */
 
 /* ---- legs and root motion extraction (src/build/root_extract.c) ---------- */
 
@@ -231,11 +231,11 @@ void stance_contacts_destroy(stance_contacts *contacts); /* NULL is fine */
  * an IK control bone outside the leg (RobotExpressive) takes as knee the
  * joint nearest to it in the rest pose that is neither its ancestor nor its
  * descendant, and that joint's parent as hip. */
-stance_status stance_leg_find(const stance_skeleton *skeleton, int foot, int *hip, int *knee, stance_error *err);
+STANCE_API stance_status stance_leg_find(const stance_skeleton *skeleton, int foot, int *hip, int *knee, stance_error *err);
 /* The leg's length at the bind (rest) pose: |hip - knee| + |knee - foot| in
  * model units (stance_leg_find's hip and knee); the unit of every contact
  * and sliding threshold (stance/footlock.h). */
-stance_status stance_leg_length(const stance_skeleton *skeleton, int foot, float *out, stance_error *err);
+STANCE_API stance_status stance_leg_length(const stance_skeleton *skeleton, int foot, float *out, stance_error *err);
 
 typedef enum stance_root_mode {
     STANCE_ROOT_NONE = 0, /* the clip as it is */
@@ -248,13 +248,17 @@ typedef struct stance_root_desc {
     /* the pelvis (HIPS) or root bone (ROOT) by name; NULL or "" = found:
      * HIPS: stance_root_find_joint; ROOT: joint 0 */
     const char *joint;
+    /* 1: the pelvis' (root bone's) turn about +Y since time 0 goes into the
+     * path too (stance_clip_desc.root_yaw): the in-place pelvis keeps
+     * facing as at time 0 and the root turns; 0 = translation only. */
+    int yaw;
 } stance_root_desc;
 
 /* The pelvis: the first joint (in order) with translation keys in `clip`
  * that carries the legs (at least two of its child branches reach below it
  * by a quarter of the rest pose's height). *out = -1 and STANCE_ERR_NOT_FOUND
  * when none does. */
-stance_status stance_root_find_joint(const stance_skeleton *skeleton, const stance_clip *clip, int *out, stance_error *err);
+STANCE_API stance_status stance_root_find_joint(const stance_skeleton *skeleton, const stance_clip *clip, int *out, stance_error *err);
 
 /* An in-place copy of `clip` with a root path (docs/root-motion.md):
  * HIPS: the path at every key of the clip's grid is the pelvis' model-space
@@ -267,15 +271,19 @@ stance_status stance_root_find_joint(const stance_skeleton *skeleton, const stan
  * (the pelvis' height at the end differs from its height at the start) has
  * that residual spread linearly over the cycle (height - residual x t /
  * duration) so it loops without a pop.
+ * With desc->yaw, the pelvis' twist about +Y relative to time 0 (unwrapped)
+ * becomes the path's yaw, the path is p_h(t) - Y(yaw) p0_h (so the in-place
+ * pelvis stays over its spot at time 0) and the pelvis is expressed in the
+ * path's frame: position and rotation turned back by the yaw.
  * ROOT: joint 0's translation track becomes the path (its horizontal part,
  * relative to time 0) and joint 0 keeps its height.
  * NONE: an exact copy. The input may be compressed; the copy is exact. */
-stance_status stance_clip_extract_root(const stance_clip *clip, const stance_skeleton *skeleton, const stance_root_desc *desc,
+STANCE_API stance_status stance_clip_extract_root(const stance_clip *clip, const stance_skeleton *skeleton, const stance_root_desc *desc,
                                        const stance_allocator *allocator, stance_clip **out, stance_error *err);
 /* stance_clip_extract_root on every clip of the asset, in place (not with a
  * graph: it points at the clips). A clip without the joint's translation
  * keys is left as it is. On failure the clips done so far stay replaced. */
-stance_status stance_asset_extract_root(stance_asset *asset, const stance_root_desc *desc, stance_error *err);
+STANCE_API stance_status stance_asset_extract_root(stance_asset *asset, const stance_root_desc *desc, stance_error *err);
 
 /* ---- loading files written before the runtime bound compiled graphs ------
  * A .stance file's GRPH section of format 1 (written before stance 0.1's
@@ -288,18 +296,18 @@ stance_status stance_asset_extract_root(stance_asset *asset, const stance_root_d
  * a format-2 graph is bound as the runtime binds it. libstance_io's
  * loaders (stance_open_file, graph files naming a .stance) go through them,
  * so the CLI loads both forms. */
-stance_status stance_build_load_asset_memory(const void *bytes, size_t size, const stance_allocator *allocator,
+STANCE_API stance_status stance_build_load_asset_memory(const void *bytes, size_t size, const stance_allocator *allocator,
                                              stance_asset *out, stance_error *err);
-stance_status stance_build_load_asset_file(const char *path, const stance_allocator *allocator, stance_asset *out,
+STANCE_API stance_status stance_build_load_asset_file(const char *path, const stance_allocator *allocator, stance_asset *out,
                                            stance_error *err);
 
 /* ---- writing .stance files ------------------------------------------------ */
 /* Serializes the asset into one block from `allocator` (NULL = malloc);
  * free it with stance_asset_free_bytes and the same allocator. */
-stance_status stance_asset_save_memory(const stance_asset *asset, void **out_bytes,
+STANCE_API stance_status stance_asset_save_memory(const stance_asset *asset, void **out_bytes,
                                        size_t *out_size, const stance_allocator *allocator,
                                        stance_error *err);
-void stance_asset_free_bytes(void *bytes, size_t size, const stance_allocator *allocator);
+STANCE_API void stance_asset_free_bytes(void *bytes, size_t size, const stance_allocator *allocator);
 
 /* Saves the asset and, in a GRPH section, the graph `graph` describes,
  * compiled (`stance compile`; the section's format 2 is the graph as laid
@@ -309,14 +317,14 @@ void stance_asset_free_bytes(void *bytes, size_t size, const stance_allocator *a
  * bound without re-resolving a name or sampling a clip, which updates
  * exactly like a graph built from the same description. graph NULL =
  * stance_asset_save_memory. */
-stance_status stance_asset_save_graph_memory(const stance_asset *asset, const stance_graph_desc *graph,
+STANCE_API stance_status stance_asset_save_graph_memory(const stance_asset *asset, const stance_graph_desc *graph,
                                              void **out_bytes, size_t *out_size,
                                              const stance_allocator *allocator, stance_error *err);
 
 /* The same through a file: one write of the whole file. Messages start with the path. */
-stance_status stance_asset_save_file(const stance_asset *asset, const char *path,
+STANCE_API stance_status stance_asset_save_file(const stance_asset *asset, const char *path,
                                      stance_error *err);
-stance_status stance_asset_save_graph_file(const stance_asset *asset, const stance_graph_desc *graph,
+STANCE_API stance_status stance_asset_save_graph_file(const stance_asset *asset, const stance_graph_desc *graph,
                                            const char *path, stance_error *err);
 
 #ifdef __cplusplus

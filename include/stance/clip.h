@@ -54,6 +54,11 @@ typedef struct stance_clip_desc {
     const float *root_times;
     const float *root_values;
     float root_speed;                 /* declared speed m/s; 0 = path length / duration */
+    /* The path's rotation: root_key_count yaws (radians about +Y, the
+     * root's heading relative to the clip's frame, unwrapped: no jumps of
+     * 2 pi between keys, |yaw| <= 1e6), interpolated linearly; NULL = none
+     * (the root keeps its heading). Needs root_key_count > 0. */
+    const float *root_yaw;
 } stance_clip_desc;
 
 typedef struct stance_clip_event {
@@ -84,6 +89,7 @@ typedef struct stance_clip {
     const float *root_times, *root_values;
     int root_from_joint0;        /* 1 when the root path is joint 0's track */
     float root_speed;
+    const float *root_yaw;       /* root_key_count yaws (radians about +Y); NULL = no rotation */
     stance_allocator allocator;
     size_t bytes;                /* the one block holding the clip */
     /* NULL for an exact (dense) clip. A compressed clip (stance_clip_compress,
@@ -99,22 +105,22 @@ typedef struct stance_clip {
  * path within the limits of stance/base.h, rotations that normalize, events
  * inside the clip) and builds the clip in one allocation. The
  * skeleton gives the joint count and the rest values of unkeyed joints. */
-stance_status stance_clip_create(const stance_clip_desc *desc, const stance_skeleton *skeleton,
+STANCE_API stance_status stance_clip_create(const stance_clip_desc *desc, const stance_skeleton *skeleton,
                                  const stance_allocator *allocator, stance_clip **out,
                                  stance_error *err);
-void stance_clip_destroy(stance_clip *clip); /* NULL is fine */
+STANCE_API void stance_clip_destroy(stance_clip *clip); /* NULL is fine */
 
 /* Bytes of key data (times and values) the clip holds: for a compressed
  * clip the bytes its tracks take in the .stance encoding it is saved in
  * (grid, track heads, ranges, segment codes, coded keys, constants, root
  * path unless it is joint 0's stored translation). */
-size_t stance_clip_data_bytes(const stance_clip *clip);
+STANCE_API size_t stance_clip_data_bytes(const stance_clip *clip);
 
 /* 1 when the clip is compressed (lossy), 0 when exact. */
-int stance_clip_is_compressed(const stance_clip *clip);
+STANCE_API int stance_clip_is_compressed(const stance_clip *clip);
 /* The largest error measured when the clip was compressed (model units) and
  * the vertex distance it was measured at; 0 and 0 for an exact clip. */
-float stance_clip_max_error(const stance_clip *clip, float *vertex_distance);
+STANCE_API float stance_clip_max_error(const stance_clip *clip, float *vertex_distance);
 
 /* Per-instance sampling state. Zero-initialize. */
 typedef struct stance_cursor {
@@ -125,7 +131,7 @@ typedef struct stance_cursor {
 /* Samples at `time` (clamped to [0, duration]) into `out` (joint_count must
  * match). Forward playback moves the cursor over only the keys passed.
  * cursor may be NULL (binary search). time must be finite. */
-stance_status stance_clip_sample(const stance_clip *clip, float time, stance_cursor *cursor,
+STANCE_API stance_status stance_clip_sample(const stance_clip *clip, float time, stance_cursor *cursor,
                                  stance_pose *out, stance_error *err);
 
 /* Samples like stance_clip_sample and also writes the pose's rate of change
@@ -134,7 +140,7 @@ stance_status stance_clip_sample(const stance_clip *clip, float time, stance_cur
  * rotation vector of the key interval) in qx..qz with qw = 0; 0 inside a key
  * interval shorter than 10 us (a step). Used where a transition needs the
  * new state's velocity; costs one sample. */
-stance_status stance_clip_sample_velocity(const stance_clip *clip, float time, stance_cursor *cursor,
+STANCE_API stance_status stance_clip_sample_velocity(const stance_clip *clip, float time, stance_cursor *cursor,
                                           stance_pose *out, stance_pose *velocity, stance_error *err);
 
 /* An event crossed by playback: clip->events[index] at unwrapped time. */
@@ -151,16 +157,27 @@ typedef struct stance_event_hit {
  * at most hit_capacity are written, *hit_count gets how many were crossed
  * (more than capacity means some were dropped). *wraps counts loop wraps
  * (negative going back). Any output pointer may be NULL except new_time. */
-stance_status stance_clip_advance(const stance_clip *clip, float time, float dt, int loop,
+STANCE_API stance_status stance_clip_advance(const stance_clip *clip, float time, float dt, int loop,
                                   float *new_time, stance_event_hit *hits, int hit_capacity,
                                   int *hit_count, int *wraps, stance_error *err);
 
 /* Root position at `time` (clamped), from the root path. */
-stance_status stance_clip_root_position(const stance_clip *clip, float time, float out[3], stance_error *err);
+STANCE_API stance_status stance_clip_root_position(const stance_clip *clip, float time, float out[3], stance_error *err);
 /* The root's displacement from `time` over `dt` of playback, across wraps
- * when loop is set. */
-stance_status stance_clip_root_motion(const stance_clip *clip, float time, float dt, int loop,
+ * when loop is set. For a path with yaw, in the root's frame at `time` (as
+ * stance_clip_root_motion_yaw gives it). */
+STANCE_API stance_status stance_clip_root_motion(const stance_clip *clip, float time, float dt, int loop,
                                       float out[3], stance_error *err);
+/* The root's motion from `time` over `dt` of playback (across wraps when
+ * loop is set) as translation and rotation: out = the displacement in the
+ * root's frame at `time`, *yaw = the turn about +Y (radians) over the same
+ * playback; each cycle crossed adds its own (the path's end relative to
+ * its start, turned by the yaw reached so far). 0 yaw for a path without
+ * one. yaw may be NULL. */
+STANCE_API stance_status stance_clip_root_motion_yaw(const stance_clip *clip, float time, float dt, int loop,
+                                          float out[3], float *yaw, stance_error *err);
+/* The root's yaw at `time` (clamped), radians; 0 without one. */
+STANCE_API float stance_clip_root_yaw(const stance_clip *clip, float time);
 
 #ifdef __cplusplus
 }

@@ -32,41 +32,41 @@ typedef struct stance_controller stance_controller;
 
 /* Override layers must come in increasing priority; layers with initial
  * weight 0 start empty, the others play their entry state. */
-stance_status stance_controller_create(const stance_graph *graph, const stance_controller_desc *desc,
+STANCE_API stance_status stance_controller_create(const stance_graph *graph, const stance_controller_desc *desc,
                                        const stance_allocator *allocator, stance_controller **out,
                                        stance_error *err);
-void stance_controller_destroy(stance_controller *ctl); /* NULL is fine */
+STANCE_API void stance_controller_destroy(stance_controller *ctl); /* NULL is fine */
 
 /* Starts `state` (a global state id, e.g. from `stance gen-header`) on its layer. */
-stance_status stance_controller_set(stance_controller *ctl, int state, stance_error *err);
+STANCE_API stance_status stance_controller_set(stance_controller *ctl, int state, stance_error *err);
 /* Stops `state` if it is playing: its layer empties and fades out. */
-stance_status stance_controller_reset(stance_controller *ctl, int state, stance_error *err);
+STANCE_API stance_status stance_controller_reset(stance_controller *ctl, int state, stance_error *err);
 /* The instance's parameter setters (stance/params.h: the same checks and
  * messages); a NULL controller is STANCE_ERR_ARGUMENT. By name: through
  * stance_controller_instance and stance_instance_set_*_by_name. */
-stance_status stance_controller_set_float(stance_controller *ctl, int param, float value, stance_error *err);
-stance_status stance_controller_set_int(stance_controller *ctl, int param, int value, stance_error *err);
-stance_status stance_controller_set_bool(stance_controller *ctl, int param, int value, stance_error *err);
-stance_status stance_controller_set_trigger(stance_controller *ctl, int param, stance_error *err);
+STANCE_API stance_status stance_controller_set_float(stance_controller *ctl, int param, float value, stance_error *err);
+STANCE_API stance_status stance_controller_set_int(stance_controller *ctl, int param, int value, stance_error *err);
+STANCE_API stance_status stance_controller_set_bool(stance_controller *ctl, int param, int value, stance_error *err);
+STANCE_API stance_status stance_controller_set_trigger(stance_controller *ctl, int param, stance_error *err);
 
 /* Updates the controller's instance with `workspace` (see instance.h: the
  * same statuses and messages; a NULL controller is STANCE_ERR_ARGUMENT). */
-stance_status stance_controller_update(stance_controller *ctl, float dt, stance_workspace *workspace,
+STANCE_API stance_status stance_controller_update(stance_controller *ctl, float dt, stance_workspace *workspace,
                                        stance_error *err);
 
 /* Queries: a NULL controller or a layer out of range answers NULL, 0 or -1. */
 /* Events of the last update: the instance's (state entered/exited,
  * transitions, clip markers, clip finished) and the controller's
  * (STANCE_EVENT_STATE_ENDED, STANCE_EVENT_LAYER_SHOWN / _HIDDEN), in order. */
-const stance_event *stance_controller_events(const stance_controller *ctl, int *count);
+STANCE_API const stance_event *stance_controller_events(const stance_controller *ctl, int *count);
 
 /* The visible override layer (-1 for NULL), and 1 when a layer plays a state. */
-int stance_controller_visible_layer(const stance_controller *ctl);
-int stance_controller_layer_playing(const stance_controller *ctl, int layer);
+STANCE_API int stance_controller_visible_layer(const stance_controller *ctl);
+STANCE_API int stance_controller_layer_playing(const stance_controller *ctl, int layer);
 /* The layer's visibility share (exclusive layers sum to 1) or an additive layer's weight. */
-float stance_controller_layer_weight(const stance_controller *ctl, int layer);
+STANCE_API float stance_controller_layer_weight(const stance_controller *ctl, int layer);
 /* The state a layer plays, or -1 when it is empty. */
-int stance_controller_layer_state(const stance_controller *ctl, int layer);
+STANCE_API int stance_controller_layer_state(const stance_controller *ctl, int layer);
 
 /* The controller's instance, for queries and instance calls. Not stable
  * across stance_controller_reload: a reload destroys it and makes another,
@@ -76,8 +76,8 @@ int stance_controller_layer_state(const stance_controller *ctl, int layer);
  * refuses it (STANCE_ERR_ARGUMENT, "... destroyed ..."), and a debug build
  * (NDEBUG not defined) also fills the freed block with 0xDB bytes first. A
  * best effort, not a guarantee: the allocator may hand the block out again. */
-stance_instance *stance_controller_instance(stance_controller *ctl);
-const stance_graph *stance_controller_graph(const stance_controller *ctl);
+STANCE_API stance_instance *stance_controller_instance(stance_controller *ctl);
+STANCE_API const stance_graph *stance_controller_graph(const stance_controller *ctl);
 
 /* Hot reload: moves the running character onto `graph` (another version of
  * the same file): parameters, layers and states carry over where the names
@@ -106,9 +106,9 @@ const stance_graph *stance_controller_graph(const stance_controller *ctl);
  * both joint counts, so the pose never changes its joint count under the
  * caller; create a new controller for another character. The same skeleton
  * loaded again (a reloaded file's own copy) is accepted. */
-stance_status stance_controller_reload(stance_controller *ctl, const stance_graph *graph, char *report,
+STANCE_API stance_status stance_controller_reload(stance_controller *ctl, const stance_graph *graph, char *report,
                                        size_t report_size, stance_error *err);
-stance_status stance_controller_reload_ws(stance_controller *ctl, const stance_graph *graph,
+STANCE_API stance_status stance_controller_reload_ws(stance_controller *ctl, const stance_graph *graph,
                                           const stance_workspace *workspace, char *report, size_t report_size,
                                           stance_error *err);
 

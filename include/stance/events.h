@@ -37,7 +37,7 @@ typedef struct stance_event {
 } stance_event;
 
 /* Events recorded by the last update, in order. *dropped gets how many did not fit. */
-const stance_event *stance_instance_events(const stance_instance *inst, int *count, int *dropped);
+STANCE_API const stance_event *stance_instance_events(const stance_instance *inst, int *count, int *dropped);
 
 #ifdef __cplusplus
 }

@@ -91,7 +91,7 @@ typedef struct stance_contacts {
 
 /* 1 if `foot` (an index into contacts->feet) is planted at clip `time`
  * (clamped to the clip; nearest sample), else 0; 0 for a bad index. */
-int stance_contacts_planted(const stance_contacts *contacts, int foot, float time);
+STANCE_API int stance_contacts_planted(const stance_contacts *contacts, int foot, float time);
 
 /* ---- locking: per character, per frame ------------------------------------ */
 
@@ -186,7 +186,7 @@ typedef struct stance_footlock_state {
  * animation;
  * `local` and `model` (model = stance_local_to_model of local, root NULL) are
  * corrected in place; dt >= 0 is the frame's time step. */
-stance_status stance_footlock_apply(const stance_footlock_desc *desc, stance_footlock_state *state,
+STANCE_API stance_status stance_footlock_apply(const stance_footlock_desc *desc, stance_footlock_state *state,
                                     const float *contact, const stance_transform *root, float dt,
                                     const stance_skeleton *skeleton, stance_pose *local,
                                     stance_pose *model, stance_error *err);

@@ -14,7 +14,7 @@ extern "C" {
 /* prefix: the enum prefix in upper case (NULL = "ANIM"); source: named in
  * the header's comment. Names become upper-case identifiers (other
  * characters -> '_'); states are MACHINE_STATE. Fails on a name clash. */
-stance_status stance_write_id_header(FILE *out, const stance_graph *graph, const char *prefix, const char *source,
+STANCE_API stance_status stance_write_id_header(FILE *out, const stance_graph *graph, const char *prefix, const char *source,
                                      stance_error *err);
 
 #ifdef __cplusplus

@@ -135,52 +135,52 @@ typedef struct stance_workspace stance_workspace;
  * pointer), or STANCE_PARAM_FLOAT / STANCE_LAYER_OVERRIDE (a kind).
  * Indices are global (a state's index counts the states of every machine
  * before it). Transitions and conditions: stance/graph_query.h. */
-void stance_graph_destroy(stance_graph *graph); /* NULL is fine */
+STANCE_API void stance_graph_destroy(stance_graph *graph); /* NULL is fine */
 
-const stance_skeleton *stance_graph_skeleton(const stance_graph *graph);
+STANCE_API const stance_skeleton *stance_graph_skeleton(const stance_graph *graph);
 
 /* parameters (what stance/params.h sets) */
-int stance_graph_param_count(const stance_graph *graph);
-int stance_graph_find_param(const stance_graph *graph, const char *name);          /* -1 if none */
-const char *stance_graph_param_name(const stance_graph *graph, int param);
-stance_param_type stance_graph_param_type(const stance_graph *graph, int param);
+STANCE_API int stance_graph_param_count(const stance_graph *graph);
+STANCE_API int stance_graph_find_param(const stance_graph *graph, const char *name);          /* -1 if none */
+STANCE_API const char *stance_graph_param_name(const stance_graph *graph, int param);
+STANCE_API stance_param_type stance_graph_param_type(const stance_graph *graph, int param);
 /* The closest known parameter name to `name` (edit distance), for messages. */
-const char *stance_graph_closest_param(const stance_graph *graph, const char *name);
+STANCE_API const char *stance_graph_closest_param(const stance_graph *graph, const char *name);
 
 /* machines and their states */
-int stance_graph_machine_count(const stance_graph *graph);
-int stance_graph_find_machine(const stance_graph *graph, const char *name);
-const char *stance_graph_machine_name(const stance_graph *graph, int machine);
-int stance_graph_state_count(const stance_graph *graph);                           /* all machines */
+STANCE_API int stance_graph_machine_count(const stance_graph *graph);
+STANCE_API int stance_graph_find_machine(const stance_graph *graph, const char *name);
+STANCE_API const char *stance_graph_machine_name(const stance_graph *graph, int machine);
+STANCE_API int stance_graph_state_count(const stance_graph *graph);                           /* all machines */
 /* A state's global index: "Machine/State", or a bare state name when unique. -1 if none. */
-int stance_graph_find_state(const stance_graph *graph, const char *name);
-const char *stance_graph_state_name(const stance_graph *graph, int state);
-int stance_graph_state_machine(const stance_graph *graph, int state);
+STANCE_API int stance_graph_find_state(const stance_graph *graph, const char *name);
+STANCE_API const char *stance_graph_state_name(const stance_graph *graph, int state);
+STANCE_API int stance_graph_state_machine(const stance_graph *graph, int state);
 /* A state's fade time (controller: switch and layer fade time; 0 = uniform)
  * and whether it plays once. */
-float stance_graph_state_fade_time(const stance_graph *graph, int state);
-int stance_graph_state_once(const stance_graph *graph, int state);
+STANCE_API float stance_graph_state_fade_time(const stance_graph *graph, int state);
+STANCE_API int stance_graph_state_once(const stance_graph *graph, int state);
 
 /* layers */
-int stance_graph_layer_count(const stance_graph *graph);
-int stance_graph_find_layer(const stance_graph *graph, const char *name);
-const char *stance_graph_layer_name(const stance_graph *graph, int layer);
-int stance_graph_layer_machine(const stance_graph *graph, int layer);
-int stance_graph_layer_priority(const stance_graph *graph, int layer);
-stance_layer_mode stance_graph_layer_mode(const stance_graph *graph, int layer);
+STANCE_API int stance_graph_layer_count(const stance_graph *graph);
+STANCE_API int stance_graph_find_layer(const stance_graph *graph, const char *name);
+STANCE_API const char *stance_graph_layer_name(const stance_graph *graph, int layer);
+STANCE_API int stance_graph_layer_machine(const stance_graph *graph, int layer);
+STANCE_API int stance_graph_layer_priority(const stance_graph *graph, int layer);
+STANCE_API stance_layer_mode stance_graph_layer_mode(const stance_graph *graph, int layer);
 
 /* clips: the distinct clips the graph's states play (clip states and blend
  * entries), in order of first use: writes up to `capacity`, returns how many
  * there are. */
-int stance_graph_clips(const stance_graph *graph, const stance_clip **clips, int capacity);
+STANCE_API int stance_graph_clips(const stance_graph *graph, const stance_clip **clips, int capacity);
 
 /* IK entries */
-int stance_graph_ik_count(const stance_graph *graph);
-int stance_graph_find_ik(const stance_graph *graph, const char *name);             /* -1 if none */
+STANCE_API int stance_graph_ik_count(const stance_graph *graph);
+STANCE_API int stance_graph_find_ik(const stance_graph *graph, const char *name);             /* -1 if none */
 /* Entry `ik`'s kind (a stance_ik_kind), -1 when the graph is NULL or ik is out of range. */
-int stance_graph_ik_kind(const stance_graph *graph, int ik);
+STANCE_API int stance_graph_ik_kind(const stance_graph *graph, int ik);
 /* Entry `ik`'s contacts for `clip` (one of stance_graph_clips), NULL if none. */
-const stance_contacts *stance_graph_ik_contacts(const stance_graph *graph, int ik, const stance_clip *clip);
+STANCE_API const stance_contacts *stance_graph_ik_contacts(const stance_graph *graph, int ik, const stance_clip *clip);
 
 #ifdef __cplusplus
 }

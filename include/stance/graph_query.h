@@ -39,24 +39,24 @@ typedef struct stance_condition_info {
 } stance_condition_info;
 
 /* Transitions of every machine; 0 for NULL. */
-int stance_graph_transition_count(const stance_graph *graph);
+STANCE_API int stance_graph_transition_count(const stance_graph *graph);
 /* Fills *out for transition `transition`; STANCE_ERR_ARGUMENT for NULL or an index out of range. */
-stance_status stance_graph_transition(const stance_graph *graph, int transition, stance_transition_info *out,
+STANCE_API stance_status stance_graph_transition(const stance_graph *graph, int transition, stance_transition_info *out,
                                       stance_error *err);
 /* Fills *out for condition `condition` (0..condition_count-1) of a transition
  * (STANCE_ERR_ARGUMENT as above). */
-stance_status stance_graph_condition(const stance_graph *graph, int transition, int condition,
+STANCE_API stance_status stance_graph_condition(const stance_graph *graph, int transition, int condition,
                                      stance_condition_info *out, stance_error *err);
 /* The first global state of a machine and how many it has (a machine's states
  * are consecutive); STANCE_ERR_ARGUMENT for NULL or a bad machine. */
-stance_status stance_graph_machine_states(const stance_graph *graph, int machine, int *first, int *count,
+STANCE_API stance_status stance_graph_machine_states(const stance_graph *graph, int machine, int *first, int *count,
                                           stance_error *err);
 /* The machine's entry state (global), -1 for a bad machine. */
-int stance_graph_machine_entry(const stance_graph *graph, int machine);
+STANCE_API int stance_graph_machine_entry(const stance_graph *graph, int machine);
 /* How a state moves: clip, blend space or nested machine; -1 for a bad state. */
-int stance_graph_state_motion(const stance_graph *graph, int state);
+STANCE_API int stance_graph_state_motion(const stance_graph *graph, int state);
 /* "<", ">=", "==", "true", ...: the operator's text; "?" for an unknown one. */
-const char *stance_compare_symbol(stance_compare op);
+STANCE_API const char *stance_compare_symbol(stance_compare op);
 
 #ifdef __cplusplus
 }

@@ -39,29 +39,29 @@ typedef struct stance_graphfile stance_graphfile;
  * written before GRPH format 2 is rebuilt from its description): its graph
  * and asset are the file's, and no asset option may be given. So hot
  * reload takes either form. */
-stance_status stance_graphfile_load(const char *path, const stance_graphfile_options *opt,
+STANCE_API stance_status stance_graphfile_load(const char *path, const stance_graphfile_options *opt,
                                     stance_graphfile **out, stance_error *err);
 /* The same from a NUL-terminated text. display_name starts the messages
  * (NULL = "<string>"); base_dir anchors a relative asset path (NULL = the
  * working directory). */
-stance_status stance_graphfile_load_string(const char *text, const char *display_name,
+STANCE_API stance_status stance_graphfile_load_string(const char *text, const char *display_name,
                                            const char *base_dir,
                                            const stance_graphfile_options *opt,
                                            stance_graphfile **out, stance_error *err);
-void stance_graphfile_destroy(stance_graphfile *gf); /* NULL is fine */
+STANCE_API void stance_graphfile_destroy(stance_graphfile *gf); /* NULL is fine */
 
-const stance_graph *stance_graphfile_graph(const stance_graphfile *gf);
-const stance_skeleton *stance_graphfile_skeleton(const stance_graphfile *gf);
-const stance_asset *stance_graphfile_asset(const stance_graphfile *gf);
+STANCE_API const stance_graph *stance_graphfile_graph(const stance_graphfile *gf);
+STANCE_API const stance_skeleton *stance_graphfile_skeleton(const stance_graphfile *gf);
+STANCE_API const stance_asset *stance_graphfile_asset(const stance_graphfile *gf);
 /* The name messages use: the path as given, or the display name. */
-const char *stance_graphfile_name(const stance_graphfile *gf);
+STANCE_API const char *stance_graphfile_name(const stance_graphfile *gf);
 /* Where the asset came from: "builtin", the path loaded, or "(borrowed)". */
-const char *stance_graphfile_asset_name(const stance_graphfile *gf);
+STANCE_API const char *stance_graphfile_asset_name(const stance_graphfile *gf);
 /* The description the graph was built from; valid while gf lives. Layer
  * masks are expanded to per-joint weights, "speed_of:" positions to numbers
  * and "any_of" groups to condition groups. NULL for a compiled graph (the
  * graph's queries, stance_graph_*, describe it). */
-const stance_graph_desc *stance_graphfile_desc(const stance_graphfile *gf);
+STANCE_API const stance_graph_desc *stance_graphfile_desc(const stance_graphfile *gf);
 
 #ifdef __cplusplus
 }

@@ -76,7 +76,7 @@ typedef struct stance_two_bone_result {
  * straight chain without a pole: bends about `hinge` (or a fixed
  * perpendicular); a zero-length bone: nothing changes (result->degenerate).
  * result may be NULL. */
-stance_status stance_ik_two_bone(const stance_two_bone_desc *desc, float weight,
+STANCE_API stance_status stance_ik_two_bone(const stance_two_bone_desc *desc, float weight,
                                  const stance_skeleton *skeleton, stance_pose *local,
                                  const stance_pose *model, stance_two_bone_result *result,
                                  stance_error *err);
@@ -117,7 +117,7 @@ typedef struct stance_aim_result {
  * and the direction from the end joint to the target, clamped to its limit;
  * the end joint then twists for `up`. New local rotations are blended with
  * the old ones by `weight` in [0, 1]. result may be NULL. */
-stance_status stance_ik_aim(const stance_aim_desc *desc, float weight,
+STANCE_API stance_status stance_ik_aim(const stance_aim_desc *desc, float weight,
                             const stance_skeleton *skeleton, stance_pose *local,
                             const stance_pose *model, stance_aim_result *result,
                             stance_error *err);

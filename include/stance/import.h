@@ -79,11 +79,12 @@ typedef struct stance_import_options {
      * root bone (NULL = found). Not applied to .stance files. */
     int root_motion;
     const char *root_joint;
+    int root_yaw;              /* 1: the path takes the pelvis' yaw too (stance_root_desc.yaw) */
 } stance_import_options;
 
 /* Writes each kept warning as one line, `prefix` first, then how many
  * more there were. */
-void stance_import_warnings_print(const stance_import_warnings *warnings, const char *prefix, FILE *f);
+STANCE_API void stance_import_warnings_print(const stance_import_warnings *warnings, const char *prefix, FILE *f);
 
 /* Imports `path` (opt may be NULL). The skeleton is the union of the skin
  * joints of all meshes, plus the nodes between them and their common root
@@ -109,7 +110,7 @@ void stance_import_warnings_print(const stance_import_warnings *warnings, const 
  * naming the joint. BVH files are pre-scanned before assimp
  * reads them (bvh_scan.h). Key memory is checked against opt->max_memory
  * before it is allocated. Messages start with the path. */
-stance_status stance_import_file(const char *path, const stance_import_options *opt,
+STANCE_API stance_status stance_import_file(const char *path, const stance_import_options *opt,
                                  const stance_allocator *allocator, stance_asset *out,
                                  stance_error *err);
 
@@ -117,7 +118,7 @@ stance_status stance_import_file(const char *path, const stance_import_options *
  * stance_asset_load_file, and a compiled graph written before format 2 is
  * rebuilt from its description), as stored (opt->scale does not apply),
  * anything else through stance_import_file. */
-stance_status stance_open_file(const char *path, const stance_import_options *opt,
+STANCE_API stance_status stance_open_file(const char *path, const stance_import_options *opt,
                                const stance_allocator *allocator, stance_asset *out,
                                stance_error *err);
 

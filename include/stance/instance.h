@@ -33,15 +33,15 @@ extern "C" {
  * that does not fit is refused (update returns STANCE_ERR_MEMORY;
  * stance_workspace_fits says why). One thread at a time uses a workspace;
  * nothing in it outlives an update. */
-stance_status stance_workspace_create(const stance_graph *graph, const stance_allocator *allocator,
+STANCE_API stance_status stance_workspace_create(const stance_graph *graph, const stance_allocator *allocator,
                                       stance_workspace **out, stance_error *err);
-void stance_workspace_destroy(stance_workspace *workspace); /* NULL is fine */
+STANCE_API void stance_workspace_destroy(stance_workspace *workspace); /* NULL is fine */
 /* What create allocates for `graph`, and a workspace's size; 0 for NULL. */
-size_t stance_workspace_bytes(const stance_graph *graph);
-size_t stance_workspace_size(const stance_workspace *workspace);
+STANCE_API size_t stance_workspace_bytes(const stance_graph *graph);
+STANCE_API size_t stance_workspace_size(const stance_workspace *workspace);
 /* STANCE_OK when `workspace` serves `graph`; else STANCE_ERR_MEMORY naming
  * both sizes (STANCE_ERR_ARGUMENT for NULL). */
-stance_status stance_workspace_fits(const stance_workspace *workspace, const stance_graph *graph,
+STANCE_API stance_status stance_workspace_fits(const stance_workspace *workspace, const stance_graph *graph,
                                     stance_error *err);
 
 typedef enum stance_history {
@@ -59,21 +59,21 @@ typedef struct stance_instance_desc {
 } stance_instance_desc;
 
 /* desc may be NULL (all defaults). */
-stance_status stance_instance_create_ex(const stance_graph *graph, const stance_instance_desc *desc,
+STANCE_API stance_status stance_instance_create_ex(const stance_graph *graph, const stance_instance_desc *desc,
                                         const stance_allocator *allocator, stance_instance **out,
                                         stance_error *err);
-stance_status stance_instance_create(const stance_graph *graph, const stance_allocator *allocator,
+STANCE_API stance_status stance_instance_create(const stance_graph *graph, const stance_allocator *allocator,
                                      stance_instance **out, stance_error *err);
 /* Bytes of the instance's one block (its whole persistent state) and the
  * graph it runs; 0 and NULL for a NULL (or destroyed) instance. */
-size_t stance_instance_bytes(const stance_instance *instance);
-const stance_graph *stance_instance_graph(const stance_instance *instance);
-void stance_instance_destroy(stance_instance *instance); /* NULL is fine */
+STANCE_API size_t stance_instance_bytes(const stance_instance *instance);
+STANCE_API const stance_graph *stance_instance_graph(const stance_instance *instance);
+STANCE_API void stance_instance_destroy(stance_instance *instance); /* NULL is fine */
 /* Copies the whole state of src into dst (same graph, same desc; else
  * STANCE_ERR_ARGUMENT and dst unchanged). */
-stance_status stance_instance_copy(stance_instance *dst, const stance_instance *src, stance_error *err);
+STANCE_API stance_status stance_instance_copy(stance_instance *dst, const stance_instance *src, stance_error *err);
 /* Back to the initial state: parameters at their defaults, entry states, time 0. */
-stance_status stance_instance_reset(stance_instance *instance, stance_error *err);
+STANCE_API stance_status stance_instance_reset(stance_instance *instance, stance_error *err);
 
 /* ---- saved states: rollback, replays, rewinds ----------------------------------
  * An instance's whole persistent state (everything an update reads: the
@@ -98,16 +98,16 @@ stance_status stance_instance_reset(stance_instance *instance, stance_error *err
  * STANCE_ERR_ARGUMENT for another graph or desc, STANCE_ERR_UNSUPPORTED for
  * another format version, STANCE_ERR_FORMAT for a buffer that is not a
  * state, of the wrong size, corrupt or with a value out of range. */
-stance_status stance_instance_state_size(const stance_graph *graph, const stance_instance_desc *desc, size_t *size,
+STANCE_API stance_status stance_instance_state_size(const stance_graph *graph, const stance_instance_desc *desc, size_t *size,
                                          stance_error *err);
-stance_status stance_instance_save(const stance_instance *instance, void *buf, size_t size, stance_error *err);
-stance_status stance_instance_restore(stance_instance *instance, const void *buf, size_t size, stance_error *err);
+STANCE_API stance_status stance_instance_save(const stance_instance *instance, void *buf, size_t size, stance_error *err);
+STANCE_API stance_status stance_instance_restore(stance_instance *instance, const void *buf, size_t size, stance_error *err);
 
 /* Overrides every transition's switch mode / blend time / easing (for
  * experiments and the lab). mode < 0, blend_time <= 0, easing < 0 = no
  * override; a mode or easing past the last is STANCE_ERR_ARGUMENT, a blend
  * time not finite or over 60 s STANCE_ERR_VALUE (nothing changes). */
-stance_status stance_instance_override_switch(stance_instance *inst, int mode, float blend_time, int easing,
+STANCE_API stance_status stance_instance_override_switch(stance_instance *inst, int mode, float blend_time, int easing,
                                               stance_error *err);
 
 #define STANCE_UPDATE_NO_TRANSITIONS 1 /* update flag: start no transition this update */
@@ -121,28 +121,34 @@ stance_status stance_instance_override_switch(stance_instance *inst, int mode, f
  * moves, and no velocity is ever taken over such a step. workspace: see
  * above (NULL: STANCE_ERR_ARGUMENT; one that does not fit the graph:
  * STANCE_ERR_MEMORY, the message as stance_workspace_fits's). */
-stance_status stance_instance_update(stance_instance *inst, float dt, stance_workspace *workspace,
+STANCE_API stance_status stance_instance_update(stance_instance *inst, float dt, stance_workspace *workspace,
                                      stance_error *err);
-stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags,
+STANCE_API stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigned flags,
                                         stance_workspace *workspace, stance_error *err);
 /* Updates instances[0..count) in order with one workspace, exactly as
  * count calls of stance_instance_update (bit for bit). The instances may
  * belong to different graphs that fit the workspace. Returns the first
  * error (its message names the instance's index), after updating all the
  * others. */
-stance_status stance_instances_update(stance_instance *const *instances, int count, float dt,
+STANCE_API stance_status stance_instances_update(stance_instance *const *instances, int count, float dt,
                                       stance_workspace *workspace, stance_error *err);
 
 /* ---- what the last update made ------------------------------------------------
  * Queries: a NULL (or destroyed) instance answers NULL, 0 or zeros. */
-const stance_pose *stance_instance_local_pose(const stance_instance *inst);
-const stance_pose *stance_instance_model_pose(const stance_instance *inst);
+STANCE_API const stance_pose *stance_instance_local_pose(const stance_instance *inst);
+STANCE_API const stance_pose *stance_instance_model_pose(const stance_instance *inst);
 /* Root displacement of the last update (the base layer's motion, model
- * space); out NULL writes nothing. */
-void stance_instance_root_motion(const stance_instance *inst, float out[3]);
+ * space: in the root's frame at the update's start); out NULL writes nothing. */
+STANCE_API void stance_instance_root_motion(const stance_instance *inst, float out[3]);
+/* The root's turn in the last update (radians about the root's up axis):
+ * the base layer's clips' root yaw (stance_clip_root_motion_yaw), weighted
+ * like the translation through blends and crossfades. Unless the caller
+ * owns the root, the world root moved by the translation and then turned by
+ * this about its own +Y. 0 for clips without root yaw. */
+STANCE_API float stance_instance_root_yaw(const stance_instance *inst);
 /* Clips sampled by the last update (a cost measure). */
-int stance_instance_clips_sampled(const stance_instance *inst);
-float stance_instance_time(const stance_instance *inst);
+STANCE_API int stance_instance_clips_sampled(const stance_instance *inst);
+STANCE_API float stance_instance_time(const stance_instance *inst);
 
 /* ---- the world root, the ground, IK targets ----------------------------------- */
 
@@ -157,29 +163,29 @@ float stance_instance_time(const stance_instance *inst);
  * the limits of stance/base.h (|t| <= STANCE_MAX_TRANSLATION, |s| in
  * [STANCE_MIN_SCALE, STANCE_MAX_SCALE]), the rule the footlock stage uses
  * too; else STANCE_ERR_VALUE naming the limit. */
-stance_status stance_instance_set_root(stance_instance *inst, const stance_transform *root, int teleport,
+STANCE_API stance_status stance_instance_set_root(stance_instance *inst, const stance_transform *root, int teleport,
                                        stance_error *err);
 /* The world root now (the identity for a NULL instance; out NULL writes nothing). */
-void stance_instance_root(const stance_instance *inst, stance_transform *out);
+STANCE_API void stance_instance_root(const stance_instance *inst, stance_transform *out);
 /* The ground under world (x, z) for the footlock entries; fn NULL = flat
  * ground at the root's height. */
-stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn fn, void *user,
+STANCE_API stance_status stance_instance_set_ground(stance_instance *inst, stance_ground_fn fn, void *user,
                                          stance_error *err);
 /* The target of a two_bone or aim entry, in model space (the character's
  * own space; a position within the limits of stance/base.h), and how much of
  * the solve shows, in [0, 1] (0, the initial value, leaves the pose as the
  * layers made it). Kept until set again;
  * reset returns it to weight 0. */
-stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const float target[3], float weight,
+STANCE_API stance_status stance_instance_set_ik_target(stance_instance *inst, int ik, const float target[3], float weight,
                                             stance_error *err);
 /* The pole of a two_bone entry, in model space (a position within the
  * limits of stance/base.h): the knee (the middle joint)
  * bends towards it (stance_two_bone_desc.pole). NULL clears it: the bend of
  * the layers' pose is kept, as before any pole was set. Kept until set
  * again; reset clears it; hot reload keeps it with the target. */
-stance_status stance_instance_set_ik_pole(stance_instance *inst, int ik, const float pole[3], stance_error *err);
+STANCE_API stance_status stance_instance_set_ik_pole(stance_instance *inst, int ik, const float pole[3], stance_error *err);
 /* The lock state of footlock entry `ik` after the last update (NULL for a bad index). */
-const stance_footlock_state *stance_instance_footlock_state(const stance_instance *inst, int ik);
+STANCE_API const stance_footlock_state *stance_instance_footlock_state(const stance_instance *inst, int ik);
 
 /* ---- machines ------------------------------------------------------------------
  * What a machine is doing. */
@@ -192,7 +198,7 @@ typedef struct stance_machine_status {
     stance_switch_mode mode;
 } stance_machine_status;
 /* STANCE_ERR_ARGUMENT for a NULL instance or out, or a machine out of range. */
-stance_status stance_instance_machine_status(const stance_instance *inst, int machine,
+STANCE_API stance_status stance_instance_machine_status(const stance_instance *inst, int machine,
                                              stance_machine_status *out, stance_error *err);
 /* Switches the machine that owns `state` to it, like a transition with this
  * mode, easing and blend time (blend_time <= 0 or mode cut: at once). The
@@ -200,7 +206,7 @@ stance_status stance_instance_machine_status(const stance_instance *inst, int ma
  * update's list); until then stance_instance_machine_status reports the
  * state asked for, and a later play on the same machine replaces it. Used
  * by the gameplay controller; the state may be the current one (a restart). */
-stance_status stance_instance_play(stance_instance *inst, int state, stance_switch_mode mode, stance_easing easing,
+STANCE_API stance_status stance_instance_play(stance_instance *inst, int state, stance_switch_mode mode, stance_easing easing,
                                    float blend_time, stance_error *err);
 
 /* ---- layers ------------------------------------------------------------------
@@ -210,18 +216,18 @@ stance_status stance_instance_play(stance_instance *inst, int state, stance_swit
  * towards it. The weight must be finite in [0, 1] and fade_time finite in
  * [0, 60] s (else STANCE_ERR_VALUE); a bad layer, or a weight other than 1
  * for layer 0, is STANCE_ERR_ARGUMENT. */
-stance_status stance_instance_set_layer_weight(stance_instance *inst, int layer, float weight,
+STANCE_API stance_status stance_instance_set_layer_weight(stance_instance *inst, int layer, float weight,
                                                float fade_time, stance_error *err);
 /* Current layer weight (after fades) and the target it moves to; 0 for a
  * NULL instance or a layer out of range. */
-float stance_instance_layer_weight(const stance_instance *inst, int layer);
-float stance_instance_layer_target(const stance_instance *inst, int layer);
+STANCE_API float stance_instance_layer_weight(const stance_instance *inst, int layer);
+STANCE_API float stance_instance_layer_target(const stance_instance *inst, int layer);
 /* A disabled layer's machine neither plays nor reports events (weight 0
  * layers still play). Layer 0 cannot be disabled (STANCE_ERR_ARGUMENT). */
-stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer, int enabled,
+STANCE_API stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer, int enabled,
                                                 stance_error *err);
 /* 1 when enabled; 0 when disabled, for a NULL instance or a layer out of range. */
-int stance_instance_layer_enabled(const stance_instance *inst, int layer);
+STANCE_API int stance_instance_layer_enabled(const stance_instance *inst, int layer);
 
 /* ---- hot reload ----------------------------------------------------------------
  * Moves what can be moved from `from` (an instance of another graph, e.g.
@@ -231,7 +237,7 @@ int stance_instance_layer_enabled(const stance_instance *inst, int layer);
  * same name and kind (locks only with the same leg count). What has no
  * counterpart is listed in `report` (may be NULL); a NULL instance is
  * STANCE_ERR_ARGUMENT (nothing moves). */
-stance_status stance_instance_transfer(stance_instance *to, const stance_instance *from, char *report,
+STANCE_API stance_status stance_instance_transfer(stance_instance *to, const stance_instance *from, char *report,
                                        size_t report_size, stance_error *err);
 
 #ifdef __cplusplus

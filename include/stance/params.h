@@ -30,26 +30,26 @@ extern "C" {
 /* value finite; on an int parameter, floor(value) within
  * +-STANCE_PARAM_INT_MAX. A float parameter with damping moves towards it
  * (stance_param_desc.damping); the others take it at once. */
-stance_status stance_instance_set_float(stance_instance *inst, int param, float value, stance_error *err);
+STANCE_API stance_status stance_instance_set_float(stance_instance *inst, int param, float value, stance_error *err);
 /* value within +-STANCE_PARAM_INT_MAX. */
-stance_status stance_instance_set_int(stance_instance *inst, int param, int value, stance_error *err);
+STANCE_API stance_status stance_instance_set_int(stance_instance *inst, int param, int value, stance_error *err);
 /* value 0 or 1. */
-stance_status stance_instance_set_bool(stance_instance *inst, int param, int value, stance_error *err);
+STANCE_API stance_status stance_instance_set_bool(stance_instance *inst, int param, int value, stance_error *err);
 /* Sets the trigger; a transition that reads it consumes it. */
-stance_status stance_instance_set_trigger(stance_instance *inst, int param, stance_error *err);
+STANCE_API stance_status stance_instance_set_trigger(stance_instance *inst, int param, stance_error *err);
 /* The value the graph currently sees (after damping; bool and trigger 0 or
  * 1). A query: 0 for a NULL instance or an index out of range. */
-float stance_instance_param(const stance_instance *inst, int param);
+STANCE_API float stance_instance_param(const stance_instance *inst, int param);
 
-stance_status stance_instance_set_float_by_name(stance_instance *inst, const char *name, float value,
+STANCE_API stance_status stance_instance_set_float_by_name(stance_instance *inst, const char *name, float value,
                                                 stance_error *err);
-stance_status stance_instance_set_int_by_name(stance_instance *inst, const char *name, int value, stance_error *err);
-stance_status stance_instance_set_bool_by_name(stance_instance *inst, const char *name, int value, stance_error *err);
-stance_status stance_instance_set_trigger_by_name(stance_instance *inst, const char *name, stance_error *err);
+STANCE_API stance_status stance_instance_set_int_by_name(stance_instance *inst, const char *name, int value, stance_error *err);
+STANCE_API stance_status stance_instance_set_bool_by_name(stance_instance *inst, const char *name, int value, stance_error *err);
+STANCE_API stance_status stance_instance_set_trigger_by_name(stance_instance *inst, const char *name, stance_error *err);
 /* stance_instance_param by name into *value (any type): an unknown name is
  * STANCE_ERR_NOT_FOUND naming the closest known one, a NULL instance, name
  * or value STANCE_ERR_ARGUMENT; *value is written only on success. */
-stance_status stance_instance_param_by_name(const stance_instance *inst, const char *name, float *value,
+STANCE_API stance_status stance_instance_param_by_name(const stance_instance *inst, const char *name, float *value,
                                             stance_error *err);
 
 #ifdef __cplusplus

@@ -55,10 +55,10 @@ typedef struct stance_skeleton {
  * the limits of stance/base.h and its chain rule: the product of the largest
  * |rest scale| down every chain <= STANCE_MAX_SCALE; rotations that
  * normalize) and creates the skeleton in one allocation. */
-stance_status stance_skeleton_create(const stance_skeleton_desc *desc,
+STANCE_API stance_status stance_skeleton_create(const stance_skeleton_desc *desc,
                                      const stance_allocator *allocator, /* NULL = malloc */
                                      stance_skeleton **out, stance_error *err);
-void stance_skeleton_destroy(stance_skeleton *skeleton); /* NULL is fine */
+STANCE_API void stance_skeleton_destroy(stance_skeleton *skeleton); /* NULL is fine */
 
 /* A joint order under which local-to-model (and so every update) runs 4
  * joints at a time: consecutive joints that depend on none of each other,
@@ -68,14 +68,14 @@ void stance_skeleton_destroy(stance_skeleton *skeleton); /* NULL is fine */
  * position i (parents still come before children; a single root stays
  * joint 0). The importers build skeletons in this order; a skeleton in any
  * other order works the same, at the speed of its chains. */
-stance_status stance_skeleton_fast_order(const int *parents, int joint_count, int *order, stance_error *err);
+STANCE_API stance_status stance_skeleton_fast_order(const int *parents, int joint_count, int *order, stance_error *err);
 
 /* The joint's name; "" for an index out of range. */
-const char *stance_skeleton_joint_name(const stance_skeleton *skeleton, int joint);
+STANCE_API const char *stance_skeleton_joint_name(const stance_skeleton *skeleton, int joint);
 /* The index of a joint by exact name, or -1. */
-int stance_skeleton_find(const stance_skeleton *skeleton, const char *name);
+STANCE_API int stance_skeleton_find(const stance_skeleton *skeleton, const char *name);
 /* 1 when `joint` is `ancestor` or lies below it, else 0. */
-int stance_skeleton_is_descendant(const stance_skeleton *skeleton, int joint, int ancestor);
+STANCE_API int stance_skeleton_is_descendant(const stance_skeleton *skeleton, int joint, int ancestor);
 
 /* ---- joint sets (masks): a weight in [0, 1] per joint -------------------
  * Each writes skeleton->joint_count floats into `weights` (caller-owned). */
@@ -83,15 +83,15 @@ int stance_skeleton_is_descendant(const stance_skeleton *skeleton, int joint, in
 /* `weight` on `root_joint` and every joint below it, 0 elsewhere. With
  * falloff > 0 the weight ramps in over the first `falloff` levels below the
  * root: depth d gets weight * min(1, (d + 1) / (falloff + 1)). */
-stance_status stance_mask_subtree(const stance_skeleton *skeleton, int root_joint,
+STANCE_API stance_status stance_mask_subtree(const stance_skeleton *skeleton, int root_joint,
                                   float weight, int falloff, float *weights,
                                   stance_error *err);
 /* `weight` on each named joint (only those joints), 0 elsewhere. */
-stance_status stance_mask_names(const stance_skeleton *skeleton, const char *const *names,
+STANCE_API stance_status stance_mask_names(const stance_skeleton *skeleton, const char *const *names,
                                 int name_count, float weight, float *weights,
                                 stance_error *err);
 /* Validates explicit per-joint weights (finite, in [0, 1]) and copies them. */
-stance_status stance_mask_weights(const stance_skeleton *skeleton, const float *in,
+STANCE_API stance_status stance_mask_weights(const stance_skeleton *skeleton, const float *in,
                                   float *weights, stance_error *err);
 
 #ifdef __cplusplus

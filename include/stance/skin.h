@@ -63,15 +63,15 @@ typedef struct stance_skin {
 
 /* Validates (joints inside the skeleton, finite affine matrices) and builds
  * the skin in one allocation. */
-stance_status stance_skin_create(const stance_skin_desc *desc, const stance_skeleton *skeleton,
+STANCE_API stance_status stance_skin_create(const stance_skin_desc *desc, const stance_skeleton *skeleton,
                                  const stance_allocator *allocator, stance_skin **out,
                                  stance_error *err);
-void stance_skin_destroy(stance_skin *skin); /* NULL is fine */
+STANCE_API void stance_skin_destroy(stance_skin *skin); /* NULL is fine */
 
 /* One column-major 4x4 matrix per skin joint: model[joints[k]] * inverse_bind[k]
  * (16 * skin->joint_count floats into `matrices`, whose capacity is
  * `matrix_count` matrices). `model` is a model pose of the skin's skeleton. */
-stance_status stance_skin_matrices(const stance_skin *skin, const stance_pose *model,
+STANCE_API stance_status stance_skin_matrices(const stance_skin *skin, const stance_pose *model,
                                    float *matrices, int matrix_count, stance_error *err);
 
 /* ---- meshes ----------------------------------------------------------------- */
@@ -111,10 +111,10 @@ typedef struct stance_mesh {
 
 /* Validates against the skin (NULL for a rigid mesh: desc->skin must be -1)
  * and builds the mesh in one allocation. */
-stance_status stance_mesh_create(const stance_mesh_desc *desc, const stance_skin *skin,
+STANCE_API stance_status stance_mesh_create(const stance_mesh_desc *desc, const stance_skin *skin,
                                  const stance_allocator *allocator, stance_mesh **out,
                                  stance_error *err);
-void stance_mesh_destroy(stance_mesh *mesh); /* NULL is fine */
+STANCE_API void stance_mesh_destroy(stance_mesh *mesh); /* NULL is fine */
 
 #ifdef __cplusplus
 }

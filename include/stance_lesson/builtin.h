@@ -38,11 +38,11 @@ typedef struct stance_builtin {
 
 /* Creates the skeleton, the clips, the skin and the mesh (all from
  * `allocator`); destroy frees them all. */
-stance_status stance_builtin_create(const stance_allocator *allocator, stance_builtin *out,
+STANCE_API stance_status stance_builtin_create(const stance_allocator *allocator, stance_builtin *out,
                                     stance_error *err);
-void stance_builtin_destroy(stance_builtin *builtin);
+STANCE_API void stance_builtin_destroy(stance_builtin *builtin);
 /* The clip of that name, or NULL. */
-const stance_clip *stance_builtin_clip(const stance_builtin *builtin, const char *name);
+STANCE_API const stance_clip *stance_builtin_clip(const stance_builtin *builtin, const char *name);
 
 /* The lesson's graph (experiments/LESSON.md) on the built-in character.
  * Parameters: speed (float, m/s), jump (trigger), plus layer controls.
@@ -52,7 +52,7 @@ const stance_clip *stance_builtin_clip(const stance_builtin *builtin, const char
  * its blend ends as the clip ends. Blend 0.25 s, smoothstep, crossfade.
  * Layers, in the lesson's order: "base" (Locomotion), "breathe" and "lean"
  * (additive, weight 0), "wave" (override, upper body from spine, weight 0). */
-stance_status stance_builtin_lesson_graph(const stance_builtin *builtin, const stance_allocator *allocator,
+STANCE_API stance_status stance_builtin_lesson_graph(const stance_builtin *builtin, const stance_allocator *allocator,
                                           stance_graph **out, stance_error *err);
 
 #ifdef __cplusplus

@@ -17,12 +17,12 @@ extern "C" {
 /* The six modes of the experiment, in the order the lesson shows them. */
 #define STANCE_SCENARIO_MODES 6
 extern const stance_switch_mode stance_scenario_modes[STANCE_SCENARIO_MODES];
-const char *stance_switch_mode_name(stance_switch_mode mode);   /* "cut", "inertialize-simple", ... */
-int stance_switch_mode_parse(const char *name);                 /* -1 if unknown */
+STANCE_API const char *stance_switch_mode_name(stance_switch_mode mode);   /* "cut", "inertialize-simple", ... */
+STANCE_API int stance_switch_mode_parse(const char *name);                 /* -1 if unknown */
 
 /* The script's inputs at time t: speed (m/s), and whether jump is pressed on
  * the frame starting at t (dt = 1/60). */
-void stance_scenario_input(float t, float *speed, int *jump_pressed);
+STANCE_API void stance_scenario_input(float t, float *speed, int *jump_pressed);
 
 typedef struct stance_scenario_frame {
     float time;          /* seconds at the end of the frame */
@@ -76,7 +76,7 @@ typedef struct stance_scenario_result {
  * largest model-space distance between the output and the pose the old state
  * alone gives on that frame (a copy of the instance updated with no
  * transition). frames may be NULL, else gets STANCE_SCENARIO_FRAMES. */
-stance_status stance_scenario_run(const stance_graph *graph, stance_switch_mode mode, float blend_time,
+STANCE_API stance_status stance_scenario_run(const stance_graph *graph, stance_switch_mode mode, float blend_time,
                                   stance_easing easing, stance_scenario_result *result,
                                   stance_scenario_frame *frames, const stance_allocator *allocator,
                                   stance_error *err);
@@ -99,9 +99,9 @@ typedef struct stance_scenario_desc {
 /* A runner on `graph` (kept, not copied: it must outlive the runner; it
  * needs the parameters "speed", float, and "jump", trigger; the base
  * layer's transitions are measured). desc NULL = all defaults. */
-stance_status stance_scenario_create(const stance_graph *graph, const stance_scenario_desc *desc,
+STANCE_API stance_status stance_scenario_create(const stance_graph *graph, const stance_scenario_desc *desc,
                                      const stance_allocator *allocator, stance_scenario **out, stance_error *err);
-void stance_scenario_destroy(stance_scenario *runner); /* NULL is fine */
+STANCE_API void stance_scenario_destroy(stance_scenario *runner); /* NULL is fine */
 
 /* The script's next frame (1/60 s): sets speed and jump from
  * stance_scenario_input at the frame's start time, updates, measures.
@@ -110,7 +110,7 @@ void stance_scenario_destroy(stance_scenario *runner); /* NULL is fine */
  * step fills in (stance_scenario_accel_ratio reads the final values).
  * Refused (STANCE_ERR_ARGUMENT) after the script's STANCE_SCENARIO_FRAMES
  * frames, or after a step by hand, until stance_scenario_restart. */
-stance_status stance_scenario_step(stance_scenario *runner, stance_scenario_frame *frame, stance_error *err);
+STANCE_API stance_status stance_scenario_step(stance_scenario *runner, stance_scenario_frame *frame, stance_error *err);
 
 /* One update by `dt` seconds in [0, 1] with the parameters the caller set
  * on stance_scenario_instance: the jump at a switch, the clips sampled and
@@ -119,31 +119,31 @@ stance_status stance_scenario_step(stance_scenario *runner, stance_scenario_fram
  * and the frame's accel_ratio is -1. frame->speed is the speed the graph
  * sees after the update (stance_instance_param: damped, if the graph damps
  * it). The script cannot continue after it without a restart. */
-stance_status stance_scenario_step_by_hand(stance_scenario *runner, float dt, stance_scenario_frame *frame,
+STANCE_API stance_status stance_scenario_step_by_hand(stance_scenario *runner, float dt, stance_scenario_frame *frame,
                                            stance_error *err);
 
 /* The measures so far, since the start (as stance_scenario_run's after all
  * the script's frames). */
-stance_status stance_scenario_measures(const stance_scenario *runner, stance_scenario_result *result,
+STANCE_API stance_status stance_scenario_measures(const stance_scenario *runner, stance_scenario_result *result,
                                        stance_error *err);
 /* Frame `frame`'s accel_ratio as known now; -1 for frames outside windows,
  * not stepped yet, or after a step by hand. */
-float stance_scenario_accel_ratio(const stance_scenario *runner, int frame);
-int stance_scenario_frame_index(const stance_scenario *runner);  /* frames stepped since the start */
-int stance_scenario_script_done(const stance_scenario *runner);  /* 1 when stance_scenario_step would refuse */
+STANCE_API float stance_scenario_accel_ratio(const stance_scenario *runner, int frame);
+STANCE_API int stance_scenario_frame_index(const stance_scenario *runner);  /* frames stepped since the start */
+STANCE_API int stance_scenario_script_done(const stance_scenario *runner);  /* 1 when stance_scenario_step would refuse */
 
 /* Back to a fresh instance (stance_instance_reset) at the script's start,
  * the measures cleared; the switch stays. */
-stance_status stance_scenario_restart(stance_scenario *runner, stance_error *err);
+STANCE_API stance_status stance_scenario_restart(stance_scenario *runner, stance_error *err);
 /* Switch for the transitions that start from now on (as desc's fields);
  * the measures' mode and blend_time become these. */
-stance_status stance_scenario_set_switch(stance_scenario *runner, stance_switch_mode mode, float blend_time,
+STANCE_API stance_status stance_scenario_set_switch(stance_scenario *runner, stance_switch_mode mode, float blend_time,
                                          stance_easing easing, stance_error *err);
 
 /* The measured instance: read its poses, events and status, set its
  * parameters for steps by hand. The runner owns and updates it: do not
  * destroy or update it. NULL for a NULL runner. */
-stance_instance *stance_scenario_instance(stance_scenario *runner);
+STANCE_API stance_instance *stance_scenario_instance(stance_scenario *runner);
 
 /* ---- the layer experiments (LESSON.md measures 2 and 3) ------------------- */
 
@@ -173,20 +173,20 @@ typedef enum stance_arm_config {
 } stance_arm_config;
 
 /* The built-in character's setup (walk, run, wave, lean; spine, upperarm_r...). */
-stance_status stance_builtin_layer_setup(const stance_builtin *builtin, stance_layer_setup *out, stance_error *err);
+STANCE_API stance_status stance_builtin_layer_setup(const stance_builtin *builtin, stance_layer_setup *out, stance_error *err);
 
 /* Measure 2: wave as an override layer over the walk, whole body vs upper
  * body (subtree of `spine`), the root moving at the walk's speed. Measure 3:
  * wave on a right-arm mask over the run, local vs mesh space, with and
  * without the additive lean below it. Each runs at 60 Hz through the graph
  * runtime's layers. */
-stance_status stance_layers_run(const stance_layer_setup *setup, stance_layer_result *result,
+STANCE_API stance_status stance_layers_run(const stance_layer_setup *setup, stance_layer_result *result,
                                 const stance_allocator *allocator, stance_error *err);
 
 /* One arm configuration at `time`: the output model pose and the wave clip's
  * own model pose (as authored) at the same time, and the angle between the
  * two upper-arm directions in degrees. For drawing the lesson's figure. */
-stance_status stance_layers_arm_pose(const stance_layer_setup *setup, stance_arm_config config, float time,
+STANCE_API stance_status stance_layers_arm_pose(const stance_layer_setup *setup, stance_arm_config config, float time,
                                      stance_pose *model, stance_pose *authored, float *angle_deg,
                                      const stance_allocator *allocator, stance_error *err);
 
@@ -194,7 +194,7 @@ stance_status stance_layers_arm_pose(const stance_layer_setup *setup, stance_arm
 /* Measure 3's angle: between the upper-arm directions (arm -> elbow joint)
  * of two model poses, in degrees (0..180); -1 for NULL poses or joints out of
  * range. The lab reports it live with this function. */
-float stance_arm_angle_deg(const stance_pose *a, const stance_pose *b, int arm, int elbow);
+STANCE_API float stance_arm_angle_deg(const stance_pose *a, const stance_pose *b, int arm, int elbow);
 
 /* Measure 3's angle against a clip as authored: samples `clip` at `time`
  * (no cursor) into `local`, makes its model pose in `authored`, and returns
@@ -203,7 +203,7 @@ float stance_arm_angle_deg(const stance_pose *a, const stance_pose *b, int arm, 
  * -1 for NULL arguments, a time that is not finite, poses of another joint
  * count, or joints out of range. stance_layers_run and the lab's live arm
  * angle both call it. */
-float stance_arm_angle_to_clip(const stance_pose *model, const stance_clip *clip, float time,
+STANCE_API float stance_arm_angle_to_clip(const stance_pose *model, const stance_clip *clip, float time,
                                const stance_skeleton *skeleton, int arm, int elbow, stance_pose *local,
                                stance_pose *authored);
 
@@ -215,21 +215,21 @@ float stance_arm_angle_to_clip(const stance_pose *model, const stance_clip *clip
  * its lowest height in the run and (speed > 0) moved slower than `speed`
  * since the frame before adds its horizontal (x, z) movement since then.
  * The bands come from stance_slide_bands (shares of the leg, stance/footlock.h). */
-float stance_foot_slide(const float *pos, int frames, int feet, float metres, float band, float speed, float dt);
+STANCE_API float stance_foot_slide(const float *pos, int frames, int feet, float metres, float band, float speed, float dt);
 
 /* The sliding measure's bands for these feet at a root speed (units/s):
  * band = STANCE_SLIDE_BAND_LEGS x the feet's mean leg length (stance_leg_length),
  * speed = STANCE_CONTACT_SPEED_ROOT x root_speed + STANCE_CONTACT_SPEED_LEGS
  * legs per second. A foot without a leg counts half the rest pose's height.
  * *leg (may be NULL) gets the mean leg length. */
-void stance_slide_bands(const stance_skeleton *skeleton, const int *feet, int foot_count, float root_speed, float *band,
+STANCE_API void stance_slide_bands(const stance_skeleton *skeleton, const int *feet, int foot_count, float root_speed, float *band,
                         float *speed, float *leg);
 
 /* The root velocity of a walk clip: its declared root speed along +Z, or,
  * for an in-place clip that declares none, the mean velocity at which its
  * planted feet (within STANCE_SLIDE_BAND_LEGS of a leg of their lowest)
  * move backwards, reversed. Allocates two scratch poses. */
-void stance_walk_velocity(const stance_skeleton *skeleton, const stance_clip *walk, int foot_l, int foot_r,
+STANCE_API void stance_walk_velocity(const stance_skeleton *skeleton, const stance_clip *walk, int foot_l, int foot_r,
                           const stance_allocator *allocator, float velocity[3]);
 
 /* The leg above a foot: hip, knee, ankle. A foot whose parent and
@@ -237,7 +237,7 @@ void stance_walk_velocity(const stance_skeleton *skeleton, const stance_clip *wa
  * bone outside the leg (RobotExpressive) takes as knee the joint nearest to
  * it in the rest pose that is neither its ancestor nor its descendant, and
  * that joint's parent as hip. */
-stance_status stance_find_leg(const stance_skeleton *skeleton, int foot, int *hip, int *knee, stance_error *err);
+STANCE_API stance_status stance_find_leg(const stance_skeleton *skeleton, int foot, int *hip, int *knee, stance_error *err);
 
 #define STANCE_FOOTLOCK_FEET 2
 
@@ -279,7 +279,7 @@ typedef struct stance_footlock_frame {
  * stance_footlock_apply (contacts found from the motion, flat ground), and
  * measures both with stance_foot_slide. frames may be NULL, else gets
  * frame_capacity entries at most (seconds * 60 + 1 are made). */
-stance_status stance_footlock_run(const stance_footlock_setup *setup, stance_footlock_result *result,
+STANCE_API stance_status stance_footlock_run(const stance_footlock_setup *setup, stance_footlock_result *result,
                                   stance_footlock_frame *frames, int frame_capacity,
                                   const stance_allocator *allocator, stance_error *err);
 

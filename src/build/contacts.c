@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/base/internal.h"
+#include "core/math/smath.h"
 #include "stance/build.h"
 
 static int find_event(const stance_clip *c, const char *name) {
@@ -103,6 +104,16 @@ stance_status stance_contacts_create(const stance_contact_desc *d, const stance_
         float r[3] = {0, 0, 0};
         if (has_vel) {
             for (int k = 0; k < 3; k++) r[k] = d->root_velocity[k] * t;
+        } else if (clip->root_key_count > 0 && !clip->root_from_joint0 && clip->root_yaw) {
+            /* a path that turns: the root's motion from 0 to t (in the frame at 0) and its turn */
+            float yaw = 0.0f;
+            stance_clip_root_motion_yaw(clip, 0.0f, t, 0, r, &yaw, NULL);
+            const float cy = sm_cosf(yaw), sy = sm_sinf(yaw);
+            for (int f = 0; f < F; f++) {
+                const int j = d->feet[f];
+                const float x = model.tx[j], z = model.tz[j];
+                model.tx[j] = cy * x + sy * z, model.tz[j] = -sy * x + cy * z;
+            }
         } else if (clip->root_key_count > 0 && !clip->root_from_joint0) {
             stance_clip_root_position(clip, t, r, NULL);
             for (int k = 0; k < 3; k++) r[k] -= r0[k];

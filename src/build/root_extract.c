@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/base/internal.h"
+#include "core/math/smath.h"
 #include "core/math/qmath.h"
 #include "stance/build.h"
 
@@ -128,7 +129,8 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
     const int J = sk->joint_count, K = clip->key_count, P = J * 10;
     stance_allocator al = st_allocator(allocator);
     /* per key: the local pose (10 floats a joint: t, q, s), then the path */
-    const size_t vbytes = sizeof(float) * ((size_t)K * (size_t)P + 3 * (size_t)K);
+    const int with_yaw = d->mode != STANCE_ROOT_NONE && d->yaw;
+    const size_t vbytes = sizeof(float) * ((size_t)K * (size_t)P + 4 * (size_t)K);
     const size_t tbytes = sizeof(stance_track_desc) * 3 * (size_t)J;
     float *v = st_alloc(&al, vbytes, 16);
     stance_track_desc *tracks = st_alloc(&al, tbytes, 16);
@@ -138,7 +140,9 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
     if (!s) s = stance_pose_create(&l, J, &al, err);
     if (!s) s = stance_pose_create(&m, J, &al, err);
     float *path = v ? v + (size_t)K * (size_t)P : NULL;
-    float p0[3] = {0, 0, 0}, res_y = 0.0f;
+    float *yaws = path ? path + 3 * (size_t)K : NULL;
+    float p0[3] = {0, 0, 0}, res_y = 0.0f, prev_yaw = 0.0f;
+    qm_quat q0 = qm_qid();
     for (int pass = 0; !s && pass < 2; pass++)
         for (int k = 0; k < K && !s; k++) {
             const int kk = pass == 0 ? (k == 0 ? 0 : K - 1) : k; /* pass 0: the first and last keys only */
@@ -147,13 +151,40 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
             stance_local_to_model(&m, &l, sk, NULL, NULL);
             const float px = m.tx[j], py = m.ty[j], pz = m.tz[j];
             if (pass == 0) {
-                if (kk == 0) p0[0] = px, p0[1] = py, p0[2] = pz;
+                if (kk == 0) p0[0] = px, p0[1] = py, p0[2] = pz, q0 = qm_q(m.qx[j], m.qy[j], m.qz[j], m.qw[j]);
                 else if (clip->duration > 0.0f && clip->times[kk] >= clip->duration) res_y = py - p0[1];
                 if (K == 1) break;
                 continue;
             }
             float *row = v + (size_t)kk * (size_t)P;
-            if (d->mode != STANCE_ROOT_NONE) {
+            if (with_yaw) {
+                const float u = clip->duration > 0.0f ? clip->times[kk] / clip->duration : 0.0f;
+                /* the pelvis' turn about +Y since time 0 (the twist of its model rotation relative to time 0), unwrapped */
+                const qm_quat Q = qm_q(m.qx[j], m.qy[j], m.qz[j], m.qw[j]), rel = qm_qmul(Q, qm_qconj(q0));
+                float yaw = 2.0f * sm_atan2f(rel.y, rel.w);
+                while (yaw - prev_yaw > 3.14159265f) yaw -= 6.28318531f;
+                while (yaw - prev_yaw < -3.14159265f) yaw += 6.28318531f;
+                prev_yaw = yaw;
+                const qm_quat Y = qm_q(0.0f, sm_sinf(0.5f * yaw), 0.0f, sm_cosf(0.5f * yaw)), Yi = qm_qconj(Y);
+                /* the path keeps the in-place pelvis over its spot at time 0: p_h(t) - Y(yaw) p0_h */
+                const qm_vec3 turned = qm_qrot(Y, qm_v3(p0[0], 0.0f, p0[2]));
+                const qm_vec3 pa = qm_v3(px - turned.x, 0.0f, pz - turned.z);
+                path[3 * kk] = pa.x, path[3 * kk + 1] = 0.0f, path[3 * kk + 2] = pa.z, yaws[kk] = yaw;
+                /* the pelvis in the path's frame (and the height residual spread), then local to its parent */
+                qm_vec3 dt = qm_qrot(Yi, qm_v3(px - pa.x, py, pz - pa.z));
+                dt.y -= res_y * u;
+                qm_quat dq = qm_qnorm(qm_qmul(Yi, Q));
+                const int p = sk->parents[j];
+                if (p >= 0) {
+                    const float sc = m.sx[p] != 0.0f ? m.sx[p] : 1.0f;
+                    const qm_quat qpi = qm_qconj(qm_q(m.qx[p], m.qy[p], m.qz[p], m.qw[p]));
+                    dt = qm_scale(qm_qrot(qpi, qm_v3(dt.x - m.tx[p], dt.y - m.ty[p], dt.z - m.tz[p])), 1.0f / sc);
+                    dq = qm_qnorm(qm_qmul(qpi, dq));
+                }
+                if (dq.w < 0.0f) dq = qm_qneg(dq);
+                l.tx[j] = dt.x, l.ty[j] = dt.y, l.tz[j] = dt.z;
+                l.qx[j] = dq.x, l.qy[j] = dq.y, l.qz[j] = dq.z, l.qw[j] = dq.w;
+            } else if (d->mode != STANCE_ROOT_NONE) {
                 const float u = clip->duration > 0.0f ? clip->times[kk] / clip->duration : 0.0f;
                 /* the model-space offset taken from the pelvis: the path, and the height residual spread */
                 const qm_vec3 off = qm_v3(px - p0[0], res_y * u, pz - p0[2]);
@@ -179,7 +210,7 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
     int nt = 0;
     if (!s) {
         for (int i = 0; i < J; i++)
-            for (int ch = 0; ch < 3; ch++) nt += (clip->animated[i] >> ch) & 1;
+            for (int ch = 0; ch < 3; ch++) nt += ((clip->animated[i] | (with_yaw && i == j ? 2 : 0)) >> ch) & 1;
         tvbytes = sizeof(float) * (size_t)nt * 4 * (size_t)K;
         tv = st_alloc(&al, tvbytes ? tvbytes : 16, 16);
         if (!tv) s = st_fail(err, STANCE_ERR_MEMORY, "extract root: out of memory");
@@ -189,7 +220,7 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
         float *w = tv;
         for (int i = 0; i < J; i++)
             for (int ch = 0; ch < 3; ch++) {
-                if (!((clip->animated[i] >> ch) & 1)) continue;
+                if (!(((clip->animated[i] | (with_yaw && i == j ? 2 : 0)) >> ch) & 1)) continue;
                 const int width = ch == 1 ? 4 : 3, off = ch == 0 ? 0 : ch == 1 ? 3 : 7;
                 stance_track_desc *tr = &tracks[t++];
                 tr->joint = i, tr->channel = (stance_channel)ch, tr->key_count = K, tr->times = clip->times, tr->values = w;
@@ -205,9 +236,10 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
         cd.name = clip->name, cd.duration = clip->duration, cd.track_count = nt, cd.tracks = tracks;
         cd.event_count = clip->event_count, cd.events = evp, cd.slerp = clip->slerp;
         if (d->mode != STANCE_ROOT_NONE) {
-            cd.root_key_count = K, cd.root_times = clip->times, cd.root_values = path;
+            cd.root_key_count = K, cd.root_times = clip->times, cd.root_values = path, cd.root_yaw = with_yaw ? yaws : NULL;
         } else if (clip->root_key_count > 0 && !clip->root_from_joint0) {
             cd.root_key_count = clip->root_key_count, cd.root_times = clip->root_times, cd.root_values = clip->root_values;
+            cd.root_yaw = clip->root_yaw;
             cd.root_speed = clip->root_speed;
         } else {
             cd.root_speed = clip->root_speed;

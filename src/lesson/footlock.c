@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/base/internal.h"
+#include "core/math/smath.h"
 #include "core/math/qmath.h"
 #include "stance/build.h"
 #include "stance/footlock.h"
@@ -175,15 +176,19 @@ stance_status stance_footlock_run(const stance_footlock_setup *su, stance_footlo
     if (!s) s = stance_pose_create(&m2, sk->joint_count, al, err);
     stance_footlock_state state;
     memset(&state, 0, sizeof state);
-    float p0[3] = {0, 0, 0}, acc[3] = {0, 0, 0}, metres = 0.0f;
+    float p0[3] = {0, 0, 0}, acc[3] = {0, 0, 0}, metres = 0.0f, acc_yaw = 0.0f;
     if (path) stance_clip_root_position(clip, 0.0f, p0, NULL);
     float t = 0.0f;
     for (int f = 0; !s && f <= n; f++) {
         if (f > 0) {
-            float d[3] = {0, 0, 0};
-            if (path) stance_clip_root_motion(clip, t, dt, 1, d, NULL);
+            float d[3] = {0, 0, 0}, dyaw = 0.0f;
+            if (path) stance_clip_root_motion_yaw(clip, t, dt, 1, d, &dyaw, NULL);
             else d[0] = vel[0] * dt, d[2] = vel[2] * dt;
-            acc[0] += d[0], acc[2] += d[2];
+            if (acc_yaw != 0.0f) { /* the step is in the root's frame: turn it into the world's */
+                const float c = sm_cosf(acc_yaw), sn = sm_sinf(acc_yaw), x = d[0];
+                d[0] = c * x + sn * d[2], d[2] = -sn * x + c * d[2];
+            }
+            acc[0] += d[0], acc[2] += d[2], acc_yaw += dyaw;
             metres += sqrtf(d[0] * d[0] + d[2] * d[2]);
             stance_clip_advance(clip, t, dt, 1, &t, NULL, 0, NULL, NULL, NULL);
         }
@@ -198,6 +203,7 @@ stance_status stance_footlock_run(const stance_footlock_setup *su, stance_footlo
         stance_pose_copy(&l2, &l, NULL), stance_pose_copy(&m2, &m, NULL);
         stance_transform root = stance_transform_identity();
         root.t[0] = acc[0], root.t[2] = acc[2];
+        if (acc_yaw != 0.0f) root.r[1] = sm_sinf(0.5f * acc_yaw), root.r[3] = sm_cosf(0.5f * acc_yaw);
         float contact[2];
         for (int k = 0; k < 2; k++) contact[k] = (float)stance_contacts_planted(contacts, k, t);
         s = stance_footlock_apply(&fd, &state, contact, &root, f ? dt : 0.0f, sk, &l2, &m2, err);
@@ -207,7 +213,12 @@ stance_status stance_footlock_run(const stance_footlock_setup *su, stance_footlo
         for (int k = 0; k < 2; k++) {
             const int j = res->foot[k];
             float *po = off + 3 * (2 * (size_t)f + (size_t)k), *pn = on + 3 * (2 * (size_t)f + (size_t)k);
-            po[0] = m.tx[j] + root.t[0], po[1] = m.ty[j], po[2] = m.tz[j] + root.t[2];
+            if (acc_yaw != 0.0f) {
+                const float c = sm_cosf(acc_yaw), sn = sm_sinf(acc_yaw);
+                po[0] = c * m.tx[j] + sn * m.tz[j] + root.t[0], po[1] = m.ty[j], po[2] = -sn * m.tx[j] + c * m.tz[j] + root.t[2];
+            } else {
+                po[0] = m.tx[j] + root.t[0], po[1] = m.ty[j], po[2] = m.tz[j] + root.t[2];
+            }
             memcpy(pn, state.feet[k].out, sizeof(float) * 3);
             float a;
             if ((a = rot_change(&l, &l2, res->hip[k])) > res->hip_deg) res->hip_deg = a;

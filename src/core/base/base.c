@@ -11,6 +11,8 @@
 
 #define ST_STR_(x) #x
 #define ST_STR(x) ST_STR_(x)
+int stance_version_number(void) { return STANCE_VERSION_NUMBER; }
+
 const char *stance_version(void) {
     return ST_STR(STANCE_VERSION_MAJOR) "." ST_STR(STANCE_VERSION_MINOR) "." ST_STR(STANCE_VERSION_PATCH);
 }

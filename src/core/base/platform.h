@@ -29,7 +29,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#if defined(_MSC_VER) && !defined(__clang__)
+/* MSVC, and clang in MSVC mode (clang-cl, --target=*-windows-msvc: what
+ * tests/test_msvc_syntax.sh compiles with) */
+#if defined(_MSC_VER)
 #define ST_MSVC 1
 #endif
 
@@ -147,9 +149,9 @@ static inline void st_aligned_free(void *p) { free(p); }
 #if defined(ST_MSVC) && (defined(_M_X64) || defined(_M_IX86))
 #include <xmmintrin.h>
 #define ST_PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
-#elif defined(ST_MSVC) && defined(_M_ARM64)
+#elif defined(ST_MSVC) && defined(_M_ARM64) && !defined(__clang__)
 #define ST_PREFETCH(p) __prefetch((const void *)(p))
-#elif defined(__GNUC__)
+#elif defined(__GNUC__) || defined(__clang__)
 #define ST_PREFETCH(p) __builtin_prefetch((const void *)(p), 0, 3)
 #else
 #define ST_PREFETCH(p) ((void)(p))

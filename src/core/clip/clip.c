@@ -90,6 +90,13 @@ static stance_status validate(const stance_clip_desc *d, const stance_skeleton *
         for (int k = 0; k < d->root_key_count; k++)
             if (st_check_values(ST_TRANSLATION, d->root_values + 3 * (size_t)k, why, sizeof why))
                 return st_fail(err, STANCE_ERR_VALUE, "clip '%s': root path key %d: %s", d->name, k, why);
+        for (int k = 0; d->root_yaw && k < d->root_key_count; k++)
+            if (!st_finite(d->root_yaw[k]) || fabsf(d->root_yaw[k]) > 1e6f ||
+                (k > 0 && fabsf(d->root_yaw[k] - d->root_yaw[k - 1]) > 3.14159265f))
+                return st_fail(err, STANCE_ERR_VALUE, "clip '%s': root yaw key %d (%g) is not finite, within 1e6 and within pi of the key "
+                               "before (unwrapped)", d->name, k, (double)d->root_yaw[k]);
+    } else if (d->root_yaw) {
+        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': root_yaw without a root path (root_key_count 0)", d->name);
     }
     return STANCE_OK;
 }
@@ -200,7 +207,9 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
     size_t o_ev = st_align_up(o_anim + (size_t)J, 64);
     size_t o_rt = st_align_up(o_ev + sizeof(stance_clip_event) * (size_t)d->event_count, 64);
     size_t o_rv = st_align_up(o_rt + sizeof(float) * (size_t)root_n, 64);
-    size_t bytes = o_rv + sizeof(float) * 3 * (size_t)root_n;
+    const int has_yaw = d->root_yaw != NULL && !root_from_joint0;
+    size_t o_ry = st_align_up(o_rv + sizeof(float) * 3 * (size_t)root_n, 64);
+    size_t bytes = has_yaw ? o_ry + sizeof(float) * (size_t)root_n : o_rv + sizeof(float) * 3 * (size_t)root_n;
     unsigned char *mem = st_alloc(&al, bytes, 64);
     if (!mem) {
         st_free(&al, grid, sizeof(float) * cap);
@@ -278,6 +287,7 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
         memcpy(rt, d->root_times, sizeof(float) * (size_t)root_n);
         memcpy(rv, d->root_values, sizeof(float) * 3 * (size_t)root_n);
     }
+    if (has_yaw) memcpy(mem + o_ry, d->root_yaw, sizeof(float) * (size_t)root_n);
 
     memcpy(c->name, d->name, strlen(d->name) + 1);
     c->duration = duration;
@@ -296,6 +306,7 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
     c->root_times = rt;
     c->root_values = rv;
     c->root_from_joint0 = root_from_joint0;
+    c->root_yaw = has_yaw ? (const float *)(mem + o_ry) : NULL;
     c->allocator = al;
     c->bytes = bytes;
     c->root_speed = d->root_speed;
@@ -327,7 +338,7 @@ size_t stance_clip_data_bytes(const stance_clip *c) {
     if (c->packed) return c->packed->stored_bytes;
     size_t pc = (size_t)c->padded_count;
     return sizeof(float) * ((size_t)c->key_count + pc * (3 * (size_t)c->t_keys + 4 * (size_t)c->r_keys + 3 * (size_t)c->s_keys)
-                            + 4 * (size_t)c->root_key_count);
+                            + (c->root_yaw ? 5 : 4) * (size_t)c->root_key_count);
 }
 
 int stance_clip_is_compressed(const stance_clip *c) { return c && c->packed; }
@@ -595,10 +606,77 @@ stance_status stance_clip_root_position(const stance_clip *c, float time, float 
     root_at(c, time, out);
     return st_ok(err);
 }
+static float yaw_at(const stance_clip *c, float time) {
+    const int n = c->root_key_count;
+    if (!c->root_yaw || n == 0) return 0.0f;
+    const float *t = c->root_times, *v = c->root_yaw;
+    if (time <= t[0] || n == 1) return v[0];
+    if (time >= t[n - 1]) return v[n - 1];
+    int lo = 0, hi = n - 2;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (t[mid] <= time) lo = mid; else hi = mid - 1;
+    }
+    float u = (time - t[lo]) / (t[lo + 1] - t[lo]);
+    return v[lo] + (v[lo + 1] - v[lo]) * u;
+}
+
+float stance_clip_root_yaw(const stance_clip *c, float time) { return c && st_finite(time) ? yaw_at(c, time) : 0.0f; }
+
+/* One piece of a path with yaw: from (pa, ya) to (pb, yb), the displacement
+ * in the frame at pa, accumulated (turned by acc[3] so far) into acc. */
+static void yaw_piece(double acc[4], const float pa[3], float ya, const float pb[3], float yb, double times) {
+    const double dx = (double)pb[0] - pa[0], dy = (double)pb[1] - pa[1], dz = (double)pb[2] - pa[2];
+    const double c = (double)sm_cosf(-ya), s = (double)sm_sinf(-ya);
+    /* the piece in its own frame (rotation about +Y by -ya: x' = c x + s z, z' = -s x + c z) */
+    const double lx = c * dx + s * dz, lz = -s * dx + c * dz, dyaw = (double)yb - ya;
+    /* `times` pieces one after another: sum over k of R(acc + k dyaw) l = R(acc) l sum_k R(k dyaw) */
+    double sx = times, sz = 0.0; /* sum_k (cos k dyaw, sin k dyaw) as a complex number */
+    if (times != 1.0 && fabs(dyaw) > 1e-12) {
+        const float h = (float)(0.5 * dyaw), ang = (float)((times - 1.0) * h);
+        const double r = (double)sm_sinf((float)(times * h)) / (double)sm_sinf(h);
+        sx = r * (double)sm_cosf(ang), sz = r * (double)sm_sinf(ang);
+    }
+    /* rotate l by the complex sum (a rotation about +Y by angle phi maps x to c x + s z, z to -s x + c z) */
+    const double mx = sx * lx + sz * lz, mz = -sz * lx + sx * lz;
+    const double ca = (double)sm_cosf((float)acc[3]), sa = (double)sm_sinf((float)acc[3]);
+    acc[0] += ca * mx + sa * mz, acc[1] += times * dy, acc[2] += -sa * mx + ca * mz;
+    acc[3] += times * dyaw;
+}
+
+/* A path with yaw: from `time` (at a) to nt (at b) across `wraps` cycles,
+ * pieces in the root's frame composed: to the cycle's end, whole cycles,
+ * from its start. out[3] gets the turn. */
+static ST_NOINLINE ST_COLD void yaw_motion(const stance_clip *c, float time, float nt, int wraps, const float a[3], const float b[3],
+                                           float out[4]) {
+    const float D = c->duration;
+    double acc[4] = {0.0, 0.0, 0.0, 0.0};
+    const float ya = yaw_at(c, time), yb = yaw_at(c, nt);
+    if (wraps == 0) {
+        yaw_piece(acc, a, ya, b, yb, 1.0);
+    } else {
+        float s0[3], s1[3];
+        root_at(c, 0.0f, s0);
+        root_at(c, D, s1);
+        const float y0 = yaw_at(c, 0.0f), y1 = yaw_at(c, D);
+        if (wraps > 0) {
+            yaw_piece(acc, a, ya, s1, y1, 1.0);
+            if (wraps > 1) yaw_piece(acc, s0, y0, s1, y1, (double)(wraps - 1));
+            yaw_piece(acc, s0, y0, b, yb, 1.0);
+        } else {
+            yaw_piece(acc, a, ya, s0, y0, 1.0);
+            if (wraps < -1) yaw_piece(acc, s1, y1, s0, y0, (double)(-wraps - 1));
+            yaw_piece(acc, s1, y1, b, yb, 1.0);
+        }
+    }
+    for (int i = 0; i < 4; i++) out[i] = (float)acc[i];
+}
+
 /* stance_clip_root_motion and its twins; fast 0 (st_clip_root_motion_general)
  * takes the general path: no shortcut for a clip without a root path or a
- * step inside one cycle. */
-ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3],
+ * step inside one cycle. out[3] gets the yaw for a path with yaw only (the
+ * callers zero it or read it only then: the hot path stays as it was). */
+ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[4],
                                        const int fast, stance_error *err) {
     if (!c || !out) return ST_FAIL(err, STANCE_ERR_ARGUMENT, "clip root motion: clip or out is NULL");
     if (!st_finite(time) || !st_finite(dt))
@@ -625,6 +703,10 @@ ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float d
     float a[3], b[3];
     root_at(c, time, a);
     root_at(c, nt, b);
+    if (c->root_yaw) { /* pieces in the root's frame, composed (out of the hot path) */
+        yaw_motion(c, time, nt, wraps, a, b, out);
+        return st_ok(err);
+    }
     if (wraps == 0) { /* no cycle crossed: the path's ends do not count (0 * (s1 - s0) is 0 for finite keys) */
         for (int i = 0; i < 3; i++) out[i] = b[i] - a[i];
         return st_ok(err);
@@ -638,11 +720,25 @@ ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float d
 
 stance_status stance_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3],
                                       stance_error *err) {
-    return clip_root_motion(c, time, dt, loop, out, 1, err);
+    float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    stance_status s = clip_root_motion(c, time, dt, loop, out ? o : NULL, 1, err);
+    if (!s) memcpy(out, o, sizeof(float) * 3);
+    return s;
 }
-stance_status st_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3]) {
+stance_status stance_clip_root_motion_yaw(const stance_clip *c, float time, float dt, int loop, float out[3], float *yaw,
+                                          stance_error *err) {
+    float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (yaw) *yaw = 0.0f;
+    stance_status s = clip_root_motion(c, time, dt, loop, out ? o : NULL, 1, err);
+    if (!s) {
+        memcpy(out, o, sizeof(float) * 3);
+        if (yaw) *yaw = o[3];
+    }
+    return s;
+}
+stance_status st_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[4]) {
     return clip_root_motion(c, time, dt, loop, out, 1, NULL);
 }
-stance_status st_clip_root_motion_general(const stance_clip *c, float time, float dt, int loop, float out[3]) {
+stance_status st_clip_root_motion_general(const stance_clip *c, float time, float dt, int loop, float out[4]) {
     return clip_root_motion(c, time, dt, loop, out, 0, NULL);
 }

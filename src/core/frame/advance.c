@@ -151,7 +151,7 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
     const int layer = in_layer_of_machine(g, m);
     const int root = layer == 0; /* root motion is the base layer's */
     const float rate = state_rate(inst, s);
-    p->root[0] = p->root[1] = p->root[2] = 0.0f;
+    p->root[0] = p->root[1] = p->root[2] = p->root[3] = 0.0f;
     p->time += dt;
     stance_event_hit hits[16];
     int n = 0, wraps = 0;
@@ -197,9 +197,10 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
             if (w[i] > w[dom]) dom = i;
             /* a clip without a root path adds 0 (p->root is never -0: it starts at +0) */
             if (w[i] <= 0.0f || !root || (ST_FAST && e[i].clip->root_key_count == 0)) continue;
-            float r[3], d = e[i].clip->duration;
+            float r[4], d = e[i].clip->duration;
             ST_CLIP_ROOT_MOTION(e[i].clip, p->pos * d, dphase * d, !s->once, r);
             for (int k = 0; k < 3; k++) p->root[k] += w[i] * r[k];
+            if (e[i].clip->root_yaw) p->root[3] += w[i] * r[3]; /* r[3] is written for a yaw path only */
         }
         if (!p->finished) {
             if (e[dom].clip->event_count > 0) { /* its markers (the phase moves on below) */
@@ -577,7 +578,7 @@ static inline int advance_plain(const stance_instance *inst, int m, g_play *p, f
         if (np >= c->duration) np = 0.0f;
         p->pos = np;
     }
-    p->root[0] = p->root[1] = p->root[2] = 0.0f;
+    p->root[0] = p->root[1] = p->root[2] = p->root[3] = 0.0f;
     p->time += dt;
     return 1;
 }
@@ -626,23 +627,29 @@ ADV_APART void root_motion(stance_instance *inst, const stance_workspace *ws) {
     const int m = inst->graph->layers[0].machine;
     const g_machine_rt *base = &inst->machines[m];
     const g_plan *pl = &ws->plans[m]; /* (planned: the base layer's machine always is) */
-    for (int k = 0; k < 3; k++) inst->root_delta[k] = base->cur.root[k];
+    for (int k = 0; k < 4; k++) inst->root_delta[k] = base->cur.root[k];
     if (pl->blend && pl->mode == STANCE_SWITCH_CROSSFADE) { /* its eased weight, as its plan has it */
         const float w = ST_FAST ? pl->w : tr_ease(base->easing, base->duration > 0.0f ? base->elapsed / base->duration : 1.0f);
-        for (int k = 0; k < 3; k++) inst->root_delta[k] = base->old.root[k] + (base->cur.root[k] - base->old.root[k]) * w;
+        for (int k = 0; k < 4; k++) inst->root_delta[k] = base->old.root[k] + (base->cur.root[k] - base->old.root[k]) * w;
     }
     if (inst->root_owned) return;
     stance_transform *r = &inst->world_root;
     /* no motion (every delta +-0): the rotated step is +-0 (the root's
      * rotation and scale are finite), which leaves t as it is unless t
      * holds a -0 (0x80000000) */
-    uint32_t db[3], tb[3];
+    uint32_t db[4], tb[3];
     memcpy(db, inst->root_delta, sizeof db);
     memcpy(tb, r->t, sizeof tb);
-    if (((db[0] | db[1] | db[2]) << 1) == 0 && tb[0] != 0x80000000u && tb[1] != 0x80000000u && tb[2] != 0x80000000u) return;
+    if (((db[0] | db[1] | db[2] | db[3]) << 1) == 0 && tb[0] != 0x80000000u && tb[1] != 0x80000000u && tb[2] != 0x80000000u) return;
     const qm_vec3 d = qm_v3(inst->root_delta[0] * r->s[0], inst->root_delta[1] * r->s[1], inst->root_delta[2] * r->s[2]);
-    const qm_vec3 w = qm_qrot(qm_q(r->r[0], r->r[1], r->r[2], r->r[3]), d);
+    const qm_quat q = qm_q(r->r[0], r->r[1], r->r[2], r->r[3]);
+    const qm_vec3 w = qm_qrot(q, d);
     r->t[0] += w.x, r->t[1] += w.y, r->t[2] += w.z;
+    if ((db[3] << 1) != 0) { /* the turn, about the root's own up axis, after the step */
+        const float h = 0.5f * inst->root_delta[3];
+        const qm_quat n = qm_qnorm(qm_qmul(q, qm_q(0.0f, sm_sinf(h), 0.0f, sm_cosf(h))));
+        r->r[0] = n.x, r->r[1] = n.y, r->r[2] = n.z, r->r[3] = n.w;
+    }
 }
 
 void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags) {

@@ -195,7 +195,7 @@ stance_status stance_instance_reset(stance_instance *inst, stance_error *err) {
     }
     inst->event_count = inst->event_dropped = 0;
     inst->events_sealed = 0;
-    inst->root_delta[0] = inst->root_delta[1] = inst->root_delta[2] = 0.0f;
+    inst->root_delta[0] = inst->root_delta[1] = inst->root_delta[2] = inst->root_delta[3] = 0.0f;
     inst->world_root = stance_transform_identity();
     inst->root_owned = 0;
     memset(inst->ik_state, 0, sizeof(stance_footlock_state) * (size_t)g->ik_count);
@@ -450,6 +450,7 @@ void stance_instance_root_motion(const stance_instance *inst, float out[3]) {
     if (!out) return;
     for (int k = 0; k < 3; k++) out[k] = in_live(inst) ? inst->root_delta[k] : 0.0f;
 }
+float stance_instance_root_yaw(const stance_instance *inst) { return in_live(inst) ? inst->root_delta[3] : 0.0f; }
 int stance_instance_clips_sampled(const stance_instance *inst) { return in_live(inst) ? inst->clips_sampled : 0; }
 float stance_instance_time(const stance_instance *inst) { return in_live(inst) ? (float)inst->time : 0.0f; }
 

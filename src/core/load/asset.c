@@ -58,6 +58,12 @@
  *         bit stream of predicted, Rice-coded keys on one lattice per track
  *         (src/core/clip/clip_lattice.h)
  *
+ *   CLIP  any version, dense or compressed, flag bit 3 (root yaw, issue 25;
+ *         never with bit 1): after root_values, f32 root_yaw[root_key_count]
+ *         (radians about +Y, unwrapped). Readers before it refuse the bit
+ *         (unknown flags), so a file with it fails cleanly there; files
+ *         without it read as before.
+ *
  *   GRPH  (optional, last) a compiled graph: see src/core/load/asset_graph.c,
  *         which owns that section; this file only finds it and hands it over
  *

@@ -1,9 +1,10 @@
 /* src/core/math/simd.h - the one place with intrinsics: 4 floats at once (SSE2
  * on x86-64, the portable default; with -DSTANCE_AVX2=ON the compiler emits
- * VEX forms of the same code), WebAssembly SIMD128 (emcc -msimd128: no FMA,
- * min and max with SSE2's rule, so the same bits as SSE2 and scalar), and
- * the scalar form of the same operations everywhere else (other CPUs,
- * wasm without -msimd128, -DSTANCE_SCALAR).
+ * VEX forms of the same code; NEON on ARM64 and WebAssembly SIMD128 (emcc
+ * -msimd128), each hand-written to give SSE2's results bit for bit: no FMA,
+ * min/max with SSE2's rule), and the scalar form of the same operations
+ * everywhere else (other CPUs, wasm without -msimd128, -DSTANCE_SCALAR).
+ * SV_VEC4 is defined for SSE2 and NEON (local_to_model's AoS paths).
  * The SoA pose loops in pose.c and evaluate.c use these on blocks of 4
  * joints; tests/test_simd.c checks them against scalar references.
  * Owns no state. */
@@ -19,6 +20,7 @@
 #if defined(__SSE2__) && !defined(STANCE_SCALAR)
 #include <emmintrin.h>
 #define SV_SSE2 1
+#define SV_VEC4 1
 typedef __m128 sv4;
 static inline sv4 sv_load(const float *p) { return _mm_loadu_ps(p); }
 static inline void sv_store(float *p, sv4 a) { _mm_storeu_ps(p, a); }
@@ -53,6 +55,44 @@ static inline sv4 sv_is0(sv4 a) { return _mm_and_ps(_mm_cmpeq_ps(a, _mm_setzero_
 static inline sv4 sv_le(sv4 a, sv4 b) { return _mm_cmple_ps(a, b); }
 static inline sv4 sv_ge(sv4 a, sv4 b) { return _mm_cmpge_ps(a, b); }
 static inline sv4 sv_select(sv4 m, sv4 a, sv4 b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
+#elif (defined(__aarch64__) || defined(_M_ARM64)) && !defined(STANCE_SCALAR)
+/* ARM64: NEON is in every ARMv8-A core. Each operation is the one SSE2's
+ * form does (IEEE add, mul, div, sqrt, correctly rounded either way; no
+ * fused multiply-add), so the poses are x86-64's bit for bit. */
+#include <arm_neon.h>
+#define SV_NEON 1
+#define SV_VEC4 1
+typedef float32x4_t sv4;
+static inline sv4 sv_load(const float *p) { return vld1q_f32(p); }
+static inline void sv_store(float *p, sv4 a) { vst1q_f32(p, a); }
+static inline sv4 sv_loada(const float *p) { return vld1q_f32(p); }
+#define SV_PREFETCH(p) ST_PREFETCH(p)
+static inline void sv_storea(float *p, sv4 a) { vst1q_f32(p, a); }
+static inline sv4 sv_set1(float x) { return vdupq_n_f32(x); }
+static inline void sv_store2(float *p, sv4 a) { vst1_f32(p, vget_low_f32(a)); }
+static inline sv4 sv_add(sv4 a, sv4 b) { return vaddq_f32(a, b); }
+static inline sv4 sv_sub(sv4 a, sv4 b) { return vsubq_f32(a, b); }
+static inline sv4 sv_mul(sv4 a, sv4 b) { return vmulq_f32(a, b); }
+static inline sv4 sv_div(sv4 a, sv4 b) { return vdivq_f32(a, b); }
+static inline sv4 sv_sqrt(sv4 a) { return vsqrtq_f32(a); }
+static inline sv4 sv_signbits(sv4 a) {
+    return vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(a), vdupq_n_u32(0x80000000u)));
+}
+static inline sv4 sv_abs(sv4 a) { return vabsq_f32(a); }
+static inline sv4 sv_copysign(sv4 mag, sv4 sgn) { return vbslq_f32(vdupq_n_u32(0x80000000u), sgn, mag); }
+static inline sv4 sv_xorsign(sv4 a, sv4 s) {
+    return vreinterpretq_f32_u32(veorq_u32(vreinterpretq_u32_f32(a), vreinterpretq_u32_f32(sv_signbits(s))));
+}
+/* SSE2's rule, not NEON's fmin/fmax: a < b ? a : b (b when unordered or equal, so min(-0, 0) is 0) */
+static inline sv4 sv_min(sv4 a, sv4 b) { return vbslq_f32(vcltq_f32(a, b), a, b); }
+static inline sv4 sv_max(sv4 a, sv4 b) { return vbslq_f32(vcgtq_f32(a, b), a, b); }
+static inline sv4 sv_is0(sv4 a) {
+    return vreinterpretq_f32_u32(vandq_u32(vceqq_f32(a, vdupq_n_f32(0.0f)), vreinterpretq_u32_f32(vdupq_n_f32(1.0f))));
+}
+/* comparisons give all-ones lanes (as SSE2's); select takes a where the mask is set */
+static inline sv4 sv_le(sv4 a, sv4 b) { return vreinterpretq_f32_u32(vcleq_f32(a, b)); }
+static inline sv4 sv_ge(sv4 a, sv4 b) { return vreinterpretq_f32_u32(vcgeq_f32(a, b)); }
+static inline sv4 sv_select(sv4 m, sv4 a, sv4 b) { return vbslq_f32(vreinterpretq_u32_f32(m), a, b); }
 #elif defined(__wasm_simd128__) && !defined(STANCE_SCALAR)
 #include <wasm_simd128.h>
 #define SV_WASM 1
@@ -117,6 +157,9 @@ static inline sv4 sv_select(sv4 m, sv4 a, sv4 b) { SV_EACH(a.v[i_] = m.v[i_] != 
 static inline sv4 sv_gather(const float *b, const short *i) {
 #if defined(SV_SSE2)
     return _mm_set_ps(b[i[3]], b[i[2]], b[i[1]], b[i[0]]);
+#elif defined(SV_NEON)
+    const float t[4] = {b[i[0]], b[i[1]], b[i[2]], b[i[3]]};
+    return vld1q_f32(t);
 #elif defined(SV_WASM)
     return wasm_f32x4_make(b[i[0]], b[i[1]], b[i[2]], b[i[3]]);
 #else
@@ -129,6 +172,9 @@ static inline sv4 sv_gather(const float *b, const short *i) {
 static inline sv4 sv_gather_at(const float *b, ptrdiff_t i0, ptrdiff_t i1, ptrdiff_t i2, ptrdiff_t i3) {
 #if defined(SV_SSE2)
     return _mm_setr_ps(b[i0], b[i1], b[i2], b[i3]);
+#elif defined(SV_NEON)
+    const float t[4] = {b[i0], b[i1], b[i2], b[i3]};
+    return vld1q_f32(t);
 #elif defined(SV_WASM)
     return wasm_f32x4_make(b[i0], b[i1], b[i2], b[i3]);
 #else
@@ -139,6 +185,17 @@ static inline sv4 sv_gather_at(const float *b, ptrdiff_t i0, ptrdiff_t i1, ptrdi
 /* 4x4 transpose of 4 variables: rows become columns (lane i of r_k <- lane k of r_i) */
 #if defined(SV_SSE2)
 #define SV_TRANSPOSE4(r0, r1, r2, r3) _MM_TRANSPOSE4_PS(r0, r1, r2, r3)
+#elif defined(SV_NEON)
+/* pairs of lanes (trn1/trn2), then pairs of pairs (as 64-bit lanes) */
+#define SV_F64(x) vreinterpretq_f64_f32(x)
+#define SV_TRANSPOSE4(r0, r1, r2, r3) do { \
+        const float32x4_t t0_ = vtrn1q_f32(r0, r1), t1_ = vtrn2q_f32(r0, r1); \
+        const float32x4_t t2_ = vtrn1q_f32(r2, r3), t3_ = vtrn2q_f32(r2, r3); \
+        r0 = vreinterpretq_f32_f64(vtrn1q_f64(SV_F64(t0_), SV_F64(t2_))); \
+        r1 = vreinterpretq_f32_f64(vtrn1q_f64(SV_F64(t1_), SV_F64(t3_))); \
+        r2 = vreinterpretq_f32_f64(vtrn2q_f64(SV_F64(t0_), SV_F64(t2_))); \
+        r3 = vreinterpretq_f32_f64(vtrn2q_f64(SV_F64(t1_), SV_F64(t3_))); \
+    } while (0)
 #elif defined(SV_WASM)
 #define SV_TRANSPOSE4(r0, r1, r2, r3) do { \
         const sv4 t0_ = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1_ = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5); \
@@ -188,6 +245,19 @@ static inline sv4 sv_setr(float x, float y, float z, float w) { return _mm_setr_
 #define SV_SHUF(a, i0, i1, i2, i3) _mm_shuffle_ps((a), (a), _MM_SHUFFLE(i3, i2, i1, i0))
 static inline float sv_lane0(sv4 a) { return _mm_cvtss_f32(a); }
 static inline sv4 sv_xor(sv4 a, sv4 b) { return _mm_xor_ps(a, b); }
+#elif defined(SV_NEON)
+static inline sv4 sv_setr(float x, float y, float z, float w) {
+    const float t[4] = {x, y, z, w};
+    return vld1q_f32(t);
+}
+/* lanes (a[i0], a[i1], a[i2], a[i3]), constant indices: the compiler
+ * folds the lane copies into dup / ins / ext / zip as the pattern allows */
+#define SV_SHUF(a, i0, i1, i2, i3) \
+    vcopyq_laneq_f32(vcopyq_laneq_f32(vcopyq_laneq_f32(vdupq_laneq_f32((a), i0), 1, (a), i1), 2, (a), i2), 3, (a), i3)
+static inline float sv_lane0(sv4 a) { return vgetq_lane_f32(a, 0); }
+static inline sv4 sv_xor(sv4 a, sv4 b) {
+    return vreinterpretq_f32_u32(veorq_u32(vreinterpretq_u32_f32(a), vreinterpretq_u32_f32(b)));
+}
 #elif defined(SV_WASM)
 static inline sv4 sv_setr(float x, float y, float z, float w) { return wasm_f32x4_make(x, y, z, w); }
 #define SV_SHUF(a, i0, i1, i2, i3) wasm_i32x4_shuffle((a), (a), i0, i1, i2, i3)

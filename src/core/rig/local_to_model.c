@@ -20,12 +20,12 @@ static int valid(const stance_pose *p) { return p && p->memory && p->joint_count
 /* ---- local-to-model --------------------------------------------------------
  * Runs the skeleton's schedule (skeleton.c): tiles (4 chains of 4 joints in
  * the 4 lanes) and groups (4 independent joints) in SoA, single joints in
- * AoS (SSE2) or scalar form. The SoA items keep their last results in X
+ * AoS (SSE2 or NEON) or scalar form. The SoA items keep their last results in X
  * (10 channels of 4 lanes), updated in place: an item whose 4 parents are
  * exactly those joints takes them from there, so along chains the parents
  * never go through memory, and nothing is copied. */
 
-#if !defined(SV_SSE2)
+#if !defined(SV_VEC4)
 /* model[j] = parent * local[j] for one joint (the scalar reference of the
  * 4-wide forms below); parent p < 0 takes the root transform rv. m0 and l0
  * are the poses' blocks of 10 channels of pc floats; everything is read
@@ -346,7 +346,7 @@ ST_FORCEINLINE void l2m_runs(float *m0, const float *l0, int pc, const short *g,
     }
 }
 
-#if defined(SV_SSE2)
+#if defined(SV_VEC4)
 /* 1 when the 4 items from g are single joints j, j+1, j+2, j+3, each the
  * parent of the next */
 static inline int l2m_aos_chain4(const short *g) {
@@ -369,13 +369,13 @@ ST_FORCEINLINE void l2m_schedule(float *m0, const float *l0, int pc, const stanc
     for (int c = 0; c < 10; c++) S[c][3] = sv_set1(0.0f);
     short have[4] = {-1, -1, -1, -1};
     const short *hp = NULL; /* have, once X holds joints */
-#if defined(SV_SSE2)
+#if defined(SV_VEC4)
     int aos = -1; /* the joint whose model transform is in AQ, AT, AS */
     sv4 AQ = sv_set1(0.0f), AT = AQ, AS = AQ;
 #endif
     for (int k = 0; k < sk->l2m_group_count; k++, g += 9) {
         if (g[0] == 1) {
-#if defined(SV_SSE2)
+#if defined(SV_VEC4)
             if (k + 3 < sk->l2m_group_count && l2m_aos_chain4(g)) {
                 /* 4 single-joint items j..j+3, each the parent of the next:
                  * their rows are one load a channel and a transpose to AoS
