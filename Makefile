@@ -96,7 +96,10 @@ LAB_PORT ?= 8765
 # the runtime's, the builder's and the lesson library's sources as CMake lists them (written by cmake into
 # $(BUILD)/lab_sources.txt), and the lab's own
 LAB_SOURCES = $(shell cat $(BUILD)/lab_sources.txt 2>/dev/null) $(wildcard lab/*.c)
-LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -ffp-contract=off -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Iinclude -Isrc \
+# LAB_SIMD: WebAssembly SIMD128 (simd.h's wasm form; Chromium, Firefox and Safari 16.4+ run it);
+# LAB_SIMD= builds the scalar form. Both give the same poses bit for bit (docs/determinism.md).
+LAB_SIMD ?= -msimd128
+LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -ffp-contract=off $(LAB_SIMD) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Iinclude -Isrc \
 	-sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=UTF8ToString,HEAPU8,HEAP32,HEAPF32 \
 	-sMINIFY_HTML=0 --shell-file lab/index.html
 

@@ -12,9 +12,9 @@
  * on graphs/robot.json (RobotExpressive from ../shared/data, read with
  * jansson: "robot") and on the same graph compiled by the host's CLI
  * (STANCE_COMPILED_GRAPHS=DIR with DIR/robot.stance from `stance compile
- * graphs/robot.json -o DIR/robot.stance`: "robot_compiled", for builds
- * without jansson; the compiled file keeps only the clips the graph plays, so
- * its values are its own; tests/test_checksum_compiled.sh), through each copy
+ * graphs/robot.json -o DIR/robot.stance --error-cm 0`, exact keys, as
+ * scripts/cross_test.sh compiles it: "robot_compiled", for builds without
+ * jansson; tests/test_checksum_compiled.sh), through each copy
  * of the frame (st_workspace_set_frame: fast, SSE2, reference), against the
  * values committed in tests/data/checksum.txt. Every build on every platform
  * (gcc, clang, ASan, wine, qemu, node) must give the committed values; a

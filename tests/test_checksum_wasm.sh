@@ -2,8 +2,9 @@
 # tests/test_checksum_wasm.sh - tests/test_checksum.c compiled by emcc -O3 into
 # WebAssembly, scalar and SIMD128 (-msimd128), run under node: the same
 # committed checksums as the native builds (docs/determinism.md). The robot
-# runs from graphs/robot.json compiled by the native CLI (robot_compiled: the
-# wasm build reads no JSON). Skipped with a message when emcc or node is
+# runs from graphs/robot.json compiled by the native CLI with exact keys
+# (--error-cm 0, as scripts/cross_test.sh: robot_compiled; the wasm build
+# reads no JSON). Skipped with a message when emcc or node is
 # missing (make check installs them: scripts/lab_deps.sh) and in the
 # sanitizer build (the Release build's run covers it).
 set -euo pipefail
@@ -19,7 +20,7 @@ mkdir -p "$out"
 data=${STANCE_DATA:-$src/../shared/data}
 graphs=
 if [ -f "$data/robot_expressive/RobotExpressive.glb" ]; then
-  (cd "$src" && "$cli" compile graphs/robot.json -o "$out/robot.stance") > /dev/null
+  (cd "$src" && "$cli" compile graphs/robot.json -o "$out/robot.stance" --error-cm 0) > /dev/null
   graphs=$out
 else
   echo "test_checksum_wasm: $data/robot_expressive/RobotExpressive.glb is missing: the robot is skipped"
