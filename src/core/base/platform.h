@@ -77,17 +77,18 @@ static inline int st_ctz64(uint64_t m) {
 #endif
 }
 
-/* AVX detection from the CPU's own words: cpuid leaf 1 ECX bit 28 (AVX)
- * and bit 27 (OSXSAVE), then xgetbv(0) bits 1 and 2 (the OS saves the XMM
- * and YMM state). The answer is a fact of the machine, the same on every
- * call: it is kept (per file, in the function's own static, 1 yes, -1 no,
- * 0 not asked yet) so the hot passes pay a load and a test, as GCC's
- * __builtin_cpu_supports does from libgcc's __cpu_model. Threads asking at
- * once all write the same value, through relaxed atomics (an aligned
- * volatile long on MSVC x86-64, where plain loads and stores are atomic). */
+/* AVX detection, asked of the CPU: cpuid leaf 1 ECX bit 28 (AVX) and bit 27
+ * (OSXSAVE), then xgetbv(0) bits 1 and 2 (the OS saves the XMM and YMM
+ * state). GCC and clang read it from libgcc's __cpu_model (filled once
+ * before main); MSVC asks once and keeps the answer in the function's own
+ * static (1 yes, -1 no, 0 not asked yet; an aligned volatile long, whose
+ * loads and stores are atomic on x86-64: threads asking at once all write
+ * the same value). Either way the hot passes pay a load and a test; the
+ * probe is a function of its own (cpuid writes rbx: inlined, every caller
+ * would save registers on its fast path). */
 #if defined(__x86_64__) || defined(_M_X64)
 #if defined(ST_MSVC)
-static inline int st_cpu_probe_avx_(void) {
+static ST_NOINLINE int st_cpu_probe_avx_(void) {
     int r[4];
     __cpuid(r, 1);
     if ((r[2] & (1 << 27)) == 0 || (r[2] & (1 << 28)) == 0) return 0;
@@ -100,25 +101,11 @@ static inline int st_cpu_has_avx(void) {
     return v > 0;
 }
 #elif defined(__GNUC__)
-static inline int st_cpu_probe_avx_(void) {
-    unsigned a = 1, b, c = 0, d;
-    __asm__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
-    (void)b, (void)d;
-    if ((c & (1u << 27)) == 0 || (c & (1u << 28)) == 0) return 0;
-    unsigned lo, hi;
-    __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    (void)hi;
-    return (lo & 6u) == 6u;
-}
-static inline int st_cpu_has_avx(void) {
-    static int state;
-    int v = __atomic_load_n(&state, __ATOMIC_RELAXED);
-    if (__builtin_expect(v == 0, 0)) {
-        v = st_cpu_probe_avx_() ? 1 : -1;
-        __atomic_store_n(&state, v, __ATOMIC_RELAXED);
-    }
-    return v > 0;
-}
+/* GCC and clang (mingw too): libgcc's __cpu_model, filled once before main
+ * by its constructor from the same cpuid and xgetbv words (AVX counts only
+ * when the OS saves the YMM state); a load and a test per call, and no
+ * state of stance's own. */
+static inline int st_cpu_has_avx(void) { return __builtin_cpu_supports("avx"); }
 #else
 static inline int st_cpu_has_avx(void) { return 0; }
 #endif
