@@ -47,16 +47,12 @@ data=${STANCE_DATA:-$root/../shared/data}
 data=$(cd "$data" 2>/dev/null && pwd || echo "$data")
 # exact keys (--error-cm 0): the clips the JSON graphs give the native suite
 # (the compressed builtin clips show a -0 vs 0 between the fast and the
-# reference frame, natively too: docs/platforms.md); robot.json as
-# `stance compile` makes it by default, the file test_checksum's committed
-# "robot_compiled" values are of (tests/test_checksum_compiled.sh)
+# reference frame, natively too: docs/platforms.md)
 mkdir -p "$dir/graphs"
 for g in graphs/*.json; do
   # the robot's graphs need RobotExpressive from ../shared/data (the tests skip them without it)
   grep -q robot_expressive "$g" && [ ! -f "$data/robot_expressive/RobotExpressive.glb" ] && continue
-  exact=(--error-cm 0)
-  [ "$g" = graphs/robot.json ] && exact=()
-  ./build/stance compile "$g" -o "$dir/graphs/$(basename "$g" .json).stance" "${exact[@]}" >/dev/null
+  ./build/stance compile "$g" -o "$dir/graphs/$(basename "$g" .json).stance" --error-cm 0 >/dev/null
 done
 # test_checksum's robot_compiled is `stance compile`'s default (compressed
 # clips), as tests/test_checksum_compiled.sh makes it natively

@@ -87,36 +87,39 @@ static inline int st_ctz64(uint64_t m) {
  * volatile long on MSVC x86-64, where plain loads and stores are atomic). */
 #if defined(__x86_64__) || defined(_M_X64)
 #if defined(ST_MSVC)
-static inline int st_cpu_probe_avx_(void) {
+static ST_NOINLINE int st_cpu_probe_avx_(volatile long *state) {
     int r[4];
     __cpuid(r, 1);
-    if ((r[2] & (1 << 27)) == 0 || (r[2] & (1 << 28)) == 0) return 0;
-    return (_xgetbv(0) & 6u) == 6u;
+    const long v = (r[2] & (1 << 27)) != 0 && (r[2] & (1 << 28)) != 0 && (_xgetbv(0) & 6u) == 6u ? 1 : -1;
+    *state = v;
+    return (int)v;
 }
 static inline int st_cpu_has_avx(void) {
     static volatile long state;
     long v = state;
-    if (v == 0) state = v = st_cpu_probe_avx_() ? 1 : -1;
+    if (v == 0) v = st_cpu_probe_avx_(&state);
     return v > 0;
 }
 #elif defined(__GNUC__)
-static inline int st_cpu_probe_avx_(void) {
-    unsigned a = 1, b, c = 0, d;
+/* out of line: cpuid takes rbx, which would make every caller save it
+ * (unused: a file that never asks) */
+static __attribute__((noinline, cold, unused)) int st_cpu_probe_avx_(int *state) {
+    unsigned a = 1, b, c = 0, d, lo = 0, hi;
     __asm__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
     (void)b, (void)d;
-    if ((c & (1u << 27)) == 0 || (c & (1u << 28)) == 0) return 0;
-    unsigned lo, hi;
-    __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    (void)hi;
-    return (lo & 6u) == 6u;
+    if ((c & (1u << 27)) != 0 && (c & (1u << 28)) != 0) {
+        __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+        (void)hi;
+    }
+    const int v = (lo & 6u) == 6u ? 1 : -1;
+    __atomic_store_n(state, v, __ATOMIC_RELAXED);
+    return v;
 }
 static inline int st_cpu_has_avx(void) {
     static int state;
     int v = __atomic_load_n(&state, __ATOMIC_RELAXED);
-    if (__builtin_expect(v == 0, 0)) {
-        v = st_cpu_probe_avx_() ? 1 : -1;
-        __atomic_store_n(&state, v, __ATOMIC_RELAXED);
-    }
+    if (__builtin_expect(v > 0, 1)) return 1; /* one test where AVX runs */
+    if (v == 0) v = st_cpu_probe_avx_(&state);
     return v > 0;
 }
 #else
