@@ -644,9 +644,38 @@ static void yaw_piece(double acc[4], const float pa[3], float ya, const float pb
     acc[3] += times * dyaw;
 }
 
+/* A path with yaw: from `time` (at a) to nt (at b) across `wraps` cycles,
+ * pieces in the root's frame composed: to the cycle's end, whole cycles,
+ * from its start. out[3] gets the turn. */
+static ST_NOINLINE ST_COLD void yaw_motion(const stance_clip *c, float time, float nt, int wraps, const float a[3], const float b[3],
+                                           float out[4]) {
+    const float D = c->duration;
+    double acc[4] = {0.0, 0.0, 0.0, 0.0};
+    const float ya = yaw_at(c, time), yb = yaw_at(c, nt);
+    if (wraps == 0) {
+        yaw_piece(acc, a, ya, b, yb, 1.0);
+    } else {
+        float s0[3], s1[3];
+        root_at(c, 0.0f, s0);
+        root_at(c, D, s1);
+        const float y0 = yaw_at(c, 0.0f), y1 = yaw_at(c, D);
+        if (wraps > 0) {
+            yaw_piece(acc, a, ya, s1, y1, 1.0);
+            if (wraps > 1) yaw_piece(acc, s0, y0, s1, y1, (double)(wraps - 1));
+            yaw_piece(acc, s0, y0, b, yb, 1.0);
+        } else {
+            yaw_piece(acc, a, ya, s0, y0, 1.0);
+            if (wraps < -1) yaw_piece(acc, s1, y1, s0, y0, (double)(-wraps - 1));
+            yaw_piece(acc, s1, y1, b, yb, 1.0);
+        }
+    }
+    for (int i = 0; i < 4; i++) out[i] = (float)acc[i];
+}
+
 /* stance_clip_root_motion and its twins; fast 0 (st_clip_root_motion_general)
  * takes the general path: no shortcut for a clip without a root path or a
- * step inside one cycle. out[3] gets the yaw. */
+ * step inside one cycle. out[3] gets the yaw for a path with yaw only (the
+ * callers zero it or read it only then: the hot path stays as it was). */
 ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[4],
                                        const int fast, stance_error *err) {
     if (!c || !out) return ST_FAIL(err, STANCE_ERR_ARGUMENT, "clip root motion: clip or out is NULL");
@@ -655,7 +684,6 @@ ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float d
     float nt;
     int wraps = 0;
     const float D = c->duration;
-    out[3] = 0.0f;
     if (fast && c->root_key_count == 0) { /* no root path: no motion */
         out[0] = out[1] = out[2] = 0.0f;
         return st_ok(err);
@@ -675,27 +703,8 @@ ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float d
     float a[3], b[3];
     root_at(c, time, a);
     root_at(c, nt, b);
-    if (c->root_yaw) { /* pieces in the root's frame, composed: to the cycle's end, whole cycles, from its start */
-        double acc[4] = {0.0, 0.0, 0.0, 0.0};
-        const float ya = yaw_at(c, time), yb = yaw_at(c, nt);
-        if (wraps == 0) {
-            yaw_piece(acc, a, ya, b, yb, 1.0);
-        } else {
-            float s0[3], s1[3];
-            root_at(c, 0.0f, s0);
-            root_at(c, D, s1);
-            const float y0 = yaw_at(c, 0.0f), y1 = yaw_at(c, D);
-            if (wraps > 0) {
-                yaw_piece(acc, a, ya, s1, y1, 1.0);
-                if (wraps > 1) yaw_piece(acc, s0, y0, s1, y1, (double)(wraps - 1));
-                yaw_piece(acc, s0, y0, b, yb, 1.0);
-            } else {
-                yaw_piece(acc, a, ya, s0, y0, 1.0);
-                if (wraps < -1) yaw_piece(acc, s1, y1, s0, y0, (double)(-wraps - 1));
-                yaw_piece(acc, s1, y1, b, yb, 1.0);
-            }
-        }
-        for (int i = 0; i < 4; i++) out[i] = (float)acc[i];
+    if (c->root_yaw) { /* pieces in the root's frame, composed (out of the hot path) */
+        yaw_motion(c, time, nt, wraps, a, b, out);
         return st_ok(err);
     }
     if (wraps == 0) { /* no cycle crossed: the path's ends do not count (0 * (s1 - s0) is 0 for finite keys) */
@@ -711,14 +720,14 @@ ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float d
 
 stance_status stance_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3],
                                       stance_error *err) {
-    float o[4];
+    float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     stance_status s = clip_root_motion(c, time, dt, loop, out ? o : NULL, 1, err);
     if (!s) memcpy(out, o, sizeof(float) * 3);
     return s;
 }
 stance_status stance_clip_root_motion_yaw(const stance_clip *c, float time, float dt, int loop, float out[3], float *yaw,
                                           stance_error *err) {
-    float o[4];
+    float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     if (yaw) *yaw = 0.0f;
     stance_status s = clip_root_motion(c, time, dt, loop, out ? o : NULL, 1, err);
     if (!s) {

@@ -18,7 +18,7 @@ stance_status st_clip_sample_velocity(const struct stance_clip *clip, float time
                                       struct stance_pose *out, struct stance_pose *velocity);
 stance_status st_clip_advance(const struct stance_clip *clip, float time, float dt, int loop, float *new_time,
                               struct stance_event_hit *hits, int hit_capacity, int *hit_count, int *wraps);
-stance_status st_clip_root_motion(const struct stance_clip *clip, float time, float dt, int loop, float out[4]); /* out[3]: yaw */
+stance_status st_clip_root_motion(const struct stance_clip *clip, float time, float dt, int loop, float out[4]); /* out[3]: yaw, written for a path with yaw only */
 
 
 /* clip.c: stance_clip_advance and stance_clip_root_motion without their

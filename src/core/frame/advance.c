@@ -199,7 +199,8 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
             if (w[i] <= 0.0f || !root || (ST_FAST && e[i].clip->root_key_count == 0)) continue;
             float r[4], d = e[i].clip->duration;
             ST_CLIP_ROOT_MOTION(e[i].clip, p->pos * d, dphase * d, !s->once, r);
-            for (int k = 0; k < 4; k++) p->root[k] += w[i] * r[k];
+            for (int k = 0; k < 3; k++) p->root[k] += w[i] * r[k];
+            if (e[i].clip->root_yaw) p->root[3] += w[i] * r[3]; /* r[3] is written for a yaw path only */
         }
         if (!p->finished) {
             if (e[dom].clip->event_count > 0) { /* its markers (the phase moves on below) */
