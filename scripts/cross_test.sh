@@ -47,23 +47,13 @@ data=${STANCE_DATA:-$root/../shared/data}
 data=$(cd "$data" 2>/dev/null && pwd || echo "$data")
 # exact keys (--error-cm 0): the clips the JSON graphs give the native suite
 # (the compressed builtin clips show a -0 vs 0 between the fast and the
-# reference frame, natively too: docs/platforms.md); robot.json as
-# `stance compile` makes it by default, the file test_checksum's committed
-# "robot_compiled" values are of (tests/test_checksum_compiled.sh)
+# reference frame, natively too: docs/platforms.md)
 mkdir -p "$dir/graphs"
 for g in graphs/*.json; do
   # the robot's graphs need RobotExpressive from ../shared/data (the tests skip them without it)
   grep -q robot_expressive "$g" && [ ! -f "$data/robot_expressive/RobotExpressive.glb" ] && continue
-  exact=(--error-cm 0)
-  [ "$g" = graphs/robot.json ] && exact=()
-  ./build/stance compile "$g" -o "$dir/graphs/$(basename "$g" .json).stance" "${exact[@]}" >/dev/null
+  ./build/stance compile "$g" -o "$dir/graphs/$(basename "$g" .json).stance" --error-cm 0 >/dev/null
 done
-# test_checksum's robot_compiled is `stance compile`'s default (compressed
-# clips), as tests/test_checksum_compiled.sh makes it natively
-mkdir -p "$dir/graphs-default"
-if [ -f "$data/robot_expressive/RobotExpressive.glb" ]; then
-  ./build/stance compile graphs/robot.json -o "$dir/graphs-default/robot.stance" >/dev/null
-fi
 
 if [ "$target" = windows ]; then
   export WINEPREFIX=$root/$dir/wineprefix WINEDEBUG=-all
@@ -85,9 +75,7 @@ passed=() failed=()
 mkdir -p "$dir/cross-logs"
 for t in "${tests[@]}"; do
   log=$dir/cross-logs/$t.log
-  graphs=$root/$dir/graphs
-  [ "$t" = test_checksum ] && graphs=$root/$dir/graphs-default
-  if STANCE_COMPILED_GRAPHS=$graphs run "$dir/tests/$t$exe" >"$log" 2>&1; then
+  if run "$dir/tests/$t$exe" >"$log" 2>&1; then
     passed+=("$t"); echo "cross_test $target: ok    $t"
   else
     failed+=("$t"); echo "cross_test $target: FAIL  $t (log: $log)"; tail -20 "$log"
