@@ -355,6 +355,12 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     memcpy(rest, c->t, sizeof(float) * 3 * pcs);
     memcpy(rest + 3 * pcs, c->r, sizeof(float) * 4 * pcs);
     memcpy(rest + 7 * pcs, c->s, sizeof(float) * 3 * pcs);
+    /* a constant value v as the dense clip samples its channel, a + (b - a) u
+     * with a = b = v: v + 0, a zero +0 (a -0 of the source would stay in
+     * the pose, and the fused additive's still blocks and zero translations,
+     * which leave base as it is, would keep a -0 the unfused apply turns
+     * into +0: tests/test_reference_compressed.sh) */
+    for (size_t i = 0; i < 10 * pcs; i++) rest[i] += 0.0f;
     unsigned char *anim = (unsigned char *)c->animated; /* the shell's own memory */
     int ti = 0, cj = 0, max_shift = 0;
     unsigned used = 0;
