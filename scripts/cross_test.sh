@@ -45,9 +45,10 @@ cmake --build "$dir" -j "$JOBS" --target stance_cli "${tests[@]}"
 
 data=${STANCE_DATA:-$root/../shared/data}
 data=$(cd "$data" 2>/dev/null && pwd || echo "$data")
-# exact keys (--error-cm 0): the clips the JSON graphs give the native suite
-# (the compressed builtin clips show a -0 vs 0 between the fast and the
-# reference frame, natively too: docs/platforms.md)
+# exact keys (--error-cm 0): the clips the JSON graphs give the native suite,
+# and those test_checksum's committed robot_compiled values are for (the
+# compressed clips' -0 vs 0 between the fast and the reference frame is fixed,
+# tests/test_reference_compressed.sh: docs/platforms.md)
 mkdir -p "$dir/graphs"
 for g in graphs/*.json; do
   # the robot's graphs need RobotExpressive from ../shared/data (the tests skip them without it)
