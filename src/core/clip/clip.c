@@ -254,7 +254,10 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
                     if (v[0] * p[j] + v[1] * p[pc + j] + v[2] * p[2 * pc + j] + v[3] * p[3 * pc + j] < 0.0f)
                         v[0] = -v[0], v[1] = -v[1], v[2] = -v[2], v[3] = -v[3];
                 }
-                for (int cc = 0; cc < w; cc++) blk[(size_t)cc * (size_t)pc + (size_t)j] = v[cc];
+                /* one block: the channel is sampled as stored, so a zero is kept as
+                 * the lerp of keyed blocks gives it, +0 (v + 0; see clip_packed_create.c) */
+                const float z = blocks[ch] == 1 ? 0.0f : -0.0f; /* v + -0 is v, -0 included */
+                for (int cc = 0; cc < w; cc++) blk[(size_t)cc * (size_t)pc + (size_t)j] = v[cc] + z;
             }
         }
     }
