@@ -6,7 +6,8 @@
  * sample + masked blend; the old clip of a crossfade sampled straight into
  * the fade against sample + lerp; the old two-clip blend of a crossfade
  * sampled straight into the fade against the blend + lerp; the delta flags
- * on clips whose channels are known; and a crowd of
+ * on clips whose channels are known; a one-key clip's zeros sampled as +0
+ * (a -0 of the source too); and a crowd of
  * the lesson graph updated with and without the fused passes (workspace
  * flag), pose for pose. */
 #include <math.h>
@@ -366,10 +367,44 @@ static void test_crowd_fused_equals_unfused(void) {
     stance_graph_destroy(g);
 }
 
+/* A one-key clip's channels are sampled as stored; a -0 of the source is
+ * stored as +0, the zero the lerp of keyed blocks gives (a + (b - a) u), so
+ * no sampled pose carries a -0: the fused additive's still blocks leave a
+ * base as it is where the unfused apply's identity product turns a -0 of
+ * the base into +0 (tests/test_reference_compressed.sh). */
+static void test_one_key_zero_sign(void) {
+    int parents[5];
+    for (int j = 0; j < 5; j++) parents[j] = j - 1;
+    stance_skeleton_desc sd = {.joint_count = 5, .parents = parents};
+    stance_skeleton *sk = NULL;
+    CHECK_OK(stance_skeleton_create(&sd, NULL, &sk, NULL));
+    if (!sk) return;
+    static float times[1] = {0.0f}, rv[4] = {-0.0f, 0.6f, -0.0f, 0.8f}, tv[3] = {-0.0f, 1.0f, -0.0f};
+    stance_track_desc tr[2] = {{2, STANCE_CHANNEL_ROTATION, 1, times, rv}, {2, STANCE_CHANNEL_TRANSLATION, 1, times, tv}};
+    stance_clip_desc d = {.name = "one", .duration = 1.0f, .track_count = 2, .tracks = tr};
+    stance_clip *c = NULL;
+    CHECK_OK(stance_clip_create(&d, sk, NULL, &c, NULL));
+    stance_pose p;
+    stance_pose_create(&p, 5, NULL, NULL);
+    if (c) {
+        CHECK(c->r_keys == 1 && c->t_keys == 1);
+        CHECK_OK(stance_clip_sample(c, 0.5f, NULL, &p, NULL));
+        CHECK(p.qy[2] == 0.6f && p.qw[2] == 0.8f && p.ty[2] == 1.0f);
+        CHECK(p.qx[2] == 0.0f && !signbit(p.qx[2]) && p.qz[2] == 0.0f && !signbit(p.qz[2]));
+        CHECK(p.tx[2] == 0.0f && !signbit(p.tx[2]) && p.tz[2] == 0.0f && !signbit(p.tz[2]));
+        st_fused_sample(&p, c, 0.5f, NULL);
+        CHECK(!signbit(p.qx[2]) && !signbit(p.qz[2]) && !signbit(p.tx[2]) && !signbit(p.tz[2]));
+    }
+    stance_pose_destroy(&p);
+    stance_clip_destroy(c);
+    stance_skeleton_destroy(sk);
+}
+
 int main(void) {
     if (stance_builtin_create(NULL, &B, NULL)) return 1;
     RUN(test_delta_flags_and_additive);
     RUN(test_additive_many_blocks);
+    RUN(test_one_key_zero_sign);
     RUN(test_override);
     RUN(test_blend2);
     RUN(test_sample);
