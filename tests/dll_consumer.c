@@ -56,6 +56,13 @@ int main(void) {
         if (!name || stance_switch_mode_parse(name) != m) round_trips = 0;
     }
     check(round_trips, "stance_switch_mode_parse(stance_switch_mode_name(m)) == m for each mode");
+    /* a data symbol through dllimport: the DLL's table, each mode once */
+    int seen = 0;
+    for (int i = 0; i < STANCE_SCENARIO_MODES; i++) {
+        int m = (int)stance_scenario_modes[i];
+        if (m >= 0 && m < STANCE_SWITCH_MODE_COUNT) seen |= 1 << m;
+    }
+    check(seen == (1 << STANCE_SWITCH_MODE_COUNT) - 1, "stance_scenario_modes (data, dllimport) lists each mode once");
 
     same_address("libstance.dll", "stance_version_number", (void (*)(void))stance_version_number);
     same_address("libstance_build.dll", "stance_graph_create", (void (*)(void))stance_graph_create);
