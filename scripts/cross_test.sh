@@ -13,7 +13,12 @@
 # (build/stance, built first) into BUILD/graphs/*.stance and passed as
 # STANCE_COMPILED_GRAPHS. test_soak is left out: 1,000,000 random calls are
 # the native suite's, not an emulator's (and it times itself with
-# timespec_get, which mingw's msvcrt lacks). Prints a summary; fails if any test fails.
+# timespec_get, which mingw's msvcrt lacks). windows also builds the DLLs
+# (libstance*.dll): each export table ("[Ordinal/Name Pointer] Table" of
+# objdump -p) must list stance_* names alone (STANCE_BUILDING_SHARED:
+# dllexport on STANCE_API, so MinGW exports nothing else), and
+# tests/dll_consumer.c, linked to them with STANCE_SHARED (dllimport), runs.
+# Prints a summary; fails if any test fails.
 set -euo pipefail
 target=${1:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,6 +47,10 @@ for src in tests/test_*.c; do
   tests+=("$name")
 done
 cmake --build "$dir" -j "$JOBS" --target stance_cli "${tests[@]}"
+if [ "$target" = windows ]; then
+  dlls=(stance_shared stance_build_shared stance_lesson_shared stance_io_shared)
+  cmake --build "$dir" -j "$JOBS" --target "${dlls[@]}" dll_consumer
+fi
 
 data=${STANCE_DATA:-$root/../shared/data}
 data=$(cd "$data" 2>/dev/null && pwd || echo "$data")
@@ -82,6 +91,24 @@ for t in "${tests[@]}"; do
     failed+=("$t"); echo "cross_test $target: FAIL  $t (log: $log)"; tail -20 "$log"
   fi
 done
+if [ "$target" = windows ]; then
+  for dll in libstance libstance_build libstance_lesson libstance_io; do
+    names=$(x86_64-w64-mingw32-objdump -p "$dir/$dll.dll" |
+      sed -n '/\[Ordinal\/Name Pointer\] Table/,/^$/p' | awk '/^[[:space:]]*\[ *[0-9]+\]/ {print $NF}')
+    n=$(printf '%s\n' "$names" | grep -c . || true)
+    others=$(printf '%s\n' "$names" | grep -v '^stance_' | grep . || true)
+    if [ "$n" -gt 0 ] && [ -z "$others" ]; then
+      passed+=("$dll.dll exports"); echo "cross_test windows: ok    $dll.dll exports $n names, all stance_*"
+    else
+      failed+=("$dll.dll exports"); echo "cross_test windows: FAIL  $dll.dll exports $n names; not stance_*: $(echo $others | head -c 400)"
+    fi
+  done
+  if (cd "$dir" && wine ./dll_consumer.exe) >"$dir/cross-logs/dll_consumer.log" 2>&1; then
+    passed+=(dll_consumer); echo "cross_test windows: ok    dll_consumer"
+  else
+    failed+=(dll_consumer); echo "cross_test windows: FAIL  dll_consumer (log: $dir/cross-logs/dll_consumer.log)"; tail -20 "$dir/cross-logs/dll_consumer.log"
+  fi
+fi
 if cli_check >"$dir/cross-logs/cli.log" 2>&1; then passed+=("stance$exe --help"); else failed+=("stance$exe --help"); fi
 [ "$target" = windows ] && wineserver -k 2>/dev/null || true
 

@@ -16,7 +16,7 @@ extern "C" {
 
 /* The six modes of the experiment, in the order the lesson shows them. */
 #define STANCE_SCENARIO_MODES 6
-extern const stance_switch_mode stance_scenario_modes[STANCE_SCENARIO_MODES];
+STANCE_API extern const stance_switch_mode stance_scenario_modes[STANCE_SCENARIO_MODES];
 STANCE_API const char *stance_switch_mode_name(stance_switch_mode mode);   /* "cut", "inertialize-simple", ... */
 STANCE_API int stance_switch_mode_parse(const char *name);                 /* -1 if unknown */
 
