@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "graph_speed.h"
 #include "core/frame/workspace.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
@@ -135,12 +136,7 @@ static float tri(long n, long period) {
 static uint64_t crowd(const stance_graph *g, stance_workspace *ws) {
     const int speed = stance_graph_find_param(g, "speed"), jump = stance_graph_find_param(g, "jump");
     const int layers = stance_graph_layer_count(g), states = stance_graph_state_count(g);
-    float run_speed = 0.0f;
-    const stance_clip *clips[256];
-    const int nc = stance_graph_clips(g, clips, 256);
-    for (int c = 0; c < nc && c < 256; c++)
-        if (clips[c]->root_speed > run_speed) run_speed = clips[c]->root_speed;
-    if (run_speed <= 0.0f) run_speed = 4.0f;
+    const float run_speed = graph_run_speed(g);
     stance_instance *all[CROWD] = {NULL};
     uint64_t h = FNV_START;
     int made = 1;

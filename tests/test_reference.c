@@ -19,6 +19,7 @@
 #include "core/frame/workspace.h"
 #include "real_files.h"
 #include "graph_files.h"
+#include "graph_speed.h"
 #include "stance/graphfile.h"
 #include "stance/stance.h"
 #include "stance_lesson/lesson.h"
@@ -152,12 +153,7 @@ done:
 static void crowd(const stance_graph *g, const char *label) {
     const int speed = stance_graph_find_param(g, "speed"), jump = stance_graph_find_param(g, "jump");
     const int layers = stance_graph_layer_count(g), states = stance_graph_state_count(g);
-    float run_speed = 0.0f;
-    const stance_clip *clips[256];
-    const int nc = stance_graph_clips(g, clips, 256);
-    for (int c = 0; c < nc && c < 256; c++)
-        if (clips[c]->root_speed > run_speed) run_speed = clips[c]->root_speed;
-    if (run_speed <= 0.0f) run_speed = 4.0f;
+    const float run_speed = graph_run_speed(g);
     stance_workspace *ws[COPIES];
     stance_instance *all[COPIES][CROWD];
     memset(all, 0, sizeof all);
