@@ -147,12 +147,7 @@ static uint64_t crowd(const stance_graph *g, stance_workspace *ws) {
     for (int f = 0; f < CROWD_UPDATES && made; f++) {
         for (int i = 0; i < CROWD; i++) {
             stance_instance *in = all[i];
-            if (f == 0) {
-                stance_instance_override_switch(in, i % 7 == 6 ? -1 : i % 6, 0.1f + 0.05f * (float)(i % 5),
-                                                i % 3 == 0 ? STANCE_EASE_LINEAR : STANCE_EASE_SMOOTHSTEP, NULL);
-                for (int l = 1; l < layers; l++)
-                    stance_instance_set_layer_weight(in, l, (float)((i + l) % 4) / 3.0f, 0.0f, NULL);
-            }
+            if (f == 0) crowd_first_frame(in, i, layers);
             if (speed >= 0) {
                 const float s = 1.1f * tri(f + 17L * i, 40 + 6 * (i % 5)) - 0.1f;
                 stance_instance_set_float(in, speed, s > 0.0f ? s * run_speed : 0.0f, NULL);

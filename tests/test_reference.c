@@ -169,12 +169,7 @@ static void crowd(const stance_graph *g, const char *label) {
         for (int k = 0; k < COPIES; k++)
             for (int i = 0; i < CROWD; i++) {
                 stance_instance *in = all[k][i];
-                if (f == 0) {
-                    stance_instance_override_switch(in, i % 7 == 6 ? -1 : i % 6, 0.1f + 0.05f * (float)(i % 5),
-                                                    i % 3 == 0 ? STANCE_EASE_LINEAR : STANCE_EASE_SMOOTHSTEP, NULL);
-                    for (int l = 1; l < layers; l++)
-                        stance_instance_set_layer_weight(in, l, (float)((i + l) % 4) / 3.0f, 0.0f, NULL);
-                }
+                if (f == 0) crowd_first_frame(in, i, layers);
                 if (speed >= 0) {
                     double ph = 0.6180339887 * i * 6.2831853 + (double)f / 60.0 * 6.2831853 / (3.0 + (i % 5));
                     double s = (0.5 + 0.5 * sin(ph)) * 1.1 - 0.1;
