@@ -14,4 +14,5 @@
 #include "import.h"
 #include "graphfile.h"
 #include "gen_header.h"
+#include "retarget.h"
 #endif
