@@ -3,7 +3,7 @@
 # skeletons written here from the format's grammar, one per naming scheme,
 # map every slot by name to the joints the test names; the same skeleton
 # with meaningless names maps legs and arms by structure with the sides
-# right (left = +X); CMU 01_01 and RobotExpressive map to the joints read
+# right (left = +X); docs/retarget-map.schema.json agrees with the loader; CMU 01_01 and RobotExpressive map to the joints read
 # from the files; broken map files give one FILE:LINE:COL error.
 set -euo pipefail
 cli=${STANCE_CLI:?}
@@ -89,7 +89,7 @@ want = dict(hips="Hips", neck="Neck", head="Head", **side_names("Left%s", "Right
 want.update(spine="LowerBack", chest="Spine1")
 got = json.loads(run(cmu).stdout)
 check("CMU 01_01 maps every slot", all(got["slots"].get(s, {}).get("joint") == want[s] for s in slots) and not got["unmapped"], str(got["unmapped"]))
-robot = "/work/shared/data/robot_expressive/RobotExpressive.glb"
+robot = os.path.join(os.environ.get("STANCE_DATA", "/work/shared/data"), "robot_expressive/RobotExpressive.glb")
 want = dict(hips="Hips", spine="Abdomen", chest="Torso", neck="Neck", head="Head", **side_names("%s.L", "%s.R", dict(upper_leg="UpperLeg", lower_leg="LowerLeg", foot="Foot", shoulder="Shoulder", upper_arm="UpperArm", lower_arm="LowerArm")))
 got = json.loads(run(robot).stdout)
 check("RobotExpressive maps every joint it has (it has no hand or toe joint)",
@@ -110,6 +110,20 @@ mapfile("unknown_key", '{\n "slot": {}}', 2, 2, "unknown key 'slot'")
 p = os.path.join(tmp, "good.json")
 open(p, "w").write('{"slots": {"head": "Neck", "neck": null}}')
 got = json.loads(run(cmu_t, "--map", p).stdout)
+# the schema (docs/retarget-map.schema.json) accepts the docs' example and
+# the good file, and rejects what the loader rejects
+import jsonschema
+src = os.environ["STANCE_SOURCE"]
+if True:
+    schema = json.load(open(os.path.join(src, "docs/retarget-map.schema.json")))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    v = jsonschema.Draft202012Validator(schema)
+    import re as _re
+    ex = _re.findall(r"```json\n(.*?)```", open(os.path.join(src, "docs/retargeting.md")).read(), _re.S)
+    check("schema: docs example valid", bool(ex) and all(v.is_valid(json.loads(e)) for e in ex))
+    check("schema: good map valid", v.is_valid(json.load(open(p))))
+    for bad in ['{"slots": {"left_hnd": "X"}}', '{"slots": {"head": 3}}', '{"slot": {}}']:
+        check("schema rejects " + bad, not v.is_valid(json.loads(bad)))
 check("map file overrides", got["slots"]["head"] == {"joint": "Neck", "found": "file"} and "neck" in got["unmapped"], str(got["slots"].get("head")))
 sys.exit(1 if failed else 0)
 PY
