@@ -209,19 +209,57 @@ class Gait:
         return math.hypot(bx - ax, bz - az)
 
 
+# ---- rigs: the joints a file holds and their local keys --------------------
+class Rig:
+    """names, parents, rest offsets (metres), which joints have translation
+    keys, and per key (time, [local translation], [local rotation]).
+    "hips": the gait's skeleton, the travel in the hips track (joint 0).
+    "root": an Armature node keyed but still (as exporters write the
+    armature object's constant keys), then a `root` bone carrying the travel
+    on the ground (its rotation root_rot(t), identity unless given), then
+    the hips below it."""
+    def __init__(self, gait, kind="hips", armature=True, root_rot=None):
+        keys = gait.keys()
+        if kind == "hips":
+            self.names, self.parents = list(JOINTS), list(PARENT)
+            self.rest = [rest_offset(i) for i in range(len(JOINTS))]
+            self.moving = {0}
+            self.keys = [(t, [hp] + self.rest[1:], rots) for t, hp, rots in keys]
+            self.hips = 0
+            return
+        pre = (["Armature"] if armature else []) + ["root"]
+        n = len(pre)
+        self.names = pre + list(JOINTS)
+        self.parents = list(range(-1, n - 1)) + [p + n if p >= 0 else n - 1 for p in PARENT]
+        self.hips = n
+        self.rest = [(0.0, 0.0, 0.0)] * n + [rest_offset(i) for i in range(len(JOINTS))]
+        self.moving = set(range(n + 1))
+        self.keys = []
+        for t, hp, rots in keys:
+            rq = root_rot(t) if root_rot else (0.0, 0.0, 0.0, 1.0)
+            rt = (hp[0], 0.0, hp[2])
+            hl = qrot(qconj(rq), sub(hp, rt))  # the hips relative to the root bone
+            hq = qn(qmul(qconj(rq), rots[0]))
+            T = [(0.0, 0.0, 0.0)] * (n - 1) + [rt, hl] + self.rest[n + 1:]
+            Q = [(0.0, 0.0, 0.0, 1.0)] * (n - 1) + [qn(rq), hq] + list(rots[1:])
+            self.keys.append((t, T, Q))
+
+
 # ---- writers -------------------------------------------------------------
-def write_bvh(path, gait, unit):
-    keys = gait.keys()
+def write_bvh(path, gait, unit, rig=None):
+    rig = rig or Rig(gait)
+    keys = rig.keys
+    N = len(rig.names)
     lines = ["HIERARCHY"]
-    children = {i: [c for c in range(len(JOINTS)) if PARENT[c] == i] for i in range(len(JOINTS))}
+    children = {i: [c for c in range(N) if rig.parents[c] == i] for i in range(N)}
 
     def node(i, depth):
         ind = "  " * depth
-        o = mul(rest_offset(i), unit) if i else (0.0, 0.0, 0.0)  # the root's position is its channels
-        lines.append(f"{ind}{'ROOT' if i == 0 else 'JOINT'} {JOINTS[i]}")
+        o = mul(rig.rest[i], unit) if i not in rig.moving else (0.0, 0.0, 0.0)  # a moving joint's position is its channels
+        lines.append(f"{ind}{'ROOT' if i == 0 else 'JOINT'} {rig.names[i]}")
         lines.append(ind + "{")
         lines.append(f"{ind}  OFFSET {o[0]:.6f} {o[1]:.6f} {o[2]:.6f}")
-        if i == 0:
+        if i in rig.moving:
             lines.append(f"{ind}  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation")
         else:
             lines.append(f"{ind}  CHANNELS 3 Zrotation Xrotation Yrotation")
@@ -229,7 +267,7 @@ def write_bvh(path, gait, unit):
             for c in children[i]:
                 node(c, depth + 1)
         else:
-            e = mul((0.0, -ANKLE_H, 0.12) if JOINTS[i].endswith("Foot") else (0.0, 0.1, 0.0), unit)
+            e = mul((0.0, -ANKLE_H, 0.12) if rig.names[i].endswith("Foot") else (0.0, 0.1, 0.0), unit)
             lines.append(f"{ind}  End Site")
             lines.append(ind + "  {")
             lines.append(f"{ind}    OFFSET {e[0]:.6f} {e[1]:.6f} {e[2]:.6f}")
@@ -247,9 +285,11 @@ def write_bvh(path, gait, unit):
         for c in children[i]:
             dfs(c)
     dfs(0)
-    for t, hp, rots in keys:
-        vals = list(mul(hp, unit))
+    for t, T, rots in keys:
+        vals = []
         for i in order:
+            if i in rig.moving:
+                vals += list(mul(T[i], unit))
             e = euler_zxy(rots[i])
             back = q_from_euler_zxy(*e)
             assert abs(abs(dot(back, rots[i])) - 1.0) < 1e-9, "Euler round trip"
@@ -258,8 +298,10 @@ def write_bvh(path, gait, unit):
     open(path, "w").write("\n".join(lines) + "\n")
 
 
-def write_gltf(path, gait, centimetres):
-    keys = gait.keys()
+def write_gltf(path, gait, centimetres, rig=None):
+    rig = rig or Rig(gait)
+    keys = rig.keys
+    N = len(rig.names)
     unit = 100.0 if centimetres else 1.0
     n = len(keys)
     buf = bytearray()
@@ -277,18 +319,19 @@ def write_gltf(path, gait, centimetres):
 
     times = blob([k[0] for k in keys], n, "SCALAR", True)
     nodes = []
-    for i in range(len(JOINTS)):
-        o = mul(rest_offset(i), unit)
-        nd = {"name": JOINTS[i], "translation": list(o)}
-        ch = [c for c in range(len(JOINTS)) if PARENT[c] == i]
+    for i in range(N):
+        o = mul(rig.rest[i], unit)
+        nd = {"name": rig.names[i], "translation": list(o)}
+        ch = [c for c in range(N) if rig.parents[c] == i]
         if ch:
             nd["children"] = ch
         nodes.append(nd)
     samplers, channels = [], []
-    tr = blob([c * unit for k in keys for c in k[1]], n, "VEC3")
-    samplers.append({"input": times, "output": tr, "interpolation": "LINEAR"})
-    channels.append({"sampler": 0, "target": {"node": 0, "path": "translation"}})
-    for i in range(len(JOINTS)):
+    for i in sorted(rig.moving):
+        tr = blob([c * unit for k in keys for c in k[1][i]], n, "VEC3")
+        samplers.append({"input": times, "output": tr, "interpolation": "LINEAR"})
+        channels.append({"sampler": len(samplers) - 1, "target": {"node": i, "path": "translation"}})
+    for i in range(N):
         r = blob([c for k in keys for c in k[2][i]], n, "VEC4")
         samplers.append({"input": times, "output": r, "interpolation": "LINEAR"})
         channels.append({"sampler": len(samplers) - 1, "target": {"node": i, "path": "rotation"}})
@@ -304,8 +347,10 @@ def write_gltf(path, gait, centimetres):
     open(path, "w").write(json.dumps(doc))
 
 
-def write_dae(path, gait, unit):
-    keys = gait.keys()
+def write_dae(path, gait, unit, rig=None):
+    rig = rig or Rig(gait)
+    keys = rig.keys
+    N = len(rig.names)
     n = len(keys)
 
     def mat(t, q):
@@ -314,12 +359,11 @@ def write_dae(path, gait, unit):
 
     def fl(v): return " ".join(f"{x:.7g}" for x in v)
     anims = []
-    for i in range(len(JOINTS)):
+    for i in range(N):
         mats = []
-        for t, hp, rots in keys:
-            tt = mul(hp, unit) if i == 0 else mul(rest_offset(i), unit)
-            mats += mat(tt, rots[i])
-        a = JOINTS[i]
+        for t, T, rots in keys:
+            mats += mat(mul(T[i], unit), rots[i])
+        a = rig.names[i]
         anims.append(f"""<animation id="{a}-anim"><source id="{a}-in"><float_array id="{a}-in-a" count="{n}">{fl(k[0] for k in keys)}</float_array>
 <technique_common><accessor source="#{a}-in-a" count="{n}" stride="1"><param name="TIME" type="float"/></accessor></technique_common></source>
 <source id="{a}-out"><float_array id="{a}-out-a" count="{16 * n}">{fl(mats)}</float_array>
@@ -331,9 +375,9 @@ def write_dae(path, gait, unit):
 
     def node(i):
         _, t0, r0 = keys[0]
-        tt = mul(t0, unit) if i == 0 else mul(rest_offset(i), unit)
-        ch = "".join(node(c) for c in range(len(JOINTS)) if PARENT[c] == i)
-        return f'<node id="{JOINTS[i]}" name="{JOINTS[i]}" sid="{JOINTS[i]}" type="JOINT"><matrix sid="transform">{fl(mat(tt, r0[i]))}</matrix>{ch}</node>'
+        ch = "".join(node(c) for c in range(N) if rig.parents[c] == i)
+        a = rig.names[i]
+        return f'<node id="{a}" name="{a}" sid="{a}" type="JOINT"><matrix sid="transform">{fl(mat(mul(t0[i], unit), r0[i]))}</matrix>{ch}</node>'
     doc = f"""<?xml version="1.0" encoding="utf-8"?>
 <COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
 <asset><unit name="meter" meter="1"/><up_axis>Y_UP</up_axis></asset>
@@ -357,16 +401,19 @@ FILES = [
     ("walk_cm.dae", "walk", "dae", 100.0),
     ("run.bvh", "run", "bvh", 1.0), ("run.gltf", "run", "gltf", False), ("run.dae", "run", "dae", 1.0),
     ("jog_turn.bvh", "jog_turn", "bvh", 100.0), ("jog_turn.gltf", "jog_turn", "gltf", False), ("jog_turn.dae", "jog_turn", "dae", 1.0),
+    # an Unreal-style rig: the travel in a `root` bone above the hips (under a static Armature node in glTF and Collada)
+    ("walk_root.gltf", "walk", "gltf", False, dict(kind="root")), ("walk_root.dae", "walk", "dae", 1.0, dict(kind="root")),
+    ("walk_root.bvh", "walk", "bvh", 1.0, dict(kind="root")),
 ]
 
 
 def main():
     out = sys.argv[1]
-    for name, g, fmt, unit in FILES:
+    for name, g, fmt, unit, *rig in FILES:
         kw = dict(GAITS[g])
         gait = Gait(kw.pop("speed"), kw.pop("cycle"), kw.pop("duty"), kw.pop("lift"), kw.pop("pelvis"), **kw)
         p = f"{out}/{name}"
-        {"bvh": write_bvh, "gltf": write_gltf, "dae": write_dae}[fmt](p, gait, unit)
+        {"bvh": write_bvh, "gltf": write_gltf, "dae": write_dae}[fmt](p, gait, unit, Rig(gait, **rig[0]) if rig else None)
         print(f"{name} {gait.travel():.6f} {THIGH + SHIN:.6f} {gait.T:.6f}")
 
 

@@ -144,10 +144,11 @@ static void test_extract(void) {
     }
     stance_clip_destroy(z);
 
-    /* ROOT: joint 0 has no translation keys here: refused, naming the joint */
+    /* ROOT: no ancestor of the pelvis moves here (the armature has no keys): refused, suggesting hips */
     stance_error err = {0};
     rd.mode = STANCE_ROOT_ROOT;
-    CHECK(stance_clip_extract_root(clip, sk, &rd, NULL, &z, &err) == STANCE_ERR_NOT_FOUND && !z && strstr(err.message, "joint0"));
+    CHECK(stance_clip_extract_root(clip, sk, &rd, NULL, &z, &err) == STANCE_ERR_NOT_FOUND && !z && strstr(err.message, "--root-motion hips"));
+    CHECK(stance_root_find_bone(sk, clip, &j, &err) == STANCE_ERR_NOT_FOUND && j == -1 && strstr(err.message, "joint1"));
     /* by name, and bad input */
     rd.mode = STANCE_ROOT_HIPS, rd.joint = "joint1";
     CHECK_OK(stance_clip_extract_root(clip, sk, &rd, NULL, &z, NULL));
@@ -292,8 +293,82 @@ static void test_yaw_path(void) {
     stance_clip_destroy(clip), stance_skeleton_destroy(sk);
 }
 
+/* ---- ROOT: a root bone (joint 1) carrying the travel under a static armature node (joint 0) ----
+ * The bone's local track is made here (forward along +X in the file, a
+ * sway, a constant 2 cm height); the reference is its model position
+ * computed by hand (the armature's 90 deg about Y and 0.01 scale), not by
+ * stance: the path is its horizontal travel since time 0, and the bone keeps
+ * its height in the in-place clip. */
+enum { B_ARM, B_ROOT, B_PELVIS, B_HIP_L, B_FOOT_L, B_HIP_R, B_FOOT_R, BJ };
+static void test_root_bone(void) {
+    static const int bp[BJ] = {-1, B_ARM, B_ROOT, B_PELVIS, B_HIP_L, B_PELVIS, B_HIP_R};
+    stance_transform rest[BJ];
+    for (int i = 0; i < BJ; i++) rest[i] = stance_transform_identity();
+    arm_rot(rest[B_ARM].r);
+    rest[B_ARM].s[0] = rest[B_ARM].s[1] = rest[B_ARM].s[2] = SCALE;
+    rest[B_PELVIS].t[1] = 95.0f;
+    rest[B_HIP_L].t[2] = 10.0f, rest[B_HIP_R].t[2] = -10.0f;
+    rest[B_FOOT_L].t[1] = rest[B_FOOT_R].t[1] = -87.0f;
+    stance_skeleton_desc sd = {BJ, NULL, bp, rest};
+    stance_skeleton *sk = NULL;
+    CHECK_OK(stance_skeleton_create(&sd, NULL, &sk, NULL));
+    static float times[K], rt[3 * K], pt[3 * K];
+    for (int k = 0; k < K; k++) {
+        const float t = T * (float)k / (float)(K - 1), u = t / T;
+        times[k] = t;
+        rt[3 * k] = TRAVEL * u, rt[3 * k + 1] = 2.0f, rt[3 * k + 2] = 1.5f * sinf(2.0f * 3.14159265f * u);
+        /* the pelvis bobs above the root bone and sways a little, no travel */
+        pt[3 * k] = 1.0f * sinf(4.0f * 3.14159265f * u), pt[3 * k + 1] = 93.0f + 1.5f * cosf(4.0f * 3.14159265f * u), pt[3 * k + 2] = 0.0f;
+    }
+    /* the armature has keys too, standing still (an exporter's armature node): not the root bone */
+    static const float arm_t[6] = {0, 0, 0, 0, 0, 0}, two[2] = {0.0f, T};
+    stance_track_desc tr[3] = {{B_ARM, STANCE_CHANNEL_TRANSLATION, 2, two, arm_t},
+                               {B_ROOT, STANCE_CHANNEL_TRANSLATION, K, times, rt},
+                               {B_PELVIS, STANCE_CHANNEL_TRANSLATION, K, times, pt}};
+    stance_clip_desc cd = {.name = "walk_root", .duration = T, .track_count = 3, .tracks = tr};
+    stance_clip *clip = NULL, *z = NULL;
+    CHECK_OK(stance_clip_create(&cd, sk, NULL, &clip, NULL));
+    int j = -1;
+    CHECK_OK(stance_root_find_bone(sk, clip, &j, NULL));
+    CHECK(j == B_ROOT);
+    CHECK_OK(stance_root_find_joint(sk, clip, &j, NULL));
+    CHECK(j == B_PELVIS);
+    stance_root_desc rd = {STANCE_ROOT_ROOT, NULL, 0};
+    CHECK_OK(stance_clip_extract_root(clip, sk, &rd, NULL, &z, NULL));
+    stance_pose l, m;
+    CHECK_OK(stance_pose_create(&l, BJ, NULL, NULL));
+    CHECK_OK(stance_pose_create(&m, BJ, NULL, NULL));
+    float r0[3];
+    pelvis_model(rt, r0);
+    double worst = 0.0;
+    for (int k = 0; k < K; k++) {
+        float rk[3], p[3];
+        pelvis_model(rt + 3 * k, rk);
+        CHECK_OK(stance_clip_root_position(z, times[k], p, NULL));
+        worst = fmax(worst, fmax(fabs(p[0] - (rk[0] - r0[0])), fabs(p[2] - (rk[2] - r0[2]))));
+        CHECK_NEAR(p[1], 0.0, 1e-6);
+        /* the in-place root bone keeps its height and stands over its spot at time 0 */
+        CHECK_OK(stance_clip_sample(z, times[k], NULL, &l, NULL));
+        stance_local_to_model(&m, &l, sk, NULL, NULL);
+        CHECK_NEAR(m.ty[B_ROOT], rk[1], 1e-5);
+        CHECK_NEAR(m.tx[B_ROOT], r0[0], 1e-4);
+        CHECK_NEAR(m.tz[B_ROOT], r0[2], 1e-4);
+    }
+    float end[3];
+    CHECK_OK(stance_clip_root_position(z, T, end, NULL));
+    const double travel = TRAVEL * SCALE; /* the generator's own figure: 130 cm forward */
+    printf("  root bone: joint %d, path travel %.5f m (made %.5f), worst path error %.2e m\n", B_ROOT,
+           sqrt((double)end[0] * end[0] + (double)end[2] * end[2]), travel, worst);
+    CHECK(fabs(sqrt((double)end[0] * end[0] + (double)end[2] * end[2]) - travel) <= 0.01 * travel);
+    CHECK(worst <= 1e-4);
+    stance_clip_destroy(z), z = NULL;
+    stance_pose_destroy(&l), stance_pose_destroy(&m);
+    stance_clip_destroy(clip), stance_skeleton_destroy(sk);
+}
+
 int main(void) {
     RUN(test_extract);
     RUN(test_yaw_path);
+    RUN(test_root_bone);
     return check_summary();
 }

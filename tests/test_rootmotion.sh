@@ -24,11 +24,11 @@ python3 "$src/tests/rootmotion_files.py" "$tmp" > "$tmp/ref.txt" || { echo "FAIL
 ref() { awk -v f="$1" -v c="$2" '$1 == f { print $c }' "$tmp/ref.txt"; }
 clip_of() { "$cli" info "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["clips"][0]["name"])'; }
 
-# measure FILE SCALE [SECONDS [IMPORT-FLAG]]: import with --root-motion hips, footlock JSON into $tmp/FILE_SCALE.json
+# measure FILE SCALE [SECONDS [IMPORT-FLAG]]: import with --root-motion $MODE (default hips), footlock JSON into $tmp/FILE_SCALE.json
 measure() {
   local f=$1 scale=$2 secs=${3:-} flag=${4:-}
   local out="$tmp/${f}_$scale.stance"
-  if ! "$cli" import "$tmp/$f" -o "$out" --scale "$scale" --root-motion hips $flag --error-cm 0 > /dev/null 2> "$tmp/err"; then
+  if ! "$cli" import "$tmp/$f" -o "$out" --scale "$scale" --root-motion "${MODE:-hips}" $flag --error-cm 0 > /dev/null 2> "$tmp/err"; then
     bad "$f: import"; cat "$tmp/err"; return 1
   fi
   local clip; clip=$(clip_of "$out")
@@ -137,5 +137,18 @@ assert w["max_joint_angle_change_deg"] <= 37.39 and r["max_joint_angle_change_de
 EOF
 fi
 
+# an Unreal-style rig (a static Armature node, a `root` bone carrying the travel, the hips below): --root-motion root finds
+# the root bone by itself and gives the walk's figures
+for f in walk_root.gltf walk_root.dae walk_root.bvh; do MODE=root measure "$f" 1 && check "$f" 1; done
+"$cli" import "$tmp/walk_root.gltf" -o "$tmp/root_hips.stance" --root-motion hips --error-cm 0 > /dev/null && ok || bad "walk_root.gltf --root-motion hips"
+
+# --root-motion root on a file whose hips are joint 0 (no bone above the pelvis): refused with one clear line suggesting hips
+if "$cli" import "$tmp/walk_m.bvh" -o "$tmp/noroot.stance" --root-motion root > /dev/null 2> "$tmp/err"; then
+  bad "walk_m.bvh --root-motion root: imported without a root bone"
+elif [ "$(grep -c . "$tmp/err")" -eq 1 ] && grep -q -- "--root-motion hips" "$tmp/err"; then
+  ok; echo "  walk_m.bvh --root-motion root: $(cat "$tmp/err")"
+else
+  bad "walk_m.bvh --root-motion root: message"; cat "$tmp/err"
+fi
 echo "rootmotion: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -39,9 +39,10 @@ static int usage(FILE *f, int status) {
                "  --root-motion M  none (default): clips as in the file; hips: the pelvis' horizontal\n"
                "             travel becomes each clip's root path and the clip plays in place (the pelvis\n"
                "             keeps its height and its motion relative to the path); root: the root bone's\n"
-               "             (joint 0) travel does (docs/root-motion.md)\n"
+               "             travel does (docs/root-motion.md)\n"
                "  --root-joint NAME  the pelvis (hips) or root bone (root); default: hips = the first joint\n"
-               "             with translation keys that carries the legs, root = joint 0\n"
+               "             with translation keys that carries the legs, root = the joint above it whose\n"
+               "             translation keys move most (a 'root' bone, an armature node)\n"
                "  --root-yaw with --root-motion: the joint's turn about up goes into the root path too\n"
                "             (the root turns, the in-place pelvis keeps its heading at time 0)\n");
     return status;

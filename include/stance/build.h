@@ -240,13 +240,13 @@ STANCE_API stance_status stance_leg_length(const stance_skeleton *skeleton, int 
 typedef enum stance_root_mode {
     STANCE_ROOT_NONE = 0, /* the clip as it is */
     STANCE_ROOT_HIPS = 1, /* the pelvis' horizontal ground projection becomes the root path */
-    STANCE_ROOT_ROOT = 2  /* an existing root bone (joint 0's translation) is the root path */
+    STANCE_ROOT_ROOT = 2  /* an existing root bone above the pelvis (stance_root_find_bone) is the root path */
 } stance_root_mode;
 
 typedef struct stance_root_desc {
     stance_root_mode mode;
     /* the pelvis (HIPS) or root bone (ROOT) by name; NULL or "" = found:
-     * HIPS: stance_root_find_joint; ROOT: joint 0 */
+     * HIPS: stance_root_find_joint; ROOT: stance_root_find_bone */
     const char *joint;
     /* 1: the pelvis' (root bone's) turn about +Y since time 0 goes into the
      * path too (stance_clip_desc.root_yaw): the in-place pelvis keeps
@@ -259,6 +259,16 @@ typedef struct stance_root_desc {
  * by a quarter of the rest pose's height). *out = -1 and STANCE_ERR_NOT_FOUND
  * when none does. */
 STANCE_API stance_status stance_root_find_joint(const stance_skeleton *skeleton, const stance_clip *clip, int *out, stance_error *err);
+
+/* The root bone: of the strict ancestors of the joint carrying the legs
+ * (the first joint two of whose child branches reach below it by a quarter
+ * of the rest height, keys or not), those with translation keys in `clip`
+ * that move (more than 1e-5 of the rest height over the clip), the one
+ * whose local translation moves most (on a tie the higher one): an
+ * Unreal-style `root` bone, or an armature node carrying the travel, above
+ * the pelvis. *out = -1 and STANCE_ERR_NOT_FOUND, with a message saying what
+ * was looked for and suggesting --root-motion hips, when none does. */
+STANCE_API stance_status stance_root_find_bone(const stance_skeleton *skeleton, const stance_clip *clip, int *out, stance_error *err);
 
 /* An in-place copy of `clip` with a root path (docs/root-motion.md):
  * HIPS: the path at every key of the clip's grid is the pelvis' model-space
@@ -275,13 +285,16 @@ STANCE_API stance_status stance_root_find_joint(const stance_skeleton *skeleton,
  * becomes the path's yaw, the path is p_h(t) - Y(yaw) p0_h (so the in-place
  * pelvis stays over its spot at time 0) and the pelvis is expressed in the
  * path's frame: position and rotation turned back by the yaw.
- * ROOT: joint 0's translation track becomes the path (its horizontal part,
- * relative to time 0) and joint 0 keeps its height.
+ * ROOT: the same with the root bone (desc->joint, else stance_root_find_bone)
+ * in place of the pelvis: its horizontal travel is the path and it keeps
+ * its height.
  * NONE: an exact copy. The input may be compressed; the copy is exact. */
 STANCE_API stance_status stance_clip_extract_root(const stance_clip *clip, const stance_skeleton *skeleton, const stance_root_desc *desc,
                                        const stance_allocator *allocator, stance_clip **out, stance_error *err);
 /* stance_clip_extract_root on every clip of the asset, in place (not with a
- * graph: it points at the clips). A clip without the joint's translation
+ * graph: it points at the clips). ROOT without a name finds one root bone
+ * for the asset (the first clip's in which stance_root_find_bone finds one)
+ * and fails with that function's message when no clip has one. A clip without the joint's translation
  * keys is left as it is. On failure the clips done so far stay replaced. */
 STANCE_API stance_status stance_asset_extract_root(stance_asset *asset, const stance_root_desc *desc, stance_error *err);
 

@@ -75,7 +75,8 @@ typedef struct stance_import_options {
     /* Root motion extraction after the import (stance_asset_extract_root,
      * stance/build.h; docs/root-motion.md): STANCE_ROOT_NONE (0) keeps the
      * clips as they are; HIPS takes the pelvis' horizontal travel into each
-     * clip's root path; ROOT takes joint 0's. root_joint names the pelvis or
+     * clip's root path; ROOT takes a root bone's (stance_root_find_bone:
+     * above the pelvis, carrying the travel). root_joint names the pelvis or
      * root bone (NULL = found). Not applied to .stance files. */
     int root_motion;
     const char *root_joint;

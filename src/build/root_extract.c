@@ -66,41 +66,106 @@ stance_status stance_leg_length(const stance_skeleton *sk, int foot, float *out,
     return st_ok(err);
 }
 
-stance_status stance_root_find_joint(const stance_skeleton *sk, const stance_clip *clip, int *out, stance_error *err) {
-    if (out) *out = -1;
-    if (!sk || !clip || !out) return st_fail(err, STANCE_ERR_ARGUMENT, "find root joint: skeleton, clip or out is NULL");
-    if (clip->joint_count != sk->joint_count)
-        return st_fail(err, STANCE_ERR_ARGUMENT, "find root joint: clip '%s' has %d joints, the skeleton %d", clip->name, clip->joint_count,
-                       sk->joint_count);
+/* The first joint (in order) at least two of whose child branches reach below
+ * it by a quarter of the rest pose's height (the legs' carrier); with
+ * `keys`, only joints with translation keys count. m: the rest pose in model
+ * space. -1 when none. */
+static int legs_carrier(const stance_skeleton *sk, const stance_pose *m, const unsigned char *keys) {
     const int J = sk->joint_count;
-    stance_pose l, m;
-    stance_status s = stance_pose_create(&l, J, NULL, err);
-    if (s) return s;
-    if ((s = stance_pose_create(&m, J, NULL, err))) { stance_pose_destroy(&l); return s; }
-    stance_pose_set_rest(&l, sk, NULL);
-    stance_local_to_model(&m, &l, sk, NULL, NULL);
-    float ylo = m.ty[0], yhi = m.ty[0];
-    for (int j = 1; j < J; j++) ylo = fminf(ylo, m.ty[j]), yhi = fmaxf(yhi, m.ty[j]);
+    float ylo = m->ty[0], yhi = m->ty[0];
+    for (int j = 1; j < J; j++) ylo = fminf(ylo, m->ty[j]), yhi = fmaxf(yhi, m->ty[j]);
     const float reach = 0.25f * (yhi - ylo);
-    int found = -1;
-    for (int j = 0; j < J && found < 0 && reach > 0.0f; j++) {
-        if (!(clip->animated[j] & 1)) continue;
+    for (int j = 0; j < J && reach > 0.0f; j++) {
+        if (keys && !(keys[j] & 1)) continue;
         /* child branches of j reaching below it by `reach` */
         int legs = 0;
         for (int c = j + 1; c < J && legs < 2; c++) {
             if (sk->parents[c] != j) continue;
             int low = 0;
             for (int d = c; d < J && !low; d++)
-                if ((d == c || stance_skeleton_is_descendant(sk, d, c)) && m.ty[j] - m.ty[d] >= reach) low = 1;
+                if ((d == c || stance_skeleton_is_descendant(sk, d, c)) && m->ty[j] - m->ty[d] >= reach) low = 1;
             legs += low;
         }
-        if (legs >= 2) found = j;
+        if (legs >= 2) return j;
     }
+    return -1;
+}
+
+/* the rest pose in model space, into l (local) and m (model) */
+static stance_status rest_model(const stance_skeleton *sk, stance_pose *l, stance_pose *m, stance_error *err) {
+    stance_status s = stance_pose_create(l, sk->joint_count, NULL, err);
+    if (s) return s;
+    if ((s = stance_pose_create(m, sk->joint_count, NULL, err))) { stance_pose_destroy(l); return s; }
+    stance_pose_set_rest(l, sk, NULL);
+    stance_local_to_model(m, l, sk, NULL, NULL);
+    return STANCE_OK;
+}
+
+stance_status stance_root_find_joint(const stance_skeleton *sk, const stance_clip *clip, int *out, stance_error *err) {
+    if (out) *out = -1;
+    if (!sk || !clip || !out) return st_fail(err, STANCE_ERR_ARGUMENT, "find root joint: skeleton, clip or out is NULL");
+    if (clip->joint_count != sk->joint_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "find root joint: clip '%s' has %d joints, the skeleton %d", clip->name, clip->joint_count,
+                       sk->joint_count);
+    stance_pose l, m;
+    stance_status s = rest_model(sk, &l, &m, err);
+    if (s) return s;
+    const int found = legs_carrier(sk, &m, clip->animated);
     stance_pose_destroy(&l), stance_pose_destroy(&m);
     if (found < 0)
         return st_fail(err, STANCE_ERR_NOT_FOUND, "find root joint: clip '%s' has no joint with translation keys that carries two legs "
                        "(name it with --root-joint)", clip->name);
     *out = found;
+    return st_ok(err);
+}
+
+stance_status stance_root_find_bone(const stance_skeleton *sk, const stance_clip *clip, int *out, stance_error *err) {
+    if (out) *out = -1;
+    if (!sk || !clip || !out) return st_fail(err, STANCE_ERR_ARGUMENT, "find root bone: skeleton, clip or out is NULL");
+    if (clip->joint_count != sk->joint_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "find root bone: clip '%s' has %d joints, the skeleton %d", clip->name, clip->joint_count,
+                       sk->joint_count);
+    const int J = sk->joint_count;
+    stance_pose l, m;
+    stance_status s = rest_model(sk, &l, &m, err);
+    if (s) return s;
+    float ylo = m.ty[0], yhi = m.ty[0];
+    for (int j = 1; j < J; j++) ylo = fminf(ylo, m.ty[j]), yhi = fmaxf(yhi, m.ty[j]);
+    const int legs = legs_carrier(sk, &m, NULL);
+    /* the ancestors of the legs' carrier with translation keys: how far each one's local translation moves over the clip */
+    float lo[STANCE_MAX_JOINTS][3], hi[STANCE_MAX_JOINTS][3];
+    int cand = 0;
+    for (int a = legs >= 0 ? sk->parents[legs] : -1; a >= 0; a = sk->parents[a])
+        if (clip->animated[a] & 1) cand++;
+    for (int k = 0; k < clip->key_count && cand > 0 && !s; k++) {
+        if ((s = stance_clip_sample(clip, clip->times[k], NULL, &l, err))) break;
+        for (int a = sk->parents[legs]; a >= 0; a = sk->parents[a]) {
+            const float v[3] = {l.tx[a], l.ty[a], l.tz[a]};
+            for (int c = 0; c < 3; c++) {
+                if (k == 0 || v[c] < lo[a][c]) lo[a][c] = v[c];
+                if (k == 0 || v[c] > hi[a][c]) hi[a][c] = v[c];
+            }
+        }
+    }
+    int best = -1;
+    float bm = 1e-5f * (yhi - ylo); /* moving: more than 1e-5 of the rest height */
+    for (int a = cand > 0 && !s ? sk->parents[legs] : -1; a >= 0; a = sk->parents[a]) {
+        if (!(clip->animated[a] & 1)) continue;
+        float r = 0.0f;
+        for (int c = 0; c < 3; c++) r = fmaxf(r, hi[a][c] - lo[a][c]);
+        if (r >= bm) bm = r, best = a; /* the one that moves most; on a tie the higher one */
+    }
+    stance_pose_destroy(&l), stance_pose_destroy(&m);
+    if (s) return s;
+    if (best < 0) {
+        if (legs < 0)
+            return st_fail(err, STANCE_ERR_NOT_FOUND, "find root bone: clip '%s': no joint carries two legs, so no root bone above "
+                           "the pelvis; name it with --root-joint", clip->name);
+        return st_fail(err, STANCE_ERR_NOT_FOUND, "find root bone: clip '%s': no joint above '%s' (the legs' joint) has moving "
+                       "translation keys; use --root-motion hips (the pelvis' travel) or --root-joint NAME", clip->name,
+                       stance_skeleton_joint_name(sk, legs));
+    }
+    *out = best;
     return st_ok(err);
 }
 
@@ -120,6 +185,8 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
             return st_fail(err, STANCE_ERR_NOT_FOUND, "extract root: no joint named '%s'", d->joint);
     } else if (d->mode == STANCE_ROOT_HIPS) {
         if ((s = stance_root_find_joint(sk, clip, &j, err))) return s;
+    } else if (d->mode == STANCE_ROOT_ROOT) {
+        if ((s = stance_root_find_bone(sk, clip, &j, err))) return s;
     } else {
         j = 0;
     }
@@ -257,16 +324,36 @@ stance_status stance_asset_extract_root(stance_asset *a, const stance_root_desc 
     if (!a || !a->skeleton || !d) return st_fail(err, STANCE_ERR_ARGUMENT, "extract root: asset, its skeleton or desc is NULL");
     if (a->graph) return st_fail(err, STANCE_ERR_ARGUMENT, "extract root: the asset has a graph playing its clips; extract before building it");
     if (d->mode == STANCE_ROOT_NONE) return st_ok(err);
+    const int named = d->joint && d->joint[0];
+    int bone = -1;
+    if (d->mode == STANCE_ROOT_ROOT && !named) {
+        /* one root bone for the asset: the first clip's in which one moves (an idle's root may stand still) */
+        stance_status first = STANCE_OK;
+        stance_error e0 = {0};
+        for (int i = 0; i < a->clip_count && bone < 0; i++) {
+            if (!a->clips[i]) continue;
+            stance_error e = {0};
+            stance_status s = stance_root_find_bone(a->skeleton, a->clips[i], &bone, &e);
+            if (s && !first) first = s, e0 = e;
+        }
+        if (bone < 0) {
+            if (!first) return st_fail(err, STANCE_ERR_NOT_FOUND, "extract root: the asset has no clips to find a root bone in");
+            if (err) *err = e0;
+            return first;
+        }
+    }
+    stance_root_desc dd = *d;
+    if (bone >= 0) dd.joint = stance_skeleton_joint_name(a->skeleton, bone);
     for (int i = 0; i < a->clip_count; i++) {
         stance_clip *c = a->clips[i];
         if (!c) continue;
-        int j = d->mode == STANCE_ROOT_ROOT ? 0 : -1;
-        if (d->joint && d->joint[0]) j = stance_skeleton_find(a->skeleton, d->joint);
+        int j = bone;
+        if (named) j = stance_skeleton_find(a->skeleton, d->joint);
         else if (d->mode == STANCE_ROOT_HIPS && stance_root_find_joint(a->skeleton, c, &j, NULL)) j = -1;
         if (j >= 0 && !(c->animated[j] & 1)) continue; /* nothing travels in this clip */
-        if (j < 0 && !(d->joint && d->joint[0])) continue;
+        if (j < 0 && !named) continue;
         stance_clip *z = NULL;
-        stance_status s = stance_clip_extract_root(c, a->skeleton, d, &a->allocator, &z, err);
+        stance_status s = stance_clip_extract_root(c, a->skeleton, &dd, &a->allocator, &z, err);
         if (s) return s;
         stance_clip_destroy(c);
         a->clips[i] = z;
