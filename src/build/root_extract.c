@@ -70,11 +70,16 @@ stance_status stance_leg_length(const stance_skeleton *sk, int foot, float *out,
  * it by a quarter of the rest pose's height (the legs' carrier); with
  * `keys`, only joints with translation keys count. m: the rest pose in model
  * space. -1 when none. */
-static int legs_carrier(const stance_skeleton *sk, const stance_pose *m, const unsigned char *keys) {
-    const int J = sk->joint_count;
+/* the rest pose's height: the spread of its joints' model-space y */
+static float rest_height(const stance_pose *m, int J) {
     float ylo = m->ty[0], yhi = m->ty[0];
     for (int j = 1; j < J; j++) ylo = fminf(ylo, m->ty[j]), yhi = fmaxf(yhi, m->ty[j]);
-    const float reach = 0.25f * (yhi - ylo);
+    return yhi - ylo;
+}
+
+static int legs_carrier(const stance_skeleton *sk, const stance_pose *m, const unsigned char *keys) {
+    const int J = sk->joint_count;
+    const float reach = 0.25f * rest_height(m, J);
     for (int j = 0; j < J && reach > 0.0f; j++) {
         if (keys && !(keys[j] & 1)) continue;
         /* child branches of j reaching below it by `reach` */
@@ -129,8 +134,6 @@ stance_status stance_root_find_bone(const stance_skeleton *sk, const stance_clip
     stance_pose l, m;
     stance_status s = rest_model(sk, &l, &m, err);
     if (s) return s;
-    float ylo = m.ty[0], yhi = m.ty[0];
-    for (int j = 1; j < J; j++) ylo = fminf(ylo, m.ty[j]), yhi = fmaxf(yhi, m.ty[j]);
     const int legs = legs_carrier(sk, &m, NULL);
     /* the ancestors of the legs' carrier with translation keys: how far each one's local translation moves over the clip */
     float lo[STANCE_MAX_JOINTS][3], hi[STANCE_MAX_JOINTS][3];
@@ -148,7 +151,7 @@ stance_status stance_root_find_bone(const stance_skeleton *sk, const stance_clip
         }
     }
     int best = -1;
-    float bm = 1e-5f * (yhi - ylo); /* moving: more than 1e-5 of the rest height */
+    float bm = 1e-5f * rest_height(&m, J); /* moving: more than 1e-5 of the rest height */
     for (int a = cand > 0 && !s ? sk->parents[legs] : -1; a >= 0; a = sk->parents[a]) {
         if (!(clip->animated[a] & 1)) continue;
         float r = 0.0f;
