@@ -43,7 +43,7 @@ static int open_any(const char *path, stance_asset *out, stance_error *err) {
 }
 
 static void put_num(double v) {
-    if (isfinite(v)) printf("%.4f", v);
+    if (isfinite(v)) printf("%.6g", v);
     else printf("null");
 }
 
