@@ -1,9 +1,10 @@
 /* tools/cmd_retarget.c - `stance retarget SOURCE --to TARGET [--map MAP.json]
- * [--source-map MAP.json] [-o OUT.stance] [--report] [--json] [--free-feet]
+ * [--source-map MAP.json] [-o OUT.stance] [--report] [--compare] [--json] [--free-feet]
  * [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]`: every clip of SOURCE
  * played on TARGET's skeleton (stance_retarget_asset), written with the
  * target's skeleton, skins and meshes, compressed like an import; --report
- * prints each clip's measures (stance_retarget_measure). SOURCE and TARGET
+ * prints each clip's measures (stance_retarget_measure); --compare measures
+ * TARGET's own clips against SOURCE's of the same names. SOURCE and TARGET
  * are anything stance_open_file reads, or "builtin" (the built-in
  * character). Owns only the arguments and the output. Errors are one line
  * on stderr, exit 1; usage errors exit 2. */
@@ -21,13 +22,15 @@
 
 static int usage(FILE *f, int status) {
     fprintf(f, "usage: stance retarget SOURCE --to TARGET [-o OUT.stance] [--map MAP.json] [--source-map MAP.json]\n"
-               "                       [--report] [--json] [--free-feet] [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]\n"
+               "                       [--report] [--compare] [--json] [--free-feet] [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]\n"
                "  SOURCE, TARGET  a .stance file, anything `stance import` reads, or builtin (the built-in character)\n"
                "  -o OUT      the target's skeleton, skins and meshes with SOURCE's clips retargeted\n"
                "  --map M     the target's bone map file; --source-map M the source's (docs/retargeting.md)\n"
                "  --report    per clip: limb direction error (mean, worst), foot slide while the source's foot\n"
                "              was planted, pelvis height ratio vs leg ratio, largest frame-to-frame turn\n"
                "  --json      the report as JSON\n"
+               "  --compare   retarget nothing: measure TARGET's own clips against SOURCE's clips of the same\n"
+               "              names (a round trip A -> B -> A against A)\n"
                "  --free-feet no foot IK (the source's directions exactly; feet may slide)\n"
                "  --error-cm, --vertex-cm, --unit-cm  compression, as `stance import` (default 0.01, 3, 100;\n"
                "              --error-cm 0 writes exact clips)\n");
@@ -89,7 +92,7 @@ static void report_clip(const stance_retarget_report *r, int json, int first) {
 int cmd_retarget(int argc, char **argv) {
     const char *src = NULL, *dst = NULL, *out = NULL;
     stance_retarget_desc desc = {0};
-    int report = 0, json = 0;
+    int report = 0, json = 0, compare = 0;
     double error_cm = 0.01, vertex_cm = 3.0, unit_cm = 100.0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -100,6 +103,7 @@ int cmd_retarget(int argc, char **argv) {
         else if (!strcmp(a, "--map") && more) desc.target_map = argv[++i];
         else if (!strcmp(a, "--source-map") && more) desc.source_map = argv[++i];
         else if (!strcmp(a, "--report")) report = 1;
+        else if (!strcmp(a, "--compare")) compare = report = 1;
         else if (!strcmp(a, "--json")) json = 1;
         else if (!strcmp(a, "--free-feet")) desc.free_feet = 1;
         else if ((!strcmp(a, "--error-cm") || !strcmp(a, "--vertex-cm") || !strcmp(a, "--unit-cm")) && more) {
@@ -127,12 +131,12 @@ int cmd_retarget(int argc, char **argv) {
         stance_asset_destroy(&source);
         return 1;
     }
-    stance_status s = stance_retarget_asset(&target, &source, &desc, &err);
-    if (!s && error_cm > 0.0) {
+    stance_status s = compare ? STANCE_OK : stance_retarget_asset(&target, &source, &desc, &err);
+    if (!s && !compare && error_cm > 0.0) {
         stance_compress_settings cs = {(float)(error_cm / unit_cm), (float)(vertex_cm / unit_cm), STANCE_IMPORT_DEFAULT_MEMORY};
         s = stance_asset_compress(&target, &cs, &err);
     }
-    if (!s && out) s = stance_asset_save_file(&target, out, &err);
+    if (!s && out && !compare) s = stance_asset_save_file(&target, out, &err);
     if (!s && report) {
         if (json) {
             printf("{\"source\":");
@@ -143,10 +147,12 @@ int cmd_retarget(int argc, char **argv) {
         } else {
             printf("%s -> %s:\n", src, dst);
         }
-        for (int c = 0; c < target.clip_count && !s; c++) {
+        for (int c = 0, shown = 0; c < target.clip_count && !s; c++) {
+            const stance_clip *from = compare ? stance_asset_find_clip(&source, target.clips[c]->name) : source.clips[c];
+            if (!from) continue;
             stance_retarget_report r;
-            s = stance_retarget_measure(source.clips[c], source.skeleton, target.clips[c], target.skeleton, &desc, &r, &err);
-            if (!s) report_clip(&r, json, c == 0);
+            s = stance_retarget_measure(from, source.skeleton, target.clips[c], target.skeleton, &desc, &r, &err);
+            if (!s) report_clip(&r, json, !shown++);
         }
         if (json && !s) printf("]}\n");
     }
@@ -155,7 +161,7 @@ int cmd_retarget(int argc, char **argv) {
         stance_asset_destroy(&source), stance_asset_destroy(&target);
         return 1;
     }
-    if (out && !json)
+    if (out && !compare && !json)
         printf("%s: %d clips -> %s (%d joints)\n", src, target.clip_count, out, target.skeleton->joint_count);
     stance_asset_destroy(&source), stance_asset_destroy(&target);
     return 0;

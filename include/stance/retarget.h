@@ -120,8 +120,9 @@ typedef struct stance_retarget_report {
     float slide_cm, slide_cm_per_m;
     float travel;               /* model units of the target */
     int planted_frames;         /* frames either source foot was planted */
-    /* the hips' height above the lowest joint of the bind pose, target over
-     * source, mean over the frames; the leg-length ratio k */
+    /* the pelvis' height (the leg sockets' midpoint above the feet's bind
+     * height), target over source, mean over the frames; the leg-length
+     * ratio k */
     float pelvis_ratio, leg_ratio;
     /* the largest frame-to-frame change of a shared joint's model rotation,
      * degrees, in the target and in the source */

@@ -13,6 +13,7 @@
 #include "stance/build.h"
 #include "stance/footlock.h"
 #include "stance/ik.h"
+#include "stance_lesson/lesson.h"
 
 /* The slot chains, top down; -1 ends a chain. */
 static const int chains[5][5] = {
@@ -69,9 +70,7 @@ static stance_status side_make(rt_side *x, const stance_skeleton *sk, const char
     x->rot = malloc(sizeof *x->rot * (size_t)sk->joint_count);
     if (!x->pos || !x->rot) return st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
     rt_rest_positions(sk, x->pos, x->rot);
-    x->floor = x->pos[0][1];
-    for (int j = 1; j < sk->joint_count; j++)
-        if (x->pos[j][1] < x->floor) x->floor = x->pos[j][1];
+    x->floor = 0.5f * (x->pos[x->map.joint[STANCE_SLOT_LEFT_FOOT]][1] + x->pos[x->map.joint[STANCE_SLOT_RIGHT_FOOT]][1]);
     float leg = 0.0f;
     for (int l = 0; l < 2; l++) {
         const int *g = leg_slots[l];
@@ -261,9 +260,10 @@ static float smoothstep01(float x) {
     return x * x * (3.0f - 2.0f * x);
 }
 
-/* Moves each target foot after the source's while it is planted. model is
+/* Moves each target foot after the source's while it is planted (at this
+ * key or before the next, `span` s ahead). model is
  * scratch; tpos/trot/tsc are refreshed from the corrected pose. */
-static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float time, float dt, foot_track *ft,
+static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float time, float dt, float span, foot_track *ft,
                              const stance_pose *smodel, stance_pose *local, stance_pose *model, float (*tpos)[3],
                              float (*trot)[4], float (*tsc)[3], stance_error *err) {
     const stance_skeleton *sk = p->t.sk;
@@ -276,10 +276,14 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
         qm_vec3 nat = qm_v3(model->tx[fj], model->ty[fj], model->tz[fj]);
         qm_vec3 src = qm_scale(qm_v3(smodel->tx[sf], smodel->ty[sf], smodel->tz[sf]), p->k);
         foot_track *f = &ft[l];
+        /* planted at this key, or before the next one: the contact starts here */
         int planted = stance_contacts_planted(c, l, time);
+        for (int i = (int)ceilf(time * c->rate); !planted && i < c->sample_count && (float)i / c->rate < time + span; i++)
+            planted = stance_contacts_planted(c, l, (float)i / c->rate);
         if (planted) {
             if (!f->was) f->anchor_t = qm_add(nat, f->off), f->anchor_s = src;
             f->off = qm_sub(qm_add(f->anchor_t, qm_sub(src, f->anchor_s)), nat);
+            f->off.y = 0.0f; /* the height stays the pose's: only sliding is mended */
         } else {
             if (f->was) f->off_lift = f->off, f->since = 0.0f;
             f->since += dt;
@@ -301,6 +305,15 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
     forward(sk, local, tpos, trot, tsc);
     carry_feet(p, tpos, trot, tsc, local);
     return STANCE_OK;
+}
+
+stance_status rt_contacts(const rt_plan *p, const stance_clip *clip, stance_contacts **out, stance_error *err) {
+    int feet[2] = {p->s.map.joint[STANCE_SLOT_LEFT_FOOT], p->s.map.joint[STANCE_SLOT_RIGHT_FOOT]};
+    stance_contact_desc cd = {0};
+    cd.foot_count = 2, cd.feet = feet;
+    if (clip->root_key_count == 0 && clip->root_speed == 0.0f)
+        stance_walk_velocity(p->s.sk, clip, feet[0], feet[1], NULL, cd.root_velocity);
+    return stance_contacts_create(&cd, clip, p->s.sk, NULL, out, err);
 }
 
 /* ---- the clip -------------------------------------------------------------- */
@@ -358,10 +371,7 @@ static stance_status retarget_with(const rt_plan *p, const stance_clip *clip, co
         return st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
     }
     if (!p->free_feet) {
-        int feet[2] = {p->s.map.joint[STANCE_SLOT_LEFT_FOOT], p->s.map.joint[STANCE_SLOT_RIGHT_FOOT]};
-        stance_contact_desc cd = {0};
-        cd.foot_count = 2, cd.feet = feet;
-        s = stance_contacts_create(&cd, clip, ss, NULL, &w.contacts, err);
+        s = rt_contacts(p, clip, &w.contacts, err);
         if (s) {
             work_free(&w);
             return s;
@@ -376,7 +386,7 @@ static stance_status retarget_with(const rt_plan *p, const stance_clip *clip, co
         if (s) break;
         rt_frame(p, &w.smodel, w.tpos, w.trot, w.tsc, &w.tlocal);
         if (w.contacts)
-            s = feet_ik(p, w.contacts, t, k ? t - clip->times[k - 1] : 0.0f, ft, &w.smodel, &w.tlocal, &w.tmodel, w.tpos,
+            s = feet_ik(p, w.contacts, t, k ? t - clip->times[k - 1] : 0.0f, k + 1 < n ? clip->times[k + 1] - t : 0.0f, ft, &w.smodel, &w.tlocal, &w.tmodel, w.tpos,
                         w.trot, w.tsc, err);
         for (int a = 0; a < nr; a++) {
             int j = rot_joints[a];

@@ -4,6 +4,7 @@
 #ifndef STANCE_RETARGET_INTERNAL_H
 #define STANCE_RETARGET_INTERNAL_H
 #include "core/math/qmath.h"
+#include "stance/footlock.h"
 #include "stance/retarget.h"
 const char *const *rt_slot_names(void);
 /* Model-space rest positions and rotations (x, y, z, w) of every joint. */
@@ -11,7 +12,7 @@ void rt_rest_positions(const stance_skeleton *s, float (*pos)[3], float (*rot)[4
 /* Reads the JSON map file and applies its slots to *m. */
 stance_status rt_apply_map_file(const char *path, const stance_skeleton *s, stance_humanoid_map *m, stance_error *err);
 /* One skeleton of a retargeting: its map, its bind pose in model space, the
- * lowest bind height, the mean leg length, the leg sockets. */
+ * feet's mean bind height, the mean leg length, the leg sockets. */
 typedef struct rt_side {
     const stance_skeleton *sk;
     stance_humanoid_map map;
@@ -37,6 +38,9 @@ typedef struct rt_plan {
 stance_status rt_plan_make(rt_plan *p, const stance_skeleton *source, const stance_skeleton *target,
                            const stance_retarget_desc *desc, stance_error *err);
 void rt_plan_free(rt_plan *p);
+/* The source's foot contacts in `clip` (from the motion; an in-place clip
+ * without root motion moving at stance_walk_velocity). */
+stance_status rt_contacts(const rt_plan *p, const stance_clip *clip, stance_contacts **out, stance_error *err);
 qm_vec3 rt_v(const float *p);
 qm_quat rt_q(const float *q);
 qm_quat rt_swing(qm_vec3 a, qm_vec3 b);  /* the shortest rotation taking unit a onto unit b */

@@ -27,6 +27,11 @@ static float angle_deg(qm_vec3 a, qm_vec3 b) {
     return sm_atan2f(qm_len3(c), qm_dot3(a, b)) * DEG;
 }
 
+/* The leg sockets' mean height in a model pose. */
+static float socket_y(const rt_side *x, const stance_pose *m) {
+    return 0.5f * (m->ty[x->map.joint[STANCE_SLOT_LEFT_UPPER_LEG]] + m->ty[x->map.joint[STANCE_SLOT_RIGHT_UPPER_LEG]]);
+}
+
 static float flat(qm_vec3 d) { return sqrtf(d.x * d.x + d.z * d.z); }
 
 typedef struct mwork {
@@ -79,11 +84,7 @@ stance_status stance_retarget_measure(const stance_clip *source_clip, const stan
     if (!s) s = stance_pose_create(&w.tl, target->joint_count, NULL, err);
     if (!s) s = stance_pose_create(&w.tm, target->joint_count, NULL, err);
     int feet[2] = {p.s.map.joint[STANCE_SLOT_LEFT_FOOT], p.s.map.joint[STANCE_SLOT_RIGHT_FOOT]};
-    if (!s) {
-        stance_contact_desc cd = {0};
-        cd.foot_count = 2, cd.feet = feet;
-        s = stance_contacts_create(&cd, source_clip, source, NULL, &w.contacts, err);
-    }
+    if (!s) s = rt_contacts(&p, source_clip, &w.contacts, err);
     if (s) {
         mwork_free(&w);
         rt_plan_free(&p);
@@ -97,7 +98,7 @@ stance_status stance_retarget_measure(const stance_clip *source_clip, const stan
     qm_quat prev_s[STANCE_HUMANOID_SLOTS], prev_t[STANCE_HUMANOID_SLOTS];
     qm_vec3 prev_fs[2], prev_ft[2];
     int prev_planted[2] = {0, 0};
-    int ts_hips = p.t.map.joint[STANCE_SLOT_HIPS], ss_hips = p.s.map.joint[STANCE_SLOT_HIPS];
+    int ss_hips = p.s.map.joint[STANCE_SLOT_HIPS];
     float hips_travel = 0.0f;
     qm_vec3 prev_hips = qm_v3(0, 0, 0);
     for (int f = 0; f < frames && !s; f++) {
@@ -127,7 +128,7 @@ stance_status stance_retarget_measure(const stance_clip *source_clip, const stan
             prev_s[i] = rs, prev_t[i] = rtq;
         }
         out->segments = segs;
-        float sh = w.sm.ty[ss_hips] - p.s.floor, th = w.tm.ty[ts_hips] - p.t.floor;
+        float sh = socket_y(&p.s, &w.sm) - p.s.floor, th = socket_y(&p.t, &w.tm) - p.t.floor;
         if (sh > 1e-3f * p.s.leg) pelvis_sum += th / sh, pelvis_n++;
         qm_vec3 hp = at(&w.sm, ss_hips);
         if (f > 0) hips_travel += flat(qm_sub(hp, prev_hips));
