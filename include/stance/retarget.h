@@ -65,10 +65,14 @@ STANCE_API int stance_humanoid_slot_optional(int slot);
  * D(t) applied to the source's bind direction onto the source's segment
  * direction at t, so extra joints between two slots in either skeleton
  * change nothing): the target's segment points where the source's does,
- * and twists as the source joint does. The hips' model position is
- *   p_T(t) = p_T,bind + k (p_S(t) - p_S,bind),  k = leg_T / leg_S
+ * and twists as the source joint does. The leg sockets' midpoint m (the
+ * upper legs') follows the source's:
+ *   m_T(t) = m_T,bind + k (m_S(t) - m_S,bind) across,
+ *   m_T(t).y = f_T + k (m_S(t).y - g_S) up,  k = leg_T / leg_S
  * (leg = |upper - lower| + |lower - foot| at the bind pose, both sides'
- * mean), a root path and root speed are scaled by k. A shared joint whose
+ * mean; f_T the target's feet at the bind pose, g_S the source's lowest
+ * foot in the clip), the hips where the turned pelvis puts them; a root
+ * path and root speed are scaled by k. A shared joint whose
  * chain parent slot is not its ancestor (RobotExpressive's feet, IK bones
  * under the root) is moved where its chain parent carries it. Every other
  * joint keeps its rest pose (local). Then, unless free_feet, while the
@@ -120,9 +124,9 @@ typedef struct stance_retarget_report {
     float slide_cm, slide_cm_per_m;
     float travel;               /* model units of the target */
     int planted_frames;         /* frames either source foot was planted */
-    /* the pelvis' height (the leg sockets' midpoint above the feet's bind
-     * height), target over source, mean over the frames; the leg-length
-     * ratio k */
+    /* the pelvis' height (the leg sockets' midpoint above the feet: the
+     * target's feet at its bind pose, the source's lowest in the clip),
+     * target over source, mean over the frames; the leg-length ratio k */
     float pelvis_ratio, leg_ratio;
     /* the largest frame-to-frame change of a shared joint's model rotation,
      * degrees, in the target and in the source */

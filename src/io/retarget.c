@@ -198,8 +198,8 @@ static void carry_feet(const rt_plan *p, float (*tpos)[3], float (*trot)[4], flo
 
 /* One frame without foot IK: the target's local pose (`local`) and model
  * transforms (tpos, trot, tsc, joint_count each) from the source's model pose. */
-static void rt_frame(const rt_plan *p, const stance_pose *smodel, float (*tpos)[3], float (*trot)[4], float (*tsc)[3],
-              stance_pose *local) {
+static void rt_frame(const rt_plan *p, const stance_pose *smodel, float ground, float (*tpos)[3], float (*trot)[4],
+                     float (*tsc)[3], stance_pose *local) {
     const stance_skeleton *sk = p->t.sk;
     stance_pose_set_rest(local, sk, NULL);
     for (int j = 0; j < sk->joint_count; j++) {
@@ -224,12 +224,15 @@ static void rt_frame(const rt_plan *p, const stance_pose *smodel, float (*tpos)[
             }
             rot = qm_qnorm(rot);
             if (i == STANCE_SLOT_HIPS) {
-                /* the leg sockets' midpoint follows the source's times k;
-                 * the hips sit where the turned pelvis puts them */
+                /* the leg sockets' midpoint follows the source's times k
+                 * (its height above the source's lowest feet in the clip, onto
+                 * the target's feet at the bind pose); the hips sit where
+                 * the turned pelvis puts them */
                 int a = p->s.map.joint[STANCE_SLOT_LEFT_UPPER_LEG], b = p->s.map.joint[STANCE_SLOT_RIGHT_UPPER_LEG];
                 qm_vec3 sm = qm_scale(qm_v3(smodel->tx[a] + smodel->tx[b], smodel->ty[a] + smodel->ty[b],
                                             smodel->tz[a] + smodel->tz[b]), 0.5f);
                 qm_vec3 tm = qm_add(rt_v(p->t.socket), qm_scale(qm_sub(sm, rt_v(p->s.socket)), p->k));
+                tm.y = p->t.floor + p->k * (sm.y - ground);
                 qm_quat turn = qm_qmul(rot, qm_qconj(rt_q(p->t.rot[j])));
                 pos = qm_sub(tm, qm_qrot(turn, qm_sub(rt_v(p->t.socket), rt_v(p->t.pos[j]))));
                 place(sk, j, pos, tpos, trot, tsc, local);
@@ -307,6 +310,27 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
     return STANCE_OK;
 }
 
+stance_status rt_source_ground(const rt_plan *p, const stance_clip *clip, float *ground, stance_error *err) {
+    stance_pose l, m;
+    stance_status s = stance_pose_create(&l, p->s.sk->joint_count, NULL, err);
+    if (s) return s;
+    s = stance_pose_create(&m, p->s.sk->joint_count, NULL, err);
+    if (s) {
+        stance_pose_destroy(&l);
+        return s;
+    }
+    int a = p->s.map.joint[STANCE_SLOT_LEFT_FOOT], b = p->s.map.joint[STANCE_SLOT_RIGHT_FOOT];
+    float low = INFINITY;
+    for (int k = 0; k < clip->key_count && !s; k++) {
+        s = stance_clip_sample(clip, clip->times[k], NULL, &l, err);
+        if (!s) s = stance_local_to_model(&m, &l, p->s.sk, NULL, err);
+        if (!s) low = fminf(low, fminf(m.ty[a], m.ty[b]));
+    }
+    stance_pose_destroy(&l), stance_pose_destroy(&m);
+    *ground = isfinite(low) ? low : p->s.floor;
+    return s;
+}
+
 stance_status rt_contacts(const rt_plan *p, const stance_clip *clip, stance_contacts **out, stance_error *err) {
     int feet[2] = {p->s.map.joint[STANCE_SLOT_LEFT_FOOT], p->s.map.joint[STANCE_SLOT_RIGHT_FOOT]};
     stance_contact_desc cd = {0};
@@ -377,6 +401,12 @@ static stance_status retarget_with(const rt_plan *p, const stance_clip *clip, co
             return s;
         }
     }
+    float ground = 0.0f;
+    s = rt_source_ground(p, clip, &ground, err);
+    if (s) {
+        work_free(&w);
+        return s;
+    }
     foot_track ft[2];
     memset(ft, 0, sizeof ft);
     for (int k = 0; k < n && !s; k++) {
@@ -384,7 +414,7 @@ static stance_status retarget_with(const rt_plan *p, const stance_clip *clip, co
         s = stance_clip_sample(clip, t, NULL, &w.slocal, err);
         if (!s) s = stance_local_to_model(&w.smodel, &w.slocal, ss, NULL, err);
         if (s) break;
-        rt_frame(p, &w.smodel, w.tpos, w.trot, w.tsc, &w.tlocal);
+        rt_frame(p, &w.smodel, ground, w.tpos, w.trot, w.tsc, &w.tlocal);
         if (w.contacts)
             s = feet_ik(p, w.contacts, t, k ? t - clip->times[k - 1] : 0.0f, k + 1 < n ? clip->times[k + 1] - t : 0.0f, ft, &w.smodel, &w.tlocal, &w.tmodel, w.tpos,
                         w.trot, w.tsc, err);

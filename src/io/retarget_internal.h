@@ -41,6 +41,8 @@ void rt_plan_free(rt_plan *p);
 /* The source's foot contacts in `clip` (from the motion; an in-place clip
  * without root motion moving at stance_walk_velocity). */
 stance_status rt_contacts(const rt_plan *p, const stance_clip *clip, stance_contacts **out, stance_error *err);
+/* The source's lowest foot (model height) over the clip's keys: its ground. */
+stance_status rt_source_ground(const rt_plan *p, const stance_clip *clip, float *ground, stance_error *err);
 qm_vec3 rt_v(const float *p);
 qm_quat rt_q(const float *q);
 qm_quat rt_swing(qm_vec3 a, qm_vec3 b);  /* the shortest rotation taking unit a onto unit b */

@@ -85,6 +85,8 @@ stance_status stance_retarget_measure(const stance_clip *source_clip, const stan
     if (!s) s = stance_pose_create(&w.tm, target->joint_count, NULL, err);
     int feet[2] = {p.s.map.joint[STANCE_SLOT_LEFT_FOOT], p.s.map.joint[STANCE_SLOT_RIGHT_FOOT]};
     if (!s) s = rt_contacts(&p, source_clip, &w.contacts, err);
+    float ground = 0.0f;
+    if (!s) s = rt_source_ground(&p, source_clip, &ground, err);
     if (s) {
         mwork_free(&w);
         rt_plan_free(&p);
@@ -128,7 +130,7 @@ stance_status stance_retarget_measure(const stance_clip *source_clip, const stan
             prev_s[i] = rs, prev_t[i] = rtq;
         }
         out->segments = segs;
-        float sh = socket_y(&p.s, &w.sm) - p.s.floor, th = socket_y(&p.t, &w.tm) - p.t.floor;
+        float sh = socket_y(&p.s, &w.sm) - ground, th = socket_y(&p.t, &w.tm) - p.t.floor;
         if (sh > 1e-3f * p.s.leg) pelvis_sum += th / sh, pelvis_n++;
         qm_vec3 hp = at(&w.sm, ss_hips);
         if (f > 0) hips_travel += flat(qm_sub(hp, prev_hips));
