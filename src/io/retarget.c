@@ -272,10 +272,10 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
     const stance_skeleton *sk = p->t.sk;
     stance_status s = stance_local_to_model(model, local, sk, NULL, err);
     if (s) return s;
+    qm_vec3 goal[2];
     int moved = 0;
     for (int l = 0; l < 2; l++) {
-        const int *g = leg_slots[l];
-        int fj = p->t.map.joint[g[2]], sf = p->s.map.joint[g[2]];
+        int fj = p->t.map.joint[leg_slots[l][2]], sf = p->s.map.joint[leg_slots[l][2]];
         qm_vec3 nat = qm_v3(model->tx[fj], model->ty[fj], model->tz[fj]);
         qm_vec3 src = qm_scale(qm_v3(smodel->tx[sf], smodel->ty[sf], smodel->tz[sf]), p->k);
         foot_track *f = &ft[l];
@@ -293,17 +293,29 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
             f->off = qm_scale(f->off_lift, 1.0f - smoothstep01(f->since / p->blend_time));
         }
         f->was = planted;
-        if (!(qm_len3(f->off) > 1e-6f * p->t.leg)) continue;
+        goal[l] = qm_add(nat, f->off);
+        moved |= qm_len3(f->off) > 1e-6f * p->t.leg;
+    }
+    if (!moved) return STANCE_OK;
+    /* the pelvis takes the feet's mean correction (across), the legs the
+     * rest: a drift both feet share costs the legs no direction */
+    qm_vec3 shift = qm_scale(qm_add(ft[0].off, ft[1].off), 0.5f);
+    int h = p->t.map.joint[STANCE_SLOT_HIPS];
+    forward(sk, local, tpos, trot, tsc);
+    place(sk, h, qm_add(rt_v(tpos[h]), shift), tpos, trot, tsc, local);
+    forward(sk, local, tpos, trot, tsc);
+    carry_feet(p, tpos, trot, tsc, local);
+    s = stance_local_to_model(model, local, sk, NULL, err);
+    if (s) return s;
+    for (int l = 0; l < 2; l++) {
+        const int *g = leg_slots[l];
         stance_two_bone_desc td = {0};
-        td.upper = p->t.map.joint[g[0]], td.lower = p->t.map.joint[g[1]], td.end = fj;
-        qm_vec3 goal = qm_add(nat, f->off);
-        td.target[0] = goal.x, td.target[1] = goal.y, td.target[2] = goal.z;
+        td.upper = p->t.map.joint[g[0]], td.lower = p->t.map.joint[g[1]], td.end = p->t.map.joint[g[2]];
+        td.target[0] = goal[l].x, td.target[1] = goal[l].y, td.target[2] = goal[l].z;
         td.keep_end_rotation = 1;
         s = stance_ik_two_bone(&td, 1.0f, sk, local, model, NULL, err);
         if (s) return s;
-        moved = 1;
     }
-    if (!moved) return STANCE_OK;
     /* refresh the model transforms, then move carried feet after their leg */
     forward(sk, local, tpos, trot, tsc);
     carry_feet(p, tpos, trot, tsc, local);
