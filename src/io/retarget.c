@@ -80,6 +80,16 @@ static stance_status side_make(rt_side *x, const stance_skeleton *sk, const char
     if (!(leg > 0.0f) || !isfinite(leg))
         return st_fail(err, STANCE_ERR_VALUE, "retarget: the %s skeleton's legs have no length at the bind pose", who);
     x->leg = leg;
+    /* the pelvis: the hips when they carry both legs, else the legs' nearest
+     * common ancestor (RobotExpressive: Body carries Hips and the legs) */
+    int h = x->map.joint[STANCE_SLOT_HIPS], a = x->map.joint[STANCE_SLOT_LEFT_UPPER_LEG], b = x->map.joint[STANCE_SLOT_RIGHT_UPPER_LEG];
+    x->pelvis = h;
+    if (!stance_skeleton_is_descendant(sk, a, h) || !stance_skeleton_is_descendant(sk, b, h))
+        for (int q = sk->parents[a]; q >= 0; q = sk->parents[q])
+            if (stance_skeleton_is_descendant(sk, b, q)) {
+                x->pelvis = q;
+                break;
+            }
     for (int c = 0; c < 3; c++)
         x->socket[c] = 0.5f * (x->pos[x->map.joint[STANCE_SLOT_LEFT_UPPER_LEG]][c] + x->pos[x->map.joint[STANCE_SLOT_RIGHT_UPPER_LEG]][c]);
     return STANCE_OK;
@@ -223,11 +233,18 @@ static void rt_frame(const rt_plan *p, const stance_pose *smodel, float ground, 
                 rot = qm_qmul(rt_swing(qm_norm3(pred), now), rot);
             }
             rot = qm_qnorm(rot);
-            if (i == STANCE_SLOT_HIPS) {
+        }
+        if (j == p->t.pelvis) {
+            if (i < 0) { /* a pelvis apart from the hips (RobotExpressive's Body): the source pelvis' turn */
+                int sp = p->s.pelvis;
+                qm_quat srot = qm_q(smodel->qx[sp], smodel->qy[sp], smodel->qz[sp], smodel->qw[sp]);
+                rot = qm_qnorm(qm_qmul(qm_qmul(srot, qm_qconj(rt_q(p->s.rot[sp]))), rt_q(p->t.rot[j])));
+            }
+            {
                 /* the leg sockets' midpoint follows the source's times k
                  * (its height above the source's lowest feet in the clip, onto
-                 * the target's feet at the bind pose); the hips sit where
-                 * the turned pelvis puts them */
+                 * the target's feet at the bind pose); the pelvis sits where
+                 * its turn puts it */
                 int a = p->s.map.joint[STANCE_SLOT_LEFT_UPPER_LEG], b = p->s.map.joint[STANCE_SLOT_RIGHT_UPPER_LEG];
                 qm_vec3 sm = qm_scale(qm_v3(smodel->tx[a] + smodel->tx[b], smodel->ty[a] + smodel->ty[b],
                                             smodel->tz[a] + smodel->tz[b]), 0.5f);
@@ -237,6 +254,8 @@ static void rt_frame(const rt_plan *p, const stance_pose *smodel, float ground, 
                 pos = qm_sub(tm, qm_qrot(turn, qm_sub(rt_v(p->t.socket), rt_v(p->t.pos[j]))));
                 place(sk, j, pos, tpos, trot, tsc, local);
             }
+        }
+        if (i >= 0 || j == p->t.pelvis) {
             qm_quat lr = qm_qnorm(qm_qmul(qm_qconj(pr), rot));
             local->qx[j] = lr.x, local->qy[j] = lr.y, local->qz[j] = lr.z, local->qw[j] = lr.w;
         }
@@ -300,7 +319,7 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
     /* the pelvis takes the feet's mean correction (across), the legs the
      * rest: a drift both feet share costs the legs no direction */
     qm_vec3 shift = qm_scale(qm_add(ft[0].off, ft[1].off), 0.5f);
-    int h = p->t.map.joint[STANCE_SLOT_HIPS];
+    int h = p->t.pelvis;
     forward(sk, local, tpos, trot, tsc);
     place(sk, h, qm_add(rt_v(tpos[h]), shift), tpos, trot, tsc, local);
     forward(sk, local, tpos, trot, tsc);
@@ -380,12 +399,12 @@ static stance_status retarget_with(const rt_plan *p, const stance_clip *clip, co
     work w;
     memset(&w, 0, sizeof w);
     int n = clip->key_count, tj = ts->joint_count;
-    int rot_joints[STANCE_HUMANOID_SLOTS], tr_joints[STANCE_HUMANOID_SLOTS], nr = 0, nt = 0;
+    int rot_joints[STANCE_HUMANOID_SLOTS + 1], tr_joints[STANCE_HUMANOID_SLOTS + 1], nr = 0, nt = 0;
     for (int j = 0; j < tj; j++) {
         int i = p->tslot[j];
-        if (i < 0) continue;
+        if (i < 0 && j != p->t.pelvis) continue;
         rot_joints[nr++] = j;
-        if (i == STANCE_SLOT_HIPS || p->carried[i]) tr_joints[nt++] = j;
+        if (j == p->t.pelvis || p->carried[i]) tr_joints[nt++] = j;
     }
     stance_status s = stance_pose_create(&w.slocal, ss->joint_count, NULL, err);
     if (!s) s = stance_pose_create(&w.smodel, ss->joint_count, NULL, err);

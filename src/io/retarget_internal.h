@@ -19,6 +19,7 @@ typedef struct rt_side {
     float (*pos)[3], (*rot)[4];
     float floor, leg;
     float socket[3];  /* the upper legs' midpoint at the bind pose */
+    int pelvis;       /* the hips when they carry both legs, else the legs' common ancestor */
 } rt_side;
 /* Source to target: the shared slots (mapped in both), each one's segment
  * end (next) and start (prev) slot, the alignment swing, the source's bind
