@@ -105,15 +105,23 @@ def write_bvh(path):
 # in metres (the second target: a long thigh and short shin)
 A = math.radians(40)
 THIGH, SHIN = 0.42, 0.40
-def make_tgt():
+def make_tgt(robot=False):
+  """robot: RobotExpressive's layout: a root Bone, Body carrying Hips (the
+  spine's root) and the legs, the feet IK bones under Bone."""
   global tgt
-  tgt = [("Hips", None, (0, 0.9, 0), None), ("Spine", "Hips", (0, 0.15, 0), None), ("Chest", "Spine", (0, 0.22, 0), None),
-       ("Neck", "Chest", (0, 0.2, 0), None), ("Head", "Neck", (0, 0.1, 0), None)]
+  tgt = [("Hips", None, (0, 0.9, 0), None)]
+  pelvis = "Hips"
+  if robot:
+    tgt = [("Bone", None, (0, 0, 0), None), ("Body", "Bone", (0, 0.9, 0), None), ("Hips", "Body", (0, 0.05, 0), None)]
+    pelvis = "Body"
+  tgt += [("Spine", "Hips", (0, 0.1 if robot else 0.15, 0), None), ("Chest", "Spine", (0, 0.22, 0), None),
+          ("Neck", "Chest", (0, 0.2, 0), None), ("Head", "Neck", (0, 0.1, 0), None)]
   for S, sx in ((".L", 1), (".R", -1)):
     arm = (sx * math.cos(A), -math.sin(A), 0.0)
     roll = qaxis(arm, 90) if S == ".L" else None
-    tgt += [("UpperLeg" + S, "Hips", (sx * 0.11, -0.04, 0), None), ("LowerLeg" + S, "UpperLeg" + S, (0, -THIGH, 0), None),
-            ("Foot" + S, "LowerLeg" + S, (0, -SHIN, 0), None), ("Shoulder" + S, "Chest", (sx * 0.04, 0.16, 0), None),
+    foot = ("Foot" + S, "Bone", (sx * 0.11, 0.9 - 0.04 - THIGH - SHIN, 0), None) if robot else ("Foot" + S, "LowerLeg" + S, (0, -SHIN, 0), None)
+    tgt += [("UpperLeg" + S, pelvis, (sx * 0.11, -0.04, 0), None), ("LowerLeg" + S, "UpperLeg" + S, (0, -THIGH, 0), None),
+            foot, ("Shoulder" + S, "Chest", (sx * 0.04, 0.16, 0), None),
             ("UpperArm" + S, "Shoulder" + S, (sx * 0.12, 0, 0), roll),
             ("LowerArm" + S, "UpperArm" + S, tuple(c * 0.28 for c in arm), None),
             ("Hand" + S, "LowerArm" + S, tuple(c * 0.25 for c in arm), None)]
@@ -249,6 +257,26 @@ print("long thigh: free feet slide %.3f cm/m, direction %.4f / %.4f deg; foot IK
 check(rf["direction_worst_deg"] <= 0.2, "long thigh, free feet: directions exact (worst %.4f deg)" % rf["direction_worst_deg"])
 check(ri["slide_cm_per_m"] <= 1.0 and ri["slide_cm_per_m"] < 0.2 * rf["slide_cm_per_m"], "long thigh, foot IK: slide %.3f <= 1 cm/m, under a fifth of the free feet's %.3f" % (ri["slide_cm_per_m"], rf["slide_cm_per_m"]))
 check(ri["direction_mean_deg"] <= 2.0, "long thigh, foot IK: direction mean %.3f <= 2 deg (worst %.3f: the legs' price)" % (ri["direction_mean_deg"], ri["direction_worst_deg"]))
+
+# RobotExpressive's layout: the legs hang from Body, not from Hips, and the feet
+# are IK bones under the root: the same directions and sockets
+THIGH, SHIN = 0.42, 0.40
+make_tgt(robot=True)
+robot_gltf = tmp + "/tgt_robot_layout.gltf"
+write_gltf(robot_gltf)
+out_robot = tmp + "/robot_layout.stance"
+run("retarget", bvh, "--to", robot_gltf, "-o", out_robot, "--free-feet", "--error-cm", "0")
+mean_r, worst_r, names_r, samples_r = directions(out_robot, "robot layout")
+e_r = []
+for t, smp in zip(times, samples_r):
+    sp = src_fk(t)
+    ms = [(sp["LeftUpLeg"][i] + sp["RightUpLeg"][i]) / 2 for i in range(3)]
+    mt = [(smp["model"][names_r.index("UpperLeg.L")][i] + smp["model"][names_r.index("UpperLeg.R")][i]) / 2 for i in range(3)]
+    e_r.append(max(abs(mt[1] - (feet_t + k * (ms[1] - ground_s))), abs(mt[2] - k * ms[2]), abs(mt[0] - k * ms[0])))
+check(mean_r <= 0.05 and worst_r <= 0.2 and max(e_r) < 1e-4,
+      "robot layout (Body carries the legs, feet under the root): direction %.4f / %.4f deg, sockets within %.2g m" % (mean_r, worst_r, max(e_r)))
+ri = json.loads(run("retarget", bvh, "--to", robot_gltf, "--report", "--json", "--error-cm", "0").stdout)["clips"][0]
+check(ri["slide_cm_per_m"] <= 1.0 and ri["direction_worst_deg"] <= 8.0, "robot layout, foot IK: slide %.3f cm/m, direction %.3f / %.3f deg" % (ri["slide_cm_per_m"], ri["direction_mean_deg"], ri["direction_worst_deg"]))
 
 # compressed by default, like an import
 r = run("retarget", bvh, "--to", gltf, "-o", tmp + "/packed.stance", "--free-feet", "--unit-cm", "100")

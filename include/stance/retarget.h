@@ -65,21 +65,24 @@ STANCE_API int stance_humanoid_slot_optional(int slot);
  * D(t) applied to the source's bind direction onto the source's segment
  * direction at t, so extra joints between two slots in either skeleton
  * change nothing): the target's segment points where the source's does,
- * and twists as the source joint does. The leg sockets' midpoint m (the
- * upper legs') follows the source's:
+ * and twists as the source joint does. The pelvis is the hips when they
+ * carry both legs, else the legs' nearest common ancestor (RobotExpressive's
+ * Body, which then turns as the source's pelvis does). The leg sockets'
+ * midpoint m (the upper legs') follows the source's:
  *   m_T(t) = m_T,bind + k (m_S(t) - m_S,bind) across,
  *   m_T(t).y = f_T + k (m_S(t).y - g_S) up,  k = leg_T / leg_S
  * (leg = |upper - lower| + |lower - foot| at the bind pose, both sides'
  * mean; f_T the target's feet at the bind pose, g_S the source's lowest
- * foot in the clip), the hips where the turned pelvis puts them; a root
- * path and root speed are scaled by k. A shared joint whose
- * chain parent slot is not its ancestor (RobotExpressive's feet, IK bones
+ * foot in the clip), the pelvis where its turn puts it; a root path and
+ * root speed are scaled by k. A shared joint whose chain parent slot is not
+ * its ancestor (RobotExpressive's feet, IK bones
  * under the root) is moved where its chain parent carries it. Every other
  * joint keeps its rest pose (local). Then, unless free_feet, while the
  * source's foot is planted (stance_contacts_create from the motion), the
  * target's foot follows the source's foot motion times k from where it
  * landed, through the two-bone IK (stance_ik_two_bone, the foot keeping its
- * model rotation), and the correction fades over blend_time after the lift.
+ * model rotation; the pelvis takes the two feet's mean correction across),
+ * and the correction fades over blend_time after the lift.
  * Both skeletons' bind poses face +Z with the left at +X and Y up (as
  * stance_humanoid_map_find assumes). */
 typedef struct stance_retarget_desc {
@@ -91,8 +94,8 @@ typedef struct stance_retarget_desc {
 } stance_retarget_desc;
 
 /* `clip` (made for `source`) played on `target`: a new exact clip on the
- * source clip's key grid with its name, duration, events and root path
- * (scaled). desc may be NULL. Fails (STANCE_ERR_NOT_FOUND) when either
+ * source clip's key grid (or 60 keys a second where that is sparser) with
+ * its name, duration, events and root path (scaled). desc may be NULL. Fails (STANCE_ERR_NOT_FOUND) when either
  * skeleton lacks the hips or a leg's upper leg, lower leg or foot in its
  * map, naming the skeleton and the slot. */
 STANCE_API stance_status stance_retarget_clip(const stance_clip *clip, const stance_skeleton *source,

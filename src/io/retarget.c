@@ -376,7 +376,7 @@ stance_status rt_contacts(const rt_plan *p, const stance_clip *clip, stance_cont
 typedef struct work {
     stance_pose slocal, smodel, tlocal, tmodel;
     float (*tpos)[3], (*trot)[4], (*tsc)[3];
-    float *rvals, *tvals, *root_vals;
+    float *rvals, *tvals, *root_vals, *times;
     stance_track_desc *tracks;
     stance_event_desc *events;
     stance_contacts *contacts;
@@ -385,7 +385,7 @@ typedef struct work {
 static void work_free(work *w) {
     stance_pose_destroy(&w->slocal), stance_pose_destroy(&w->smodel);
     stance_pose_destroy(&w->tlocal), stance_pose_destroy(&w->tmodel);
-    free(w->tpos), free(w->trot), free(w->tsc), free(w->rvals), free(w->tvals), free(w->root_vals);
+    free(w->tpos), free(w->trot), free(w->tsc), free(w->rvals), free(w->tvals), free(w->root_vals), free(w->times);
     free(w->tracks), free(w->events);
     stance_contacts_destroy(w->contacts);
 }
@@ -398,7 +398,18 @@ static stance_status retarget_with(const rt_plan *p, const stance_clip *clip, co
                        clip->joint_count, ss->joint_count);
     work w;
     memset(&w, 0, sizeof w);
+    /* the source's key grid, or 60 keys a second where it is sparser (a
+     * carried foot's translation is linear between keys, its leg turns) */
     int n = clip->key_count, tj = ts->joint_count;
+    const float *times = clip->times;
+    if (clip->duration > 0.0f && (float)n < clip->duration * 60.0f && clip->duration < 3600.0f) {
+        n = (int)ceilf(clip->duration * 60.0f) + 1;
+        if (!(w.times = malloc(sizeof(float) * (size_t)n))) return st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
+        for (int k = 0; k < n; k++) w.times[k] = fminf((float)k / 60.0f, clip->duration);
+        w.times[n - 1] = clip->duration;
+        if (n > 1 && w.times[n - 2] >= clip->duration) n--, w.times[n - 1] = clip->duration;
+        times = w.times;
+    }
     int rot_joints[STANCE_HUMANOID_SLOTS + 1], tr_joints[STANCE_HUMANOID_SLOTS + 1], nr = 0, nt = 0;
     for (int j = 0; j < tj; j++) {
         int i = p->tslot[j];
@@ -441,13 +452,13 @@ static stance_status retarget_with(const rt_plan *p, const stance_clip *clip, co
     foot_track ft[2];
     memset(ft, 0, sizeof ft);
     for (int k = 0; k < n && !s; k++) {
-        float t = clip->times[k];
+        float t = times[k];
         s = stance_clip_sample(clip, t, NULL, &w.slocal, err);
         if (!s) s = stance_local_to_model(&w.smodel, &w.slocal, ss, NULL, err);
         if (s) break;
         rt_frame(p, &w.smodel, ground, w.tpos, w.trot, w.tsc, &w.tlocal);
         if (w.contacts)
-            s = feet_ik(p, w.contacts, t, k ? t - clip->times[k - 1] : 0.0f, k + 1 < n ? clip->times[k + 1] - t : 0.0f, ft, &w.smodel, &w.tlocal, &w.tmodel, w.tpos,
+            s = feet_ik(p, w.contacts, t, k ? t - times[k - 1] : 0.0f, k + 1 < n ? times[k + 1] - t : 0.0f, ft, &w.smodel, &w.tlocal, &w.tmodel, w.tpos,
                         w.trot, w.tsc, err);
         for (int a = 0; a < nr; a++) {
             int j = rot_joints[a];
@@ -468,9 +479,9 @@ static stance_status retarget_with(const rt_plan *p, const stance_clip *clip, co
     }
     int tc = 0;
     for (int a = 0; a < nr; a++)
-        w.tracks[tc++] = (stance_track_desc){rot_joints[a], STANCE_CHANNEL_ROTATION, n, clip->times, w.rvals + 4 * (size_t)a * (size_t)n};
+        w.tracks[tc++] = (stance_track_desc){rot_joints[a], STANCE_CHANNEL_ROTATION, n, times, w.rvals + 4 * (size_t)a * (size_t)n};
     for (int a = 0; a < nt; a++)
-        w.tracks[tc++] = (stance_track_desc){tr_joints[a], STANCE_CHANNEL_TRANSLATION, n, clip->times, w.tvals + 3 * (size_t)a * (size_t)n};
+        w.tracks[tc++] = (stance_track_desc){tr_joints[a], STANCE_CHANNEL_TRANSLATION, n, times, w.tvals + 3 * (size_t)a * (size_t)n};
     for (int e = 0; e < clip->event_count; e++) w.events[e].name = clip->events[e].name, w.events[e].time = clip->events[e].time;
     stance_clip_desc cd = {0};
     cd.name = clip->name;
