@@ -316,12 +316,37 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
         moved |= qm_len3(f->off) > 1e-6f * p->t.leg;
     }
     if (!moved) return STANCE_OK;
-    /* the pelvis takes the feet's mean correction (across), the legs the
-     * rest: a drift both feet share costs the legs no direction */
+    /* the pelvis takes what the feet's corrections share: their mean
+     * (across) and their turn about the vertical through the leg sockets'
+     * midpoint (least squares); the legs take the rest, so a drift of both
+     * feet (a wide pelvis turning over planted feet) costs the legs little
+     * direction. The pelvis' children keep their model rotations. */
     qm_vec3 shift = qm_scale(qm_add(ft[0].off, ft[1].off), 0.5f);
     int h = p->t.pelvis;
     forward(sk, local, tpos, trot, tsc);
-    place(sk, h, qm_add(rt_v(tpos[h]), shift), tpos, trot, tsc, local);
+    qm_vec3 sock[2], mid;
+    for (int l = 0; l < 2; l++) sock[l] = rt_v(tpos[p->t.map.joint[leg_slots[l][0]]]);
+    mid = qm_scale(qm_add(sock[0], sock[1]), 0.5f);
+    float num = 0.0f, den = 0.0f;
+    for (int l = 0; l < 2; l++) {
+        qm_vec3 r = qm_sub(sock[l], mid), d = qm_sub(ft[l].off, shift);
+        num += d.x * r.z - d.z * r.x;
+        den += r.x * r.x + r.z * r.z;
+    }
+    float yaw = den > 1e-12f ? num / den : 0.0f;
+    yaw = yaw > 0.5f ? 0.5f : yaw < -0.5f ? -0.5f : yaw;
+    qm_quat q = qm_qaxis(qm_v3(0, 1, 0), yaw);
+    qm_quat hrot = qm_qnorm(qm_qmul(q, rt_q(trot[h])));
+    qm_vec3 hpos = qm_add(qm_add(mid, qm_qrot(q, qm_sub(rt_v(tpos[h]), mid))), shift);
+    int hp = sk->parents[h];
+    qm_quat lr = qm_qnorm(qm_qmul(hp >= 0 ? qm_qconj(rt_q(trot[hp])) : qm_qid(), hrot));
+    local->qx[h] = lr.x, local->qy[h] = lr.y, local->qz[h] = lr.z, local->qw[h] = lr.w;
+    place(sk, h, hpos, tpos, trot, tsc, local);
+    for (int ch = h + 1; ch < sk->joint_count; ch++) {
+        if (sk->parents[ch] != h) continue;
+        lr = qm_qnorm(qm_qmul(qm_qconj(hrot), rt_q(trot[ch])));
+        local->qx[ch] = lr.x, local->qy[ch] = lr.y, local->qz[ch] = lr.z, local->qw[ch] = lr.w;
+    }
     forward(sk, local, tpos, trot, tsc);
     carry_feet(p, tpos, trot, tsc, local);
     s = stance_local_to_model(model, local, sk, NULL, err);
