@@ -245,7 +245,7 @@ check(mean_ik <= 2.0 and worst_ik <= 8.0, "foot IK: direction mean %.3f <= 2, wo
 check(rep["step_deg"] <= 2 * rep["source_step_deg"], "foot IK: largest step %.2f <= 2 x the source's %.2f deg" % (rep["step_deg"], rep["source_step_deg"]))
 
 # a long thigh and a short shin (1.27 : 0.73 of the source's proportions): the
-# feet slide without IK; with it the legs give up direction for the contacts
+# feet slide without IK; with it the pelvis and the legs share the correction
 THIGH, SHIN = 0.52, 0.30
 make_tgt()
 long_gltf = tmp + "/tgt_long_thigh.gltf"
@@ -256,7 +256,8 @@ print("long thigh: free feet slide %.3f cm/m, direction %.4f / %.4f deg; foot IK
       (rf["slide_cm_per_m"], rf["direction_mean_deg"], rf["direction_worst_deg"], ri["slide_cm_per_m"], ri["direction_mean_deg"], ri["direction_worst_deg"]))
 check(rf["direction_worst_deg"] <= 0.2, "long thigh, free feet: directions exact (worst %.4f deg)" % rf["direction_worst_deg"])
 check(ri["slide_cm_per_m"] <= 1.0 and ri["slide_cm_per_m"] < 0.2 * rf["slide_cm_per_m"], "long thigh, foot IK: slide %.3f <= 1 cm/m, under a fifth of the free feet's %.3f" % (ri["slide_cm_per_m"], rf["slide_cm_per_m"]))
-check(ri["direction_mean_deg"] <= 2.0, "long thigh, foot IK: direction mean %.3f <= 2 deg (worst %.3f: the legs' price)" % (ri["direction_mean_deg"], ri["direction_worst_deg"]))
+check(ri["direction_mean_deg"] <= 2.0 and ri["direction_worst_deg"] <= 8.0, "long thigh, foot IK: direction mean %.3f <= 2, worst %.3f <= 8 deg" % (ri["direction_mean_deg"], ri["direction_worst_deg"]))
+check(ri["step_deg"] <= 2 * ri["source_step_deg"], "long thigh, foot IK: largest step %.2f <= 2 x the source's %.2f deg" % (ri["step_deg"], ri["source_step_deg"]))
 
 # RobotExpressive's layout: the legs hang from Body, not from Hips, and the feet
 # are IK bones under the root: the same directions and sockets
