@@ -213,18 +213,21 @@ check(mean <= 0.05 and worst <= 0.2, "free feet: every shared segment points as 
 leg_s = 42 + 41
 leg_t = THIGH + SHIN
 k = leg_t / leg_s
-ih = names.index("Hips")
 sock_t0 = 0.9 - 0.04
 # the test's own expectation: the sockets' midpoint follows k x the source's,
 # its height above the source's lowest foot in the clip onto the target's feet
 ground_s = min(min(src_fk(t)["LeftFoot"][1], src_fk(t)["RightFoot"][1]) for t in times)
 feet_t = sock_t0 - THIGH - SHIN
-e_h = []
-for t, smp in zip(times, samples):
-    sp = src_fk(t)
-    ms = [(sp["LeftUpLeg"][i] + sp["RightUpLeg"][i]) / 2 for i in range(3)]
-    mt = [(smp["model"][names.index("UpperLeg.L")][i] + smp["model"][names.index("UpperLeg.R")][i]) / 2 for i in range(3)]
-    e_h.append(max(abs(mt[1] - (feet_t + k * (ms[1] - ground_s))), abs(mt[2] - k * ms[2]), abs(mt[0] - k * ms[0])))
+def socket_error(names, samples):
+    """the worst distance (m) of the target's sockets' midpoint from the expected one"""
+    e = []
+    for t, smp in zip(times, samples):
+        sp = src_fk(t)
+        ms = [(sp["LeftUpLeg"][i] + sp["RightUpLeg"][i]) / 2 for i in range(3)]
+        mt = [(smp["model"][names.index("UpperLeg.L")][i] + smp["model"][names.index("UpperLeg.R")][i]) / 2 for i in range(3)]
+        e.append(max(abs(mt[1] - (feet_t + k * (ms[1] - ground_s))), abs(mt[2] - k * ms[2]), abs(mt[0] - k * ms[0])))
+    return max(e)
+e_h = [socket_error(names, samples)]
 check(max(e_h) < 1e-4, "the leg sockets follow the source's x k = %.5f (cm to m and proportions): worst %.2g m" % (k, max(e_h)))
 
 rep = json.loads(run("retarget", bvh, "--to", gltf, "--report", "--json", "--free-feet", "--error-cm", "0").stdout)["clips"][0]
@@ -268,12 +271,7 @@ write_gltf(robot_gltf)
 out_robot = tmp + "/robot_layout.stance"
 run("retarget", bvh, "--to", robot_gltf, "-o", out_robot, "--free-feet", "--error-cm", "0")
 mean_r, worst_r, names_r, samples_r = directions(out_robot, "robot layout")
-e_r = []
-for t, smp in zip(times, samples_r):
-    sp = src_fk(t)
-    ms = [(sp["LeftUpLeg"][i] + sp["RightUpLeg"][i]) / 2 for i in range(3)]
-    mt = [(smp["model"][names_r.index("UpperLeg.L")][i] + smp["model"][names_r.index("UpperLeg.R")][i]) / 2 for i in range(3)]
-    e_r.append(max(abs(mt[1] - (feet_t + k * (ms[1] - ground_s))), abs(mt[2] - k * ms[2]), abs(mt[0] - k * ms[0])))
+e_r = [socket_error(names_r, samples_r)]
 check(mean_r <= 0.05 and worst_r <= 0.2 and max(e_r) < 1e-4,
       "robot layout (Body carries the legs, feet under the root): direction %.4f / %.4f deg, sockets within %.2g m" % (mean_r, worst_r, max(e_r)))
 ri = json.loads(run("retarget", bvh, "--to", robot_gltf, "--report", "--json", "--error-cm", "0").stdout)["clips"][0]
