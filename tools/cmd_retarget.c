@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "io/lesson_setup.h"
+#include "io/builtin_asset.h"
 #include "stance/build.h"
 #include "stance/import.h"
 #include "stance/retarget.h"

@@ -20,7 +20,7 @@
 #include "core/base/internal.h"
 #include "io/files.h"
 #include "io/graphfile_internal.h"
-#include "io/lesson_setup.h"
+#include "io/builtin_asset.h"
 #include "stance/import.h"
 #include "stance/build.h"
 

@@ -1,46 +1,13 @@
 /* src/io/lesson_setup.c - reads a graph file's "lesson_layers" section: which
  * of its asset's clips and joints the lesson's layer experiments use
- * (`stance layers --graph FILE`), tools side, on jansson; and the built-in
- * character as an asset (a graph file's "asset": "builtin", `stance
- * retarget ... builtin`). */
+ * (`stance layers --graph FILE`). Tools side, on jansson. */
 #include <stdio.h>
 #include <string.h>
 
-#include "core/base/internal.h"
 #include "io/lesson_setup.h"
-#include "stance_lesson/builtin.h"
 #ifdef STANCE_HAVE_JANSSON
 #include <jansson.h>
 #endif
-
-stance_status io_builtin_asset(stance_asset *out, stance_error *err) {
-    stance_builtin b;
-    stance_status s = stance_builtin_create(NULL, &b, err);
-    if (s) return s;
-    memset(out, 0, sizeof *out);
-    out->clips = st_alloc(&out->allocator, sizeof(stance_clip *) * (size_t)b.clip_count, sizeof(void *));
-    if (!out->clips) {
-        stance_builtin_destroy(&b);
-        return st_fail(err, STANCE_ERR_MEMORY, "builtin: out of memory");
-    }
-    out->skins = st_alloc(&out->allocator, sizeof(stance_skin *), sizeof(void *));
-    out->meshes = st_alloc(&out->allocator, sizeof(stance_mesh *), sizeof(void *));
-    if (!out->skins || !out->meshes) {
-        st_free(&out->allocator, out->skins, sizeof(stance_skin *));
-        st_free(&out->allocator, out->meshes, sizeof(stance_mesh *));
-        st_free(&out->allocator, out->clips, sizeof(stance_clip *) * (size_t)b.clip_count);
-        memset(out, 0, sizeof *out);
-        stance_builtin_destroy(&b);
-        return st_fail(err, STANCE_ERR_MEMORY, "builtin: out of memory");
-    }
-    out->skeleton = b.skeleton;
-    out->clip_count = b.clip_count;
-    for (int i = 0; i < b.clip_count; i++) out->clips[i] = b.clips[i];
-    out->skin_count = out->mesh_count = 1;
-    out->skins[0] = b.skin;
-    out->meshes[0] = b.mesh;
-    return STANCE_OK;
-}
 
 static stance_status fail(stance_error *err, stance_status s, const char *file, const char *what, const char *name) {
     if (err) {

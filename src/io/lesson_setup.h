@@ -1,8 +1,6 @@
-/* src/io/lesson_setup.h - a graph file's "lesson_layers" section; the
- * built-in character as an asset. */
+/* src/io/lesson_setup.h - a graph file's "lesson_layers" section. */
 #ifndef STANCE_IO_LESSON_SETUP_H
 #define STANCE_IO_LESSON_SETUP_H
-#include "stance/asset.h"
 #include "stance/graphfile.h"
 #include "stance_lesson/lesson.h"
 
@@ -13,7 +11,4 @@
  * file again (the graph loader keeps no JSON), so gf must come from
  * stance_graphfile_load, not from a string. */
 stance_status stance_graphfile_layer_setup(const stance_graphfile *gf, stance_layer_setup *out, stance_error *err);
-/* The built-in character (stance_builtin_create) as an asset owning its
- * skeleton, clips, skin and mesh. */
-stance_status io_builtin_asset(stance_asset *out, stance_error *err);
 #endif
