@@ -1,8 +1,8 @@
 // lab/lab.js - the animation lab's page script. It only reads controls,
 // calls the exported C functions of lab/*.c (Module._lab_*) and draws what
 // they return: the character in WebGL2 (lab_gl.js, skinning matrices from
-// stance_skin_matrices), the state machine (lab_graphview.js) and the
-// timelines on 2D canvases. Every pose, transition, jump, sliding and angle
+// stance_skin_matrices), the state machine (lab_graphview.js), the controls
+// of a file's graph (lab_controls.js) and the timelines on 2D canvases. Every pose, transition, jump, sliding and angle
 // figure is computed in C.
 'use strict';
 
@@ -40,7 +40,10 @@
   let frames = 0;
   const frameWaiters = []; // resolved after the next frame is drawn and its readouts written
   const glState = { error: '', lost: 0, restored: 0 }; // WebGL2: why it could not start, context losses
-  const speedName = 'speed', jumpName = 'jump';
+  let ctrls = null;         // StanceControls.Controls of the file's graph (view 2)
+  let meshPref = null;     // the user's mesh / bones boxes while a file without a mesh shows its bones
+  let frameReq = false;    // frame the character on the next draw (a view's meshes were just uploaded)
+  let meshPts = null;      // the meshes' vertices as stored (bind space), at most about 4,000 of them
   let errorShown = false;
 
   const $ = (id) => document.getElementById(id);
@@ -184,7 +187,44 @@
     uploaded = v;
     if (v === VIEW.cr) crowdTriangles = L._lab_triangle_count(0);
     meshTop = -Infinity; // the meshes' top as stored (bind space): frames a head above the top joint
-    for (const m of meshes) for (let i = 1; i < m.positions.length; i += 3) meshTop = Math.max(meshTop, m.positions[i]);
+    let nv = 0;
+    for (const m of meshes) nv += m.positions.length / 3;
+    const every = Math.max(1, Math.ceil(nv / 4000));
+    meshPts = nv ? new Float32Array(3 * Math.ceil(nv / every) + 3 * meshes.length) : null;
+    let k = 0;
+    for (const m of meshes)
+      for (let i = 0; i < m.positions.length; i += 3) {
+        meshTop = Math.max(meshTop, m.positions[i + 1]);
+        if ((i / 3) % every === 0 && k + 3 <= meshPts.length) { meshPts[k++] = m.positions[i]; meshPts[k++] = m.positions[i + 1]; meshPts[k++] = m.positions[i + 2]; }
+      }
+    if (meshPts) meshPts = meshPts.subarray(0, k);
+    if (v !== VIEW.cr) { meshless(meshes.length === 0); frameReq = true; }
+  }
+
+  // A view without a mesh (a BVH, a skeleton-only file) shows its bones: the mesh box unticked and
+  // disabled, bones ticked; the user's choice comes back with the next view that has a mesh.
+  function meshless(none) {
+    const m = $('show-mesh'), b = $('show-bones');
+    if (none && !m.disabled) {
+      meshPref = { mesh: m.checked, bones: b.checked };
+      m.checked = false; m.disabled = true; b.checked = true;
+      m.parentElement.title = 'this file has no mesh: its bones are shown';
+    } else if (!none && m.disabled) {
+      m.disabled = false; m.parentElement.title = '';
+      if (meshPref) { m.checked = meshPref.mesh; b.checked = meshPref.bones; }
+      meshPref = null;
+    }
+  }
+
+  // The character's points in the world now: its joints, and its meshes' vertices as stored (the
+  // bind pose) moved by the root: a mesh reaches past the joints (a head above the top joint, ears)
+  function characterPoints(pts, r) {
+    const n = meshPts ? meshPts.length : 0, out = new Float32Array(pts.length + n);
+    out.set(pts);
+    for (let i = 0; i < n; i += 3) {
+      out[pts.length + i] = meshPts[i] + r[0]; out[pts.length + i + 1] = meshPts[i + 1] + r[1]; out[pts.length + i + 2] = meshPts[i + 2] + r[2];
+    }
+    return out;
   }
 
   function activeView() { return view === 'as' ? (assetLoaded ? asView : -2) : VIEW[view]; }
@@ -218,7 +258,7 @@
       drawGraph(-1);
       return;
     }
-    if (uploaded !== v) { uploadMeshes(v); gfx.cam.dist = v === VIEW.cr ? 16 : 0; if (v === VIEW.cr) gfx.cam.pitch = 0.45; }
+    if (uploaded !== v) { uploadMeshes(v); gfx.cam.dist = v === VIEW.cr ? 16 : 0; if (v === VIEW.cr) gfx.cam.pitch = 0.45; else gfx.cam.pitch = 0.25; }
     const showBones = $('show-bones').checked, showMesh = $('show-mesh').checked;
     if (v === VIEW.cr) {
       const n = L._lab_crowd_count(), J = L._lab_crowd_joints();
@@ -248,6 +288,11 @@
     const tall = Math.max(s.height, Math.min(2 * s.height, meshTop - s.ground));
     const target = [r[0] + pose.x[0] + s.centre[0], s.ground + tall * 0.5 + (r[1] > 0 ? r[1] : 0), r[2] + pose.z[0] + s.centre[1]];
     const lines = boneLines(v, pose);
+    if (frameReq) { // on load: the camera frames the character, its height about 60 % of the view's
+      frameReq = false;
+      framed = { points: characterPoints(lines.pts, r), target };
+      gfx.fit(target, framed.points, FRAME_FILL, 0.9);
+    }
     let extra = null;
     if (v === VIEW.ly) { // the authored upper-arm direction from the output's shoulder
       const n = s.n, arm = L._lab_ly_arm(), el = L._lab_ly_elbow();
@@ -269,6 +314,8 @@
     drawGraph(v);
   }
   let panelFrame = 0, graphBlank = false;
+  const FRAME_FILL = 0.6;
+  let framed = null; // what the camera framed last: { points, target }
 
   function drawGraph(v) {
     const c = $('graph');
@@ -507,8 +554,8 @@
       $('arm-max').textContent = L._lab_ly_arm_angle_max().toFixed(2) + '\u00b0';
       $('ly-state').textContent = lyState >= 0 ? str(L._lab_state_name(1, lyState)) : '-';
     } else if (view === 'as' && assetLoaded) {
-      $('as-time').textContent = asView === 2 ? L._lab_time(2).toFixed(2) + ' s (graph)' : L._lab_asset_clip_time().toFixed(2) + ' s';
-      $('as-state').textContent = asView === 2 ? str(L._lab_base_state(2)) : '-';
+      $('as-time').textContent = asView === 2 ? L._lab_time(2).toFixed(2) + ' s' : L._lab_asset_clip_time().toFixed(2) + ' s';
+      $('as-state').textContent = str(L._lab_base_state(asView)) || '-';
     } else if (view === 'cr' && crowdOpen) {
       // four times a second: the figures are 1 s averages or jitter by the timer's step, and each
       // change of the panel's text costs a layout, a paint and a composite of the page
@@ -630,24 +677,26 @@
     }
   }
 
-  // the graph panel: speed / jump if the graph has them, the switch, a slider per layer above the base
+  // the graph panel: a control per parameter (lab_controls.js), the switch, a slider per layer above the base
   function assetGraphUi() {
     const kind = L._lab_asset_graph_kind();
     delete graphs[2];
     if (uploaded === 2) uploaded = null;
     $('as-graph').classList.toggle('hidden', kind === 0);
-    $('as-kind').textContent = kind === 1 ? 'the file\'s compiled graph' : kind === 2 ? 'the lesson\'s graph on clips matched by name' : 'none (map idle and walk or run below)';
-    if (kind === 0) { asView = 3; }
+    $('as-kind').textContent = kind === 1 ? 'the file\'s compiled graph' : kind === 2 ? 'the lesson\'s, on clips matched by name' : 'none (map idle and walk or run below)';
+    if (kind === 0) { asView = 3; ctrls = null; $('as-params').textContent = ''; }
     else {
       loadSkeleton(2);
       const d = JSON.parse(str(L._lab_graph_json(2)));
       graphs[2] = d;
-      $('as-speed-row').classList.toggle('hidden', !d.params.some((p) => p.name === 'speed'));
-      $('as-jump-row').classList.toggle('hidden', !d.params.some((p) => p.name === 'jump'));
-      const h = skel[2].height;
-      $('as-speed').max = String(Math.max(1, Math.round(h * 3 * 10) / 10)); // about 3 heights a second
-      $('as-speed').step = String(Math.max(0.01, Math.round(h * 0.02 * 100) / 100));
-      $('as-speed').value = '0'; $('as-speed-val').textContent = '0.00';
+      // keys where the user bound none: the first float on the arrows, the first trigger on space
+      const defaults = {}, ff = d.params.find((p) => p.type === 'float'), ft = d.params.find((p) => p.type === 'trigger');
+      if (ff) defaults[ff.name] = { down: 'ArrowDown', up: 'ArrowUp' };
+      if (ft) defaults[ft.name] = { fire: 'Space' };
+      ctrls = new StanceControls.Controls($('as-params'), d.params, (i, value) => {
+        if (L._lab_param_set(2, i, value) < 0) { cErr('parameter ' + d.params[i].name); return; }
+        if (asView !== 2) { asView = 2; $('as-view').textContent = 'running the graph'; } // a control drives the graph
+      }, defaults);
       const box = $('as-layers');
       box.textContent = '';
       d.layers.forEach((l, i) => {
@@ -682,7 +731,6 @@
     }
     $('as-view').textContent = asView === 2 ? 'running the graph' : 'playing one clip';
   }
-  function assetParam(name) { return graphs[2] ? graphs[2].params.findIndex((p) => p.name === name) : -1; }
   function applyAssetSwitch() {
     if (L._lab_asset_graph_kind() === 0) return;
     const mode = Number($('as-mode').value);
@@ -767,12 +815,6 @@
       asView = 3; $('as-view').textContent = 'playing one clip';
     });
     $('as-run-graph').addEventListener('click', () => { if (L._lab_asset_graph_kind()) { asView = 2; $('as-view').textContent = 'running the graph'; } });
-    $('as-speed').addEventListener('input', () => {
-      const p = assetParam(speedName);
-      $('as-speed-val').textContent = Number($('as-speed').value).toFixed(2);
-      if (p >= 0 && L._lab_param_set(2, p, Number($('as-speed').value)) < 0) cErr('speed');
-    });
-    $('as-jump').addEventListener('click', () => { const p = assetParam(jumpName); if (p >= 0 && L._lab_param_set(2, p, 1) < 0) cErr('jump'); });
     $('as-mode').addEventListener('input', applyAssetSwitch);
     $('cr-full').addEventListener('input', () => { uploaded = null; });
     for (const b of document.querySelectorAll('button[data-example]')) b.addEventListener('click', () => loadExample(b.dataset.example));
@@ -784,6 +826,15 @@
       if (f) { setView('as'); loadFile(f); }
     });
     document.addEventListener('keydown', (e) => {
+      // a file's graph: the keys bound to its parameters (and a key box waiting for its key)
+      if (view === 'as' && ctrls && (ctrls.listening || asView === 2)) {
+        const binding = !!ctrls.listening;
+        if (ctrls.key(e)) {
+          e.preventDefault();
+          if (binding && e.target && e.target.classList && e.target.classList.contains('key')) e.target.blur(); // no click on its keyup
+        }
+        return;
+      }
       // a focused control keeps its own keys (the speed slider's arrows move it anyway)
       if (view !== 'sm' || e.target.tagName === 'SELECT' || e.target.tagName === 'INPUT') return;
       const k = e.key;
