@@ -844,6 +844,7 @@
       else return;
       e.preventDefault();
     });
+    document.addEventListener('pointerdown', (e) => { if (ctrls) ctrls.cancel(e.target); });
     document.addEventListener('keyup', (e) => { if (view === 'sm' && e.key === ' ') e.preventDefault(); });
   }
 

@@ -160,6 +160,11 @@ window.StanceControls = (function () {
     this.refreshKeys();
   };
 
+  // A key box that waits stops waiting when the user clicks elsewhere.
+  Controls.prototype.cancel = function (target) {
+    if (this.listening && target !== this.listening.el) { this.listening = null; this.refreshKeys(); }
+  };
+
   // A keydown: binds it when a key box waits, else drives the control bound to it.
   // True when the key was used (the caller prevents its default).
   Controls.prototype.key = function (e) {

@@ -57,6 +57,7 @@ window.StanceGraphView = (function () {
     ctx.fillText('machine ' + desc.machines[machine].name + ' (base layer)', 8, H - 8);
     // transitions: pairs in both directions are offset sideways
     const trans = desc.transitions.filter((t) => t.machine === machine);
+    const many = desc.machines[machine].count > 8; // rows of states: only a running any-state arrow is drawn
     const seen = {};
     let running = null;
     for (const t of trans) {
@@ -70,6 +71,7 @@ window.StanceGraphView = (function () {
       const nx = -dy / l * off, ny = dx / l * off;
       const p = edgePoint([a[0] + nx, a[1] + ny], [b[0] + nx, b[1] + ny]), q = edgePoint([b[0] + nx, b[1] + ny], [a[0] + nx, a[1] + ny]);
       const active = from >= 0 && t.to === cur && (t.from === from || t.from < 0);
+      if (many && t.from < 0 && !active) continue;
       ctx.strokeStyle = active ? '#f59f00' : '#8a949e'; ctx.fillStyle = ctx.strokeStyle; ctx.lineWidth = active ? 3 : 1.5;
       ctx.setLineDash(t.from < 0 && !active ? [5, 4] : []);
       ctx.beginPath(); ctx.moveTo(p[0], p[1]); ctx.lineTo(q[0], q[1]); ctx.stroke();
