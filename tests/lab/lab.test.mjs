@@ -524,7 +524,7 @@ async function main() {
       check((await text(page, '#as-error')).includes('walk or run'), 'error: ' + await text(page, '#as-error'));
       check((await text(page, '#as-view')) === 'playing one clip', await text(page, '#as-view'));
     }],
-    ['a graph of your own (Fox: velocity, alert, look) is driven by its own controls and keys', async () => {
+    ['a graph of your own (Fox: velocity, alert, level, look) is driven by its own controls and keys', async () => {
       const glb = path.join(DATA, 'fox', 'Fox.glb');
       if (!fs.existsSync(glb)) return 'skip: ' + glb + ' is missing (set STANCE_DATA)';
       // the Fox in metres, and a graph of its own on it with parameters named neither speed nor jump
@@ -532,7 +532,8 @@ async function main() {
       try { execFileSync(cli, ['import', glb, '-o', fox, '--scale', '0.01'], { stdio: 'pipe' }); } catch (e) { return 'skip: this CLI cannot import glTF'; }
       const graph = {
         version: 1, asset: 'fox.stance',
-        params: [{ name: 'velocity', type: 'float', value: 0 }, { name: 'alert', type: 'bool' }, { name: 'look', type: 'trigger' }],
+        params: [{ name: 'velocity', type: 'float', value: 0 }, { name: 'alert', type: 'bool' }, { name: 'look', type: 'trigger' },
+          { name: 'level', type: 'int', value: 1 }],
         machines: [{
           name: 'Fox', entry: 'Survey',
           states: [
@@ -543,8 +544,8 @@ async function main() {
           transitions: [
             { from: 'Survey', to: 'Move', when: [{ param: 'velocity', op: '>=', value: 0.5, hysteresis: 0.1 }] },
             { from: 'Move', to: 'Survey', when: [{ param: 'velocity', op: '<', value: 0.5, hysteresis: 0.1 }] },
-            { from: 'Survey', to: 'Alert', when: [{ param: 'alert' }] },
-            { from: 'Alert', to: 'Survey', when: [{ param: 'alert', op: 'false' }] },
+            { from: 'Survey', to: 'Alert', any_of: [[{ param: 'alert' }], [{ param: 'level', op: '>=', value: 3 }]] },
+            { from: 'Alert', to: 'Survey', when: [{ param: 'alert', op: 'false' }, { param: 'level', op: '<', value: 3 }] },
             { from: '*', to: 'Look', when: [{ param: 'look' }] },
             { from: 'Look', to: 'Survey', exit: 'end' }],
         }],
@@ -563,6 +564,7 @@ async function main() {
       check(await page.locator(param('velocity') + ' input[type=range]').count() === 1, 'velocity: a slider');
       check(await page.locator(param('alert') + ' input[type=checkbox]').count() === 1, 'alert: a box');
       check(await page.locator(param('look') + ' button.act').count() === 1, 'look: a button');
+      check(await page.locator(param('level') + ' input[type=range]').count() === 1, 'level: a slider');
       // velocity's range: from the values the graph uses (0.5 -/+ 0.1 in two conditions, entries at 1 and 4) and its value 0
       const want = expectedRange('float', 0, [0.5, 0.4, 0.6, 0.5, 0.4, 0.6, 1, 4]);
       const got = await page.locator(param('velocity') + ' input').evaluate((el) => ({ min: Number(el.min), max: Number(el.max), step: Number(el.step) }));
@@ -577,6 +579,18 @@ async function main() {
       // Home on the focused slider: velocity 0, back to Survey
       await page.keyboard.press('Home');
       check(Number(await page.locator(param('velocity') + ' input').inputValue()) === 0, 'Home: velocity 0');
+      await waitState(page, 'Survey');
+      // level, an int: whole steps, its range from 3 (two conditions) and its value 1; End (the slider
+      // focused by a click on its left end) raises it to the top: Alert; Home: Survey again
+      const wantLevel = expectedRange('int', 1, [3, 3]);
+      const gotLevel = await page.locator(param('level') + ' input').evaluate((el) => [Number(el.min), Number(el.max), Number(el.step)]);
+      check(JSON.stringify(gotLevel) === JSON.stringify([wantLevel.min, wantLevel.max, 1]), `level slider ${gotLevel}, want ${JSON.stringify(wantLevel)}`);
+      await clickRange(page, param('level') + ' input', 0.02);
+      check(Number(await page.locator(param('level') + ' input').inputValue()) === wantLevel.min, 'level after a click at its left end');
+      await page.keyboard.press('End');
+      check(Number(await page.locator(param('level') + ' input').inputValue()) === wantLevel.max, 'End: level at the top');
+      await waitState(page, 'Alert');
+      await page.keyboard.press('Home');
       await waitState(page, 'Survey');
       // the alert box, clicked: Alert; clicked again: Survey
       await page.click(param('alert') + ' input');
