@@ -701,7 +701,7 @@
     });
     document.addEventListener('keydown', (e) => {
       // a file's graph: the keys bound to its parameters (and a key box waiting for its key)
-      if (view === 'as' && ctrls && (ctrls.listening || asView === 2)) {
+      if (view === 'as' && ctrls) { // (a bound key while one clip plays runs the graph again, as its control does)
         const binding = !!ctrls.listening;
         if (ctrls.key(e)) {
           e.preventDefault();
