@@ -95,8 +95,19 @@ static stance_status validate(const stance_clip_desc *d, const stance_skeleton *
                 (k > 0 && fabsf(d->root_yaw[k] - d->root_yaw[k - 1]) > 3.14159265f))
                 return st_fail(err, STANCE_ERR_VALUE, "clip '%s': root yaw key %d (%g) is not finite, within 1e6 and within pi of the key "
                                "before (unwrapped)", d->name, k, (double)d->root_yaw[k]);
-    } else if (d->root_yaw) {
-        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': root_yaw without a root path (root_key_count 0)", d->name);
+        if (d->root_yaw && d->root_rotation)
+            return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': root_yaw and root_rotation are both set (give one: the yaw or the full "
+                           "rotation)", d->name);
+        for (int k = 0; d->root_rotation && k < d->root_key_count; k++) {
+            const float *q = d->root_rotation + 4 * (size_t)k;
+            const double n2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+            if (!st_finite(q[0]) || !st_finite(q[1]) || !st_finite(q[2]) || !st_finite(q[3]) || !(n2 >= 1e-6 && n2 <= 1e6))
+                return st_fail(err, STANCE_ERR_VALUE, "clip '%s': root rotation key %d (%g %g %g %g) is not a finite quaternion of length "
+                               "in [1e-3, 1e3]", d->name, k, (double)q[0], (double)q[1], (double)q[2], (double)q[3]);
+        }
+    } else if (d->root_yaw || d->root_rotation) {
+        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': %s without a root path (root_key_count 0)", d->name,
+                       d->root_yaw ? "root_yaw" : "root_rotation");
     }
     return STANCE_OK;
 }
@@ -207,9 +218,10 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
     size_t o_ev = st_align_up(o_anim + (size_t)J, 64);
     size_t o_rt = st_align_up(o_ev + sizeof(stance_clip_event) * (size_t)d->event_count, 64);
     size_t o_rv = st_align_up(o_rt + sizeof(float) * (size_t)root_n, 64);
-    const int has_yaw = d->root_yaw != NULL && !root_from_joint0;
+    const int has_yaw = d->root_yaw != NULL && !root_from_joint0, has_rot = d->root_rotation != NULL && !root_from_joint0;
     size_t o_ry = st_align_up(o_rv + sizeof(float) * 3 * (size_t)root_n, 64);
-    size_t bytes = has_yaw ? o_ry + sizeof(float) * (size_t)root_n : o_rv + sizeof(float) * 3 * (size_t)root_n;
+    size_t bytes = has_yaw ? o_ry + sizeof(float) * (size_t)root_n
+                   : has_rot ? o_ry + sizeof(float) * 4 * (size_t)root_n : o_rv + sizeof(float) * 3 * (size_t)root_n;
     unsigned char *mem = st_alloc(&al, bytes, 64);
     if (!mem) {
         st_free(&al, grid, sizeof(float) * cap);
@@ -291,6 +303,18 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
         memcpy(rv, d->root_values, sizeof(float) * 3 * (size_t)root_n);
     }
     if (has_yaw) memcpy(mem + o_ry, d->root_yaw, sizeof(float) * (size_t)root_n);
+    if (has_rot) { /* normalized, each key in the hemisphere of the one before */
+        float *rq = (float *)(mem + o_ry);
+        for (int k = 0; k < root_n; k++) {
+            const float *q = d->root_rotation + 4 * (size_t)k;
+            double v[4] = {q[0], q[1], q[2], q[3]};
+            const double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+            for (int i = 0; i < 4; i++) v[i] /= n;
+            if (k > 0 && v[0] * rq[4 * k - 4] + v[1] * rq[4 * k - 3] + v[2] * rq[4 * k - 2] + v[3] * rq[4 * k - 1] < 0.0)
+                for (int i = 0; i < 4; i++) v[i] = -v[i];
+            for (int i = 0; i < 4; i++) rq[4 * k + i] = (float)v[i];
+        }
+    }
 
     memcpy(c->name, d->name, strlen(d->name) + 1);
     c->duration = duration;
@@ -310,6 +334,8 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
     c->root_values = rv;
     c->root_from_joint0 = root_from_joint0;
     c->root_yaw = has_yaw ? (const float *)(mem + o_ry) : NULL;
+    c->root_rotation = has_rot ? (const float *)(mem + o_ry) : NULL;
+    c->root_turn = has_yaw ? 1 : has_rot ? 2 : 0;
     c->allocator = al;
     c->bytes = bytes;
     c->root_speed = d->root_speed;
@@ -341,7 +367,7 @@ size_t stance_clip_data_bytes(const stance_clip *c) {
     if (c->packed) return c->packed->stored_bytes;
     size_t pc = (size_t)c->padded_count;
     return sizeof(float) * ((size_t)c->key_count + pc * (3 * (size_t)c->t_keys + 4 * (size_t)c->r_keys + 3 * (size_t)c->s_keys)
-                            + (c->root_yaw ? 5 : 4) * (size_t)c->root_key_count);
+                            + (c->root_yaw ? 5 : c->root_rotation ? 8 : 4) * (size_t)c->root_key_count);
 }
 
 int stance_clip_is_compressed(const stance_clip *c) { return c && c->packed; }
@@ -624,7 +650,27 @@ static float yaw_at(const stance_clip *c, float time) {
     return v[lo] + (v[lo + 1] - v[lo]) * u;
 }
 
-float stance_clip_root_yaw(const stance_clip *c, float time) { return c && st_finite(time) ? yaw_at(c, time) : 0.0f; }
+float stance_clip_root_yaw(const stance_clip *c, float time) {
+    if (!c || !st_finite(time)) return 0.0f;
+    if (c->root_rotation && c->root_key_count > 0) { /* the twist about +Y */
+        float q[4];
+        st_root_rot_at(c, time, q);
+        return q[1] == 0.0f && q[3] == 0.0f ? 0.0f : 2.0f * sm_atan2f(q[1], q[3]);
+    }
+    return yaw_at(c, time);
+}
+
+stance_status stance_clip_root_rotation(const stance_clip *c, float time, float q[4], stance_error *err) {
+    if (!c || !q) return st_fail(err, STANCE_ERR_ARGUMENT, "clip root rotation: clip or q is NULL");
+    if (!st_finite(time)) return st_fail(err, STANCE_ERR_VALUE, "clip root rotation: time %g is not finite", (double)time);
+    if (c->root_rotation && c->root_key_count > 0) {
+        st_root_rot_at(c, time, q);
+    } else {
+        const float h = 0.5f * yaw_at(c, time);
+        q[0] = 0.0f, q[1] = sm_sinf(h), q[2] = 0.0f, q[3] = sm_cosf(h);
+    }
+    return st_ok(err);
+}
 
 /* One piece of a path with yaw: from (pa, ya) to (pb, yb), the displacement
  * in the frame at pa, accumulated (turned by acc[3] so far) into acc. */
@@ -649,9 +695,9 @@ static void yaw_piece(double acc[4], const float pa[3], float ya, const float pb
 
 /* A path with yaw: from `time` (at a) to nt (at b) across `wraps` cycles,
  * pieces in the root's frame composed: to the cycle's end, whole cycles,
- * from its start. out[3] gets the turn. */
+ * from its start. out[3] gets the turn, out[4..6] its axis (+Y). */
 static ST_NOINLINE ST_COLD void yaw_motion(const stance_clip *c, float time, float nt, int wraps, const float a[3], const float b[3],
-                                           float out[4]) {
+                                           float out[7]) {
     const float D = c->duration;
     double acc[4] = {0.0, 0.0, 0.0, 0.0};
     const float ya = yaw_at(c, time), yb = yaw_at(c, nt);
@@ -673,13 +719,25 @@ static ST_NOINLINE ST_COLD void yaw_motion(const stance_clip *c, float time, flo
         }
     }
     for (int i = 0; i < 4; i++) out[i] = (float)acc[i];
+    out[4] = 0.0f, out[5] = 1.0f, out[6] = 0.0f; /* the turn's axis: +Y */
+}
+
+/* A path with full rotation (clip_root_rot.c), the path's ends at hand. */
+static ST_NOINLINE ST_COLD void rot_motion(const stance_clip *c, float time, float nt, int wraps, const float a[3], const float b[3],
+                                           float out[7], float *q) {
+    float s0[3], s1[3];
+    root_at(c, 0.0f, s0);
+    root_at(c, c->duration, s1);
+    st_root_rot_motion(c, time, nt, wraps, a, b, s0, s1, out, q);
 }
 
 /* stance_clip_root_motion and its twins; fast 0 (st_clip_root_motion_general)
  * takes the general path: no shortcut for a clip without a root path or a
- * step inside one cycle. out[3] gets the yaw for a path with yaw only (the
- * callers zero it or read it only then: the hot path stays as it was). */
-ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[4],
+ * step inside one cycle. out[3..6] get the turn (angle, axis) for a path
+ * that turns only (the callers zero out[3] or read it only then: the hot
+ * path stays as it was); q (NULL but for stance_clip_root_motion_rot) the
+ * rotation of a path with full rotation. */
+ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[7], float *q,
                                        const int fast, stance_error *err) {
     if (!c || !out) return ST_FAIL(err, STANCE_ERR_ARGUMENT, "clip root motion: clip or out is NULL");
     if (!st_finite(time) || !st_finite(dt))
@@ -706,8 +764,9 @@ ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float d
     float a[3], b[3];
     root_at(c, time, a);
     root_at(c, nt, b);
-    if (c->root_yaw) { /* pieces in the root's frame, composed (out of the hot path) */
-        yaw_motion(c, time, nt, wraps, a, b, out);
+    if (c->root_turn) { /* pieces in the root's frame, composed (out of the hot path) */
+        if (c->root_yaw) yaw_motion(c, time, nt, wraps, a, b, out);
+        else rot_motion(c, time, nt, wraps, a, b, out, q);
         return st_ok(err);
     }
     if (wraps == 0) { /* no cycle crossed: the path's ends do not count (0 * (s1 - s0) is 0 for finite keys) */
@@ -723,25 +782,41 @@ ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float d
 
 stance_status stance_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3],
                                       stance_error *err) {
-    float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    stance_status s = clip_root_motion(c, time, dt, loop, out ? o : NULL, 1, err);
+    float o[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    stance_status s = clip_root_motion(c, time, dt, loop, out ? o : NULL, NULL, 1, err);
     if (!s) memcpy(out, o, sizeof(float) * 3);
     return s;
 }
 stance_status stance_clip_root_motion_yaw(const stance_clip *c, float time, float dt, int loop, float out[3], float *yaw,
                                           stance_error *err) {
-    float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    float o[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f}, q[4] = {0.0f, 0.0f, 0.0f, 1.0f};
     if (yaw) *yaw = 0.0f;
-    stance_status s = clip_root_motion(c, time, dt, loop, out ? o : NULL, 1, err);
+    stance_status s = clip_root_motion(c, time, dt, loop, out ? o : NULL, q, 1, err);
     if (!s) {
         memcpy(out, o, sizeof(float) * 3);
-        if (yaw) *yaw = o[3];
+        /* a path with full rotation: the twist of its rotation about +Y */
+        if (yaw) *yaw = c->root_rotation ? (q[1] == 0.0f && q[3] == 0.0f ? 0.0f : 2.0f * sm_atan2f(q[1], q[3])) : o[3];
     }
     return s;
 }
-stance_status st_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[4]) {
-    return clip_root_motion(c, time, dt, loop, out, 1, NULL);
+stance_status stance_clip_root_motion_rot(const stance_clip *c, float time, float dt, int loop, float t[3], float q[4],
+                                          stance_error *err) {
+    float o[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f}, r[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    if (!q) return st_fail(err, STANCE_ERR_ARGUMENT, "clip root motion: q is NULL");
+    stance_status s = clip_root_motion(c, time, dt, loop, t ? o : NULL, r, 1, err);
+    if (s) return s;
+    memcpy(t, o, sizeof(float) * 3);
+    if (c->root_yaw) { /* the yaw about +Y (w >= 0) */
+        const float h = 0.5f * o[3];
+        r[0] = 0.0f, r[1] = sm_sinf(h), r[2] = 0.0f, r[3] = sm_cosf(h);
+        if (r[3] < 0.0f) r[1] = -r[1], r[3] = -r[3];
+    }
+    memcpy(q, r, sizeof r);
+    return s;
 }
-stance_status st_clip_root_motion_general(const stance_clip *c, float time, float dt, int loop, float out[4]) {
-    return clip_root_motion(c, time, dt, loop, out, 0, NULL);
+stance_status st_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[7]) {
+    return clip_root_motion(c, time, dt, loop, out, NULL, 1, NULL);
+}
+stance_status st_clip_root_motion_general(const stance_clip *c, float time, float dt, int loop, float out[7]) {
+    return clip_root_motion(c, time, dt, loop, out, NULL, 0, NULL);
 }
