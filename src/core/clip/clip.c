@@ -626,7 +626,10 @@ ST_FORCEINLINE void root_at(const stance_clip *c, float time, float out[3]) {
         if (t[mid] <= time) lo = mid; else hi = mid - 1;
     }
     float u = (time - t[lo]) / (t[lo + 1] - t[lo]);
-    for (int i = 0; i < 3; i++) out[i] = v[3 * lo + i] + (v[3 * lo + 3 + i] - v[3 * lo + i]) * u;
+    /* every load before the stores: no overlap check between out and the keys */
+    const float *p = v + 3 * (size_t)lo;
+    const float x = p[0] + (p[3] - p[0]) * u, y = p[1] + (p[4] - p[1]) * u, z = p[2] + (p[5] - p[2]) * u;
+    out[0] = x, out[1] = y, out[2] = z;
 }
 
 stance_status stance_clip_root_position(const stance_clip *c, float time, float out[3], stance_error *err) {
@@ -635,21 +638,6 @@ stance_status stance_clip_root_position(const stance_clip *c, float time, float 
     root_at(c, time, out);
     return st_ok(err);
 }
-static float yaw_at(const stance_clip *c, float time) {
-    const int n = c->root_key_count;
-    if (!c->root_yaw || n == 0) return 0.0f;
-    const float *t = c->root_times, *v = c->root_yaw;
-    if (time <= t[0] || n == 1) return v[0];
-    if (time >= t[n - 1]) return v[n - 1];
-    int lo = 0, hi = n - 2;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (t[mid] <= time) lo = mid; else hi = mid - 1;
-    }
-    float u = (time - t[lo]) / (t[lo + 1] - t[lo]);
-    return v[lo] + (v[lo + 1] - v[lo]) * u;
-}
-
 float stance_clip_root_yaw(const stance_clip *c, float time) {
     if (!c || !st_finite(time)) return 0.0f;
     if (c->root_rotation && c->root_key_count > 0) { /* the twist about +Y */
@@ -657,7 +645,7 @@ float stance_clip_root_yaw(const stance_clip *c, float time) {
         st_root_rot_at(c, time, q);
         return q[1] == 0.0f && q[3] == 0.0f ? 0.0f : 2.0f * sm_atan2f(q[1], q[3]);
     }
-    return yaw_at(c, time);
+    return st_root_yaw_at(c, time);
 }
 
 stance_status stance_clip_root_rotation(const stance_clip *c, float time, float q[4], stance_error *err) {
@@ -666,69 +654,21 @@ stance_status stance_clip_root_rotation(const stance_clip *c, float time, float 
     if (c->root_rotation && c->root_key_count > 0) {
         st_root_rot_at(c, time, q);
     } else {
-        const float h = 0.5f * yaw_at(c, time);
+        const float h = 0.5f * st_root_yaw_at(c, time);
         q[0] = 0.0f, q[1] = sm_sinf(h), q[2] = 0.0f, q[3] = sm_cosf(h);
     }
     return st_ok(err);
 }
 
-/* One piece of a path with yaw: from (pa, ya) to (pb, yb), the displacement
- * in the frame at pa, accumulated (turned by acc[3] so far) into acc. */
-static void yaw_piece(double acc[4], const float pa[3], float ya, const float pb[3], float yb, double times) {
-    const double dx = (double)pb[0] - pa[0], dy = (double)pb[1] - pa[1], dz = (double)pb[2] - pa[2];
-    const double c = (double)sm_cosf(-ya), s = (double)sm_sinf(-ya);
-    /* the piece in its own frame (rotation about +Y by -ya: x' = c x + s z, z' = -s x + c z) */
-    const double lx = c * dx + s * dz, lz = -s * dx + c * dz, dyaw = (double)yb - ya;
-    /* `times` pieces one after another: sum over k of R(acc + k dyaw) l = R(acc) l sum_k R(k dyaw) */
-    double sx = times, sz = 0.0; /* sum_k (cos k dyaw, sin k dyaw) as a complex number */
-    if (times != 1.0 && fabs(dyaw) > 1e-12) {
-        const float h = (float)(0.5 * dyaw), ang = (float)((times - 1.0) * h);
-        const double r = (double)sm_sinf((float)(times * h)) / (double)sm_sinf(h);
-        sx = r * (double)sm_cosf(ang), sz = r * (double)sm_sinf(ang);
-    }
-    /* rotate l by the complex sum (a rotation about +Y by angle phi maps x to c x + s z, z to -s x + c z) */
-    const double mx = sx * lx + sz * lz, mz = -sz * lx + sx * lz;
-    const double ca = (double)sm_cosf((float)acc[3]), sa = (double)sm_sinf((float)acc[3]);
-    acc[0] += ca * mx + sa * mz, acc[1] += times * dy, acc[2] += -sa * mx + ca * mz;
-    acc[3] += times * dyaw;
-}
-
-/* A path with yaw: from `time` (at a) to nt (at b) across `wraps` cycles,
- * pieces in the root's frame composed: to the cycle's end, whole cycles,
- * from its start. out[3] gets the turn, out[4..6] its axis (+Y). */
-static ST_NOINLINE ST_COLD void yaw_motion(const stance_clip *c, float time, float nt, int wraps, const float a[3], const float b[3],
-                                           float out[7]) {
-    const float D = c->duration;
-    double acc[4] = {0.0, 0.0, 0.0, 0.0};
-    const float ya = yaw_at(c, time), yb = yaw_at(c, nt);
-    if (wraps == 0) {
-        yaw_piece(acc, a, ya, b, yb, 1.0);
-    } else {
-        float s0[3], s1[3];
-        root_at(c, 0.0f, s0);
-        root_at(c, D, s1);
-        const float y0 = yaw_at(c, 0.0f), y1 = yaw_at(c, D);
-        if (wraps > 0) {
-            yaw_piece(acc, a, ya, s1, y1, 1.0);
-            if (wraps > 1) yaw_piece(acc, s0, y0, s1, y1, (double)(wraps - 1));
-            yaw_piece(acc, s0, y0, b, yb, 1.0);
-        } else {
-            yaw_piece(acc, a, ya, s0, y0, 1.0);
-            if (wraps < -1) yaw_piece(acc, s1, y1, s0, y0, (double)(-wraps - 1));
-            yaw_piece(acc, s1, y1, b, yb, 1.0);
-        }
-    }
-    for (int i = 0; i < 4; i++) out[i] = (float)acc[i];
-    out[4] = 0.0f, out[5] = 1.0f, out[6] = 0.0f; /* the turn's axis: +Y */
-}
-
-/* A path with full rotation (clip_root_rot.c), the path's ends at hand. */
-static ST_NOINLINE ST_COLD void rot_motion(const stance_clip *c, float time, float nt, int wraps, const float a[3], const float b[3],
-                                           float out[7], float *q) {
+/* A path that turns: its yaw or its full rotation (clip_root_rot.c, the
+ * path's ends at hand). One call out of the hot path. */
+static ST_NOINLINE ST_COLD void turn_motion(const stance_clip *c, float time, float nt, int wraps, const float a[3], const float b[3],
+                                            float out[7], float *q) {
     float s0[3], s1[3];
     root_at(c, 0.0f, s0);
     root_at(c, c->duration, s1);
-    st_root_rot_motion(c, time, nt, wraps, a, b, s0, s1, out, q);
+    if (c->root_yaw) st_root_yaw_motion(c, time, nt, wraps, a, b, s0, s1, out);
+    else st_root_rot_motion(c, time, nt, wraps, a, b, s0, s1, out, q);
 }
 
 /* stance_clip_root_motion and its twins; fast 0 (st_clip_root_motion_general)
@@ -765,8 +705,7 @@ ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float d
     root_at(c, time, a);
     root_at(c, nt, b);
     if (c->root_turn) { /* pieces in the root's frame, composed (out of the hot path) */
-        if (c->root_yaw) yaw_motion(c, time, nt, wraps, a, b, out);
-        else rot_motion(c, time, nt, wraps, a, b, out, q);
+        turn_motion(c, time, nt, wraps, a, b, out, q);
         return st_ok(err);
     }
     if (wraps == 0) { /* no cycle crossed: the path's ends do not count (0 * (s1 - s0) is 0 for finite keys) */

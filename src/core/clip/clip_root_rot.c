@@ -1,8 +1,10 @@
-/* src/core/clip/clip_root_rot.c - root paths with full rotation (issue 25,
- * stance_clip_desc.root_rotation): the path's orientation at a time (slerp
- * between keys) and the root's motion as a rigid transform, pieces in the
- * root's frame composed across wraps, whole cycles in closed form. Cold:
- * only clips whose path has root_rotation come here (clip.c dispatches).
+/* src/core/clip/clip_root_rot.c - root paths that turn (issue 25): with yaw
+ * (stance_clip_desc.root_yaw: linear between keys, pieces about +Y) and
+ * with full rotation (stance_clip_desc.root_rotation): the path's
+ * orientation at a time (slerp between keys) and the root's motion as a
+ * rigid transform, pieces in the root's frame composed across wraps, whole
+ * cycles in closed form. Cold: only clips whose path turns come here
+ * (clip.c dispatches).
  *
  * The root at time t is (p(t), Q(t)) in the clip's frame. A piece of
  * playback from time a to time b moves it by l = Q(a)^-1 (p(b) - p(a)) in
@@ -40,6 +42,68 @@ static void q_rot(double o[3], const double q[4], const double v[3]) {
 static void q_norm(double q[4]) {
     const double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     for (int i = 0; i < 4; i++) q[i] /= n;
+}
+
+float st_root_yaw_at(const stance_clip *c, float time) {
+    const int n = c->root_key_count;
+    if (!c->root_yaw || n == 0) return 0.0f;
+    const float *t = c->root_times, *v = c->root_yaw;
+    if (time <= t[0] || n == 1) return v[0];
+    if (time >= t[n - 1]) return v[n - 1];
+    int lo = 0, hi = n - 2;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (t[mid] <= time) lo = mid; else hi = mid - 1;
+    }
+    float u = (time - t[lo]) / (t[lo + 1] - t[lo]);
+    return v[lo] + (v[lo + 1] - v[lo]) * u;
+}
+
+/* One piece of a path with yaw: from (pa, ya) to (pb, yb), the displacement
+ * in the frame at pa, accumulated (turned by acc[3] so far) into acc. */
+static void yaw_piece(double acc[4], const float pa[3], float ya, const float pb[3], float yb, double times) {
+    const double dx = (double)pb[0] - pa[0], dy = (double)pb[1] - pa[1], dz = (double)pb[2] - pa[2];
+    const double c = (double)sm_cosf(-ya), s = (double)sm_sinf(-ya);
+    /* the piece in its own frame (rotation about +Y by -ya: x' = c x + s z, z' = -s x + c z) */
+    const double lx = c * dx + s * dz, lz = -s * dx + c * dz, dyaw = (double)yb - ya;
+    /* `times` pieces one after another: sum over k of R(acc + k dyaw) l = R(acc) l sum_k R(k dyaw) */
+    double sx = times, sz = 0.0; /* sum_k (cos k dyaw, sin k dyaw) as a complex number */
+    if (times != 1.0 && fabs(dyaw) > 1e-12) {
+        const float h = (float)(0.5 * dyaw), ang = (float)((times - 1.0) * h);
+        const double r = (double)sm_sinf((float)(times * h)) / (double)sm_sinf(h);
+        sx = r * (double)sm_cosf(ang), sz = r * (double)sm_sinf(ang);
+    }
+    /* rotate l by the complex sum (a rotation about +Y by angle phi maps x to c x + s z, z to -s x + c z) */
+    const double mx = sx * lx + sz * lz, mz = -sz * lx + sx * lz;
+    const double ca = (double)sm_cosf((float)acc[3]), sa = (double)sm_sinf((float)acc[3]);
+    acc[0] += ca * mx + sa * mz, acc[1] += times * dy, acc[2] += -sa * mx + ca * mz;
+    acc[3] += times * dyaw;
+}
+
+/* A path with yaw: from `time` (at a) to nt (at b) across `wraps` cycles,
+ * pieces in the root's frame composed: to the cycle's end, whole cycles,
+ * from its start. out[3] gets the turn, out[4..6] its axis (+Y). */
+void st_root_yaw_motion(const stance_clip *c, float time, float nt, int wraps, const float a[3], const float b[3],
+                        const float s0[3], const float s1[3], float out[7]) {
+    const float D = c->duration;
+    double acc[4] = {0.0, 0.0, 0.0, 0.0};
+    const float ya = st_root_yaw_at(c, time), yb = st_root_yaw_at(c, nt);
+    if (wraps == 0) {
+        yaw_piece(acc, a, ya, b, yb, 1.0);
+    } else {
+        const float y0 = st_root_yaw_at(c, 0.0f), y1 = st_root_yaw_at(c, D);
+        if (wraps > 0) {
+            yaw_piece(acc, a, ya, s1, y1, 1.0);
+            if (wraps > 1) yaw_piece(acc, s0, y0, s1, y1, (double)(wraps - 1));
+            yaw_piece(acc, s0, y0, b, yb, 1.0);
+        } else {
+            yaw_piece(acc, a, ya, s0, y0, 1.0);
+            if (wraps < -1) yaw_piece(acc, s1, y1, s0, y0, (double)(-wraps - 1));
+            yaw_piece(acc, s1, y1, b, yb, 1.0);
+        }
+    }
+    for (int i = 0; i < 4; i++) out[i] = (float)acc[i];
+    out[4] = 0.0f, out[5] = 1.0f, out[6] = 0.0f; /* the turn's axis: +Y */
 }
 
 void st_root_rot_at(const stance_clip *c, float time, float q[4]) {
