@@ -172,6 +172,21 @@ stance_status stance_root_find_bone(const stance_skeleton *sk, const stance_clip
     return st_ok(err);
 }
 
+/* Joint j's local transform in l from a model-space position and rotation
+ * (under its parent's model transform in m, its uniform scale undone). */
+static void set_model(stance_pose *l, const stance_pose *m, const stance_skeleton *sk, int j, qm_vec3 t, qm_quat q) {
+    const int p = sk->parents[j];
+    if (p >= 0) {
+        const float sc = m->sx[p] != 0.0f ? m->sx[p] : 1.0f;
+        const qm_quat qpi = qm_qconj(qm_q(m->qx[p], m->qy[p], m->qz[p], m->qw[p]));
+        t = qm_scale(qm_qrot(qpi, qm_v3(t.x - m->tx[p], t.y - m->ty[p], t.z - m->tz[p])), 1.0f / sc);
+        q = qm_qnorm(qm_qmul(qpi, q));
+    }
+    if (q.w < 0.0f) q = qm_qneg(q);
+    l->tx[j] = t.x, l->ty[j] = t.y, l->tz[j] = t.z;
+    l->qx[j] = q.x, l->qy[j] = q.y, l->qz[j] = q.z, l->qw[j] = q.w;
+}
+
 stance_status stance_clip_extract_root(const stance_clip *clip, const stance_skeleton *sk, const stance_root_desc *d,
                                        const stance_allocator *allocator, stance_clip **out, stance_error *err) {
     if (out) *out = NULL;
@@ -242,18 +257,7 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
                 const qm_vec3 turned = qm_qrot(R, qm_v3(p0[0], p0[1], p0[2]));
                 path[3 * kk] = px - turned.x, path[3 * kk + 1] = py - turned.y, path[3 * kk + 2] = pz - turned.z;
                 rots[4 * kk] = R.x, rots[4 * kk + 1] = R.y, rots[4 * kk + 2] = R.z, rots[4 * kk + 3] = R.w;
-                qm_vec3 dt = qm_v3(p0[0], p0[1], p0[2]);
-                qm_quat dq = q0;
-                const int p = sk->parents[j];
-                if (p >= 0) {
-                    const float sc = m.sx[p] != 0.0f ? m.sx[p] : 1.0f;
-                    const qm_quat qpi = qm_qconj(qm_q(m.qx[p], m.qy[p], m.qz[p], m.qw[p]));
-                    dt = qm_scale(qm_qrot(qpi, qm_v3(dt.x - m.tx[p], dt.y - m.ty[p], dt.z - m.tz[p])), 1.0f / sc);
-                    dq = qm_qnorm(qm_qmul(qpi, dq));
-                }
-                if (dq.w < 0.0f) dq = qm_qneg(dq);
-                l.tx[j] = dt.x, l.ty[j] = dt.y, l.tz[j] = dt.z;
-                l.qx[j] = dq.x, l.qy[j] = dq.y, l.qz[j] = dq.z, l.qw[j] = dq.w;
+                set_model(&l, &m, sk, j, qm_v3(p0[0], p0[1], p0[2]), q0);
             } else if (with_yaw) {
                 const float u = clip->duration > 0.0f ? clip->times[kk] / clip->duration : 0.0f;
                 /* the pelvis' turn about +Y since time 0 (the twist of its model rotation relative to time 0), unwrapped */
@@ -270,17 +274,7 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
                 /* the pelvis in the path's frame (and the height residual spread), then local to its parent */
                 qm_vec3 dt = qm_qrot(Yi, qm_v3(px - pa.x, py, pz - pa.z));
                 dt.y -= res_y * u;
-                qm_quat dq = qm_qnorm(qm_qmul(Yi, Q));
-                const int p = sk->parents[j];
-                if (p >= 0) {
-                    const float sc = m.sx[p] != 0.0f ? m.sx[p] : 1.0f;
-                    const qm_quat qpi = qm_qconj(qm_q(m.qx[p], m.qy[p], m.qz[p], m.qw[p]));
-                    dt = qm_scale(qm_qrot(qpi, qm_v3(dt.x - m.tx[p], dt.y - m.ty[p], dt.z - m.tz[p])), 1.0f / sc);
-                    dq = qm_qnorm(qm_qmul(qpi, dq));
-                }
-                if (dq.w < 0.0f) dq = qm_qneg(dq);
-                l.tx[j] = dt.x, l.ty[j] = dt.y, l.tz[j] = dt.z;
-                l.qx[j] = dq.x, l.qy[j] = dq.y, l.qz[j] = dq.z, l.qw[j] = dq.w;
+                set_model(&l, &m, sk, j, dt, qm_qnorm(qm_qmul(Yi, Q)));
             } else if (d->mode != STANCE_ROOT_NONE) {
                 const float u = clip->duration > 0.0f ? clip->times[kk] / clip->duration : 0.0f;
                 /* the model-space offset taken from the pelvis: the path, and the height residual spread */
