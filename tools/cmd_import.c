@@ -148,6 +148,10 @@ int cmd_import(int argc, char **argv) {
         }
     }
     if (!in || !out || !out[0]) return usage(stderr, 2);
+    if (root_rotation && root_motion != STANCE_ROOT_ROOT && root_motion != STANCE_ROOT_HIPS) {
+        fprintf(stderr, "stance import: --root-rotation needs --root-motion root (the root bone's rotation goes into the path)\n");
+        return 2;
+    }
 
     stance_import_warnings warnings;
     stance_import_options opt = {.scale = scale, .warnings = &warnings, .tolerance_units = tol_u, .tolerance_radians = tol_r,

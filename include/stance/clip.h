@@ -173,8 +173,9 @@ STANCE_API stance_status stance_clip_advance(const stance_clip *clip, float time
 /* Root position at `time` (clamped), from the root path. */
 STANCE_API stance_status stance_clip_root_position(const stance_clip *clip, float time, float out[3], stance_error *err);
 /* The root's displacement from `time` over `dt` of playback, across wraps
- * when loop is set. For a path with yaw, in the root's frame at `time` (as
- * stance_clip_root_motion_yaw gives it). */
+ * when loop is set. For a path that turns (yaw or full rotation), in the
+ * root's frame at `time` (as stance_clip_root_motion_yaw and
+ * stance_clip_root_motion_rot give it). */
 STANCE_API stance_status stance_clip_root_motion(const stance_clip *clip, float time, float dt, int loop,
                                       float out[3], stance_error *err);
 /* The root's motion from `time` over `dt` of playback (across wraps when
@@ -182,7 +183,8 @@ STANCE_API stance_status stance_clip_root_motion(const stance_clip *clip, float 
  * root's frame at `time`, *yaw = the turn about +Y (radians) over the same
  * playback; each cycle crossed adds its own (the path's end relative to
  * its start, turned by the yaw reached so far). 0 yaw for a path without
- * one. yaw may be NULL. */
+ * one; for a path with full rotation, the twist of its rotation about +Y
+ * (stance_clip_root_motion_rot gives all of it). yaw may be NULL. */
 STANCE_API stance_status stance_clip_root_motion_yaw(const stance_clip *clip, float time, float dt, int loop,
                                           float out[3], float *yaw, stance_error *err);
 /* The root's yaw at `time` (clamped), radians; 0 without one (for a path
