@@ -300,8 +300,9 @@ static void test_yaw_path(void) {
  * stance: the path is its horizontal travel since time 0, and the bone keeps
  * its height in the in-place clip. */
 enum { B_ARM, B_ROOT, B_PELVIS, B_HIP_L, B_FOOT_L, B_HIP_R, B_FOOT_R, BJ };
-static void test_root_bone(void) {
-    static const int bp[BJ] = {-1, B_ARM, B_ROOT, B_PELVIS, B_HIP_L, B_PELVIS, B_HIP_R};
+static const int BP[BJ] = {-1, B_ARM, B_ROOT, B_PELVIS, B_HIP_L, B_PELVIS, B_HIP_R};
+/* the rig: the armature node (90 deg about Y, 0.01), the root bone, the pelvis and two legs */
+static stance_skeleton *root_rig(void) {
     stance_transform rest[BJ];
     for (int i = 0; i < BJ; i++) rest[i] = stance_transform_identity();
     arm_rot(rest[B_ARM].r);
@@ -309,9 +310,13 @@ static void test_root_bone(void) {
     rest[B_PELVIS].t[1] = 95.0f;
     rest[B_HIP_L].t[2] = 10.0f, rest[B_HIP_R].t[2] = -10.0f;
     rest[B_FOOT_L].t[1] = rest[B_FOOT_R].t[1] = -87.0f;
-    stance_skeleton_desc sd = {BJ, NULL, bp, rest};
+    stance_skeleton_desc sd = {BJ, NULL, BP, rest};
     stance_skeleton *sk = NULL;
     CHECK_OK(stance_skeleton_create(&sd, NULL, &sk, NULL));
+    return sk;
+}
+static void test_root_bone(void) {
+    stance_skeleton *sk = root_rig();
     static float times[K], rt[3 * K], pt[3 * K];
     for (int k = 0; k < K; k++) {
         const float t = T * (float)k / (float)(K - 1), u = t / T;
@@ -397,17 +402,7 @@ static void ramp_local(double u, double t[3], double q[4]) {
 }
 
 static void test_root_rotation(void) {
-    static const int bp[BJ] = {-1, B_ARM, B_ROOT, B_PELVIS, B_HIP_L, B_PELVIS, B_HIP_R};
-    stance_transform rest[BJ];
-    for (int i = 0; i < BJ; i++) rest[i] = stance_transform_identity();
-    arm_rot(rest[B_ARM].r);
-    rest[B_ARM].s[0] = rest[B_ARM].s[1] = rest[B_ARM].s[2] = SCALE;
-    rest[B_PELVIS].t[1] = 95.0f;
-    rest[B_HIP_L].t[2] = 10.0f, rest[B_HIP_R].t[2] = -10.0f;
-    rest[B_FOOT_L].t[1] = rest[B_FOOT_R].t[1] = -87.0f;
-    stance_skeleton_desc sd = {BJ, NULL, bp, rest};
-    stance_skeleton *sk = NULL;
-    CHECK_OK(stance_skeleton_create(&sd, NULL, &sk, NULL));
+    stance_skeleton *sk = root_rig();
     static float times[K], rt[3 * K], rq[4 * K], pt[3 * K];
     for (int k = 0; k < K; k++) {
         const float t = T * (float)k / (float)(K - 1), u = t / T;
@@ -461,7 +456,7 @@ static void test_root_rotation(void) {
         const int js[4] = {B_HIP_L, B_FOOT_L, B_HIP_R, B_FOOT_R};
         for (int i = 0; i < 4; i++) {
             qrot_d(w, bq, offs[i]);
-            for (int c = 0; c < 3; c++) ref[js[i]][c] = ref[bp[js[i]]][c] + w[c];
+            for (int c = 0; c < 3; c++) ref[js[i]][c] = ref[BP[js[i]]][c] + w[c];
         }
         CHECK_OK(stance_clip_sample(z, times[k], NULL, &l, NULL));
         stance_local_to_model(&m, &l, sk, NULL, NULL);

@@ -333,6 +333,16 @@ static rigid blend2(const rigid *a, const rigid *b, double w) {
     return r;
 }
 
+/* one update of the instance, and the test's world root moved by m: the largest differences so far */
+static void follow(stance_instance *inst, stance_workspace *ws, float dt, rigid *world, const rigid *m, double *worst,
+                   double *worst_q) {
+    stance_transform r;
+    CHECK_OK(stance_instance_update(inst, dt, ws, NULL));
+    *world = compose(world, m);
+    stance_instance_root(inst, &r);
+    *worst = fmax(*worst, pose_err(&r, world)), *worst_q = fmax(*worst_q, qdist(world->q, r.r));
+}
+
 static void test_instance(void) {
     stance_skeleton *sk = one_joint();
     stance_clip *a = make_clip(sk, "screw", 0, &SA, &KEYS_A, KA, DA), *b = make_clip(sk, "bank", 1, NULL, &KEYS_B, KB, DB);
@@ -394,16 +404,13 @@ static void test_instance(void) {
     float elapsed = 0.0f;
     double worst = 0.0, worst_q = 0.0;
     for (int f = 0; f < 90; f++) {
-        CHECK_OK(stance_instance_update(inst, dt, ws, NULL));
         elapsed += dt;
         rigid mb = play_step(&pb, dt), m = mb;
         if (elapsed < 0.25f) {
             rigid ma = play_step(&pa, dt);
             m = blend2(&ma, &mb, (double)(elapsed / 0.25f));
         }
-        world = compose(&world, &m);
-        stance_instance_root(inst, &r);
-        worst = fmax(worst, pose_err(&r, &world)), worst_q = fmax(worst_q, qdist(world.q, r.r));
+        follow(inst, ws, dt, &world, &m, &worst, &worst_q);
     }
     printf("  crossfade screw -> bank and 1.25 s of bank: off by %.2g, rotation off by %.2g\n", worst, worst_q);
     CHECK(worst < 1e-3 && worst_q < 1e-4);
@@ -413,11 +420,8 @@ static void test_instance(void) {
     play p0 = {0, &SA, DA, 0.0f}, p1 = {0, &SB, DA, 0.0f};
     worst = worst_q = 0.0;
     for (int f = 0; f < 150; f++) {
-        CHECK_OK(stance_instance_update(inst, dt, ws, NULL));
         rigid m0 = play_step(&p0, dt), m1 = play_step(&p1, dt), m = blend2(&m0, &m1, 0.3);
-        world = compose(&world, &m);
-        stance_instance_root(inst, &r);
-        worst = fmax(worst, pose_err(&r, &world)), worst_q = fmax(worst_q, qdist(world.q, r.r));
+        follow(inst, ws, dt, &world, &m, &worst, &worst_q);
     }
     printf("  1-D blend of two screws (0.7, 0.3), 2.5 s: off by %.2g, rotation off by %.2g\n", worst, worst_q);
     CHECK(worst < 1e-3 && worst_q < 1e-4);
@@ -427,11 +431,8 @@ static void test_instance(void) {
     play p2 = {0, &SA, DA, 0.0f};
     worst = worst_q = 0.0;
     for (int f = 0; f < 40; f++) {
-        CHECK_OK(stance_instance_update(inst, dt, ws, NULL));
         rigid m = play_step(&p2, dt);
-        world = compose(&world, &m);
-        stance_instance_root(inst, &r);
-        worst = fmax(worst, pose_err(&r, &world)), worst_q = fmax(worst_q, qdist(world.q, r.r));
+        follow(inst, ws, dt, &world, &m, &worst, &worst_q);
     }
     printf("  inertialized switch back to the screw, 0.67 s: off by %.2g, rotation off by %.2g\n", worst, worst_q);
     CHECK(worst < 1e-3 && worst_q < 1e-4);
