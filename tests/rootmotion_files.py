@@ -126,10 +126,11 @@ def q_from_euler_zxy(z, x, y):
 
 # ---- the gait ------------------------------------------------------------
 class Gait:
-    def __init__(self, speed, cycle, duty, lift, pelvis, turn_deg=0.0, mismatch=0.0, bob=0.015, drift=0.0):
+    def __init__(self, speed, cycle, duty, lift, pelvis, turn_deg=0.0, mismatch=0.0, bob=0.015, ramp_deg=0.0, drift=0.0):
         self.v, self.T, self.duty, self.lift, self.pelvis = speed, cycle, duty, lift, pelvis
         self.w = math.radians(turn_deg) / cycle  # yaw rate, rad/s
         self.mismatch, self.bob = mismatch, bob
+        self.rise = math.tan(math.radians(ramp_deg))  # a ramp up along +Z: height = rise x z
         self.drift = drift  # a planted foot's slide forward, metres per metre the hips travel (0: still)
 
     def heading(self, t): return self.w * t
@@ -144,14 +145,14 @@ class Gait:
         px, pz = self.path(t)
         h = self.heading(t)
         extra = self.mismatch * t / self.T  # the loop's mismatch: extra travel along the heading at 0
-        y = self.pelvis + self.bob * math.cos(4 * math.pi * t / self.T)
+        y = self.pelvis + self.bob * math.cos(4 * math.pi * t / self.T) + self.rise * (pz + extra)
         return (px, y, pz + extra), h
 
     def spot(self, side, t_mid):
         """The world spot a foot is planted on, for the stance centred at t_mid."""
         (hx, _, hz), h = self.hips(t_mid)
         lat = qrot(qyaw(h), (HIP_W * side, 0.0, 0.0))
-        return (hx + lat[0], ANKLE_H, hz + lat[2])
+        return (hx + lat[0], ANKLE_H + self.rise * (hz + lat[2]), hz + lat[2])
 
     def planted(self, side, t_mid, t):
         """Where a planted foot is at time t of the stance centred at t_mid: on its spot, or with
@@ -228,8 +229,15 @@ class Rig:
     "root": an Armature node keyed but still (as exporters write the
     armature object's constant keys), then a `root` bone carrying the travel
     on the ground (its rotation root_rot(t), identity unless given), then
-    the hips below it."""
-    def __init__(self, gait, kind="hips", armature=True, root_rot=None):
+    the hips below it. ramp: the root bone climbs the gait's ramp (its
+    height rise x z) pitched up by the ramp's angle and banking (rolling
+    0.12 sin(2 pi t / T) about its forward axis)."""
+    def __init__(self, gait, kind="hips", armature=True, root_rot=None, ramp=False):
+        if ramp:
+            pitch = math.atan(gait.rise)
+            root_rot = lambda t: qn(qmul((math.sin(-pitch / 2), 0.0, 0.0, math.cos(-pitch / 2)),
+                                        (0.0, 0.0, math.sin(0.06 * math.sin(2 * math.pi * t / gait.T)),
+                                         math.cos(0.06 * math.sin(2 * math.pi * t / gait.T)))))
         keys = gait.keys()
         if kind == "hips":
             self.names, self.parents = list(JOINTS), list(PARENT)
@@ -248,7 +256,7 @@ class Rig:
         self.keys = []
         for t, hp, rots in keys:
             rq = root_rot(t) if root_rot else (0.0, 0.0, 0.0, 1.0)
-            rt = (hp[0], 0.0, hp[2])
+            rt = (hp[0], gait.rise * hp[2] if ramp else 0.0, hp[2])
             hl = qrot(qconj(rq), sub(hp, rt))  # the hips relative to the root bone
             hq = qn(qmul(qconj(rq), rots[0]))
             T = [(0.0, 0.0, 0.0)] * (n - 1) + [rt, hl] + self.rest[n + 1:]
@@ -408,6 +416,7 @@ GAITS = {
     # the walk with planted feet that slide forward 3 cm per metre the hips travel (as a badly
     # cleaned capture or a speed-scaled cycle does): locking must mend it, not merely keep it
     "walk_drift": dict(speed=1.2, cycle=1.1, duty=0.6, lift=0.08, pelvis=0.85, drift=0.03),
+    "ramp": dict(speed=1.2, cycle=1.1, duty=0.6, lift=0.08, pelvis=0.85, ramp_deg=10.0),
 }
 FILES = [
     ("walk_cm.bvh", "walk", "bvh", 100.0), ("walk_m.bvh", "walk", "bvh", 1.0),
@@ -420,6 +429,9 @@ FILES = [
     ("walk_root.bvh", "walk", "bvh", 1.0, dict(kind="root")),
     ("walk_drift.bvh", "walk_drift", "bvh", 100.0), ("walk_drift.gltf", "walk_drift", "gltf", False),
     ("walk_drift.dae", "walk_drift", "dae", 1.0),
+    # the same rig walking up a 10 deg ramp, its root bone pitched with it and banking (--root-rotation)
+    ("ramp_root.gltf", "ramp", "gltf", False, dict(kind="root", ramp=True)),
+    ("ramp_root.dae", "ramp", "dae", 1.0, dict(kind="root", ramp=True)),
 ]
 
 
@@ -429,7 +441,17 @@ def main():
         kw = dict(GAITS[g])
         gait = Gait(kw.pop("speed"), kw.pop("cycle"), kw.pop("duty"), kw.pop("lift"), kw.pop("pelvis"), **kw)
         p = f"{out}/{name}"
-        {"bvh": write_bvh, "gltf": write_gltf, "dae": write_dae}[fmt](p, gait, unit, Rig(gait, **rig[0]) if rig else None)
+        r = Rig(gait, **rig[0]) if rig else None
+        {"bvh": write_bvh, "gltf": write_gltf, "dae": write_dae}[fmt](p, gait, unit, r)
+        if rig and rig[0].get("ramp"):
+            # the reference: at each key, the root bone's model rotation relative to time 0 (the armature is the
+            # identity) and the hips' model position, from the keys written
+            n = r.names.index("root")
+            q0 = r.keys[0][2][n]
+            ref = {"times": [k[0] for k in r.keys], "root": n,
+                   "root_rel": [list(qn(qmul(k[2][n], qconj(q0)))) for k in r.keys],
+                   "hips": [list(gait.hips(k[0])[0]) for k in r.keys]}
+            open(p + ".ref.json", "w").write(json.dumps(ref))
         print(f"{name} {gait.travel():.6f} {THIGH + SHIN:.6f} {gait.T:.6f}")
 
 

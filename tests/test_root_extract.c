@@ -84,7 +84,7 @@ static void test_extract(void) {
     CHECK_OK(stance_leg_find(sk, FOOT_R, &hip, &knee, NULL));
     CHECK(hip == HIP_R && knee == KNEE_R);
 
-    stance_root_desc rd = {STANCE_ROOT_HIPS, NULL, 0};
+    stance_root_desc rd = {STANCE_ROOT_HIPS, NULL, 0, 0};
     stance_clip *z = NULL;
     CHECK_OK(stance_clip_extract_root(clip, sk, &rd, NULL, &z, NULL));
     CHECK(z && z->root_key_count == clip->key_count && !z->root_from_joint0 && z->event_count == 1 && z->events[0].time == 0.3f);
@@ -300,8 +300,9 @@ static void test_yaw_path(void) {
  * stance: the path is its horizontal travel since time 0, and the bone keeps
  * its height in the in-place clip. */
 enum { B_ARM, B_ROOT, B_PELVIS, B_HIP_L, B_FOOT_L, B_HIP_R, B_FOOT_R, BJ };
-static void test_root_bone(void) {
-    static const int bp[BJ] = {-1, B_ARM, B_ROOT, B_PELVIS, B_HIP_L, B_PELVIS, B_HIP_R};
+static const int BP[BJ] = {-1, B_ARM, B_ROOT, B_PELVIS, B_HIP_L, B_PELVIS, B_HIP_R};
+/* the rig: the armature node (90 deg about Y, 0.01), the root bone, the pelvis and two legs */
+static stance_skeleton *root_rig(void) {
     stance_transform rest[BJ];
     for (int i = 0; i < BJ; i++) rest[i] = stance_transform_identity();
     arm_rot(rest[B_ARM].r);
@@ -309,9 +310,13 @@ static void test_root_bone(void) {
     rest[B_PELVIS].t[1] = 95.0f;
     rest[B_HIP_L].t[2] = 10.0f, rest[B_HIP_R].t[2] = -10.0f;
     rest[B_FOOT_L].t[1] = rest[B_FOOT_R].t[1] = -87.0f;
-    stance_skeleton_desc sd = {BJ, NULL, bp, rest};
+    stance_skeleton_desc sd = {BJ, NULL, BP, rest};
     stance_skeleton *sk = NULL;
     CHECK_OK(stance_skeleton_create(&sd, NULL, &sk, NULL));
+    return sk;
+}
+static void test_root_bone(void) {
+    stance_skeleton *sk = root_rig();
     static float times[K], rt[3 * K], pt[3 * K];
     for (int k = 0; k < K; k++) {
         const float t = T * (float)k / (float)(K - 1), u = t / T;
@@ -333,7 +338,7 @@ static void test_root_bone(void) {
     CHECK(j == B_ROOT);
     CHECK_OK(stance_root_find_joint(sk, clip, &j, NULL));
     CHECK(j == B_PELVIS);
-    stance_root_desc rd = {STANCE_ROOT_ROOT, NULL, 0};
+    stance_root_desc rd = {STANCE_ROOT_ROOT, NULL, 0, 0};
     CHECK_OK(stance_clip_extract_root(clip, sk, &rd, NULL, &z, NULL));
     stance_pose l, m;
     CHECK_OK(stance_pose_create(&l, BJ, NULL, NULL));
@@ -366,9 +371,131 @@ static void test_root_bone(void) {
     stance_clip_destroy(clip), stance_skeleton_destroy(sk);
 }
 
+/* ---- ROOT with full rotation: the root bone (under the armature node) climbs
+ * a ramp pitched 10 deg, banks (rolls) back and forth and turns. The
+ * reference is this test's composition of the file's keys (armature 90 deg
+ * about Y, scale 0.01, then the bone's keys, then the children's rest):
+ * the path's rotation at each key is the bone's model rotation relative to
+ * time 0, and the path applied to the extracted clip's model pose gives the
+ * original model pose of the bone and every joint below it. */
+static void qmul_d(double o[4], const double a[4], const double b[4]) {
+    double r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1], a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+                   a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3], a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+    memcpy(o, r, sizeof r);
+}
+static void qrot_d(double o[3], const double q[4], const double v[3]) {
+    const double c[4] = {-q[0], -q[1], -q[2], q[3]}, vq[4] = {v[0], v[1], v[2], 0.0};
+    double t[4], r[4];
+    qmul_d(t, q, vq), qmul_d(r, t, c);
+    o[0] = r[0], o[1] = r[1], o[2] = r[2];
+}
+static void qaxis_d(double o[4], double x, double y, double z, double angle) {
+    o[0] = x * sin(0.5 * angle), o[1] = y * sin(0.5 * angle), o[2] = z * sin(0.5 * angle), o[3] = cos(0.5 * angle);
+}
+/* the bone's local keys at u in [0, 1]: up a 10 deg ramp along +X (the file's forward), rolling and turning */
+static void ramp_local(double u, double t[3], double q[4]) {
+    const double pitch = 10.0 * 3.14159265358979 / 180.0, roll = 0.15 * sin(2.0 * 3.14159265358979 * u), yaw = 0.4 * u;
+    double qy[4], qp[4], qr[4], a[4];
+    qaxis_d(qy, 0, 1, 0, yaw), qaxis_d(qp, 0, 0, 1, pitch), qaxis_d(qr, 1, 0, 0, roll);
+    qmul_d(a, qy, qp), qmul_d(q, a, qr);
+    t[0] = TRAVEL * u, t[1] = 2.0 + TRAVEL * u * tan(pitch), t[2] = 4.0 * sin(2.0 * 3.14159265358979 * u);
+}
+
+static void test_root_rotation(void) {
+    stance_skeleton *sk = root_rig();
+    static float times[K], rt[3 * K], rq[4 * K], pt[3 * K];
+    for (int k = 0; k < K; k++) {
+        const float t = T * (float)k / (float)(K - 1), u = t / T;
+        double tt[3], qq[4];
+        ramp_local(u, tt, qq);
+        times[k] = t;
+        for (int c = 0; c < 3; c++) rt[3 * k + c] = (float)tt[c];
+        for (int c = 0; c < 4; c++) rq[4 * k + c] = (float)qq[c];
+        pt[3 * k] = 1.0f * sinf(4.0f * 3.14159265f * u), pt[3 * k + 1] = 93.0f + 1.5f * cosf(4.0f * 3.14159265f * u), pt[3 * k + 2] = 0.0f;
+    }
+    stance_track_desc tr[3] = {{B_ROOT, STANCE_CHANNEL_TRANSLATION, K, times, rt}, {B_ROOT, STANCE_CHANNEL_ROTATION, K, times, rq},
+                               {B_PELVIS, STANCE_CHANNEL_TRANSLATION, K, times, pt}};
+    stance_clip_desc cd = {.name = "ramp", .duration = T, .track_count = 3, .tracks = tr, .slerp = 1};
+    stance_clip *clip = NULL, *z = NULL;
+    CHECK_OK(stance_clip_create(&cd, sk, NULL, &clip, NULL));
+    stance_root_desc rd = {STANCE_ROOT_ROOT, NULL, 0, 1};
+    CHECK_OK(stance_clip_extract_root(clip, sk, &rd, NULL, &z, NULL));
+    CHECK(z && z->root_rotation && !z->root_yaw && z->root_key_count == K);
+    /* the test's model transforms: the armature (a[4], SCALE), the bone, the pelvis, hips, feet */
+    const double aq[4] = {0.0, sin(0.25 * 3.14159265358979), 0.0, cos(0.25 * 3.14159265358979)};
+    double q0[4] = {0, 0, 0, 1};
+    stance_pose l, m;
+    CHECK_OK(stance_pose_create(&l, BJ, NULL, NULL));
+    CHECK_OK(stance_pose_create(&m, BJ, NULL, NULL));
+    double worst_r = 0.0, worst_p = 0.0, bone0[3] = {0, 0, 0};
+    for (int k = 0; k < K; k++) {
+        double tt[3], qq[4], bq[4], bp3[3], st[3];
+        ramp_local(times[k] / T, tt, qq);
+        for (int c = 0; c < 3; c++) st[c] = SCALE * tt[c];
+        qmul_d(bq, aq, qq), qrot_d(bp3, aq, st); /* the bone's model rotation and position */
+        if (k == 0) memcpy(q0, bq, sizeof q0);
+        /* the path's rotation: bq q0^-1 */
+        const double q0i[4] = {-q0[0], -q0[1], -q0[2], q0[3]};
+        double rel[4];
+        qmul_d(rel, bq, q0i);
+        float pr[4], pp[3];
+        CHECK_OK(stance_clip_root_rotation(z, times[k], pr, NULL));
+        CHECK_OK(stance_clip_root_position(z, times[k], pp, NULL));
+        const double reli[4] = {-rel[0], -rel[1], -rel[2], rel[3]}, prq[4] = {pr[0], pr[1], pr[2], pr[3]};
+        double dq[4]; /* the angle between them: 2 atan2(|v|, |w|) of rel^-1 pr */
+        qmul_d(dq, reli, prq);
+        worst_r = fmax(worst_r, 2.0 * atan2(sqrt(dq[0] * dq[0] + dq[1] * dq[1] + dq[2] * dq[2]), fabs(dq[3])));
+        /* every joint from the bone down: the reference model position, and the path applied to stance's model pose */
+        double ref[BJ][3];
+        memcpy(ref[B_ROOT], bp3, sizeof bp3);
+        const double pelvis_l[3] = {SCALE * pt[3 * k], SCALE * pt[3 * k + 1], SCALE * pt[3 * k + 2]};
+        double w[3];
+        qrot_d(w, bq, pelvis_l);
+        for (int c = 0; c < 3; c++) ref[B_PELVIS][c] = bp3[c] + w[c];
+        const double offs[4][3] = {{0, 0, 10.0 * SCALE}, {0, -87.0 * SCALE, 0}, {0, 0, -10.0 * SCALE}, {0, -87.0 * SCALE, 0}};
+        const int js[4] = {B_HIP_L, B_FOOT_L, B_HIP_R, B_FOOT_R};
+        for (int i = 0; i < 4; i++) {
+            qrot_d(w, bq, offs[i]);
+            for (int c = 0; c < 3; c++) ref[js[i]][c] = ref[BP[js[i]]][c] + w[c];
+        }
+        CHECK_OK(stance_clip_sample(z, times[k], NULL, &l, NULL));
+        stance_local_to_model(&m, &l, sk, NULL, NULL);
+        const double prd[4] = {pr[0], pr[1], pr[2], pr[3]};
+        for (int jj = B_ROOT; jj < BJ; jj++) {
+            const double mv[3] = {m.tx[jj], m.ty[jj], m.tz[jj]};
+            double o[3];
+            qrot_d(o, prd, mv);
+            for (int c = 0; c < 3; c++) worst_p = fmax(worst_p, fabs(pp[c] + o[c] - ref[jj][c]));
+        }
+        /* the bone itself stands still in the path's frame: its time-0 model transform */
+        if (k == 0) memcpy(bone0, bp3, sizeof bone0);
+        CHECK_NEAR(m.tx[B_ROOT], bone0[0], 1e-5);
+        CHECK_NEAR(m.ty[B_ROOT], bone0[1], 1e-5);
+        CHECK_NEAR(m.tz[B_ROOT], bone0[2], 1e-5);
+    }
+    float end[3];
+    CHECK_OK(stance_clip_root_position(z, T, end, NULL));
+    printf("  root bone with full rotation (10 deg ramp, rolling, turning): path rotation off by <= %.2g rad, model positions "
+           "off by <= %.2g m, travel (%.4f, %.4f, %.4f)\n", worst_r, worst_p, (double)end[0], (double)end[1], (double)end[2]);
+    CHECK(worst_r <= 1e-5);
+    CHECK(worst_p <= 2e-5);
+    CHECK(end[1] > 0.2f); /* the ramp's climb is in the path: 1.3 m x tan 10 deg */
+    CHECK_NEAR(end[1], TRAVEL * SCALE * tan(10.0 * 3.14159265358979 / 180.0), 1e-4);
+    /* the hips mode refuses full rotation, suggesting the yaw */
+    stance_root_desc hd = {STANCE_ROOT_HIPS, NULL, 0, 1};
+    stance_clip *no = NULL;
+    stance_error err;
+    CHECK(stance_clip_extract_root(clip, sk, &hd, NULL, &no, &err) == STANCE_ERR_ARGUMENT && !no);
+    CHECK(strstr(err.message, "--root-yaw") != NULL);
+    printf("  hips with rotation: %s\n", err.message);
+    stance_pose_destroy(&l), stance_pose_destroy(&m);
+    stance_clip_destroy(z), stance_clip_destroy(clip), stance_skeleton_destroy(sk);
+}
+
 int main(void) {
     RUN(test_extract);
     RUN(test_yaw_path);
     RUN(test_root_bone);
+    RUN(test_root_rotation);
     return check_summary();
 }

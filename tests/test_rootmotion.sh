@@ -153,6 +153,65 @@ fi
 for f in walk_root.gltf walk_root.dae walk_root.bvh; do MODE=root measure "$f" 1 && check "$f" 1; done
 "$cli" import "$tmp/walk_root.gltf" -o "$tmp/root_hips.stance" --root-motion hips --error-cm 0 > /dev/null && ok || bad "walk_root.gltf --root-motion hips"
 
+# the same rig up a 10 deg ramp, its root bone pitched with it and banking: --root-motion root --root-rotation puts the bone's
+# full rotation (relative to time 0) and 3-D travel in the path; the path's rotation at each key is the bone's model rotation
+# the generator wrote (ramp_root.*.ref.json), and the path applied to the in-place clip gives every joint from the bone down
+# where the plain import has it (and the hips where the generator put them); the walk's figures hold
+for f in ramp_root.gltf ramp_root.dae; do
+  MODE=root measure "$f" 1 "" --root-rotation && check "$f" 1
+  times=$(python3 -c "import json,sys; print(','.join('%.9g' % t for t in json.load(open(sys.argv[1]))['times']))" "$tmp/$f.ref.json")
+  if "$cli" import "$tmp/$f" -o "$tmp/$f.plain.stance" --error-cm 0 > /dev/null &&
+     "$cli" sample "$tmp/$f.plain.stance" --times "$times" --json > "$tmp/$f.plain.json" &&
+     "$cli" sample "$tmp/${f}_1.stance" --times "$times" --json --root > "$tmp/$f.rot.json"; then
+    python3 - "$tmp/$f.ref.json" "$tmp/$f.plain.json" "$tmp/$f.rot.json" "$f" <<'EOF' && ok || bad "$f: --root-rotation path and pose"
+import json, math, sys
+ref = json.load(open(sys.argv[1])); plain = json.load(open(sys.argv[2])); rot = json.load(open(sys.argv[3])); name = sys.argv[4]
+def qmul(a, b):
+    return (a[3]*b[0]+a[0]*b[3]+a[1]*b[2]-a[2]*b[1], a[3]*b[1]-a[0]*b[2]+a[1]*b[3]+a[2]*b[0],
+            a[3]*b[2]+a[0]*b[1]-a[1]*b[0]+a[2]*b[3], a[3]*b[3]-a[0]*b[0]-a[1]*b[1]-a[2]*b[2])
+def qrot(q, v):
+    r = qmul(qmul(q, (v[0], v[1], v[2], 0.0)), (-q[0], -q[1], -q[2], q[3]))
+    return r[:3]
+def angle(a, b):
+    d = qmul((-a[0], -a[1], -a[2], a[3]), b)
+    return 2 * math.atan2(math.sqrt(d[0]**2 + d[1]**2 + d[2]**2), abs(d[3]))
+jn = [j["name"] for j in rot["joints"]]
+below = [i for i in range(len(jn)) if i >= ref["root"]]  # the root bone and the joints below it (parents before children)
+hips = jn.index("Hips")
+wr = wp = wh = 0.0
+sp, sr = plain["clips"][0]["samples"], rot["clips"][0]["samples"]
+assert len(sp) == len(sr) == len(ref["times"])
+for k, (a, b) in enumerate(zip(sp, sr)):
+    p, q = b["root"][:3], b["root"][3:]
+    wr = max(wr, angle(ref["root_rel"][k], q))
+    for j in below:
+        w = [pi + oi for pi, oi in zip(p, qrot(q, b["model"][j]))]
+        wp = max(wp, max(abs(x - y) for x, y in zip(w, a["model"][j])))
+        if j == hips:
+            wh = max(wh, max(abs(x - y) for x, y in zip(w, ref["hips"][k])))
+end = sr[-1]["root"]
+pitch = math.degrees(math.atan2(end[1], end[2]))
+print(f"  {name} --root-motion root --root-rotation: path rotation vs the root bone's (generator) off by <= {math.degrees(wr):.2g} deg, "
+      f"model positions with the path vs the plain import off by <= {wp:.2g} m (hips vs the generator {wh:.2g} m), "
+      f"travel ({end[0]:.4f}, {end[1]:.4f}, {end[2]:.4f}): up {pitch:.3f} deg")
+assert math.degrees(wr) <= 0.01, "path rotation"
+assert wp <= 1e-4, "model pose"
+assert wh <= 1e-4, "hips vs generator"
+assert abs(pitch - 10.0) < 0.05, "the ramp's climb"
+EOF
+  else
+    bad "$f: import or sample"
+  fi
+done
+# full rotation in hips mode: refused with one line suggesting --root-yaw
+if "$cli" import "$tmp/ramp_root.gltf" -o "$tmp/x.stance" --root-motion hips --root-rotation > /dev/null 2> "$tmp/err"; then
+  bad "--root-motion hips --root-rotation: imported"
+elif [ "$(grep -c . "$tmp/err")" -eq 1 ] && grep -q -- "--root-yaw" "$tmp/err"; then
+  ok; echo "  --root-motion hips --root-rotation: $(cat "$tmp/err")"
+else
+  bad "--root-motion hips --root-rotation: message"; cat "$tmp/err"
+fi
+
 # --root-motion root on a file whose hips are joint 0 (no bone above the pelvis): refused with one clear line suggesting hips
 if "$cli" import "$tmp/walk_m.bvh" -o "$tmp/noroot.stance" --root-motion root > /dev/null 2> "$tmp/err"; then
   bad "walk_m.bvh --root-motion root: imported without a root bone"

@@ -1,6 +1,6 @@
 /* tools/cmd_import.c - `stance import FILE -o OUT.stance [--scale S]
  * [--tolerance U[,R]] [--strict] [--max-memory BYTES] [--error-cm CM] [--vertex-cm CM]
- * [--unit-cm CM] [--root-motion none|hips|root] [--root-joint NAME] [--root-yaw]`:
+ * [--unit-cm CM] [--root-motion none|hips|root] [--root-joint NAME] [--root-yaw] [--root-rotation]`:
  * imports a glTF/GLB, BVH, FBX or Collada file (or re-saves a .stance file)
  * into the native format.
  *
@@ -19,7 +19,7 @@
 static int usage(FILE *f, int status) {
     fprintf(f, "usage: stance import FILE -o OUT.stance [--scale S] [--tolerance U[,R]] [--strict] [--max-memory BYTES]\n"
                "                     [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]\n"
-               "                     [--root-motion none|hips|root] [--root-joint NAME] [--root-yaw]\n"
+               "                     [--root-motion none|hips|root] [--root-joint NAME] [--root-yaw] [--root-rotation]\n"
                "  FILE       glTF/GLB, BVH, FBX, Collada (anything assimp reads), or a .stance file\n"
                "  -o OUT     the .stance file to write\n"
                "  --scale S  multiply translations by S (0.01 for centimetres, 0.0254 for inches);\n"
@@ -45,7 +45,9 @@ static int usage(FILE *f, int status) {
                "             with translation keys that carries the legs, root = the joint above it whose\n"
                "             translation keys move most (a 'root' bone, an armature node)\n"
                "  --root-yaw with --root-motion: the joint's turn about up goes into the root path too\n"
-               "             (the root turns, the in-place pelvis keeps its heading at time 0)\n");
+               "             (the root turns, the in-place pelvis keeps its heading at time 0)\n"
+               "  --root-rotation with --root-motion root: the root bone's full rotation (pitch, roll, yaw)\n"
+               "             and 3-D travel go into the path; the bones below keep their model-space pose\n");
     return status;
 }
 
@@ -64,7 +66,7 @@ int cmd_import(int argc, char **argv) {
     double error_cm = 0.01, vertex_cm = 3.0, unit_cm = 0.0; /* unit 0: the file's (stance_import_unit_cm) */
     int error_given = 0, root_motion = STANCE_ROOT_NONE;
     const char *root_joint = NULL;
-    int root_yaw = 0;
+    int root_yaw = 0, root_rotation = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout, 0);
@@ -113,6 +115,8 @@ int cmd_import(int argc, char **argv) {
             }
         } else if (!strcmp(a, "--root-yaw")) {
             root_yaw = 1;
+        } else if (!strcmp(a, "--root-rotation")) {
+            root_rotation = 1;
         } else if (!strcmp(a, "--root-joint")) {
             if (i + 1 >= argc || !argv[i + 1][0]) {
                 fprintf(stderr, "stance import: --root-joint needs a joint name\n");
@@ -145,11 +149,16 @@ int cmd_import(int argc, char **argv) {
         }
     }
     if (!in || !out || !out[0]) return usage(stderr, 2);
+    if (root_rotation && root_motion != STANCE_ROOT_ROOT && root_motion != STANCE_ROOT_HIPS) {
+        fprintf(stderr, "stance import: --root-rotation needs --root-motion root (the root bone's rotation goes into the path)\n");
+        return 2;
+    }
 
     stance_import_warnings warnings;
     stance_import_options opt = {.scale = scale, .warnings = &warnings, .tolerance_units = tol_u, .tolerance_radians = tol_r,
                                  .strict = strict, .max_memory = max_memory, .root_motion = root_motion,
-                                 .root_joint = root_joint, .root_yaw = root_yaw};
+                                 .root_joint = root_joint, .root_yaw = root_yaw,
+                                 .root_rotation = root_rotation};
     stance_asset asset;
     stance_error err = {STANCE_OK, ""};
     if (stance_open_file(in, &opt, NULL, &asset, &err)) {

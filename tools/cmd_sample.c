@@ -1,7 +1,8 @@
 /* tools/cmd_sample.c - `stance sample FILE [--clip NAME] --times T1,T2,...
- * [--json]`: the sampled pose of each clip (or one) at the given times, local
- * (translation, rotation x y z w, scale per joint) and model-space
- * positions, so an import can be checked against a DCC tool or a reference.
+ * [--json [--root]]`: the sampled pose of each clip (or one) at the given
+ * times, local (translation, rotation x y z w, scale per joint) and
+ * model-space positions, and with --root the root path's position and
+ * orientation, so an import can be checked against a DCC tool or a reference.
  *
  * Owns only its arguments and output. Works on .stance files and anything
  * the importer reads. Errors are one line on stderr, exit status 1; usage
@@ -19,12 +20,14 @@
 #define MAX_TIMES 100000
 
 static int usage(FILE *f, int status) {
-    fprintf(f, "usage: stance sample FILE [--clip NAME] --times T1,T2,... [--json]\n"
+    fprintf(f, "usage: stance sample FILE [--clip NAME] --times T1,T2,... [--json [--root]]\n"
                "  FILE         a .stance file, or a file to import (glTF/GLB, BVH, FBX, Collada)\n"
                "  --clip NAME  only this clip (default: every clip)\n"
                "  --times ...  clip times in seconds, comma-separated (clamped to [0, duration])\n"
                "  --json       {\"joints\":[{\"name\",\"parent\"}],\"clips\":[{\"name\",\"samples\":[{\"t\",\n"
-               "               \"local\":[[tx,ty,tz,qx,qy,qz,qw,sx,sy,sz],...],\"model\":[[x,y,z],...]}]}]}\n");
+               "               \"local\":[[tx,ty,tz,qx,qy,qz,qw,sx,sy,sz],...],\"model\":[[x,y,z],...]}]}]}\n"
+               "  --root       with --json: each sample also has \"root\":[x,y,z,qx,qy,qz,qw], the root path's\n"
+               "               position and orientation (a clip without a root path: zeros and the identity)\n");
     return status;
 }
 
@@ -57,7 +60,7 @@ static int parse_times(const char *s, float **out) {
 }
 
 static void print_json(const stance_asset *a, const stance_clip *only, const float *times, int nt, stance_pose *local,
-                       stance_pose *model) {
+                       stance_pose *model, int root) {
     const stance_skeleton *sk = a->skeleton;
     printf("{\"joints\":");
     tool_put_joints_json(stdout, sk);
@@ -81,7 +84,15 @@ static void print_json(const stance_asset *a, const stance_clip *only, const flo
             printf("],\"model\":[");
             for (int j = 0; j < sk->joint_count; j++)
                 printf("%s[%.9g,%.9g,%.9g]", j ? "," : "", (double)model->tx[j], (double)model->ty[j], (double)model->tz[j]);
-            printf("]}");
+            printf("]");
+            if (root) {
+                float p[3] = {0, 0, 0}, q[4] = {0, 0, 0, 1};
+                stance_clip_root_position(clip, times[i], p, NULL);
+                stance_clip_root_rotation(clip, times[i], q, NULL);
+                printf(",\"root\":[%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g]", (double)p[0], (double)p[1], (double)p[2], (double)q[0],
+                       (double)q[1], (double)q[2], (double)q[3]);
+            }
+            printf("}");
         }
         printf("]}");
     }
@@ -118,12 +129,14 @@ static void print_text(const stance_asset *a, const stance_clip *only, const flo
 
 int cmd_sample(int argc, char **argv) {
     const char *path = NULL, *clip_name = NULL, *times_arg = NULL;
-    int json = 0;
+    int json = 0, root = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout, 0);
         if (!strcmp(a, "--json")) {
             json = 1;
+        } else if (!strcmp(a, "--root")) {
+            root = 1;
         } else if (!strcmp(a, "--clip") || !strcmp(a, "--times")) {
             if (i + 1 >= argc) return usage(stderr, 2);
             if (a[2] == 'c') clip_name = argv[++i];
@@ -177,7 +190,7 @@ int cmd_sample(int argc, char **argv) {
         status = 1;
     }
     if (!status) {
-        if (json) print_json(&asset, only, times, nt, &local, &model);
+        if (json) print_json(&asset, only, times, nt, &local, &model, root);
         else print_text(&asset, only, times, nt, &local, &model);
         stance_import_warnings_print(&warnings, "stance: warning: ", stderr);
     }

@@ -252,6 +252,14 @@ typedef struct stance_root_desc {
      * path too (stance_clip_desc.root_yaw): the in-place pelvis keeps
      * facing as at time 0 and the root turns; 0 = translation only. */
     int yaw;
+    /* 1 (ROOT mode only; not with yaw): the root bone's full model-space
+     * rotation relative to time 0 and its full 3-D translation go into the
+     * path (stance_clip_desc.root_rotation): the bone keeps its time-0 model
+     * transform and the bones below it, local to it, follow the path, so
+     * their model-space pose (the path applied) is the file's at every key.
+     * Joints above the bone (an armature node) keep their model transform
+     * and move with the path too. HIPS refuses it (use yaw). */
+    int rotation;
 } stance_root_desc;
 
 /* The pelvis: the first joint (in order) with translation keys in `clip`

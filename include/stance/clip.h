@@ -59,6 +59,13 @@ typedef struct stance_clip_desc {
      * 2 pi between keys, |yaw| <= 1e6), interpolated linearly; NULL = none
      * (the root keeps its heading). Needs root_key_count > 0. */
     const float *root_yaw;
+    /* The path's full rotation (pitch and roll too): root_key_count
+     * quaternions (x, y, z, w: the root's orientation relative to the
+     * clip's frame), slerped between keys; NULL = none. Each finite with a
+     * length in [1e-3, 1e3] (normalized at creation; consecutive keys are
+     * put in one hemisphere at creation). Needs root_key_count > 0; not
+     * with root_yaw. */
+    const float *root_rotation;
 } stance_clip_desc;
 
 typedef struct stance_clip_event {
@@ -90,6 +97,8 @@ typedef struct stance_clip {
     int root_from_joint0;        /* 1 when the root path is joint 0's track */
     float root_speed;
     const float *root_yaw;       /* root_key_count yaws (radians about +Y); NULL = no rotation */
+    const float *root_rotation;  /* root_key_count unit quaternions (x y z w), hemisphere-aligned; NULL = none */
+    int root_turn;               /* how the path turns: 0 not, 1 root_yaw, 2 root_rotation */
     stance_allocator allocator;
     size_t bytes;                /* the one block holding the clip */
     /* NULL for an exact (dense) clip. A compressed clip (stance_clip_compress,
@@ -164,8 +173,9 @@ STANCE_API stance_status stance_clip_advance(const stance_clip *clip, float time
 /* Root position at `time` (clamped), from the root path. */
 STANCE_API stance_status stance_clip_root_position(const stance_clip *clip, float time, float out[3], stance_error *err);
 /* The root's displacement from `time` over `dt` of playback, across wraps
- * when loop is set. For a path with yaw, in the root's frame at `time` (as
- * stance_clip_root_motion_yaw gives it). */
+ * when loop is set. For a path that turns (yaw or full rotation), in the
+ * root's frame at `time` (as stance_clip_root_motion_yaw and
+ * stance_clip_root_motion_rot give it). */
 STANCE_API stance_status stance_clip_root_motion(const stance_clip *clip, float time, float dt, int loop,
                                       float out[3], stance_error *err);
 /* The root's motion from `time` over `dt` of playback (across wraps when
@@ -173,11 +183,28 @@ STANCE_API stance_status stance_clip_root_motion(const stance_clip *clip, float 
  * root's frame at `time`, *yaw = the turn about +Y (radians) over the same
  * playback; each cycle crossed adds its own (the path's end relative to
  * its start, turned by the yaw reached so far). 0 yaw for a path without
- * one. yaw may be NULL. */
+ * one; for a path with full rotation, the twist of its rotation about +Y
+ * (stance_clip_root_motion_rot gives all of it). yaw may be NULL. */
 STANCE_API stance_status stance_clip_root_motion_yaw(const stance_clip *clip, float time, float dt, int loop,
                                           float out[3], float *yaw, stance_error *err);
-/* The root's yaw at `time` (clamped), radians; 0 without one. */
+/* The root's yaw at `time` (clamped), radians; 0 without one (for a path
+ * with full rotation: the twist of its rotation about +Y). */
 STANCE_API float stance_clip_root_yaw(const stance_clip *clip, float time);
+/* The root's orientation at `time` (clamped) relative to the clip's frame,
+ * a unit quaternion (x y z w): the path's rotation slerped between keys, a
+ * yaw path's yaw about +Y, identity for a path that does not turn. */
+STANCE_API stance_status stance_clip_root_rotation(const stance_clip *clip, float time, float q[4], stance_error *err);
+/* The root's motion from `time` over `dt` of playback (across wraps when
+ * loop is set) as a rigid transform: t = the displacement in the root's
+ * frame at `time`, q = the rotation over the same playback (unit, w >= 0),
+ * so the root at the end is (p + R t, R q) for a root at (p, R). Each cycle
+ * crossed adds its own transform (the path's end relative to its start),
+ * whole cycles in closed form (the cycle's transform to the power n: the
+ * displacement's part along the turn's axis n times, the rest a rotation
+ * series). A yaw path gives its yaw about +Y; a path that does not turn
+ * the identity. t is stance_clip_root_motion's. */
+STANCE_API stance_status stance_clip_root_motion_rot(const stance_clip *clip, float time, float dt, int loop,
+                                          float t[3], float q[4], stance_error *err);
 
 #ifdef __cplusplus
 }

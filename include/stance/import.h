@@ -81,6 +81,8 @@ typedef struct stance_import_options {
     int root_motion;
     const char *root_joint;
     int root_yaw;              /* 1: the path takes the pelvis' yaw too (stance_root_desc.yaw) */
+    int root_rotation;         /* 1 (root_motion ROOT): the path takes the root bone's full rotation and 3-D
+                                  translation (stance_root_desc.rotation) */
 } stance_import_options;
 
 /* Writes each kept warning as one line, `prefix` first, then how many

@@ -144,8 +144,18 @@ STANCE_API void stance_instance_root_motion(const stance_instance *inst, float o
  * the base layer's clips' root yaw (stance_clip_root_motion_yaw), weighted
  * like the translation through blends and crossfades. Unless the caller
  * owns the root, the world root moved by the translation and then turned by
- * this about its own +Y. 0 for clips without root yaw. */
+ * this about its own +Y. 0 for clips without root yaw; for a turn about
+ * another axis (a path with full rotation) its twist about +Y. */
 STANCE_API float stance_instance_root_yaw(const stance_instance *inst);
+/* The root's turn in the last update as a unit quaternion (x y z w) in the
+ * root's frame: the base layer's clips' root rotation
+ * (stance_clip_root_motion_rot; a yaw about +Y), weighted through blend
+ * spaces and crossfades as rotation vectors (angle x axis: about one axis
+ * the weighted angle), every other switch mode taking the current play's.
+ * Unless the caller owns the root, the world root moved by the translation
+ * and then turned by this (world = world x q). The identity when the root
+ * did not turn; q NULL writes nothing. */
+STANCE_API void stance_instance_root_rotation(const stance_instance *inst, float q[4]);
 /* Clips sampled by the last update (a cost measure). */
 STANCE_API int stance_instance_clips_sampled(const stance_instance *inst);
 STANCE_API float stance_instance_time(const stance_instance *inst);

@@ -452,7 +452,8 @@ stance_status stance_clip_compress(const stance_clip *c, const stance_skeleton *
         d.event_count = c->event_count, d.events = ev;
         /* joint 0's translation is the root path: derived from the stored track */
         if (c->root_from_joint0) d.root_key_count = 0;
-        else d.root_key_count = c->root_key_count, d.root_times = c->root_times, d.root_values = c->root_values, d.root_yaw = c->root_yaw;
+        else d.root_key_count = c->root_key_count, d.root_times = c->root_times, d.root_values = c->root_values, d.root_yaw = c->root_yaw,
+             d.root_rotation = c->root_rotation;
         d.root_from_joint0 = c->root_from_joint0, d.root_speed = c->root_speed;
         d.max_error = (float)worst, d.vertex_distance = dist;
         st = st_clip_create_packed(&d, sk, &al, out, err);

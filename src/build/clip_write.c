@@ -22,6 +22,8 @@ static void write_events_root(writer *w, const stance_clip *c) {
     for (int k = 0; k < 3 * root_n; k++) w_f32(w, c->root_values[k]);
     if (c->root_yaw && root_n > 0) /* FLAG_ROOT_YAW */
         for (int k = 0; k < root_n; k++) w_f32(w, c->root_yaw[k]);
+    if (c->root_rotation && root_n > 0) /* FLAG_ROOT_ROT */
+        for (int k = 0; k < 4 * root_n; k++) w_f32(w, c->root_rotation[k]);
 }
 
 static void write_track_head(writer *w, int joint, int channel, int shift, int bits) {
@@ -38,7 +40,7 @@ static void write_packed_clip(writer *w, const stance_clip *c) {
     w_name(w, c->name);
     w_f32(w, c->duration);
     w_u32(w, FLAG_PACKED | (c->slerp ? FLAG_SLERP : 0u) | (c->root_from_joint0 ? FLAG_ROOT_JOINT0 : 0u) |
-                 (c->root_yaw && !p->root_derived ? FLAG_ROOT_YAW : 0u));
+                 (c->root_yaw && !p->root_derived ? FLAG_ROOT_YAW : 0u) | (c->root_rotation && !p->root_derived ? FLAG_ROOT_ROT : 0u));
     w_f32(w, c->root_speed);
     w_u32(w, (uint32_t)c->key_count);
     w_u8(w, p->uniform_grid ? 1u : 0u);
@@ -92,7 +94,8 @@ void st_write_clip(writer *w, const stance_clip *c) {
     const int J = c->joint_count, pc = c->padded_count;
     w_name(w, c->name);
     w_f32(w, c->duration);
-    w_u32(w, (c->slerp ? FLAG_SLERP : 0u) | (c->root_from_joint0 ? FLAG_ROOT_JOINT0 : 0u) | (c->root_yaw ? FLAG_ROOT_YAW : 0u));
+    w_u32(w, (c->slerp ? FLAG_SLERP : 0u) | (c->root_from_joint0 ? FLAG_ROOT_JOINT0 : 0u) | (c->root_yaw ? FLAG_ROOT_YAW : 0u) |
+                 (c->root_rotation ? FLAG_ROOT_ROT : 0u));
     w_f32(w, c->root_speed);
     w_u32(w, (uint32_t)c->key_count);
     for (int k = 0; k < c->key_count; k++) w_f32(w, c->times[k]);

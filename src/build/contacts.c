@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/base/internal.h"
+#include "core/math/qmath.h"
 #include "core/math/smath.h"
 #include "stance/build.h"
 
@@ -104,6 +105,16 @@ stance_status stance_contacts_create(const stance_contact_desc *d, const stance_
         float r[3] = {0, 0, 0};
         if (has_vel) {
             for (int k = 0; k < 3; k++) r[k] = d->root_velocity[k] * t;
+        } else if (clip->root_key_count > 0 && !clip->root_from_joint0 && clip->root_rotation) {
+            /* a path with full rotation: the root's motion from 0 to t (in the frame at 0) and its rotation */
+            float q[4] = {0, 0, 0, 1};
+            stance_clip_root_motion_rot(clip, 0.0f, t, 0, r, q, NULL);
+            const qm_quat rq = qm_q(q[0], q[1], q[2], q[3]);
+            for (int f = 0; f < F; f++) {
+                const int j = d->feet[f];
+                const qm_vec3 v = qm_qrot(rq, qm_v3(model.tx[j], model.ty[j], model.tz[j]));
+                model.tx[j] = v.x, model.ty[j] = v.y, model.tz[j] = v.z;
+            }
         } else if (clip->root_key_count > 0 && !clip->root_from_joint0 && clip->root_yaw) {
             /* a path that turns: the root's motion from 0 to t (in the frame at 0) and its turn */
             float yaw = 0.0f;

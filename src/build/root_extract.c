@@ -172,6 +172,21 @@ stance_status stance_root_find_bone(const stance_skeleton *sk, const stance_clip
     return st_ok(err);
 }
 
+/* Joint j's local transform in l from a model-space position and rotation
+ * (under its parent's model transform in m, its uniform scale undone). */
+static void set_model(stance_pose *l, const stance_pose *m, const stance_skeleton *sk, int j, qm_vec3 t, qm_quat q) {
+    const int p = sk->parents[j];
+    if (p >= 0) {
+        const float sc = m->sx[p] != 0.0f ? m->sx[p] : 1.0f;
+        const qm_quat qpi = qm_qconj(qm_q(m->qx[p], m->qy[p], m->qz[p], m->qw[p]));
+        t = qm_scale(qm_qrot(qpi, qm_v3(t.x - m->tx[p], t.y - m->ty[p], t.z - m->tz[p])), 1.0f / sc);
+        q = qm_qnorm(qm_qmul(qpi, q));
+    }
+    if (q.w < 0.0f) q = qm_qneg(q);
+    l->tx[j] = t.x, l->ty[j] = t.y, l->tz[j] = t.z;
+    l->qx[j] = q.x, l->qy[j] = q.y, l->qz[j] = q.z, l->qw[j] = q.w;
+}
+
 stance_status stance_clip_extract_root(const stance_clip *clip, const stance_skeleton *sk, const stance_root_desc *d,
                                        const stance_allocator *allocator, stance_clip **out, stance_error *err) {
     if (out) *out = NULL;
@@ -181,6 +196,11 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
                        sk->joint_count);
     if (d->mode != STANCE_ROOT_NONE && d->mode != STANCE_ROOT_HIPS && d->mode != STANCE_ROOT_ROOT)
         return st_fail(err, STANCE_ERR_ARGUMENT, "extract root: mode %d is not none, hips or root", (int)d->mode);
+    if (d->rotation && d->mode == STANCE_ROOT_HIPS)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "extract root: full rotation (--root-rotation) is for a root bone (--root-motion root); "
+                       "the pelvis pitches and rolls with the gait: use --root-yaw for its turn");
+    if (d->rotation && d->yaw)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "extract root: --root-yaw and --root-rotation are both set (the rotation holds the yaw)");
     int j = -1;
     stance_status s = STANCE_OK;
     if (d->joint && d->joint[0]) {
@@ -199,8 +219,8 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
     const int J = sk->joint_count, K = clip->key_count, P = J * 10;
     stance_allocator al = st_allocator(allocator);
     /* per key: the local pose (10 floats a joint: t, q, s), then the path */
-    const int with_yaw = d->mode != STANCE_ROOT_NONE && d->yaw;
-    const size_t vbytes = sizeof(float) * ((size_t)K * (size_t)P + 4 * (size_t)K);
+    const int with_yaw = d->mode != STANCE_ROOT_NONE && d->yaw, with_rot = d->mode == STANCE_ROOT_ROOT && d->rotation;
+    const size_t vbytes = sizeof(float) * ((size_t)K * (size_t)P + 8 * (size_t)K);
     const size_t tbytes = sizeof(stance_track_desc) * 3 * (size_t)J;
     float *v = st_alloc(&al, vbytes, 16);
     stance_track_desc *tracks = st_alloc(&al, tbytes, 16);
@@ -210,7 +230,7 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
     if (!s) s = stance_pose_create(&l, J, &al, err);
     if (!s) s = stance_pose_create(&m, J, &al, err);
     float *path = v ? v + (size_t)K * (size_t)P : NULL;
-    float *yaws = path ? path + 3 * (size_t)K : NULL;
+    float *yaws = path ? path + 3 * (size_t)K : NULL, *rots = path ? path + 4 * (size_t)K : NULL;
     float p0[3] = {0, 0, 0}, res_y = 0.0f, prev_yaw = 0.0f;
     qm_quat q0 = qm_qid();
     for (int pass = 0; !s && pass < 2; pass++)
@@ -227,7 +247,18 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
                 continue;
             }
             float *row = v + (size_t)kk * (size_t)P;
-            if (with_yaw) {
+            if (with_rot) {
+                /* the bone's rotation since time 0, R = Q Q0^-1, and the path p - R p0: the bone keeps its time-0
+                 * model transform (p0, Q0) in the path's frame; its children, local to it, follow */
+                const qm_quat Q = qm_q(m.qx[j], m.qy[j], m.qz[j], m.qw[j]);
+                qm_quat R = qm_qnorm(qm_qmul(Q, qm_qconj(q0)));
+                if (kk > 0 && R.x * rots[4 * kk - 4] + R.y * rots[4 * kk - 3] + R.z * rots[4 * kk - 2] + R.w * rots[4 * kk - 1] < 0.0f)
+                    R = qm_qneg(R);
+                const qm_vec3 turned = qm_qrot(R, qm_v3(p0[0], p0[1], p0[2]));
+                path[3 * kk] = px - turned.x, path[3 * kk + 1] = py - turned.y, path[3 * kk + 2] = pz - turned.z;
+                rots[4 * kk] = R.x, rots[4 * kk + 1] = R.y, rots[4 * kk + 2] = R.z, rots[4 * kk + 3] = R.w;
+                set_model(&l, &m, sk, j, qm_v3(p0[0], p0[1], p0[2]), q0);
+            } else if (with_yaw) {
                 const float u = clip->duration > 0.0f ? clip->times[kk] / clip->duration : 0.0f;
                 /* the pelvis' turn about +Y since time 0 (the twist of its model rotation relative to time 0), unwrapped */
                 const qm_quat Q = qm_q(m.qx[j], m.qy[j], m.qz[j], m.qw[j]), rel = qm_qmul(Q, qm_qconj(q0));
@@ -243,17 +274,7 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
                 /* the pelvis in the path's frame (and the height residual spread), then local to its parent */
                 qm_vec3 dt = qm_qrot(Yi, qm_v3(px - pa.x, py, pz - pa.z));
                 dt.y -= res_y * u;
-                qm_quat dq = qm_qnorm(qm_qmul(Yi, Q));
-                const int p = sk->parents[j];
-                if (p >= 0) {
-                    const float sc = m.sx[p] != 0.0f ? m.sx[p] : 1.0f;
-                    const qm_quat qpi = qm_qconj(qm_q(m.qx[p], m.qy[p], m.qz[p], m.qw[p]));
-                    dt = qm_scale(qm_qrot(qpi, qm_v3(dt.x - m.tx[p], dt.y - m.ty[p], dt.z - m.tz[p])), 1.0f / sc);
-                    dq = qm_qnorm(qm_qmul(qpi, dq));
-                }
-                if (dq.w < 0.0f) dq = qm_qneg(dq);
-                l.tx[j] = dt.x, l.ty[j] = dt.y, l.tz[j] = dt.z;
-                l.qx[j] = dq.x, l.qy[j] = dq.y, l.qz[j] = dq.z, l.qw[j] = dq.w;
+                set_model(&l, &m, sk, j, dt, qm_qnorm(qm_qmul(Yi, Q)));
             } else if (d->mode != STANCE_ROOT_NONE) {
                 const float u = clip->duration > 0.0f ? clip->times[kk] / clip->duration : 0.0f;
                 /* the model-space offset taken from the pelvis: the path, and the height residual spread */
@@ -280,7 +301,7 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
     int nt = 0;
     if (!s) {
         for (int i = 0; i < J; i++)
-            for (int ch = 0; ch < 3; ch++) nt += ((clip->animated[i] | (with_yaw && i == j ? 2 : 0)) >> ch) & 1;
+            for (int ch = 0; ch < 3; ch++) nt += ((clip->animated[i] | ((with_yaw || with_rot) && i == j ? 2 : 0)) >> ch) & 1;
         tvbytes = sizeof(float) * (size_t)nt * 4 * (size_t)K;
         tv = st_alloc(&al, tvbytes ? tvbytes : 16, 16);
         if (!tv) s = st_fail(err, STANCE_ERR_MEMORY, "extract root: out of memory");
@@ -290,7 +311,7 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
         float *w = tv;
         for (int i = 0; i < J; i++)
             for (int ch = 0; ch < 3; ch++) {
-                if (!(((clip->animated[i] | (with_yaw && i == j ? 2 : 0)) >> ch) & 1)) continue;
+                if (!(((clip->animated[i] | ((with_yaw || with_rot) && i == j ? 2 : 0)) >> ch) & 1)) continue;
                 const int width = ch == 1 ? 4 : 3, off = ch == 0 ? 0 : ch == 1 ? 3 : 7;
                 stance_track_desc *tr = &tracks[t++];
                 tr->joint = i, tr->channel = (stance_channel)ch, tr->key_count = K, tr->times = clip->times, tr->values = w;
@@ -307,9 +328,10 @@ stance_status stance_clip_extract_root(const stance_clip *clip, const stance_ske
         cd.event_count = clip->event_count, cd.events = evp, cd.slerp = clip->slerp;
         if (d->mode != STANCE_ROOT_NONE) {
             cd.root_key_count = K, cd.root_times = clip->times, cd.root_values = path, cd.root_yaw = with_yaw ? yaws : NULL;
+            cd.root_rotation = with_rot ? rots : NULL;
         } else if (clip->root_key_count > 0 && !clip->root_from_joint0) {
             cd.root_key_count = clip->root_key_count, cd.root_times = clip->root_times, cd.root_values = clip->root_values;
-            cd.root_yaw = clip->root_yaw;
+            cd.root_yaw = clip->root_yaw, cd.root_rotation = clip->root_rotation;
             cd.root_speed = clip->root_speed;
         } else {
             cd.root_speed = clip->root_speed;

@@ -111,7 +111,7 @@ static stance_status import_probed(const char *path, const unsigned char *head, 
 /* opt's root motion mode on the imported clips (the message names the file). */
 static stance_status extract_root(const char *path, const stance_import_options *opt, stance_asset *out, stance_error *err) {
     if (!opt || opt->root_motion == STANCE_ROOT_NONE) return STANCE_OK;
-    stance_root_desc rd = {(stance_root_mode)opt->root_motion, opt->root_joint, opt->root_yaw};
+    stance_root_desc rd = {(stance_root_mode)opt->root_motion, opt->root_joint, opt->root_yaw, opt->root_rotation};
     stance_status s = stance_asset_extract_root(out, &rd, err);
     if (s) {
         if (err) {

@@ -177,13 +177,25 @@ stance_status stance_footlock_run(const stance_footlock_setup *su, stance_footlo
     stance_footlock_state state;
     memset(&state, 0, sizeof state);
     float p0[3] = {0, 0, 0}, acc[3] = {0, 0, 0}, metres = 0.0f, acc_yaw = 0.0f;
+    /* a path with full rotation: the root's rotation so far (the steps turned by it, the height kept) */
+    const int full = path && clip->root_rotation != NULL;
+    qm_quat acc_q = qm_qid();
     if (path) stance_clip_root_position(clip, 0.0f, p0, NULL);
     float t = 0.0f;
     for (int f = 0; !s && f <= n; f++) {
         if (f > 0) {
             float d[3] = {0, 0, 0}, dyaw = 0.0f;
-            if (path) stance_clip_root_motion_yaw(clip, t, dt, 1, d, &dyaw, NULL);
-            else d[0] = vel[0] * dt, d[2] = vel[2] * dt;
+            if (full) {
+                float q[4];
+                stance_clip_root_motion_rot(clip, t, dt, 1, d, q, NULL);
+                const qm_vec3 w = qm_qrot(acc_q, qm_v3(d[0], d[1], d[2]));
+                acc_q = qm_qnorm(qm_qmul(acc_q, qm_q(q[0], q[1], q[2], q[3])));
+                d[0] = w.x, d[2] = w.z, acc[1] += w.y;
+            } else if (path) {
+                stance_clip_root_motion_yaw(clip, t, dt, 1, d, &dyaw, NULL);
+            } else {
+                d[0] = vel[0] * dt, d[2] = vel[2] * dt;
+            }
             if (acc_yaw != 0.0f) { /* the step is in the root's frame: turn it into the world's */
                 const float c = sm_cosf(acc_yaw), sn = sm_sinf(acc_yaw), x = d[0];
                 d[0] = c * x + sn * d[2], d[2] = -sn * x + c * d[2];
@@ -204,6 +216,7 @@ stance_status stance_footlock_run(const stance_footlock_setup *su, stance_footlo
         stance_transform root = stance_transform_identity();
         root.t[0] = acc[0], root.t[2] = acc[2];
         if (acc_yaw != 0.0f) root.r[1] = sm_sinf(0.5f * acc_yaw), root.r[3] = sm_cosf(0.5f * acc_yaw);
+        if (full) root.t[1] = acc[1], root.r[0] = acc_q.x, root.r[1] = acc_q.y, root.r[2] = acc_q.z, root.r[3] = acc_q.w;
         float contact[2];
         for (int k = 0; k < 2; k++) contact[k] = (float)stance_contacts_planted(contacts, k, t);
         s = stance_footlock_apply(&fd, &state, contact, &root, f ? dt : 0.0f, sk, &l2, &m2, err);
@@ -213,7 +226,10 @@ stance_status stance_footlock_run(const stance_footlock_setup *su, stance_footlo
         for (int k = 0; k < 2; k++) {
             const int j = res->foot[k];
             float *po = off + 3 * (2 * (size_t)f + (size_t)k), *pn = on + 3 * (2 * (size_t)f + (size_t)k);
-            if (acc_yaw != 0.0f) {
+            if (full) {
+                const qm_vec3 w = qm_qrot(acc_q, qm_v3(m.tx[j], m.ty[j], m.tz[j]));
+                po[0] = w.x + root.t[0], po[1] = w.y + root.t[1], po[2] = w.z + root.t[2];
+            } else if (acc_yaw != 0.0f) {
                 const float c = sm_cosf(acc_yaw), sn = sm_sinf(acc_yaw);
                 po[0] = c * m.tx[j] + sn * m.tz[j] + root.t[0], po[1] = m.ty[j], po[2] = -sn * m.tx[j] + c * m.tz[j] + root.t[2];
             } else {

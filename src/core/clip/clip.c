@@ -95,8 +95,19 @@ static stance_status validate(const stance_clip_desc *d, const stance_skeleton *
                 (k > 0 && fabsf(d->root_yaw[k] - d->root_yaw[k - 1]) > 3.14159265f))
                 return st_fail(err, STANCE_ERR_VALUE, "clip '%s': root yaw key %d (%g) is not finite, within 1e6 and within pi of the key "
                                "before (unwrapped)", d->name, k, (double)d->root_yaw[k]);
-    } else if (d->root_yaw) {
-        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': root_yaw without a root path (root_key_count 0)", d->name);
+        if (d->root_yaw && d->root_rotation)
+            return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': root_yaw and root_rotation are both set (give one: the yaw or the full "
+                           "rotation)", d->name);
+        for (int k = 0; d->root_rotation && k < d->root_key_count; k++) {
+            const float *q = d->root_rotation + 4 * (size_t)k;
+            const double n2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+            if (!st_finite(q[0]) || !st_finite(q[1]) || !st_finite(q[2]) || !st_finite(q[3]) || !(n2 >= 1e-6 && n2 <= 1e6))
+                return st_fail(err, STANCE_ERR_VALUE, "clip '%s': root rotation key %d (%g %g %g %g) is not a finite quaternion of length "
+                               "in [1e-3, 1e3]", d->name, k, (double)q[0], (double)q[1], (double)q[2], (double)q[3]);
+        }
+    } else if (d->root_yaw || d->root_rotation) {
+        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': %s without a root path (root_key_count 0)", d->name,
+                       d->root_yaw ? "root_yaw" : "root_rotation");
     }
     return STANCE_OK;
 }
@@ -207,9 +218,10 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
     size_t o_ev = st_align_up(o_anim + (size_t)J, 64);
     size_t o_rt = st_align_up(o_ev + sizeof(stance_clip_event) * (size_t)d->event_count, 64);
     size_t o_rv = st_align_up(o_rt + sizeof(float) * (size_t)root_n, 64);
-    const int has_yaw = d->root_yaw != NULL && !root_from_joint0;
+    const int has_yaw = d->root_yaw != NULL && !root_from_joint0, has_rot = d->root_rotation != NULL && !root_from_joint0;
     size_t o_ry = st_align_up(o_rv + sizeof(float) * 3 * (size_t)root_n, 64);
-    size_t bytes = has_yaw ? o_ry + sizeof(float) * (size_t)root_n : o_rv + sizeof(float) * 3 * (size_t)root_n;
+    size_t bytes = has_yaw ? o_ry + sizeof(float) * (size_t)root_n
+                   : has_rot ? o_ry + sizeof(float) * 4 * (size_t)root_n : o_rv + sizeof(float) * 3 * (size_t)root_n;
     unsigned char *mem = st_alloc(&al, bytes, 64);
     if (!mem) {
         st_free(&al, grid, sizeof(float) * cap);
@@ -291,6 +303,18 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
         memcpy(rv, d->root_values, sizeof(float) * 3 * (size_t)root_n);
     }
     if (has_yaw) memcpy(mem + o_ry, d->root_yaw, sizeof(float) * (size_t)root_n);
+    if (has_rot) { /* normalized, each key in the hemisphere of the one before */
+        float *rq = (float *)(mem + o_ry);
+        for (int k = 0; k < root_n; k++) {
+            const float *q = d->root_rotation + 4 * (size_t)k;
+            double v[4] = {q[0], q[1], q[2], q[3]};
+            const double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+            for (int i = 0; i < 4; i++) v[i] /= n;
+            if (k > 0 && v[0] * rq[4 * k - 4] + v[1] * rq[4 * k - 3] + v[2] * rq[4 * k - 2] + v[3] * rq[4 * k - 1] < 0.0)
+                for (int i = 0; i < 4; i++) v[i] = -v[i];
+            for (int i = 0; i < 4; i++) rq[4 * k + i] = (float)v[i];
+        }
+    }
 
     memcpy(c->name, d->name, strlen(d->name) + 1);
     c->duration = duration;
@@ -310,6 +334,8 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
     c->root_values = rv;
     c->root_from_joint0 = root_from_joint0;
     c->root_yaw = has_yaw ? (const float *)(mem + o_ry) : NULL;
+    c->root_rotation = has_rot ? (const float *)(mem + o_ry) : NULL;
+    c->root_turn = has_yaw ? 1 : has_rot ? 2 : 0;
     c->allocator = al;
     c->bytes = bytes;
     c->root_speed = d->root_speed;
@@ -341,7 +367,7 @@ size_t stance_clip_data_bytes(const stance_clip *c) {
     if (c->packed) return c->packed->stored_bytes;
     size_t pc = (size_t)c->padded_count;
     return sizeof(float) * ((size_t)c->key_count + pc * (3 * (size_t)c->t_keys + 4 * (size_t)c->r_keys + 3 * (size_t)c->s_keys)
-                            + (c->root_yaw ? 5 : 4) * (size_t)c->root_key_count);
+                            + (c->root_yaw ? 5 : c->root_rotation ? 8 : 4) * (size_t)c->root_key_count);
 }
 
 int stance_clip_is_compressed(const stance_clip *c) { return c && c->packed; }
@@ -600,7 +626,10 @@ ST_FORCEINLINE void root_at(const stance_clip *c, float time, float out[3]) {
         if (t[mid] <= time) lo = mid; else hi = mid - 1;
     }
     float u = (time - t[lo]) / (t[lo + 1] - t[lo]);
-    for (int i = 0; i < 3; i++) out[i] = v[3 * lo + i] + (v[3 * lo + 3 + i] - v[3 * lo + i]) * u;
+    /* every load before the stores: no overlap check between out and the keys */
+    const float *p = v + 3 * (size_t)lo;
+    const float x = p[0] + (p[3] - p[0]) * u, y = p[1] + (p[4] - p[1]) * u, z = p[2] + (p[5] - p[2]) * u;
+    out[0] = x, out[1] = y, out[2] = z;
 }
 
 stance_status stance_clip_root_position(const stance_clip *c, float time, float out[3], stance_error *err) {
@@ -609,77 +638,46 @@ stance_status stance_clip_root_position(const stance_clip *c, float time, float 
     root_at(c, time, out);
     return st_ok(err);
 }
-static float yaw_at(const stance_clip *c, float time) {
-    const int n = c->root_key_count;
-    if (!c->root_yaw || n == 0) return 0.0f;
-    const float *t = c->root_times, *v = c->root_yaw;
-    if (time <= t[0] || n == 1) return v[0];
-    if (time >= t[n - 1]) return v[n - 1];
-    int lo = 0, hi = n - 2;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (t[mid] <= time) lo = mid; else hi = mid - 1;
+float stance_clip_root_yaw(const stance_clip *c, float time) {
+    if (!c || !st_finite(time)) return 0.0f;
+    if (c->root_rotation && c->root_key_count > 0) { /* the twist about +Y */
+        float q[4];
+        st_root_rot_at(c, time, q);
+        return q[1] == 0.0f && q[3] == 0.0f ? 0.0f : 2.0f * sm_atan2f(q[1], q[3]);
     }
-    float u = (time - t[lo]) / (t[lo + 1] - t[lo]);
-    return v[lo] + (v[lo + 1] - v[lo]) * u;
+    return st_root_yaw_at(c, time);
 }
 
-float stance_clip_root_yaw(const stance_clip *c, float time) { return c && st_finite(time) ? yaw_at(c, time) : 0.0f; }
-
-/* One piece of a path with yaw: from (pa, ya) to (pb, yb), the displacement
- * in the frame at pa, accumulated (turned by acc[3] so far) into acc. */
-static void yaw_piece(double acc[4], const float pa[3], float ya, const float pb[3], float yb, double times) {
-    const double dx = (double)pb[0] - pa[0], dy = (double)pb[1] - pa[1], dz = (double)pb[2] - pa[2];
-    const double c = (double)sm_cosf(-ya), s = (double)sm_sinf(-ya);
-    /* the piece in its own frame (rotation about +Y by -ya: x' = c x + s z, z' = -s x + c z) */
-    const double lx = c * dx + s * dz, lz = -s * dx + c * dz, dyaw = (double)yb - ya;
-    /* `times` pieces one after another: sum over k of R(acc + k dyaw) l = R(acc) l sum_k R(k dyaw) */
-    double sx = times, sz = 0.0; /* sum_k (cos k dyaw, sin k dyaw) as a complex number */
-    if (times != 1.0 && fabs(dyaw) > 1e-12) {
-        const float h = (float)(0.5 * dyaw), ang = (float)((times - 1.0) * h);
-        const double r = (double)sm_sinf((float)(times * h)) / (double)sm_sinf(h);
-        sx = r * (double)sm_cosf(ang), sz = r * (double)sm_sinf(ang);
-    }
-    /* rotate l by the complex sum (a rotation about +Y by angle phi maps x to c x + s z, z to -s x + c z) */
-    const double mx = sx * lx + sz * lz, mz = -sz * lx + sx * lz;
-    const double ca = (double)sm_cosf((float)acc[3]), sa = (double)sm_sinf((float)acc[3]);
-    acc[0] += ca * mx + sa * mz, acc[1] += times * dy, acc[2] += -sa * mx + ca * mz;
-    acc[3] += times * dyaw;
-}
-
-/* A path with yaw: from `time` (at a) to nt (at b) across `wraps` cycles,
- * pieces in the root's frame composed: to the cycle's end, whole cycles,
- * from its start. out[3] gets the turn. */
-static ST_NOINLINE ST_COLD void yaw_motion(const stance_clip *c, float time, float nt, int wraps, const float a[3], const float b[3],
-                                           float out[4]) {
-    const float D = c->duration;
-    double acc[4] = {0.0, 0.0, 0.0, 0.0};
-    const float ya = yaw_at(c, time), yb = yaw_at(c, nt);
-    if (wraps == 0) {
-        yaw_piece(acc, a, ya, b, yb, 1.0);
+stance_status stance_clip_root_rotation(const stance_clip *c, float time, float q[4], stance_error *err) {
+    if (!c || !q) return st_fail(err, STANCE_ERR_ARGUMENT, "clip root rotation: clip or q is NULL");
+    if (!st_finite(time)) return st_fail(err, STANCE_ERR_VALUE, "clip root rotation: time %g is not finite", (double)time);
+    if (c->root_rotation && c->root_key_count > 0) {
+        st_root_rot_at(c, time, q);
     } else {
-        float s0[3], s1[3];
-        root_at(c, 0.0f, s0);
-        root_at(c, D, s1);
-        const float y0 = yaw_at(c, 0.0f), y1 = yaw_at(c, D);
-        if (wraps > 0) {
-            yaw_piece(acc, a, ya, s1, y1, 1.0);
-            if (wraps > 1) yaw_piece(acc, s0, y0, s1, y1, (double)(wraps - 1));
-            yaw_piece(acc, s0, y0, b, yb, 1.0);
-        } else {
-            yaw_piece(acc, a, ya, s0, y0, 1.0);
-            if (wraps < -1) yaw_piece(acc, s1, y1, s0, y0, (double)(-wraps - 1));
-            yaw_piece(acc, s1, y1, b, yb, 1.0);
-        }
+        const float h = 0.5f * st_root_yaw_at(c, time);
+        q[0] = 0.0f, q[1] = sm_sinf(h), q[2] = 0.0f, q[3] = sm_cosf(h);
     }
-    for (int i = 0; i < 4; i++) out[i] = (float)acc[i];
+    return st_ok(err);
+}
+
+/* A path that turns: its yaw or its full rotation (clip_root_rot.c, the
+ * path's ends at hand). One call out of the hot path. */
+static ST_NOINLINE ST_COLD void turn_motion(const stance_clip *c, float time, float nt, int wraps, const float a[3], const float b[3],
+                                            float out[7], float *q) {
+    float s0[3], s1[3];
+    root_at(c, 0.0f, s0);
+    root_at(c, c->duration, s1);
+    if (c->root_yaw) st_root_yaw_motion(c, time, nt, wraps, a, b, s0, s1, out);
+    else st_root_rot_motion(c, time, nt, wraps, a, b, s0, s1, out, q);
 }
 
 /* stance_clip_root_motion and its twins; fast 0 (st_clip_root_motion_general)
  * takes the general path: no shortcut for a clip without a root path or a
- * step inside one cycle. out[3] gets the yaw for a path with yaw only (the
- * callers zero it or read it only then: the hot path stays as it was). */
-ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[4],
+ * step inside one cycle. out[3..6] get the turn (angle, axis) for a path
+ * that turns only (the callers zero out[3] or read it only then: the hot
+ * path stays as it was); q (NULL but for stance_clip_root_motion_rot) the
+ * rotation of a path with full rotation. */
+ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[7], float *q,
                                        const int fast, stance_error *err) {
     if (!c || !out) return ST_FAIL(err, STANCE_ERR_ARGUMENT, "clip root motion: clip or out is NULL");
     if (!st_finite(time) || !st_finite(dt))
@@ -706,8 +704,8 @@ ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float d
     float a[3], b[3];
     root_at(c, time, a);
     root_at(c, nt, b);
-    if (c->root_yaw) { /* pieces in the root's frame, composed (out of the hot path) */
-        yaw_motion(c, time, nt, wraps, a, b, out);
+    if (c->root_turn) { /* pieces in the root's frame, composed (out of the hot path) */
+        turn_motion(c, time, nt, wraps, a, b, out, q);
         return st_ok(err);
     }
     if (wraps == 0) { /* no cycle crossed: the path's ends do not count (0 * (s1 - s0) is 0 for finite keys) */
@@ -723,25 +721,41 @@ ST_BODY stance_status clip_root_motion(const stance_clip *c, float time, float d
 
 stance_status stance_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[3],
                                       stance_error *err) {
-    float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    stance_status s = clip_root_motion(c, time, dt, loop, out ? o : NULL, 1, err);
+    float o[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    stance_status s = clip_root_motion(c, time, dt, loop, out ? o : NULL, NULL, 1, err);
     if (!s) memcpy(out, o, sizeof(float) * 3);
     return s;
 }
 stance_status stance_clip_root_motion_yaw(const stance_clip *c, float time, float dt, int loop, float out[3], float *yaw,
                                           stance_error *err) {
-    float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    float o[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f}, q[4] = {0.0f, 0.0f, 0.0f, 1.0f};
     if (yaw) *yaw = 0.0f;
-    stance_status s = clip_root_motion(c, time, dt, loop, out ? o : NULL, 1, err);
+    stance_status s = clip_root_motion(c, time, dt, loop, out ? o : NULL, q, 1, err);
     if (!s) {
         memcpy(out, o, sizeof(float) * 3);
-        if (yaw) *yaw = o[3];
+        /* a path with full rotation: the twist of its rotation about +Y */
+        if (yaw) *yaw = c->root_rotation ? (q[1] == 0.0f && q[3] == 0.0f ? 0.0f : 2.0f * sm_atan2f(q[1], q[3])) : o[3];
     }
     return s;
 }
-stance_status st_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[4]) {
-    return clip_root_motion(c, time, dt, loop, out, 1, NULL);
+stance_status stance_clip_root_motion_rot(const stance_clip *c, float time, float dt, int loop, float t[3], float q[4],
+                                          stance_error *err) {
+    float o[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f}, r[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    if (!q) return st_fail(err, STANCE_ERR_ARGUMENT, "clip root motion: q is NULL");
+    stance_status s = clip_root_motion(c, time, dt, loop, t ? o : NULL, r, 1, err);
+    if (s) return s;
+    memcpy(t, o, sizeof(float) * 3);
+    if (c->root_yaw) { /* the yaw about +Y (w >= 0) */
+        const float h = 0.5f * o[3];
+        r[0] = 0.0f, r[1] = sm_sinf(h), r[2] = 0.0f, r[3] = sm_cosf(h);
+        if (r[3] < 0.0f) r[1] = -r[1], r[3] = -r[3];
+    }
+    memcpy(q, r, sizeof r);
+    return s;
 }
-stance_status st_clip_root_motion_general(const stance_clip *c, float time, float dt, int loop, float out[4]) {
-    return clip_root_motion(c, time, dt, loop, out, 0, NULL);
+stance_status st_clip_root_motion(const stance_clip *c, float time, float dt, int loop, float out[7]) {
+    return clip_root_motion(c, time, dt, loop, out, NULL, 1, NULL);
+}
+stance_status st_clip_root_motion_general(const stance_clip *c, float time, float dt, int loop, float out[7]) {
+    return clip_root_motion(c, time, dt, loop, out, NULL, 0, NULL);
 }

@@ -18,7 +18,10 @@ stance_status st_clip_sample_velocity(const struct stance_clip *clip, float time
                                       struct stance_pose *out, struct stance_pose *velocity);
 stance_status st_clip_advance(const struct stance_clip *clip, float time, float dt, int loop, float *new_time,
                               struct stance_event_hit *hits, int hit_capacity, int *hit_count, int *wraps);
-stance_status st_clip_root_motion(const struct stance_clip *clip, float time, float dt, int loop, float out[4]); /* out[3]: yaw, written for a path with yaw only */
+/* out[0..2] the translation; out[3] the turn's angle (radians) and
+ * out[4..6] its unit axis, written for a path that turns only (root_turn;
+ * a yaw path: its yaw about (0, 1, 0)) */
+stance_status st_clip_root_motion(const struct stance_clip *clip, float time, float dt, int loop, float out[7]);
 
 
 /* clip.c: stance_clip_advance and stance_clip_root_motion without their
@@ -27,6 +30,21 @@ stance_status st_clip_root_motion(const struct stance_clip *clip, float time, fl
  * calls their st_ twins (above: no message buffer). */
 stance_status st_clip_advance_general(const stance_clip *c, float time, float dt, int loop, float *new_time,
                                       stance_event_hit *hits, int cap, int *hit_count, int *wraps);
-stance_status st_clip_root_motion_general(const stance_clip *c, float time, float dt, int loop, float out[4]);
+stance_status st_clip_root_motion_general(const stance_clip *c, float time, float dt, int loop, float out[7]);
+
+/* clip_root_rot.c (cold: paths that turn only): the path's
+ * orientation at a finite time (slerp between keys); the motion from `time`
+ * (at a) to nt (at b) across `wraps` cycles (the path at 0 and at the
+ * duration: s0, s1, read when wraps is not 0), into out[0..6] as
+ * st_clip_root_motion gives it and, when q is not NULL, the rotation as a
+ * unit quaternion (w >= 0) */
+void st_root_rot_at(const stance_clip *c, float time, float q[4]);
+/* the same for a path with yaw: its yaw at a time (linear between keys),
+ * its motion (out[4..6] = +Y) */
+float st_root_yaw_at(const stance_clip *c, float time);
+void st_root_yaw_motion(const stance_clip *c, float time, float nt, int wraps, const float a[3], const float b[3],
+                        const float s0[3], const float s1[3], float out[7]);
+void st_root_rot_motion(const stance_clip *c, float time, float nt, int wraps, const float a[3], const float b[3],
+                        const float s0[3], const float s1[3], float out[7], float q[4]);
 
 #endif

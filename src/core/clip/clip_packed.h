@@ -77,6 +77,7 @@ typedef struct st_packed_desc {
     int root_key_count;     /* the root path, kept raw */
     const float *root_times, *root_values;
     const float *root_yaw;  /* root_key_count yaws, or NULL (stance_clip_desc.root_yaw) */
+    const float *root_rotation; /* root_key_count quaternions, or NULL (stance_clip_desc.root_rotation) */
     int root_from_joint0;   /* with root_key_count 0: the root path is joint 0's
                                translation as stored here, at every grid key (v4) */
     float root_speed;

@@ -268,7 +268,7 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     int moving = 0, consts = 0;
     const int derived = d->root_from_joint0 && d->root_key_count == 0;
     size_t raw_floats = 0, data_bytes = 0;
-    size_t stored = 5 + 4 + (d->root_yaw ? 20 : 16) * (size_t)d->root_key_count, keys = 0;
+    size_t stored = 5 + 4 + (d->root_yaw ? 20 : d->root_rotation ? 32 : 16) * (size_t)d->root_key_count, keys = 0;
     for (int i = 0; i < d->track_count; i++) {
         const st_ptrack_desc *t = &d->tracks[i];
         const size_t w = (size_t)width_of(t->channel), n = st_ptrack_keys(K, t->shift);
@@ -332,6 +332,7 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     sd.root_times = d->root_times;
     sd.root_values = d->root_values;
     sd.root_yaw = d->root_key_count > 0 ? d->root_yaw : NULL;
+    sd.root_rotation = d->root_key_count > 0 ? d->root_rotation : NULL;
     sd.root_speed = d->root_speed;
     stance_clip *c = NULL;
     s = stance_clip_create(&sd, sk, &al, &c, err);

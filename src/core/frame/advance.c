@@ -143,6 +143,49 @@ static void emit_markers(stance_instance *inst, int layer, int m, const g_play *
     if (n > 16) inst->event_dropped += n - 16; /* a huge step crossed more markers than fit */
 }
 
+/* Turns (angle acc[3] about the unit axis acc[4..6], read only when the
+ * angle is not 0) add as rotation vectors (angle x axis), weighted: about
+ * one axis (every yaw) that is the weighted sum of the angles, as it always
+ * was; about different axes, the sum's length about its direction (per
+ * update the turns are small, where this is the normalized weighted mean of
+ * their quaternions to second order). Out of the hot path: only plays of
+ * paths that turn come here. */
+static ST_NOINLINE ST_COLD void turn_add(float acc[7], float w, const float r[7]) {
+    uint32_t rb;
+    memcpy(&rb, &r[3], sizeof rb);
+    if ((rb << 1) == 0) return; /* no turn: the angle stays (x + 0 is x, and acc[3] is never -0) */
+    uint32_t ab;
+    memcpy(&ab, &acc[3], sizeof ab);
+    if ((ab << 1) == 0 || (acc[4] == r[4] && acc[5] == r[5] && acc[6] == r[6])) {
+        if ((ab << 1) == 0) acc[4] = r[4], acc[5] = r[5], acc[6] = r[6];
+        acc[3] += w * r[3];
+        return;
+    }
+    float v[3], n2 = 0.0f;
+    for (int k = 0; k < 3; k++) v[k] = acc[3] * acc[4 + k] + w * r[3] * r[4 + k], n2 += v[k] * v[k];
+    const float n = sqrtf(n2);
+    if (!(n > 0.0f)) { acc[3] = 0.0f; return; }
+    acc[3] = n;
+    for (int k = 0; k < 3; k++) acc[4 + k] = v[k] / n;
+}
+
+/* A crossfade's turn: old's and cur's turns (at least one not 0) blended
+ * with the eased weight w (into out[3..6]) as turn_add sums them. */
+static ST_NOINLINE ST_COLD void turn_fade(float out[7], const float old[7], const float cur[7], float w) {
+    float acc[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f}, o[7], c[7];
+    memcpy(o, old, sizeof o), memcpy(c, cur, sizeof c);
+    uint32_t ob, cb;
+    memcpy(&ob, &o[3], sizeof ob), memcpy(&cb, &c[3], sizeof cb);
+    if ((ob << 1) == 0 || (cb << 1) == 0 || (o[4] == c[4] && o[5] == c[5] && o[6] == c[6])) {
+        /* one axis: the angles' lerp, as for every yaw (out[3] holds it) */
+        memcpy(out + 4, (cb << 1) != 0 ? c + 4 : o + 4, sizeof(float) * 3);
+        return;
+    }
+    turn_add(acc, 1.0f - w, o);
+    turn_add(acc, w, c);
+    memcpy(out + 3, acc + 3, sizeof(float) * 4);
+}
+
 /* One play's step by dt (a nested machine's state: that machine stepped
  * before it, children first). */
 static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_play *p, float dt) {
@@ -197,10 +240,10 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
             if (w[i] > w[dom]) dom = i;
             /* a clip without a root path adds 0 (p->root is never -0: it starts at +0) */
             if (w[i] <= 0.0f || !root || (ST_FAST && e[i].clip->root_key_count == 0)) continue;
-            float r[4], d = e[i].clip->duration;
+            float r[7], d = e[i].clip->duration;
             ST_CLIP_ROOT_MOTION(e[i].clip, p->pos * d, dphase * d, !s->once, r);
             for (int k = 0; k < 3; k++) p->root[k] += w[i] * r[k];
-            if (e[i].clip->root_yaw) p->root[3] += w[i] * r[3]; /* r[3] is written for a yaw path only */
+            if (e[i].clip->root_turn) turn_add(p->root, w[i], r); /* r[3..6] are written for a path that turns only */
         }
         if (!p->finished) {
             if (e[dom].clip->event_count > 0) { /* its markers (the phase moves on below) */
@@ -628,11 +671,18 @@ ADV_APART void root_motion(stance_instance *inst, const stance_workspace *ws) {
     const g_machine_rt *base = &inst->machines[m];
     const g_plan *pl = &ws->plans[m]; /* (planned: the base layer's machine always is) */
     for (int k = 0; k < 4; k++) inst->root_delta[k] = base->cur.root[k];
+    int faded = 0;
     if (pl->blend && pl->mode == STANCE_SWITCH_CROSSFADE) { /* its eased weight, as its plan has it */
         const float w = ST_FAST ? pl->w : tr_ease(base->easing, base->duration > 0.0f ? base->elapsed / base->duration : 1.0f);
         for (int k = 0; k < 4; k++) inst->root_delta[k] = base->old.root[k] + (base->cur.root[k] - base->old.root[k]) * w;
+        uint32_t ob, cb;
+        memcpy(&ob, &base->old.root[3], sizeof ob), memcpy(&cb, &base->cur.root[3], sizeof cb);
+        if (((ob | cb) << 1) != 0) turn_fade(inst->root_delta, base->old.root, base->cur.root, w), faded = 1;
     }
-    if (inst->root_owned) return;
+    if (inst->root_owned) {
+        if (!faded) memcpy(inst->root_delta + 4, base->cur.root + 4, sizeof(float) * 3); /* the turn's axis */
+        return;
+    }
     stance_transform *r = &inst->world_root;
     /* no motion (every delta +-0): the rotated step is +-0 (the root's
      * rotation and scale are finite), which leaves t as it is unless t
@@ -645,9 +695,18 @@ ADV_APART void root_motion(stance_instance *inst, const stance_workspace *ws) {
     const qm_quat q = qm_q(r->r[0], r->r[1], r->r[2], r->r[3]);
     const qm_vec3 w = qm_qrot(q, d);
     r->t[0] += w.x, r->t[1] += w.y, r->t[2] += w.z;
-    if ((db[3] << 1) != 0) { /* the turn, about the root's own up axis, after the step */
+    if ((db[3] << 1) != 0) { /* the turn, about its axis in the root's own frame, after the step */
+        float *ax = inst->root_delta + 4;
+        if (!faded) memcpy(ax, base->cur.root + 4, sizeof(float) * 3);
         const float h = 0.5f * inst->root_delta[3];
-        const qm_quat n = qm_qnorm(qm_qmul(q, qm_q(0.0f, sm_sinf(h), 0.0f, sm_cosf(h))));
+        qm_quat t;
+        if (ax[0] == 0.0f && ax[1] == 1.0f && ax[2] == 0.0f) { /* a yaw: about the root's up axis */
+            t = qm_q(0.0f, sm_sinf(h), 0.0f, sm_cosf(h));
+        } else {
+            const float sh = sm_sinf(h);
+            t = qm_q(ax[0] * sh, ax[1] * sh, ax[2] * sh, sm_cosf(h));
+        }
+        const qm_quat n = qm_qnorm(qm_qmul(q, t));
         r->r[0] = n.x, r->r[1] = n.y, r->r[2] = n.z, r->r[3] = n.w;
     }
 }

@@ -14,6 +14,7 @@
 #include "core/base/names.h"
 #include "core/frame/transition.h"
 #include "core/frame/workspace.h"
+#include "core/math/smath.h"
 
 /* ---- instance memory ------------------------------------------------------- */
 
@@ -195,7 +196,8 @@ stance_status stance_instance_reset(stance_instance *inst, stance_error *err) {
     }
     inst->event_count = inst->event_dropped = 0;
     inst->events_sealed = 0;
-    inst->root_delta[0] = inst->root_delta[1] = inst->root_delta[2] = inst->root_delta[3] = 0.0f;
+    memset(inst->root_delta, 0, sizeof inst->root_delta);
+    inst->root_delta[5] = 1.0f; /* the turn's axis (unused while its angle is 0) */
     inst->world_root = stance_transform_identity();
     inst->root_owned = 0;
     memset(inst->ik_state, 0, sizeof(stance_footlock_state) * (size_t)g->ik_count);
@@ -450,7 +452,24 @@ void stance_instance_root_motion(const stance_instance *inst, float out[3]) {
     if (!out) return;
     for (int k = 0; k < 3; k++) out[k] = in_live(inst) ? inst->root_delta[k] : 0.0f;
 }
-float stance_instance_root_yaw(const stance_instance *inst) { return in_live(inst) ? inst->root_delta[3] : 0.0f; }
+/* the last update's turn as a unit quaternion (identity without one) */
+static void turn_quat(const stance_instance *inst, float q[4]) {
+    q[0] = q[1] = q[2] = 0.0f, q[3] = 1.0f;
+    if (!in_live(inst) || inst->root_delta[3] == 0.0f) return;
+    const float h = 0.5f * inst->root_delta[3], s = sm_sinf(h);
+    q[0] = inst->root_delta[4] * s, q[1] = inst->root_delta[5] * s, q[2] = inst->root_delta[6] * s, q[3] = sm_cosf(h);
+}
+float stance_instance_root_yaw(const stance_instance *inst) {
+    if (!in_live(inst)) return 0.0f;
+    const float *d = inst->root_delta;
+    if (d[3] == 0.0f || (d[4] == 0.0f && d[5] == 1.0f && d[6] == 0.0f)) return d[3];
+    float q[4]; /* a turn about another axis: its twist about +Y */
+    turn_quat(inst, q);
+    return q[1] == 0.0f && q[3] == 0.0f ? 0.0f : 2.0f * sm_atan2f(q[1], q[3]);
+}
+void stance_instance_root_rotation(const stance_instance *inst, float q[4]) {
+    if (q) turn_quat(inst, q);
+}
 int stance_instance_clips_sampled(const stance_instance *inst) { return in_live(inst) ? inst->clips_sampled : 0; }
 float stance_instance_time(const stance_instance *inst) { return in_live(inst) ? (float)inst->time : 0.0f; }
 

@@ -17,7 +17,9 @@ typedef struct g_play {
     int finished;               /* once: reached the end */
     float pos;                  /* clip: time in the clip; blend space: phase 0..1 */
     double time;                /* seconds since the state started */
-    float root[4];              /* root displacement of the last advance (x, y, z), and its yaw (radians about +Y) */
+    float root[7];              /* root motion of the last advance: displacement (x, y, z) in the root's frame, the
+                                   turn's angle (radians; 0: none) and, read only when the angle is not 0, its unit
+                                   axis (a yaw: (0, 1, 0)); the hot paths zero root[0..3] only */
 } g_play;
 
 /* per IK entry: target x, y, z, weight; pole x, y, z, set */
@@ -83,7 +85,7 @@ struct stance_instance {
     float *machine_pose_mem;    /* the machines' persistent poses (views: ws_mpose) */
     int event_count, event_dropped;
     int events_sealed;          /* the queue holds a finished update's events */
-    float root_delta[4];        /* this update's root motion: translation in the root's frame, yaw */
+    float root_delta[7];        /* this update's root motion: translation in the root's frame, turn (g_play.root) */
     stance_footlock_state *ik_state; /* graph->ik_count */
     float *ik_target;           /* graph->ik_count x IK_TARGET_FLOATS: two_bone and aim targets (x, y, z,
                                    weight), two_bone poles (x, y, z, 1 = set) */

@@ -34,7 +34,7 @@
 #include "core/frame/instance_internal.h"
 
 #define SV_MAGIC 0x56535453u /* "STSV" read as a little-endian word */
-#define SV_VERSION 2u /* 2: plays and root motion carry the root yaw (issue 25) */
+#define SV_VERSION 3u /* 2: plays and root motion carry the root yaw (issue 25); 3: the turn's axis too (full root rotation) */
 #define SV_HEADER 80
 /* every float of the state that has no tighter rule is finite and at most
  * this in magnitude (world positions, velocities, inertialization records) */
@@ -120,13 +120,31 @@ static double sv_double(sv_ctx *c, double *field, double lo, double hi, const ch
     return v;
 }
 
+/* A root motion (g_play.root, stance_instance.root_delta): translation and
+ * the turn's angle in [-big, big], the axis' components in [-1.01, 1.01]
+ * and, when the angle is not 0, a unit vector. */
+static void sv_root(sv_ctx *c, float root[7], float big, const char *what) {
+    float v[7];
+    memcpy(v, root, sizeof v);
+    c->tmp = 1;
+    sv_floats(c, v, 4, -big, big, what);
+    sv_floats(c, v + 4, 3, -1.01f, 1.01f, "root turn axis");
+    c->tmp = 0;
+    if (c->mode == SV_CHECK && !c->bad && v[3] != 0.0f && !(fabsf(v[4] * v[4] + v[5] * v[5] + v[6] * v[6] - 1.0f) <= 2e-3f)) {
+        c->bad = 1;
+        st_fail(c->err, STANCE_ERR_FORMAT, "instance restore: %s %d: the root turn's axis is not a unit vector (a corrupt or "
+                "forged state)", c->sec, c->idx);
+    }
+    if (c->mode == SV_APPLY) memcpy(root, v, sizeof v);
+}
+
 static void sv_play(sv_ctx *c, g_play *p, const g_machine *gm) {
     sv_int(c, &p->state, gm->state_first, gm->state_first + gm->state_count - 1, "state");
     sv_int(c, &p->loops, 0, SV_COUNT_MAX, "loops");
     sv_int(c, &p->finished, 0, 1, "finished");
     sv_float(c, &p->pos, -SV_BIG, SV_BIG, "position");
     sv_double(c, &p->time, 0.0, 1e15, "state time");
-    sv_floats(c, p->root, 4, -STANCE_MAX_TRANSLATION, STANCE_MAX_TRANSLATION, "root displacement");
+    sv_root(c, p->root, STANCE_MAX_TRANSLATION, "root displacement");
 }
 
 /* One pose's real joints, 10 floats each. rule: 0 the limits of stance/base.h
@@ -266,7 +284,7 @@ static void visit(sv_ctx *c, stance_instance *inst) {
     sv_int(c, &inst->override_easing, -1, STANCE_EASE_LINEAR, "override easing");
     sv_float(c, &inst->override_blend, 0.0f, 60.0f, "override blend");
     sv_double(c, &inst->time, 0.0, 1e15, "time");
-    sv_floats(c, inst->root_delta, 4, -SV_BIG, SV_BIG, "root motion");
+    sv_root(c, inst->root_delta, SV_BIG, "root motion");
     {
         stance_transform *r = &inst->world_root;
         float v[10];
@@ -375,12 +393,12 @@ static void visit(sv_ctx *c, stance_instance *inst) {
  * would need an instance, so the sizes are summed here the same way. */
 static size_t body_bytes(const stance_graph *g, int history_all) {
     const int J = g->skeleton->joint_count;
-    size_t w = 9 + 2 + 4 + 10;                     /* instance fields, time (2 words), root motion and yaw, world root */
+    size_t w = 9 + 2 + 7 + 10;                     /* instance fields, time (2 words), root motion and turn, world root */
     w += 2 * (size_t)g->param_count;
     size_t poses = 2, recs = 0;
     for (int m = 0; m < g->machine_count; m++) {
         const int h = history_all || g->machines[m].history;
-        w += 2 * (4 + 2 + 4) + 17 + 4 * (size_t)g->machines[m].clip_cap; /* 2 plays, switch and request, cursors */
+        w += 2 * (4 + 2 + 7) + 17 + 4 * (size_t)g->machines[m].clip_cap; /* 2 plays, switch and request, cursors */
         poses += h ? 3 : 1;
         recs += (size_t)h;
     }

@@ -64,6 +64,12 @@
  *         (unknown flags), so a file with it fails cleanly there; files
  *         without it read as before.
  *
+ *   CLIP  any version, dense or compressed, flag bit 4 (value 16, root
+ *         rotation, issue 25; never with bits 1 or 3): after root_values,
+ *         f32 root_rotation[4 root_key_count] (x y z w per key, the root's
+ *         orientation relative to the clip's frame). Readers before it
+ *         refuse the bit; files without it read as before.
+ *
  *   GRPH  (optional, last) a compiled graph: see src/core/load/asset_graph.c,
  *         which owns that section; this file only finds it and hands it over
  *

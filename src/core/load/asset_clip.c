@@ -24,8 +24,9 @@ stance_status st_asset_load_clip(reader *r, const stance_skeleton *sk, const sta
     uint32_t flags = r_u32(r);
     float root_speed = r_f32(r);
     uint32_t K = r_u32(r);
-    if (r->bad || (flags & ~(FLAG_SLERP | FLAG_ROOT_JOINT0 | FLAG_ROOT_YAW | (version >= 3 ? FLAG_PACKED : 0u))) ||
-        ((flags & FLAG_ROOT_YAW) && (flags & FLAG_ROOT_JOINT0)))
+    if (r->bad || (flags & ~(FLAG_SLERP | FLAG_ROOT_JOINT0 | FLAG_ROOT_YAW | FLAG_ROOT_ROT | (version >= 3 ? FLAG_PACKED : 0u))) ||
+        ((flags & (FLAG_ROOT_YAW | FLAG_ROOT_ROT)) && (flags & FLAG_ROOT_JOINT0)) ||
+        ((flags & FLAG_ROOT_YAW) && (flags & FLAG_ROOT_ROT)))
         return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': bad header or unknown flags", index, name);
     if (K < 1 || K > STANCE_MAX_KEYS || (!(flags & FLAG_PACKED) && r_left(r) / 4 < K))
         return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': key count %u is not in 1..%d or larger than the section",
@@ -163,14 +164,16 @@ stance_status st_asset_load_clip(reader *r, const stance_skeleton *sk, const sta
         }
         r_f32n(r, root, 4 * (size_t)root_n);
     }
-    float *yaw = NULL;
-    if ((flags & FLAG_ROOT_YAW) && root_n > 0) {
-        yaw = r_left(r) / 4 >= root_n ? scratch_alloc(&s, sizeof(float) * (size_t)root_n) : NULL;
+    float *yaw = NULL; /* FLAG_ROOT_YAW: root_n yaws; FLAG_ROOT_ROT: root_n quaternions */
+    const size_t tw = (flags & FLAG_ROOT_ROT) ? 4u : 1u;
+    if ((flags & (FLAG_ROOT_YAW | FLAG_ROOT_ROT)) && root_n > 0) {
+        yaw = r_left(r) / 4 / tw >= root_n ? scratch_alloc(&s, sizeof(float) * tw * (size_t)root_n) : NULL;
         if (!yaw) {
-            st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': the root yaw is missing or could not be allocated", index, name);
+            st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': the root %s is missing or could not be allocated", index, name,
+                         tw == 1 ? "yaw" : "rotation");
             goto done;
         }
-        r_f32n(r, yaw, (size_t)root_n);
+        r_f32n(r, yaw, tw * (size_t)root_n);
     }
     if (r->bad || r_left(r) != 0) {
         st = st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': section size does not match its content", index, name);
@@ -193,7 +196,8 @@ stance_status st_asset_load_clip(reader *r, const stance_skeleton *sk, const sta
         d.root_key_count = (int)root_n;
         d.root_times = root;
         d.root_values = root ? root + root_n : NULL;
-        d.root_yaw = yaw;
+        if (flags & FLAG_ROOT_ROT) d.root_rotation = yaw;
+        else d.root_yaw = yaw;
     }
     d.root_speed = root_speed;
     if (!st_finite(duration) || !(duration > 0.0f)) {

@@ -5,10 +5,11 @@
 #include "core/load/asset_internal.h"
 
 /* Events then the root path (both encodings end with them), and with
- * FLAG_ROOT_YAW the path's yaws (yaw NULL: the flag is not set). */
+ * FLAG_ROOT_YAW the path's yaws (turn_width 1), with FLAG_ROOT_ROT its
+ * rotations (turn_width 4; turn NULL: neither flag is set). */
 stance_status st_asset_read_events_root(reader *r, scratch *s, int index, const char *name, stance_event_desc *events,
                                       char (*event_names)[STANCE_EVENT_NAME], uint32_t *event_count, uint32_t *root_n,
-                                      float **root, float **yaw, stance_error *err) {
+                                      float **root, float **turn, int turn_width, stance_error *err) {
     *event_count = r_u32(r);
     if (r->bad || *event_count > STANCE_MAX_EVENTS || r_left(r) / 6 < *event_count)
         return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': event count %u is not in 0..%d or larger than the section",
@@ -28,11 +29,13 @@ stance_status st_asset_read_events_root(reader *r, scratch *s, int index, const 
             return st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation of the root path failed", index, name);
         r_f32n(r, *root, 4 * (size_t)*root_n);
     }
-    if (yaw && *root_n > 0) {
-        if (r_left(r) / 4 < *root_n) return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': the root yaw is missing", index, name);
-        if (!(*yaw = scratch_alloc(s, sizeof(float) * (size_t)*root_n)))
-            return st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation of the root yaw failed", index, name);
-        r_f32n(r, *yaw, (size_t)*root_n);
+    if (turn && *root_n > 0) {
+        const char *what = turn_width == 1 ? "yaw" : "rotation";
+        if (r_left(r) / 4 / (size_t)turn_width < *root_n)
+            return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': the root %s is missing", index, name, what);
+        if (!(*turn = scratch_alloc(s, sizeof(float) * (size_t)turn_width * (size_t)*root_n)))
+            return st_fail(err, STANCE_ERR_MEMORY, "clip %d '%s': allocation of the root %s failed", index, name, what);
+        r_f32n(r, *turn, (size_t)turn_width * (size_t)*root_n);
     }
     if (r->bad || r_left(r) != 0)
         return st_fail(err, STANCE_ERR_FORMAT, "clip %d '%s': section size does not match its content", index, name);

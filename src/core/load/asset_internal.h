@@ -101,6 +101,7 @@ static inline void scratch_release(scratch *s) {
 #define FLAG_ROOT_JOINT0 2u
 #define FLAG_PACKED 4u
 #define FLAG_ROOT_YAW 8u /* the root path has yaw: root_n f32 after its values (stance 0.x issue 25; readers before refuse the bit) */
+#define FLAG_ROOT_ROT 16u /* the root path has full rotation: root_n x 4 f32 (x y z w) after its values (issue 25; never with 2 or 8) */
 /* MESH flags: uvs present. */
 #define MESH_UVS 1u
 
@@ -115,7 +116,7 @@ stance_status st_asset_load_clip(reader *r, const stance_skeleton *sk, const sta
  * compressed encoding (asset_packed.c; K already checked). */
 stance_status st_asset_read_events_root(reader *r, scratch *s, int index, const char *name, stance_event_desc *events,
                                         char (*event_names)[STANCE_EVENT_NAME], uint32_t *event_count, uint32_t *root_n,
-                                        float **root, float **yaw, stance_error *err);
+                                        float **root, float **turn, int turn_width, stance_error *err);
 stance_status st_asset_load_packed_clip(reader *r, const stance_skeleton *sk, const stance_allocator *al, int index,
                                         const char *name, float duration, uint32_t flags, float root_speed, uint32_t K, uint32_t version,
                                         stance_clip **out, stance_error *err);

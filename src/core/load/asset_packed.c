@@ -110,7 +110,7 @@ stance_status st_asset_load_packed_clip(reader *r, const stance_skeleton *sk, co
         uint32_t event_count = 0, root_n = 0;
         float *root = NULL, *yaw = NULL;
         st = st_asset_read_events_root(r, &s, index, name, events, event_names, &event_count, &root_n, &root,
-                                       (flags & FLAG_ROOT_YAW) ? &yaw : NULL, err);
+                                       (flags & (FLAG_ROOT_YAW | FLAG_ROOT_ROT)) ? &yaw : NULL, (flags & FLAG_ROOT_ROT) ? 4 : 1, err);
         if (st) goto done;
         st_packed_desc d;
         memset(&d, 0, sizeof d);
@@ -119,7 +119,9 @@ stance_status st_asset_load_packed_clip(reader *r, const stance_skeleton *sk, co
         d.track_count = (int)n, d.tracks = tracks;
         d.event_count = (int)event_count, d.events = events;
         d.root_key_count = (int)root_n, d.root_times = root, d.root_values = root ? root + root_n : NULL;
-        d.root_from_joint0 = (flags & FLAG_ROOT_JOINT0) != 0, d.root_speed = root_speed, d.root_yaw = yaw;
+        d.root_from_joint0 = (flags & FLAG_ROOT_JOINT0) != 0, d.root_speed = root_speed;
+        if (flags & FLAG_ROOT_ROT) d.root_rotation = yaw; /* (yaw holds what the flag says) */
+        else d.root_yaw = yaw;
         if (version < 4 && root_n == 0) d.root_from_joint0 = 0; /* v3: the path is always explicit */
         d.max_error = max_error, d.vertex_distance = vdist;
         st = st_clip_create_packed(&d, sk, al, out, err);
