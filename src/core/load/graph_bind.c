@@ -255,7 +255,7 @@ static stance_status bind_notes(binder *b, const unsigned char *p, size_t size) 
         if (clip >= (uint32_t)b->clip_count || e > STANCE_MAX_EVENTS || w > STANCE_MAX_WINDOWS)
             FAIL("graph: notes %u: clip %u (of %d), %u events (at most %d) or %u windows (at most %d)", (unsigned)i,
                  (unsigned)clip, b->clip_count, (unsigned)e, STANCE_MAX_EVENTS, (unsigned)w, STANCE_MAX_WINDOWS);
-        const size_t need = (size_t)e * (STANCE_EVENT_NAME + 16 + STANCE_PAYLOAD_STRING_MAX + 1) + (size_t)w * (STANCE_EVENT_NAME + 12);
+        const size_t need = (size_t)e * (STANCE_EVENT_NAME + 20 + STANCE_PAYLOAD_STRING_MAX + 1) + (size_t)w * (STANCE_EVENT_NAME + 12);
         if (need > r_left(&r)) FAIL("graph: notes %u: its %u events and %u windows go beyond the section", (unsigned)i,
                                     (unsigned)e, (unsigned)w);
         r.p += need;
