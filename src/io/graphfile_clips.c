@@ -39,7 +39,7 @@ static stance_status read_payload(ctx *c, const jobj *ev, stance_event_payload *
     json_t *v = json_object_get(ev->v, "payload");
     if (!v) return STANCE_OK;
     jpath p = {ev->at, "payload", -1};
-    jobj o = {v, &p, "a payload (its types: \"int\", \"float\", \"string\")"};
+    jobj o = {v, &p, "a payload"};
     stance_status s;
     if ((s = gf_want_object(c, v, &p, "a payload")) || (s = gf_check_keys(c, &o, keys))) return s;
     json_t *iv = json_object_get(v, "int"), *fv = json_object_get(v, "float"), *sv = json_object_get(v, "string");

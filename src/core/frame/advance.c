@@ -161,15 +161,15 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
                 if (np >= c->duration) np = 0.0f;
             } else {
                 ST_CLIP_ADVANCE(c, p->pos, step, !s->once, &np, NULL, 0, NULL, &wraps);
+                /* a clock summed frame by frame may stop a hair short of the end */
+                const float eps = 1e-5f * (c->duration > 1.0f ? c->duration : 1.0f);
+                if (s->once && rate > 0.0f && np >= c->duration - eps) np = c->duration;
                 /* the events and windows it crosses, from where it was (notes.c) */
-                if (s->meta >= 0) nt_advance(inst, m, p != &inst->machines[m].cur, s->meta, 1.0f, p->pos, step, !s->once, dt);
+                if (s->meta >= 0) nt_advance_clip(inst, m, p != &inst->machines[m].cur, s->meta, p->pos, np, wraps, step, !s->once, dt);
             }
             if (root) ST_CLIP_ROOT_MOTION(c, p->pos, dt * rate, !s->once, p->root);
             p->pos = np;
             p->loops += wraps;
-            /* a clock summed frame by frame may stop a hair short of the end */
-            const float eps = 1e-5f * (c->duration > 1.0f ? c->duration : 1.0f);
-            if (s->once && rate > 0.0f && np >= c->duration - eps) np = p->pos = c->duration;
             if (s->once && ((rate >= 0.0f && np >= c->duration) || (rate < 0.0f && np <= 0.0f))) {
                 p->finished = 1;
                 if (p == &inst->machines[m].cur && inst->machines[m].win_open) nt_close(inst, m, STANCE_WINDOW_FINISHED);
@@ -199,20 +199,12 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
             if (e[i].clip->root_yaw) p->root[3] += w[i] * r[3]; /* r[3] is written for a yaw path only */
         }
         if (!p->finished) {
-            if (e[dom].meta >= 0) { /* the dominant entry's events and windows (the phase moves on below) */
-                const float d = e[dom].clip->duration;
-                nt_advance(inst, m, p != &inst->machines[m].cur, e[dom].meta, w[dom], p->pos * d, dphase * d, !s->once, dt);
-            } else if (inst->machines[m].win_open && p == &inst->machines[m].cur) {
-                nt_close(inst, m, STANCE_WINDOW_INTERRUPTED); /* the dominant clip has no windows now */
-            }
+            const float pos0 = p->pos;
+            const int loops0 = p->loops;
             double ph = (double)p->pos + dphase;
+            int done = 0;
             if (s->once) {
-                if (ph >= 1.0) {
-                    ph = 1.0;
-                    p->finished = 1;
-                    if (p == &inst->machines[m].cur && inst->machines[m].win_open) nt_close(inst, m, STANCE_WINDOW_FINISHED);
-                    emit(inst, STANCE_EVENT_CLIP_FINISHED, layer, m, p->state, -1, s->name);
-                }
+                if (ph >= 1.0) ph = 1.0, done = 1;
                 if (ph < 0.0) ph = 0.0;
             } else {
                 if (!ST_FAST || !(ph > 0.0 && ph < 1.0)) { /* inside the cycle: floor is 0 and ph stays as it is */
@@ -223,6 +215,16 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
                 }
             }
             p->pos = (float)ph;
+            if (e[dom].meta >= 0) /* the dominant entry's events and windows, over the phase's step */
+                nt_advance_phase(inst, m, p != &inst->machines[m].cur, e[dom].meta, w[dom], pos0, p->pos, p->loops - loops0,
+                                 dphase, !s->once, dt);
+            else if (inst->machines[m].win_open && p == &inst->machines[m].cur)
+                nt_close(inst, m, STANCE_WINDOW_INTERRUPTED); /* the dominant clip has no windows now */
+            if (done) {
+                p->finished = 1;
+                if (p == &inst->machines[m].cur && inst->machines[m].win_open) nt_close(inst, m, STANCE_WINDOW_FINISHED);
+                emit(inst, STANCE_EVENT_CLIP_FINISHED, layer, m, p->state, -1, s->name);
+            }
         }
     }
 }
@@ -569,7 +571,7 @@ static inline int advance_plain(const stance_instance *inst, int m, g_play *p, f
     if (s->type != STANCE_MOTION_CLIP) return 0;
     const stance_clip *c = s->clip;
     if (!p->finished) {
-        if (s->once || c->event_count != 0) return 0;
+        if (s->once || s->meta >= 0) return 0;
         const float step = dt * state_rate(inst, s);
         if (!(step >= 0.0f && p->pos >= 0.0f && p->pos < c->duration && (double)p->pos + (double)step < (double)c->duration))
             return 0;

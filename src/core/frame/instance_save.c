@@ -123,7 +123,7 @@ static double sv_double(sv_ctx *c, double *field, double lo, double hi, const ch
 
 static void sv_play(sv_ctx *c, g_play *p, const g_machine *gm) {
     sv_int(c, &p->state, gm->state_first, gm->state_first + gm->state_count - 1, "state");
-    sv_int(c, &p->loops, 0, SV_COUNT_MAX, "loops");
+    sv_int(c, &p->loops, -SV_COUNT_MAX, SV_COUNT_MAX, "loops"); /* negative after playing backwards */
     sv_int(c, &p->finished, 0, 1, "finished");
     sv_float(c, &p->pos, -SV_BIG, SV_BIG, "position");
     sv_double(c, &p->time, 0.0, 1e15, "state time");

@@ -107,8 +107,11 @@ static void cycle(nt_ctx *c, double t0, double t1, long long cy, int backward) {
     }
 }
 
-void nt_advance(stance_instance *inst, int m, int old, int meta, float entry_weight, float time, float step, int loop,
-                float dt) {
+/* The notes crossed over the unwrapped span t0 -> t1 (clip seconds, cycles
+ * cycles of D apart; t1 is where the next step starts, so consecutive steps
+ * partition the time and each point is crossed once). */
+static void advance_span(stance_instance *inst, int m, int old, int meta, float entry_weight, double t0, double t1,
+                         long long C, int backward, int loop, float dt) {
     const stance_graph *g = inst->graph;
     g_machine_rt *rt = &inst->machines[m];
     const g_play *p = old ? &rt->old : &rt->cur;
@@ -128,23 +131,6 @@ void nt_advance(stance_instance *inst, int m, int old, int meta, float entry_wei
             }
         }
     }
-    /* the unwrapped span, as stance_clip_advance computes it */
-    const double D = c.mt->clip->duration;
-    double t0 = time;
-    if (t0 < 0.0) t0 = 0.0;
-    if (loop && t0 >= D) t0 = fmod(t0, D);
-    if (!loop && t0 > D) t0 = D;
-    double t1 = t0 + (double)step;
-    long long C = 0;
-    if (!loop) {
-        t1 = t1 < 0.0 ? 0.0 : t1 > D ? D : t1;
-    } else if (!(t1 >= 0.0 && t1 < D)) {
-        double cd = floor(t1 / D);
-        if (cd > 1e9) cd = 1e9;
-        if (cd < -1e9) cd = -1e9;
-        C = (long long)cd;
-    }
-    const int backward = step < 0.0f;
     const long long span = backward ? -C : C;
     for (long long k = 0; k <= span; k++) {
         const long long cy = backward ? -k : k;
@@ -159,4 +145,21 @@ void nt_advance(stance_instance *inst, int m, int old, int meta, float entry_wei
         }
         cycle(&c, t0, t1, cy, backward);
     }
+}
+
+void nt_advance_clip(stance_instance *inst, int m, int old, int meta, float time, float new_time, int wraps, float step,
+                     int loop, float dt) {
+    const double D = inst->graph->metas[meta].clip->duration;
+    double t0 = time; /* where stance_clip_advance starts from */
+    if (t0 < 0.0) t0 = 0.0;
+    if (loop && t0 >= D) t0 = fmod(t0, D);
+    if (!loop && t0 > D) t0 = D;
+    advance_span(inst, m, old, meta, 1.0f, t0, (double)wraps * D + (double)new_time, wraps, step < 0.0f, loop, dt);
+}
+
+void nt_advance_phase(stance_instance *inst, int m, int old, int meta, float entry_weight, float phase, float new_phase,
+                      int wraps, float dphase, int loop, float dt) {
+    const double D = inst->graph->metas[meta].clip->duration;
+    advance_span(inst, m, old, meta, entry_weight, (double)phase * D, ((double)wraps + (double)new_phase) * D, wraps,
+                 dphase < 0.0f, loop, dt);
 }
