@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/base/internal.h"
 #include "core/frame/notes.h"
 #include "core/frame/transition.h"
 
@@ -58,15 +59,23 @@ typedef struct nt_ctx {
     const g_meta *mt;
     g_machine_rt *rt;
     int m, state, windows;  /* windows: this play's windows are tracked (the current play) */
-    float weight;
+    int old;
+    float weight;           /* < 0 until a note is crossed (then play_weight times entry_weight) */
+    float entry_weight, dt;
     long long fired;        /* crossings that would have been recorded (for skipped cycles) */
 } nt_ctx;
+
+/* the play's weight, computed when first needed (most steps cross nothing) */
+static float weight_of(nt_ctx *c) {
+    if (c->weight < 0.0f) c->weight = play_weight(c->inst, c->m, c->old, c->dt) * c->entry_weight;
+    return c->weight;
+}
 
 static void cross(nt_ctx *c, const g_note *n, int backward) {
     stance_instance *inst = c->inst;
     const stance_graph *g = inst->graph;
     if (n->kind == G_NOTE_EVENT) {
-        if (!(c->weight >= n->min_weight)) return;
+        if (!(weight_of(c) >= n->min_weight)) return;
         c->fired++;
         const int E = c->mt->clip->event_count;
         if (n->index < E) {
@@ -81,7 +90,7 @@ static void cross(nt_ctx *c, const g_note *n, int backward) {
     const unsigned bit = 1u << n->index;
     const int opens = (n->kind == G_NOTE_BEGIN) != backward;
     const char *name = g->windows[c->mt->win_first + n->index].name;
-    if (opens && !(c->rt->win_open & bit) && c->weight >= n->min_weight) {
+    if (opens && !(c->rt->win_open & bit) && weight_of(c) >= n->min_weight) {
         c->rt->win_open |= bit;
         c->fired++;
         nt_emit(inst, STANCE_EVENT_WINDOW_BEGIN, c->m, c->state, n->index, name, NULL, 0);
@@ -97,12 +106,17 @@ static void cycle(nt_ctx *c, double t0, double t1, long long cy, int backward) {
     const double D = c->mt->clip->duration;
     const g_note *notes = c->inst->graph->notes + c->mt->note_first;
     const int N = c->mt->note_count;
-    for (int k = 0; k < N; k++) {
+    for (int k = 0; k < N; k++) { /* sorted by time: past t1, no later one fires */
         const g_note *n = &notes[backward ? N - 1 - k : k];
         const double e = n->time, gt = (double)cy * D + e;
         int fire;
-        if (!backward) fire = e < D ? (gt >= t0 && gt < t1) : (gt > t0 && gt <= t1);
-        else fire = e > 0.0 ? (gt > t1 && gt <= t0) : (gt >= t1 && gt < t0);
+        if (!backward) {
+            if (gt > t1) break;
+            fire = e < D ? (gt >= t0 && gt < t1) : (gt > t0 && gt <= t1);
+        } else {
+            if (gt < t1) break;
+            fire = e > 0.0 ? (gt > t1 && gt <= t0) : (gt >= t1 && gt < t0);
+        }
         if (fire) cross(c, n, backward);
     }
 }
@@ -110,13 +124,12 @@ static void cycle(nt_ctx *c, double t0, double t1, long long cy, int backward) {
 /* The notes crossed over the unwrapped span t0 -> t1 (clip seconds, cycles
  * cycles of D apart; t1 is where the next step starts, so consecutive steps
  * partition the time and each point is crossed once). */
-static void advance_span(stance_instance *inst, int m, int old, int meta, float entry_weight, double t0, double t1,
-                         long long C, int backward, int loop, float dt) {
+static ST_NOINLINE void advance_span_all(stance_instance *inst, int m, int old, int meta, float entry_weight, double t0,
+                                         double t1, long long C, int backward, int loop, float dt) {
     const stance_graph *g = inst->graph;
     g_machine_rt *rt = &inst->machines[m];
     const g_play *p = old ? &rt->old : &rt->cur;
-    nt_ctx c = {inst, &g->metas[meta], rt, m, p->state, !old, 0.0f, 0};
-    c.weight = play_weight(inst, m, old, dt) * entry_weight;
+    nt_ctx c = {inst, &g->metas[meta], rt, m, p->state, !old, old, -1.0f, entry_weight, dt, 0};
     if (c.windows && rt->win_meta != meta) { /* another clip (a blend space's dominant one changed) */
         nt_close(inst, m, STANCE_WINDOW_INTERRUPTED);
         rt->win_meta = meta;
@@ -125,7 +138,7 @@ static void advance_span(stance_instance *inst, int m, int old, int meta, float 
         for (int k = 0; k < c.mt->win_count; k++) {
             const unsigned bit = 1u << k;
             const g_window *w = &g->windows[c.mt->win_first + k];
-            if ((c.mt->whole & bit) && !(rt->win_open & bit) && c.weight >= w->min_weight) {
+            if ((c.mt->whole & bit) && !(rt->win_open & bit) && weight_of(&c) >= w->min_weight) {
                 rt->win_open |= bit;
                 nt_emit(inst, STANCE_EVENT_WINDOW_BEGIN, m, c.state, k, w->name, NULL, 0);
             }
@@ -145,6 +158,24 @@ static void advance_span(stance_instance *inst, int m, int old, int meta, float 
         }
         cycle(&c, t0, t1, cy, backward);
     }
+}
+
+/* advance_span_all, after the common step's shortcut: forward inside one
+ * cycle with nothing to cross (no note in [t0, t1], the current play's
+ * windows of this clip and its whole-cycle ones open) returns at once. */
+ST_FORCEINLINE void advance_span(stance_instance *inst, int m, int old, int meta, float entry_weight, double t0, double t1,
+                                 long long C, int backward, int loop, float dt) {
+    const stance_graph *g = inst->graph;
+    const g_meta *mt = &g->metas[meta];
+    if (C == 0 && !backward) {
+        const g_machine_rt *rt = &inst->machines[m];
+        if (old || (rt->win_meta == meta && !(loop && (mt->whole & ~rt->win_open)))) {
+            const g_note *n = g->notes + mt->note_first, *end = n + mt->note_count;
+            while (n < end && (double)n->time < t0) n++;
+            if (n == end || (double)n->time > t1) return;
+        }
+    }
+    advance_span_all(inst, m, old, meta, entry_weight, t0, t1, C, backward, loop, dt);
 }
 
 void nt_advance_clip(stance_instance *inst, int m, int old, int meta, float time, float new_time, int wraps, float step,
