@@ -168,7 +168,9 @@ typedef struct stance_event_hit {
  * [0, duration); without, it clamps. Events are reported in playback order,
  * each once per crossing: forward an event at e fires when e lies in
  * [time, time + dt) (and e = duration fires on reaching the end of a clamped
- * clip); backward when e lies in (time + dt, time]. `hits` may be NULL;
+ * clip); backward when e lies in (time + dt, time]; time + dt here is where the
+ * next call starts (new_time, a float, unwrapped), so calls that chain
+ * new_time partition the time and fire each event exactly once. `hits` may be NULL;
  * at most hit_capacity are written, *hit_count gets how many were crossed
  * (more than capacity means some were dropped). *wraps counts loop wraps
  * (negative going back). Any output pointer may be NULL except new_time. */
