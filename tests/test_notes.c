@@ -234,68 +234,81 @@ static void test_playback_counts(void) {
     rig_free(&r);
 }
 
+/* A rig, its graph and an instance with layer 1 off. */
+typedef struct fixture {
+    rig r;
+    stance_graph *g;
+    stance_instance *inst;
+} fixture;
+
+static int fixture_open(fixture *fx) {
+    stance_error err;
+    memset(fx, 0, sizeof *fx);
+    rig_make(&fx->r);
+    fx->g = make_graph(&fx->r);
+    if (fx->g) CHECK_OK(stance_instance_create(fx->g, NULL, &fx->inst, &err));
+    if (fx->inst) stance_instance_set_layer_enabled(fx->inst, 1, 0, &err);
+    return fx->inst != NULL;
+}
+
+static void fixture_close(fixture *fx) {
+    stance_instance_destroy(fx->inst);
+    stance_graph_destroy(fx->g);
+    rig_free(&fx->r);
+}
+
+/* n updates of 1/60 s (a play of `state` before update play_at, -1 none):
+ * machine M's tallies from zero, its window ends by reason, its finishes. */
+static void run_frames(fixture *fx, int n, int play_at, int state, tally *t, int reasons[3], int *finished) {
+    stance_error err;
+    memset(t, 0, sizeof *t);
+    reasons[0] = reasons[1] = reasons[2] = 0, *finished = 0;
+    for (int f = 0; f < n; f++) {
+        if (f == play_at) CHECK_OK(stance_instance_play(fx->inst, state, STANCE_SWITCH_CUT, STANCE_EASE_LINEAR, 0.0f, &err));
+        CHECK_OK(stance_instance_update(fx->inst, 1.0f / 60.0f, TEST_WS_INST(fx->inst), &err));
+        tally_events(fx->inst, t, 0);
+        int k;
+        const stance_event *ev = stance_instance_events(fx->inst, &k, NULL);
+        for (int i = 0; i < k; i++) {
+            if (ev[i].machine != 0) continue;
+            *finished += ev[i].type == STANCE_EVENT_CLIP_FINISHED;
+            if (ev[i].type == STANCE_EVENT_WINDOW_END) reasons[ev[i].reason]++;
+        }
+    }
+}
+
 /* A once clip: each event once, its window begins and ends (finished) once;
- * a restart mid-clip (a play of the state itself) ends the window
+ * a restart mid-clip (a play of the state itself) ends the windows
  * (interrupted) and crosses everything again from 0. */
 static void test_once_and_restart(void) {
-    rig r;
-    rig_make(&r);
-    stance_graph *g = make_graph(&r);
-    stance_instance *inst = NULL;
+    fixture fx;
     stance_error err;
-    if (g) CHECK_OK(stance_instance_create(g, NULL, &inst, &err));
-    if (inst) {
-        stance_instance_set_layer_enabled(inst, 1, 0, &err);
-        const int once = stance_graph_find_state(g, "Once"), loop = stance_graph_find_state(g, "Loop");
-        CHECK_OK(stance_instance_play(inst, once, STANCE_SWITCH_CUT, STANCE_EASE_LINEAR, 0.0f, &err));
+    if (fixture_open(&fx)) {
+        const int once = stance_graph_find_state(fx.g, "Once"), loop = stance_graph_find_state(fx.g, "Loop");
         tally t;
-        memset(&t, 0, sizeof t);
-        int finished = 0, reasons[3] = {0, 0, 0};
-        for (int f = 0; f < 90; f++) {
-            CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, TEST_WS_INST(inst), &err));
-            tally_events(inst, &t, 0);
-            int n;
-            const stance_event *ev = stance_instance_events(inst, &n, NULL);
-            for (int i = 0; i < n; i++) {
-                finished += ev[i].type == STANCE_EVENT_CLIP_FINISHED;
-                if (ev[i].type == STANCE_EVENT_WINDOW_END && !strcmp(ev[i].name, "ow")) reasons[ev[i].reason]++;
-            }
-        }
+        int reasons[3], finished;
+        run_frames(&fx, 90, 0, once, &t, reasons, &finished);
         CHECK(t.marker[5] == 1 && t.marker[6] == 1 && finished == 1);
-        if (t.marker[5] != 1 || t.marker[6] != 1 || finished != 1)
-            fprintf(stderr, "  once: o1 %ld oend %ld finished %d\n", t.marker[5], t.marker[6], finished);
         CHECK(t.begin[3] == 1 && t.end[3] == 1 && reasons[STANCE_WINDOW_FINISHED] == 1);
         /* Loop for 0.5 s (frames 0..29: "w" opened at 0.4), then restarted: */
-        CHECK_OK(stance_instance_play(inst, loop, STANCE_SWITCH_CUT, STANCE_EASE_LINEAR, 0.0f, &err));
-        memset(&t, 0, sizeof t);
-        int interrupted = 0;
-        for (int f = 0; f < 30 + 50; f++) {
-            if (f == 30) CHECK_OK(stance_instance_play(inst, loop, STANCE_SWITCH_CUT, STANCE_EASE_LINEAR, 0.0f, &err));
-            CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, TEST_WS_INST(inst), &err));
-            tally_events(inst, &t, 0);
-            int n;
-            const stance_event *ev = stance_instance_events(inst, &n, NULL);
-            for (int i = 0; i < n; i++)
-                interrupted += ev[i].type == STANCE_EVENT_WINDOW_END && ev[i].reason == STANCE_WINDOW_INTERRUPTED;
-        }
+        CHECK_OK(stance_instance_play(fx.inst, loop, STANCE_SWITCH_CUT, STANCE_EASE_LINEAR, 0.0f, &err));
+        run_frames(&fx, 30 + 50, 30, loop, &t, reasons, &finished);
         const double T1 = 30.0 / 60.0, T2 = 50.0 / 60.0;
         CHECK(t.marker[0] == crossings(0.0, 1.0, T1) + crossings(0.0, 1.0, T2));
         CHECK(t.marker[1] == crossings(0.31, 1.0, T1) + crossings(0.31, 1.0, T2));
         CHECK(t.marker[2] == crossings(0.79, 1.0, T1) + crossings(0.79, 1.0, T2));
         CHECK(t.begin[0] == crossings(0.4, 1.0, T1) + crossings(0.4, 1.0, T2));
-        CHECK(t.end[0] == 1 + crossings(0.8, 1.0, T2)); /* interrupted once, then its own end */
-        CHECK(interrupted == 2);                         /* "w" and "all" at the restart */
+        CHECK(t.end[0] == 1 + crossings(0.8, 1.0, T2));      /* interrupted once, then its own end */
+        CHECK(reasons[STANCE_WINDOW_INTERRUPTED] == 2);      /* "w" and "all" at the restart */
         /* reset: the open windows end with reason reset, in the queue until the next update */
-        CHECK_OK(stance_instance_reset(inst, &err));
+        CHECK_OK(stance_instance_reset(fx.inst, &err));
         int n = 0;
-        const stance_event *ev = stance_instance_events(inst, &n, NULL);
+        const stance_event *ev = stance_instance_events(fx.inst, &n, NULL);
         int resets = 0;
         for (int i = 0; i < n; i++) resets += ev[i].type == STANCE_EVENT_WINDOW_END && ev[i].reason == STANCE_WINDOW_RESET;
         CHECK(resets == 1 + (t.begin[0] > t.end[0])); /* "all", and "w" if open */
     }
-    stance_instance_destroy(inst);
-    stance_graph_destroy(g);
-    rig_free(&r);
+    fixture_close(&fx);
 }
 
 /* The threshold: Loop -> Loop2 by a linear 1 s crossfade; "heavy" (min 0.5)
@@ -303,54 +316,31 @@ static void test_once_and_restart(void) {
  * (fired); "light" (min 0) fires. A blend space fires its dominant
  * entry's notes only, with weight = the entry's. */
 static void test_threshold_and_blend(void) {
-    rig r;
-    rig_make(&r);
-    stance_graph *g = make_graph(&r);
-    stance_instance *inst = NULL;
+    fixture fx;
     stance_error err;
-    if (g) CHECK_OK(stance_instance_create(g, NULL, &inst, &err));
-    if (inst) {
-        stance_instance_set_layer_enabled(inst, 1, 0, &err);
-        CHECK_OK(stance_instance_play(inst, stance_graph_find_state(g, "Loop2"), STANCE_SWITCH_CROSSFADE, STANCE_EASE_LINEAR, 1.0f,
-                                      &err));
+    if (fixture_open(&fx)) {
+        const stance_graph *g = fx.g;
+        CHECK_OK(stance_instance_play(fx.inst, stance_graph_find_state(g, "Loop2"), STANCE_SWITCH_CROSSFADE, STANCE_EASE_LINEAR,
+                                      1.0f, &err));
         tally t;
-        memset(&t, 0, sizeof t);
-        for (int f = 0; f < 50; f++) { /* 0.83 s: inside the blend */
-            CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, TEST_WS_INST(inst), &err));
-            tally_events(inst, &t, 0);
-        }
+        int reasons[3], finished;
+        run_frames(&fx, 50, -1, -1, &t, reasons, &finished); /* 0.83 s: inside the blend */
         CHECK(t.marker[3] == 1); /* light */
-        if (t.marker[3] != 1 || t.marker[4] != 1) fprintf(stderr, "  light %ld heavy %ld\n", t.marker[3], t.marker[4]);
         CHECK(t.marker[4] == 1); /* heavy at 0.7 only */
         /* the outgoing Loop (min 0 events) keeps firing while it fades: "a" at 0.31, "b" at 0.79 */
         CHECK(t.marker[1] == 1 && t.marker[2] == 1);
         /* the blend space: x 0.3 -> L dominant (its events), x 0.7 -> L2 (L's windows end, interrupted) */
-        CHECK_OK(stance_instance_play(inst, stance_graph_find_state(g, "Blend"), STANCE_SWITCH_CUT, STANCE_EASE_LINEAR, 0.0f, &err));
-        stance_instance_set_float_by_name(inst, "x", 0.3f, &err);
-        memset(&t, 0, sizeof t);
-        for (int f = 0; f < 60; f++) {
-            CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, TEST_WS_INST(inst), &err));
-            tally_events(inst, &t, 0);
-        }
+        stance_instance_set_float_by_name(fx.inst, "x", 0.3f, &err);
+        run_frames(&fx, 60, 0, stance_graph_find_state(g, "Blend"), &t, reasons, &finished);
         CHECK(t.marker[1] == 1 && t.marker[2] == 1 && t.marker[3] == 0);
         CHECK(t.begin[1] == 1 && t.end[1] == 0);
-        stance_instance_set_float_by_name(inst, "x", 0.7f, &err);
-        memset(&t, 0, sizeof t);
-        int interrupted = 0;
-        for (int f = 0; f < 60; f++) {
-            CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, TEST_WS_INST(inst), &err));
-            tally_events(inst, &t, 0);
-            int n;
-            const stance_event *ev = stance_instance_events(inst, &n, NULL);
-            for (int i = 0; i < n; i++) interrupted += ev[i].type == STANCE_EVENT_WINDOW_END && ev[i].reason == STANCE_WINDOW_INTERRUPTED;
-        }
-        CHECK(t.end[1] == 1 && interrupted >= 1);
+        stance_instance_set_float_by_name(fx.inst, "x", 0.7f, &err);
+        run_frames(&fx, 60, -1, -1, &t, reasons, &finished);
+        CHECK(t.end[1] == 1 && reasons[STANCE_WINDOW_INTERRUPTED] >= 1);
         CHECK(t.marker[1] == 0 && t.marker[3] == 1); /* L2's "light" (weight 0.7), not L's */
         CHECK(t.marker[4] == 2);                     /* "heavy" at 0.2 and 0.7: weight 0.7 >= 0.5 */
     }
-    stance_instance_destroy(inst);
-    stance_graph_destroy(g);
-    rig_free(&r);
+    fixture_close(&fx);
 }
 
 /* ---- windows in pairs under random interruptions ------------------------------------ */
