@@ -1,8 +1,8 @@
 // lab/lab.js - the animation lab's page script. It only reads controls,
 // calls the exported C functions of lab/*.c (Module._lab_*) and draws what
 // they return: the character in WebGL2 (lab_gl.js, skinning matrices from
-// stance_skin_matrices), the state machine (lab_graphview.js) and the
-// timelines on 2D canvases. Every pose, transition, jump, sliding and angle
+// stance_skin_matrices), the state machine (lab_graphview.js), the controls
+// of a file's graph (lab_controls.js) and the timelines (lab_timeline.js). Every pose, transition, jump, sliding and angle
 // figure is computed in C.
 'use strict';
 
@@ -10,9 +10,7 @@
   const DT = 1 / 60;
   const VIEW = { sm: 0, ly: 1, as: 2, cr: -1 };
   const CROWD = 100;
-  const STATE_COLOR = { Idle: '#9aa5b1', Move: '#4c8bf5', Jump: '#f59f00', Walk: '#4c8bf5', Run: '#2563eb' };
   const HISTORY_S = 6;
-  const SHORT_MODE = { crossfade: 'xfade', 'inertialize-simple': 'inert-s', inertialize: 'inert', deadblend: 'dead' };
 
   let L = null;            // Module
   let view = 'sm';
@@ -40,7 +38,10 @@
   let frames = 0;
   const frameWaiters = []; // resolved after the next frame is drawn and its readouts written
   const glState = { error: '', lost: 0, restored: 0 }; // WebGL2: why it could not start, context losses
-  const speedName = 'speed', jumpName = 'jump';
+  let ctrls = null;         // StanceControls.Controls of the file's graph (view 2)
+  let meshPref = null;     // the user's mesh / bones boxes while a file without a mesh shows its bones
+  let frameReq = false;    // frame the character on the next draw (a view's meshes were just uploaded)
+  let meshPts = null;      // the meshes' vertices as stored (bind space), at most about 4,000 of them
   let errorShown = false;
 
   const $ = (id) => document.getElementById(id);
@@ -184,7 +185,44 @@
     uploaded = v;
     if (v === VIEW.cr) crowdTriangles = L._lab_triangle_count(0);
     meshTop = -Infinity; // the meshes' top as stored (bind space): frames a head above the top joint
-    for (const m of meshes) for (let i = 1; i < m.positions.length; i += 3) meshTop = Math.max(meshTop, m.positions[i]);
+    let nv = 0;
+    for (const m of meshes) nv += m.positions.length / 3;
+    const every = Math.max(1, Math.ceil(nv / 4000));
+    meshPts = nv ? new Float32Array(3 * Math.ceil(nv / every) + 3 * meshes.length) : null;
+    let k = 0;
+    for (const m of meshes)
+      for (let i = 0; i < m.positions.length; i += 3) {
+        meshTop = Math.max(meshTop, m.positions[i + 1]);
+        if ((i / 3) % every === 0 && k + 3 <= meshPts.length) { meshPts[k++] = m.positions[i]; meshPts[k++] = m.positions[i + 1]; meshPts[k++] = m.positions[i + 2]; }
+      }
+    if (meshPts) meshPts = meshPts.subarray(0, k);
+    if (v !== VIEW.cr) { meshless(meshes.length === 0); frameReq = true; }
+  }
+
+  // A view without a mesh (a BVH, a skeleton-only file) shows its bones: the mesh box unticked and
+  // disabled, bones ticked; the user's choice comes back with the next view that has a mesh.
+  function meshless(none) {
+    const m = $('show-mesh'), b = $('show-bones');
+    if (none && !m.disabled) {
+      meshPref = { mesh: m.checked, bones: b.checked };
+      m.checked = false; m.disabled = true; b.checked = true;
+      m.parentElement.title = 'this file has no mesh: its bones are shown';
+    } else if (!none && m.disabled) {
+      m.disabled = false; m.parentElement.title = '';
+      if (meshPref) { m.checked = meshPref.mesh; b.checked = meshPref.bones; }
+      meshPref = null;
+    }
+  }
+
+  // The character's points in the world now: its joints, and its meshes' vertices as stored (the
+  // bind pose) moved by the root: a mesh reaches past the joints (a head above the top joint, ears)
+  function characterPoints(pts, r) {
+    const n = meshPts ? meshPts.length : 0, out = new Float32Array(pts.length + n);
+    out.set(pts);
+    for (let i = 0; i < n; i += 3) {
+      out[pts.length + i] = meshPts[i] + r[0]; out[pts.length + i + 1] = meshPts[i + 1] + r[1]; out[pts.length + i + 2] = meshPts[i + 2] + r[2];
+    }
+    return out;
   }
 
   function activeView() { return view === 'as' ? (assetLoaded ? asView : -2) : VIEW[view]; }
@@ -218,7 +256,7 @@
       drawGraph(-1);
       return;
     }
-    if (uploaded !== v) { uploadMeshes(v); gfx.cam.dist = v === VIEW.cr ? 16 : 0; if (v === VIEW.cr) gfx.cam.pitch = 0.45; }
+    if (uploaded !== v) { uploadMeshes(v); gfx.cam.dist = v === VIEW.cr ? 16 : 0; if (v === VIEW.cr) gfx.cam.pitch = 0.45; else gfx.cam.pitch = 0.25; }
     const showBones = $('show-bones').checked, showMesh = $('show-mesh').checked;
     if (v === VIEW.cr) {
       const n = L._lab_crowd_count(), J = L._lab_crowd_joints();
@@ -248,6 +286,11 @@
     const tall = Math.max(s.height, Math.min(2 * s.height, meshTop - s.ground));
     const target = [r[0] + pose.x[0] + s.centre[0], s.ground + tall * 0.5 + (r[1] > 0 ? r[1] : 0), r[2] + pose.z[0] + s.centre[1]];
     const lines = boneLines(v, pose);
+    if (frameReq) { // on load: the camera frames the character, its height about 60 % of the view's
+      frameReq = false;
+      framed = { points: characterPoints(lines.pts, r), target };
+      gfx.fit(target, framed.points, FRAME_FILL, 0.9);
+    }
     let extra = null;
     if (v === VIEW.ly) { // the authored upper-arm direction from the output's shoulder
       const n = s.n, arm = L._lab_ly_arm(), el = L._lab_ly_elbow();
@@ -264,11 +307,16 @@
     // the 2D panels at most 30 times a second (each costs a few ms on a software renderer)
     if (++panelFrame % 2 && !paused) return;
     const t = $('timeline');
-    if (v === VIEW.sm) drawStateTimeline(t);
-    else if (v === VIEW.ly) drawLayerTimeline(t);
+    if (v === VIEW.sm) {
+      StanceTimeline.drawState(t, { hist: smHist, time: smTime, switches, historyS: HISTORY_S, dt: DT,
+        stateName: (i) => str(L._lab_state_name(0, i)), state: L._lab_sm_state(), from: L._lab_sm_from(),
+        progress: L._lab_sm_progress(), clips: L._lab_clips_sampled(0) });
+    } else if (v === VIEW.ly) StanceTimeline.drawLayers(t, { hist: lyHist, time: lyTime, historyS: HISTORY_S, dt: DT });
     drawGraph(v);
   }
   let panelFrame = 0, graphBlank = false;
+  const FRAME_FILL = 0.6;
+  let framed = null; // what the camera framed last: { points, target }
 
   function drawGraph(v) {
     const c = $('graph');
@@ -350,133 +398,6 @@
     frame: nextFrame,
   };
   let sampleWhole = false;
-  // ---- the state band, the jumps, the current transition ---------------------
-
-  function niceScale(m) {
-    for (const s of [1, 2, 5, 10, 20, 50, 100, 200]) if (m <= s) return s;
-    return Math.ceil(m / 100) * 100;
-  }
-
-  function hatch(ctx, x, y, w, h) {
-    ctx.save();
-    ctx.beginPath(); ctx.rect(x, y, w, h); ctx.clip();
-    ctx.strokeStyle = 'rgba(0,0,0,0.45)'; ctx.lineWidth = 1.5;
-    for (let k = Math.floor(x / 6) * 6 - h; k < x + w; k += 6) { ctx.beginPath(); ctx.moveTo(k, y + h); ctx.lineTo(k + h, y); ctx.stroke(); }
-    ctx.restore();
-  }
-
-  function drawStateTimeline(c) {
-    const ctx = c.getContext('2d');
-    ctx.clearRect(0, 0, c.width, c.height);
-    ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, c.width, c.height);
-    const left = 50, right = 660, top = 18, barH = 80, bandY = top + barH + 10, bandH = 24;
-    const tx = (t) => left + (right - left) * (1 - (smTime - t) / HISTORY_S);
-    ctx.font = '12px sans-serif'; ctx.fillStyle = '#1f2328';
-    ctx.fillText('jump at each switch (cm) and the state playing, last ' + HISTORY_S + ' s', left, 12);
-    // state band: runs of one state; hatched where a transition is running
-    let i = 0;
-    while (i < smHist.length) {
-      let k = i;
-      while (k + 1 < smHist.length && smHist[k + 1].state === smHist[i].state) k++;
-      const x0 = tx(smHist[i].t - DT), x1 = tx(smHist[k].t);
-      ctx.fillStyle = STATE_COLOR[str(L._lab_state_name(0, smHist[i].state))] || '#6c757d';
-      ctx.fillRect(x0, bandY, x1 - x0 + 0.5, bandH);
-      i = k + 1;
-    }
-    i = 0;
-    while (i < smHist.length) {
-      if (smHist[i].from < 0) { i++; continue; }
-      let k = i;
-      while (k + 1 < smHist.length && smHist[k + 1].from >= 0) k++;
-      hatch(ctx, tx(smHist[i].t - DT), bandY, tx(smHist[k].t) - tx(smHist[i].t - DT), bandH);
-      i = k + 1;
-    }
-    ctx.strokeStyle = '#8a949e'; ctx.strokeRect(left, bandY, right - left, bandH);
-    // jump bars
-    let m = 1;
-    for (const h of smHist) if (h.jump > m) m = h.jump;
-    const sc = niceScale(m);
-    ctx.strokeStyle = '#cfd6dd'; ctx.beginPath(); ctx.moveTo(left, top + barH); ctx.lineTo(right, top + barH); ctx.stroke();
-    ctx.fillStyle = '#57606a'; ctx.font = '10px sans-serif'; ctx.textAlign = 'right';
-    ctx.fillText(sc + ' cm', left - 4, top + 8); ctx.fillText('0', left - 4, top + barH);
-    ctx.textAlign = 'center';
-    for (const h of smHist) {
-      if (h.jump < 0) continue;
-      const bh = Math.max(1.5, barH * Math.min(1, h.jump / sc)), x = tx(h.t);
-      ctx.fillStyle = '#d62828'; ctx.fillRect(x - 3, top + barH - bh, 6, bh);
-      ctx.fillText(h.jump.toFixed(1), x, top + barH - bh - 3);
-    }
-    // time axis
-    ctx.fillStyle = '#57606a'; ctx.textAlign = 'center';
-    for (let s = 0; s <= HISTORY_S; s++) ctx.fillText(s === 0 ? 'now' : '-' + s + ' s', tx(smTime - s), bandY + bandH + 13);
-    // legend
-    let lx = left;
-    ctx.textAlign = 'left'; ctx.font = '11px sans-serif';
-    for (const n of ['Idle', 'Move', 'Jump']) {
-      ctx.fillStyle = STATE_COLOR[n]; ctx.fillRect(lx, c.height - 24, 12, 12);
-      ctx.fillStyle = '#1f2328'; ctx.fillText(n, lx + 16, c.height - 14); lx += 62;
-    }
-    hatch(ctx, lx, c.height - 24, 12, 12); ctx.strokeStyle = '#8a949e'; ctx.strokeRect(lx, c.height - 24, 12, 12);
-    ctx.fillStyle = '#1f2328'; ctx.fillText('transition', lx + 16, c.height - 14); lx += 80;
-    // current transition and its progress; clips sampled
-    const from = L._lab_sm_from(), prog = L._lab_sm_progress(), clips = L._lab_clips_sampled(0);
-    const stName = str(L._lab_state_name(0, L._lab_sm_state()));
-    ctx.fillText(from >= 0 ? str(L._lab_state_name(0, from)) + ' \u2192 ' + stName : stName + ' (no transition)', lx, c.height - 14);
-    ctx.strokeStyle = '#8a949e'; ctx.strokeRect(lx + 130, c.height - 24, 100, 12);
-    if (from >= 0) { ctx.fillStyle = '#4c8bf5'; ctx.fillRect(lx + 130, c.height - 24, 100 * prog, 12); }
-    lx += 245;
-    ctx.fillStyle = '#1f2328'; ctx.fillText('clips', lx, c.height - 14);
-    for (let k = 0; k < clips; k++) { ctx.fillStyle = '#6d28d9'; ctx.fillRect(lx + 34 + k * 15, c.height - 24, 12, 12); }
-    // the last switches as a bar chart
-    const bx = 690, bw = c.width - bx - 10;
-    ctx.fillStyle = '#1f2328'; ctx.font = '12px sans-serif';
-    ctx.fillText('last switches (jump, cm)', bx, 12);
-    let mm = 1;
-    for (const s of switches) mm = Math.max(mm, s.cm);
-    const bs = niceScale(mm);
-    ctx.font = '10px sans-serif';
-    switches.forEach((s, k) => {
-      const y = 22 + k * 17;
-      ctx.fillStyle = '#f0f3f6'; ctx.fillRect(bx + 110, y, bw - 150, 12);
-      ctx.fillStyle = '#d62828'; ctx.fillRect(bx + 110, y, Math.max(1, (bw - 150) * s.cm / bs), 12);
-      ctx.fillStyle = '#1f2328'; ctx.textAlign = 'left';
-      ctx.fillText(s.name.replace('->', '\u2192') + ' ' + (SHORT_MODE[s.mode] || s.mode), bx, y + 10);
-      ctx.textAlign = 'right'; ctx.fillText(s.cm.toFixed(2), c.width - 10, y + 10);
-    });
-    ctx.textAlign = 'left';
-  }
-
-  // ---- layers: arm angle and planted feet over time ---------------------------
-
-  function drawLayerTimeline(c) {
-    const ctx = c.getContext('2d');
-    ctx.clearRect(0, 0, c.width, c.height);
-    ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, c.width, c.height);
-    const left = 50, right = c.width - 20, top = 22, h = 110;
-    const tx = (t) => left + (right - left) * (1 - (lyTime - t) / HISTORY_S);
-    let m = 5;
-    for (const p of lyHist) m = Math.max(m, p.angle);
-    const sc = niceScale(m);
-    ctx.font = '12px sans-serif'; ctx.fillStyle = '#1f2328';
-    ctx.fillText('right upper arm: angle to the wave as authored (degrees), last ' + HISTORY_S + ' s', left, 14);
-    ctx.strokeStyle = '#cfd6dd'; ctx.strokeRect(left, top, right - left, h);
-    ctx.fillStyle = '#57606a'; ctx.font = '10px sans-serif'; ctx.textAlign = 'right';
-    ctx.fillText(sc + '\u00b0', left - 4, top + 8); ctx.fillText('0\u00b0', left - 4, top + h);
-    ctx.strokeStyle = '#dc2626'; ctx.lineWidth = 2; ctx.beginPath();
-    lyHist.forEach((p, k) => { const x = tx(p.t), y = top + h - h * Math.min(1, p.angle / sc); if (k) ctx.lineTo(x, y); else ctx.moveTo(x, y); });
-    ctx.stroke(); ctx.lineWidth = 1;
-    // planted strips
-    const names = ['left foot planted', 'right foot planted'];
-    for (let f = 0; f < 2; f++) {
-      const y = top + h + 12 + f * 16;
-      ctx.fillStyle = '#f0f3f6'; ctx.fillRect(left, y, right - left, 11);
-      ctx.fillStyle = '#22c55e';
-      for (const p of lyHist) if (p.planted[f]) ctx.fillRect(tx(p.t - DT), y, (right - left) / (HISTORY_S * 60) + 0.6, 11);
-      ctx.fillStyle = '#57606a'; ctx.textAlign = 'right'; ctx.fillText(f ? 'R' : 'L', left - 4, y + 9);
-      ctx.textAlign = 'left'; ctx.fillText(names[f], left + 4, y + 9);
-    }
-  }
-
   // ---- readouts ----------------------------------------------------------------
 
   function fmtJump(v) { return v < 0 ? '-' : v.toFixed(2) + ' cm'; }
@@ -507,8 +428,8 @@
       $('arm-max').textContent = L._lab_ly_arm_angle_max().toFixed(2) + '\u00b0';
       $('ly-state').textContent = lyState >= 0 ? str(L._lab_state_name(1, lyState)) : '-';
     } else if (view === 'as' && assetLoaded) {
-      $('as-time').textContent = asView === 2 ? L._lab_time(2).toFixed(2) + ' s (graph)' : L._lab_asset_clip_time().toFixed(2) + ' s';
-      $('as-state').textContent = asView === 2 ? str(L._lab_base_state(2)) : '-';
+      $('as-time').textContent = asView === 2 ? L._lab_time(2).toFixed(2) + ' s' : L._lab_asset_clip_time().toFixed(2) + ' s';
+      $('as-state').textContent = str(L._lab_base_state(asView)) || '-';
     } else if (view === 'cr' && crowdOpen) {
       // four times a second: the figures are 1 s averages or jitter by the timer's step, and each
       // change of the panel's text costs a layout, a paint and a composite of the page
@@ -630,24 +551,26 @@
     }
   }
 
-  // the graph panel: speed / jump if the graph has them, the switch, a slider per layer above the base
+  // the graph panel: a control per parameter (lab_controls.js), the switch, a slider per layer above the base
   function assetGraphUi() {
     const kind = L._lab_asset_graph_kind();
     delete graphs[2];
     if (uploaded === 2) uploaded = null;
     $('as-graph').classList.toggle('hidden', kind === 0);
-    $('as-kind').textContent = kind === 1 ? 'the file\'s compiled graph' : kind === 2 ? 'the lesson\'s graph on clips matched by name' : 'none (map idle and walk or run below)';
-    if (kind === 0) { asView = 3; }
+    $('as-kind').textContent = kind === 1 ? 'the file\'s compiled graph' : kind === 2 ? 'the lesson\'s, on clips matched by name' : 'none (map idle and walk or run below)';
+    if (kind === 0) { asView = 3; ctrls = null; $('as-params').textContent = ''; }
     else {
       loadSkeleton(2);
       const d = JSON.parse(str(L._lab_graph_json(2)));
       graphs[2] = d;
-      $('as-speed-row').classList.toggle('hidden', !d.params.some((p) => p.name === 'speed'));
-      $('as-jump-row').classList.toggle('hidden', !d.params.some((p) => p.name === 'jump'));
-      const h = skel[2].height;
-      $('as-speed').max = String(Math.max(1, Math.round(h * 3 * 10) / 10)); // about 3 heights a second
-      $('as-speed').step = String(Math.max(0.01, Math.round(h * 0.02 * 100) / 100));
-      $('as-speed').value = '0'; $('as-speed-val').textContent = '0.00';
+      // keys where the user bound none: the first float on the arrows, the first trigger on space
+      const defaults = {}, ff = d.params.find((p) => p.type === 'float'), ft = d.params.find((p) => p.type === 'trigger');
+      if (ff) defaults[ff.name] = { down: 'ArrowDown', up: 'ArrowUp' };
+      if (ft) defaults[ft.name] = { fire: 'Space' };
+      ctrls = new StanceControls.Controls($('as-params'), d.params, (i, value) => {
+        if (L._lab_param_set(2, i, value) < 0) { cErr('parameter ' + d.params[i].name); return; }
+        if (asView !== 2) { asView = 2; $('as-view').textContent = 'running the graph'; } // a control drives the graph
+      }, defaults);
       const box = $('as-layers');
       box.textContent = '';
       d.layers.forEach((l, i) => {
@@ -682,7 +605,6 @@
     }
     $('as-view').textContent = asView === 2 ? 'running the graph' : 'playing one clip';
   }
-  function assetParam(name) { return graphs[2] ? graphs[2].params.findIndex((p) => p.name === name) : -1; }
   function applyAssetSwitch() {
     if (L._lab_asset_graph_kind() === 0) return;
     const mode = Number($('as-mode').value);
@@ -767,12 +689,6 @@
       asView = 3; $('as-view').textContent = 'playing one clip';
     });
     $('as-run-graph').addEventListener('click', () => { if (L._lab_asset_graph_kind()) { asView = 2; $('as-view').textContent = 'running the graph'; } });
-    $('as-speed').addEventListener('input', () => {
-      const p = assetParam(speedName);
-      $('as-speed-val').textContent = Number($('as-speed').value).toFixed(2);
-      if (p >= 0 && L._lab_param_set(2, p, Number($('as-speed').value)) < 0) cErr('speed');
-    });
-    $('as-jump').addEventListener('click', () => { const p = assetParam(jumpName); if (p >= 0 && L._lab_param_set(2, p, 1) < 0) cErr('jump'); });
     $('as-mode').addEventListener('input', applyAssetSwitch);
     $('cr-full').addEventListener('input', () => { uploaded = null; });
     for (const b of document.querySelectorAll('button[data-example]')) b.addEventListener('click', () => loadExample(b.dataset.example));
@@ -784,6 +700,15 @@
       if (f) { setView('as'); loadFile(f); }
     });
     document.addEventListener('keydown', (e) => {
+      // a file's graph: the keys bound to its parameters (and a key box waiting for its key)
+      if (view === 'as' && ctrls) { // (a bound key while one clip plays runs the graph again, as its control does)
+        const binding = !!ctrls.listening;
+        if (ctrls.key(e)) {
+          e.preventDefault();
+          if (binding && e.target && e.target.classList && e.target.classList.contains('key')) e.target.blur(); // no click on its keyup
+        }
+        return;
+      }
       // a focused control keeps its own keys (the speed slider's arrows move it anyway)
       if (view !== 'sm' || e.target.tagName === 'SELECT' || e.target.tagName === 'INPUT') return;
       const k = e.key;
@@ -793,6 +718,7 @@
       else return;
       e.preventDefault();
     });
+    document.addEventListener('pointerdown', (e) => { if (ctrls) ctrls.cancel(e.target); });
     document.addEventListener('keyup', (e) => { if (view === 'sm' && e.key === ' ') e.preventDefault(); });
   }
 

@@ -167,8 +167,40 @@ static int asset_graph_open(void) {
     return 0;
 }
 
+/* State i of the clips' machine is named by clip i: its name cut to fit a
+ * state name (63 bytes, at a UTF-8 character's start), "clip i" when it has
+ * none, with " #i" (then " #i-2", " #i-3", ...) added while an earlier state
+ * has the name. The tries are bounded: a name still taken then makes
+ * stance_graph_create refuse the machine with its message. */
+static void clip_state_name(stance_clip *const *clips, int i, char (*names)[64], size_t size) {
+    char base[64];
+    const char *src = clips[i]->name;
+    size_t n = src ? strlen(src) : 0;
+    if (n >= size) {
+        n = size - 1;
+        while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80) n--; /* not inside a character */
+    }
+    if (n) memcpy(base, src, n), base[n] = 0;
+    else snprintf(base, sizeof base, "clip %d", i);
+    for (int r = 0; r <= i + 1; r++) {
+        char tag[24] = "";
+        if (r == 1) snprintf(tag, sizeof tag, " #%d", i);
+        else if (r > 1) snprintf(tag, sizeof tag, " #%d-%d", i, r);
+        size_t t = strlen(tag), keep = strlen(base);
+        if (keep + t >= size) {
+            keep = size - 1 - t;
+            while (keep > 0 && ((unsigned char)base[keep] & 0xC0) == 0x80) keep--;
+        }
+        memcpy(names[i], base, keep);
+        memcpy(names[i] + keep, tag, t + 1);
+        int taken = 0;
+        for (int k = 0; k < i && !taken; k++) taken = !strcmp(names[k], names[i]);
+        if (!taken) return;
+    }
+}
+
 /* Loads the bytes in the buffer. View 3 plays its clips one at a time (one
- * state per clip, up to 256, switched by the int parameter "clip" with a
+ * state per clip, named by its clip, up to 256, switched by the int parameter "clip" with a
  * 0.2 s crossfade); view 2 runs its graph (lab_asset_graph_kind). Returns the
  * clip count, or -1 (lab_error says why). */
 LAB_API int lab_asset_load(void) {
@@ -179,12 +211,12 @@ LAB_API int lab_asset_load(void) {
     if (stance_asset_load_memory(as.bytes, as.size, NULL, &a, &err)) return lab_fail("%s", err.message);
     if (a.clip_count < 1) { stance_asset_destroy(&a); return lab_fail("asset: the file has no clips"); }
     int n = a.clip_count < LAB_ASSET_STATES ? a.clip_count : LAB_ASSET_STATES;
-    static char names[LAB_ASSET_STATES][16];
+    static char names[LAB_ASSET_STATES][64];
     static stance_state_desc states[LAB_ASSET_STATES];
     static stance_condition_desc conds[LAB_ASSET_STATES];
     static stance_transition_desc trans[LAB_ASSET_STATES];
     for (int i = 0; i < n; i++) {
-        snprintf(names[i], sizeof names[i], "clip%d", i);
+        clip_state_name(a.clips, i, names, sizeof names[i]);
         states[i] = (stance_state_desc){.name = names[i], .clip = a.clips[i]};
         conds[i] = (stance_condition_desc){.param = "clip", .op = STANCE_CMP_EQ, .value = (float)i};
         trans[i] = (stance_transition_desc){.from = "*", .to = names[i], .condition_count = 1, .conditions = &conds[i],

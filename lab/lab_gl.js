@@ -314,6 +314,37 @@ window.StanceGL = (function () {
     }
   };
 
+  // The camera's distance for a character (its points in the world) to stand `fill` of the view's
+  // height tall and at most `wide` of its width, seen from the camera's yaw and pitch at `target`:
+  // the points projected, the distance scaled by the share they fill over the share wanted, a few
+  // times (the share goes as one over the distance once the character is small beside it).
+  Renderer.prototype.fit = function (target, pts, fill, wide) {
+    const c = this.canvas, cam = this.cam, fov = 0.8;
+    let lo = Infinity, hi = -Infinity;
+    for (let i = 1; i < pts.length; i += 3) { lo = Math.min(lo, pts[i]); hi = Math.max(hi, pts[i]); }
+    let dist = Math.max(1e-3, hi - lo) / (fill * 2 * Math.tan(fov / 2));
+    for (let it = 0; it < 10; it++) {
+      const eye = [target[0] + dist * Math.cos(cam.pitch) * Math.sin(cam.yaw), target[1] + dist * Math.sin(cam.pitch),
+        target[2] + dist * Math.cos(cam.pitch) * Math.cos(cam.yaw)];
+      const m = mul(perspective(fov, c.width / c.height, dist * 0.01, dist * 100), lookAt(eye, target, [0, 1, 0]));
+      let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity, behind = false;
+      for (let i = 0; i < pts.length && !behind; i += 3) {
+        const x = pts[i], y = pts[i + 1], z = pts[i + 2];
+        const w = m[3] * x + m[7] * y + m[11] * z + m[15];
+        if (w <= dist * 0.01) { behind = true; break; }
+        const sx = (m[0] * x + m[4] * y + m[8] * z + m[12]) / w, sy = (m[1] * x + m[5] * y + m[9] * z + m[13]) / w;
+        x0 = Math.min(x0, sx); x1 = Math.max(x1, sx); y0 = Math.min(y0, sy); y1 = Math.max(y1, sy);
+      }
+      if (behind) { dist *= 2; continue; }
+      const k = Math.max((y1 - y0) / 2 / fill, (x1 - x0) / 2 / wide); // NDC spans 2
+      if (!(k > 0)) break;
+      dist *= k;
+      if (Math.abs(k - 1) < 1e-3) break;
+    }
+    cam.dist = dist;
+    return dist;
+  };
+
   // screen box (pixels, top-left origin) of world points
   Renderer.prototype.project = function (pts) {
     const m = this.viewProj, c = this.canvas;

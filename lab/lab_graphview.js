@@ -3,7 +3,8 @@
 // labelled with their conditions (read from the graph through
 // stance/graph_query.h, lab_graph_json), the current state highlighted, a
 // running transition's progress as a dot along its arrow; the parameters'
-// values and the layers with their weights on the right.
+// values and the layers with their weights on the right. "Any state" is not
+// a state: a dashed white box, its arrows dashed, never highlighted.
 'use strict';
 
 window.StanceGraphView = (function () {
@@ -21,11 +22,23 @@ window.StanceGraphView = (function () {
       pos[s] = [cx + rx * Math.cos(a) * (n === 2 ? 1 : 1), cy - ry * Math.sin(a)];
     });
     if (n === 3) { pos[ids[0]] = [cx - rx * 0.85, cy + ry * 0.55]; pos[ids[1]] = [cx + rx * 0.85, cy + ry * 0.55]; pos[ids[2]] = [cx, cy - ry * 0.85]; }
+    if (n > 8) { // many states (a file's clips, one state each): rows, below the any-state box
+      const cols = Math.max(1, Math.floor((w - 16) / (BW + 12))), rows = Math.ceil(n / cols);
+      const top = hasAny ? BH + 22 : 10, rowH = Math.max(BH + 4, (h - 26 - top) / rows);
+      ids.forEach((s, i) => { pos[s] = [8 + BW / 2 + (i % cols) * (BW + 12), top + BH / 2 + Math.floor(i / cols) * rowH]; });
+    }
     if (hasAny) pos[-1] = [BW / 2 + 8, BH / 2 + 6];
     return pos;
   }
 
   const BW = 96, BH = 30;
+  // a name cut with an ellipsis to fit w pixels (clip-named states can be long)
+  function fit(ctx, text, w) {
+    if (ctx.measureText(text).width <= w) return text;
+    let n = text.length;
+    while (n > 1 && ctx.measureText(text.slice(0, n) + '\u2026').width > w) n--;
+    return text.slice(0, n) + '\u2026';
+  }
   function edgePoint(p, q) { // where the segment p->q leaves p's box
     const dx = q[0] - p[0], dy = q[1] - p[1];
     const k = Math.min(Math.abs(BW / 2 / (dx || 1e-9)), Math.abs(BH / 2 / (dy || 1e-9)));
@@ -44,6 +57,7 @@ window.StanceGraphView = (function () {
     ctx.fillText('machine ' + desc.machines[machine].name + ' (base layer)', 8, H - 8);
     // transitions: pairs in both directions are offset sideways
     const trans = desc.transitions.filter((t) => t.machine === machine);
+    const many = desc.machines[machine].count > 8; // rows of states: only a running any-state arrow is drawn
     const seen = {};
     let running = null;
     for (const t of trans) {
@@ -57,8 +71,11 @@ window.StanceGraphView = (function () {
       const nx = -dy / l * off, ny = dx / l * off;
       const p = edgePoint([a[0] + nx, a[1] + ny], [b[0] + nx, b[1] + ny]), q = edgePoint([b[0] + nx, b[1] + ny], [a[0] + nx, a[1] + ny]);
       const active = from >= 0 && t.to === cur && (t.from === from || t.from < 0);
+      if (many && t.from < 0 && !active) continue;
       ctx.strokeStyle = active ? '#f59f00' : '#8a949e'; ctx.fillStyle = ctx.strokeStyle; ctx.lineWidth = active ? 3 : 1.5;
+      ctx.setLineDash(t.from < 0 && !active ? [5, 4] : []);
       ctx.beginPath(); ctx.moveTo(p[0], p[1]); ctx.lineTo(q[0], q[1]); ctx.stroke();
+      ctx.setLineDash([]);
       const ang = Math.atan2(q[1] - p[1], q[0] - p[0]);
       ctx.beginPath(); ctx.moveTo(q[0], q[1]);
       ctx.lineTo(q[0] - 9 * Math.cos(ang - 0.4), q[1] - 9 * Math.sin(ang - 0.4));
@@ -76,18 +93,23 @@ window.StanceGraphView = (function () {
       void back;
     }
     // states
-    const names = [];
+    const names = [], styles = {};
     for (const k of Object.keys(pos)) {
       const s = Number(k), p = pos[k];
       const name = s < 0 ? 'Any state' : desc.states[s].name;
       if (s >= 0) names.push(name);
-      const on = s === cur, src = s === from;
-      ctx.fillStyle = on ? '#f59f00' : src ? '#fde68a' : s < 0 ? '#e5e7eb' : '#dbeafe';
-      ctx.strokeStyle = on ? '#9a6700' : '#4b5563'; ctx.lineWidth = on ? 2.5 : 1.2;
-      ctx.beginPath(); ctx.roundRect(p[0] - BW / 2, p[1] - BH / 2, BW, BH, 6); ctx.fill(); ctx.stroke();
-      ctx.fillStyle = '#111827'; ctx.font = (on ? 'bold ' : '') + '12px sans-serif'; ctx.textAlign = 'center';
-      ctx.fillText(name, p[0], p[1] + 1);
-      if (s >= 0) { ctx.font = '9px sans-serif'; ctx.fillStyle = '#57606a'; ctx.fillText(desc.states[s].motion, p[0], p[1] + 12); }
+      const any = s < 0, on = !any && s === cur, src = !any && s === from;
+      // states: filled (current orange, the transition's source pale yellow, else blue); any state: dashed, white
+      const st = any ? { fill: '#ffffff', stroke: '#6b7280', dash: true }
+        : { fill: on ? '#f59f00' : src ? '#fde68a' : '#dbeafe', stroke: on ? '#9a6700' : '#4b5563', dash: false };
+      styles[name] = st;
+      ctx.fillStyle = st.fill; ctx.strokeStyle = st.stroke; ctx.lineWidth = on ? 2.5 : 1.2;
+      ctx.setLineDash(st.dash ? [4, 3] : []);
+      ctx.beginPath(); ctx.roundRect(p[0] - BW / 2, p[1] - BH / 2, BW, BH, any ? BH / 2 : 6); ctx.fill(); ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.fillStyle = any ? '#6b7280' : '#111827'; ctx.font = (on ? 'bold ' : any ? 'italic ' : '') + '12px sans-serif'; ctx.textAlign = 'center';
+      ctx.fillText(fit(ctx, name, BW - 8), p[0], p[1] + (any ? 4 : 1));
+      if (!any) { ctx.font = '9px sans-serif'; ctx.fillStyle = '#57606a'; ctx.fillText(desc.states[s].motion, p[0], p[1] + 12); }
     }
     // parameters and layers
     const px = GW + 10;
@@ -99,7 +121,8 @@ window.StanceGraphView = (function () {
       const v = live[k++];
       ctx.fillStyle = '#57606a'; ctx.fillText(p.name + ' (' + p.type + ')', px, y);
       ctx.fillStyle = '#111827'; ctx.textAlign = 'right';
-      ctx.fillText(p.type === 'float' ? v.toFixed(2) : String(Math.round(v)), W - 10, y); ctx.textAlign = 'left';
+      ctx.fillText(p.type === 'float' ? v.toFixed(2) : p.type === 'bool' ? (v ? 'true' : 'false') : String(Math.round(v)), W - 10, y);
+      ctx.textAlign = 'left';
       y += 16;
     }
     y += 8; ctx.font = 'bold 12px sans-serif'; ctx.fillStyle = '#1f2328'; ctx.fillText('layers', px, y); y += 16;
@@ -120,7 +143,7 @@ window.StanceGraphView = (function () {
       void i;
     });
     void labels;
-    return { states: names, current: cur >= 0 ? desc.states[cur].name : '', transition: running ? desc.states[running.from < 0 ? from : running.from].name + '->' + desc.states[running.to].name : 'none', progress: running ? running.progress : 0, layers: layerW };
+    return { styles, states: names, current: cur >= 0 ? desc.states[cur].name : '', transition: running ? desc.states[running.from < 0 ? from : running.from].name + '->' + desc.states[running.to].name : 'none', progress: running ? running.progress : 0, layers: layerW };
   }
 
   return { draw };

@@ -78,10 +78,38 @@ static void put_name(const char *s) {
     put("\"");
 }
 
+/* The values the graph compares parameter p with (a condition's value, and
+ * value -/+ its hysteresis) and the positions of blend space entries on p's
+ * axis, comma-separated: what the lab's slider ranges are made from. */
+static void put_uses(const stance_graph *g, int p) {
+    int n = 0;
+    for (int t = 0; t < stance_graph_transition_count(g); t++) {
+        stance_transition_info ti;
+        if (stance_graph_transition(g, t, &ti, NULL)) continue;
+        for (int c = 0; c < ti.condition_count; c++) {
+            stance_condition_info ci;
+            if (stance_graph_condition(g, t, c, &ci, NULL) || ci.param != p) continue;
+            if (ci.op == STANCE_CMP_TRUE || ci.op == STANCE_CMP_FALSE) continue;
+            put("%s%.9g", n++ ? "," : "", (double)ci.value);
+            if (ci.hysteresis > 0.0f) put(",%.9g,%.9g", (double)(ci.value - ci.hysteresis), (double)(ci.value + ci.hysteresis));
+        }
+    }
+    for (int s = 0; s < stance_graph_state_count(g); s++) {
+        stance_blend_info bi;
+        if (stance_graph_blend_space(g, s, &bi, NULL) || (bi.param_x != p && bi.param_y != p)) continue;
+        for (int e = 0; e < bi.entry_count; e++) {
+            float at[2];
+            if (stance_graph_blend_entry(g, s, e, at, NULL)) continue;
+            if (bi.param_x == p) put("%s%.9g", n++ ? "," : "", (double)at[0]);
+            if (bi.param_y == p) put("%s%.9g", n++ ? "," : "", (double)at[1]);
+        }
+    }
+}
+
 static const char *const motion_names[] = {"clip", "blend1d", "blend2d", "machine"};
 static const char *const exit_names[] = {"none", "normalized", "end"};
 
-/* {params:[{name,type}], machines:[{name,first,count,entry,layer}],
+/* {params:[{name,type,value (now),uses:[values the graph compares it with or places blend entries at]}], machines:[{name,first,count,entry,layer}],
  *  states:[{name,machine,motion}], transitions:[{machine,from,to,blend,mode,exit,conds:"..."}],
  *  layers:[{name,machine,mode}]} */
 LAB_API const char *lab_graph_json(int view) {
@@ -94,7 +122,10 @@ LAB_API const char *lab_graph_json(int view) {
     for (int p = 0; p < stance_graph_param_count(g); p++) {
         put("%s{\"name\":", p ? "," : "");
         put_name(stance_graph_param_name(g, p));
-        put(",\"type\":\"%s\"}", ptypes[stance_graph_param_type(g, p) & 3]);
+        put(",\"type\":\"%s\",\"value\":%.9g,\"uses\":[", ptypes[stance_graph_param_type(g, p) & 3],
+            (double)stance_instance_param(v->inst, p));
+        put_uses(g, p);
+        put("]}");
     }
     put("],\"machines\":[");
     for (int m = 0; m < stance_graph_machine_count(g); m++) {

@@ -126,10 +126,11 @@ def q_from_euler_zxy(z, x, y):
 
 # ---- the gait ------------------------------------------------------------
 class Gait:
-    def __init__(self, speed, cycle, duty, lift, pelvis, turn_deg=0.0, mismatch=0.0, bob=0.015):
+    def __init__(self, speed, cycle, duty, lift, pelvis, turn_deg=0.0, mismatch=0.0, bob=0.015, drift=0.0):
         self.v, self.T, self.duty, self.lift, self.pelvis = speed, cycle, duty, lift, pelvis
         self.w = math.radians(turn_deg) / cycle  # yaw rate, rad/s
         self.mismatch, self.bob = mismatch, bob
+        self.drift = drift  # a planted foot's slide forward, metres per metre the hips travel (0: still)
 
     def heading(self, t): return self.w * t
 
@@ -152,15 +153,25 @@ class Gait:
         lat = qrot(qyaw(h), (HIP_W * side, 0.0, 0.0))
         return (hx + lat[0], ANKLE_H, hz + lat[2])
 
+    def planted(self, side, t_mid, t):
+        """Where a planted foot is at time t of the stance centred at t_mid: on its spot, or with
+        drift sliding forward along the heading at drift x the hips' speed (through the spot at t_mid)."""
+        p = self.spot(side, t_mid)
+        if self.drift == 0.0:
+            return p
+        d = qrot(qyaw(self.heading(t_mid)), (0.0, 0.0, self.drift * self.v * (t - t_mid)))
+        return add(p, d)
+
     def foot(self, side, t):
         phase0 = 0.0 if side > 0 else 0.5
         u = (t / self.T - phase0) % 1.0
         c = math.floor(t / self.T - phase0)  # the cycle index of this stance
         st = (c + phase0) * self.T  # stance start
+        half = self.duty * self.T / 2
         if u < self.duty:
-            return self.spot(side, st + self.duty * self.T / 2), 1
-        a = self.spot(side, st + self.duty * self.T / 2)
-        b = self.spot(side, st + self.T + self.duty * self.T / 2)
+            return self.planted(side, st + half, t), 1
+        a = self.planted(side, st + half, st + 2 * half)  # where the stance ended
+        b = self.planted(side, st + self.T + half, st + self.T)  # where the next one starts
         s = (u - self.duty) / (1 - self.duty)
         e = 0.5 - 0.5 * math.cos(math.pi * s)
         p = add(a, mul(sub(b, a), e))
@@ -394,6 +405,9 @@ GAITS = {
     "walk": dict(speed=1.2, cycle=1.1, duty=0.6, lift=0.08, pelvis=0.85, mismatch=0.004),
     "run": dict(speed=3.0, cycle=0.7, duty=0.35, lift=0.15, pelvis=0.80),
     "jog_turn": dict(speed=2.0, cycle=0.8, duty=0.45, lift=0.12, pelvis=0.82, turn_deg=20.0),
+    # the walk with planted feet that slide forward 3 cm per metre the hips travel (as a badly
+    # cleaned capture or a speed-scaled cycle does): locking must mend it, not merely keep it
+    "walk_drift": dict(speed=1.2, cycle=1.1, duty=0.6, lift=0.08, pelvis=0.85, drift=0.03),
 }
 FILES = [
     ("walk_cm.bvh", "walk", "bvh", 100.0), ("walk_m.bvh", "walk", "bvh", 1.0),
@@ -404,6 +418,8 @@ FILES = [
     # an Unreal-style rig: the travel in a `root` bone above the hips (under a static Armature node in glTF and Collada)
     ("walk_root.gltf", "walk", "gltf", False, dict(kind="root")), ("walk_root.dae", "walk", "dae", 1.0, dict(kind="root")),
     ("walk_root.bvh", "walk", "bvh", 1.0, dict(kind="root")),
+    ("walk_drift.bvh", "walk_drift", "bvh", 100.0), ("walk_drift.gltf", "walk_drift", "gltf", False),
+    ("walk_drift.dae", "walk_drift", "dae", 1.0),
 ]
 
 

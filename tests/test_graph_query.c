@@ -86,7 +86,57 @@ static void test_transitions_read_back(void) {
     stance_builtin_destroy(&b);
 }
 
+/* Blend spaces: their parameters and entry positions as described (a 2D
+ * space's y, a 1D space's y 0 and param_y -1); a clip state is refused. */
+static void test_blend_spaces_read_back(void) {
+    stance_error err = {0};
+    stance_builtin b;
+    CHECK_OK(stance_builtin_create(NULL, &b, &err));
+    const stance_clip *idle = stance_builtin_clip(&b, "idle"), *walk = stance_builtin_clip(&b, "walk");
+    const stance_clip *run = stance_builtin_clip(&b, "run");
+    const stance_param_desc params[] = {{"turn", STANCE_PARAM_FLOAT, 0, 0}, {"velocity", STANCE_PARAM_FLOAT, 0, 0},
+                                        {"side", STANCE_PARAM_FLOAT, 0, 0}};
+    const stance_blend_entry_desc e1[] = {{idle, 0.0f, 0}, {walk, 1.25f, 0}, {run, 3.5f, 0}};
+    const stance_blend_entry_desc e2[] = {{idle, 0.0f, 0.0f}, {walk, 1.5f, -0.75f}, {run, 4.0f, 0.5f}};
+    const stance_state_desc states[] = {
+        {.name = "Still", .clip = idle},
+        {.name = "Move", .type = STANCE_MOTION_BLEND1D, .entry_count = 3, .entries = e1, .param_x = "velocity"},
+        {.name = "Strafe", .type = STANCE_MOTION_BLEND2D, .entry_count = 3, .entries = e2, .param_x = "velocity",
+         .param_y = "side"},
+    };
+    const stance_machine_desc m = {.name = "M", .state_count = 3, .states = states};
+    stance_graph_desc gd = {.skeleton = b.skeleton, .param_count = 3, .params = params, .machine_count = 1, .machines = &m};
+    stance_graph *g = NULL;
+    CHECK_OK(stance_graph_create(&gd, NULL, &g, &err));
+    if (!g) { stance_builtin_destroy(&b); return; }
+    stance_blend_info bi;
+    float at[2];
+    CHECK_OK(stance_graph_blend_space(g, 1, &bi, NULL));
+    CHECK(bi.param_x == 1 && bi.param_y == -1 && bi.entry_count == 3);
+    CHECK_OK(stance_graph_blend_entry(g, 1, 1, at, NULL));
+    CHECK(at[0] == 1.25f && at[1] == 0.0f);
+    CHECK_OK(stance_graph_blend_entry(g, 1, 2, at, NULL));
+    CHECK(at[0] == 3.5f);
+    CHECK_OK(stance_graph_blend_space(g, 2, &bi, NULL));
+    CHECK(bi.param_x == 1 && bi.param_y == 2 && bi.entry_count == 3);
+    CHECK_OK(stance_graph_blend_entry(g, 2, 1, at, NULL));
+    CHECK(at[0] == 1.5f && at[1] == -0.75f);
+    /* bad input */
+    CHECK_STATUS(stance_graph_blend_space(g, 0, &bi, &err), STANCE_ERR_ARGUMENT); /* a clip state */
+    CHECK(strstr(err.message, "not a blend space") != NULL);
+    CHECK_STATUS(stance_graph_blend_space(g, 3, &bi, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_graph_blend_space(NULL, 1, &bi, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_graph_blend_space(g, 1, NULL, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_graph_blend_entry(g, 1, 3, at, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_graph_blend_entry(g, 1, -1, at, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_graph_blend_entry(g, 1, 0, NULL, NULL), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_graph_blend_entry(g, 0, 0, at, NULL), STANCE_ERR_ARGUMENT);
+    stance_graph_destroy(g);
+    stance_builtin_destroy(&b);
+}
+
 int main(void) {
     RUN(test_transitions_read_back);
+    RUN(test_blend_spaces_read_back);
     return check_summary();
 }

@@ -35,7 +35,8 @@ static int usage(FILE *f, int status) {
                "             vertices, in cm (default 0.01; 0 = exact, bit-identical keys; a .stance\n"
                "             FILE is copied as stored unless this is given)\n"
                "  --vertex-cm CM  distance of the virtual vertices from each joint (default 3)\n"
-               "  --unit-cm CM    centimetres per model unit (default 100: metres)\n"
+               "  --unit-cm CM    centimetres per model unit (default: the file's; metres, and\n"
+               "                  for BVH, which has none, found from the rest pose's size)\n"
                "  --root-motion M  none (default): clips as in the file; hips: the pelvis' horizontal\n"
                "             travel becomes each clip's root path and the clip plays in place (the pelvis\n"
                "             keeps its height and its motion relative to the path); root: the root bone's\n"
@@ -60,7 +61,7 @@ int cmd_import(int argc, char **argv) {
     float scale = 1.0f, tol_u = 0.0f, tol_r = 0.0f;
     int strict = 0;
     size_t max_memory = 0;
-    double error_cm = 0.01, vertex_cm = 3.0, unit_cm = 100.0;
+    double error_cm = 0.01, vertex_cm = 3.0, unit_cm = 0.0; /* unit 0: the file's (stance_import_unit_cm) */
     int error_given = 0, root_motion = STANCE_ROOT_NONE;
     const char *root_joint = NULL;
     int root_yaw = 0;
@@ -162,6 +163,16 @@ int cmd_import(int argc, char **argv) {
     size_t got = probe ? fread(magic, 1, sizeof magic, probe) : 0;
     if (probe) fclose(probe);
     if (!error_given && stance_asset_is_native(magic, got)) error_cm = 0.0;
+    char unit_how[160] = "";
+    if (error_cm > 0.0 && unit_cm == 0.0) {
+        float u = 0.0f;
+        if (stance_import_unit_cm(in, &asset, &u, unit_how, sizeof unit_how, &err)) {
+            print_error(err.message);
+            stance_asset_destroy(&asset);
+            return 1;
+        }
+        unit_cm = u;
+    }
     if (error_cm > 0.0) {
         stance_compress_settings cs = {(float)(error_cm / unit_cm), (float)(vertex_cm / unit_cm),
                                        max_memory ? max_memory : STANCE_IMPORT_DEFAULT_MEMORY};
@@ -180,6 +191,7 @@ int cmd_import(int argc, char **argv) {
     }
     stance_import_warnings_print(&warnings, "stance: warning: ", stderr);
     printf("%s: %d joints, %d clips -> %s\n", in, asset.skeleton->joint_count, asset.clip_count, out);
+    if (strstr(unit_how, "BVH")) printf("  error bounds in cm with a model unit of %s\n", unit_how);
     stance_asset_destroy(&asset);
     return 0;
 }

@@ -7,17 +7,21 @@
 #include <string.h>
 
 #include "commands.h"
+#include "io/scenario_script.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
 #include "tool_graph.h"
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: stance scenario [--graph FILE] [--asset FILE] [--mode MODE|all] [--blend-time S]\n"
+    fprintf(f, "usage: stance scenario [--graph FILE] [--asset FILE] [--script FILE] [--mode MODE|all] [--blend-time S]\n"
                "                       [--easing smoothstep|linear] [--json] [--svg OUT.svg]\n"
                "Runs the lesson's 13.5 s script at 60 Hz and reports, per switch mode, the worst joint\n"
                "jump at a switch (cm), when and on which transition, and the most clips sampled in a frame.\n"
                "Modes: cut, frozen, crossfade, inertialize-simple, inertialize, deadblend (default: all).\n"
-               "Without --graph it uses the built-in character and its lesson graph.\n");
+               "Without --graph it uses the built-in character and its lesson graph.\n"
+               "--script FILE: your own parameter changes over time in place of the lesson's (which drives\n"
+               "'speed' and 'jump'), for any graph: {\"duration\": S, \"changes\": [{\"t\": S, \"set\":\n"
+               "{\"param\": value, ...}}, {\"t\": S, \"trigger\": \"name\"}]} (docs/graph-format.md, Scripts).\n");
 }
 
 static const char *state_color(const char *name) {
@@ -28,9 +32,9 @@ static const char *state_color(const char *name) {
 }
 
 static void write_svg(FILE *f, const stance_graph *g, const char *graph_name, int count,
-                      const stance_scenario_result *res, stance_scenario_frame (*frames)[STANCE_SCENARIO_FRAMES]) {
+                      const stance_scenario_result *res, const stance_scenario_frame *all_frames, int nframes) {
     const double W = 1000, left = 190, right = 20, top = 80, row_h = 125, band_h = 26, bar_max_h = 60;
-    const double plot_w = W - left - right, H = top + row_h * count + 60, T = 13.5;
+    const double plot_w = W - left - right, H = top + row_h * count + 60, T = nframes / 60.0;
     double max_jump = 1.0;
     for (int m = 0; m < count; m++)
         if (res[m].worst_jump_cm > max_jump) max_jump = res[m].worst_jump_cm;
@@ -82,32 +86,32 @@ static void write_svg(FILE *f, const stance_graph *g, const char *graph_name, in
         fprintf(f, "<text x='%.0f' y='%.0f' text-anchor='end' font-size='10' fill='#555'>0</text>\n", left - 4, y0 + bar_max_h);
         fprintf(f, "<line x1='%.0f' y1='%.0f' x2='%.0f' y2='%.0f' stroke='#eee'/>\n", left, y0 + bar_max_h, W - right, y0 + bar_max_h);
         /* state band: runs of the same state */
-        const stance_scenario_frame *fr = frames[m];
+        const stance_scenario_frame *fr = all_frames + (size_t)m * (size_t)nframes;
         int start = 0;
-        for (int i = 1; i <= STANCE_SCENARIO_FRAMES; i++) {
-            if (i < STANCE_SCENARIO_FRAMES && fr[i].state == fr[start].state) continue;
+        for (int i = 1; i <= nframes; i++) {
+            if (i < nframes && fr[i].state == fr[start].state) continue;
             double x0 = left + plot_w * (fr[start].time - 1.0 / 60) / T, x1 = left + plot_w * fr[i - 1].time / T;
             fprintf(f, "<rect x='%.1f' y='%.0f' width='%.1f' height='%.0f' fill='%s'/>\n", x0, band_y, x1 - x0, band_h,
                     state_color(stance_graph_state_name(g, fr[start].state)));
             start = i;
         }
-        for (int i = 0; i < STANCE_SCENARIO_FRAMES; i++) /* transitions: hatched over the band */
+        for (int i = 0; i < nframes; i++) /* transitions: hatched over the band */
             if (fr[i].from_state >= 0) {
                 double x0 = left + plot_w * (fr[i].time - 1.0 / 60) / T;
                 fprintf(f, "<rect x='%.1f' y='%.0f' width='%.2f' height='%.0f' fill='url(#hatch)'/>\n", x0, band_y,
                         plot_w / 60 / T + 0.3, band_h);
             }
         /* the acceleration ratio inside the blend windows, one polyline per window */
-        for (int i = 0; i < STANCE_SCENARIO_FRAMES; i++) {
+        for (int i = 0; i < nframes; i++) {
             if (fr[i].accel_ratio < 0 || (i > 0 && fr[i - 1].accel_ratio >= 0)) continue;
             fprintf(f, "<polyline fill='none' stroke='#7b2cbf' stroke-width='1.5' points='");
-            for (int k = i; k < STANCE_SCENARIO_FRAMES && fr[k].accel_ratio >= 0; k++) {
+            for (int k = i; k < nframes && fr[k].accel_ratio >= 0; k++) {
                 double r = fr[k].accel_ratio > scale_r ? scale_r : fr[k].accel_ratio;
                 fprintf(f, "%.1f,%.1f ", left + plot_w * fr[k].time / T, y0 + bar_max_h - bar_max_h * log10(1 + r) / log10(1 + scale_r));
             }
             fprintf(f, "'/>\n");
         }
-        for (int i = 0; i < STANCE_SCENARIO_FRAMES; i++)
+        for (int i = 0; i < nframes; i++)
             if (fr[i].jump_cm >= 0) {
                 double h = bar_max_h * (fr[i].jump_cm > scale_cm ? 1.0 : fr[i].jump_cm / scale_cm);
                 if (h < 1) h = 1;
@@ -120,7 +124,7 @@ static void write_svg(FILE *f, const stance_graph *g, const char *graph_name, in
     /* time axis */
     double ay = top + row_h * count + 5;
     fprintf(f, "<line x1='%.0f' y1='%.0f' x2='%.0f' y2='%.0f' stroke='black'/>\n", left, ay, W - right, ay);
-    for (int s = 0; s <= 13; s++) {
+    for (int s = 0; s <= (int)T; s++) {
         double x = left + plot_w * s / T;
         fprintf(f, "<line x1='%.1f' y1='%.0f' x2='%.1f' y2='%.0f' stroke='black'/><text x='%.1f' y='%.0f' text-anchor='middle'>%d</text>\n",
                 x, ay, x, ay + 5, x, ay + 18, s);
@@ -131,7 +135,7 @@ static void write_svg(FILE *f, const stance_graph *g, const char *graph_name, in
 
 int cmd_scenario(int argc, char **argv) {
     tool_opts o = {0};
-    const char *mode_name = "all";
+    const char *mode_name = "all", *script_path = NULL;
     float blend = 0.25f;
     int easing = STANCE_EASE_SMOOTHSTEP;
     for (int i = 1; i < argc; i++) {
@@ -139,6 +143,7 @@ int cmd_scenario(int argc, char **argv) {
         const char *a = argv[i];
         int more = i + 1 < argc;
         if (!strcmp(a, "--mode") && more) mode_name = argv[++i];
+        else if (!strcmp(a, "--script") && more) script_path = argv[++i];
         else if (!strcmp(a, "--blend-time") && more) {
             char *end;
             blend = strtof(argv[++i], &end);
@@ -165,18 +170,31 @@ int cmd_scenario(int argc, char **argv) {
     tool_graph tg;
     stance_error err = {0};
     if (tool_graph_open(&tg, o.graph, o.asset, &err)) { fprintf(stderr, "stance: %s\n", err.message); return 1; }
+    stance_scenario_script script = {0};
+    if (script_path && stance_scenario_script_load(script_path, tg.graph, &script, &err)) {
+        fprintf(stderr, "stance: %s\n", err.message);
+        tool_graph_close(&tg);
+        return 1;
+    }
+    const int nframes = script_path ? (int)(script.duration * 60.0f + 0.5f) > 0 ? (int)(script.duration * 60.0f + 0.5f) : 1
+                                    : STANCE_SCENARIO_FRAMES;
     stance_scenario_result res[STANCE_SCENARIO_MODES];
-    stance_scenario_frame (*frames)[STANCE_SCENARIO_FRAMES] = calloc(STANCE_SCENARIO_MODES, sizeof *frames);
-    if (!frames) { tool_graph_close(&tg); fprintf(stderr, "stance scenario: out of memory\n"); return 1; }
+    stance_scenario_frame *frames = calloc((size_t)STANCE_SCENARIO_MODES * (size_t)nframes, sizeof *frames);
+    if (!frames) { stance_scenario_script_free(&script); tool_graph_close(&tg); fprintf(stderr, "stance scenario: out of memory\n"); return 1; }
     int rc = 0;
-    for (int m = 0; m < count; m++)
-        if (stance_scenario_run(tg.graph, modes[m], blend, (stance_easing)easing, &res[m], frames[m], NULL, &err)) {
+    for (int m = 0; m < count; m++) {
+        const stance_scenario_desc sd = {.mode = modes[m], .blend_time = blend, .easing = (stance_easing)easing,
+                                         .script = script_path ? &script : NULL};
+        if (stance_scenario_run_desc(tg.graph, &sd, &res[m], frames + (size_t)m * (size_t)nframes, nframes, NULL, &err)) {
             fprintf(stderr, "stance: %s: %s\n", tg.name, err.message);
             rc = 1;
             goto done;
         }
+    }
     if (json) {
-        printf("{\"graph\":\"%s\",\"blend_time_s\":%.3f,\"easing\":\"%s\",\"modes\":[", tg.name, (double)blend,
+        printf("{\"graph\":\"%s\",", tg.name);
+        if (script_path) printf("\"script\":\"%s\",\"duration_s\":%.3f,", script_path, nframes / 60.0);
+        printf("\"blend_time_s\":%.3f,\"easing\":\"%s\",\"modes\":[", (double)blend,
                easing == STANCE_EASE_LINEAR ? "linear" : "smoothstep");
         for (int m = 0; m < count; m++)
             printf("%s{\"mode\":\"%s\",\"worst_jump_cm\":%.2f,\"at_s\":%.3f,\"transition\":\"%s\",\"joint\":\"%s\","
@@ -189,8 +207,9 @@ int cmd_scenario(int argc, char **argv) {
                    (double)res[m].max_accel, (double)res[m].ref_accel, (double)res[m].overshoot_cm, (double)res[m].overshoot_at_s);
         printf("]}\n");
     } else {
-        printf("The lesson's script (13.5 s at 60 Hz) on %s, blend %.2f s, %s\n", tg.name, (double)blend,
-               easing == STANCE_EASE_LINEAR ? "linear" : "smoothstep");
+        if (script_path) printf("The script %s (%.2f s at 60 Hz)", script_path, nframes / 60.0);
+        else printf("The lesson's script (13.5 s at 60 Hz)");
+        printf(" on %s, blend %.2f s, %s\n", tg.name, (double)blend, easing == STANCE_EASE_LINEAR ? "linear" : "smoothstep");
         printf("| mode | worst jump (cm) | at (s) | transition | joint | max clips sampled | transitions | accel ratio | at (s) | overshoot (cm) |\n");
         printf("|---|---|---|---|---|---|---|---|---|---|\n");
         for (int m = 0; m < count; m++)
@@ -203,11 +222,12 @@ int cmd_scenario(int argc, char **argv) {
     if (svg) {
         FILE *f = fopen(svg, "w");
         if (!f) { fprintf(stderr, "stance: %s: cannot create\n", svg); rc = 1; goto done; }
-        write_svg(f, tg.graph, tg.name, count, res, frames);
+        write_svg(f, tg.graph, tg.name, count, res, frames, nframes);
         if (fclose(f)) { fprintf(stderr, "stance: %s: write failed\n", svg); rc = 1; }
     }
 done:
     free(frames);
+    stance_scenario_script_free(&script);
     tool_graph_close(&tg);
     return rc;
 }

@@ -123,6 +123,24 @@ STANCE_API stance_status stance_open_file(const char *path, const stance_import_
                                const stance_allocator *allocator, stance_asset *out,
                                stance_error *err);
 
+/* How long one model unit of an imported file is, in centimetres: what error
+ * bounds given in centimetres (stance import --error-cm, --vertex-cm) are
+ * divided by. Translations after opt->scale. A format with a unit gives it:
+ * glTF metres (its specification), FBX, Collada and the other assimp formats
+ * metres as imported, a .stance file metres. A BVH file (by its extension
+ * or its "HIERARCHY" head) has no unit: its rest pose's joints' largest
+ * extent along an axis is read in metres, centimetres, millimetres and
+ * inches, and the first under which it lies in [STANCE_UNIT_PERSON_MIN_M,
+ * STANCE_UNIT_PERSON_MAX_M] metres (a person's size) is the unit; under none
+ * (CMU's skeleton: 23.9 units, its unit 1/0.45 inch), the extent is read as
+ * STANCE_UNIT_PERSON_M metres. `how` (may be NULL) gets one line saying
+ * which and why. */
+#define STANCE_UNIT_PERSON_MIN_M 1.0
+#define STANCE_UNIT_PERSON_MAX_M 2.2
+#define STANCE_UNIT_PERSON_M 1.5
+STANCE_API stance_status stance_import_unit_cm(const char *path, const stance_asset *asset, float *unit_cm, char *how,
+                                               size_t how_size, stance_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,10 +5,13 @@
  * schemes (CMU/BVH, Mixamo, glTF characters such as RobotExpressive, the
  * Unreal mannequin, Unity and VRM humanoids), else from the skeleton's
  * structure and bind pose, and overridden by a JSON map file
- * (docs/retargeting.md, docs/retarget-map.schema.json). Tools side
- * (libstance_io; the map file needs jansson). */
+ * (docs/retargeting.md, docs/retarget-map.schema.json); offline
+ * retargeting (item 2): a clip made for one humanoid played on another's
+ * skeleton, and its measures (item 4). Tools side (libstance_io; the map
+ * file needs jansson). */
 #ifndef STANCE_RETARGET_H
 #define STANCE_RETARGET_H
+#include "asset.h"
 #include "skeleton.h"
 #ifdef __cplusplus
 extern "C" {
@@ -49,6 +52,96 @@ STANCE_API const char *stance_humanoid_slot_name(int slot);
 /* 1 for the slots a humanoid may lack (toes, shoulders, neck, chest), 0 for
  * the others and out of range. */
 STANCE_API int stance_humanoid_slot_optional(int slot);
+/* ---- offline retargeting (docs/retargeting.md) ----------------------------
+ * A slot mapped in both skeletons is "shared"; only shared slots move. Per
+ * shared slot, the segment is from its joint to the next shared slot down its
+ * chain (hips -> spine -> chest -> neck -> head; upper leg -> lower leg ->
+ * foot -> toes; shoulder -> upper arm -> lower arm -> hand). At each key of
+ * the source clip's grid, each shared joint's target model rotation is
+ *   R_T(t) = S(t) * D(t) * A * R_T,bind,   D(t) = R_S(t) * inverse(R_S,bind)
+ * (D the source joint's model-space turn since its bind pose; A the swing
+ * taking the target's bind segment direction onto the source's, the rest-pose
+ * alignment, an end slot taking its chain parent's; S(t) the swing taking
+ * D(t) applied to the source's bind direction onto the source's segment
+ * direction at t, so extra joints between two slots in either skeleton
+ * change nothing): the target's segment points where the source's does,
+ * and twists as the source joint does. The pelvis is the hips when they
+ * carry both legs, else the legs' nearest common ancestor (RobotExpressive's
+ * Body, which then turns as the source's pelvis does). The leg sockets'
+ * midpoint m (the upper legs') follows the source's:
+ *   m_T(t) = m_T,bind + k (m_S(t) - m_S,bind) across,
+ *   m_T(t).y = f_T + k (m_S(t).y - g_S) up,  k = leg_T / leg_S
+ * (leg = |upper - lower| + |lower - foot| at the bind pose, both sides'
+ * mean; f_T the target's feet at the bind pose, g_S the source's lowest
+ * foot in the clip), the pelvis where its turn puts it; a root path and
+ * root speed are scaled by k. A shared joint whose chain parent slot is not
+ * its ancestor (RobotExpressive's feet, IK bones
+ * under the root) is moved where its chain parent carries it. Every other
+ * joint keeps its rest pose (local). Then, unless free_feet, while the
+ * source's foot is planted (stance_contacts_create from the motion), the
+ * target's foot follows the source's foot motion times k from where it
+ * landed, through the two-bone IK (stance_ik_two_bone, the foot keeping its
+ * model rotation; the pelvis takes the two feet's mean correction across),
+ * and the correction fades over blend_time after the lift.
+ * Both skeletons' bind poses face +Z with the left at +X and Y up (as
+ * stance_humanoid_map_find assumes). */
+typedef struct stance_retarget_desc {
+    const char *source_map;  /* map file for the source skeleton (NULL = found) */
+    const char *target_map;  /* map file for the target skeleton (NULL = found) */
+    int free_feet;           /* 1: no foot IK (directions exact, feet may slide) */
+    float blend_time;        /* s over which a foot's correction fades after a
+                                contact; 0 = 0.2 */
+} stance_retarget_desc;
+
+/* `clip` (made for `source`) played on `target`: a new exact clip on the
+ * source clip's key grid (or 60 keys a second where that is sparser) with
+ * its name, duration, events and root path (scaled). desc may be NULL. Fails (STANCE_ERR_NOT_FOUND) when either
+ * skeleton lacks the hips or a leg's upper leg, lower leg or foot in its
+ * map, naming the skeleton and the slot. */
+STANCE_API stance_status stance_retarget_clip(const stance_clip *clip, const stance_skeleton *source,
+                                              const stance_skeleton *target, const stance_retarget_desc *desc,
+                                              const stance_allocator *allocator, stance_clip **out, stance_error *err);
+/* Every clip of `source` played on `target`'s skeleton (stance_retarget_clip):
+ * the target's own clips are replaced (its skeleton, skins and meshes kept).
+ * Not with a graph. On failure the target is unchanged. */
+STANCE_API stance_status stance_retarget_asset(stance_asset *target, const stance_asset *source,
+                                               const stance_retarget_desc *desc, stance_error *err);
+
+/* The measures of one retargeted clip against its source, sampled at 60 per
+ * second over the source clip's duration, in model space. */
+typedef struct stance_retarget_report {
+    char clip[64];              /* the target clip's name */
+    int frames;                 /* samples taken */
+    int segments;               /* shared segments compared per frame */
+    /* the angle between each shared segment's direction in the target and in
+     * the source, degrees: mean over segments and frames, and the worst */
+    float direction_mean_deg, direction_worst_deg;
+    int worst_slot;             /* the slot starting the worst segment; -1 none */
+    float worst_time;           /* when, s */
+    /* the target's feet while the source's foot was planted (the source's
+     * contacts, stance_contacts_create): their horizontal motion beyond k x
+     * the source foot's, in cm (model units x 100), and per metre travelled
+     * (cm/m; travel = k x the source's: its root path, its hips' horizontal
+     * travel or an in-place walk's stance_walk_velocity x duration, the
+     * largest; -1 when that is under half the target's leg) */
+    float slide_cm, slide_cm_per_m;
+    float travel;               /* model units of the target */
+    int planted_frames;         /* frames either source foot was planted */
+    /* the pelvis' height (the leg sockets' midpoint above the feet: the
+     * target's feet at its bind pose, the source's lowest in the clip),
+     * target over source, mean over the frames; the leg-length ratio k */
+    float pelvis_ratio, leg_ratio;
+    /* the largest frame-to-frame change of a shared joint's model rotation,
+     * degrees, in the target and in the source */
+    float step_deg, source_step_deg;
+} stance_retarget_report;
+
+/* Measures `target_clip` (made for `target`, from stance_retarget_clip with the same
+ * desc's maps) against `source_clip` (made for `source`). */
+STANCE_API stance_status stance_retarget_measure(const stance_clip *source_clip, const stance_skeleton *source,
+                                                 const stance_clip *target_clip, const stance_skeleton *target,
+                                                 const stance_retarget_desc *desc, stance_retarget_report *out,
+                                                 stance_error *err);
 #ifdef __cplusplus
 }
 #endif

@@ -89,16 +89,43 @@ STANCE_API stance_status stance_scenario_run(const stance_graph *graph, stance_s
  * steps do not. One runner is used by one thread at a time. */
 typedef struct stance_scenario stance_scenario;
 
+/* A user's script in place of the lesson's: parameter changes over time,
+ * played at 60 Hz. A change at `time` is applied on the frame whose start
+ * lies in [time - 1e-4, time + 1/60 - 1e-4) s (as the lesson's rows are):
+ * a float, int or bool parameter keeps the value from then on; a trigger
+ * fires on that frame (value ignored). */
+typedef struct stance_scenario_change {
+    float time;    /* seconds from the start, finite, in [0, duration]; changes sorted by time */
+    int param;     /* the graph's parameter index (stance_graph_find_param) */
+    float value;   /* finite; int: a whole number; bool: 0 or 1 */
+} stance_scenario_change;
+
+#define STANCE_SCENARIO_MAX_SECONDS 60.0f  /* a script's longest duration */
+#define STANCE_SCENARIO_MAX_CHANGES 4096
+
+typedef struct stance_scenario_script {
+    float duration;            /* seconds, (0, STANCE_SCENARIO_MAX_SECONDS]: round(duration x 60) frames */
+    int change_count;          /* 0..STANCE_SCENARIO_MAX_CHANGES */
+    const stance_scenario_change *changes; /* kept, not copied: it must outlive the runner */
+} stance_scenario_script;
+
 /* Zero fields are the defaults named. */
 typedef struct stance_scenario_desc {
     stance_switch_mode mode;   /* every transition's switch; 0 = STANCE_SWITCH_CROSSFADE */
     float blend_time;          /* s, in [0, 10]; 0 = 0.25 */
     stance_easing easing;      /* 0 = STANCE_EASE_SMOOTHSTEP */
+    /* NULL = the lesson's script (STANCE_SCENARIO_FRAMES frames of
+     * stance_scenario_input on "speed" and "jump"); else this one, on any
+     * graph: the frames' `speed` is then the first float parameter the
+     * script changes as the graph sees it after the update (0 without). */
+    const stance_scenario_script *script;
 } stance_scenario_desc;
 
-/* A runner on `graph` (kept, not copied: it must outlive the runner; it
- * needs the parameters "speed", float, and "jump", trigger; the base
- * layer's transitions are measured). desc NULL = all defaults. */
+/* A runner on `graph` (kept, not copied: it must outlive the runner; with
+ * the lesson's script it needs the parameters "speed", float, and "jump",
+ * trigger; the base layer's transitions are measured). desc NULL = all
+ * defaults. A script is checked here: each problem one message naming the
+ * change (its index, time and parameter). */
 STANCE_API stance_status stance_scenario_create(const stance_graph *graph, const stance_scenario_desc *desc,
                                      const stance_allocator *allocator, stance_scenario **out, stance_error *err);
 STANCE_API void stance_scenario_destroy(stance_scenario *runner); /* NULL is fine */
@@ -131,6 +158,14 @@ STANCE_API stance_status stance_scenario_measures(const stance_scenario *runner,
 STANCE_API float stance_scenario_accel_ratio(const stance_scenario *runner, int frame);
 STANCE_API int stance_scenario_frame_index(const stance_scenario *runner);  /* frames stepped since the start */
 STANCE_API int stance_scenario_script_done(const stance_scenario *runner);  /* 1 when stance_scenario_step would refuse */
+STANCE_API int stance_scenario_frame_count(const stance_scenario *runner); /* the script's frames (0 for NULL) */
+
+/* stance_scenario_run with a desc (and its script): create, every frame of
+ * the script, measures, destroy. frames may be NULL, else gets
+ * frame_capacity >= the script's frame count records. */
+STANCE_API stance_status stance_scenario_run_desc(const stance_graph *graph, const stance_scenario_desc *desc,
+                                                  stance_scenario_result *result, stance_scenario_frame *frames,
+                                                  int frame_capacity, const stance_allocator *allocator, stance_error *err);
 
 /* Back to a fresh instance (stance_instance_reset) at the script's start,
  * the measures cleared; the switch stays. */

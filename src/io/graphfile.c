@@ -20,7 +20,7 @@
 #include "core/base/internal.h"
 #include "io/files.h"
 #include "io/graphfile_internal.h"
-#include "stance_lesson/builtin.h"
+#include "io/builtin_asset.h"
 #include "stance/import.h"
 #include "stance/build.h"
 
@@ -111,35 +111,6 @@ static stance_status load_text(const char *text, size_t size, const char *name, 
 
 /* ---- the asset ------------------------------------------------------------------ */
 
-static stance_status load_builtin(stance_asset *out, stance_error *err) {
-    stance_builtin b;
-    stance_status s = stance_builtin_create(NULL, &b, err);
-    if (s) return s;
-    memset(out, 0, sizeof *out);
-    out->clips = st_alloc(&out->allocator, sizeof(stance_clip *) * (size_t)b.clip_count, sizeof(void *));
-    if (!out->clips) {
-        stance_builtin_destroy(&b);
-        return st_fail(err, STANCE_ERR_MEMORY, "builtin: out of memory");
-    }
-    out->skins = st_alloc(&out->allocator, sizeof(stance_skin *), sizeof(void *));
-    out->meshes = st_alloc(&out->allocator, sizeof(stance_mesh *), sizeof(void *));
-    if (!out->skins || !out->meshes) {
-        st_free(&out->allocator, out->skins, sizeof(stance_skin *));
-        st_free(&out->allocator, out->meshes, sizeof(stance_mesh *));
-        st_free(&out->allocator, out->clips, sizeof(stance_clip *) * (size_t)b.clip_count);
-        memset(out, 0, sizeof *out);
-        stance_builtin_destroy(&b);
-        return st_fail(err, STANCE_ERR_MEMORY, "builtin: out of memory");
-    }
-    out->skeleton = b.skeleton;
-    out->clip_count = b.clip_count;
-    for (int i = 0; i < b.clip_count; i++) out->clips[i] = b.clips[i];
-    out->skin_count = out->mesh_count = 1;
-    out->skins[0] = b.skin;
-    out->meshes[0] = b.mesh;
-    return STANCE_OK;
-}
-
 static char *join_path(const char *dir, const char *rel) {
     if (!dir || !dir[0] || rel[0] == '/') return dup_string(rel);
     size_t a = strlen(dir), b = strlen(rel);
@@ -175,7 +146,7 @@ static stance_status read_asset(ctx *c, const jobj *root, const char *base_dir, 
     if (!strcmp(spec, "builtin")) {
         gf->asset_name = dup_string("builtin");
         if (!gf->asset_name) return gf_no_memory(c);
-        s = load_builtin(&gf->owned, &e);
+        s = io_builtin_asset(&gf->owned, &e);
     } else {
         gf->asset_name = join_path(dir, spec);
         if (!gf->asset_name) return gf_no_memory(c);

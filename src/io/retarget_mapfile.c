@@ -132,8 +132,9 @@ out:
 stance_status rt_apply_map_file(const char *path, const stance_skeleton *s, stance_humanoid_map *m, stance_error *err) {
     void *bytes = NULL;
     size_t size = 0;
-    stance_status st = stance_io_read_file(path, &bytes, &size, err);
-    if (st) return st;
+    stance_error e = {0};
+    stance_status st = stance_io_read_file(path, &bytes, &size, &e);
+    if (st) return st_fail(err, st, "%s: %s", path, e.message); /* the path first, as every file message */
     st = apply(path, (const char *)bytes, size, s, m, err);
     free(bytes);
     return st;

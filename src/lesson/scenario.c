@@ -3,6 +3,7 @@
  * that starts no transition, the clips sampled per frame, and the
  * whole-transition smoothness (acceleration over each blend window against
  * the clips alone, overshoot past the target pose). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,6 +53,8 @@ void stance_scenario_input(float t, float *speed, int *jump) {
 typedef struct smooth {
     const stance_graph *g;
     int J, p_speed, p_jump, base_machine;
+    const stance_scenario_script *script; /* NULL: the lesson's */
+    int frames;                       /* the script's frame count */
     float blend;
     stance_instance *out, *old, *nxt; /* the output, the old state alone, the new state alone */
     stance_workspace *ws;             /* one workspace serves every instance of the run */
@@ -96,7 +99,33 @@ static float overshoot(const float *o, const float *t, const float *o0, const fl
     return best;
 }
 
+/* A user script's changes on the frame starting at t: those whose time lies
+ * in [t - 1e-4, t + dt - 1e-4) (the lesson's rule for its rows). */
+static void script_inputs(const stance_graph *g, const stance_scenario_script *sc, stance_instance *inst, float t) {
+    const float dt = 1.0f / 60.0f;
+    int lo = 0, hi = sc->change_count; /* the first change whose frame is not past (times are sorted) */
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (t + 1e-4f >= sc->changes[mid].time + dt) lo = mid + 1;
+        else hi = mid;
+    }
+    for (int i = lo; i < sc->change_count; i++) {
+        const stance_scenario_change *c = &sc->changes[i];
+        if (!(t + 1e-4f >= c->time)) break; /* a later frame's */
+        switch (stance_graph_param_type(g, c->param)) {
+        case STANCE_PARAM_FLOAT: stance_instance_set_float(inst, c->param, c->value, NULL); break;
+        case STANCE_PARAM_INT: stance_instance_set_int(inst, c->param, (int)c->value, NULL); break;
+        case STANCE_PARAM_BOOL: stance_instance_set_bool(inst, c->param, c->value != 0.0f, NULL); break;
+        default: stance_instance_set_trigger(inst, c->param, NULL); break;
+        }
+    }
+}
+
 static void set_inputs(smooth *sm, stance_instance *inst, int frame) {
+    if (sm->script) {
+        script_inputs(sm->g, sm->script, inst, (float)frame / 60.0f);
+        return;
+    }
     float speed;
     int jump;
     stance_scenario_input((float)frame / 60.0f, &speed, &jump);
@@ -123,7 +152,7 @@ static void measure_window(smooth *sm, const stance_instance *pre, int fs, stanc
         }
     float out_max = 0.0f, ref_max = 0.0f, over = 0.0f, over_at = 0.0f;
     int last = fs - 1; /* frames whose acceleration was measured: fs-1 (if have_before) .. last */
-    for (int k = fs; k <= fs + N && k < STANCE_SCENARIO_FRAMES; k++) {
+    for (int k = fs; k <= fs + N && k < sm->frames; k++) {
         set_inputs(sm, sm->out, k), set_inputs(sm, sm->old, k), set_inputs(sm, sm->nxt, k);
         stance_instance_update(sm->out, dt, sm->ws, NULL);
         if (k > fs) { /* a new transition ends this one's window */
@@ -206,10 +235,48 @@ static stance_status check_switch(stance_switch_mode mode, float blend_time, sta
     return STANCE_OK;
 }
 
+/* A user script: duration, count, each change's time (sorted), parameter
+ * and value. *first_float: the first float parameter it changes, or -1. */
+static stance_status check_script(const stance_graph *g, const stance_scenario_script *sc, int *first_float, stance_error *err) {
+    *first_float = -1;
+    if (!st_finite(sc->duration) || !(sc->duration > 0.0f) || sc->duration > STANCE_SCENARIO_MAX_SECONDS)
+        return st_fail(err, STANCE_ERR_VALUE, "scenario script: duration %g s is not in (0, %g]", (double)sc->duration,
+                       (double)STANCE_SCENARIO_MAX_SECONDS);
+    if (sc->change_count < 0 || sc->change_count > STANCE_SCENARIO_MAX_CHANGES || (sc->change_count > 0 && !sc->changes))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "scenario script: %d changes (0..%d, with changes not NULL)", sc->change_count,
+                       STANCE_SCENARIO_MAX_CHANGES);
+    const int np = stance_graph_param_count(g);
+    for (int i = 0; i < sc->change_count; i++) {
+        const stance_scenario_change *c = &sc->changes[i];
+        if (!st_finite(c->time) || c->time < 0.0f || c->time > sc->duration)
+            return st_fail(err, STANCE_ERR_VALUE, "scenario script: change %d: time %g is not in [0, %g] s", i, (double)c->time,
+                           (double)sc->duration);
+        if (i > 0 && c->time < sc->changes[i - 1].time)
+            return st_fail(err, STANCE_ERR_VALUE, "scenario script: change %d: time %g is before change %d's (%g): sort them",
+                           i, (double)c->time, i - 1, (double)sc->changes[i - 1].time);
+        if (c->param < 0 || c->param >= np)
+            return st_fail(err, STANCE_ERR_NOT_FOUND, "scenario script: change %d: parameter %d is not the graph's (0..%d)", i,
+                           c->param, np - 1);
+        const char *name = stance_graph_param_name(g, c->param);
+        const stance_param_type ty = stance_graph_param_type(g, c->param);
+        if (!st_finite(c->value))
+            return st_fail(err, STANCE_ERR_VALUE, "scenario script: change %d ('%s' at %g s): the value is not finite", i, name,
+                           (double)c->time);
+        if (ty == STANCE_PARAM_INT && (c->value != floorf(c->value) || fabsf(c->value) > 2147483520.0f))
+            return st_fail(err, STANCE_ERR_VALUE, "scenario script: change %d ('%s' at %g s): %g is not a whole number for an int "
+                           "parameter", i, name, (double)c->time, (double)c->value);
+        if (ty == STANCE_PARAM_BOOL && c->value != 0.0f && c->value != 1.0f)
+            return st_fail(err, STANCE_ERR_VALUE, "scenario script: change %d ('%s' at %g s): %g is not 0 or 1 for a bool "
+                           "parameter", i, name, (double)c->time, (double)c->value);
+        if (ty == STANCE_PARAM_FLOAT && *first_float < 0) *first_float = c->param;
+    }
+    return STANCE_OK;
+}
+
 /* The measures start again; the switch stays. */
 static void clear_measures(stance_scenario *sc) {
     const stance_scenario_result keep = sc->res;
-    for (int f = 0; f < STANCE_SCENARIO_FRAMES; f++) sc->sm.track[f] = -1.0f;
+    for (int f = 0; f < sc->sm.frames; f++) sc->sm.track[f] = -1.0f;
     memset(sc->sm.hist, 0, sc->hist_bytes);
     memset(&sc->res, 0, sizeof sc->res);
     sc->res.mode = keep.mode;
@@ -228,11 +295,19 @@ stance_status stance_scenario_create(const stance_graph *g, const stance_scenari
     if (!desc) desc = &zero;
     stance_status s = check_switch(desc->mode, desc->blend_time, desc->easing, err);
     if (s) return s;
-    int p_speed = stance_graph_find_param(g, "speed"), p_jump = stance_graph_find_param(g, "jump");
-    if (p_speed < 0 || stance_graph_param_type(g, p_speed) != STANCE_PARAM_FLOAT)
-        return st_fail(err, STANCE_ERR_NOT_FOUND, "scenario: the graph has no float parameter 'speed'");
-    if (p_jump < 0 || stance_graph_param_type(g, p_jump) != STANCE_PARAM_TRIGGER)
-        return st_fail(err, STANCE_ERR_NOT_FOUND, "scenario: the graph has no trigger parameter 'jump'");
+    int p_speed = stance_graph_find_param(g, "speed"), p_jump = stance_graph_find_param(g, "jump"), frames = STANCE_SCENARIO_FRAMES;
+    if (desc->script) {
+        if ((s = check_script(g, desc->script, &p_speed, err))) return s;
+        p_jump = -1;
+        frames = (int)(desc->script->duration * 60.0f + 0.5f);
+        if (frames < 1) frames = 1;
+    } else if (p_speed < 0 || stance_graph_param_type(g, p_speed) != STANCE_PARAM_FLOAT) {
+        return st_fail(err, STANCE_ERR_NOT_FOUND, "scenario: the graph has no float parameter 'speed' (the lesson's "
+                       "script drives 'speed' and 'jump'; give a script of your own parameters)");
+    } else if (p_jump < 0 || stance_graph_param_type(g, p_jump) != STANCE_PARAM_TRIGGER) {
+        return st_fail(err, STANCE_ERR_NOT_FOUND, "scenario: the graph has no trigger parameter 'jump' (the lesson's "
+                       "script drives 'speed' and 'jump'; give a script of your own parameters)");
+    }
     stance_scenario *sc = st_alloc(allocator, sizeof *sc, 16);
     if (!sc) return st_fail(err, STANCE_ERR_MEMORY, "scenario: out of memory");
     sc->al = st_allocator(allocator);
@@ -240,8 +315,9 @@ stance_status stance_scenario_create(const stance_graph *g, const stance_scenari
     sc->g = g, sc->p_speed = p_speed, sc->p_jump = p_jump, sc->easing = desc->easing;
     smooth *sm = &sc->sm;
     sm->g = g, sm->J = stance_graph_skeleton(g)->joint_count, sm->p_speed = p_speed, sm->p_jump = p_jump;
+    sm->script = desc->script, sm->frames = frames;
     sc->ring_bytes = sizeof(float) * 9 * 3 * (size_t)sm->J, sc->hist_bytes = sizeof(float) * 12 * (size_t)sm->J;
-    sc->track_bytes = sizeof(float) * STANCE_SCENARIO_FRAMES;
+    sc->track_bytes = sizeof(float) * (size_t)frames;
     /* every machine keeps history: the experiment switches any of them by any mode */
     const stance_instance_desc idesc = {.history = STANCE_HISTORY_ALL};
     s = stance_instance_create_ex(g, &idesc, al, &sc->inst, err);
@@ -306,7 +382,8 @@ static stance_status step(stance_scenario *sc, float t, float dt, float speed, i
     stance_instance_update_ex(sc->shadow, dt, STANCE_UPDATE_NO_TRANSITIONS, sm->ws, NULL);
     stance_status s = stance_instance_update(sc->inst, dt, sm->ws, NULL);
     if (s) return st_fail(err, s, "scenario: update failed at %.3f s", (double)t);
-    if (by_hand) speed = stance_instance_param(sc->inst, sc->p_speed); /* what the graph sees now */
+    if (by_hand || sm->script) /* what the graph sees now */
+        speed = sc->p_speed >= 0 ? stance_instance_param(sc->inst, sc->p_speed) : 0.0f;
     int n;
     const stance_event *ev = stance_instance_events(sc->inst, &n, NULL);
     float jump_cm = -1.0f;
@@ -338,7 +415,7 @@ static stance_status step(stance_scenario *sc, float t, float dt, float speed, i
         stance_machine_status ms;
         stance_instance_machine_status(sc->inst, sc->base_machine, &ms, NULL);
         *frame = (stance_scenario_frame){t + dt, ms.state, ms.transition, ms.progress, jump_cm, clips, speed,
-                                         by_hand || f >= STANCE_SCENARIO_FRAMES ? -1.0f : sm->track[f],
+                                         by_hand || f >= sm->frames ? -1.0f : sm->track[f],
                                          jump_joint, jump_from, jump_to};
     }
     sc->frame++;
@@ -349,14 +426,18 @@ static stance_status step(stance_scenario *sc, float t, float dt, float speed, i
 stance_status stance_scenario_step(stance_scenario *sc, stance_scenario_frame *frame, stance_error *err) {
     if (!sc) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: runner is NULL");
     if (sc->by_hand) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: stepped by hand since the start: restart the script first");
-    if (sc->frame >= STANCE_SCENARIO_FRAMES)
-        return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: the script's %d frames are done", STANCE_SCENARIO_FRAMES);
+    if (sc->frame >= sc->sm.frames)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: the script's %d frames are done", sc->sm.frames);
     const float dt = 1.0f / 60.0f, t = (float)sc->frame * dt;
-    float speed;
-    int jump;
-    stance_scenario_input(t, &speed, &jump);
-    stance_instance_set_float(sc->inst, sc->p_speed, speed, NULL);
-    if (jump) stance_instance_set_trigger(sc->inst, sc->p_jump, NULL);
+    float speed = 0.0f;
+    if (sc->sm.script) {
+        script_inputs(sc->g, sc->sm.script, sc->inst, t);
+    } else {
+        int jump;
+        stance_scenario_input(t, &speed, &jump);
+        stance_instance_set_float(sc->inst, sc->p_speed, speed, NULL);
+        if (jump) stance_instance_set_trigger(sc->inst, sc->p_jump, NULL);
+    }
     return step(sc, t, dt, speed, 0, frame, err);
 }
 
@@ -374,29 +455,42 @@ stance_status stance_scenario_measures(const stance_scenario *sc, stance_scenari
 }
 
 float stance_scenario_accel_ratio(const stance_scenario *sc, int frame) {
-    return sc && frame >= 0 && frame < sc->frame && frame < STANCE_SCENARIO_FRAMES && !sc->by_hand ? sc->sm.track[frame] : -1.0f;
+    return sc && frame >= 0 && frame < sc->frame && frame < sc->sm.frames && !sc->by_hand ? sc->sm.track[frame] : -1.0f;
 }
 
+int stance_scenario_frame_count(const stance_scenario *sc) { return sc ? sc->sm.frames : 0; }
+
 int stance_scenario_frame_index(const stance_scenario *sc) { return sc ? sc->frame : 0; }
-int stance_scenario_script_done(const stance_scenario *sc) { return !sc || sc->by_hand || sc->frame >= STANCE_SCENARIO_FRAMES; }
+int stance_scenario_script_done(const stance_scenario *sc) { return !sc || sc->by_hand || sc->frame >= sc->sm.frames; }
 
 stance_instance *stance_scenario_instance(stance_scenario *sc) { return sc ? sc->inst : NULL; }
 
-stance_status stance_scenario_run(const stance_graph *g, stance_switch_mode mode, float blend_time, stance_easing easing,
-                                  stance_scenario_result *res, stance_scenario_frame *frames, const stance_allocator *allocator,
-                                  stance_error *err) {
+stance_status stance_scenario_run_desc(const stance_graph *g, const stance_scenario_desc *desc, stance_scenario_result *res,
+                                       stance_scenario_frame *frames, int frame_capacity, const stance_allocator *allocator,
+                                       stance_error *err) {
     if (!g || !res) return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: graph or result is NULL");
-    const stance_scenario_desc desc = {.mode = mode, .blend_time = blend_time, .easing = easing};
     stance_scenario *sc;
-    stance_status s = stance_scenario_create(g, &desc, allocator, &sc, err);
+    stance_status s = stance_scenario_create(g, desc, allocator, &sc, err);
     if (s) return s;
-    for (int f = 0; f < STANCE_SCENARIO_FRAMES && !s; f++) s = stance_scenario_step(sc, frames ? &frames[f] : NULL, err);
+    const int n = sc->sm.frames;
+    if (frames && frame_capacity < n) {
+        stance_scenario_destroy(sc);
+        return st_fail(err, STANCE_ERR_ARGUMENT, "scenario: %d frame records for a script of %d frames", frame_capacity, n);
+    }
+    for (int f = 0; f < n && !s; f++) s = stance_scenario_step(sc, frames ? &frames[f] : NULL, err);
     if (!s) {
         stance_scenario_measures(sc, res, NULL);
         /* a window's first frame is measured as the window starts: the frame before it after its step */
         if (frames)
-            for (int f = 0; f < STANCE_SCENARIO_FRAMES; f++) frames[f].accel_ratio = stance_scenario_accel_ratio(sc, f);
+            for (int f = 0; f < n; f++) frames[f].accel_ratio = stance_scenario_accel_ratio(sc, f);
     }
     stance_scenario_destroy(sc);
     return s ? s : st_ok(err);
+}
+
+stance_status stance_scenario_run(const stance_graph *g, stance_switch_mode mode, float blend_time, stance_easing easing,
+                                  stance_scenario_result *res, stance_scenario_frame *frames, const stance_allocator *allocator,
+                                  stance_error *err) {
+    const stance_scenario_desc desc = {.mode = mode, .blend_time = blend_time, .easing = easing};
+    return stance_scenario_run_desc(g, &desc, res, frames, STANCE_SCENARIO_FRAMES, allocator, err);
 }

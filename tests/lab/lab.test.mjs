@@ -16,7 +16,8 @@
 // behind wall time). Timeouts only catch hangs, at 10x or more the normal wait.
 // A browser whose page gets no WebGL2 context is closed and a fresh one started
 // once; then the run stops saying so (not a lab fault) instead of failing
-// pixel checks for that reason.
+// pixel checks for that reason. LAB_TEST_ONLY=REGEX runs only the tests whose
+// names match (and the first, which loads the page), for work on one part.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,8 @@ import { root, labDir, browserPath, serve, launch, webglProblem, canvasProblem }
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
 const HANG_MS = 30000; // a wait for a state the page reaches in well under 3 s
+const DATA = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
+const ONLY = process.env.LAB_TEST_ONLY ? new RegExp(process.env.LAB_TEST_ONLY) : null;
 
 let passed = 0, failed = 0, skipped = 0;
 function check(cond, msg) { if (!cond) throw new Error(msg); }
@@ -71,6 +74,50 @@ async function stepUntil(page, cond, arg, chunk, max, what) {
   return n;
 }
 const webgl = (page) => page.evaluate(() => window.stanceLab.webgl());
+// the control row of a parameter of the loaded file's graph (lab_controls.js)
+const param = (name) => `#as-params .param[data-param="${name}"]`;
+const current = (page) => page.evaluate(() => window.stanceLab.machine().current);
+async function waitState(page, name) {
+  await page.waitForFunction((n) => window.stanceLab.machine() && window.stanceLab.machine().current === n, name, { timeout: HANG_MS });
+}
+// a range input clicked with the mouse at a share of its width
+async function clickRange(page, sel, share) {
+  const b = await page.locator(sel).boundingBox();
+  await page.mouse.click(b.x + b.width * share, b.y + b.height / 2);
+}
+// The slider range docs/lab.md gives, worked out here from the values the test's graph file uses
+// (its conditions' values and its blend entries' positions) and the parameter's value
+function expectedRange(type, value, uses) {
+  if (!uses.length) return { min: Math.min(0, value), max: Math.max(1, value) };
+  const lo = Math.min(value, ...uses), hi = Math.max(value, ...uses);
+  const m = 0.25 * (hi > lo ? hi - lo : Math.max(1, Math.abs(hi)));
+  const min = lo >= 0 ? Math.max(0, lo - m) : lo - m, max = hi + m;
+  if (type === 'int') return { min: Math.floor(min), max: Math.ceil(max), step: 1 };
+  const raw = (max - min) / 100, p10 = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = (raw / p10 >= 5 ? 5 : raw / p10 >= 2 ? 2 : 1) * p10;
+  return { min: Math.floor(min / step + 1e-9) * step, max: Math.ceil(max / step - 1e-9) * step, step };
+}
+// In the page: the rows of the view where the mesh is drawn (pixels that change when the mesh box is
+// unticked, the page paused), as a share of the view's height, and the rows themselves
+async function meshRows(page) {
+  return page.evaluate(async () => {
+    const lab = window.stanceLab, box = document.querySelector('#show-mesh');
+    await lab.pause(true);
+    const a = await lab.sample(false, true);
+    box.click();
+    const b = await lab.sample(false, true);
+    box.click();
+    await lab.frame();
+    const w = a.box.x1 - a.box.x0, h = a.box.y1 - a.box.y0;
+    let top = h, bottom = -1;
+    for (let i = 0; i < a.data.length; i += 4) {
+      if (Math.abs(a.data[i] - b.data[i]) + Math.abs(a.data[i + 1] - b.data[i + 1]) + Math.abs(a.data[i + 2] - b.data[i + 2]) < 30) continue;
+      const y = h - 1 - Math.floor(i / 4 / w); // readPixels rows run bottom-up
+      top = Math.min(top, y); bottom = Math.max(bottom, y);
+    }
+    return { top, bottom, height: h, share: bottom >= top ? (bottom - top + 1) / h : 0 };
+  });
+}
 // a context lost during the run (the browser's GPU process stopped): the page takes the
 // restored one; waits for it once, with a note. False when it does not come back.
 async function contextBack(page, why) {
@@ -343,6 +390,19 @@ async function main() {
       await waitSim(page, 0.5);
       const t1 = await text(page, '#as-time');
       check(t1 !== t0, `the clip plays: time ${t0} -> ${t1}`);
+      // a file without a mesh shows its bones: the mesh box unticked and disabled, bones ticked, drawn
+      check(!want.meshes || want.meshes.length === 0, 'the BVH has no mesh: ' + JSON.stringify(want.meshes));
+      check(await page.locator('#show-mesh').isDisabled() && !await page.locator('#show-mesh').isChecked(), 'the mesh box is unticked and disabled');
+      check(await page.locator('#show-bones').isChecked(), 'the bones box is ticked');
+      await canvasDraws(page);
+      const bones = await pixels(page, true);
+      check(bones.area > 2000 && bones.pixels > 300, `the bones cover ${bones.pixels} pixels of the skeleton's box ${JSON.stringify(bones.box)}`);
+      // its states are named by its clips
+      const m = await page.evaluate(() => window.stanceLab.machine());
+      check(JSON.stringify(m.states) === JSON.stringify(want.clips.map((c) => c.name)), 'states: ' + JSON.stringify(m.states) + ', clips ' + want.clips.map((c) => c.name));
+      const meshless = path.join(artifacts, 'lab-meshless.png');
+      await page.screenshot({ path: meshless, fullPage: true });
+      shots.push(meshless);
       // a broken file is refused with the loader's message
       const bad = path.join(artifacts, 'broken.stance');
       const bytes = fs.readFileSync(file);
@@ -374,6 +434,13 @@ async function main() {
       check(Number(await text(page, '#as-joints')) === want.joints.length, 'joint count');
       const names = await page.$$eval('#clip option', (os) => os.map((o) => o.textContent.replace(/ \(.*$/, '')));
       check(JSON.stringify(names) === JSON.stringify(want.clips.map((c) => c.name)), 'clip names: ' + names.join(', '));
+      // no graph in the file (and no idle clip for the lesson's): one state per clip, named by it
+      await waitFrames(page, 3);
+      const m = await page.evaluate(() => window.stanceLab.machine());
+      check(JSON.stringify(m.states) === JSON.stringify(names), 'states: ' + JSON.stringify(m.states));
+      check(m.current === names[0], 'it starts in ' + m.current);
+      // a file with a mesh: the mesh box is back, ticked
+      check(!await page.locator('#show-mesh').isDisabled() && await page.locator('#show-mesh').isChecked(), 'the mesh box is back');
       const walk = want.clips.findIndex((c) => c.name === 'Walk');
       check(walk >= 0, 'the fox has a Walk clip');
       await page.selectOption('#clip', String(walk));
@@ -404,7 +471,12 @@ async function main() {
       await canvasDraws(page);
       const a = await pixels(page);
       check(a.pixels > 50, `the robot's mesh covers ${a.pixels} pixels`);
-      await page.click('#as-jump');
+      // the camera framed it on load: the mesh stands about 60 % of the view's height
+      const rows = await meshRows(page);
+      console.log(`       robot on load: the mesh covers rows ${rows.top}..${rows.bottom} of ${rows.height} (${(100 * rows.share).toFixed(1)} %)`);
+      check(rows.share > 0.5 && rows.share < 0.7, `the mesh fills ${(100 * rows.share).toFixed(1)} % of the view's height`);
+      await resume(page);
+      await page.click(param('jump') + ' button.act');
       await page.waitForFunction(() => window.stanceLab.machine().current === 'Jump', null, { timeout: HANG_MS });
       await waitFrames(page, 3);
       const shot = path.join(artifacts, 'lab-robot.png');
@@ -439,9 +511,9 @@ async function main() {
       }
       const m = await page.evaluate(() => window.stanceLab.machine());
       check(['Idle', 'Move', 'Jump'].every((n) => m.states.includes(n)), 'states: ' + m.states);
-      await setRange(page, '#as-speed', 3);
+      await setRange(page, param('speed') + ' input[type=range]', 3);
       await page.waitForFunction(() => window.stanceLab.machine().current === 'Move', null, { timeout: HANG_MS });
-      await page.click('#as-jump');
+      await page.click(param('jump') + ' button.act');
       await page.waitForFunction(() => window.stanceLab.machine().current === 'Jump', null, { timeout: HANG_MS });
       // the wave layer: its weight slider moves the layer's weight
       await setRange(page, '#as-layers input[data-layer="1"]', 1);
@@ -451,6 +523,159 @@ async function main() {
       await page.selectOption('#as-map-run', '-1');
       check((await text(page, '#as-error')).includes('walk or run'), 'error: ' + await text(page, '#as-error'));
       check((await text(page, '#as-view')) === 'playing one clip', await text(page, '#as-view'));
+    }],
+    ['a graph of your own (Fox: velocity, alert, level, look) is driven by its own controls and keys', async () => {
+      const glb = path.join(DATA, 'fox', 'Fox.glb');
+      if (!fs.existsSync(glb)) return 'skip: ' + glb + ' is missing (set STANCE_DATA)';
+      // the Fox in metres, and a graph of its own on it with parameters named neither speed nor jump
+      const fox = path.join(artifacts, 'fox.stance');
+      try { execFileSync(cli, ['import', glb, '-o', fox, '--scale', '0.01'], { stdio: 'pipe' }); } catch (e) { return 'skip: this CLI cannot import glTF'; }
+      const graph = {
+        version: 1, asset: 'fox.stance',
+        params: [{ name: 'velocity', type: 'float', value: 0 }, { name: 'alert', type: 'bool' }, { name: 'look', type: 'trigger' },
+          { name: 'level', type: 'int', value: 1 }],
+        machines: [{
+          name: 'Fox', entry: 'Survey',
+          states: [
+            { name: 'Survey', clip: 'Survey' },
+            { name: 'Move', blend1d: { param: 'velocity', entries: [{ clip: 'Walk', x: 1 }, { clip: 'Run', x: 4 }] } },
+            { name: 'Alert', clip: 'Survey', speed: 2 },
+            { name: 'Look', clip: 'Survey', once: true }],
+          transitions: [
+            { from: 'Survey', to: 'Move', when: [{ param: 'velocity', op: '>=', value: 0.5, hysteresis: 0.1 }] },
+            { from: 'Move', to: 'Survey', when: [{ param: 'velocity', op: '<', value: 0.5, hysteresis: 0.1 }] },
+            { from: 'Survey', to: 'Alert', any_of: [[{ param: 'alert' }], [{ param: 'level', op: '>=', value: 3 }]] },
+            { from: 'Alert', to: 'Survey', when: [{ param: 'alert', op: 'false' }, { param: 'level', op: '<', value: 3 }] },
+            { from: '*', to: 'Look', when: [{ param: 'look' }] },
+            { from: 'Look', to: 'Survey', exit: 'end' }],
+        }],
+      };
+      const json = path.join(artifacts, 'fox_graph.json'), file = path.join(artifacts, 'fox_graph.stance');
+      fs.writeFileSync(json, JSON.stringify(graph, null, 1));
+      execFileSync(cli, ['compile', json, '-o', file], { stdio: 'pipe' });
+      await page.click('#tab-as');
+      await page.evaluate((k) => localStorage.removeItem(k), 'stance-lab.keys'); // no binding from an earlier run
+      await page.setInputFiles('#file', file);
+      await waitText(page, '#as-file', 'fox_graph.stance');
+      check((await text(page, '#as-error')) === '', 'load error: ' + await text(page, '#as-error'));
+      check((await text(page, '#as-kind')).startsWith('the file'), 'graph: ' + await text(page, '#as-kind'));
+      await waitState(page, 'Survey');
+      // a control per parameter, of its type
+      check(await page.locator(param('velocity') + ' input[type=range]').count() === 1, 'velocity: a slider');
+      check(await page.locator(param('alert') + ' input[type=checkbox]').count() === 1, 'alert: a box');
+      check(await page.locator(param('look') + ' button.act').count() === 1, 'look: a button');
+      check(await page.locator(param('level') + ' input[type=range]').count() === 1, 'level: a slider');
+      // velocity's range: from the values the graph uses (0.5 -/+ 0.1 in two conditions, entries at 1 and 4) and its value 0
+      const want = expectedRange('float', 0, [0.5, 0.4, 0.6, 0.5, 0.4, 0.6, 1, 4]);
+      const got = await page.locator(param('velocity') + ' input').evaluate((el) => ({ min: Number(el.min), max: Number(el.max), step: Number(el.step) }));
+      close(got.min, want.min, 1e-9, 'velocity slider min'); close(got.max, want.max, 1e-9, 'velocity slider max');
+      close(got.step, want.step, 1e-12, 'velocity slider step');
+      console.log(`       velocity slider ${got.min}..${got.max} step ${got.step}`);
+      // a real click at 80 % of the slider: velocity about 4, the fox leaves Survey for Move
+      await clickRange(page, param('velocity') + ' input', 0.8);
+      const v = Number(await page.locator(param('velocity') + ' input').inputValue());
+      check(v > 3 && v < 4.6, 'velocity after the click: ' + v);
+      await waitState(page, 'Move');
+      // Home on the focused slider: velocity 0, back to Survey
+      await page.keyboard.press('Home');
+      check(Number(await page.locator(param('velocity') + ' input').inputValue()) === 0, 'Home: velocity 0');
+      await waitState(page, 'Survey');
+      // level, an int: whole steps, its range from 3 (two conditions) and its value 1; End (the slider
+      // focused by a click on its left end) raises it to the top: Alert; Home: Survey again
+      const wantLevel = expectedRange('int', 1, [3, 3]);
+      const gotLevel = await page.locator(param('level') + ' input').evaluate((el) => [Number(el.min), Number(el.max), Number(el.step)]);
+      check(JSON.stringify(gotLevel) === JSON.stringify([wantLevel.min, wantLevel.max, 1]), `level slider ${gotLevel}, want ${JSON.stringify(wantLevel)}`);
+      await clickRange(page, param('level') + ' input', 0.02);
+      check(Number(await page.locator(param('level') + ' input').inputValue()) === wantLevel.min, 'level after a click at its left end');
+      await page.keyboard.press('End');
+      check(Number(await page.locator(param('level') + ' input').inputValue()) === wantLevel.max, 'End: level at the top');
+      await waitState(page, 'Alert');
+      await page.keyboard.press('Home');
+      await waitState(page, 'Survey');
+      // the alert box, clicked: Alert; clicked again: Survey
+      await page.click(param('alert') + ' input');
+      await waitState(page, 'Alert');
+      const styles = await page.evaluate(() => window.stanceLab.machine().styles);
+      await page.click(param('alert') + ' input');
+      await waitState(page, 'Survey');
+      // "Any state" is drawn unlike any state: dashed and white, not the current state's or a source's fill
+      const any = styles['Any state'];
+      check(any && any.dash && !styles.Alert.dash, 'the any-state box is dashed: ' + JSON.stringify(styles));
+      check(any.fill !== styles.Alert.fill && any.fill !== styles.Survey.fill && any.fill !== '#fde68a', 'the any-state fill: ' + any.fill);
+      // the user binds L to the look trigger (click its key box, press L), then L fires it
+      const lookKey = param('look') + ' button.key';
+      await page.click(lookKey);
+      await page.keyboard.press('l');
+      check((await text(page, lookKey)) === 'L', 'the key box shows ' + await text(page, lookKey));
+      const stored = JSON.parse(await page.evaluate((k) => localStorage.getItem(k), 'stance-lab.keys'));
+      check(stored.look && stored.look.fire === 'KeyL', 'localStorage: ' + JSON.stringify(stored));
+      await page.keyboard.press('l');
+      await waitState(page, 'Look');
+      await waitState(page, 'Survey'); // Look plays once, then back
+      // the first float's default keys: up arrow three times raises velocity by 3 x 5 % of the range
+      await page.keyboard.press('ArrowUp'); await page.keyboard.press('ArrowUp'); await page.keyboard.press('ArrowUp');
+      close(Number(await page.locator(param('velocity') + ' input').inputValue()), 0.75, 1e-9, 'velocity after 3 x up arrow');
+      await waitState(page, 'Move');
+      await page.keyboard.press('ArrowDown'); await page.keyboard.press('ArrowDown'); await page.keyboard.press('ArrowDown');
+      await waitState(page, 'Survey');
+      // loaded again, the binding is read back from localStorage
+      await page.setInputFiles('#file', fox);
+      await page.setInputFiles('#file', file);
+      await waitText(page, '#as-file', 'fox_graph.stance');
+      check((await text(page, lookKey)) === 'L', 'after a reload the key box shows ' + await text(page, lookKey));
+      await page.keyboard.press('l');
+      await waitState(page, 'Look');
+      await page.click(param('alert') + ' input');
+      await waitFrames(page, 3);
+      const shot = path.join(artifacts, 'lab-fox-graph.png');
+      await page.screenshot({ path: shot, fullPage: true });
+      shots.push(shot);
+      await page.click(param('alert') + ' input');
+    }],
+    ['at 1280x720 every control of every view is inside the viewport', async () => {
+      await page.setViewportSize({ width: 1280, height: 720 });
+      try {
+        // every visible button, input and select, and the canvases, within 1280 x 720, no scrolling
+        const outside = async (what) => page.evaluate((w) => {
+          const bad = [];
+          for (const el of document.querySelectorAll('button, input, select, canvas')) {
+            if (!el.offsetParent && el.tagName !== 'CANVAS') continue; // hidden
+            const r = el.getBoundingClientRect();
+            if (!r.width || !r.height) continue;
+            if (el.tagName === 'CANVAS') { if (r.left < 0 || r.right > innerWidth + 0.5) bad.push(w + ': canvas#' + el.id + ' ' + r.left + '..' + r.right); continue; }
+            if (r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5)
+              bad.push(`${w}: ${el.tagName.toLowerCase()}#${el.id || el.dataset.param || el.textContent.slice(0, 20)} at ${Math.round(r.left)},${Math.round(r.top)}..${Math.round(r.right)},${Math.round(r.bottom)}`);
+          }
+          if (document.documentElement.scrollWidth > innerWidth) bad.push(w + ': the page scrolls sideways (' + document.documentElement.scrollWidth + ' px)');
+          return bad;
+        }, what);
+        const bad = [];
+        for (const [tab, name] of [['#tab-sm', 'state machine'], ['#tab-ly', 'layers'], ['#tab-cr', 'crowd']]) {
+          await page.click(tab);
+          await waitFrames(page, 2);
+          bad.push(...await outside(name));
+          const shot = path.join(artifacts, `lab-1280-${tab.slice(5)}.png`);
+          await page.screenshot({ path: shot });
+          shots.push(shot);
+        }
+        // the file view with the most controls: a file without a graph (the lesson's graph, its
+        // parameters, the wave layer, the mapping of roles to clips), then the Fox's own graph
+        await page.click('#tab-as');
+        for (const f of ['robot_clips.stance', 'fox_graph.stance', 'robot.stance']) {
+          const file = fs.existsSync(path.join(artifacts, f)) ? path.join(artifacts, f) : path.join(labDir, f);
+          if (!fs.existsSync(file)) { console.log('       (no ' + f + ': not checked)'); continue; }
+          await page.setInputFiles('#file', file);
+          await waitText(page, '#as-file', f);
+          await waitFrames(page, 2);
+          bad.push(...await outside('your character, ' + f));
+          const shot = path.join(artifacts, `lab-1280-as-${f.replace('.stance', '')}.png`);
+          await page.screenshot({ path: shot });
+          shots.push(shot);
+        }
+        check(!bad.length, bad.length + ' controls outside 1280x720: ' + bad.slice(0, 6).join('; '));
+      } finally {
+        await page.setViewportSize({ width: 1440, height: 1000 });
+      }
     }],
     ['the crowd: 100 characters drawn, update timed in WebAssembly', async () => {
       await page.click('#tab-cr');
@@ -495,6 +720,7 @@ async function main() {
   ];
 
   for (const [name, fn] of tests) {
+    if (ONLY && name !== tests[0][0] && !ONLY.test(name)) continue;
     try {
       const r = await fn();
       if (typeof r === 'string' && r.startsWith('skip')) { skipped++; console.log(`skip - ${name}: ${r.slice(6)}`); }

@@ -1,6 +1,6 @@
 /* src/core/graph/graph_query.c - the compiled graph's read-only queries: its
  * parameters, machines, states and layers by index and by name (stance/graph.h),
- * and the introspection of its transitions, conditions and machine layout
+ * and the introspection of its transitions, conditions, blend spaces and machine layout
  * (stance/graph_query.h) for viewers such as the lab's state-machine view.
  * Reads the bound graph block only. */
 #include <string.h>
@@ -183,6 +183,44 @@ int stance_graph_machine_entry(const stance_graph *graph, int machine) {
 int stance_graph_state_motion(const stance_graph *graph, int state) {
     if (!graph || state < 0 || state >= graph->state_count) return -1;
     return (int)graph->states[state].type;
+}
+
+static const g_state *blend_state(const stance_graph *graph, int state, const char *what, stance_error *err) {
+    if (!graph) { st_fail(err, STANCE_ERR_ARGUMENT, "%s: graph is NULL", what); return NULL; }
+    if (state < 0 || state >= graph->state_count) {
+        st_fail(err, STANCE_ERR_ARGUMENT, "%s: state %d is not in 0..%d", what, state, graph->state_count - 1);
+        return NULL;
+    }
+    const g_state *s = &graph->states[state];
+    if (s->type != STANCE_MOTION_BLEND1D && s->type != STANCE_MOTION_BLEND2D) {
+        st_fail(err, STANCE_ERR_ARGUMENT, "%s: state '%s' is not a blend space", what, s->name);
+        return NULL;
+    }
+    return s;
+}
+
+stance_status stance_graph_blend_space(const stance_graph *graph, int state, stance_blend_info *out, stance_error *err) {
+    if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "graph blend space: out is NULL");
+    const g_state *s = blend_state(graph, state, "graph blend space", err);
+    if (!s) return STANCE_ERR_ARGUMENT;
+    out->param_x = s->param_x;
+    out->param_y = s->type == STANCE_MOTION_BLEND2D ? s->param_y : -1;
+    out->entry_count = s->entry_count;
+    return st_ok(err);
+}
+
+stance_status stance_graph_blend_entry(const stance_graph *graph, int state, int entry, float position[2],
+                                       stance_error *err) {
+    if (!position) return st_fail(err, STANCE_ERR_ARGUMENT, "graph blend entry: position is NULL");
+    const g_state *s = blend_state(graph, state, "graph blend entry", err);
+    if (!s) return STANCE_ERR_ARGUMENT;
+    if (entry < 0 || entry >= s->entry_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "graph blend entry: entry %d is not in 0..%d (state '%s')", entry,
+                       s->entry_count - 1, s->name);
+    const g_entry *e = &graph->entries[s->entry_first + entry];
+    position[0] = e->x;
+    position[1] = s->type == STANCE_MOTION_BLEND2D ? e->y : 0.0f;
+    return st_ok(err);
 }
 
 const char *stance_compare_symbol(stance_compare op) {

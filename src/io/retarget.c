@@ -1,0 +1,581 @@
+/* src/io/retarget.c - offline retargeting (stance/retarget.h, issue 27 item
+ * 2): the plan shared by a clip's retargeting and its measures (both maps,
+ * the bind poses in model space, the shared slots, their segments, the
+ * rest-pose alignment, the leg ratio), one frame of the source played on the
+ * target, the foot contacts kept with two-bone IK, and the clip and asset
+ * built from it. The measures are retarget_measure.c's. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/internal.h"
+#include "core/math/qmath.h"
+#include "io/retarget_internal.h"
+#include "stance/build.h"
+#include "stance/footlock.h"
+#include "stance/ik.h"
+#include "stance_lesson/lesson.h"
+
+/* The slot chains, top down; -1 ends a chain. */
+static const int chains[5][5] = {
+    {STANCE_SLOT_HIPS, STANCE_SLOT_SPINE, STANCE_SLOT_CHEST, STANCE_SLOT_NECK, STANCE_SLOT_HEAD},
+    {STANCE_SLOT_LEFT_UPPER_LEG, STANCE_SLOT_LEFT_LOWER_LEG, STANCE_SLOT_LEFT_FOOT, STANCE_SLOT_LEFT_TOES, -1},
+    {STANCE_SLOT_RIGHT_UPPER_LEG, STANCE_SLOT_RIGHT_LOWER_LEG, STANCE_SLOT_RIGHT_FOOT, STANCE_SLOT_RIGHT_TOES, -1},
+    {STANCE_SLOT_LEFT_SHOULDER, STANCE_SLOT_LEFT_UPPER_ARM, STANCE_SLOT_LEFT_LOWER_ARM, STANCE_SLOT_LEFT_HAND, -1},
+    {STANCE_SLOT_RIGHT_SHOULDER, STANCE_SLOT_RIGHT_UPPER_ARM, STANCE_SLOT_RIGHT_LOWER_ARM, STANCE_SLOT_RIGHT_HAND, -1},
+};
+static const int leg_slots[2][3] = {
+    {STANCE_SLOT_LEFT_UPPER_LEG, STANCE_SLOT_LEFT_LOWER_LEG, STANCE_SLOT_LEFT_FOOT},
+    {STANCE_SLOT_RIGHT_UPPER_LEG, STANCE_SLOT_RIGHT_LOWER_LEG, STANCE_SLOT_RIGHT_FOOT},
+};
+
+qm_vec3 rt_v(const float *p) { return qm_v3(p[0], p[1], p[2]); }
+qm_quat rt_q(const float *q) { return qm_q(q[0], q[1], q[2], q[3]); }
+
+/* The shortest rotation taking unit a onto unit b. */
+qm_quat rt_swing(qm_vec3 a, qm_vec3 b) {
+    float d = qm_dot3(a, b);
+    if (d < -0.999999f) {
+        qm_vec3 axis = qm_cross(a, qm_v3(1, 0, 0));
+        if (qm_dot3(axis, axis) < 1e-6f) axis = qm_cross(a, qm_v3(0, 1, 0));
+        axis = qm_norm3(axis);
+        return qm_q(axis.x, axis.y, axis.z, 0.0f);
+    }
+    qm_vec3 c = qm_cross(a, b);
+    return qm_qnorm(qm_q(c.x, c.y, c.z, 1.0f + d));
+}
+
+/* Unit direction from a to b; (0, 1, 0) when they meet. */
+qm_vec3 rt_dir(qm_vec3 a, qm_vec3 b) {
+    qm_vec3 d = qm_sub(b, a);
+    float l = qm_len3(d);
+    return l > 1e-12f ? qm_scale(d, 1.0f / l) : qm_v3(0, 1, 0);
+}
+
+static stance_status side_make(rt_side *x, const stance_skeleton *sk, const char *map_file, const char *who,
+                               stance_error *err) {
+    memset(x, 0, sizeof *x);
+    x->sk = sk;
+    stance_humanoid_map_desc md = {0};
+    md.map_file = map_file;
+    stance_status s = stance_humanoid_map_find(sk, &md, &x->map, err);
+    if (s) return s;
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; i < 3; i++)
+            if (x->map.joint[leg_slots[l][i]] < 0)
+                return st_fail(err, STANCE_ERR_NOT_FOUND, "retarget: the %s skeleton has no %s (stance retarget-map; --map)",
+                               who, stance_humanoid_slot_name(leg_slots[l][i]));
+    if (x->map.joint[STANCE_SLOT_HIPS] < 0)
+        return st_fail(err, STANCE_ERR_NOT_FOUND, "retarget: the %s skeleton has no hips (stance retarget-map; --map)", who);
+    x->pos = malloc(sizeof *x->pos * (size_t)sk->joint_count);
+    x->rot = malloc(sizeof *x->rot * (size_t)sk->joint_count);
+    if (!x->pos || !x->rot) return st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
+    rt_rest_positions(sk, x->pos, x->rot);
+    x->floor = 0.5f * (x->pos[x->map.joint[STANCE_SLOT_LEFT_FOOT]][1] + x->pos[x->map.joint[STANCE_SLOT_RIGHT_FOOT]][1]);
+    float leg = 0.0f;
+    for (int l = 0; l < 2; l++) {
+        const int *g = leg_slots[l];
+        qm_vec3 a = rt_v(x->pos[x->map.joint[g[0]]]), b = rt_v(x->pos[x->map.joint[g[1]]]), c = rt_v(x->pos[x->map.joint[g[2]]]);
+        leg += 0.5f * (qm_len3(qm_sub(b, a)) + qm_len3(qm_sub(c, b)));
+    }
+    if (!(leg > 0.0f) || !isfinite(leg))
+        return st_fail(err, STANCE_ERR_VALUE, "retarget: the %s skeleton's legs have no length at the bind pose", who);
+    x->leg = leg;
+    /* the pelvis: the hips when they carry both legs, else the legs' nearest
+     * common ancestor (RobotExpressive: Body carries Hips and the legs) */
+    int h = x->map.joint[STANCE_SLOT_HIPS], a = x->map.joint[STANCE_SLOT_LEFT_UPPER_LEG], b = x->map.joint[STANCE_SLOT_RIGHT_UPPER_LEG];
+    x->pelvis = h;
+    if (!stance_skeleton_is_descendant(sk, a, h) || !stance_skeleton_is_descendant(sk, b, h))
+        for (int q = sk->parents[a]; q >= 0; q = sk->parents[q])
+            if (stance_skeleton_is_descendant(sk, b, q)) {
+                x->pelvis = q;
+                break;
+            }
+    for (int c = 0; c < 3; c++)
+        x->socket[c] = 0.5f * (x->pos[x->map.joint[STANCE_SLOT_LEFT_UPPER_LEG]][c] + x->pos[x->map.joint[STANCE_SLOT_RIGHT_UPPER_LEG]][c]);
+    return STANCE_OK;
+}
+
+void rt_plan_free(rt_plan *p) {
+    if (!p) return;
+    free(p->s.pos), free(p->s.rot), free(p->t.pos), free(p->t.rot), free(p->tslot);
+    memset(p, 0, sizeof *p);
+}
+
+stance_status rt_plan_make(rt_plan *p, const stance_skeleton *source, const stance_skeleton *target,
+                           const stance_retarget_desc *desc, stance_error *err) {
+    memset(p, 0, sizeof *p);
+    stance_retarget_desc d = {0};
+    if (desc) d = *desc;
+    if (!source || !target) return st_fail(err, STANCE_ERR_ARGUMENT, "retarget: NULL skeleton");
+    if (d.blend_time < 0.0f || !isfinite(d.blend_time) || d.blend_time > 10.0f)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "retarget: blend_time must be in [0, 10] s");
+    p->blend_time = d.blend_time > 0.0f ? d.blend_time : 0.2f;
+    p->free_feet = d.free_feet != 0;
+    stance_status s = side_make(&p->s, source, d.source_map, "source", err);
+    if (!s) s = side_make(&p->t, target, d.target_map, "target", err);
+    if (!s && !(p->tslot = malloc(sizeof *p->tslot * (size_t)target->joint_count)))
+        s = st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
+    if (s) {
+        rt_plan_free(p);
+        return s;
+    }
+    p->k = p->t.leg / p->s.leg;
+    for (int j = 0; j < target->joint_count; j++) p->tslot[j] = -1;
+    for (int i = 0; i < STANCE_HUMANOID_SLOTS; i++) {
+        p->shared[i] = p->s.map.joint[i] >= 0 && p->t.map.joint[i] >= 0;
+        p->next[i] = p->prev[i] = -1;
+        p->align[i][3] = 1.0f;
+        if (p->shared[i]) p->tslot[p->t.map.joint[i]] = i;
+    }
+    for (int c = 0; c < 5; c++) {
+        qm_quat up = qm_qid(); /* the alignment of the last segment, for an end slot */
+        for (int a = 0; a < 5 && chains[c][a] >= 0; a++) {
+            int i = chains[c][a];
+            if (!p->shared[i]) continue;
+            for (int b = a + 1; b < 5 && chains[c][b] >= 0; b++)
+                if (p->shared[chains[c][b]]) {
+                    p->next[i] = chains[c][b];
+                    p->prev[chains[c][b]] = i;
+                    break;
+                }
+            qm_quat al = up;
+            if (p->next[i] >= 0) {
+                int n = p->next[i];
+                qm_vec3 sd = rt_dir(rt_v(p->s.pos[p->s.map.joint[i]]), rt_v(p->s.pos[p->s.map.joint[n]]));
+                qm_vec3 td = rt_dir(rt_v(p->t.pos[p->t.map.joint[i]]), rt_v(p->t.pos[p->t.map.joint[n]]));
+                al = rt_swing(td, sd);
+                p->sdir[i][0] = sd.x, p->sdir[i][1] = sd.y, p->sdir[i][2] = sd.z;
+                up = al;
+            }
+            p->align[i][0] = al.x, p->align[i][1] = al.y, p->align[i][2] = al.z, p->align[i][3] = al.w;
+        }
+    }
+    /* a joint its chain parent does not carry (an IK bone under the root) */
+    for (int i = 0; i < STANCE_HUMANOID_SLOTS; i++) {
+        int q = p->prev[i];
+        if (!p->shared[i] || q < 0) continue;
+        int j = p->t.map.joint[i], pj = p->t.map.joint[q];
+        if (stance_skeleton_is_descendant(target, j, pj)) continue;
+        p->carried[i] = 1;
+        qm_vec3 off = qm_sub(rt_v(p->t.pos[j]), rt_v(p->t.pos[pj]));
+        off = qm_qrot(qm_qconj(rt_q(p->t.rot[pj])), off);
+        p->carry[i][0] = off.x, p->carry[i][1] = off.y, p->carry[i][2] = off.z;
+    }
+    return st_ok(err);
+}
+
+/* Sets joint j's local translation so its model position is `pos`, given its
+ * parent's model transform in (tpos, trot, tsc). */
+static void place(const stance_skeleton *sk, int j, qm_vec3 pos, float (*tpos)[3], float (*trot)[4], float (*tsc)[3],
+                  stance_pose *local) {
+    int par = sk->parents[j];
+    qm_vec3 v = pos;
+    if (par >= 0) {
+        v = qm_qrot(qm_qconj(rt_q(trot[par])), qm_sub(pos, rt_v(tpos[par])));
+        v = qm_v3(v.x / tsc[par][0], v.y / tsc[par][1], v.z / tsc[par][2]);
+    }
+    local->tx[j] = v.x, local->ty[j] = v.y, local->tz[j] = v.z;
+}
+
+/* The model transforms of `local` (parents first). */
+static void forward(const stance_skeleton *sk, const stance_pose *local, float (*tpos)[3], float (*trot)[4], float (*tsc)[3]) {
+    for (int j = 0; j < sk->joint_count; j++) {
+        int par = sk->parents[j];
+        qm_quat pr = par >= 0 ? rt_q(trot[par]) : qm_qid();
+        qm_vec3 pp = par >= 0 ? rt_v(tpos[par]) : qm_v3(0, 0, 0), ps = par >= 0 ? rt_v(tsc[par]) : qm_v3(1, 1, 1);
+        qm_vec3 pos = qm_add(pp, qm_qrot(pr, qm_mul3(ps, qm_v3(local->tx[j], local->ty[j], local->tz[j]))));
+        qm_quat rot = qm_qnorm(qm_qmul(pr, qm_q(local->qx[j], local->qy[j], local->qz[j], local->qw[j])));
+        tpos[j][0] = pos.x, tpos[j][1] = pos.y, tpos[j][2] = pos.z;
+        trot[j][0] = rot.x, trot[j][1] = rot.y, trot[j][2] = rot.z, trot[j][3] = rot.w;
+        tsc[j][0] = ps.x * local->sx[j], tsc[j][1] = ps.y * local->sy[j], tsc[j][2] = ps.z * local->sz[j];
+    }
+}
+
+/* Moves each carried joint where its chain parent carries it (after the
+ * whole pose: the carrier may come later in joint order), then refreshes
+ * the model transforms. */
+static void carry_feet(const rt_plan *p, float (*tpos)[3], float (*trot)[4], float (*tsc)[3], stance_pose *local) {
+    int any = 0;
+    for (int i = 0; i < STANCE_HUMANOID_SLOTS; i++) {
+        if (!p->shared[i] || !p->carried[i]) continue;
+        int j = p->t.map.joint[i], cj = p->t.map.joint[p->prev[i]];
+        qm_vec3 pos = qm_add(rt_v(tpos[cj]), qm_qrot(rt_q(trot[cj]), rt_v(p->carry[i])));
+        place(p->t.sk, j, pos, tpos, trot, tsc, local);
+        any = 1;
+    }
+    if (any) forward(p->t.sk, local, tpos, trot, tsc);
+}
+
+/* One frame without foot IK: the target's local pose (`local`) and model
+ * transforms (tpos, trot, tsc, joint_count each) from the source's model pose. */
+static void rt_frame(const rt_plan *p, const stance_pose *smodel, float ground, float (*tpos)[3], float (*trot)[4],
+                     float (*tsc)[3], stance_pose *local) {
+    const stance_skeleton *sk = p->t.sk;
+    stance_pose_set_rest(local, sk, NULL);
+    for (int j = 0; j < sk->joint_count; j++) {
+        const stance_transform *r = &sk->rest[j];
+        int par = sk->parents[j], i = p->tslot[j];
+        qm_quat pr = par >= 0 ? rt_q(trot[par]) : qm_qid();
+        qm_vec3 pp = par >= 0 ? rt_v(tpos[par]) : qm_v3(0, 0, 0);
+        qm_vec3 ps = par >= 0 ? rt_v(tsc[par]) : qm_v3(1, 1, 1);
+        qm_quat rot = qm_qmul(pr, rt_q(r->r));
+        qm_vec3 pos = qm_add(pp, qm_qrot(pr, qm_mul3(ps, rt_v(r->t))));
+        if (i >= 0) {
+            int sj = p->s.map.joint[i];
+            qm_quat srot = qm_q(smodel->qx[sj], smodel->qy[sj], smodel->qz[sj], smodel->qw[sj]);
+            qm_quat dq = qm_qmul(srot, qm_qconj(rt_q(p->s.rot[sj])));
+            rot = qm_qmul(qm_qmul(dq, rt_q(p->align[i])), rt_q(p->t.rot[j]));
+            if (p->next[i] >= 0) {
+                int sn = p->s.map.joint[p->next[i]];
+                qm_vec3 now = rt_dir(qm_v3(smodel->tx[sj], smodel->ty[sj], smodel->tz[sj]),
+                                     qm_v3(smodel->tx[sn], smodel->ty[sn], smodel->tz[sn]));
+                qm_vec3 pred = qm_qrot(dq, rt_v(p->sdir[i]));
+                rot = qm_qmul(rt_swing(qm_norm3(pred), now), rot);
+            }
+            rot = qm_qnorm(rot);
+        }
+        if (j == p->t.pelvis) {
+            if (i < 0) { /* a pelvis apart from the hips (RobotExpressive's Body): the source pelvis' turn */
+                int sp = p->s.pelvis;
+                qm_quat srot = qm_q(smodel->qx[sp], smodel->qy[sp], smodel->qz[sp], smodel->qw[sp]);
+                rot = qm_qnorm(qm_qmul(qm_qmul(srot, qm_qconj(rt_q(p->s.rot[sp]))), rt_q(p->t.rot[j])));
+            }
+            {
+                /* the leg sockets' midpoint follows the source's times k
+                 * (its height above the source's lowest feet in the clip, onto
+                 * the target's feet at the bind pose); the pelvis sits where
+                 * its turn puts it */
+                int a = p->s.map.joint[STANCE_SLOT_LEFT_UPPER_LEG], b = p->s.map.joint[STANCE_SLOT_RIGHT_UPPER_LEG];
+                qm_vec3 sm = qm_scale(qm_v3(smodel->tx[a] + smodel->tx[b], smodel->ty[a] + smodel->ty[b],
+                                            smodel->tz[a] + smodel->tz[b]), 0.5f);
+                qm_vec3 tm = qm_add(rt_v(p->t.socket), qm_scale(qm_sub(sm, rt_v(p->s.socket)), p->k));
+                tm.y = p->t.floor + p->k * (sm.y - ground);
+                qm_quat turn = qm_qmul(rot, qm_qconj(rt_q(p->t.rot[j])));
+                pos = qm_sub(tm, qm_qrot(turn, qm_sub(rt_v(p->t.socket), rt_v(p->t.pos[j]))));
+                place(sk, j, pos, tpos, trot, tsc, local);
+            }
+        }
+        if (i >= 0 || j == p->t.pelvis) {
+            qm_quat lr = qm_qnorm(qm_qmul(qm_qconj(pr), rot));
+            local->qx[j] = lr.x, local->qy[j] = lr.y, local->qz[j] = lr.z, local->qw[j] = lr.w;
+        }
+        tpos[j][0] = pos.x, tpos[j][1] = pos.y, tpos[j][2] = pos.z;
+        trot[j][0] = rot.x, trot[j][1] = rot.y, trot[j][2] = rot.z, trot[j][3] = rot.w;
+        tsc[j][0] = ps.x * r->s[0], tsc[j][1] = ps.y * r->s[1], tsc[j][2] = ps.z * r->s[2];
+    }
+    carry_feet(p, tpos, trot, tsc, local);
+}
+
+/* ---- the foot contacts: two-bone IK -------------------------------------- */
+
+typedef struct foot_track {
+    int was;          /* planted the frame before */
+    qm_vec3 anchor_t; /* where the target's foot landed */
+    qm_vec3 anchor_s; /* k x the source's foot then */
+    qm_vec3 off;      /* the correction now */
+    qm_vec3 off_lift; /* the correction at the lift */
+    float since;      /* s since the lift */
+} foot_track;
+
+static float smoothstep01(float x) {
+    x = x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+    return x * x * (3.0f - 2.0f * x);
+}
+
+/* Moves each target foot after the source's while it is planted (at this
+ * key or before the next, `span` s ahead). model is
+ * scratch; tpos/trot/tsc are refreshed from the corrected pose. */
+static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float time, float dt, float span, foot_track *ft,
+                             const stance_pose *smodel, stance_pose *local, stance_pose *model, float (*tpos)[3],
+                             float (*trot)[4], float (*tsc)[3], stance_error *err) {
+    const stance_skeleton *sk = p->t.sk;
+    stance_status s = stance_local_to_model(model, local, sk, NULL, err);
+    if (s) return s;
+    qm_vec3 goal[2];
+    int moved = 0;
+    for (int l = 0; l < 2; l++) {
+        int fj = p->t.map.joint[leg_slots[l][2]], sf = p->s.map.joint[leg_slots[l][2]];
+        qm_vec3 nat = qm_v3(model->tx[fj], model->ty[fj], model->tz[fj]);
+        qm_vec3 src = qm_scale(qm_v3(smodel->tx[sf], smodel->ty[sf], smodel->tz[sf]), p->k);
+        foot_track *f = &ft[l];
+        /* planted at this key, or before the next one: the contact starts here */
+        int planted = stance_contacts_planted(c, l, time);
+        for (int i = (int)ceilf(time * c->rate); !planted && i < c->sample_count && (float)i / c->rate < time + span; i++)
+            planted = stance_contacts_planted(c, l, (float)i / c->rate);
+        if (planted) {
+            if (!f->was) f->anchor_t = qm_add(nat, f->off), f->anchor_s = src;
+            f->off = qm_sub(qm_add(f->anchor_t, qm_sub(src, f->anchor_s)), nat);
+            f->off.y = 0.0f; /* the height stays the pose's: only sliding is mended */
+        } else {
+            if (f->was) f->off_lift = f->off, f->since = 0.0f;
+            f->since += dt;
+            f->off = qm_scale(f->off_lift, 1.0f - smoothstep01(f->since / p->blend_time));
+        }
+        f->was = planted;
+        goal[l] = qm_add(nat, f->off);
+        moved |= qm_len3(f->off) > 1e-6f * p->t.leg;
+    }
+    if (!moved) return STANCE_OK;
+    /* the pelvis takes what the feet's corrections share: their mean
+     * (across) and their turn about the vertical through the leg sockets'
+     * midpoint (least squares); the legs take the rest, so a drift of both
+     * feet (a wide pelvis turning over planted feet) costs the legs little
+     * direction. The pelvis' children keep their model rotations. */
+    qm_vec3 shift = qm_scale(qm_add(ft[0].off, ft[1].off), 0.5f);
+    int h = p->t.pelvis;
+    forward(sk, local, tpos, trot, tsc);
+    qm_vec3 sock[2], mid;
+    for (int l = 0; l < 2; l++) sock[l] = rt_v(tpos[p->t.map.joint[leg_slots[l][0]]]);
+    mid = qm_scale(qm_add(sock[0], sock[1]), 0.5f);
+    float num = 0.0f, den = 0.0f;
+    for (int l = 0; l < 2; l++) {
+        qm_vec3 r = qm_sub(sock[l], mid), d = qm_sub(ft[l].off, shift);
+        num += d.x * r.z - d.z * r.x;
+        den += r.x * r.x + r.z * r.z;
+    }
+    float yaw = den > 1e-12f ? num / den : 0.0f;
+    yaw = yaw > 0.5f ? 0.5f : yaw < -0.5f ? -0.5f : yaw;
+    qm_quat q = qm_qaxis(qm_v3(0, 1, 0), yaw);
+    qm_quat hrot = qm_qnorm(qm_qmul(q, rt_q(trot[h])));
+    qm_vec3 hpos = qm_add(qm_add(mid, qm_qrot(q, qm_sub(rt_v(tpos[h]), mid))), shift);
+    int hp = sk->parents[h];
+    qm_quat lr = qm_qnorm(qm_qmul(hp >= 0 ? qm_qconj(rt_q(trot[hp])) : qm_qid(), hrot));
+    local->qx[h] = lr.x, local->qy[h] = lr.y, local->qz[h] = lr.z, local->qw[h] = lr.w;
+    place(sk, h, hpos, tpos, trot, tsc, local);
+    for (int ch = h + 1; ch < sk->joint_count; ch++) {
+        if (sk->parents[ch] != h) continue;
+        lr = qm_qnorm(qm_qmul(qm_qconj(hrot), rt_q(trot[ch])));
+        local->qx[ch] = lr.x, local->qy[ch] = lr.y, local->qz[ch] = lr.z, local->qw[ch] = lr.w;
+    }
+    forward(sk, local, tpos, trot, tsc);
+    carry_feet(p, tpos, trot, tsc, local);
+    s = stance_local_to_model(model, local, sk, NULL, err);
+    if (s) return s;
+    for (int l = 0; l < 2; l++) {
+        const int *g = leg_slots[l];
+        stance_two_bone_desc td = {0};
+        td.upper = p->t.map.joint[g[0]], td.lower = p->t.map.joint[g[1]], td.end = p->t.map.joint[g[2]];
+        td.target[0] = goal[l].x, td.target[1] = goal[l].y, td.target[2] = goal[l].z;
+        td.keep_end_rotation = 1;
+        s = stance_ik_two_bone(&td, 1.0f, sk, local, model, NULL, err);
+        if (s) return s;
+    }
+    /* refresh the model transforms, then move carried feet after their leg */
+    forward(sk, local, tpos, trot, tsc);
+    carry_feet(p, tpos, trot, tsc, local);
+    return STANCE_OK;
+}
+
+stance_status rt_source_ground(const rt_plan *p, const stance_clip *clip, float *ground, stance_error *err) {
+    stance_pose l, m;
+    stance_status s = stance_pose_create(&l, p->s.sk->joint_count, NULL, err);
+    if (s) return s;
+    s = stance_pose_create(&m, p->s.sk->joint_count, NULL, err);
+    if (s) {
+        stance_pose_destroy(&l);
+        return s;
+    }
+    int a = p->s.map.joint[STANCE_SLOT_LEFT_FOOT], b = p->s.map.joint[STANCE_SLOT_RIGHT_FOOT];
+    float low = INFINITY;
+    for (int k = 0; k < clip->key_count && !s; k++) {
+        s = stance_clip_sample(clip, clip->times[k], NULL, &l, err);
+        if (!s) s = stance_local_to_model(&m, &l, p->s.sk, NULL, err);
+        if (!s) low = fminf(low, fminf(m.ty[a], m.ty[b]));
+    }
+    stance_pose_destroy(&l), stance_pose_destroy(&m);
+    *ground = isfinite(low) ? low : p->s.floor;
+    return s;
+}
+
+stance_status rt_contacts(const rt_plan *p, const stance_clip *clip, stance_contacts **out, stance_error *err) {
+    int feet[2] = {p->s.map.joint[STANCE_SLOT_LEFT_FOOT], p->s.map.joint[STANCE_SLOT_RIGHT_FOOT]};
+    stance_contact_desc cd = {0};
+    cd.foot_count = 2, cd.feet = feet;
+    if (clip->root_key_count == 0 && clip->root_speed == 0.0f)
+        stance_walk_velocity(p->s.sk, clip, feet[0], feet[1], NULL, cd.root_velocity);
+    return stance_contacts_create(&cd, clip, p->s.sk, NULL, out, err);
+}
+
+/* ---- the clip -------------------------------------------------------------- */
+
+typedef struct work {
+    stance_pose slocal, smodel, tlocal, tmodel;
+    float (*tpos)[3], (*trot)[4], (*tsc)[3];
+    float *rvals, *tvals, *root_vals, *times;
+    stance_track_desc *tracks;
+    stance_event_desc *events;
+    stance_contacts *contacts;
+} work;
+
+static void work_free(work *w) {
+    stance_pose_destroy(&w->slocal), stance_pose_destroy(&w->smodel);
+    stance_pose_destroy(&w->tlocal), stance_pose_destroy(&w->tmodel);
+    free(w->tpos), free(w->trot), free(w->tsc), free(w->rvals), free(w->tvals), free(w->root_vals), free(w->times);
+    free(w->tracks), free(w->events);
+    stance_contacts_destroy(w->contacts);
+}
+
+static stance_status retarget_with(const rt_plan *p, const stance_clip *clip, const stance_allocator *allocator,
+                                   stance_clip **out, stance_error *err) {
+    const stance_skeleton *ts = p->t.sk, *ss = p->s.sk;
+    if (clip->joint_count != ss->joint_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "retarget: clip '%s' has %d joints, the source skeleton %d", clip->name,
+                       clip->joint_count, ss->joint_count);
+    work w;
+    memset(&w, 0, sizeof w);
+    /* the source's key grid, or 60 keys a second where it is sparser (a
+     * carried foot's translation is linear between keys, its leg turns) */
+    int n = clip->key_count, tj = ts->joint_count;
+    const float *times = clip->times;
+    if (clip->duration > 0.0f && (float)n < clip->duration * 60.0f && clip->duration < 3600.0f) {
+        n = (int)ceilf(clip->duration * 60.0f) + 1;
+        if (!(w.times = malloc(sizeof(float) * (size_t)n))) return st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
+        for (int k = 0; k < n; k++) w.times[k] = fminf((float)k / 60.0f, clip->duration);
+        w.times[n - 1] = clip->duration;
+        if (n > 1 && w.times[n - 2] >= clip->duration) n--, w.times[n - 1] = clip->duration;
+        times = w.times;
+    }
+    int rot_joints[STANCE_HUMANOID_SLOTS + 1], tr_joints[STANCE_HUMANOID_SLOTS + 1], nr = 0, nt = 0;
+    for (int j = 0; j < tj; j++) {
+        int i = p->tslot[j];
+        if (i < 0 && j != p->t.pelvis) continue;
+        rot_joints[nr++] = j;
+        if (j == p->t.pelvis || p->carried[i]) tr_joints[nt++] = j;
+    }
+    stance_status s = stance_pose_create(&w.slocal, ss->joint_count, NULL, err);
+    if (!s) s = stance_pose_create(&w.smodel, ss->joint_count, NULL, err);
+    if (!s) s = stance_pose_create(&w.tlocal, tj, NULL, err);
+    if (!s) s = stance_pose_create(&w.tmodel, tj, NULL, err);
+    if (s) {
+        work_free(&w);
+        return s;
+    }
+    w.tpos = malloc(sizeof *w.tpos * (size_t)tj);
+    w.trot = malloc(sizeof *w.trot * (size_t)tj);
+    w.tsc = malloc(sizeof *w.tsc * (size_t)tj);
+    w.rvals = malloc(sizeof(float) * 4 * (size_t)n * (size_t)(nr ? nr : 1));
+    w.tvals = malloc(sizeof(float) * 3 * (size_t)n * (size_t)(nt ? nt : 1));
+    w.tracks = malloc(sizeof *w.tracks * (size_t)(nr + nt + 1));
+    w.events = malloc(sizeof *w.events * (size_t)(clip->event_count + 1));
+    if (!w.tpos || !w.trot || !w.tsc || !w.rvals || !w.tvals || !w.tracks || !w.events) {
+        work_free(&w);
+        return st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
+    }
+    if (!p->free_feet) {
+        s = rt_contacts(p, clip, &w.contacts, err);
+        if (s) {
+            work_free(&w);
+            return s;
+        }
+    }
+    float ground = 0.0f;
+    s = rt_source_ground(p, clip, &ground, err);
+    if (s) {
+        work_free(&w);
+        return s;
+    }
+    foot_track ft[2];
+    memset(ft, 0, sizeof ft);
+    for (int k = 0; k < n && !s; k++) {
+        float t = times[k];
+        s = stance_clip_sample(clip, t, NULL, &w.slocal, err);
+        if (!s) s = stance_local_to_model(&w.smodel, &w.slocal, ss, NULL, err);
+        if (s) break;
+        rt_frame(p, &w.smodel, ground, w.tpos, w.trot, w.tsc, &w.tlocal);
+        if (w.contacts)
+            s = feet_ik(p, w.contacts, t, k ? t - times[k - 1] : 0.0f, k + 1 < n ? times[k + 1] - t : 0.0f, ft, &w.smodel, &w.tlocal, &w.tmodel, w.tpos,
+                        w.trot, w.tsc, err);
+        for (int a = 0; a < nr; a++) {
+            int j = rot_joints[a];
+            float *v = w.rvals + 4 * ((size_t)a * (size_t)n + (size_t)k);
+            v[0] = w.tlocal.qx[j], v[1] = w.tlocal.qy[j], v[2] = w.tlocal.qz[j], v[3] = w.tlocal.qw[j];
+            if (k > 0 && v[0] * v[-4] + v[1] * v[-3] + v[2] * v[-2] + v[3] * v[-1] < 0.0f)
+                v[0] = -v[0], v[1] = -v[1], v[2] = -v[2], v[3] = -v[3];
+        }
+        for (int a = 0; a < nt; a++) {
+            int j = tr_joints[a];
+            float *v = w.tvals + 3 * ((size_t)a * (size_t)n + (size_t)k);
+            v[0] = w.tlocal.tx[j], v[1] = w.tlocal.ty[j], v[2] = w.tlocal.tz[j];
+        }
+    }
+    if (s) {
+        work_free(&w);
+        return s;
+    }
+    int tc = 0;
+    for (int a = 0; a < nr; a++)
+        w.tracks[tc++] = (stance_track_desc){rot_joints[a], STANCE_CHANNEL_ROTATION, n, times, w.rvals + 4 * (size_t)a * (size_t)n};
+    for (int a = 0; a < nt; a++)
+        w.tracks[tc++] = (stance_track_desc){tr_joints[a], STANCE_CHANNEL_TRANSLATION, n, times, w.tvals + 3 * (size_t)a * (size_t)n};
+    for (int e = 0; e < clip->event_count; e++) w.events[e].name = clip->events[e].name, w.events[e].time = clip->events[e].time;
+    stance_clip_desc cd = {0};
+    cd.name = clip->name;
+    cd.duration = clip->duration;
+    cd.track_count = tc;
+    cd.tracks = w.tracks;
+    cd.event_count = clip->event_count;
+    cd.events = w.events;
+    cd.slerp = clip->slerp;
+    if (clip->root_key_count > 0 && !clip->root_from_joint0) {
+        w.root_vals = malloc(sizeof(float) * 3 * (size_t)clip->root_key_count);
+        if (!w.root_vals) {
+            work_free(&w);
+            return st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
+        }
+        for (int i = 0; i < 3 * clip->root_key_count; i++) w.root_vals[i] = clip->root_values[i] * p->k;
+        cd.root_key_count = clip->root_key_count;
+        cd.root_times = clip->root_times;
+        cd.root_values = w.root_vals;
+        cd.root_yaw = clip->root_yaw;
+        cd.root_speed = clip->root_speed * p->k;
+    }
+    s = stance_clip_create(&cd, ts, allocator, out, err);
+    work_free(&w);
+    return s;
+}
+
+stance_status stance_retarget_clip(const stance_clip *clip, const stance_skeleton *source, const stance_skeleton *target,
+                                   const stance_retarget_desc *desc, const stance_allocator *allocator, stance_clip **out,
+                                   stance_error *err) {
+    if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "stance_retarget_clip: NULL out");
+    *out = NULL;
+    if (!clip) return st_fail(err, STANCE_ERR_ARGUMENT, "stance_retarget_clip: NULL clip");
+    stance_status s = st_check_allocator(allocator, "stance_retarget_clip", err);
+    if (s) return s;
+    rt_plan p;
+    s = rt_plan_make(&p, source, target, desc, err);
+    if (s) return s;
+    s = retarget_with(&p, clip, allocator, out, err);
+    rt_plan_free(&p);
+    return s;
+}
+
+stance_status stance_retarget_asset(stance_asset *target, const stance_asset *source, const stance_retarget_desc *desc,
+                                    stance_error *err) {
+    if (!target || !source || !target->skeleton || !source->skeleton)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "stance_retarget_asset: NULL or empty asset");
+    if (target->graph) return st_fail(err, STANCE_ERR_ARGUMENT, "stance_retarget_asset: the target carries a graph (it points at its clips)");
+    if (source->clip_count < 1) return st_fail(err, STANCE_ERR_ARGUMENT, "stance_retarget_asset: the source has no clips");
+    rt_plan p;
+    stance_status s = rt_plan_make(&p, source->skeleton, target->skeleton, desc, err);
+    if (s) return s;
+    int n = source->clip_count;
+    stance_clip **clips = st_alloc(&target->allocator, sizeof *clips * (size_t)n, sizeof(void *));
+    if (!clips) s = st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
+    int made = 0;
+    for (; !s && made < n; made++) {
+        s = retarget_with(&p, source->clips[made], &target->allocator, &clips[made], err);
+        if (s) break;
+    }
+    rt_plan_free(&p);
+    if (s) {
+        for (int i = 0; clips && i < made; i++) stance_clip_destroy(clips[i]);
+        if (clips) st_free(&target->allocator, clips, sizeof *clips * (size_t)n);
+        return s;
+    }
+    for (int i = 0; i < target->clip_count; i++) stance_clip_destroy(target->clips[i]);
+    if (target->clips) st_free(&target->allocator, target->clips, sizeof(stance_clip *) * (size_t)target->clip_count);
+    target->clips = clips;
+    target->clip_count = n;
+    return st_ok(err);
+}
