@@ -51,10 +51,12 @@ expect 0 "$cli" info "$tmp/v2.stance"
 grep -q "^  tetra: 4 vertices, 4 triangles, uvs, skin body$" "$tmp/out" && grep -q "^  body: 2 joints$" "$tmp/out" || bad "info text skins and meshes"
 if "$cli" graph-check "$src/graphs/builtin.json" > /dev/null 2>&1; then
   # a build with jansson: graph files work from the command line
-  # the crowd workload: its JSON fields; 1 and 2 threads give the same poses
+  # the crowd workload: its JSON fields; 1 and 2 threads give the same poses (issue 26: an
+  # instance of builtin.json is 8,512 bytes since each of the 24 queued events carries its
+  # payload pointer and window reason, 16 bytes more; the guard is 8,704)
   expect 0 "$cli" bench --graph "$src/graphs/builtin.json" --characters 30 --threads 1 --frames 20 --json
   cp "$tmp/out" "$tmp/crowd1.json"
-  json "k={'frame_ms_median','frame_ms_p95','us_per_update_per_core','characters_per_16_7ms','instance_bytes','workspace_bytes','clips_sampled_per_update','check'}; assert k<=set(d), set(d); assert d['instance_bytes']<=8192 and d['workspace_bytes']>0 and 1<d['clips_sampled_per_update']<8 and d['frame_ms_p95']>=d['frame_ms_median']>0"
+  json "k={'frame_ms_median','frame_ms_p95','us_per_update_per_core','characters_per_16_7ms','instance_bytes','workspace_bytes','clips_sampled_per_update','check'}; assert k<=set(d), set(d); assert d['instance_bytes']<=8704 and d['workspace_bytes']>0 and 1<d['clips_sampled_per_update']<8 and d['frame_ms_p95']>=d['frame_ms_median']>0"
   expect 0 "$cli" bench --graph "$src/graphs/builtin.json" --characters 30 --threads 2 --frames 20 --json
   python3 -c "import json; a=json.load(open('$tmp/crowd1.json')); b=json.load(open('$tmp/out')); assert a['check']==b['check'], (a['check'], b['check'])" && ok || bad "crowd check differs across threads"
   expect 2 "$cli" bench --graph "$src/graphs/builtin.json" --threads 0

@@ -383,7 +383,7 @@ static void test_bytes(void) {
     size_t a = stance_instance_bytes(auto_i), h = stance_instance_bytes(all_i);
     printf("  lesson graph: %zu bytes per instance (history on every machine: %zu), workspace %zu\n", a, h,
            stance_workspace_bytes(g));
-    CHECK(a <= 8192);
+    CHECK(a <= 8704); /* issue 26: 8,512 since each of the 24 queued events carries its payload pointer and window reason */
     CHECK(h > a);
     /* a copy needs the same layout */
     CHECK_STATUS(stance_instance_copy(auto_i, all_i, NULL), STANCE_ERR_ARGUMENT);

@@ -169,7 +169,9 @@ int cmd_info(int argc, char **argv) {
                    "          \"interpolation\":[\"LINEAR\"|\"STEP\"|\"CUBICSPLINE\",..], \"file_keys\", \"keys_added\"\n"
                    "  --unit-cm CM  centimetres per model unit for max_error_cm (default 100: metres)\n"
                    "          and for a compiled graph \"graph\":{\"params\":[{\"name\",\"type\"}],\n"
-                   "          \"machines\":[{\"name\",\"states\":[...]}],\"layers\":[{\"name\",\"machine\",\"mode\",\"priority\"}]}}\n");
+                   "          \"machines\":[{\"name\",\"states\":[...]}],\"layers\":[{\"name\",\"machine\",\"mode\",\"priority\"}],\n"
+                   "          \"clips\":{CLIP:{\"events\":[{\"t\",\"name\",\"authored\",\"min_weight\",\"payload\"}],\n"
+                   "          \"windows\":[{\"name\",\"from\",\"to\",\"min_weight\"}]}}}}\n");
             return 0;
         } else if (!strcmp(a, "--unit-cm")) {
             char *end = NULL;

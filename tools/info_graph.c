@@ -8,6 +8,49 @@ static const char *param_type(stance_param_type t) {
     return (unsigned)t < 4 ? names[t] : "?";
 }
 
+/* The clips the graph plays that have events or windows (its notes), as the
+ * graph file's "clips" section writes them, plus each event's origin. */
+static void notes_json(FILE *f, const stance_graph *g) {
+    const stance_clip *clips[256];
+    const int n = stance_graph_clips(g, clips, 256);
+    fprintf(f, ",\"clips\":{");
+    for (int c = 0, first = 1; c < n && c < 256; c++) {
+        stance_clip_note ev[STANCE_MAX_EVENTS];
+        stance_clip_window wi[STANCE_MAX_WINDOWS];
+        const int ne = stance_graph_clip_events(g, clips[c], ev, STANCE_MAX_EVENTS);
+        const int nw = stance_graph_clip_windows(g, clips[c], wi, STANCE_MAX_WINDOWS);
+        if (!ne && !nw) continue;
+        fprintf(f, "%s", first ? "" : ",");
+        first = 0;
+        tool_put_json_string(f, clips[c]->name);
+        fprintf(f, ":{\"events\":[");
+        for (int i = 0; i < ne; i++) {
+            fprintf(f, "%s{\"t\":%.9g,\"name\":", i ? "," : "", (double)ev[i].time);
+            tool_put_json_string(f, ev[i].name);
+            fprintf(f, ",\"authored\":%s,\"min_weight\":%.9g", ev[i].authored ? "true" : "false", (double)ev[i].min_weight);
+            const stance_event_payload *p = ev[i].payload;
+            if (p) {
+                const char *sep = "";
+                fprintf(f, ",\"payload\":{");
+                if (p->flags & STANCE_PAYLOAD_INT) fprintf(f, "\"int\":%d", p->i), sep = ",";
+                if (p->flags & STANCE_PAYLOAD_FLOAT) fprintf(f, "%s\"float\":%.9g", sep, (double)p->f), sep = ",";
+                if (p->flags & STANCE_PAYLOAD_STRING) fprintf(f, "%s\"string\":", sep), tool_put_json_string(f, p->s);
+                fprintf(f, "}");
+            }
+            fprintf(f, "}");
+        }
+        fprintf(f, "],\"windows\":[");
+        for (int i = 0; i < nw; i++) {
+            fprintf(f, "%s{\"name\":", i ? "," : "");
+            tool_put_json_string(f, wi[i].name);
+            fprintf(f, ",\"from\":%.9g,\"to\":%.9g,\"min_weight\":%.9g}", (double)wi[i].from, (double)wi[i].to,
+                    (double)wi[i].min_weight);
+        }
+        fprintf(f, "]}");
+    }
+    fprintf(f, "}");
+}
+
 void info_graph_text(FILE *f, const stance_graph *g) {
     int np = stance_graph_param_count(g), nm = stance_graph_machine_count(g), ns = stance_graph_state_count(g);
     int nl = stance_graph_layer_count(g);
@@ -36,6 +79,15 @@ void info_graph_text(FILE *f, const stance_graph *g) {
         tool_put_plain(f, stance_graph_machine_name(g, stance_graph_layer_machine(g, l)));
         fprintf(f, ", %s, priority %d\n", stance_graph_layer_mode(g, l) == STANCE_LAYER_ADDITIVE ? "additive" : "override",
                 stance_graph_layer_priority(g, l));
+    }
+    const stance_clip *clips[256];
+    const int n = stance_graph_clips(g, clips, 256);
+    for (int c = 0; c < n && c < 256; c++) {
+        const int ne = stance_graph_clip_events(g, clips[c], NULL, 0), nw = stance_graph_clip_windows(g, clips[c], NULL, 0);
+        if (!ne && !nw) continue;
+        fprintf(f, "  clip ");
+        tool_put_plain(f, clips[c]->name);
+        fprintf(f, ": %d events, %d windows\n", ne, nw);
     }
 }
 
@@ -71,5 +123,7 @@ void info_graph_json(FILE *f, const stance_graph *g) {
                 stance_graph_layer_mode(g, l) == STANCE_LAYER_ADDITIVE ? "additive" : "override",
                 stance_graph_layer_priority(g, l));
     }
-    fprintf(f, "]}");
+    fprintf(f, "]");
+    notes_json(f, g);
+    fprintf(f, "}");
 }

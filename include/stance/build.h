@@ -137,6 +137,30 @@ typedef struct stance_ik_desc {
     float max_angle;
 } stance_ik_desc;
 
+/* ---- clip notes: events and windows authored for a clip in the graph ---------
+ * (the graph file's "clips" sidecar). They fire at run time with the clip's
+ * own events (merged by time) wherever a state plays the clip; notes of a
+ * clip no state plays are kept out of the graph. */
+typedef struct stance_notify_desc {
+    const char *name;                  /* 1..31 bytes */
+    float time;                        /* in [0, the clip's duration] */
+    float min_weight;                  /* in [0, 1]: fires only while its state's weight is at least this;
+                                          0 (default) = whatever the weight */
+    stance_event_payload payload;      /* zero = none */
+} stance_notify_desc;
+typedef struct stance_window_desc {
+    const char *name;                  /* 1..31 bytes */
+    float from, to;                    /* 0 <= from <= to <= the clip's duration */
+    float min_weight;                  /* in [0, 1]: begins only while its state's weight is at least this */
+} stance_window_desc;
+typedef struct stance_clip_notes_desc {
+    const stance_clip *clip;           /* one of the clips the graph's states play (else ignored) */
+    int event_count;                   /* with the clip's own, at most STANCE_MAX_EVENTS */
+    const stance_notify_desc *events;  /* any order */
+    int window_count;                  /* 0..STANCE_MAX_WINDOWS */
+    const stance_window_desc *windows;
+} stance_clip_notes_desc;
+
 typedef struct stance_graph_desc {
     const stance_skeleton *skeleton;
     int param_count;
@@ -149,6 +173,8 @@ typedef struct stance_graph_desc {
     float deadblend_halflife;        /* velocity decay of dead blending; 0 = 0.05 s */
     int ik_count;                    /* 0..STANCE_MAX_IK entries run after the layers */
     const stance_ik_desc *ik;
+    int clip_notes_count;            /* per clip at most once */
+    const stance_clip_notes_desc *clip_notes;
 } stance_graph_desc;
 
 /* Validates the description and compiles the graph: names resolved to

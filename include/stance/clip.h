@@ -16,6 +16,7 @@ extern "C" {
 
 #define STANCE_MAX_KEYS (1 << 20)
 #define STANCE_MAX_EVENTS 256
+#define STANCE_MAX_WINDOWS 32   /* windows a graph authors per clip (stance_clip_notes_desc) */
 #define STANCE_EVENT_NAME 32
 
 typedef enum stance_channel {
@@ -33,6 +34,20 @@ typedef struct stance_track_desc {
     const float *times;     /* key_count seconds */
     const float *values;    /* key_count * 3 or * 4 floats */
 } stance_track_desc;
+
+/* What an event authored in a graph file carries (the "clips" sidecar,
+ * docs/graph-format.md): any of an int, a float and a string, each present
+ * when its flag is set in `flags`. A clip's own events carry none. */
+#define STANCE_PAYLOAD_INT 1u
+#define STANCE_PAYLOAD_FLOAT 2u
+#define STANCE_PAYLOAD_STRING 4u
+#define STANCE_PAYLOAD_STRING_MAX 31   /* bytes of the string, without its NUL */
+typedef struct stance_event_payload {
+    unsigned flags;                             /* STANCE_PAYLOAD_* that are present; 0 = none */
+    int i;                                      /* 0 when absent */
+    float f;                                    /* finite; 0 when absent */
+    char s[STANCE_PAYLOAD_STRING_MAX + 1];      /* NUL-terminated; "" when absent */
+} stance_event_payload;
 
 typedef struct stance_event_desc {
     const char *name; /* 1..31 bytes */
@@ -162,7 +177,9 @@ typedef struct stance_event_hit {
  * [0, duration); without, it clamps. Events are reported in playback order,
  * each once per crossing: forward an event at e fires when e lies in
  * [time, time + dt) (and e = duration fires on reaching the end of a clamped
- * clip); backward when e lies in (time + dt, time]. `hits` may be NULL;
+ * clip); backward when e lies in (time + dt, time]; time + dt here is where the
+ * next call starts (new_time, a float, unwrapped), so calls that chain
+ * new_time partition the time and fire each event exactly once. `hits` may be NULL;
  * at most hit_capacity are written, *hit_count gets how many were crossed
  * (more than capacity means some were dropped). *wraps counts loop wraps
  * (negative going back). Any output pointer may be NULL except new_time. */

@@ -174,6 +174,28 @@ STANCE_API stance_layer_mode stance_graph_layer_mode(const stance_graph *graph, 
  * there are. */
 STANCE_API int stance_graph_clips(const stance_graph *graph, const stance_clip **clips, int capacity);
 
+/* A clip's events as the graph fires them (the events of a STANCE_EVENT_CLIP_MARKER
+ * are numbered so): the clip's own first, then those the graph file authored
+ * for it, sorted by time; and its windows. Each writes up to `capacity`
+ * (out may be NULL) and returns how many there are (0 for a clip the graph
+ * does not play). The pointers live as long as the graph and the clip. */
+typedef struct stance_clip_note {
+    const char *name;
+    float time;                          /* seconds in the clip */
+    float min_weight;                    /* it fires while its state's weight is at least this (0: always) */
+    const stance_event_payload *payload; /* NULL: none (always so for a clip's own events) */
+    int authored;                        /* 1: authored in the graph, 0: the clip's own */
+} stance_clip_note;
+typedef struct stance_clip_window {
+    const char *name;
+    float from, to;                      /* seconds in the clip */
+    float min_weight;
+} stance_clip_window;
+STANCE_API int stance_graph_clip_events(const stance_graph *graph, const stance_clip *clip, stance_clip_note *out,
+                                        int capacity);
+STANCE_API int stance_graph_clip_windows(const stance_graph *graph, const stance_clip *clip, stance_clip_window *out,
+                                         int capacity);
+
 /* IK entries */
 STANCE_API int stance_graph_ik_count(const stance_graph *graph);
 STANCE_API int stance_graph_find_ik(const stance_graph *graph, const char *name);             /* -1 if none */

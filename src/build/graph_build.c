@@ -289,6 +289,60 @@ static stance_status build_bounds(stance_graph *g, stance_error *err) {
     return s;
 }
 
+/* The description's clip notes (events, windows) as the graph keeps them
+ * (src/core/graph/graph_notes.c checks and merges them). */
+static stance_status build_notes(stance_graph *g, const stance_graph_desc *d, stance_error *err) {
+    const int n = d->clip_notes_count;
+    if (n < 0 || (n > 0 && !d->clip_notes)) FAIL(STANCE_ERR_ARGUMENT, "graph: clip_notes_count %d without clip_notes", n);
+    if (n == 0) return gr_notes_build(g, NULL, 0, err);
+    int ev = 0, wn = 0;
+    for (int i = 0; i < n; i++) {
+        const stance_clip_notes_desc *c = &d->clip_notes[i];
+        if (c->event_count < 0 || c->event_count > STANCE_MAX_EVENTS || c->window_count < 0 ||
+            c->window_count > STANCE_MAX_WINDOWS || (c->event_count && !c->events) || (c->window_count && !c->windows))
+            FAIL(STANCE_ERR_ARGUMENT, "graph: clip notes %d: event_count %d (0..%d) or window_count %d (0..%d) without "
+                 "its array", i, c->event_count, STANCE_MAX_EVENTS, c->window_count, STANCE_MAX_WINDOWS);
+        ev += c->event_count, wn += c->window_count;
+    }
+    const size_t bytes = sizeof(gr_notes_src) * (size_t)n + sizeof(g_authored) * (size_t)ev + sizeof(g_window) * (size_t)wn;
+    unsigned char *mem = st_alloc(&g->allocator, bytes, 16);
+    if (!mem) FAIL(STANCE_ERR_MEMORY, "graph: allocation of %zu bytes failed", bytes);
+    gr_notes_src *src = (gr_notes_src *)mem;
+    g_authored *au = (g_authored *)(mem + sizeof(gr_notes_src) * (size_t)n);
+    g_window *wi = (g_window *)(au + ev);
+    stance_status st = STANCE_OK;
+    for (int i = 0; i < n && !st; i++) {
+        const stance_clip_notes_desc *c = &d->clip_notes[i];
+        const char *cn = c->clip ? c->clip->name : "(null)";
+        src[i].clip = c->clip, src[i].event_count = c->event_count, src[i].window_count = c->window_count;
+        src[i].events = au, src[i].windows = wi;
+        for (int k = 0; k < c->event_count && !st; k++, au++) {
+            const stance_notify_desc *e = &c->events[k];
+            if (!e->name || !e->name[0] || strlen(e->name) >= STANCE_EVENT_NAME)
+                st = st_fail(err, STANCE_ERR_VALUE, "graph: clip '%s' notes: event %d: the name is NULL, empty or over %d bytes",
+                             cn, k, STANCE_EVENT_NAME - 1);
+            else if ((e->payload.flags & STANCE_PAYLOAD_STRING) && !memchr(e->payload.s, 0, sizeof e->payload.s))
+                st = st_fail(err, STANCE_ERR_VALUE, "graph: clip '%s' notes: event '%s': the payload's string is over %d bytes",
+                             cn, e->name, STANCE_PAYLOAD_STRING_MAX);
+            if (st) break;
+            memcpy(au->name, e->name, strlen(e->name));
+            au->time = e->time, au->min_weight = e->min_weight, au->payload = e->payload;
+        }
+        for (int k = 0; k < c->window_count && !st; k++, wi++) {
+            const stance_window_desc *w = &c->windows[k];
+            if (!w->name || !w->name[0] || strlen(w->name) >= STANCE_EVENT_NAME)
+                st = st_fail(err, STANCE_ERR_VALUE, "graph: clip '%s' notes: window %d: the name is NULL, empty or over %d bytes",
+                             cn, k, STANCE_EVENT_NAME - 1);
+            if (st) break;
+            memcpy(wi->name, w->name, strlen(w->name));
+            wi->from = w->from, wi->to = w->to, wi->min_weight = w->min_weight;
+        }
+    }
+    if (!st) st = gr_notes_build(g, src, n, err);
+    st_free(&g->allocator, mem, bytes);
+    return st;
+}
+
 stance_status gb_compile(const stance_graph_desc *d, const stance_allocator *allocator, stance_graph **out,
                          stance_error *err) {
     if (!out) FAIL(STANCE_ERR_ARGUMENT, "graph: out is NULL");
@@ -387,7 +441,7 @@ stance_status gb_compile(const stance_graph_desc *d, const stance_allocator *all
                 gs->param_x = find_param(d, sd->param_x);
                 if (sd->type == STANCE_MOTION_BLEND2D) gs->param_y = find_param(d, sd->param_y);
                 for (int e = 0; e < sd->entry_count; e++) {
-                    g_entry en = {sd->entries[e].clip, NULL, sd->entries[e].x, sd->entries[e].y};
+                    g_entry en = {sd->entries[e].clip, NULL, sd->entries[e].x, sd->entries[e].y, -1};
                     int k = e_at + e;
                     if (sd->type == STANCE_MOTION_BLEND1D) /* insertion sort by x */
                         while (k > e_at && g->entries[k - 1].x > en.x) { g->entries[k] = g->entries[k - 1]; k--; }
@@ -491,6 +545,7 @@ stance_status gb_compile(const stance_graph_desc *d, const stance_allocator *all
     for (int s = 0; !st && s < g->state_count; s++) g->states[s].same_scale = gr_same_scale(g, s);
     if (!st) st = gr_build_ik(g, d, err);
     if (!st) gr_fill_ik_ranges(g); /* each entry's local-to-model range (src/core/graph/graph_program.c) */
+    if (!st) st = build_notes(g, d, err);
     if (st) {
         gb_destroy(g);
         return st;
@@ -501,6 +556,7 @@ stance_status gb_compile(const stance_graph_desc *d, const stance_allocator *all
 
 void gb_destroy(stance_graph *g) {
     if (!g) return;
+    gr_notes_destroy(g);
     for (int i = 0; i < g->delta_count; i++) stance_clip_destroy(g->deltas[i]);
     gr_destroy_ik(g);
     stance_allocator al = g->allocator;

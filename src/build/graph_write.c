@@ -127,5 +127,40 @@ size_t st_graph_section_write(const stance_graph *g, const stance_clip *const *c
             w_u32(&patch, (uint32_t)(w.pos - start));
         }
     }
+    /* the clip notes a graph file authored: a trailer after the arrays,
+     * "NOTE", the count of clips, per clip its index, event and window
+     * counts, each event (name[32], time, min_weight, payload flags, int,
+     * float, string[32]) and window (name[32], from, to, min_weight); a graph
+     * without any ends with its arrays, as before */
+    uint32_t metas = 0;
+    for (int i = 0; i < g->meta_count; i++) metas += g->metas[i].auth_count > 0 || g->metas[i].win_count > 0;
+    if (metas) {
+        w_bytes(&w, "NOTE", 4);
+        w_u32(&w, metas);
+        for (int i = 0; i < g->meta_count; i++) {
+            const g_meta *m = &g->metas[i];
+            if (!m->auth_count && !m->win_count) continue;
+            w_u32(&w, (uint32_t)clip_at(clips, n, m->clip));
+            w_u32(&w, (uint32_t)m->auth_count);
+            w_u32(&w, (uint32_t)m->win_count);
+            for (int k = 0; k < m->auth_count; k++) {
+                const g_authored *a = &g->authored[m->auth_first + k];
+                w_bytes(&w, a->name, STANCE_EVENT_NAME);
+                w_f32(&w, a->time);
+                w_f32(&w, a->min_weight);
+                w_u32(&w, a->payload.flags);
+                w_u32(&w, (uint32_t)a->payload.i);
+                w_f32(&w, a->payload.f);
+                w_bytes(&w, a->payload.s, sizeof a->payload.s);
+            }
+            for (int k = 0; k < m->win_count; k++) {
+                const g_window *wi = &g->windows[m->win_first + k];
+                w_bytes(&w, wi->name, STANCE_EVENT_NAME);
+                w_f32(&w, wi->from);
+                w_f32(&w, wi->to);
+                w_f32(&w, wi->min_weight);
+            }
+        }
+    }
     return w.pos;
 }

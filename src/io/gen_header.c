@@ -37,13 +37,18 @@ stance_status stance_write_id_header(FILE *f, const stance_graph *g, const char 
     if (C > 256) C = 256;
     const char *events[512];
     int E = 0;
-    for (int c = 0; c < C; c++)
-        for (int e = 0; e < clips[c]->event_count; e++) {
-            const char *nm = clips[c]->events[e].name;
+    for (int c = 0; c < C; c++) { /* the clip's own events, the graph's (its "clips" notes), then its windows */
+        stance_clip_note ev[STANCE_MAX_EVENTS];
+        stance_clip_window wi[STANCE_MAX_WINDOWS];
+        const int ne = stance_graph_clip_events(g, clips[c], ev, STANCE_MAX_EVENTS);
+        const int nw = stance_graph_clip_windows(g, clips[c], wi, STANCE_MAX_WINDOWS);
+        for (int e = 0; e < ne + nw && e < STANCE_MAX_EVENTS + STANCE_MAX_WINDOWS; e++) {
+            const char *nm = e < ne ? ev[e].name : wi[e - ne].name;
             int seen = 0;
             for (int k = 0; k < E && !seen; k++) seen = !strcmp(events[k], nm);
             if (!seen && E < 512) events[E++] = nm;
         }
+    }
     stance_status s = STANCE_OK;
     for (int i = 0; i < S + L + P + E && n < MAX_IDS; i++, n++) {
         if (i < S)

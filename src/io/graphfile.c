@@ -8,8 +8,8 @@
  * of the offending value (graphfile_pos.c), before the runtime sees the
  * description (the runtime checks again; its messages carry no position):
  * graphfile_values.c (one value), graphfile_names.c (names and
- * suggestions), graphfile_params.c, graphfile_machines.c and
- * graphfile_layers.c (one reader per section). It does not touch the
+ * suggestions), graphfile_params.c, graphfile_machines.c,
+ * graphfile_layers.c, graphfile_ik.c and graphfile_clips.c (one reader per section). It does not touch the
  * runtime's internals: the graph is made only through the public
  * stance_graph_create. */
 #include <stdint.h>
@@ -170,7 +170,7 @@ static stance_status read_asset(ctx *c, const jobj *root, const char *base_dir, 
 static stance_status read_graph(ctx *c, json_t *doc, const char *base_dir, const stance_graphfile_options *opt) {
     /* "lesson_layers" is read by io/lesson_setup.c (`stance layers --graph`) */
     static const char *const keys[] = {"$schema", "version", "asset", "default_blend_time", "deadblend_halflife",
-                                       "params", "machines", "layers", "ik", "lesson_layers", NULL};
+                                       "params", "machines", "layers", "ik", "clips", "lesson_layers", NULL};
     stance_graphfile *gf = c->gf;
     stance_graph_desc *gd = &gf->desc;
     jobj root = {doc, NULL, "the graph"};
@@ -187,7 +187,7 @@ static stance_status read_graph(ctx *c, json_t *doc, const char *base_dir, const
         return s;
     c->asset = gf->asset;
     if ((s = gf_read_params(c, &root)) || (s = gf_read_machines(c, &root)) || (s = gf_read_layers(c, &root, gd)) ||
-        (s = gf_check_machine_use(c, gd)) || (s = gf_read_ik(c, &root, gd)))
+        (s = gf_check_machine_use(c, gd)) || (s = gf_read_ik(c, &root, gd)) || (s = gf_read_clips(c, &root, gd)))
         return s;
     gd->skeleton = gf->asset->skeleton;
     gd->params = c->params;

@@ -101,6 +101,8 @@ stance_status gf_get_array(ctx *c, const jobj *o, const char *key, int required,
 stance_status gf_no_memory(ctx *c);
 /* graphfile_names.c */
 stance_status gf_find_clip(ctx *c, const jpath *at, const char *name, const stance_clip **out);
+/* the same, the message at the key of `at` when at_key */
+stance_status gf_find_clip_at(ctx *c, const jpath *at, int at_key, const char *name, const stance_clip **out);
 stance_status gf_find_joint(ctx *c, const jpath *at, int at_key, const char *name, int *out);
 int gf_param_index(const ctx *c, const char *name);
 stance_status gf_find_param(ctx *c, const jpath *at, const char *name, int *out);
@@ -118,6 +120,8 @@ stance_status gf_read_layers(ctx *c, const jobj *root, stance_graph_desc *gd);
 stance_status gf_check_machine_use(ctx *c, const stance_graph_desc *gd);
 /* graphfile_ik.c */
 stance_status gf_read_ik(ctx *c, const jobj *root, stance_graph_desc *gd);
+/* graphfile_clips.c: the "clips" sidecar (events with payloads, windows) */
+stance_status gf_read_clips(ctx *c, const jobj *root, stance_graph_desc *gd);
 
 #endif /* STANCE_HAVE_JANSSON */
 #endif

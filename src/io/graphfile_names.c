@@ -32,12 +32,15 @@ static const char *state_name_at(const void *set, int i) {
     return ((const stance_machine_desc *)set)->states[i].name;
 }
 
-stance_status gf_find_clip(ctx *c, const jpath *at, const char *name, const stance_clip **out) {
+stance_status gf_find_clip_at(ctx *c, const jpath *at, int at_key, const char *name, const stance_clip **out) {
     *out = stance_asset_find_clip(c->asset, name);
     if (*out) return STANCE_OK;
     char hint[200];
     st_suggest(hint, sizeof hint, name, clip_name_at, c->asset, c->asset->clip_count);
-    return gf_fail_at(c, at, 0, STANCE_ERR_NOT_FOUND, "unknown clip '%.63s'%s", name, hint);
+    return gf_fail_at(c, at, at_key, STANCE_ERR_NOT_FOUND, "unknown clip '%.63s'%s", name, hint);
+}
+stance_status gf_find_clip(ctx *c, const jpath *at, const char *name, const stance_clip **out) {
+    return gf_find_clip_at(c, at, 0, name, out);
 }
 
 stance_status gf_find_joint(ctx *c, const jpath *at, int at_key, const char *name, int *out) {

@@ -551,9 +551,10 @@ ST_BODY stance_status clip_advance(const stance_clip *c, float time, float dt, i
          * below computes for it, without its cycle bookkeeping) */
         const double s0 = time, s1 = s0 + (double)dt;
         long long n = 0;
-        if (cap > 0 || hit_count) emit_cycle(c, s0, s1, 0, 0, hits, cap, &n);
         float ntf = (float)s1;
         if (ntf >= c->duration) ntf = 0.0f;
+        /* up to where the next step starts (the float kept), so steps partition the time */
+        if (cap > 0 || hit_count) emit_cycle(c, s0, ntf == 0.0f ? s1 : (double)ntf, 0, 0, hits, cap, &n);
         *new_time = ntf;
         if (hit_count) *hit_count = (int)n;
         if (wraps) *wraps = 0;
@@ -577,6 +578,13 @@ ST_BODY stance_status clip_advance(const stance_clip *c, float time, float dt, i
     }
     const int backward = dt < 0.0f;
     const long long E = c->event_count;
+    double nt = loop ? t1 - (double)C * D : t1;
+    float ntf = (float)nt;
+    if (loop && (ntf >= c->duration || ntf < 0.0f)) ntf = 0.0f;
+    /* the crossings end where the next step starts (the float kept), so
+     * consecutive steps partition the time: each event once */
+    if (!loop) t1 = (double)ntf;
+    else if (ntf != 0.0f || nt < 0.0) t1 = (double)C * D + (double)ntf;
     if (cap == 0 && !hit_count) {
         /* nobody counts the events (root motion): the clock alone */
     } else if (!backward) {
@@ -590,9 +598,6 @@ ST_BODY stance_status clip_advance(const stance_clip *c, float time, float dt, i
             emit_cycle(c, t0, t1, cy, 1, hits, cap, &count);
         }
     }
-    double nt = loop ? t1 - (double)C * D : t1;
-    float ntf = (float)nt;
-    if (loop && (ntf >= c->duration || ntf < 0.0f)) ntf = 0.0f;
     *new_time = ntf;
     if (hit_count) *hit_count = count > 2147483647LL ? 2147483647 : (int)count;
     if (wraps) *wraps = (int)C;

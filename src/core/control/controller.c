@@ -242,6 +242,10 @@ stance_status stance_controller_update(stance_controller *c, float dt, stance_wo
     /* layers that are empty and faded out stop playing */
     for (int l = 1; l < c->layer_count; l++)
         if (!c->playing[l] && stance_instance_layer_weight(c->inst, l) <= 0.0f) stance_instance_set_layer_enabled(c->inst, l, 0, NULL);
+    /* the ends of the windows those layers had open (appended to the instance's list) are this update's too */
+    int n2;
+    ev = stance_instance_events(c->inst, &n2, NULL);
+    for (int i = n; i < n2 && c->event_count < CTL_MAX_EVENTS; i++) c->events[c->event_count++] = ev[i];
     return st_ok(err);
 }
 

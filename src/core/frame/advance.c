@@ -17,6 +17,7 @@
 #include "core/frame/advance.h"
 #include "core/base/internal.h"
 #include "core/math/qmath.h"
+#include "core/frame/notes.h"
 #include "core/frame/transition.h"
 #include "core/frame/workspace.h"
 
@@ -134,13 +135,7 @@ static void emit(stance_instance *inst, stance_event_type type, int layer, int m
     e->type = type, e->layer = layer, e->machine = machine, e->state = state, e->other = other;
     e->name = name ? name : "";
     e->time = (float)inst->time;
-}
-
-static void emit_markers(stance_instance *inst, int layer, int m, const g_play *p, const stance_clip *c,
-                         const stance_event_hit *hits, int n) {
-    for (int i = 0; i < n && i < 16; i++)
-        emit(inst, STANCE_EVENT_CLIP_MARKER, layer, m, p->state, hits[i].index, c->events[hits[i].index].name);
-    if (n > 16) inst->event_dropped += n - 16; /* a huge step crossed more markers than fit */
+    e->payload = NULL, e->reason = STANCE_WINDOW_FINISHED;
 }
 
 /* Turns (angle acc[3] about the unit axis acc[4..6], read only when the
@@ -196,30 +191,31 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
     const float rate = state_rate(inst, s);
     p->root[0] = p->root[1] = p->root[2] = p->root[3] = 0.0f;
     p->time += dt;
-    stance_event_hit hits[16];
-    int n = 0, wraps = 0;
+    int wraps = 0;
     if (s->type == STANCE_MOTION_CLIP) {
         const stance_clip *c = s->clip;
         float np;
         if (!p->finished) {
             const float step = dt * rate;
-            if (ST_FAST && !s->once && c->event_count == 0 && step >= 0.0f && p->pos >= 0.0f && p->pos < c->duration &&
+            if (ST_FAST && !s->once && s->meta < 0 && step >= 0.0f && p->pos >= 0.0f && p->pos < c->duration &&
                 (double)p->pos + (double)step < (double)c->duration) {
                 /* a looping clip without markers inside its cycle: stance_clip_advance's first case */
                 np = (float)((double)p->pos + (double)step);
                 if (np >= c->duration) np = 0.0f;
             } else {
-                ST_CLIP_ADVANCE(c, p->pos, step, !s->once, &np, hits, 16, &n, &wraps);
+                ST_CLIP_ADVANCE(c, p->pos, step, !s->once, &np, NULL, 0, NULL, &wraps);
+                /* a clock summed frame by frame may stop a hair short of the end */
+                const float eps = 1e-5f * (c->duration > 1.0f ? c->duration : 1.0f);
+                if (s->once && rate > 0.0f && np >= c->duration - eps) np = c->duration;
+                /* the events and windows it crosses, from where it was (notes.c) */
+                if (s->meta >= 0) nt_advance_clip(inst, m, p != &inst->machines[m].cur, s->meta, p->pos, np, wraps, step, !s->once, dt);
             }
             if (root) ST_CLIP_ROOT_MOTION(c, p->pos, dt * rate, !s->once, p->root);
             p->pos = np;
             p->loops += wraps;
-            emit_markers(inst, layer, m, p, c, hits, n);
-            /* a clock summed frame by frame may stop a hair short of the end */
-            const float eps = 1e-5f * (c->duration > 1.0f ? c->duration : 1.0f);
-            if (s->once && rate > 0.0f && np >= c->duration - eps) np = p->pos = c->duration;
             if (s->once && ((rate >= 0.0f && np >= c->duration) || (rate < 0.0f && np <= 0.0f))) {
                 p->finished = 1;
+                if (p == &inst->machines[m].cur && inst->machines[m].win_open) nt_close(inst, m, STANCE_WINDOW_FINISHED);
                 emit(inst, STANCE_EVENT_CLIP_FINISHED, layer, m, p->state, -1, s->name);
             }
         }
@@ -246,18 +242,12 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
             if (e[i].clip->root_turn) turn_add(p->root, w[i], r); /* r[3..6] are written for a path that turns only */
         }
         if (!p->finished) {
-            if (e[dom].clip->event_count > 0) { /* its markers (the phase moves on below) */
-                float d = e[dom].clip->duration, np;
-                ST_CLIP_ADVANCE(e[dom].clip, p->pos * d, dphase * d, !s->once, &np, hits, 16, &n, &wraps);
-                emit_markers(inst, layer, m, p, e[dom].clip, hits, n);
-            }
+            const float pos0 = p->pos;
+            const int loops0 = p->loops;
             double ph = (double)p->pos + dphase;
+            int done = 0;
             if (s->once) {
-                if (ph >= 1.0) {
-                    ph = 1.0;
-                    p->finished = 1;
-                    emit(inst, STANCE_EVENT_CLIP_FINISHED, layer, m, p->state, -1, s->name);
-                }
+                if (ph >= 1.0) ph = 1.0, done = 1;
                 if (ph < 0.0) ph = 0.0;
             } else {
                 if (!ST_FAST || !(ph > 0.0 && ph < 1.0)) { /* inside the cycle: floor is 0 and ph stays as it is */
@@ -268,6 +258,16 @@ static void advance_play(stance_instance *inst, stance_workspace *ws, int m, g_p
                 }
             }
             p->pos = (float)ph;
+            if (e[dom].meta >= 0) /* the dominant entry's events and windows, over the phase's step */
+                nt_advance_phase(inst, m, p != &inst->machines[m].cur, e[dom].meta, w[dom], pos0, p->pos, p->loops - loops0,
+                                 dphase, !s->once, dt);
+            else if (inst->machines[m].win_open && p == &inst->machines[m].cur)
+                nt_close(inst, m, STANCE_WINDOW_INTERRUPTED); /* the dominant clip has no windows now */
+            if (done) {
+                p->finished = 1;
+                if (p == &inst->machines[m].cur && inst->machines[m].win_open) nt_close(inst, m, STANCE_WINDOW_FINISHED);
+                emit(inst, STANCE_EVENT_CLIP_FINISHED, layer, m, p->state, -1, s->name);
+            }
         }
     }
 }
@@ -514,6 +514,7 @@ static void reset_machines(stance_instance *inst, stance_workspace *ws, int m) {
         rt->locked = rt->pending_init = 0;
         rt->hist = 0, rt->hist_dt = 0.0f;
         rt->req_state = -1;
+        rt->win_open = 0, rt->win_meta = -1; /* (closed by whoever left them: notes.c) */
         if (ws) ws->weights[m].state = -1;
         m = g->states[gm->entry].sub_machine;
         if (m < 0) return;
@@ -528,6 +529,7 @@ static void begin_switch(stance_instance *inst, stance_workspace *ws, int m, int
     g_machine_rt *rt = &inst->machines[m];
     const int layer = in_layer_of_machine(g, m);
     const int from = rt->cur.state;
+    nt_close_nested(inst, m, STANCE_WINDOW_INTERRUPTED); /* the windows of what it leaves end first */
     emit(inst, STANCE_EVENT_TRANSITION_STARTED, layer, m, to_state, from, g->states[to_state].name);
     emit(inst, STANCE_EVENT_STATE_EXITED, layer, m, from, to_state, g->states[from].name);
     emit(inst, STANCE_EVENT_STATE_ENTERED, layer, m, to_state, from, g->states[to_state].name);
@@ -612,7 +614,7 @@ static inline int advance_plain(const stance_instance *inst, int m, g_play *p, f
     if (s->type != STANCE_MOTION_CLIP) return 0;
     const stance_clip *c = s->clip;
     if (!p->finished) {
-        if (s->once || c->event_count != 0) return 0;
+        if (s->once || s->meta >= 0) return 0;
         const float step = dt * state_rate(inst, s);
         if (!(step >= 0.0f && p->pos >= 0.0f && p->pos < c->duration && (double)p->pos + (double)step < (double)c->duration))
             return 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/frame/advance.h"
+#include "core/frame/notes.h"
 #include "core/base/internal.h"
 #include "core/base/names.h"
 #include "core/frame/transition.h"
@@ -188,13 +189,17 @@ stance_status stance_instance_reset(stance_instance *inst, stance_error *err) {
     if (!in_live(inst)) return st_fail(err, STANCE_ERR_ARGUMENT, "instance reset: instance is " IN_NOT_LIVE);
     const stance_graph *g = inst->graph;
     for (int i = 0; i < g->param_count; i++) inst->params[i] = inst->param_target[i] = g->params[i].value;
+    /* the queue now holds the ends of the windows the reset closes (until the next update) */
+    inst->event_count = inst->event_dropped = 0;
+    for (int m = 0; m < g->machine_count; m++) nt_close(inst, m, STANCE_WINDOW_RESET);
+    const int ends = inst->event_count, ends_dropped = inst->event_dropped;
     for (int m = 0; m < g->machine_count; m++) adv_reset_machine(inst, m);
     for (int l = 0; l < g->layer_count; l++) {
         inst->layer_weight[l] = inst->layer_target[l] = g->layers[l].weight;
         inst->layer_rate[l] = 0.0f;
         inst->layer_off[l] = 0;
     }
-    inst->event_count = inst->event_dropped = 0;
+    inst->event_count = ends, inst->event_dropped = ends_dropped;
     inst->events_sealed = 0;
     memset(inst->root_delta, 0, sizeof inst->root_delta);
     inst->root_delta[5] = 1.0f; /* the turn's axis (unused while its angle is 0) */
@@ -568,6 +573,8 @@ stance_status stance_instance_set_layer_enabled(stance_instance *inst, int layer
     if (check_layer(inst, layer, "set layer enabled", err)) return STANCE_ERR_ARGUMENT;
     if (layer == 0 && !enabled) /* the base layer always plays */
         return st_fail(err, STANCE_ERR_ARGUMENT, "set layer enabled: layer 0 (the base layer) cannot be disabled");
+    if (!enabled && !inst->layer_off[layer]) /* its windows end (appended to the last update's events) */
+        nt_close_nested(inst, inst->graph->layers[layer].machine, STANCE_WINDOW_INTERRUPTED);
     inst->layer_off[layer] = enabled ? 0 : 1;
     if (!enabled) forget_history(inst, &inst->graph->layers[layer]);
     return st_ok(err);

@@ -53,6 +53,8 @@ typedef struct g_machine_rt {
     int cursor_cap;             /* graph->machines[m].clip_cap: the size of a slot of cursors, at hand */
     float *rec;                 /* joint_count * INERT_FLOATS (core/frame/transition.h) when it keeps history */
     stance_cursor *cursors;     /* 2 slots of graph->machines[m].clip_cap */
+    unsigned win_open;          /* the current play's open windows: bits of graph->metas[win_meta]'s (notes.c) */
+    int win_meta;               /* -1 none */
 } g_machine_rt;
 
 /* instance-level persistent poses after the machines' */

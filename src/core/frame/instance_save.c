@@ -34,7 +34,9 @@
 #include "core/frame/instance_internal.h"
 
 #define SV_MAGIC 0x56535453u /* "STSV" read as a little-endian word */
-#define SV_VERSION 3u /* 2: plays and root motion carry the root yaw (issue 25); 3: the turn's axis too (full root rotation) */
+#define SV_VERSION 3u /* 2: plays and root motion carry the root yaw (issue 25); 3: the turn's axis too (full root
+                           rotation, issue 25), open windows, events' window reasons, markers of authored clip notes
+                           (issue 26) */
 #define SV_HEADER 80
 /* every float of the state that has no tighter rule is finite and at most
  * this in magnitude (world positions, velocities, inertialization records) */
@@ -140,7 +142,7 @@ static void sv_root(sv_ctx *c, float root[7], float big, const char *what) {
 
 static void sv_play(sv_ctx *c, g_play *p, const g_machine *gm) {
     sv_int(c, &p->state, gm->state_first, gm->state_first + gm->state_count - 1, "state");
-    sv_int(c, &p->loops, 0, SV_COUNT_MAX, "loops");
+    sv_int(c, &p->loops, -SV_COUNT_MAX, SV_COUNT_MAX, "loops"); /* negative after playing backwards */
     sv_int(c, &p->finished, 0, 1, "finished");
     sv_float(c, &p->pos, -SV_BIG, SV_BIG, "position");
     sv_double(c, &p->time, 0.0, 1e15, "state time");
@@ -181,22 +183,36 @@ static void sv_pose(sv_ctx *c, float *mem, int J, int pc, const float *cap, cons
     }
 }
 
-/* a marker's clip: -1 its state's clip, k its state's entry k; -2 unknown */
-static int marker_clip(const stance_graph *g, const stance_event *e) {
-    if (e->state < 0 || e->state >= g->state_count || e->other < 0) return -2;
-    const g_state *s = &g->states[e->state];
-    if (s->clip && e->other < s->clip->event_count && s->clip->events[e->other].name == e->name) return -1;
-    for (int k = 0; k < s->entry_count; k++) {
-        const stance_clip *cl = g->entries[s->entry_first + k].clip;
-        if (cl && e->other < cl->event_count && cl->events[e->other].name == e->name) return k;
-    }
-    return -2;
+/* The notes (graph->metas) an event's `code` names: -1 its state's clip's, k its entry k's; -1 none. */
+static int code_meta(const stance_graph *g, int state, int code) {
+    const g_state *s = &g->states[state];
+    if (code == -1) return s->meta;
+    return code >= 0 && code < s->entry_count ? g->entries[s->entry_first + code].meta : -1;
 }
 
-static const stance_clip *marker_clip_of(const stance_graph *g, int state, int code) {
-    const g_state *s = &g->states[state];
-    if (code == -1) return s->clip;
-    return code >= 0 && code < s->entry_count ? g->entries[s->entry_first + code].clip : NULL;
+/* The name (and payload) of a marker (window 0) or a window (1) `other` of
+ * notes mi; NULL when out of range. */
+static const char *note_name(const stance_graph *g, int mi, int window, int other, const stance_event_payload **payload) {
+    *payload = NULL;
+    if (mi < 0 || other < 0) return NULL;
+    const g_meta *mt = &g->metas[mi];
+    if (window) return other < mt->win_count ? g->windows[mt->win_first + other].name : NULL;
+    const int E = mt->clip->event_count;
+    if (other < E) return mt->clip->events[other].name;
+    if (other >= E + mt->auth_count) return NULL;
+    const g_authored *a = &g->authored[mt->auth_first + other - E];
+    *payload = a->payload.flags ? &a->payload : NULL;
+    return a->name;
+}
+
+/* a marker's or window's clip: -1 its state's clip, k its state's entry k; -2 unknown */
+static int marker_clip(const stance_graph *g, const stance_event *e) {
+    if (e->state < 0 || e->state >= g->state_count || e->other < 0) return -2;
+    const int window = e->type != STANCE_EVENT_CLIP_MARKER;
+    const stance_event_payload *pl;
+    for (int code = -1; code < g->states[e->state].entry_count; code++)
+        if (note_name(g, code_meta(g, e->state, code), window, e->other, &pl) == e->name) return code;
+    return -2;
 }
 
 static void sv_events(sv_ctx *c, stance_instance *inst, int count) {
@@ -207,7 +223,7 @@ static void sv_events(sv_ctx *c, stance_instance *inst, int count) {
         stance_event blank = {0};
         stance_event *f = i < count ? e : &blank; /* slots past the count: written as zeros, checked, not applied */
         c->idx = i;
-        const int hi_type = STANCE_EVENT_STATE_ENDED;
+        const int hi_type = STANCE_EVENT_WINDOW_END;
         int type = (int)f->type;
         type = sv_int(c, &type, 0, hi_type, "type");
         sv_int(c, &f->layer, -1, g->layer_count - 1, "layer");
@@ -215,21 +231,29 @@ static void sv_events(sv_ctx *c, stance_instance *inst, int count) {
         int state = sv_int(c, &f->state, -1, g->state_count - 1, "state");
         int other = sv_int(c, &f->other, -1, INT_MAX, "other");
         sv_float(c, &f->time, 0.0f, 1e15f, "time");
-        int code = c->mode == SV_SAVE && i < count && f->type == STANCE_EVENT_CLIP_MARKER ? marker_clip(g, f) : -2;
+        const int noted = f->type == STANCE_EVENT_CLIP_MARKER || f->type == STANCE_EVENT_WINDOW_BEGIN ||
+                          f->type == STANCE_EVENT_WINDOW_END;
+        int code = c->mode == SV_SAVE && i < count && noted ? marker_clip(g, f) : -2;
         code = sv_int(c, &code, -2, INT_MAX, "marker clip");
+        int reason = (int)f->reason;
+        reason = sv_int(c, &reason, 0, STANCE_WINDOW_RESET, "window reason");
         if (i >= count) continue;
+        const int is_note = type == STANCE_EVENT_CLIP_MARKER || type == STANCE_EVENT_WINDOW_BEGIN || type == STANCE_EVENT_WINDOW_END;
+        const stance_event_payload *pl = NULL;
+        const char *nn = is_note && state >= 0 && code >= -1
+                       ? note_name(g, code_meta(g, state, code), type != STANCE_EVENT_CLIP_MARKER, other, &pl) : NULL;
         if (c->mode == SV_CHECK && !c->bad) {
-            if (type == STANCE_EVENT_CLIP_MARKER) {
-                const stance_clip *cl = state >= 0 && code >= -1 ? marker_clip_of(g, state, code) : NULL;
-                if (!cl || other >= cl->event_count) refuse_num(c, "marker (its clip or event)", other, 0, cl ? cl->event_count - 1 : -1);
+            if (is_note) {
+                if (!nn) refuse_num(c, "marker or window (its clip or index)", other, 0, INT_MAX);
             } else if (other >= g->state_count) {
                 refuse_num(c, "other state", other, -1, g->state_count - 1);
             }
         }
         if (c->mode == SV_APPLY) {
             e->type = (stance_event_type)type;
-            e->name = type == STANCE_EVENT_CLIP_MARKER ? marker_clip_of(g, state, code)->events[other].name
-                    : state >= 0 ? g->states[state].name : "";
+            e->name = is_note ? nn : state >= 0 ? g->states[state].name : "";
+            e->payload = type == STANCE_EVENT_CLIP_MARKER ? pl : NULL;
+            e->reason = (stance_window_reason)reason;
         }
     }
 }
@@ -386,6 +410,19 @@ static void visit(sv_ctx *c, stance_instance *inst) {
         float set = sv_float(c, &t[7], 0.0f, 1.0f, "pole set");
         if (c->mode == SV_CHECK && set != 0.0f && set != 1.0f) refuse_num(c, "pole set", set, 0, 1);
     }
+    c->sec = "open windows";
+    for (int m = 0; m < g->machine_count; m++) {
+        g_machine_rt *rt = &inst->machines[m];
+        c->idx = m;
+        int meta = sv_int(c, &rt->win_meta, -1, g->meta_count - 1, "notes");
+        int open = (int)rt->win_open;
+        open = sv_int(c, &open, INT_MIN, INT_MAX, "open windows");
+        if (c->mode == SV_CHECK && !c->bad) {
+            const int n = meta >= 0 ? g->metas[meta].win_count : 0;
+            if (n < 32 && ((unsigned)open >> n) != 0) refuse_num(c, "open windows (bits past the clip's windows)", (unsigned)open, 0, n);
+        }
+        if (c->mode == SV_APPLY) rt->win_open = (unsigned)open;
+    }
     sv_events(c, inst, c->mode == SV_SAVE ? inst->event_count : events);
 }
 
@@ -405,7 +442,8 @@ static size_t body_bytes(const stance_graph *g, int history_all) {
     w += 4 * (size_t)g->layer_count;
     w += poses * 10 * (size_t)J + recs * INERT_FLOATS * (size_t)J;
     w += (size_t)g->ik_count * (1 + 1 + 3 + 3 + STANCE_FOOT_MAX * (1 + 3 + 3 + 1 + 1 + 3 + 3 + 3 + 3 + 1) + IK_TARGET_FLOATS);
-    w += (size_t)STANCE_EVENT_QUEUE * 7;
+    w += (size_t)STANCE_EVENT_QUEUE * 8;
+    w += 2 * (size_t)g->machine_count;             /* open windows */
     return 4 * w;
 }
 

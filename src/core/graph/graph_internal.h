@@ -25,6 +25,7 @@ typedef struct g_entry {
     const stance_clip *clip;
     const stance_clip *delta;   /* as g_state.delta */
     float x, y;
+    int meta;                   /* derived: its clip's notes in graph->metas, -1 none (graph_notes.c) */
 } g_entry;
 
 typedef struct g_state {
@@ -47,7 +48,36 @@ typedef struct g_state {
     float fade_time;
     int same_scale;             /* blend space: every clip it samples keeps one constant scale block, all
                                    bit for bit the same and without -0 (their blend is that block) */
+    int meta;                   /* derived: a clip state's clip's notes (events, windows) in graph->metas,
+                                   -1 none (graph_notes.c) */
 } g_state;
+
+/* ---- clip notes (graph_notes.c): a played clip's events, its own and the
+ * graph file's, and its windows, in one allocation apart from the block.
+ * Every clip a state plays that has an event or a window has a g_meta. */
+enum { G_NOTE_EVENT = 0, G_NOTE_BEGIN, G_NOTE_END };
+typedef struct g_note {         /* a point the playback crosses: an event or a window's bound */
+    float time;
+    float min_weight;
+    int kind;                   /* G_NOTE_* */
+    int index;                  /* event: its number in the clip's list (stance_graph_clip_events); bound: its window */
+} g_note;
+typedef struct g_authored {     /* an event the graph file authored */
+    char name[STANCE_EVENT_NAME];
+    float time, min_weight;
+    stance_event_payload payload;
+} g_authored;
+typedef struct g_window {
+    char name[STANCE_EVENT_NAME];
+    float from, to, min_weight;
+} g_window;
+typedef struct g_meta {
+    const stance_clip *clip;
+    int note_first, note_count;     /* graph->notes, sorted by time (events in list order, then ends, then begins) */
+    int auth_first, auth_count;     /* graph->authored (sorted by time): list numbers event_count.. */
+    int win_first, win_count;       /* graph->windows */
+    unsigned whole;                 /* windows covering the whole clip: in a loop they never close on a wrap */
+} g_meta;
 
 typedef struct g_cond {
     int param;
@@ -148,6 +178,12 @@ struct stance_graph {
     size_t ik_bytes;
     int step_count;             /* the frame's program: the machines the layers run (graph_program.c derives it) */
     g_step *steps;              /* step_count */
+    int meta_count, note_count, authored_count, window_count;
+    g_meta *metas;              /* clip notes (graph_notes.c): one allocation of notes_bytes, NULL when none */
+    g_note *notes;
+    g_authored *authored;
+    g_window *windows;
+    size_t notes_bytes;
     stance_allocator allocator;
     size_t bytes;
 };
@@ -168,6 +204,19 @@ static inline int g_ik_clip_index(const stance_graph *g, const stance_clip *clip
         if (g->ik_clips[c] == clip) return c;
     return -1;
 }
+
+/* graph_notes.c: a clip's authored notes (from a description or a file) */
+typedef struct gr_notes_src {
+    const stance_clip *clip;
+    int event_count, window_count;
+    const g_authored *events;   /* any order */
+    const g_window *windows;
+} gr_notes_src;
+/* Builds g's notes from src (n of them, each clip once; notes of clips no
+ * state plays are left out) and every played clip's own events, and sets
+ * each state's and entry's meta. Values are checked (STANCE_ERR_VALUE). */
+stance_status gr_notes_build(stance_graph *g, const gr_notes_src *src, int n, stance_error *err);
+void gr_notes_destroy(stance_graph *g);
 
 /* graph_bounds.c: the cap that holds machine m's output within the chain
  * rule's bounds (the graph's scale caps) on the frames of a velocity-mode

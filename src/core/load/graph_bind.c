@@ -239,8 +239,64 @@ static void read_contacts(binder *b, const row_in *in, unsigned char *mem) {
     }
 }
 
+/* The clip notes' trailer (graph_write.c) into g's notes (graph_notes.c
+ * checks every value); without one, the clips' own events alone. */
+static stance_status bind_notes(binder *b, const unsigned char *p, size_t size) {
+    stance_error *err = b->err;
+    stance_graph *g = b->g;
+    if (!p) return gr_notes_build(g, NULL, 0, err);
+    reader r = {p + 4, p + size, 0};
+    const uint32_t n = r_u32(&r);
+    if (r.bad || n == 0 || n > (uint32_t)b->clip_count) FAIL("graph: the notes name %u clips, the file has %d", (unsigned)n, b->clip_count);
+    size_t events = 0, windows = 0;
+    for (uint32_t i = 0; i < n; i++) { /* pass 1: the counts against the bytes present */
+        const uint32_t clip = r_u32(&r), e = r_u32(&r), w = r_u32(&r);
+        if (r.bad) FAIL("graph: the notes end inside clip %u's head", (unsigned)i);
+        if (clip >= (uint32_t)b->clip_count || e > STANCE_MAX_EVENTS || w > STANCE_MAX_WINDOWS)
+            FAIL("graph: notes %u: clip %u (of %d), %u events (at most %d) or %u windows (at most %d)", (unsigned)i,
+                 (unsigned)clip, b->clip_count, (unsigned)e, STANCE_MAX_EVENTS, (unsigned)w, STANCE_MAX_WINDOWS);
+        const size_t need = (size_t)e * (STANCE_EVENT_NAME + 20 + STANCE_PAYLOAD_STRING_MAX + 1) + (size_t)w * (STANCE_EVENT_NAME + 12);
+        if (need > r_left(&r)) FAIL("graph: notes %u: its %u events and %u windows go beyond the section", (unsigned)i,
+                                    (unsigned)e, (unsigned)w);
+        r.p += need;
+        events += e, windows += w;
+    }
+    if (r_left(&r) != 0) FAIL("graph: %zu bytes after the notes", r_left(&r));
+    const size_t bytes = sizeof(gr_notes_src) * n + sizeof(g_authored) * events + sizeof(g_window) * windows;
+    unsigned char *mem = st_alloc(&g->allocator, bytes, 16);
+    if (!mem) return st_fail(err, STANCE_ERR_MEMORY, "graph: allocation of %zu bytes failed", bytes);
+    gr_notes_src *src = (gr_notes_src *)mem;
+    g_authored *au = (g_authored *)(mem + sizeof(gr_notes_src) * n);
+    g_window *wi = (g_window *)(au + events);
+    r.p = p + 8;
+    for (uint32_t i = 0; i < n; i++) {
+        src[i].clip = b->clips[r_u32(&r)];
+        src[i].event_count = (int)r_u32(&r), src[i].window_count = (int)r_u32(&r);
+        src[i].events = au, src[i].windows = wi;
+        for (int k = 0; k < src[i].event_count; k++, au++) {
+            r_take(&r, au->name, STANCE_EVENT_NAME);
+            au->time = r_f32(&r), au->min_weight = r_f32(&r);
+            au->payload.flags = r_u32(&r);
+            au->payload.i = (int)(int32_t)r_u32(&r);
+            au->payload.f = r_f32(&r);
+            r_take(&r, au->payload.s, sizeof au->payload.s);
+        }
+        for (int k = 0; k < src[i].window_count; k++, wi++) {
+            r_take(&r, wi->name, STANCE_EVENT_NAME);
+            wi->from = r_f32(&r), wi->to = r_f32(&r), wi->min_weight = r_f32(&r);
+        }
+    }
+    stance_error e = {STANCE_OK, ""};
+    stance_status s = gr_notes_build(g, src, (int)n, &e);
+    st_free(&g->allocator, mem, bytes);
+    if (s == STANCE_ERR_MEMORY) return st_fail(err, s, "%s", e.message);
+    if (s) FAIL("graph: the notes: %s", e.message);
+    return STANCE_OK;
+}
+
 void stance_graph_destroy(stance_graph *g) {
     if (!g) return;
+    gr_notes_destroy(g);
     for (int i = 0; i < g->delta_count; i++) stance_clip_destroy(g->deltas[i]);
     stance_allocator al = g->allocator;
     st_free(&al, g, g->bytes);
@@ -298,7 +354,12 @@ stance_status st_graph_bind(const unsigned char *body, size_t size, const stance
         }
         bytes = st_align_up(bytes + need, 64);
     }
-    if (r_left(&r) != 0) FAIL("graph: %zu bytes after the last array", r_left(&r));
+    const unsigned char *notes = NULL; /* the clip notes' trailer (graph_write.c), when the graph has any */
+    size_t notes_size = 0;
+    if (r_left(&r) != 0) {
+        if (r_left(&r) < 8 || memcmp(r.p, "NOTE", 4)) FAIL("graph: %zu bytes after the last array", r_left(&r));
+        notes = r.p, notes_size = r_left(&r);
+    }
     /* the counts every index is checked against */
     for (int i = 0; i < GL_ROWS; i++)
         if (gl_rows[i].ref != GL_FIXED) b.ref_count[gl_rows[i].ref] = (int)b.rows[i].count;
@@ -346,6 +407,7 @@ stance_status st_graph_bind(const unsigned char *body, size_t size, const stance
         for (int l = 0; l < g->layer_count; l++) g->layers[l].mask = g->masks + (size_t)l * (size_t)pc;
         s = gc_check(g, b.ref_count[GL_R_STRN], b.ref_count[GL_R_ANYT], err);
     }
+    if (!s) s = bind_notes(&b, notes, notes_size);
     if (s) {
         stance_graph_destroy(g);
         return s;

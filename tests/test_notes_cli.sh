@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Clip notes from the command line (issue 26): graphs/robot_events.json (every
+# new key: events with payloads and min_weight, windows) passes `stance
+# graph-check` on RobotExpressive and `stance compile` carries it: `stance
+# info --json` of the compiled file lists the file's events, payloads and
+# windows (values compared as float32 by python); and four broken files give
+# one FILE:LINE:COLUMN message each, at the offending token (found by the
+# test in the text): an unknown clip (with its suggestion), a window from >
+# to, an event past the clip's end, a payload of an unknown type. The schema
+# side is tests/test_schema.sh (every graphs/*.json).
+set -euo pipefail
+cli=${STANCE_CLI:?}
+src=${STANCE_SOURCE:?}
+data=${STANCE_DATA:-$src/../shared/data}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+
+# ---- the broken files (the built-in asset: no data needed) ----
+write() { # name, clips section
+  printf '{\n  "version": 1,\n  "asset": "builtin",\n  "machines": [{"name": "M", "states": [{"name": "W", "clip": "walk"}]}],\n  "clips": {\n    %s\n  }\n}\n' "$2" > "$tmp/$1.json"
+}
+write unknown_clip '"wakl": {"events": [{"t": 0.1, "name": "step"}]}'
+write window_order '"walk": {"windows": [{"name": "can_cancel", "from": 0.8, "to": 0.2}]}'
+write past_end '"walk": {"events": [{"t": 12.5, "name": "step"}]}'
+write payload_type '"walk": {"events": [{"t": 0.1, "name": "step", "payload": {"bool": true}}]}'
+check_broken() { # name, token, words the message must hold
+  local f="$tmp/$1.json"
+  if "$cli" graph-check "$f" > "$tmp/out" 2> "$tmp/err"; then bad "$1: accepted"; return; fi
+  local where
+  where=$("$py" -c 'import sys; t=open(sys.argv[1]).read(); i=t.index(sys.argv[2]); print("%d:%d" % (t.count("\n",0,i)+1, i-t.rfind("\n",0,i)))' "$f" "$2")
+  local lines
+  lines=$(wc -l < "$tmp/err")
+  if [ "$lines" != 1 ]; then bad "$1: $lines lines: $(cat "$tmp/err")"; return; fi
+  grep -q "^$f:$where: " "$tmp/err" || { bad "$1: not at $where: $(cat "$tmp/err")"; return; }
+  grep -qF "$3" "$tmp/err" || { bad "$1: no '$3': $(cat "$tmp/err")"; return; }
+  echo "ok   $1: $(cat "$tmp/err")"
+}
+check_broken unknown_clip '"wakl"' "did you mean 'walk'"
+check_broken window_order '0.8' '"from" must not be after "to"'
+check_broken past_end '12.5' 'past the end of clip'
+check_broken payload_type '"bool"' 'unknown key "bool" in a payload'
+
+# ---- RobotExpressive: graph-check, compile, info --json ----
+glb="$data/robot_expressive/RobotExpressive.glb"
+if [ ! -f "$glb" ]; then
+  if [ "${CI:-}" = true ]; then bad "missing $glb (CI=true)"; else echo "skip: $glb is missing"; fi
+else
+  "$cli" graph-check "$src/graphs/robot_events.json" --asset "$glb" > "$tmp/out" 2> "$tmp/err" || bad "graph-check robot_events.json: $(grep -v warning "$tmp/err")"
+  "$cli" compile "$src/graphs/robot_events.json" --asset "$glb" -o "$tmp/r.stance" > "$tmp/out" 2> "$tmp/err" || bad "compile: $(grep -v warning "$tmp/err")"
+  "$cli" info "$tmp/r.stance" --json > "$tmp/info.json" 2> /dev/null || bad "info --json"
+  "$py" - "$src/graphs/robot_events.json" "$tmp/info.json" <<'PY' || fail=1
+import json, struct, sys
+f32 = lambda x: struct.unpack("<f", struct.pack("<f", x))[0]
+want = json.load(open(sys.argv[1]))["clips"]
+got = json.load(open(sys.argv[2]))["graph"]["clips"]
+bad = 0
+for clip, notes in want.items():
+    g = got.get(clip)
+    if g is None:
+        print("FAIL clip %s missing from info" % clip); bad += 1; continue
+    ev = [e for e in g["events"] if e["authored"]]
+    exp = sorted(notes.get("events", []), key=lambda e: e["t"])
+    if len(ev) != len(exp):
+        print("FAIL %s: %d events, want %d" % (clip, len(ev), len(exp))); bad += 1; continue
+    for a, b in zip(ev, exp):
+        pa, pb = a.get("payload", {}), b.get("payload", {})
+        ok = (a["name"] == b["name"] and f32(a["t"]) == f32(b["t"]) and f32(a["min_weight"]) == f32(b.get("min_weight", 0))
+              and set(pa) == set(pb) and pa.get("int") == pb.get("int") and pa.get("string") == pb.get("string")
+              and ("float" not in pb or f32(pa["float"]) == f32(pb["float"])))
+        if not ok:
+            print("FAIL %s event %s: %s vs %s" % (clip, b["name"], a, b)); bad += 1
+    w = g["windows"]
+    exp = notes.get("windows", [])
+    if len(w) != len(exp) or any(a["name"] != b["name"] or f32(a["from"]) != f32(b["from"]) or f32(a["to"]) != f32(b["to"])
+                                 for a, b in zip(w, exp)):
+        print("FAIL %s windows: %s vs %s" % (clip, w, exp)); bad += 1
+print("ok   compiled robot_events: %d clips' events, payloads and windows as the file has them" % len(want) if not bad else "")
+sys.exit(1 if bad else 0)
+PY
+fi
+[ $fail = 0 ] && echo "all passed"
+exit $fail
