@@ -338,8 +338,17 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     if (cts != ct) st_free(&al, cts, sizeof(stance_track_desc) * (size_t)consts);
     if (s) return s;
 
-    const size_t pcs = (size_t)c->padded_count, o_rest = st_align_up(bytes, 64);
-    bytes = o_rest + sizeof(float) * 10 * pcs;
+    /* the default pose: the shell's blocks, back to back (clip.c lays a
+     * clip of one block per channel out so), each zero +0 (clip.c stores a
+     * one-block channel as v + 0: a -0 of the source would stay in the pose,
+     * and the fused additive's still blocks and zero translations, which
+     * leave base as it is, would keep a -0 the unfused apply turns into +0:
+     * tests/test_reference_compressed.sh) */
+    const float *rest = c->t;
+    if (c->r != rest + 3 * (size_t)c->padded_count || c->s != rest + 7 * (size_t)c->padded_count) { /* not reached */
+        stance_clip_destroy(c);
+        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': the default pose is not one block", d->name);
+    }
     unsigned char *mem = st_alloc(&al, bytes, 64);
     if (!mem) {
         stance_clip_destroy(c);
@@ -351,16 +360,6 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     float *cval = (float *)(mem + o_cval), *raw = (float *)(mem + o_raw), *times = (float *)(mem + o_times);
     unsigned char *data = mem + o_data;
     memcpy(times, d->times, sizeof(float) * K);
-    float *rest = (float *)(mem + o_rest); /* the shell's blocks, one after another */
-    memcpy(rest, c->t, sizeof(float) * 3 * pcs);
-    memcpy(rest + 3 * pcs, c->r, sizeof(float) * 4 * pcs);
-    memcpy(rest + 7 * pcs, c->s, sizeof(float) * 3 * pcs);
-    /* a constant value v as the dense clip samples its channel, a + (b - a) u
-     * with a = b = v: v + 0, a zero +0 (a -0 of the source would stay in
-     * the pose, and the fused additive's still blocks and zero translations,
-     * which leave base as it is, would keep a -0 the unfused apply turns
-     * into +0: tests/test_reference_compressed.sh) */
-    for (size_t i = 0; i < 10 * pcs; i++) rest[i] += 0.0f;
     unsigned char *anim = (unsigned char *)c->animated; /* the shell's own memory */
     int ti = 0, cj = 0, max_shift = 0;
     unsigned used = 0;
