@@ -14,77 +14,57 @@ void st_packed_destroy(const stance_clip *c) {
     st_free(&al, (void *)c->packed, c->packed->bytes);
 }
 
-/* Up to four common rotation tracks (quantized, 16 bits at most, nlerp) at
- * once, lane l being track trs[l] between keys ia[l] and ia[l] + 1 at
- * fraction u[l]: both keys decoded in a's stored order (the segment's
- * largest component last), b into a's order only when it lies in a segment
- * that dropped another, b to a's hemisphere, the nlerp; the arithmetic of
- * st_rtrack_key and st_key_interp in the same order on each lane (so the
- * same bits), without their per-key tests. The keys are gathered lane by
- * lane and the results scattered to each track's joint in its segment's
- * slot order (qx + joint, stride pc). Lanes past m hold zeros (the
- * identity, no NaN) and are not written. */
-static void rot16x4(const st_ptrack *const *trs, int m, const unsigned char *data, const uint32_t *ia,
-                    const float *uu, float *qx, size_t pc) {
-    float ao[3][4], as[3][4], aq[3][4], bo[3][4], bs[3][4], bq[3][4], u[4];
-    const st_qseg *gas[4], *gbs[4];
-    int perm = 0;
-    for (int l = 0; l < 4; l++) {
-        if (l >= m) {
-            for (int c = 0; c < 3; c++) ao[c][l] = as[c][l] = aq[c][l] = bo[c][l] = bs[c][l] = bq[c][l] = 0.0f;
-            u[l] = 0.0f;
-            continue;
-        }
-        const st_ptrack *tr = trs[l];
-        const uint32_t a = ia[l], b = a + (tr->n > 1u);
-        const st_qseg *seg = (const st_qseg *)(const void *)(data + tr->par_at);
-        const st_qseg *ga = seg + a / ST_SEG_KEYS, *gb = seg + b / ST_SEG_KEYS;
-        const uint16_t *qa = (const uint16_t *)(const void *)(data + tr->q_at) + 3u * (size_t)a, *qb = qa + 3u * (b - a);
-        gas[l] = ga, gbs[l] = gb;
-        perm |= gb->drop != ga->drop;
-        for (int c = 0; c < 3; c++) {
-            ao[c][l] = ga->off[c], as[c][l] = ga->scale[c], aq[c][l] = (float)qa[c];
-            bo[c][l] = gb->off[c], bs[c][l] = gb->scale[c], bq[c][l] = (float)qb[c];
-        }
-        u[l] = uu[l];
-    }
-    const sv4 one = sv_set1(1.0f), zero = sv_set1(0.0f), minus = sv_set1(-0.0f), vu = sv_load(u);
-    sv4 A[4], Bv[4];
+/* A group of common rotation tracks (quantized, 16 bits at most, nlerp;
+ * st_pgroup) sampled between keys ia and ia + 1 at fraction u into the
+ * pose's qx (stride pc), lane l being track l of the group: both keys
+ * decoded in a's stored order (the segment's largest component last), b
+ * into a's order only when it lies in a segment that dropped another, b to
+ * a's hemisphere, the nlerp: the arithmetic of st_rtrack_key and
+ * st_key_interp in the same order on each lane (so the same bits), without
+ * their per-key tests. Lanes past the group's m hold zeros (the identity,
+ * no NaN) and are not written. */
+static void rot16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, float uf, float *qx) {
+    const uint32_t ib = ia + (g->n > 1u);
+    const st_qseg4 *seg = (const st_qseg4 *)(const void *)(data + g->par_at);
+    const st_qseg4 *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
+    const uint16_t *qa = (const uint16_t *)(const void *)(data + g->q_at) + 12u * (size_t)ia, *qb = qa + 12u * (ib - ia);
+    const sv4 one = sv_set1(1.0f), zero = sv_set1(0.0f), minus = sv_set1(-0.0f), u = sv_set1(uf);
+    sv4 A[4], B[4];
     for (int c = 0; c < 3; c++) {
-        A[c] = sv_add(sv_load(ao[c]), sv_mul(sv_load(as[c]), sv_load(aq[c])));
-        Bv[c] = sv_add(sv_load(bo[c]), sv_mul(sv_load(bs[c]), sv_load(bq[c])));
+        A[c] = sv_add(sv_load(ga->off[c]), sv_mul(sv_load(ga->scale[c]), sv_load_u16(qa + 4 * c)));
+        B[c] = sv_add(sv_load(gb->off[c]), sv_mul(sv_load(gb->scale[c]), sv_load_u16(qb + 4 * c)));
     }
     const sv4 la = sv_sub(one, sv_add(sv_add(sv_mul(A[0], A[0]), sv_mul(A[1], A[1])), sv_mul(A[2], A[2])));
-    const sv4 lb = sv_sub(one, sv_add(sv_add(sv_mul(Bv[0], Bv[0]), sv_mul(Bv[1], Bv[1])), sv_mul(Bv[2], Bv[2])));
+    const sv4 lb = sv_sub(one, sv_add(sv_add(sv_mul(B[0], B[0]), sv_mul(B[1], B[1])), sv_mul(B[2], B[2])));
     A[3] = sv_sqrt(sv_max(la, zero)); /* la > 0 ? sqrt(la) : +0 */
-    Bv[3] = sv_sqrt(sv_max(lb, zero));
-    if (perm) { /* b into a's slot order on the lanes whose segments dropped different components */
+    B[3] = sv_sqrt(sv_max(lb, zero));
+    const int m = g->m;
+    if (ga != gb && memcmp(ga->slot, gb->slot, sizeof ga->slot)) {
+        /* b into a's slot order on the lanes whose segments dropped different components */
         float bb[4][4];
-        for (int c = 0; c < 4; c++) sv_store(bb[c], Bv[c]);
+        for (int c = 0; c < 4; c++) sv_store(bb[c], B[c]);
         for (int l = 0; l < m; l++) {
-            const st_qseg *ga = gas[l], *gb = gbs[l];
-            if (gb->drop == ga->drop) continue;
+            const uint8_t *sa = ga->slot[l], *sb = gb->slot[l];
+            if (sa[3] == sb[3]) continue;
             float v[4];
-            v[gb->slot[0]] = bb[0][l], v[gb->slot[1]] = bb[1][l], v[gb->slot[2]] = bb[2][l], v[gb->drop] = bb[3][l];
-            bb[0][l] = v[ga->slot[0]], bb[1][l] = v[ga->slot[1]], bb[2][l] = v[ga->slot[2]], bb[3][l] = v[ga->drop];
+            v[sb[0]] = bb[0][l], v[sb[1]] = bb[1][l], v[sb[2]] = bb[2][l], v[sb[3]] = bb[3][l];
+            bb[0][l] = v[sa[0]], bb[1][l] = v[sa[1]], bb[2][l] = v[sa[2]], bb[3][l] = v[sa[3]];
         }
-        for (int c = 0; c < 4; c++) Bv[c] = sv_load(bb[c]);
+        for (int c = 0; c < 4; c++) B[c] = sv_load(bb[c]);
     }
-    const sv4 dot = sv_add(sv_add(sv_add(sv_mul(A[0], Bv[0]), sv_mul(A[1], Bv[1])), sv_mul(A[2], Bv[2])), sv_mul(A[3], Bv[3]));
-    const sv4 keep = sv_ge(dot, zero); /* dot < 0: b = -b (the sign flipped, as the scalar negation) */
+    const sv4 dot = sv_add(sv_add(sv_add(sv_mul(A[0], B[0]), sv_mul(A[1], B[1])), sv_mul(A[2], B[2])), sv_mul(A[3], B[3]));
+    const sv4 keep = sv_ge(dot, zero); /* dot < 0: b = -b (each sign flipped, as the scalar negation) */
     sv4 Q[4];
     for (int c = 0; c < 4; c++) {
-        const sv4 b = sv_select(keep, Bv[c], sv_xorsign(Bv[c], minus));
-        Q[c] = sv_add(A[c], sv_mul(sv_sub(b, A[c]), vu));
+        const sv4 b = sv_select(keep, B[c], sv_xorsign(B[c], minus));
+        Q[c] = sv_add(A[c], sv_mul(sv_sub(b, A[c]), u));
     }
     const sv4 n = sv_div(one, sv_sqrt(sv_add(sv_add(sv_add(sv_mul(Q[0], Q[0]), sv_mul(Q[1], Q[1])), sv_mul(Q[2], Q[2])), sv_mul(Q[3], Q[3]))));
     float r[4][4];
     for (int c = 0; c < 4; c++) sv_store(r[c], sv_mul(Q[c], n));
     for (int l = 0; l < m; l++) {
-        const st_qseg *ga = gas[l];
-        float *o = qx + trs[l]->joint;
-        o[(size_t)ga->slot[0] * pc] = r[0][l], o[(size_t)ga->slot[1] * pc] = r[1][l];
-        o[(size_t)ga->slot[2] * pc] = r[2][l], o[(size_t)ga->drop * pc] = r[3][l];
+        const uint16_t *dst = ga->dst[l];
+        qx[dst[0]] = r[0][l], qx[dst[1]] = r[1][l], qx[dst[2]] = r[2][l], qx[dst[3]] = r[3][l];
     }
 }
 
@@ -128,21 +108,14 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
     const unsigned char *data = p->data;
     const float *raw = p->raw;
     const int slerp = c->slerp;
-    const st_ptrack *batch[4];
-    uint32_t bia[4];
-    float bu[4];
-    int nb = 0;
+    for (int i = 0; !vel && i < p->group_count; i++) rot16g(&p->groups[i], data, ia[p->groups[i].shift], fr[p->groups[i].shift], out->qx);
     for (int i = 0; i < p->track_count; i++) {
         const st_ptrack *tr = &p->tracks[i];
         const int s = tr->shift, j = tr->joint;
         const uint32_t a_i = ia[s], b_i = a_i + (tr->n > 1u);
         const float u = fr[s];
         const int kind = vel ? 0 : tr->kind;
-        if (kind == ST_KIND_ROT16 && !slerp) { /* four at once */
-            batch[nb] = tr, bia[nb] = a_i, bu[nb] = u;
-            if (++nb == 4) rot16x4(batch, nb, data, bia, bu, out->qx, pc), nb = 0;
-            continue;
-        }
+        if (kind == ST_KIND_ROT16G) continue; /* sampled with its group, above */
         if (kind == ST_KIND_VEC16) {
             vec16(tr, data, a_i, u, tdst[tr->channel] + j, pc);
             continue;
@@ -168,5 +141,4 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
         qm_vec3 w = qm_scale(qm_qlog(qm_qmul(qb, qm_qconj(qa))), inv[s]);
         vel->qx[j] = w.x, vel->qy[j] = w.y, vel->qz[j] = w.z;
     }
-    if (nb) rot16x4(batch, nb, data, bia, bu, out->qx, pc);
 }
