@@ -241,30 +241,13 @@ static void run_job(stance_instance *inst, stance_workspace *ws, const g_job *jo
  * to keep: the clip (the additive's delta) sampled straight into the apply
  * or the masked blend (what eval_machine and apply_layer do in two passes).
  * 0 when the layer is not in that state. */
-static int fused_layer(stance_instance *inst, stance_workspace *ws, const g_plan *pl, const g_layer *gl, float w) {
+static int fused_layer(stance_instance *inst, const g_plan *pl, const g_layer *gl, float w) {
     const stance_graph *g = inst->graph;
     const g_plan_src *src = &pl->cur;
     if (pl->blend || pl->push != PUSH_NO_HISTORY || src->sub >= 0 || src->blendspace || src->count != 1) return 0;
+    if (!st_fusable(src->clip[0])) return 0;
     stance_pose *local = in_local(inst);
     const float *mask = gl->has_mask ? gl->mask : NULL;
-    if (!st_fusable(src->clip[0])) {
-        if (!src->clip[0]->packed || gl->mode == STANCE_LAYER_ADDITIVE) return 0;
-        /* a compressed clip's override: sampled into the machine's pose as
-         * eval_machine does (only the cursor moved when no joint takes the
-         * layer), then the fused override's blend from that pose */
-        int takes = mask ? 0 : w > 0.0f;
-        for (int j = 0; mask && j < local->padded_count && !takes; j++) takes = w * mask[j] > 0.0f;
-        stance_pose *lo = ws_pose(ws, gl->machine, PW_OUT);
-        if (takes) {
-            st_clip_sample(src->clip[0], src->time[0], src->cursor[0], lo);
-            ST_FUSED(override_pose)(local, local, lo, mask, w);
-        } else {
-            float u;
-            (void)st_clip_find_key(src->clip[0], src->time[0], src->cursor[0], &u);
-        }
-        inst->clips_sampled++;
-        return 1;
-    }
     if (gl->mode == STANCE_LAYER_ADDITIVE) {
         const g_state *s = &g->states[src->state];
         const int own = s->delta == src->clip[0];
@@ -300,6 +283,8 @@ static void apply_layer(stance_instance *inst, stance_workspace *ws, const g_pla
         ST_L2M(lm, lo, sk);
         st_pose_blend_mesh(tmp, local, lo, lm, mask, w, sk);
         st_pose_copy(local, tmp);
+    } else if (ST_FAST) { /* the same blend, blocks no joint takes left as they are (a compressed clip's layer) */
+        ST_FUSED(override_pose)(local, local, lo, mask, w);
     } else {
         st_blend_masked_padded(local, local, lo, mask, w);
     }
@@ -314,7 +299,7 @@ void ev_frame(stance_instance *inst, stance_workspace *ws) {
         const g_plan *top = &ws->plans[gl->machine];
         if (!top->active) continue;
         const float w = inst->layer_weight[l];
-        if (ST_FAST && gl->fusable && fused_layer(inst, ws, top, gl, w)) continue;
+        if (ST_FAST && gl->fusable && fused_layer(inst, top, gl, w)) continue;
         /* the base layer's machine writes the instance's local pose itself
          * (the reference: its output, then copied) */
         for (int i = gl->step_first; i <= gl->step_last; i++) {
