@@ -186,7 +186,7 @@ static void test_override(void) {
     stance_pose_destroy(&base), stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
 }
 
-/* a compressed clip's override (evaluate.c's fused_layer: the clip sampled,
+/* a compressed clip's override (evaluate.c's apply_layer: the clip sampled,
  * then st_fused_override_pose) against sample + masked blend: bit for bit,
  * in place and not, weights 0, 1, above 1 and between, whole blocks left
  * out by the mask */

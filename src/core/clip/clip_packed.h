@@ -2,7 +2,8 @@
  * shared by its runtime (clip_packed.c), its compressor (src/build/clip_compress.c,
  * clip_compress_vbr.c) and the .stance v3 and v4 CLIP encodings
  * (src/core/load/asset_packed.c reads them, src/build/asset_write.c writes them). Not public API. At runtime every quantized track is also
- * kept expanded (keys as u16 or u32, a decode per 16 keys: st_qseg), which
+ * kept expanded (keys as u16 or u32, a decode per 16 keys: st_qseg; the
+ * common rotation tracks four side by side: st_pgroup, st_qseg4), which
  * is what the sampler reads; the stream is kept for saving.
  *
  * A packed clip keeps the shared key grid (times) but stores only the
