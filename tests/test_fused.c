@@ -20,6 +20,7 @@
 #include "core/base/internal.h"
 #include "core/rig/rig_internal.h"
 #include "core/math/qmath.h"
+#include "stance/build.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
 
@@ -153,36 +154,90 @@ static void test_additive_many_blocks(void) {
     stance_skeleton_destroy(sk);
 }
 
+/* The poses and masks of the override tests: a mask leaving whole blocks
+ * out, the spine's subtree. */
+typedef struct override_case {
+    stance_pose base, out, ref, sample;
+    float mask[STANCE_MAX_JOINTS], sub[STANCE_MAX_JOINTS];
+} override_case;
+static override_case OV;
+static void override_begin(int J) {
+    stance_pose_create(&OV.base, J, NULL, NULL), stance_pose_create(&OV.out, J, NULL, NULL);
+    stance_pose_create(&OV.ref, J, NULL, NULL), stance_pose_create(&OV.sample, J, NULL, NULL);
+    memset(OV.mask, 0, sizeof OV.mask), memset(OV.sub, 0, sizeof OV.sub);
+    stance_mask_subtree(B.skeleton, stance_skeleton_find(B.skeleton, "spine"), 1.0f, 0, OV.sub, NULL);
+    for (int j = 0; j < J; j++) OV.mask[j] = j < 8 ? 0.0f : j % 3 == 0 ? 1.0f : frand(0, 1); /* whole blocks left out */
+}
+static void override_end(void) {
+    stance_pose_destroy(&OV.base), stance_pose_destroy(&OV.out), stance_pose_destroy(&OV.ref), stance_pose_destroy(&OV.sample);
+}
+
 static void test_override(void) {
     const stance_clip *wave = stance_builtin_clip(&B, "wave");
     const int J = B.skeleton->joint_count;
-    stance_pose base, out, ref, sample;
-    stance_pose_create(&base, J, NULL, NULL), stance_pose_create(&out, J, NULL, NULL);
-    stance_pose_create(&ref, J, NULL, NULL), stance_pose_create(&sample, J, NULL, NULL);
-    float mask[STANCE_MAX_JOINTS] = {0}, sub[STANCE_MAX_JOINTS] = {0};
-    stance_mask_subtree(B.skeleton, stance_skeleton_find(B.skeleton, "spine"), 1.0f, 0, sub, NULL);
-    for (int j = 0; j < J; j++) mask[j] = j < 8 ? 0.0f : j % 3 == 0 ? 1.0f : frand(0, 1); /* whole blocks left out */
+    override_begin(J);
+    stance_pose *const base = &OV.base, *const out = &OV.out, *const ref = &OV.ref, *const sample = &OV.sample;
+    const float *const mask = OV.mask, *const sub = OV.sub;
     float worst = 0.0f;
     for (int rep = 0; rep < 40; rep++) {
         const float t = frand(0, wave->duration), w = rep % 4 == 0 ? 1.0f : rep % 7 == 0 ? 0.0f : frand(0, 1);
         const float *m = rep % 3 == 0 ? NULL : rep % 3 == 1 ? mask : sub;
-        random_pose(&base);
+        random_pose(base);
         stance_cursor ca = {0}, cb = {0};
-        CHECK_OK(stance_clip_sample(wave, t, &ca, &sample, NULL));
-        st_blend_masked_padded(&ref, &base, &sample, m, w);
+        CHECK_OK(stance_clip_sample(wave, t, &ca, sample, NULL));
+        st_blend_masked_padded(ref, base, sample, m, w);
         if (rep % 2) {
-            st_fused_override(&out, &base, wave, t, &cb, m, w);
+            st_fused_override(out, base, wave, t, &cb, m, w);
         } else {
-            stance_pose_copy(&out, &base, NULL);
-            st_fused_override(&out, &out, wave, t, &cb, m, w);
+            stance_pose_copy(out, base, NULL);
+            st_fused_override(out, out, wave, t, &cb, m, w);
         }
         CHECK(ca.key == cb.key);
-        float d = pose_diff(&out, &ref);
+        float d = pose_diff(out, ref);
         if (!(d <= worst)) worst = d;
     }
     printf("  fused override against sample + masked blend: largest difference %.2e\n", (double)worst);
     CHECK(worst <= 1e-6f);
-    stance_pose_destroy(&base), stance_pose_destroy(&out), stance_pose_destroy(&ref), stance_pose_destroy(&sample);
+    override_end();
+}
+
+/* a compressed clip's override (evaluate.c's apply_layer: the clip sampled,
+ * then st_fused_override_pose) against sample + masked blend: bit for bit,
+ * in place and not, weights 0, 1, above 1 and between, whole blocks left
+ * out by the mask */
+static void test_override_compressed(void) {
+    const stance_clip *wave = stance_builtin_clip(&B, "wave");
+    const int J = B.skeleton->joint_count;
+    stance_clip *z = NULL;
+    const stance_compress_settings cs = {1e-4f, 0.03f, 0};
+    CHECK_OK(stance_clip_compress(wave, B.skeleton, &cs, NULL, &z, NULL));
+    if (!z) return;
+    CHECK(stance_clip_is_compressed(z) && !st_fusable(z));
+    override_begin(J);
+    stance_pose *const base = &OV.base, *const out = &OV.out, *const ref = &OV.ref, *const sample = &OV.sample;
+    const float *const mask = OV.mask, *const sub = OV.sub;
+    int differ = 0;
+    for (int rep = 0; rep < 60; rep++) {
+        const float t = frand(0, z->duration);
+        const float w = rep % 4 == 0 ? 1.0f : rep % 7 == 0 ? 0.0f : rep % 11 == 0 ? 1.5f : frand(0, 1);
+        const float *m = rep % 3 == 0 ? NULL : rep % 3 == 1 ? mask : sub;
+        random_pose(base);
+        CHECK_OK(stance_clip_sample(z, t, NULL, sample, NULL));
+        st_blend_masked_padded(ref, base, sample, m, w);
+        if (rep % 2) {
+            st_fused_override_pose(out, base, sample, m, w);
+        } else {
+            stance_pose_copy(out, base, NULL);
+            st_fused_override_pose(out, out, sample, m, w);
+        }
+        for (int c = 0; c < 10; c++)
+            differ += memcmp(out->tx + (size_t)c * (size_t)out->padded_count, ref->tx + (size_t)c * (size_t)ref->padded_count,
+                             sizeof(float) * (size_t)J) != 0;
+    }
+    printf("  compressed clip's override against sample + masked blend: %d rows differ\n", differ);
+    CHECK(differ == 0);
+    stance_clip_destroy(z);
+    override_end();
 }
 
 /* a clip sampled by the fused pass against stance_clip_sample, every
@@ -406,6 +461,7 @@ int main(void) {
     RUN(test_additive_many_blocks);
     RUN(test_one_key_zero_sign);
     RUN(test_override);
+    RUN(test_override_compressed);
     RUN(test_blend2);
     RUN(test_sample);
     RUN(test_under);

@@ -212,8 +212,13 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
 
     size_t o_times = st_align_up(sizeof(stance_clip), 64);
     size_t o_t = st_align_up(o_times + sizeof(float) * K, 64);
-    size_t o_r = st_align_up(o_t + sizeof(float) * 3 * (size_t)pc * (size_t)blocks[0], 64);
-    size_t o_s = st_align_up(o_r + sizeof(float) * 4 * (size_t)pc * (size_t)blocks[1], 64);
+    /* one block per channel (a constant clip, a compressed clip's shell):
+     * t, r, s back to back (16-aligned, pc a multiple of 8), so the default
+     * pose is one block as a pose's rows tx..sx are (clip_packed.c copies it
+     * in one go) */
+    const size_t al_rs = blocks[0] == 1 && blocks[1] == 1 && blocks[2] == 1 ? 16 : 64;
+    size_t o_r = st_align_up(o_t + sizeof(float) * 3 * (size_t)pc * (size_t)blocks[0], al_rs);
+    size_t o_s = st_align_up(o_r + sizeof(float) * 4 * (size_t)pc * (size_t)blocks[1], al_rs);
     size_t o_anim = st_align_up(o_s + sizeof(float) * 3 * (size_t)pc * (size_t)blocks[2], 64);
     size_t o_ev = st_align_up(o_anim + (size_t)J, 64);
     size_t o_rt = st_align_up(o_ev + sizeof(stance_clip_event) * (size_t)d->event_count, 64);

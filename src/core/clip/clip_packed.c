@@ -7,38 +7,65 @@
 #include "core/clip/clip_packed.h"
 #include "core/base/internal.h"
 #include "core/math/qmath.h"
+#include "core/math/simd.h"
 
 void st_packed_destroy(const stance_clip *c) {
     stance_allocator al = c->allocator;
     st_free(&al, (void *)c->packed, c->packed->bytes);
 }
 
-/* The common rotation track (quantized, 16 bits at most, nlerp), sampled
- * between keys ia and ia + 1 into o (the pose's qx + joint, stride pc): both
- * keys decoded in a's stored order (the segment's largest component last),
- * b into a's order only when it lies in a segment that dropped another. */
-static inline void rot16(const st_ptrack *tr, const unsigned char *data, uint32_t ia, float u, float *o, size_t pc) {
-    const uint32_t ib = ia + (tr->n > 1u);
-    const st_qseg *seg = (const st_qseg *)(const void *)(data + tr->par_at);
-    const st_qseg *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
-    const uint16_t *qa = (const uint16_t *)(const void *)(data + tr->q_at) + 3u * (size_t)ia, *qb = qa + 3u * (ib - ia);
-    const float a0 = ga->off[0] + ga->scale[0] * (float)qa[0], a1 = ga->off[1] + ga->scale[1] * (float)qa[1];
-    const float a2 = ga->off[2] + ga->scale[2] * (float)qa[2];
-    float b0 = gb->off[0] + gb->scale[0] * (float)qb[0], b1 = gb->off[1] + gb->scale[1] * (float)qb[1];
-    float b2 = gb->off[2] + gb->scale[2] * (float)qb[2];
-    const float la = 1.0f - (a0 * a0 + a1 * a1 + a2 * a2), lb = 1.0f - (b0 * b0 + b1 * b1 + b2 * b2);
-    const float a3 = la > 0.0f ? sqrtf(la) : 0.0f;
-    float b3 = lb > 0.0f ? sqrtf(lb) : 0.0f;
-    if (gb->drop != ga->drop) {
-        float v[4];
-        v[gb->slot[0]] = b0, v[gb->slot[1]] = b1, v[gb->slot[2]] = b2, v[gb->drop] = b3;
-        b0 = v[ga->slot[0]], b1 = v[ga->slot[1]], b2 = v[ga->slot[2]], b3 = v[ga->drop];
+/* A group of common rotation tracks (quantized, 16 bits at most, nlerp;
+ * st_pgroup) sampled between keys ia and ia + 1 at fraction u into the
+ * pose's qx (stride pc), lane l being track l of the group: both keys
+ * decoded in a's stored order (the segment's largest component last), b
+ * into a's order only when it lies in a segment that dropped another, b to
+ * a's hemisphere, the nlerp: the arithmetic of st_rtrack_key and
+ * st_key_interp in the same order on each lane (so the same bits), without
+ * their per-key tests. Lanes past the group's m hold zeros (the identity,
+ * no NaN) and are not written. */
+static void rot16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, float uf, float *qx) {
+    const uint32_t ib = ia + (g->n > 1u);
+    const st_qseg4 *seg = (const st_qseg4 *)(const void *)(data + g->par_at);
+    const st_qseg4 *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
+    const uint16_t *qa = (const uint16_t *)(const void *)(data + g->q_at) + 12u * (size_t)ia, *qb = qa + 12u * (ib - ia);
+    const sv4 one = sv_set1(1.0f), zero = sv_set1(0.0f), minus = sv_set1(-0.0f), u = sv_set1(uf);
+    sv4 A[4], B[4];
+    for (int c = 0; c < 3; c++) {
+        A[c] = sv_add(sv_load(ga->off[c]), sv_mul(sv_load(ga->scale[c]), sv_load_u16(qa + 4 * c)));
+        B[c] = sv_add(sv_load(gb->off[c]), sv_mul(sv_load(gb->scale[c]), sv_load_u16(qb + 4 * c)));
     }
-    if (a0 * b0 + a1 * b1 + a2 * b2 + a3 * b3 < 0.0f) b0 = -b0, b1 = -b1, b2 = -b2, b3 = -b3;
-    const float q0 = a0 + (b0 - a0) * u, q1 = a1 + (b1 - a1) * u, q2 = a2 + (b2 - a2) * u, q3 = a3 + (b3 - a3) * u;
-    const float n = 1.0f / sqrtf(q0 * q0 + q1 * q1 + q2 * q2 + q3 * q3);
-    o[(size_t)ga->slot[0] * pc] = q0 * n, o[(size_t)ga->slot[1] * pc] = q1 * n;
-    o[(size_t)ga->slot[2] * pc] = q2 * n, o[(size_t)ga->drop * pc] = q3 * n;
+    const sv4 la = sv_sub(one, sv_add(sv_add(sv_mul(A[0], A[0]), sv_mul(A[1], A[1])), sv_mul(A[2], A[2])));
+    const sv4 lb = sv_sub(one, sv_add(sv_add(sv_mul(B[0], B[0]), sv_mul(B[1], B[1])), sv_mul(B[2], B[2])));
+    A[3] = sv_sqrt(sv_max(la, zero)); /* la > 0 ? sqrt(la) : +0 */
+    B[3] = sv_sqrt(sv_max(lb, zero));
+    const int m = g->m;
+    if (ga != gb && memcmp(ga->slot, gb->slot, sizeof ga->slot)) {
+        /* b into a's slot order on the lanes whose segments dropped different components */
+        float bb[4][4];
+        for (int c = 0; c < 4; c++) sv_store(bb[c], B[c]);
+        for (int l = 0; l < m; l++) {
+            const uint8_t *sa = ga->slot[l], *sb = gb->slot[l];
+            if (sa[3] == sb[3]) continue;
+            float v[4];
+            v[sb[0]] = bb[0][l], v[sb[1]] = bb[1][l], v[sb[2]] = bb[2][l], v[sb[3]] = bb[3][l];
+            bb[0][l] = v[sa[0]], bb[1][l] = v[sa[1]], bb[2][l] = v[sa[2]], bb[3][l] = v[sa[3]];
+        }
+        for (int c = 0; c < 4; c++) B[c] = sv_load(bb[c]);
+    }
+    const sv4 dot = sv_add(sv_add(sv_add(sv_mul(A[0], B[0]), sv_mul(A[1], B[1])), sv_mul(A[2], B[2])), sv_mul(A[3], B[3]));
+    const sv4 keep = sv_ge(dot, zero); /* dot < 0: b = -b (each sign flipped, as the scalar negation) */
+    sv4 Q[4];
+    for (int c = 0; c < 4; c++) {
+        const sv4 b = sv_select(keep, B[c], sv_xorsign(B[c], minus));
+        Q[c] = sv_add(A[c], sv_mul(sv_sub(b, A[c]), u));
+    }
+    const sv4 n = sv_div(one, sv_sqrt(sv_add(sv_add(sv_add(sv_mul(Q[0], Q[0]), sv_mul(Q[1], Q[1])), sv_mul(Q[2], Q[2])), sv_mul(Q[3], Q[3]))));
+    float r[4][4];
+    for (int c = 0; c < 4; c++) sv_store(r[c], sv_mul(Q[c], n));
+    for (int l = 0; l < m; l++) {
+        const uint16_t *dst = ga->dst[l];
+        qx[dst[0]] = r[0][l], qx[dst[1]] = r[1][l], qx[dst[2]] = r[2][l], qx[dst[3]] = r[3][l];
+    }
 }
 
 /* A quantized translation or scale track (16 bits at most), lerped between
@@ -81,16 +108,14 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
     const unsigned char *data = p->data;
     const float *raw = p->raw;
     const int slerp = c->slerp;
+    for (int i = 0; !vel && i < p->group_count; i++) rot16g(&p->groups[i], data, ia[p->groups[i].shift], fr[p->groups[i].shift], out->qx);
     for (int i = 0; i < p->track_count; i++) {
         const st_ptrack *tr = &p->tracks[i];
         const int s = tr->shift, j = tr->joint;
         const uint32_t a_i = ia[s], b_i = a_i + (tr->n > 1u);
         const float u = fr[s];
         const int kind = vel ? 0 : tr->kind;
-        if (kind == ST_KIND_ROT16 && !slerp) {
-            rot16(tr, data, a_i, u, out->qx + j, pc);
-            continue;
-        }
+        if (kind == ST_KIND_ROT16G) continue; /* sampled with its group, above */
         if (kind == ST_KIND_VEC16) {
             vec16(tr, data, a_i, u, tdst[tr->channel] + j, pc);
             continue;

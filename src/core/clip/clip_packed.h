@@ -2,7 +2,8 @@
  * shared by its runtime (clip_packed.c), its compressor (src/build/clip_compress.c,
  * clip_compress_vbr.c) and the .stance v3 and v4 CLIP encodings
  * (src/core/load/asset_packed.c reads them, src/build/asset_write.c writes them). Not public API. At runtime every quantized track is also
- * kept expanded (keys as u16 or u32, a decode per 16 keys: st_qseg), which
+ * kept expanded (keys as u16 or u32, a decode per 16 keys: st_qseg; the
+ * common rotation tracks four side by side: st_pgroup, st_qseg4), which
  * is what the sampler reads; the stream is kept for saving.
  *
  * A packed clip keeps the shared key grid (times) but stores only the
@@ -52,6 +53,7 @@
 #define ST_VBR_MAX_BITS 24
 #define ST_KIND_ROT16 1     /* a quantized rotation track, 16 bits at most */
 #define ST_KIND_VEC16 2     /* a quantized translation or scale track, 16 bits at most */
+#define ST_KIND_ROT16G 3    /* a ROT16 track expanded in a group of 4 (st_pgroup) */
 
 typedef struct st_ptrack_desc {
     int joint;
@@ -88,7 +90,7 @@ typedef struct st_packed_desc {
 /* A track at runtime (inside the packed block). */
 typedef struct st_ptrack {
     uint16_t joint;
-    uint8_t channel, shift, bits, kind, pad[2]; /* kind: ST_KIND_* (the sampler's decode) */
+    uint8_t channel, shift, bits, kind, lane, pad; /* kind: ST_KIND_* (the sampler's decode); lane in its group */
     uint32_t n;             /* keys */
     uint32_t offset;        /* bytes into data (bits 1..24) or floats into raw (32) */
     uint32_t keys_at;       /* segmented: bytes of segment heads before the keys (VBR: codes and heads) */
@@ -96,8 +98,9 @@ typedef struct st_ptrack {
     float inv_levels;       /* segmented: 1 / (2^b - 1) */
     /* The runtime's expanded form of a quantized track (sampled from these,
      * the stream above is kept for saving): */
-    uint32_t q_at;          /* bytes into data: n x 3 values, u16 (u32 when wide) */
-    uint32_t par_at;        /* bytes into data: st_qseg per 16 keys */
+    uint32_t q_at;          /* bytes into data: n x 3 values, u16 (u32 when wide); grouped
+                               (ST_KIND_ROT16G): the group's keys + 2 lane bytes */
+    uint32_t par_at;        /* bytes into data: st_qseg per 16 keys; grouped: the group's st_qseg4 */
     uint32_t wide;          /* 1: some component has more than 16 bits */
 } st_ptrack;
 
@@ -109,9 +112,31 @@ typedef struct st_qseg {
     uint32_t pad;
 } st_qseg;
 
+/* Decode of 16 keys of a group of 4 rotation tracks (lanes): component c of
+ * lane l = off[c][l] + scale[c][l] q, stored at dst[l][c] of the pose's qx
+ * (slot * padded_count + joint; dst[l][3] the rebuilt component's); slot[l]
+ * the lane's st_qseg slots then drop. */
+typedef struct st_qseg4 {
+    float off[3][4], scale[3][4];
+    uint16_t dst[4][4];
+    uint8_t slot[4][4];
+} st_qseg4;
+
+/* A group of up to 4 common rotation tracks (ST_KIND_ROT16G) of one key
+ * shift, expanded side by side so the sampler decodes them as the lanes of
+ * one vector: keys q[i][c][lane] (u16, n x 3 x 4) at q_at, st_qseg4 per 16
+ * keys at par_at; lanes past m hold zeros. */
+typedef struct st_pgroup {
+    uint32_t q_at, par_at;
+    uint8_t shift, m, pad[2];
+    uint32_t n;
+} st_pgroup;
+
 typedef struct st_packed {
     int track_count;        /* stored, non-constant tracks */
     const st_ptrack *tracks;
+    int group_count;        /* groups of ROT16G tracks */
+    const st_pgroup *groups;
     const unsigned char *data; /* quantized streams, padded by 4 bytes */
     const float *raw;       /* raw keys */
     int const_count;        /* constant tracks (in the default pose) */
@@ -264,6 +289,17 @@ static inline void st_rtrack_key(const st_ptrack *t, const unsigned char *data, 
         const int w = t->channel == STANCE_CHANNEL_ROTATION ? 4 : 3;
         const float *s = raw + t->offset + (size_t)i * (size_t)w;
         for (int c = 0; c < w; c++) v[c] = s[c];
+        return;
+    }
+    if (t->kind == ST_KIND_ROT16G) { /* lane t->lane of its group */
+        const st_qseg4 *g = (const st_qseg4 *)(const void *)(data + t->par_at) + i / ST_SEG_KEYS;
+        const uint16_t *q = (const uint16_t *)(const void *)(data + t->q_at) + 12u * (size_t)i;
+        const int l = t->lane;
+        float x[3];
+        for (int c = 0; c < 3; c++) x[c] = g->off[c][l] + g->scale[c][l] * (float)q[4 * c];
+        v[g->slot[l][0]] = x[0], v[g->slot[l][1]] = x[1], v[g->slot[l][2]] = x[2];
+        float len = 1.0f - (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+        v[g->slot[l][3]] = len > 0.0f ? sqrtf(len) : 0.0f;
         return;
     }
     const st_qseg *g = (const st_qseg *)(const void *)(data + t->par_at) + i / ST_SEG_KEYS;

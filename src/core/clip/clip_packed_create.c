@@ -149,6 +149,17 @@ static size_t expanded_end(size_t at, size_t nb, uint32_t n, int wide) {
     return g + sizeof(st_qseg) * (size_t)st_vbr_segments(n);
 }
 
+/* 1 when a track is a common rotation track (quantized, 16 bits at most, in
+ * an nlerp clip): expanded in a group of 4 (st_pgroup). */
+static int groupable(const st_ptrack_desc *t, uint32_t n, int slerp) {
+    return t->bits != 0 && t->bits != ST_PACK_RAW && t->channel == STANCE_CHANNEL_ROTATION && !slerp && !is_wide(t, n);
+}
+
+/* Bytes of a group of tracks of n keys: keys (16-aligned), then its st_qseg4. */
+static size_t group_bytes(uint32_t n) {
+    return st_align_up((size_t)n * 24u, 16) + sizeof(st_qseg4) * (size_t)st_vbr_segments(n);
+}
+
 /* Expands quantized track o (stream at data + o->offset, from t) into its
  * keys and segment decodes. */
 static void expand(st_ptrack *o, const st_ptrack_desc *t, unsigned char *data, size_t nb) {
@@ -219,6 +230,39 @@ static void expand(st_ptrack *o, const st_ptrack_desc *t, unsigned char *data, s
     }
 }
 
+/* Expands groupable track o (stream at data + o->offset, from t, nb bytes)
+ * into lane `lane` of group g: the per-track expansion made in scratch (at
+ * least expanded_end(0, nb, n, 0) + 4 bytes), its keys and segment decodes
+ * copied side by side with the group's other lanes. */
+static void put_in_group(st_ptrack *o, const st_ptrack_desc *t, unsigned char *data, size_t nb, unsigned char *scratch,
+                         st_pgroup *g, int lane, int pc) {
+    const uint32_t offset = o->offset, n = o->n;
+    memcpy(scratch, data + offset, nb);
+    memset(scratch + nb, 0, 4);
+    o->offset = 0;
+    expand(o, t, scratch, nb);
+    const uint16_t *q = (const uint16_t *)(const void *)(scratch + o->q_at);
+    const st_qseg *sg = (const st_qseg *)(const void *)(scratch + o->par_at);
+    uint16_t *gq = (uint16_t *)(void *)(data + g->q_at);
+    st_qseg4 *g4 = (st_qseg4 *)(void *)(data + g->par_at);
+    for (uint32_t i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++) gq[(3 * (size_t)i + (size_t)c) * 4 + (size_t)lane] = q[3 * (size_t)i + (size_t)c];
+    for (uint32_t s = 0; s < st_vbr_segments(n); s++) {
+        for (int c = 0; c < 3; c++) {
+            g4[s].off[c][lane] = sg[s].off[c], g4[s].scale[c][lane] = sg[s].scale[c];
+            g4[s].slot[lane][c] = sg[s].slot[c];
+            g4[s].dst[lane][c] = (uint16_t)(sg[s].slot[c] * pc + o->joint);
+        }
+        g4[s].slot[lane][3] = sg[s].drop;
+        g4[s].dst[lane][3] = (uint16_t)(sg[s].drop * pc + o->joint);
+    }
+    o->offset = offset;
+    o->kind = ST_KIND_ROT16G;
+    o->lane = (uint8_t)lane;
+    o->q_at = g->q_at + 2u * (uint32_t)lane;
+    o->par_at = g->par_at;
+}
+
 /* The root path as joint 0's translation at every grid key, decoded as the
  * sampler does (the stored track, else the default pose's value). */
 static void derive_root(stance_clip *c, float *values) {
@@ -267,7 +311,8 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     /* Sizes of the packed block. */
     int moving = 0, consts = 0;
     const int derived = d->root_from_joint0 && d->root_key_count == 0;
-    size_t raw_floats = 0, data_bytes = 0;
+    size_t raw_floats = 0, data_bytes = 0, scratch_bytes = 0;
+    int gcount[ST_PACK_MAX_SHIFT + 1] = {0}, gfirst[ST_PACK_MAX_SHIFT + 1], groups = 0;
     size_t stored = 5 + 4 + (d->root_yaw ? 20 : d->root_rotation ? 32 : 16) * (size_t)d->root_key_count, keys = 0;
     for (int i = 0; i < d->track_count; i++) {
         const st_ptrack_desc *t = &d->tracks[i];
@@ -285,7 +330,14 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             moving++;
             const size_t nb = t->bits == ST_PACK_LAT ? t->data_bytes
                               : st_is_vbr(t->bits) ? st_vbr_bytes((uint32_t)n, t->data) : st_ptrack_bytes((uint32_t)n, t->bits);
-            data_bytes = expanded_end(data_bytes, nb, (uint32_t)n, is_wide(t, (uint32_t)n));
+            if (groupable(t, (uint32_t)n, d->slerp)) { /* the stream here, the keys in its group */
+                gcount[t->shift]++;
+                data_bytes = st_align_up(data_bytes + nb, 4);
+                const size_t sc = expanded_end(0, nb, (uint32_t)n, 0) + 4;
+                if (sc > scratch_bytes) scratch_bytes = sc;
+            } else {
+                data_bytes = expanded_end(data_bytes, nb, (uint32_t)n, is_wide(t, (uint32_t)n));
+            }
             stored += 24 + nb;
             keys += nb;
         }
@@ -295,8 +347,17 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     const int uniform = st_grid_uniform(d->times, (int)K) && keys >= K / 4;
     stored += uniform ? 4 : 4 * (size_t)K;
     const size_t root_n = derived ? (size_t)K : 0; /* the derived root path: grid times, values */
+    /* the groups after the streams and the other tracks' keys */
+    const size_t g_at = st_align_up(data_bytes, 16);
+    data_bytes = g_at;
+    for (int sh = 0; sh <= ST_PACK_MAX_SHIFT; sh++) {
+        gfirst[sh] = groups;
+        groups += (gcount[sh] + 3) / 4;
+        data_bytes += (size_t)((gcount[sh] + 3) / 4) * group_bytes(st_ptrack_keys(K, sh)); /* each a multiple of 16 */
+    }
     size_t o_tracks = st_align_up(sizeof(st_packed), 64);
-    size_t o_consts = st_align_up(o_tracks + sizeof(st_ptrack) * (size_t)moving, 16);
+    size_t o_groups = st_align_up(o_tracks + sizeof(st_ptrack) * (size_t)moving, 16);
+    size_t o_consts = st_align_up(o_groups + sizeof(st_pgroup) * (size_t)groups, 16);
     size_t o_cval = st_align_up(o_consts + sizeof(st_ptrack_desc) * (size_t)consts, 16);
     size_t o_raw = st_align_up(o_cval + sizeof(float) * 4 * (size_t)consts, 16);
     size_t o_times = st_align_up(o_raw + sizeof(float) * raw_floats, 64);
@@ -339,30 +400,45 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     if (cts != ct) st_free(&al, cts, sizeof(stance_track_desc) * (size_t)consts);
     if (s) return s;
 
-    const size_t pcs = (size_t)c->padded_count, o_rest = st_align_up(bytes, 64);
-    bytes = o_rest + sizeof(float) * 10 * pcs;
+    /* the default pose: the shell's blocks, back to back (clip.c lays a
+     * clip of one block per channel out so), each zero +0 (clip.c stores a
+     * one-block channel as v + 0: a -0 of the source would stay in the pose,
+     * and the fused additive's still blocks and zero translations, which
+     * leave base as it is, would keep a -0 the unfused apply turns into +0:
+     * tests/test_reference_compressed.sh) */
+    const float *rest = c->t;
+    if (c->r != rest + 3 * (size_t)c->padded_count || c->s != rest + 7 * (size_t)c->padded_count) { /* not reached */
+        stance_clip_destroy(c);
+        return st_fail(err, STANCE_ERR_ARGUMENT, "clip '%s': the default pose is not one block", d->name);
+    }
     unsigned char *mem = st_alloc(&al, bytes, 64);
-    if (!mem) {
+    unsigned char *scratch = scratch_bytes ? st_alloc(&al, scratch_bytes, 16) : NULL;
+    if (!mem || (scratch_bytes && !scratch)) {
+        if (mem) st_free(&al, mem, bytes);
         stance_clip_destroy(c);
         return st_fail(err, STANCE_ERR_MEMORY, "clip '%s': allocation of %zu bytes failed", d->name, bytes);
     }
+    memset(mem, 0, bytes); /* the groups' unused lanes hold zeros */
     st_packed *p = (st_packed *)mem;
     st_ptrack *tr = (st_ptrack *)(mem + o_tracks);
     st_ptrack_desc *cd = (st_ptrack_desc *)(mem + o_consts);
     float *cval = (float *)(mem + o_cval), *raw = (float *)(mem + o_raw), *times = (float *)(mem + o_times);
     unsigned char *data = mem + o_data;
     memcpy(times, d->times, sizeof(float) * K);
-    float *rest = (float *)(mem + o_rest); /* the shell's blocks, one after another */
-    memcpy(rest, c->t, sizeof(float) * 3 * pcs);
-    memcpy(rest + 3 * pcs, c->r, sizeof(float) * 4 * pcs);
-    memcpy(rest + 7 * pcs, c->s, sizeof(float) * 3 * pcs);
-    /* a constant value v as the dense clip samples its channel, a + (b - a) u
-     * with a = b = v: v + 0, a zero +0 (a -0 of the source would stay in
-     * the pose, and the fused additive's still blocks and zero translations,
-     * which leave base as it is, would keep a -0 the unfused apply turns
-     * into +0: tests/test_reference_compressed.sh) */
-    for (size_t i = 0; i < 10 * pcs; i++) rest[i] += 0.0f;
     unsigned char *anim = (unsigned char *)c->animated; /* the shell's own memory */
+    st_pgroup *grp = (st_pgroup *)(mem + o_groups);
+    int gseen[ST_PACK_MAX_SHIFT + 1] = {0};
+    size_t gat = g_at;
+    for (int sh = 0, gi = 0; sh <= ST_PACK_MAX_SHIFT; sh++) { /* the groups' places, as sized above */
+        const uint32_t n = st_ptrack_keys(K, sh);
+        for (int g = 0; g < (gcount[sh] + 3) / 4; g++, gi++, gat += group_bytes(n)) {
+            grp[gi].q_at = (uint32_t)gat;
+            grp[gi].par_at = grp[gi].q_at + (uint32_t)st_align_up((size_t)n * 24u, 16);
+            grp[gi].shift = (uint8_t)sh;
+            grp[gi].m = (uint8_t)(gcount[sh] - 4 * g < 4 ? gcount[sh] - 4 * g : 4);
+            grp[gi].n = n;
+        }
+    }
     int ti = 0, cj = 0, max_shift = 0;
     unsigned used = 0;
     size_t ro = 0, dof = 0;
@@ -382,7 +458,7 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
         o->channel = (uint8_t)t->channel;
         o->shift = (uint8_t)t->shift;
         o->bits = (uint8_t)t->bits;
-        o->kind = 0, o->pad[0] = o->pad[1] = 0;
+        o->kind = 0, o->lane = 0, o->pad = 0;
         o->n = n;
         if (t->shift > max_shift) max_shift = t->shift;
         used |= 1u << t->shift;
@@ -406,13 +482,22 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             }
             o->wide = (uint32_t)is_wide(t, n);
             if (!o->wide) o->kind = t->channel == STANCE_CHANNEL_ROTATION ? ST_KIND_ROT16 : ST_KIND_VEC16;
-            expand(o, t, data, nb);
-            dof = expanded_end(dof, nb, n, (int)o->wide);
+            if (groupable(t, n, d->slerp)) {
+                const int r = gseen[t->shift]++;
+                put_in_group(o, t, data, nb, scratch, &grp[gfirst[t->shift] + r / 4], r % 4, c->padded_count);
+                dof = st_align_up(dof + nb, 4);
+            } else {
+                expand(o, t, data, nb);
+                dof = expanded_end(dof, nb, n, (int)o->wide);
+            }
         }
     }
     p->rest = rest;
     p->track_count = moving;
     p->tracks = tr;
+    p->group_count = groups;
+    p->groups = grp;
+    if (scratch) st_free(&al, scratch, scratch_bytes);
     p->data = data;
     p->raw = raw;
     p->const_count = consts;

@@ -359,6 +359,14 @@ ST_INLINE void fused_override(stance_pose *out, const stance_pose *base, const s
         override_body(out->tx, base->tx, &K, u, mask, weight, out->padded_count, K.t_lerp, K.r_lerp, K.s_lerp);
 }
 
+ST_INLINE void fused_override_pose(stance_pose *out, const stance_pose *base, const stance_pose *layer, const float *mask,
+                                   float weight) {
+    keys K; /* the layer's values as a clip's one block per channel: sampled as stored */
+    K.t0 = K.t1 = layer->tx, K.r0 = K.r1 = layer->qx, K.s0 = K.s1 = layer->sx;
+    K.t_lerp = K.r_lerp = K.s_lerp = 0;
+    override_body(out->tx, base->tx, &K, sv_set1(0.0f), mask, weight, out->padded_count, 0, 0, 0);
+}
+
 ST_INLINE void fused_under(stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w) {
     w = w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w;
     if (w <= 0.0f) { /* the old clip alone */

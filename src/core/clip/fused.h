@@ -87,6 +87,14 @@ void st_fused_override(stance_pose *out, const stance_pose *base, const stance_c
  * arithmetic, over all padded joints 4 at a time; no checks). */
 void st_fused_sample(stance_pose *out, const stance_clip *c, float time, stance_cursor *cur);
 
+/* out = the masked override of base by the pose `layer` (a compressed
+ * clip sampled): st_blend_masked_padded(out, base, layer, mask, weight),
+ * the arithmetic of st_fused_override on the layer's values as they are
+ * (blocks no joint takes are base exactly, blocks every joint takes are the
+ * layer). out may be base. */
+void st_fused_override_pose(stance_pose *out, const stance_pose *base, const stance_pose *layer, const float *mask,
+                            float weight);
+
 /* out = the crossfade from `old` sampled at time into out: out's weight w
  * (clamped to [0, 1]), the old clip's 1 - w, over all padded joints:
  * stance_clip_sample into a pose, then evaluate.c's tr_lerp(out, that,
@@ -116,6 +124,7 @@ void st_fused_blend2_under(stance_pose *out, const stance_clip *a, float ta, sta
     X(blend2, (stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b, float tb, stance_cursor *cb, float wa, float wb, int same_s), (out, a, ta, ca, b, tb, cb, wa, wb, same_s)) \
     X(blend2_under, (stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b, float tb, stance_cursor *cb, float wa, float wb, int same_s, float w), (out, a, ta, ca, b, tb, cb, wa, wb, same_s, w)) \
     X(override, (stance_pose *out, const stance_pose *base, const stance_clip *layer, float time, stance_cursor *cur, const float *mask, float weight), (out, base, layer, time, cur, mask, weight)) \
+    X(override_pose, (stance_pose *out, const stance_pose *base, const stance_pose *layer, const float *mask, float weight), (out, base, layer, mask, weight)) \
     X(under, (stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w), (out, old, time, cur, w)) \
     X(sample, (stance_pose *out, const stance_clip *c, float time, stance_cursor *cur), (out, c, time, cur))
 

@@ -283,6 +283,8 @@ static void apply_layer(stance_instance *inst, stance_workspace *ws, const g_pla
         ST_L2M(lm, lo, sk);
         st_pose_blend_mesh(tmp, local, lo, lm, mask, w, sk);
         st_pose_copy(local, tmp);
+    } else if (ST_FAST) { /* the same blend, blocks no joint takes left as they are (a compressed clip's layer) */
+        ST_FUSED(override_pose)(local, local, lo, mask, w);
     } else {
         st_blend_masked_padded(local, local, lo, mask, w);
     }

@@ -14,6 +14,7 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/base/platform.h"
 
@@ -179,6 +180,19 @@ static inline sv4 sv_gather_at(const float *b, ptrdiff_t i0, ptrdiff_t i1, ptrdi
     return wasm_f32x4_make(b[i0], b[i1], b[i2], b[i3]);
 #else
     sv4 r = {{b[i0], b[i1], b[i2], b[i3]}};
+    return r;
+#endif
+}
+/* lanes (float)q[0], .., (float)q[3] of 4 unsigned 16-bit values (exact) */
+static inline sv4 sv_load_u16(const uint16_t *q) {
+#if defined(SV_SSE2)
+    return _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)q), _mm_setzero_si128()));
+#elif defined(SV_NEON)
+    return vcvtq_f32_u32(vmovl_u16(vld1_u16(q)));
+#elif defined(SV_WASM)
+    return wasm_f32x4_convert_u32x4(wasm_u32x4_load16x4(q));
+#else
+    sv4 r = {{(float)q[0], (float)q[1], (float)q[2], (float)q[3]}};
     return r;
 #endif
 }

@@ -1,0 +1,226 @@
+/* tests/test_packed_groups.c - the compressed sampler's rotation tracks,
+ * decoded four at once (src/core/clip/clip_packed.c: rot16g, the tracks
+ * expanded side by side in groups, st_pgroup), against a scalar decode
+ * written here from the .stance v5 lattice stream's description
+ * (clip_lattice.h) and the sampler's documented arithmetic (clip_packed.h:
+ * keys in the segment's stored order, the dropped component rebuilt as
+ * sqrt(1 - the others^2), b into a's order, b to a's hemisphere, nlerp):
+ * bit for bit, on every key interval of every clip at the start, the
+ * middle and the end of each interval. Clips: the built-in ones compressed
+ * at the defaults and, with STANCE_DATA, RobotExpressive imported as
+ * `stance import` does by default (compressed at 0.01 cm). Also the
+ * resident bytes of RobotExpressive's compressed clips (live bytes of the
+ * loaded clips under a counting allocator) against their stored bytes.
+ * The test also counts the cases it covers (groups with unused lanes, key
+ * pairs across segments that dropped different components) and requires
+ * each to occur. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/base/internal.h"
+#include "core/clip/clip_lattice.h"
+#include "core/clip/clip_packed.h"
+#include "core/clip/fused.h"
+#include "stance/build.h"
+#include "stance/import.h"
+#include "stance/stance.h"
+#include "stance_lesson/stance_lesson.h"
+
+static long compared, partial_groups, drop_changes, skipped;
+
+/* Key i of quantized rotation track t (its stream at data + t->offset; a
+ * lattice stream decoded here, fixed or segmented bits by st_ptrack_key, the
+ * compressor's decode from the stream) in the
+ * segment's stored order (x[0..2]) and the rebuilt component x[3]; slot[]
+ * the components' places in the quaternion (slot[3] the dropped one). */
+static void lat_key(const st_ptrack *t, const unsigned char *data, uint32_t i, float *x, int *slot) {
+    if (t->bits != ST_PACK_LAT) { /* fixed bits, or bits within segment ranges: x, y, z stored, w rebuilt */
+        st_ptrack_key(t, data, NULL, i, x);
+        for (int c = 0; c < 4; c++) slot[c] = c;
+        return;
+    }
+    st_lat_dec dec;
+    st_lat_seg seg;
+    memset(&seg, 0, sizeof seg);
+    st_lat_begin(&dec, data + t->offset, t->n, 1, t->ext);
+    for (uint32_t s = 0; s <= i / ST_SEG_KEYS; s++) CHECK(st_lat_next(&dec, &seg) == 0);
+    const float step = st_lat_step(t->ext, seg.b);
+    const uint32_t k = i % ST_SEG_KEYS;
+    for (int c = 0; c < 3; c++) {
+        const uint32_t lo = seg.lo[c] > seg.hi[c] ? 0 : seg.lo[c];
+        const float off = t->min[c] + step * (float)lo;
+        x[c] = off + step * (float)(seg.Q[3 * k + (uint32_t)c] - lo);
+    }
+    const float l = 1.0f - (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    x[3] = l > 0.0f ? sqrtf(l) : 0.0f;
+    for (int c = 0, n = 0; c < 4; c++)
+        if (c != seg.drop) slot[n++] = c;
+    slot[3] = seg.drop;
+}
+
+/* The rotation of lattice track t at key ia and fraction u, as the sampler
+ * computes it, into q (x, y, z, w). */
+static void reference_rotation(const st_ptrack *t, const unsigned char *data, uint32_t ia, float u, float *q) {
+    const uint32_t ib = ia + (t->n > 1u);
+    float a[4], b[4];
+    int sa[4], sb[4];
+    lat_key(t, data, ia, a, sa);
+    lat_key(t, data, ib, b, sb);
+    if (sa[3] != sb[3]) { /* b into a's order */
+        float v[4];
+        for (int c = 0; c < 4; c++) v[sb[c]] = b[c];
+        for (int c = 0; c < 4; c++) b[c] = v[sa[c]];
+        drop_changes++;
+    }
+    if (a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] < 0.0f)
+        for (int c = 0; c < 4; c++) b[c] = -b[c];
+    float r[4];
+    for (int c = 0; c < 4; c++) r[c] = a[c] + (b[c] - a[c]) * u;
+    const float n = 1.0f / sqrtf(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    for (int c = 0; c < 4; c++) q[sa[c]] = r[c] * n;
+}
+
+static int same_bits(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+/* Every lattice rotation track of compressed clip c, sampled by
+ * stance_clip_sample, against the reference. */
+static void check_clip(const stance_clip *c, stance_pose *p) {
+    const st_packed *pk = c->packed;
+    CHECK(pk != NULL);
+    if (!pk) return;
+    for (int g = 0; g < pk->group_count; g++) partial_groups += pk->groups[g].m < 4;
+    const int K = c->key_count;
+    for (int k = 0; k < (K > 1 ? K - 1 : 1); k++)
+        for (int f = 0; f < 3; f++) {
+            const float t = K > 1 ? c->times[k] + (c->times[k + 1] - c->times[k]) * (float)f / 2.0f : 0.0f;
+            stance_error err;
+            CHECK_OK(stance_clip_sample(c, t, NULL, p, &err));
+            float u;
+            const int kk = st_find_key(c, t < c->duration ? t : c->duration, NULL, &u);
+            for (int i = 0; i < pk->track_count; i++) {
+                const st_ptrack *tr = &pk->tracks[i];
+                if (tr->channel != STANCE_CHANNEL_ROTATION || tr->bits == 0 || tr->bits == ST_PACK_RAW || c->slerp) continue;
+                if (st_is_vbr(tr->bits)) { /* v4 streams: not decoded here */
+                    skipped++;
+                    continue;
+                }
+                CHECK(tr->kind == ST_KIND_ROT16G || tr->wide);
+                if (tr->kind != ST_KIND_ROT16G) continue;
+                float q[4];
+                reference_rotation(tr, pk->data, (uint32_t)kk, u, q);
+                const int j = tr->joint;
+                const float got[4] = {p->qx[j], p->qy[j], p->qz[j], p->qw[j]};
+                int ok = 1;
+                for (int e = 0; e < 4; e++) ok &= same_bits(got[e], q[e]);
+                if (!ok)
+                    printf("     '%s' joint %d at %g: %.9g %.9g %.9g %.9g, reference %.9g %.9g %.9g %.9g\n", c->name, j,
+                           (double)t, (double)got[0], (double)got[1], (double)got[2], (double)got[3], (double)q[0],
+                           (double)q[1], (double)q[2], (double)q[3]);
+                CHECK(ok);
+                compared++;
+            }
+        }
+}
+
+static void test_builtin(void) {
+    stance_builtin b;
+    stance_error err;
+    CHECK_OK(stance_builtin_create(NULL, &b, &err));
+    stance_pose p;
+    CHECK_OK(stance_pose_create(&p, b.skeleton->joint_count, NULL, NULL));
+    const stance_compress_settings cs = {1e-4f, 0.03f, 0};
+    for (int i = 0; i < b.clip_count; i++) {
+        stance_clip *z = NULL;
+        CHECK_OK(stance_clip_compress(b.clips[i], b.skeleton, &cs, NULL, &z, &err));
+        if (z) check_clip(z, &p);
+        stance_clip_destroy(z);
+    }
+    printf("     built-in clips: %ld rotations compared\n", compared);
+    stance_pose_destroy(&p);
+    stance_builtin_destroy(&b);
+}
+
+/* An allocator that counts live bytes. */
+typedef struct counter {
+    size_t live;
+} counter;
+static void *count_alloc(void *user, size_t size, size_t align) {
+    counter *c = user;
+    const size_t a = align < sizeof(void *) ? sizeof(void *) : align;
+    void *ptr = st_aligned_alloc(a, (size + a) / a * a);
+    if (ptr) c->live += size;
+    return ptr;
+}
+static void count_free(void *user, void *ptr, size_t size) {
+    counter *c = user;
+    c->live -= size;
+    st_aligned_free(ptr);
+}
+
+static void test_robot_expressive(void) {
+    const char *dir = getenv("STANCE_DATA");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/robot_expressive/RobotExpressive.glb", dir && dir[0] ? dir : "../shared/data");
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        printf("     %s missing: skipped\n", path);
+        const char *ci = getenv("CI");
+        CHECK(!(ci && strcmp(ci, "true") == 0));
+        return;
+    }
+    fclose(f);
+    /* as `stance import` writes it: compressed at the defaults, saved, loaded */
+    stance_error err;
+    stance_asset a;
+    stance_import_options opt = {.scale = 1.0f};
+    CHECK_OK(stance_import_file(path, &opt, NULL, &a, &err));
+    const stance_compress_settings cs = {1e-4f, 0.03f, 0};
+    CHECK_OK(stance_asset_compress(&a, &cs, &err));
+    void *bytes = NULL;
+    size_t size = 0;
+    CHECK_OK(stance_asset_save_memory(&a, &bytes, &size, NULL, &err));
+    stance_asset_destroy(&a);
+    counter n = {0};
+    const stance_allocator al = {count_alloc, count_free, &n};
+    stance_asset b;
+    CHECK_OK(stance_asset_load_memory(bytes, size, &al, &b, &err));
+    free(bytes);
+    stance_pose p;
+    CHECK_OK(stance_pose_create(&p, b.skeleton->joint_count, NULL, NULL));
+    const long before = compared;
+    size_t stored = 0, resident = 0;
+    for (int i = 0; i < b.clip_count; i++) {
+        CHECK(stance_clip_is_compressed(b.clips[i]));
+        check_clip(b.clips[i], &p);
+        stored += stance_clip_data_bytes(b.clips[i]);
+        const size_t live = n.live;
+        stance_clip_destroy(b.clips[i]); /* the clip's bytes: what its destruction frees */
+        b.clips[i] = NULL;
+        resident += live - n.live;
+    }
+    printf("     RobotExpressive: %ld rotations compared; compressed clips %zu B resident for %zu B stored (%.2fx)\n",
+           compared - before, resident, stored, (double)resident / (double)stored);
+    CHECK(b.clip_count == 14 && stored == 25408);
+    /* issue 29: 167,488 B before the default pose was shared with the
+     * shell; the goal of 2x stored is not met (docs/compression.md) */
+    CHECK(resident <= 155000);
+    stance_pose_destroy(&p);
+    stance_asset_destroy(&b);
+}
+
+/* the cases the tests above covered */
+static void test_coverage(void) {
+    printf("     %ld rotations compared (%ld of v4 tracks not), %ld groups with unused lanes, %ld key pairs across a change of the dropped component\n",
+           compared, skipped, partial_groups, drop_changes);
+    CHECK(compared > 0 && partial_groups > 0 && drop_changes > 0);
+}
+
+int main(void) {
+    RUN(test_builtin);
+    RUN(test_robot_expressive);
+    RUN(test_coverage);
+    return check_summary();
+}
