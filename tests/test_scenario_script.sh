@@ -74,6 +74,16 @@ J
 "$cli" scenario --graph "$tmp/mine.json" > /dev/null 2> "$tmp/err"
 [ $? -eq 1 ] && [ "$(grep -c . "$tmp/err")" -eq 1 ] && grep -q "give a script" "$tmp/err" && ok || { bad "no script"; cat "$tmp/err"; }
 
+# layers and footlock on a graph without the lesson's "lesson_layers": one line saying what is skipped and what runs instead
+python3 -c 'import json,sys; g=json.load(open(sys.argv[1])); g.pop("lesson_layers", None); json.dump(g, open(sys.argv[2], "w"))' \
+  "$tmp/mine.json" "$tmp/nolesson.json"
+for cmd in layers footlock; do
+  "$cli" $cmd --graph "$tmp/nolesson.json" > /dev/null 2> "$tmp/err"
+  rc=$?
+  [ $rc -eq 1 ] && [ "$(grep -c . "$tmp/err")" -eq 1 ] && grep -q "figures are skipped" "$tmp/err" && grep -q "scenario --script" "$tmp/err" &&
+    ok || { bad "$cmd without lesson_layers: rc $rc"; cat "$tmp/err"; }
+done
+
 # bad scripts: one line each naming the file, exit 1
 expect() { # NAME TEXT PATTERN
   printf '%s' "$2" > "$tmp/$1.json"

@@ -36,7 +36,8 @@ stance_status stance_graphfile_layer_setup(const stance_graphfile *gf, stance_la
     const stance_asset *asset = stance_graphfile_asset(gf);
     out->skeleton = stance_graphfile_skeleton(gf);
     if (!json_is_object(sec)) {
-        s = fail(err, STANCE_ERR_NOT_FOUND, file, "the graph file has no \"lesson_layers\" object (clips walk, run, wave, lean; joints spine, arm, elbow, foot_l, foot_r)", NULL);
+        s = fail(err, STANCE_ERR_NOT_FOUND, file, "none, so the lesson's figures are skipped (clips walk, run, wave, lean; joints spine, "
+                 "arm, elbow, foot_l, foot_r); any graph: scenario --script, footlock --clip C --feet L,R", NULL);
         goto done;
     }
     const char *clip_keys[4] = {"walk", "run", "wave", "lean"};
