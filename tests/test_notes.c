@@ -509,7 +509,14 @@ static void test_payload_round_trip(void) {
     stance_graphfile_options opt = {glb, NULL};
     stance_graphfile *gf = NULL;
     stance_error err;
-    CHECK_OK(stance_graphfile_load(path, &opt, &gf, &err));
+    const stance_status ls = stance_graphfile_load(path, &opt, &gf, &err);
+    if (ls == STANCE_ERR_UNSUPPORTED) { /* a cross build's io reads no JSON graph files (docs/platforms.md) */
+        printf("     %s: skipped\n", err.message);
+        jv_free(&doc);
+        free(text);
+        return;
+    }
+    CHECK_OK(ls);
     if (!gf) { fprintf(stderr, "%s\n", err.message); free(text); return; }
     /* the compiled form, as `stance compile` writes it: the clips the graph plays */
     const stance_asset *a = stance_graphfile_asset(gf);

@@ -176,7 +176,13 @@ static void test_robot_expressive(void) {
     stance_error err;
     stance_asset a;
     stance_import_options opt = {.scale = 1.0f};
-    CHECK_OK(stance_import_file(path, &opt, NULL, &a, &err));
+    const stance_status is = stance_import_file(path, &opt, NULL, &a, &err);
+    if (is == STANCE_ERR_UNSUPPORTED) { /* a cross build's io has no importers (docs/platforms.md) */
+        printf("     RobotExpressive: this build cannot import glTF (%s): skipped\n", err.message);
+        return;
+    }
+    CHECK_OK(is);
+    if (is) return;
     const stance_compress_settings cs = {1e-4f, 0.03f, 0};
     CHECK_OK(stance_asset_compress(&a, &cs, &err));
     void *bytes = NULL;
