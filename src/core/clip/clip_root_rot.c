@@ -47,15 +47,11 @@ static void q_norm(double q[4]) {
 float st_root_yaw_at(const stance_clip *c, float time) {
     const int n = c->root_key_count;
     if (!c->root_yaw || n == 0) return 0.0f;
-    const float *t = c->root_times, *v = c->root_yaw;
-    if (time <= t[0] || n == 1) return v[0];
-    if (time >= t[n - 1]) return v[n - 1];
-    int lo = 0, hi = n - 2;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (t[mid] <= time) lo = mid; else hi = mid - 1;
-    }
-    float u = (time - t[lo]) / (t[lo + 1] - t[lo]);
+    const float *v = c->root_yaw;
+    float u = 0.0f;
+    const int lo = st_root_interval(c->root_times, n, time, &u);
+    if (lo == -1) return v[0];
+    if (lo == -2) return v[n - 1];
     return v[lo] + (v[lo + 1] - v[lo]) * u;
 }
 
@@ -108,15 +104,11 @@ void st_root_yaw_motion(const stance_clip *c, float time, float nt, int wraps, c
 
 void st_root_rot_at(const stance_clip *c, float time, float q[4]) {
     const int n = c->root_key_count;
-    const float *t = c->root_times, *v = c->root_rotation;
-    if (time <= t[0] || n == 1) { memcpy(q, v, sizeof(float) * 4); return; }
-    if (time >= t[n - 1]) { memcpy(q, v + 4 * (size_t)(n - 1), sizeof(float) * 4); return; }
-    int lo = 0, hi = n - 2;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (t[mid] <= time) lo = mid; else hi = mid - 1;
-    }
-    const float u = (time - t[lo]) / (t[lo + 1] - t[lo]);
+    const float *v = c->root_rotation;
+    float u = 0.0f;
+    const int lo = st_root_interval(c->root_times, n, time, &u);
+    if (lo == -1) { memcpy(q, v, sizeof(float) * 4); return; }
+    if (lo == -2) { memcpy(q, v + 4 * (size_t)(n - 1), sizeof(float) * 4); return; }
     const float *a = v + 4 * (size_t)lo, *b = a + 4; /* one hemisphere (clip creation) */
     float dm = 0.0f, dp = 0.0f;
     for (int i = 0; i < 4; i++) dm += (a[i] - b[i]) * (a[i] - b[i]), dp += (a[i] + b[i]) * (a[i] + b[i]);
