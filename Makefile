@@ -100,7 +100,7 @@ LAB_SOURCES = $(shell cat $(BUILD)/lab_sources.txt 2>/dev/null) $(wildcard lab/*
 # LAB_SIMD= builds the scalar form. Both give the same poses bit for bit (docs/determinism.md).
 LAB_SIMD ?= -msimd128
 LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -ffp-contract=off $(LAB_SIMD) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Iinclude -Isrc \
-	-sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=UTF8ToString,HEAPU8,HEAP32,HEAPF32 \
+	-sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=UTF8ToString,HEAPU8,HEAP32,HEAPF32,FS \
 	-sMINIFY_HTML=0 --shell-file lab/index.html
 
 .PHONY: lab lab-files lab-serve lab-test lab-deps lab-bench
@@ -108,10 +108,29 @@ LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -ffp-contract=off $(LAB_SIMD) -Wall -
 lab-deps:
 	bash scripts/lab_deps.sh
 
-$(LAB_OUT)/index.html: $(LAB_SOURCES) lab/index.html $(wildcard include/stance/*.h include/stance_lesson/*.h src/core/*/*.h src/build/*.h src/builtin/*.h lab/*.h)
+# In-page import (lab/lab_import.*): `stance import`'s own code, tools/cmd_import.c and the glTF importer
+# (src/io/gltf*.cpp over Debian's header-only tinygltf and nlohmann json; images are never decoded, so
+# no stb), with C++ exceptions (the importer unwinds by them). The include dir exposes only those headers.
+LAB_IO_C = src/io/import.c src/io/import_units.c src/io/import_scale.c src/io/gltf_bake.c tools/cmd_import.c
+LAB_IO_CXX = $(wildcard src/io/gltf*.cpp) $(wildcard lab/*.cpp)
+LAB_INC = $(LAB_OUT)/gltf-include
+LAB_CXXFLAGS = -std=c++17 -O2 -fexceptions -ffp-contract=off $(LAB_SIMD) -Wall -Wextra -Werror -Iinclude -Isrc -isystem $(LAB_INC) \
+	-DSTANCE_HAVE_TINYGLTF -DTINYGLTF_NO_STB_IMAGE -DTINYGLTF_NO_STB_IMAGE_WRITE
+LAB_IO_OBJ = $(patsubst %.cpp,$(LAB_OUT)/obj/%.o,$(LAB_IO_CXX))
+$(LAB_INC)/tiny_gltf.h:
+	@mkdir -p $(LAB_INC)
+	@test -f /usr/include/tiny_gltf.h && test -f /usr/include/nlohmann/json.hpp || \
+	  { echo "make lab: needs /usr/include/tiny_gltf.h and nlohmann/json.hpp (Debian: libtinygltf-dev nlohmann-json3-dev)"; exit 1; }
+	ln -sf /usr/include/nlohmann $(LAB_INC)/nlohmann
+	ln -sf /usr/include/tiny_gltf.h $@
+$(LAB_OUT)/obj/%.o: %.cpp $(LAB_INC)/tiny_gltf.h $(wildcard src/io/*.h src/io/*.hpp lab/*.h include/stance/*.h)
+	@mkdir -p $(dir $@)
+	NODE_PATH=/usr/share/nodejs em++ $(LAB_CXXFLAGS) -c $< -o $@
+
+$(LAB_OUT)/index.html: $(LAB_SOURCES) $(LAB_IO_C) $(LAB_IO_OBJ) lab/index.html $(wildcard include/stance/*.h include/stance_lesson/*.h src/core/*/*.h src/build/*.h src/builtin/*.h src/io/*.h lab/*.h)
 	@mkdir -p $(LAB_OUT)
 	@test -s $(BUILD)/lab_sources.txt || { echo "make lab: $(BUILD)/lab_sources.txt is missing (cmake writes it)"; exit 1; }
-	NODE_PATH=/usr/share/nodejs emcc $(LAB_EMFLAGS) $(LAB_SOURCES) -o $@
+	NODE_PATH=/usr/share/nodejs emcc $(LAB_EMFLAGS) -DSTANCE_HAVE_TINYGLTF -Itools $(LAB_SOURCES) $(LAB_IO_C) $(LAB_IO_OBJ) -fexceptions -o $@
 
 LAB_JS = $(patsubst lab/%,$(LAB_OUT)/%,$(wildcard lab/*.js))
 $(LAB_OUT)/%.js: lab/%.js

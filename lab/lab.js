@@ -180,6 +180,7 @@
         joints: u16(L._lab_mesh_joints(src, m), 4 * nv).slice(), weights: f32(L._lab_mesh_weights(src, m), 4 * nv).slice(),
         indices: u32(L._lab_mesh_indices(src, m), ni).slice(), color: [col[0], col[1], col[2]], skin: L._lab_mesh_skin(src, m),
       });
+      StanceImport.decorate(L, src, m, meshes[meshes.length - 1]); // an imported glTF's UVs, texture, colours
     }
     gfx.upload(meshes);
     uploaded = v;
@@ -636,10 +637,17 @@
     assetGraphUi();
   }
 
+  // files chosen or dropped together: a .stance, or a glTF imported in the page (lab_import.js)
+  async function openFiles(files) {
+    $('as-error').textContent = ''; $('as-import').textContent = '';
+    await StanceImport.open(L, files, loadFile, (t, ok) => { $(ok ? 'as-import' : 'as-error').textContent = t; });
+  }
+
   async function loadExample(name) {
     const res = await fetch(name);
     if (!res.ok) { $('as-error').textContent = name + ': ' + res.status; return; }
     const blob = await res.blob();
+    StanceImport.current = null;
     await loadFile(new File([blob], name));
   }
 
@@ -683,21 +691,21 @@
     for (const el of document.querySelectorAll('input[name=base], input[name=space]')) el.addEventListener('change', applyLayers);
     $('mask').addEventListener('input', applyLayers);
     for (const id of ['w-wave', 'w-lean', 'w-breathe', 'on-lean', 'on-breathe']) $(id).addEventListener('input', applyWeights);
-    $('file').addEventListener('change', () => { const f = $('file').files[0]; if (f) loadFile(f); });
+    $('file').addEventListener('change', () => openFiles($('file').files));
     $('clip').addEventListener('input', () => {
       if (L._lab_asset_play(Number($('clip').value)) < 0) cErr('clip');
       asView = 3; $('as-view').textContent = 'playing one clip';
     });
     $('as-run-graph').addEventListener('click', () => { if (L._lab_asset_graph_kind()) { asView = 2; $('as-view').textContent = 'running the graph'; } });
     $('as-mode').addEventListener('input', applyAssetSwitch);
+    $('looks').addEventListener('change', () => { gfx.looks = $('looks').checked; });
     $('cr-full').addEventListener('input', () => { uploaded = null; });
     for (const b of document.querySelectorAll('button[data-example]')) b.addEventListener('click', () => loadExample(b.dataset.example));
     const stage = document.querySelector('.stage');
     stage.addEventListener('dragover', (e) => { e.preventDefault(); });
     stage.addEventListener('drop', (e) => {
       e.preventDefault();
-      const f = e.dataTransfer.files[0];
-      if (f) { setView('as'); loadFile(f); }
+      if (e.dataTransfer.files.length) { setView('as'); openFiles(e.dataTransfer.files); }
     });
     document.addEventListener('keydown', (e) => {
       // a file's graph: the keys bound to its parameters (and a key box waiting for its key)

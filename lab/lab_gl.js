@@ -14,8 +14,9 @@ window.StanceGL = (function () {
   // one character: per-pixel light; the row of its skin, its place as a uniform
   const SKIN_VS = `#version 300 es
   layout(location = 0) in vec3 aPos; layout(location = 1) in vec3 aNrm; layout(location = 2) in uvec4 aJoint; layout(location = 3) in vec4 aWeight;
+  layout(location = 5) in vec2 aUv; layout(location = 6) in vec4 aCol; // (lab_import.js: a glTF's look)
   uniform sampler2D uMats; uniform int uRow; uniform vec4 uPlace; uniform mat4 uViewProj;
-  out vec3 vNrm;
+  out vec3 vNrm; out vec2 vUv; out vec4 vCol;
   // a joint's matrix as its top three rows (texels 3j..3j+2 of the row)
   void joint(int j, int row, float w, inout vec4 r0, inout vec4 r1, inout vec4 r2) {
     r0 += w * texelFetch(uMats, ivec2(j * 3, row), 0); r1 += w * texelFetch(uMats, ivec2(j * 3 + 1, row), 0);
@@ -31,15 +32,18 @@ window.StanceGL = (function () {
     vec3 w = vec3(c * p.x + s * p.z, p.y, -s * p.x + c * p.z) + uPlace.xyz;
     vec3 n = vec3(dot(r0.xyz, aNrm), dot(r1.xyz, aNrm), dot(r2.xyz, aNrm));
     vNrm = vec3(c * n.x + s * n.z, n.y, -s * n.x + c * n.z);
+    vUv = aUv; vCol = aCol;
     gl_Position = uViewProj * vec4(w, 1.0);
   }`;
   const SKIN_FS = `#version 300 es
   precision highp float;
-  in vec3 vNrm; uniform vec4 uColor; uniform vec3 uKey; out vec4 o;
+  in vec3 vNrm; in vec2 vUv; in vec4 vCol; uniform vec4 uColor; uniform vec3 uKey; uniform sampler2D uTex; uniform int uTextured; out vec4 o;
   void main() {
     vec3 n = normalize(vNrm);
     float key = max(dot(n, uKey), 0.0), fill = 0.5 + 0.5 * n.y;
-    vec3 c = uColor.rgb * (0.28 * fill + 0.85 * key) ;
+    // base colour x vertex colour x the base-colour texture (sRGB, read linear)
+    vec3 base = uColor.rgb * vCol.rgb * (uTextured == 1 ? texture(uTex, vUv).rgb : vec3(1.0));
+    vec3 c = base * (0.28 * fill + 0.85 * key) ;
     o = vec4(pow(c, vec3(1.0 / 2.2)), 1.0);
   }`;
   // the crowd: character (instance x batch + copy) reads that texture row,
@@ -127,6 +131,8 @@ window.StanceGL = (function () {
     for (const p of [this.skin, this.crowd]) {
       gl.useProgram(p.p); gl.uniform1i(p.u.uMats, 0); gl.uniform3f(p.u.uKey, 0.45, 0.75, 0.48);
     }
+    gl.useProgram(this.skin.p); gl.uniform1i(this.skin.u.uTex, 1);
+    this.looks = true; // draw textures and vertex colours the meshes have
     gl.clearColor(0.94, 0.95, 0.96, 1);
     gl.enable(gl.CULL_FACE);
     let drag = null;
@@ -141,12 +147,15 @@ window.StanceGL = (function () {
     canvas.addEventListener('wheel', (e) => { e.preventDefault(); this.cam.dist *= Math.exp(e.deltaY * 0.001); }, { passive: false });
   }
 
-  // meshes: [{ positions, normals, joints (Uint16), weights, indices (Uint32), color, skin, rigid, batch }]
+  // meshes: [{ positions, normals, joints (Uint16), weights, indices (Uint32), color, skin, rigid, batch,
+  //   and optionally uvs (2 per vertex) with texture (an ImageBitmap, sRGB), colors (4 per vertex) }]
   // (attribute locations are fixed in the shaders, so one vertex array serves both programs);
   // batch > 1 (the crowd): the mesh is stored as that many copies, each vertex with its copy number
   Renderer.prototype.upload = function (meshes) {
     const gl = this.gl;
     for (const m of this.meshes || []) { gl.deleteVertexArray(m.vao); for (const b of m.bufs) gl.deleteBuffer(b); }
+    for (const t of (this.images || new Map()).values()) gl.deleteTexture(t);
+    this.images = new Map(); // one texture per image
     this.meshes = meshes.map((m0) => {
       const k = Math.max(1, m0.batch | 0);
       const m = k === 1 ? m0 : batchCopies(m0, k);
@@ -164,11 +173,27 @@ window.StanceGL = (function () {
       attr(3, m.weights, 4, gl.FLOAT);
       if (k > 1) attr(4, m.copies, 1, gl.UNSIGNED_BYTE, true);
       else gl.vertexAttribI4ui(4, 0, 0, 0, 0); // (a disabled attribute reads this constant: copy 0)
+      const textured = k === 1 && m.uvs && m.texture ? 1 : 0, colored = k === 1 && m.colors ? 1 : 0;
+      if (textured) { attr(5, m.uvs, 2, gl.FLOAT); if (!this.images.has(m.texture)) this.images.set(m.texture, this.image(m.texture)); }
+      if (colored) attr(6, m.colors, 4, gl.FLOAT);
       const ib = gl.createBuffer(); bufs.push(ib);
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, ib); gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, m.indices, gl.STATIC_DRAW);
       gl.bindVertexArray(null);
-      return { vao, bufs, count: m.indices.length, color: m.color, skin: m.skin, rigid: m.rigid ? 1 : 0, batch: k };
+      return { vao, bufs, count: m.indices.length, color: m.color, skin: m.skin, rigid: m.rigid ? 1 : 0, batch: k,
+        tex: textured ? this.images.get(m.texture) : null, colored };
     });
+  };
+
+  // an sRGB texture with mipmaps from a decoded image (glTF's UV origin is the image's top-left, as here)
+  Renderer.prototype.image = function (bitmap) {
+    const gl = this.gl, t = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, t);
+    gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, false);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.SRGB8_ALPHA8, gl.RGBA, gl.UNSIGNED_BYTE, bitmap);
+    gl.generateMipmap(gl.TEXTURE_2D);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+    return t;
   };
 
   // k copies of a mesh in one set of arrays, and each vertex's copy number
@@ -288,6 +313,12 @@ window.StanceGL = (function () {
       for (const m of this.meshes) {
         gl.bindVertexArray(m.vao);
         gl.uniform4f(s.u.uColor, m.color[0], m.color[1], m.color[2], 1);
+        if (!f.crowd) { // a texture and vertex colours (a disabled attribute reads the constant: white)
+          const tex = this.looks && m.tex;
+          gl.uniform1i(s.u.uTextured, tex ? 1 : 0);
+          if (tex) { gl.activeTexture(gl.TEXTURE1); gl.bindTexture(gl.TEXTURE_2D, m.tex); gl.activeTexture(gl.TEXTURE0); }
+          if (m.colored && this.looks) gl.enableVertexAttribArray(6); else { gl.disableVertexAttribArray(6); gl.vertexAttrib4f(6, 1, 1, 1, 1); }
+        }
         if (f.crowd) { // one draw for the crowd: f.crowd characters, batch of them an instance (batch divides f.crowd)
           gl.uniform1i(s.u.uRigid, m.rigid); gl.uniform1i(s.u.uBatch, m.batch);
           gl.drawElementsInstanced(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, 0, f.crowd / m.batch);

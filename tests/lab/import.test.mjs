@@ -1,0 +1,298 @@
+// tests/lab/import.test.mjs - browser tests of the lab's in-page import (lab/lab_import.*):
+// glTF files chosen in the file box or dropped on the view are imported in WebAssembly by
+// `stance import`'s code; the result must be the CLI's (STANCE_CLI): the same .stance bytes,
+// and the joints, clips and triangles of `stance info --json`. The Fox's base-colour texture
+// and a test-written glTF's vertex colours must be drawn; FBX and BVH get the one-line
+// command. Run by `make lab-test` (LAB_DIR, STANCE_CLI); data from ../shared/data
+// (STANCE_DATA). Screenshots go to build-lab/artifacts/import-*.png (not committed).
+// No timing bar: waits only catch hangs. Ends with "N passed, N failed".
+import { execFileSync, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { root, labDir, browserPath, serve, launch, webglProblem, canvasProblem } from './browser.mjs';
+
+const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
+const artifacts = path.join(labDir, 'artifacts');
+const DATA = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
+const HANG_MS = 60000; // an import and load the page does in a few seconds
+const FOX = path.join(DATA, 'fox', 'Fox.glb'), ROBOT = path.join(DATA, 'robot_expressive', 'RobotExpressive.glb');
+const INTERP = path.join(DATA, 'interpolation_test', 'interpolation_test.gltf');
+const BVH = '/usr/share/assimp/models/BVH/01_01.bvh';
+
+let passed = 0, failed = 0, skipped = 0;
+function check(cond, msg) { if (!cond) throw new Error(msg); }
+const text = (page, sel) => page.locator(sel).textContent();
+const sha = (b) => crypto.createHash('sha256').update(b).digest('hex');
+
+// the CLI's import of a file with no option (the page's defaults): { bytes, info }
+function cliImport(file) {
+  const out = path.join(artifacts, 'import-cli-' + path.basename(file).replace(/\.[^.]*$/, '') + '.stance');
+  execFileSync(cli, ['import', file, '-o', out], { stdio: 'pipe' });
+  return { bytes: fs.readFileSync(out), info: JSON.parse(execFileSync(cli, ['info', out, '--json'], { encoding: 'utf8' })) };
+}
+const triangles = (info) => (info.meshes || []).reduce((n, m) => n + m.triangles, 0);
+
+// files dropped on the view together: a real drop event whose DataTransfer holds them
+async function drop(page, files) {
+  const list = files.map((f) => ({ name: f.name, b64: Buffer.from(f.bytes).toString('base64') }));
+  const dt = await page.evaluateHandle((l) => {
+    const d = new DataTransfer();
+    for (const f of l) d.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
+    return d;
+  }, list);
+  await page.locator('#view').dispatchEvent('drop', { dataTransfer: dt });
+}
+// after a choice or a drop: the imported file's name in the panel, or the error line
+async function settled(page, file) {
+  await page.waitForFunction((f) => document.querySelector('#as-file').textContent === f || document.querySelector('#as-error').textContent !== '',
+    file, { timeout: HANG_MS });
+  check((await text(page, '#as-error')) === '', 'error: ' + await text(page, '#as-error'));
+}
+// the page's import against the CLI's: bytes, joints, clips, triangles
+async function sameAsCli(page, file, stanceName) {
+  const want = cliImport(file);
+  const got = await page.evaluate(() => ({ bytes: Array.from(window.StanceImport.last.bytes), name: window.StanceImport.last.name,
+    status: JSON.parse(window.stanceLab.status()) }));
+  const bytes = Buffer.from(got.bytes);
+  check(sha(bytes) === sha(want.bytes), `${stanceName}: the page wrote ${bytes.length} bytes (sha ${sha(bytes).slice(0, 12)}), ` +
+    `the CLI ${want.bytes.length} (sha ${sha(want.bytes).slice(0, 12)})`);
+  const joints = Number(await text(page, '#as-joints')), tris = Number(await text(page, '#as-triangles'));
+  const clips = Number((await text(page, '#as-clips')).split(' ')[0]);
+  check(joints === want.info.joints.length, `joints ${joints}, CLI ${want.info.joints.length}`);
+  check(clips === want.info.clips.length, `clips ${clips}, CLI ${want.info.clips.length}`);
+  check(tris === triangles(want.info), `triangles ${tris}, CLI ${triangles(want.info)}`);
+  const names = await page.evaluate(() => Array.from(document.querySelectorAll('#clip option')).map((o) => o.textContent.replace(/ \([\d.]+ s\)$/, '')));
+  check(JSON.stringify(names) === JSON.stringify(want.info.clips.map((c) => c.name)), 'clip names ' + names);
+  return { want, bytes };
+}
+
+// In the page: the character's box (stanceLab.sample) with and without textures, paused.
+// A pixel counts as coloured when its channels differ by more than 40 (the clay is grey),
+// and as the texture's when its chromaticity (r:g:b) is one the texture holds (bins of
+// 1/25; lighting scales a texel's channels alike, so it keeps them).
+async function textureCheck(page, image) {
+  return page.evaluate(async (img) => {
+    const lab = window.stanceLab, look = window.StanceImport.current;
+    const bmp = look.textures[img];
+    const c = document.createElement('canvas'); c.width = bmp.width; c.height = bmp.height;
+    const g = c.getContext('2d'); g.drawImage(bmp, 0, 0);
+    const t = g.getImageData(0, 0, c.width, c.height).data;
+    const key = (r, gg, b) => { const s = r + gg + b || 1; return Math.round(25 * r / s) + ',' + Math.round(25 * gg / s); };
+    const bins = new Set();
+    for (let i = 0; i < t.length; i += 4) {
+      if (Math.max(t[i], t[i + 1], t[i + 2]) - Math.min(t[i], t[i + 1], t[i + 2]) <= 40) continue;
+      const r = t[i], gg = t[i + 1], b = t[i + 2];
+      for (const d of [-1, 0, 1]) bins.add(key(r, gg, b)), bins.add(key(Math.max(0, r + d * 8), gg, b)); // neighbours: rounding
+    }
+    const box = document.querySelector('#looks');
+    await lab.pause(true);
+    const count = async () => {
+      const s = await lab.sample(false, false);
+      let drawn = 0, coloured = 0, match = 0;
+      for (let i = 0; i < s.data.length; i += 4) {
+        const r = s.data[i], gg = s.data[i + 1], b = s.data[i + 2];
+        if (Math.abs(r - 240) + Math.abs(gg - 242) + Math.abs(b - 245) <= 40) continue; // the background
+        drawn++;
+        if (Math.max(r, gg, b) - Math.min(r, gg, b) <= 40) continue;
+        coloured++;
+        if (bins.has(key(r, gg, b))) match++;
+      }
+      return { drawn, coloured, match, box: s.box };
+    };
+    const on = await count();
+    box.click();
+    await lab.frame();
+    const off = await count();
+    box.click();
+    await lab.frame();
+    return { on, off, bins: bins.size, size: [bmp.width, bmp.height] };
+  }, image);
+}
+
+// A glTF 2.0 file written here from the specification: a 2 m quad standing on two joints
+// (root, and a child the animation turns), skinned to the root, with COLOR_0 red at the
+// bottom and blue at the top, one clip "Turn" of 1 s. Returns the .glb bytes.
+function coloredGlb() {
+  const f32 = (a) => Buffer.from(new Float32Array(a).buffer), u16 = (a) => Buffer.from(new Uint16Array(a).buffer);
+  const u8 = (a) => Buffer.from(new Uint8Array(a).buffer);
+  const parts = [
+    f32([-0.5, 0, 0, 0.5, 0, 0, 0.5, 2, 0, -0.5, 2, 0]),        // POSITION
+    f32([1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 1]),      // COLOR_0 (VEC4)
+    u8([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),       // JOINTS_0
+    f32([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]),      // WEIGHTS_0
+    u16([0, 1, 2, 0, 2, 3, 0, 2, 1, 0, 3, 2]),                  // both faces
+    f32([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -2, 0, 1]), // inverse binds
+    f32([0, 1]),                                               // times
+    f32([0, 0, 0, 1, 0, 0.3826834, 0, 0.9238795]),             // rotations
+  ];
+  const views = [], offs = [];
+  let off = 0;
+  for (const p of parts) { offs.push(off); views.push({ buffer: 0, byteOffset: off, byteLength: p.length }); off += (p.length + 3) & ~3; }
+  const bin = Buffer.alloc(off);
+  parts.forEach((p, i) => p.copy(bin, offs[i]));
+  const acc = (v, type, ct, count, extra) => ({ bufferView: v, componentType: ct, count, type, ...extra });
+  const gltf = {
+    asset: { version: '2.0' }, scene: 0, scenes: [{ nodes: [0, 2] }],
+    nodes: [{ name: 'root', children: [1] }, { name: 'top', translation: [0, 2, 0] }, { name: 'quad', mesh: 0, skin: 0 }],
+    meshes: [{ name: 'quad', primitives: [{ attributes: { POSITION: 0, COLOR_0: 1, JOINTS_0: 2, WEIGHTS_0: 3 }, indices: 4 }] }],
+    skins: [{ joints: [0, 1], inverseBindMatrices: 5 }],
+    animations: [{ name: 'Turn', samplers: [{ input: 6, output: 7 }], channels: [{ sampler: 0, target: { node: 1, path: 'rotation' } }] }],
+    accessors: [acc(0, 'VEC3', 5126, 4, { min: [-0.5, 0, 0], max: [0.5, 2, 0] }), acc(1, 'VEC4', 5126, 4), acc(2, 'VEC4', 5121, 4),
+      acc(3, 'VEC4', 5126, 4), acc(4, 'SCALAR', 5123, 12), acc(5, 'MAT4', 5126, 2), acc(6, 'SCALAR', 5126, 2, { min: [0], max: [1] }),
+      acc(7, 'VEC4', 5126, 2)],
+    bufferViews: views, buffers: [{ byteLength: bin.length }],
+  };
+  let json = Buffer.from(JSON.stringify(gltf));
+  json = Buffer.concat([json, Buffer.alloc((4 - json.length % 4) % 4, 0x20)]);
+  const head = Buffer.alloc(12), jh = Buffer.alloc(8), bh = Buffer.alloc(8);
+  head.write('glTF', 0); head.writeUInt32LE(2, 4); head.writeUInt32LE(12 + 8 + json.length + 8 + bin.length, 8);
+  jh.writeUInt32LE(json.length, 0); jh.write('JSON', 4); bh.writeUInt32LE(bin.length, 0); bh.write('BIN\0', 4);
+  return Buffer.concat([head, jh, json, bh, bin]);
+}
+
+async function main() {
+  for (const [p, what] of [[labDir + '/index.html', 'build-lab (make lab)'], [cli, 'the CLI (make build)'], [browserPath, 'chromium (scripts/lab_deps.sh)']])
+    if (!fs.existsSync(p)) { console.error(`import test: ${p} is missing: ${what}`); console.log('0 passed, 1 failed'); process.exit(1); }
+  fs.mkdirSync(artifacts, { recursive: true });
+  const server = await serve(labDir);
+  const browser = await launch('stance-lab-import-');
+  const page = browser.page;
+  const consoleErrors = [];
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  await page.waitForSelector('body[data-ready]', { timeout: HANG_MS });
+  const problem = await webglProblem(page);
+  if (problem) {
+    console.log(`FAIL - WebGL2: ${problem.why} (${problem.kind === 'context' ? 'not a lab fault' : 'the lab draws nothing'}); no test ran`);
+    await browser.close(); server.close();
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+  await page.click('#tab-as');
+
+  const tests = [
+    ['Fox.glb chosen in the file box: imported in the page, the CLI\'s bytes, joints, clips, triangles; its texture drawn', async () => {
+      if (!fs.existsSync(FOX)) return 'skip: ' + FOX + ' is missing (set STANCE_DATA)';
+      await page.setInputFiles('#file', FOX);
+      await settled(page, 'Fox.stance');
+      const { want } = await sameAsCli(page, FOX, 'Fox.stance');
+      check((await text(page, '#as-import')).includes('imported in the page from Fox.glb'), 'line: ' + await text(page, '#as-import'));
+      const look = await page.evaluate(() => window.StanceImport.current.prims.map((p) => ({ name: p.name, image: p.image })));
+      check(look.length === 1 && look[0].image === 0, 'look: ' + JSON.stringify(look));
+      // play the Survey clip a little, the camera framed on it
+      await page.evaluate(() => window.stanceLab.step(30));
+      const t = await textureCheck(page, 0);
+      console.log(`       ${want.info.joints.length} joints, ${want.info.clips.length} clips, ${triangles(want.info)} triangles; texture ${t.size.join('x')}: ` +
+        `${t.on.coloured} of ${t.on.drawn} pixels in the box coloured (${t.on.match} of the texture's colours), ${t.off.coloured} without textures`);
+      check(t.on.drawn > 2000, 'the Fox drew ' + t.on.drawn + ' pixels');
+      check(t.on.coloured > 0.5 * t.on.drawn, `textured: ${t.on.coloured} of ${t.on.drawn} pixels coloured`);
+      check(t.on.match > 0.9 * t.on.coloured, `textured: ${t.on.match} of ${t.on.coloured} coloured pixels have the texture's colours`);
+      check(t.off.coloured < 0.01 * t.off.drawn, `without textures: ${t.off.coloured} of ${t.off.drawn} pixels coloured (clay is grey)`);
+      await page.screenshot({ path: path.join(artifacts, 'import-fox.png') });
+    }],
+    ['RobotExpressive.glb dropped on the view: imported in the page, the CLI\'s bytes, joints, clips, triangles', async () => {
+      if (!fs.existsSync(ROBOT)) return 'skip: ' + ROBOT + ' is missing (set STANCE_DATA)';
+      await drop(page, [{ name: 'RobotExpressive.glb', bytes: fs.readFileSync(ROBOT) }]);
+      await settled(page, 'RobotExpressive.stance');
+      const { want } = await sameAsCli(page, ROBOT, 'RobotExpressive.stance');
+      check((await text(page, '#as-kind')).startsWith('the lesson'), 'graph: ' + await text(page, '#as-kind'));
+      const look = await page.evaluate(() => window.StanceImport.current.prims);
+      check(look.length >= want.info.meshes.length && look.every((p) => p.image < 0),
+        'RobotExpressive has no textures: ' + JSON.stringify(look.map((p) => [p.name, p.image])));
+      await page.evaluate(() => window.stanceLab.step(20));
+      await page.screenshot({ path: path.join(artifacts, 'import-robot.png') });
+      console.log(`       ${want.info.joints.length} joints, ${want.info.clips.length} clips, ${triangles(want.info)} triangles, ${want.bytes.length} bytes`);
+    }],
+    ['a .gltf chosen with its .bin: imported in the page as the CLI does; its missing image named', async () => {
+      if (!fs.existsSync(INTERP)) return 'skip: ' + INTERP + ' is missing (set STANCE_DATA)';
+      await page.setInputFiles('#file', [INTERP, INTERP.replace(/\.gltf$/, '.bin')]);
+      await settled(page, 'interpolation_test.stance');
+      await sameAsCli(page, INTERP, 'interpolation_test.stance');
+      check((await text(page, '#as-import')).includes('l.jpg'), 'the missing image: ' + await text(page, '#as-import'));
+      // without its .bin: the importer's own message, as the CLI gives it
+      await page.setInputFiles('#file', INTERP);
+      await page.waitForFunction(() => document.querySelector('#as-error').textContent !== '', null, { timeout: HANG_MS });
+      const err = await text(page, '#as-error');
+      const dir = fs.mkdtempSync(path.join(artifacts, 'gltf-alone-'));
+      fs.copyFileSync(INTERP, path.join(dir, 'interpolation_test.gltf'));
+      const r = spawnSync(cli, ['import', 'interpolation_test.gltf', '-o', 'x.stance'], { cwd: dir, encoding: 'utf8' });
+      fs.rmSync(dir, { recursive: true, force: true });
+      const line = r.stderr.trim().replace(/^stance: /, '');
+      check(r.status === 1 && err.startsWith(line), `page: ${err}\n       CLI: ${line}`);
+      check(err.includes('interpolation_test.bin'), 'names the .bin: ' + err);
+    }],
+    ['vertex colours (COLOR_0 of a glTF written here) are drawn', async () => {
+      fs.writeFileSync(path.join(artifacts, 'colored.glb'), coloredGlb());
+      await drop(page, [{ name: 'colored.glb', bytes: coloredGlb() }]);
+      await settled(page, 'colored.stance');
+      const want = cliImport(path.join(artifacts, 'colored.glb'));
+      check(want.info.joints.length === 2 && Number(await text(page, '#as-joints')) === 2, 'joints');
+      const r = await page.evaluate(async () => {
+        const lab = window.stanceLab, box = document.querySelector('#looks');
+        await lab.pause(true);
+        const count = async () => {
+          const s = await lab.sample(false, true); // the whole view: two joints make a thin box
+          let red = 0, blue = 0, drawn = 0;
+          for (let i = 0; i < s.data.length; i += 4) {
+            const [r, g, b] = [s.data[i], s.data[i + 1], s.data[i + 2]];
+            if (Math.abs(r - 240) + Math.abs(g - 242) + Math.abs(b - 245) <= 40) continue;
+            drawn++;
+            if (r > g + 60 && r > b + 60) red++;
+            if (b > g + 60 && b > r + 60) blue++;
+          }
+          return { red, blue, drawn };
+        };
+        const on = await count();
+        box.click(); await lab.frame();
+        const off = await count();
+        box.click(); await lab.frame();
+        return { on, off };
+      });
+      console.log(`       ${r.on.drawn} pixels: ${r.on.red} red, ${r.on.blue} blue; without: ${r.off.red} red, ${r.off.blue} blue`);
+      check(r.on.red > 0.1 * r.on.drawn && r.on.blue > 0.1 * r.on.drawn, 'vertex colours: ' + JSON.stringify(r.on));
+      check(r.off.red === 0 && r.off.blue === 0, 'without: ' + JSON.stringify(r.off));
+      await page.screenshot({ path: path.join(artifacts, 'import-colors.png') });
+    }],
+    ['a dropped .fbx or .bvh: one line naming the command that imports it', async () => {
+      const before = await text(page, '#as-file');
+      const files = [{ name: 'Character.fbx', bytes: Buffer.from('Kaydara FBX Binary  \0') }];
+      if (fs.existsSync(BVH)) files.push({ name: '01_01.bvh', bytes: fs.readFileSync(BVH) });
+      for (const f of files) {
+        await drop(page, [f]);
+        await page.waitForFunction(() => document.querySelector('#as-error').textContent !== '', null, { timeout: HANG_MS });
+        const line = await text(page, '#as-error'), stem = f.name.replace(/\.[^.]*$/, '');
+        console.log('       ' + line);
+        check(!line.includes('\n') && line.includes(`stance import ${f.name} -o ${stem}.stance`), f.name + ': ' + line);
+        check((await text(page, '#as-file')) === before, 'the loaded file stays: ' + await text(page, '#as-file'));
+      }
+      await page.screenshot({ path: path.join(artifacts, 'import-bvh.png') });
+    }],
+    ['a truncated .glb: the importer\'s message, as the CLI gives it', async () => {
+      if (!fs.existsSync(FOX)) return 'skip: ' + FOX + ' is missing';
+      const bad = path.join(artifacts, 'Cut.glb');
+      fs.writeFileSync(bad, fs.readFileSync(FOX).subarray(0, 5000));
+      await page.setInputFiles('#file', bad);
+      await page.waitForFunction(() => document.querySelector('#as-error').textContent !== '', null, { timeout: HANG_MS });
+      const r = spawnSync(cli, ['import', 'Cut.glb', '-o', 'x.stance'], { cwd: artifacts, encoding: 'utf8' });
+      const line = r.stderr.trim().replace(/^stance: /, '');
+      check(r.status === 1 && (await text(page, '#as-error')) === line, `page: ${await text(page, '#as-error')}\n       CLI: ${line}`);
+      check(consoleErrors.length === 0, 'console errors: ' + consoleErrors.join(' | '));
+    }],
+  ];
+  for (const [name, fn] of tests) {
+    try {
+      const r = await fn();
+      if (typeof r === 'string' && r.startsWith('skip')) { skipped++; console.log(`SKIP - ${name}: ${r}`); } else { passed++; console.log(`ok   - ${name}`); }
+    } catch (e) {
+      failed++;
+      console.log(`FAIL - ${name}: ${e.message.split('\n').slice(0, 3).join('\n       ')}`);
+    }
+  }
+  await browser.close();
+  server.close();
+  console.log(`${passed} passed, ${failed} failed${skipped ? ', ' + skipped + ' skipped' : ''}`);
+  process.exit(failed ? 1 : 0);
+}
+main().catch((e) => { console.error(e); console.log('0 passed, 1 failed'); process.exit(1); });
