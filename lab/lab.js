@@ -632,7 +632,7 @@
     $('as-joints').textContent = String(skel[3].n);
     $('as-triangles').textContent = String(L._lab_triangle_count(3));
     $('as-height').textContent = skel[3].height.toFixed(2) + ' m' +
-      (skel[3].height > 10 ? ' (centimetres? import with --scale 0.01)' : '');
+      (skel[3].height > 10 ? ' (centimetres? import with --scale 0.01, here import scale 0.01)' : '');
     $('as-clips').textContent = n > shown ? n + ' (first ' + shown + ' shown)' : String(n);
     assetGraphUi();
   }
@@ -640,7 +640,7 @@
   // files chosen or dropped together: a .stance, or a glTF imported in the page (lab_import.js)
   async function openFiles(files) {
     $('as-error').textContent = ''; $('as-import').textContent = '';
-    await StanceImport.open(L, files, loadFile, (t, ok) => { $(ok ? 'as-import' : 'as-error').textContent = t; });
+    await StanceImport.open(L, files, loadFile, (t, ok) => { $(ok ? 'as-import' : 'as-error').textContent = t; }, Number($('import-scale').value));
   }
 
   async function loadExample(name) {

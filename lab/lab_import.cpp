@@ -89,12 +89,14 @@ extern "C" {
 /* Buffer 0: the file to import; 1: the .stance to write (1023 bytes of UTF-8 at most). */
 LAB_API char *lab_import_path(int which) { return which == 0 || which == 1 ? g_path[which] : nullptr; }
 
-/* `stance import PATH0 -o PATH1`, the command line's own code and defaults:
- * its exit status (0 done; the message went to stderr, which the page shows). */
-LAB_API int lab_import_run(void) {
-    char cmd[] = "import", o[] = "-o";
-    char *argv[] = {cmd, g_path[0], o, g_path[1], nullptr};
-    return cmd_import(4, argv);
+/* `stance import PATH0 -o PATH1 [--scale S]` (scale 0: none), the command
+ * line's own code and defaults: its exit status (0 done; 2 a bad scale; the
+ * message went to stderr, which the page shows). */
+LAB_API int lab_import_run(double scale) {
+    char cmd[] = "import", o[] = "-o", opt[] = "--scale", value[32];
+    snprintf(value, sizeof value, "%.9g", scale);
+    char *argv[] = {cmd, g_path[0], o, g_path[1], opt, value, nullptr};
+    return cmd_import(scale != 0.0 ? 6 : 4, argv);
 }
 
 /* The look of the glTF at PATH0 as JSON:

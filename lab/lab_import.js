@@ -25,8 +25,7 @@ window.StanceImport = (function () {
   api.cliLine = function (name) {
     const e = ext(name), fmt = CLI[e];
     if (!fmt) return name + ': not a file the lab reads (.stance, .glb, or .gltf with its .bin and images)';
-    return name + ': ' + fmt + ' is imported by the command line (through assimp, not built for the page): stance import ' +
-      name + ' -o ' + stem(name) + '.stance, then drop ' + stem(name) + '.stance here';
+    return name + ': ' + fmt + ' needs the command line (assimp is not in the page): stance import ' + name + ' -o ' + stem(name) + '.stance';
   };
 
   function writeString(L, which, s) {
@@ -89,8 +88,9 @@ window.StanceImport = (function () {
   }
 
   // files: File objects dropped or chosen together. loadFile(File) loads a .stance into
-  // the page (lab.js); say(text) shows a line under the file box. Resolves when done.
-  api.open = async function (L, files, loadFile, say) {
+  // the page (lab.js); say(text) shows a line under the file box; scale: stance import's
+  // --scale (1: none). Resolves when done.
+  api.open = async function (L, files, loadFile, say, scale) {
     files = Array.from(files);
     const main = files.find((f) => ext(f.name) === 'glb' || ext(f.name) === 'gltf') ||
       files.find((f) => ext(f.name) === 'stance') || files[0];
@@ -115,7 +115,7 @@ window.StanceImport = (function () {
     writeString(L, 1, out);
     errLines = [];
     let rc;
-    try { rc = L._lab_import_run(); } finally { var lines = errLines; errLines = null; }
+    try { rc = L._lab_import_run(scale > 0 && scale !== 1 ? scale : 0); } finally { var lines = errLines; errLines = null; }
     if (rc !== 0) {
       const msg = lines.filter((l) => !/^stance: warning/.test(l)).map((l) => l.replace(/^stance: /, '')).join(' ');
       say(msg + (missing.length ? ' (not dropped with it: ' + missing.join(', ') + ')' : ''));
@@ -128,7 +128,8 @@ window.StanceImport = (function () {
     api.last = { name: main.name, bytes, ms: performance.now() - t0, warnings: lines.length };
     await loadFile(new File([bytes], out));
     const notes = look ? [...new Set(look.prims.map((p) => p.note).filter((n) => n))] : [];
-    say('imported in the page from ' + main.name + ' (' + bytes.length + ' bytes of .stance, as stance import writes it)' +
+    say('imported in the page from ' + main.name + ' (' + bytes.length + ' bytes of .stance, as stance import' +
+      (scale > 0 && scale !== 1 ? ' --scale ' + scale : '') + ' writes it)' +
       (missing.length ? '; not dropped with it: ' + missing.join(', ') : '') + (notes.length ? '; ' + notes.join('; ') : ''), true);
   };
 

@@ -26,9 +26,9 @@ const text = (page, sel) => page.locator(sel).textContent();
 const sha = (b) => crypto.createHash('sha256').update(b).digest('hex');
 
 // the CLI's import of a file with no option (the page's defaults): { bytes, info }
-function cliImport(file) {
+function cliImport(file, extra = []) {
   const out = path.join(artifacts, 'import-cli-' + path.basename(file).replace(/\.[^.]*$/, '') + '.stance');
-  execFileSync(cli, ['import', file, '-o', out], { stdio: 'pipe' });
+  execFileSync(cli, ['import', file, '-o', out, ...extra], { stdio: 'pipe' });
   return { bytes: fs.readFileSync(out), info: JSON.parse(execFileSync(cli, ['info', out, '--json'], { encoding: 'utf8' })) };
 }
 const triangles = (info) => (info.meshes || []).reduce((n, m) => n + m.triangles, 0);
@@ -50,8 +50,8 @@ async function settled(page, file) {
   check((await text(page, '#as-error')) === '', 'error: ' + await text(page, '#as-error'));
 }
 // the page's import against the CLI's: bytes, joints, clips, triangles
-async function sameAsCli(page, file, stanceName) {
-  const want = cliImport(file);
+async function sameAsCli(page, file, stanceName, extra = []) {
+  const want = cliImport(file, extra);
   const got = await page.evaluate(() => ({ bytes: Array.from(window.StanceImport.last.bytes), name: window.StanceImport.last.name,
     status: JSON.parse(window.stanceLab.status()) }));
   const bytes = Buffer.from(got.bytes);
@@ -185,12 +185,21 @@ async function main() {
       await page.evaluate(() => window.stanceLab.step(30));
       const t = await textureCheck(page, 0);
       console.log(`       ${want.info.joints.length} joints, ${want.info.clips.length} clips, ${triangles(want.info)} triangles; texture ${t.size.join('x')}: ` +
-        `${t.on.coloured} of ${t.on.drawn} pixels in the box coloured (${t.on.match} of the texture's colours), ${t.off.coloured} without textures`);
+        `${t.on.coloured} of ${t.on.drawn} pixels in the box coloured (${t.on.match} of the texture's colours, ${t.bins} bins of 351), ` +
+        `${t.off.coloured} without textures`);
       check(t.on.drawn > 2000, 'the Fox drew ' + t.on.drawn + ' pixels');
       check(t.on.coloured > 0.5 * t.on.drawn, `textured: ${t.on.coloured} of ${t.on.drawn} pixels coloured`);
       check(t.on.match > 0.9 * t.on.coloured, `textured: ${t.on.match} of ${t.on.coloured} coloured pixels have the texture's colours`);
       check(t.off.coloured < 0.01 * t.off.drawn, `without textures: ${t.off.coloured} of ${t.off.drawn} pixels coloured (clay is grey)`);
       await page.screenshot({ path: path.join(artifacts, 'import-fox.png') });
+      // in metres: the page's import scale is stance import's --scale
+      await page.fill('#import-scale', '0.01');
+      await page.setInputFiles('#file', []);
+      await page.setInputFiles('#file', FOX);
+      await page.waitForFunction(() => document.querySelector('#as-import').textContent.includes('--scale 0.01'), null, { timeout: HANG_MS });
+      await sameAsCli(page, FOX, 'Fox.stance (--scale 0.01)', ['--scale', '0.01']);
+      check((await text(page, '#as-height')).startsWith('0.6'), 'height ' + await text(page, '#as-height'));
+      await page.fill('#import-scale', '1');
     }],
     ['RobotExpressive.glb dropped on the view: imported in the page, the CLI\'s bytes, joints, clips, triangles', async () => {
       if (!fs.existsSync(ROBOT)) return 'skip: ' + ROBOT + ' is missing (set STANCE_DATA)';
