@@ -114,8 +114,11 @@ window.StanceImport = (function () {
     writeString(L, 0, main.name);
     writeString(L, 1, out);
     errLines = [];
-    let rc;
-    try { rc = L._lab_import_run(scale > 0 && scale !== 1 ? scale : 0); } finally { var lines = errLines; errLines = null; }
+    let rc, lines;
+    try { rc = L._lab_import_run(scale > 0 && scale !== 1 ? scale : 0); } catch (x) { // (an abort: out of memory, say)
+      say(main.name + ': the import stopped: ' + (x && x.message ? x.message : x));
+      return;
+    } finally { lines = errLines; errLines = null; }
     if (rc !== 0) {
       const msg = lines.filter((l) => !/^stance: warning/.test(l)).map((l) => l.replace(/^stance: /, '')).join(' ');
       say(msg + (missing.length ? ' (not dropped with it: ' + missing.join(', ') + ')' : ''));
