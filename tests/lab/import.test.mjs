@@ -65,7 +65,7 @@ async function sameAsCli(page, file, stanceName, extra = []) {
   check(tris === triangles(want.info), `triangles ${tris}, CLI ${triangles(want.info)}`);
   const names = await page.evaluate(() => Array.from(document.querySelectorAll('#clip option')).map((o) => o.textContent.replace(/ \([\d.]+ s\)$/, '')));
   check(JSON.stringify(names) === JSON.stringify(want.info.clips.map((c) => c.name)), 'clip names ' + names);
-  return { want, bytes };
+  return { want, bytes, ms: await page.evaluate(() => Math.round(window.StanceImport.last.ms)) };
 }
 
 // In the page: the character's box (stanceLab.sample) with and without textures, paused.
@@ -229,14 +229,14 @@ async function main() {
       if (!fs.existsSync(FOX)) return 'skip: ' + FOX + ' is missing (set STANCE_DATA)';
       await page.setInputFiles('#file', FOX);
       await settled(page, 'Fox.stance');
-      const { want } = await sameAsCli(page, FOX, 'Fox.stance');
+      const { want, ms } = await sameAsCli(page, FOX, 'Fox.stance');
       check((await text(page, '#as-import')).includes('imported in the page from Fox.glb'), 'line: ' + await text(page, '#as-import'));
       const look = await page.evaluate(() => window.StanceImport.current.prims.map((p) => ({ name: p.name, image: p.image })));
       check(look.length === 1 && look[0].image === 0, 'look: ' + JSON.stringify(look));
       // play the Survey clip a little, the camera framed on it
       await page.evaluate(() => window.stanceLab.step(30));
       const t = await textureCheck(page, 0);
-      console.log(`       ${want.info.joints.length} joints, ${want.info.clips.length} clips, ${triangles(want.info)} triangles; texture ${t.size.join('x')}: ` +
+      console.log(`       ${want.info.joints.length} joints, ${want.info.clips.length} clips, ${triangles(want.info)} triangles (imported in ${ms} ms); texture ${t.size.join('x')}: ` +
         `${t.on.coloured} of ${t.on.drawn} pixels in the box coloured (${t.on.match} of the texture's colours, ${t.bins} bins of 351), ` +
         `${t.off.coloured} without textures`);
       check(t.on.drawn > 2000, 'the Fox drew ' + t.on.drawn + ' pixels');
@@ -257,14 +257,14 @@ async function main() {
       if (!fs.existsSync(ROBOT)) return 'skip: ' + ROBOT + ' is missing (set STANCE_DATA)';
       await drop(page, [{ name: 'RobotExpressive.glb', bytes: fs.readFileSync(ROBOT) }]);
       await settled(page, 'RobotExpressive.stance');
-      const { want } = await sameAsCli(page, ROBOT, 'RobotExpressive.stance');
+      const { want, ms } = await sameAsCli(page, ROBOT, 'RobotExpressive.stance');
       check((await text(page, '#as-kind')).startsWith('the lesson'), 'graph: ' + await text(page, '#as-kind'));
       const look = await page.evaluate(() => window.StanceImport.current.prims);
       check(look.length >= want.info.meshes.length && look.every((p) => p.image < 0),
         'RobotExpressive has no textures: ' + JSON.stringify(look.map((p) => [p.name, p.image])));
       await page.evaluate(() => window.stanceLab.step(20));
       await page.screenshot({ path: path.join(artifacts, 'import-robot.png') });
-      console.log(`       ${want.info.joints.length} joints, ${want.info.clips.length} clips, ${triangles(want.info)} triangles, ${want.bytes.length} bytes`);
+      console.log(`       ${want.info.joints.length} joints, ${want.info.clips.length} clips, ${triangles(want.info)} triangles, ${want.bytes.length} bytes (imported in ${ms} ms)`);
     }],
     ['a .gltf chosen with its .bin: imported in the page as the CLI does; its missing image named', async () => {
       if (!fs.existsSync(INTERP)) return 'skip: ' + INTERP + ' is missing (set STANCE_DATA)';
