@@ -128,12 +128,13 @@ window.StanceImport = (function () {
     let look = null;
     try { look = await readLook(L); } catch (err) { look = null; }
     api.current = look;
-    api.last = { name: main.name, bytes, ms: performance.now() - t0, warnings: lines.length };
+    api.last = { name: main.name, bytes, ms: performance.now() - t0, warnings: lines };
     await loadFile(new File([bytes], out));
     const notes = look ? [...new Set(look.prims.map((p) => p.note).filter((n) => n))] : [];
     say('imported in the page from ' + main.name + ' (' + bytes.length + ' bytes of .stance, as stance import' +
       (scale > 0 && scale !== 1 ? ' --scale ' + scale : '') + ' writes it)' +
-      (missing.length ? '; not dropped with it: ' + missing.join(', ') : '') + (notes.length ? '; ' + notes.join('; ') : ''), true);
+      (missing.length ? '; not dropped with it: ' + missing.join(', ') : '') + (notes.length ? '; ' + notes.join('; ') : '') +
+      (lines.length ? '; ' + lines.length + ' warning' + (lines.length > 1 ? 's' : '') + ' of stance import (in the browser\'s console)' : ''), true);
   };
 
   // A mesh of view 2 or 3 as lab.js uploads it: its UVs, texture and vertex colours added

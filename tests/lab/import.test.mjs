@@ -29,8 +29,9 @@ const sha = (b) => crypto.createHash('sha256').update(b).digest('hex');
 // the CLI's import of a file with no option (the page's defaults): { bytes, info }
 function cliImport(file, extra = []) {
   const out = path.join(artifacts, 'import-cli-' + path.basename(file).replace(/\.[^.]*$/, '') + '.stance');
-  execFileSync(cli, ['import', file, '-o', out, ...extra], { stdio: 'pipe' });
-  return { bytes: fs.readFileSync(out), info: JSON.parse(execFileSync(cli, ['info', out, '--json'], { encoding: 'utf8' })) };
+  const r = spawnSync(cli, ['import', file, '-o', out, ...extra], { encoding: 'utf8' });
+  check(r.status === 0, 'stance import ' + file + ': ' + r.stderr);
+  return { bytes: fs.readFileSync(out), info: JSON.parse(execFileSync(cli, ['info', out, '--json'], { encoding: 'utf8' })), stderr: r.stderr };
 }
 const triangles = (info) => (info.meshes || []).reduce((n, m) => n + m.triangles, 0);
 
@@ -259,6 +260,11 @@ async function main() {
       await settled(page, 'RobotExpressive.stance');
       const { want, ms } = await sameAsCli(page, ROBOT, 'RobotExpressive.stance');
       check((await text(page, '#as-kind')).startsWith('the lesson'), 'graph: ' + await text(page, '#as-kind'));
+      // stance import's warnings (morph targets ignored), the same lines as the CLI's
+      const warned = await page.evaluate(() => window.StanceImport.last.warnings);
+      const cliWarned = want.stderr.split('\n').filter(Boolean).map((l) => l.split(ROBOT).join('RobotExpressive.glb'));
+      check(warned.length === 17 && JSON.stringify(warned) === JSON.stringify(cliWarned), `warnings: ${warned.length} in the page, ${cliWarned.length} from the CLI`);
+      check((await text(page, '#as-import')).includes('17 warnings'), 'line: ' + await text(page, '#as-import'));
       const look = await page.evaluate(() => window.StanceImport.current.prims);
       check(look.length >= want.info.meshes.length && look.every((p) => p.image < 0),
         'RobotExpressive has no textures: ' + JSON.stringify(look.map((p) => [p.name, p.image])));
