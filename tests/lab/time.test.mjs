@@ -96,6 +96,8 @@ async function main() {
     check(same(await poseBits(page, 0), rec[rec.length - 1 - c].pose), `scrubbed to ${c} back: the pose differs`);
     const bad = await page.evaluate(() => window.Module._lab_time_mismatches(0));
     check(bad === 0, `${bad} frames replayed differ from the tape`);
+    const shown = await page.evaluate(() => [window.Module._lab_time_shown(0), window.Module._lab_time_bytes(0)]);
+    console.log(`     ${shown[0]} frames shown by replay, all equal to the tape; the tape holds ${(shown[1] / 1e6).toFixed(1)} MB`);
   }, null);
 
   await test('the pop at each switch is the scenario runner\'s (the CLI\'s measure)', async () => {
