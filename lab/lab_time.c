@@ -137,6 +137,8 @@ static float param_word(const tape *t, long long n, int p, int target) {
     return f;
 }
 
+float lab_sm_script_time(void); /* stance_lab.c: the lesson's script's time, -1 when driven by hand */
+
 static lab_view *time_view(int view, tape **t) {
     lab_view *v = lab_view_at(view);
     *t = view >= 0 && view < LAB_VIEWS ? &g_tape[view] : NULL;
@@ -159,6 +161,16 @@ LAB_API int lab_time_before(int view) {
     if (t->count == TAPE_FRAMES) t->first++, t->count--;
     const long long n = t->first + t->count;
     stance_error err = {0};
+    /* the lesson's script sets its inputs inside its step (stance_scenario_step): the same ones
+     * set here first, so the state saved holds them (the runner's setting them again changes nothing) */
+    const float ts = view == 0 ? lab_sm_script_time() : -1.0f;
+    if (ts >= 0.0f) {
+        float speed;
+        int jump;
+        stance_scenario_input(ts, &speed, &jump);
+        stance_instance_set_float(v->inst, stance_graph_find_param(v->graph, "speed"), speed, NULL);
+        if (jump) stance_instance_set_trigger(v->inst, stance_graph_find_param(v->graph, "jump"), NULL);
+    }
     if (stance_instance_save(v->inst, state_at(t, n), t->bytes, &err)) return lab_fail("time: %s", err.message);
     for (int p = 0; p < t->P; p++) {
         float seen = stance_instance_param(v->inst, p), w;
