@@ -155,9 +155,7 @@ LAB_API int lab_time_before(int view) {
     if (t->graph != v->graph || t->inst != v->inst || !t->states ||
         (t->count && stance_instance_time(v->inst) != (float)t->time[slot(newest(t) - t->cursor)]))
         if (tape_open(t, v)) return -1;
-    if (t->cursor) t->count -= t->cursor, t->cursor = 0;
-    if (t->g0 > newest(t)) t->g0 = t->gnext = -1;
-    if (t->gnext > newest(t) + 1) t->gnext = newest(t) + 1;
+    if (t->cursor) t->count -= t->cursor, t->cursor = 0, t->g0 = t->gnext = -1; /* the ghost's instances ran past it */
     if (t->count == TAPE_FRAMES) t->first++, t->count--;
     const long long n = t->first + t->count;
     stance_error err = {0};

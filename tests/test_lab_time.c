@@ -37,6 +37,7 @@ const float *lab_time_series(int view, int joint, int what);
 const float *lab_time_pose(int view, int back);
 int lab_time_ghost(int view, int back, int mode, float blend, int easing);
 int lab_time_ghost_advance(int view);
+int lab_time_ghost_start(int view);
 int lab_time_ghost_same(int view);
 int lab_time_ghost_diff(int view);
 float lab_time_ghost_jump(int view);
@@ -124,6 +125,7 @@ static void test_tape(void) {
     CHECK(lab_time_show(0, 100) == 1 && lab_time_cursor(0) == 100);
     CHECK(lab_time_before(0) == 0 && lab_sm_step(1.0f / 60.0f) >= 0 && lab_time_after(0) == 0);
     CHECK(lab_time_count(0) == cap - 100 + 1 && lab_time_cursor(0) == 0);
+    CHECK(lab_time_ghost_start(0) == -1 && lab_time_ghost_advance(0) == 0); /* the ghost went with the frames dropped */
 
     /* the lesson's script (its runner sets speed and jump inside its step): 300 frames, each shown again */
     lab_sm_script_start();
