@@ -97,7 +97,17 @@
 
   // ---- stepping --------------------------------------------------------------
 
+  // a step: a rewound view replays its tape (lab_time.js); else the view's live step, its state
+  // saved before and its frame recorded after (lab_time.c)
   function stepOnce() {
+    const tv = activeView();
+    if (StanceTime.replaying(tv)) { StanceTime.stepTape(); return; }
+    const rec = tv >= 0 && view !== 'cr';
+    if (rec && L._lab_time_before(tv) < 0) cErr('time');
+    stepView();
+    if (rec) L._lab_time_after(tv);
+  }
+  function stepView() {
     if (view === 'sm') {
       const st = L._lab_sm_step(DT);
       if (st < 0) { cErr('step'); return; }
@@ -255,11 +265,13 @@
       if (uploaded !== -2) { gfx.upload([]); uploaded = -2; }
       gfx.draw({ target: [0, 0.9, 0], height: 1.8, ground: 0, showMesh: false });
       drawGraph(-1);
+      StanceTime.frame(-1);
       return;
     }
     if (uploaded !== v) { uploadMeshes(v); gfx.cam.dist = v === VIEW.cr ? 16 : 0; if (v === VIEW.cr) gfx.cam.pitch = 0.45; else gfx.cam.pitch = 0.25; }
     const showBones = $('show-bones').checked, showMesh = $('show-mesh').checked;
     if (v === VIEW.cr) {
+      StanceTime.frame(-1);
       const n = L._lab_crowd_count(), J = L._lab_crowd_joints();
       // one upload: the rows lab_crowd.c wrote (matrices placed in the world), straight from the wasm heap
       gfx.rows(f32(L._lab_crowd_rows(), n * J * 12), 3 * J, n);
@@ -301,6 +313,8 @@
       const k = 1.5 * ol / len, a = [pose.x[arm] + r[0], pose.y[arm] + r[1], pose.z[arm] + r[2]];
       extra = new Float32Array([...a, a[0] + dx * k, a[1] + dy * k, a[2] + dz * k]);
     }
+    StanceTime.frame(v);
+    extra = StanceTime.overlay(v, pose, extra); // the ghost and the joint plotted
     gfx.draw({ target, height: Math.max(tall, 0.8 * s.span), ground: s.ground, place: [r[0], r[1], r[2], 0],
       showMesh, bones: showBones || !showMesh ? lines.seg : null, joints: showBones ? lines.pts : null, extra });
     lastBox = sampleWhole ? { x0: 0, y0: 0, x1: gfx.canvas.width, y1: gfx.canvas.height } : gfx.project(lines.pts);
@@ -757,6 +771,8 @@
     loadSkeleton(VIEW.ly);
     bind();
     applySwitch();
+    StanceTime.start({ L, activeView, view: () => view, stepOnce, setPaused, paused: () => paused, gfx: () => gfx,
+      skel: (v) => skel[v], readPose, cErr });
     document.body.dataset.ready = '1';
     requestAnimationFrame(frame);
   };
