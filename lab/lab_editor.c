@@ -20,6 +20,7 @@
 #include "stance/graph_query.h"
 #include "stance/graphfile.h"
 #include "stance/import.h"
+#include "io/scenario_script.h"
 
 /* graphfile.c loads an asset a file names through the importer; the editor
  * always lends the loaded one (stance_graphfile_options.asset), so a lab
@@ -42,6 +43,7 @@ static struct {
     unsigned char *saved;    /* lab_editor_save_stance's bytes */
     size_t saved_size;
     char name[256];          /* the text's name in messages, or the asset's name for lab_editor_json */
+    float *poses;            /* lab_editor_scenario's model-space joint positions, frame by frame */
 } ed;
 
 /* 256 bytes for JavaScript to write a NUL-terminated name into. */
@@ -389,3 +391,49 @@ LAB_API int lab_editor_save_stance(void) {
     return (int)size;
 }
 LAB_API const unsigned char *lab_editor_saved(void) { return ed.saved; }
+
+/* ---- a scenario script on the editor's graph (`stance scenario --graph --script`) ---- */
+
+/* Runs the script in the text buffer (docs/graph-format.md, "Scripts"; read
+ * by the CLI's reader) on the editor's graph with the lesson library's
+ * runner, as `stance scenario --graph G --script S --mode M --poses OUT`
+ * does, and keeps each frame's model-space joint positions (x, y, z per
+ * joint) at lab_editor_poses. Returns the frame count, or -1. */
+LAB_API int lab_editor_scenario(int mode, float blend_time, int easing) {
+    if (!ed.gf) return lab_fail("no graph: build one first");
+    if (!ed.text) return lab_fail("editor: no script");
+    const stance_graph *g = stance_graphfile_graph(ed.gf);
+    const char *path = "/tmp/lab_script.json"; /* the runtime's in-memory file system: the reader takes a path */
+    FILE *f = fopen(path, "wb");
+    if (!f) return lab_fail("script: cannot write %s", path);
+    size_t n = strlen(ed.text);
+    int bad = fwrite(ed.text, 1, n, f) != n;
+    bad |= fclose(f) != 0;
+    if (bad) return lab_fail("script: cannot write %s", path);
+    stance_scenario_script script;
+    stance_error err = {STANCE_OK, ""};
+    if (stance_scenario_script_load(path, g, &script, &err)) return lab_fail("%s", err.message);
+    const stance_scenario_desc sd = {.mode = (stance_switch_mode)mode, .blend_time = blend_time,
+                                     .easing = (stance_easing)easing, .script = &script};
+    stance_scenario *run = NULL;
+    if (stance_scenario_create(g, &sd, NULL, &run, &err)) {
+        stance_scenario_script_free(&script);
+        return lab_fail("scenario: %s", err.message);
+    }
+    const int frames = stance_scenario_frame_count(run), joints = stance_graph_skeleton(g)->joint_count;
+    free(ed.poses);
+    ed.poses = malloc(sizeof(float) * 3 * (size_t)joints * (size_t)(frames > 0 ? frames : 1));
+    int k = ed.poses ? 0 : -1;
+    for (int fr = 0; k >= 0 && fr < frames; fr++) {
+        if (stance_scenario_step(run, NULL, &err)) { k = -2; break; }
+        const stance_pose *p = stance_instance_model_pose(stance_scenario_instance(run));
+        for (int j = 0; j < joints; j++)
+            ed.poses[k++] = p->tx[j], ed.poses[k++] = p->ty[j], ed.poses[k++] = p->tz[j];
+    }
+    stance_scenario_destroy(run);
+    stance_scenario_script_free(&script);
+    if (k == -1) return lab_fail("scenario: out of memory");
+    if (k == -2) return lab_fail("scenario: %s", err.message);
+    return frames;
+}
+LAB_API const float *lab_editor_poses(void) { return ed.poses; }

@@ -573,7 +573,7 @@
       #editor .ed-prio { font-weight: 600; min-width: 14px; cursor: grab; }
       #editor textarea { width: 100%; height: 160px; font: 11px ui-monospace, monospace; box-sizing: border-box; }
       #editor.ed-bad #ed-error { display: block; }
-      #ed-error { display: none; }
+      #ed-error { display: none; position: sticky; top: 0; z-index: 1; background: #fff1f0; border: 1px solid #f3b7b1; padding: 3px 5px; font-size: 12px; }
       #ed-skeleton { border: 1px solid #d0d7de; background: #fff; cursor: crosshair; margin-top: 4px; }
       /* item 5: the side panel scrolls inside the window (1280x720 up) */
       .panel { max-height: calc(100vh - 84px); overflow-y: auto; box-sizing: border-box; }
@@ -633,6 +633,17 @@
     text: () => text,
     error: () => lastError,
     undoDepth: () => [undo.length, redo.length],
+    // a scenario script (its JSON text) run on the graph the editor built, as `stance scenario --graph G
+    // --script S --mode M --poses OUT` runs it: { frames, joints, poses (x, y, z per joint per frame) } or { error }
+    scenario(script, mode, blendTime, easing) {
+      const L = lab.L;
+      const err = sendText(script, () => 0, 'script.json');
+      if (err) return { error: err };
+      const n = L._lab_editor_scenario(mode, blendTime, easing);
+      if (n < 0) return { error: lab.str(L._lab_error()) };
+      const joints = lab.skel(2).n;
+      return { frames: n, joints, poses: Array.from(new Float32Array(L.HEAPF32.buffer, L._lab_editor_poses(), n * joints * 3)) };
+    },
     // for the tests: where joint `name` is drawn in the skeleton canvas, [x, y, width, height] (canvas pixels)
     jointAt(name) {
       const c = $('ed-skeleton'), P = c && placeJoints(c);

@@ -335,6 +335,35 @@ json_t *json_loadb(const char *buffer, size_t buflen, size_t flags, json_error_t
     return v;
 }
 
+json_t *json_load_file(const char *path, size_t flags, json_error_t *error) {
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    while (f) {
+        if (n == cap) {
+            char *nb = cap < (64u << 20) ? realloc(buf, cap = cap ? cap * 2 : 4096) : NULL;
+            if (!nb) break;
+            buf = nb;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (!got) {
+            json_t *v = feof(f) ? json_loadb(buf ? buf : "", n, flags, error) : NULL;
+            fclose(f);
+            free(buf);
+            return v;
+        }
+    }
+    if (f) fclose(f);
+    free(buf);
+    if (error) {
+        memset(error, 0, sizeof *error);
+        error->line = error->column = -1;
+        snprintf(error->text, sizeof error->text, "unable to open %s", path ? path : "(null)");
+    }
+    return NULL;
+}
+
 json_t *json_object_get(const json_t *o, const char *key) {
     if (!json_is_object(o) || !key) return NULL;
     for (size_t k = 0; k < o->count; k++)

@@ -36,6 +36,7 @@ typedef struct json_error_t {
 #define JSON_REJECT_DUPLICATES 0x1
 
 json_t *json_loadb(const char *buffer, size_t buflen, size_t flags, json_error_t *error);
+json_t *json_load_file(const char *path, size_t flags, json_error_t *error);
 void json_decref(json_t *json);
 
 #define json_typeof(v) ((v)->type)

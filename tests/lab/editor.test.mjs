@@ -244,6 +244,28 @@ sys.exit(1 if errs else 0)`, path.join(root, 'docs', 'graph.schema.json'), saved
       const r = JSON.parse(sc.stdout);
       console.log('       stance scenario: ' + JSON.stringify(r).slice(0, 160));
     }],
+    ['the page\'s poses over the scripted 10 s equal `stance scenario --poses` on the saved JSON (within 1e-5)', async () => {
+      const script = path.join(artifacts, 'editor-script.json'), out = path.join(artifacts, 'editor-poses.json');
+      execFileSync(cli, ['scenario', '--graph', saved, '--script', script, '--mode', 'crossfade', '--poses', out], { stdio: 'pipe' });
+      const ref = JSON.parse(fs.readFileSync(out, 'utf8'));
+      const got = await page.evaluate((s) => {
+        let mode = -1;
+        for (let i = 0; i < Module._lab_mode_count(); i++) if (Module.UTF8ToString(Module._lab_mode_name(i)) === 'crossfade') mode = i;
+        return window.StanceEditor.scenario(s, mode, 0.25, 0);
+      }, fs.readFileSync(script, 'utf8'));
+      check(!got.error, 'page: ' + got.error);
+      check(got.frames === ref.frames.length && got.frames === 600 && got.joints === ref.joints, `frames ${got.frames} / ${ref.frames.length}, joints ${got.joints} / ${ref.joints}`);
+      let worst = 0, at = -1, moved = 0;
+      for (let f = 0; f < got.frames; f++)
+        for (let k = 0; k < 3 * got.joints; k++) {
+          const d = Math.abs(got.poses[f * 3 * got.joints + k] - ref.frames[f][k]);
+          if (d > worst) { worst = d; at = f; }
+          if (f) moved = Math.max(moved, Math.abs(ref.frames[f][k] - ref.frames[0][k]));
+        }
+      check(moved > 0.1, 'the script does not move the character: ' + moved);
+      check(worst <= 1e-5, `largest difference ${worst} m at frame ${at}`);
+      console.log(`       600 frames x ${got.joints} joints: largest difference ${worst} m (the poses move up to ${moved.toFixed(3)} m)`);
+    }],
     ['saved .stance: the CLI loads the compiled graph with the same parameters, states and layers', async () => {
       const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#ed-save-stance')]);
       await dl.saveAs(savedStance);
