@@ -358,6 +358,8 @@
       }), { data: { kind: 'cond-param' } }),
       select(numeric ? OPS_NUM : ['true', 'false'], c.op || (numeric ? '>=' : 'true'), (v) => edit((m) => { path(m)[k].op = v; }), { data: { kind: 'op' } }),
       numeric ? num(c.value, (v) => edit((m) => { path(m)[k].value = v; }), { data: { kind: 'value' } }) : null,
+      numeric && /[<>]/.test(c.op || '>=') ? num(c.hysteresis, (v) => edit((m) => { if (v === null || v === 0) delete path(m)[k].hysteresis; else path(m)[k].hysteresis = v; }),
+        { data: { kind: 'hysteresis' }, title: 'hysteresis (moves the threshold away while the transition is not active)', placeholder: '\u00b1' }) : null,
       btn('\u00d7', 'delete this condition', () => edit((m) => { path(m).splice(k, 1); })));
   }
 
@@ -431,7 +433,12 @@
       el('div', { className: 'ed-row' },
         select(['override', 'additive'], l.mode || 'override', (v) => edit((m) => { m.layers[i].mode = v; if (v !== 'additive') delete m.layers[i].additive_ref; }), { data: { kind: 'layer-mode' } }),
         select(['local', 'mesh'], l.space || 'local', (v) => edit((m) => { m.layers[i].space = v; }), { data: { kind: 'space' } }),
-        'weight', num(l.weight === undefined ? 1 : l.weight, (v) => edit((m) => { m.layers[i].weight = v; }), { data: { kind: 'weight' } })),
+        'weight', num(l.weight === undefined ? 1 : l.weight, (v) => edit((m) => { m.layers[i].weight = v; }), { data: { kind: 'weight' } }),
+        'priority', num(l.priority || 0, (v) => edit((m) => { if (!v) delete m.layers[i].priority; else m.layers[i].priority = v; }), { data: { kind: 'priority' } })),
+      (l.mode || 'override') === 'additive' ? el('div', { className: 'ed-row' }, 'reference',
+        select([['', 'each clip\'s first frame'], ...clips().flatMap((c) => [['first_frame:' + c, c + ' first frame'], ['clip:' + c, c + ' in sync']])],
+          l.additive_ref && l.additive_ref !== 'first_frame' ? l.additive_ref : '', (v) => edit((m) => { if (v) m.layers[i].additive_ref = v; else delete m.layers[i].additive_ref; }),
+          { data: { kind: 'additive-ref' } })) : null,
       el('div', { className: 'ed-row' }, 'mask: ' + maskText(l.mask),
         btn(painting === i ? 'done' : 'paint', 'click joints on the skeleton drawing below', () => { painting = painting === i ? -1 : i; render(); }, { data: { act: 'paint' } }),
         l.mask ? btn('whole body', 'remove the mask', () => edit((m) => { delete m.layers[i].mask; }), { data: { act: 'unmask' } }) : null)));
@@ -564,10 +571,10 @@
       #editor { border-top: 1px solid #d0d7de; margin-top: 8px; padding-top: 4px; }
       #editor h3 { font-size: 13px; margin: 8px 0 2px; }
       #editor .ed-row { display: flex; align-items: center; gap: 4px; margin: 2px 0; flex-wrap: wrap; font-size: 12px; }
-      #editor input[type=text] { font: 12px system-ui, sans-serif; width: 86px; padding: 1px 3px; }
+      #editor input[type=text] { font: 12px system-ui, sans-serif; width: 78px; padding: 1px 3px; }
       #editor input.ed-num { width: 46px; }
       #editor select { font: 12px system-ui, sans-serif; max-width: 118px; }
-      #editor .ed-b { font: 12px system-ui, sans-serif; padding: 1px 6px; cursor: pointer; }
+      #editor .ed-b { font: 12px system-ui, sans-serif; padding: 1px 4px; cursor: pointer; }
       #editor .ed-item { border: 1px solid #e1e4e8; border-radius: 4px; padding: 2px 4px; margin: 3px 0; background: #fbfcfd; }
       #editor .ed-sub { margin-left: 14px; }
       #editor .ed-prio { font-weight: 600; min-width: 14px; cursor: grab; }

@@ -40,23 +40,34 @@ static void fail(rd *r, const char *fmt, ...) {
     va_end(ap);
 }
 
-/* the token at the reader, for messages: up to 20 bytes of it */
-static void near(const rd *r, char *out, size_t size) {
-    size_t k = 0;
-    while (r->i + k < r->n && k + 1 < size && k < 20) {
-        char c = r->s[r->i + k];
-        if (k && (c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == ',' || c == ':' || c == '}' || c == ']')) break;
-        out[k] = c;
-        k++;
-    }
-    out[k] = 0;
+/* A failure at the token of `len` bytes at the reader, as jansson reports
+ * one: after lexing the whole token, so the column is its last byte's, and
+ * "near '<the token>'". */
+static void fail_tok(rd *r, size_t len, const char *what) {
+    if (r->i >= r->n || !len) { fail(r, "%s near end of file", what); return; }
+    if (r->i + len > r->n) len = r->n - r->i;
+    r->col += (int)len - 1;
+    fail(r, "%s near '%.*s'", what, (int)(len < 40 ? len : 40), r->s + r->i);
 }
 
+/* The same at the token jansson's lexer would read here: a string (to its
+ * closing quote), a number's characters, a word's letters, or one byte. */
 static void fail_near(rd *r, const char *what) {
-    char tok[24];
-    near(r, tok, sizeof tok);
-    if (r->i >= r->n) fail(r, "%s near end of file", what);
-    else fail(r, "%s near '%s'", what, tok);
+    size_t k = r->i;
+    if (k < r->n && r->s[k] == '"') {
+        k++;
+        while (k < r->n && r->s[k] != '"' && r->s[k] != '\n') k += r->s[k] == '\\' ? 2 : 1;
+        if (k < r->n && r->s[k] == '"') k++;
+        if (k > r->n) k = r->n;
+    } else if (k < r->n && (r->s[k] == '-' || (r->s[k] >= '0' && r->s[k] <= '9'))) {
+        k++;
+        while (k < r->n && strchr("0123456789+-.eE", r->s[k])) k++;
+    } else if (k < r->n && ((r->s[k] | 32) >= 'a' && (r->s[k] | 32) <= 'z')) {
+        while (k < r->n && (r->s[k] | 32) >= 'a' && (r->s[k] | 32) <= 'z') k++;
+    } else if (k < r->n) {
+        k++;
+    }
+    fail_tok(r, k - r->i, what);
 }
 
 static void advance(rd *r) {
@@ -120,9 +131,17 @@ static size_t put_utf8(char *d, unsigned cp) {
     return 4;
 }
 
+/* A failure inside the string that starts at s0 (line0, col0): jansson's
+ * token is the string read so far, up to byte `upto` (exclusive). */
+static void fail_in_string(rd *r, size_t s0, int line0, int col0, size_t upto, const char *what) {
+    r->i = s0, r->line = line0, r->col = col0;
+    fail_tok(r, upto - s0, what);
+}
+
 /* A string at r->s[r->i] == '"': its bytes (NUL-terminated, malloc'd) and length. */
 static char *read_string(rd *r, size_t *len) {
-    size_t start = r->i + 1, end = start;
+    size_t start = r->i + 1, end = start, s0 = r->i;
+    int line0 = r->line, col0 = r->col;
     while (end < r->n && r->s[end] != '"') end += r->s[end] == '\\' ? 2 : 1;
     if (end >= r->n) { fail_near(r, "premature end of input"); return NULL; }
     char *out = malloc(end - start + 1); /* decoding never grows a string */
@@ -131,7 +150,13 @@ static char *read_string(rd *r, size_t *len) {
     advance(r); /* the quote */
     while (r->s[r->i] != '"') {
         unsigned char c = (unsigned char)r->s[r->i];
-        if (c < 0x20) { fail_near(r, "control character in a string"); free(out); return NULL; }
+        if (c < 0x20) {
+            char m[40];
+            snprintf(m, sizeof m, "control character 0x%x", c);
+            fail_in_string(r, s0, line0, col0, r->i, m);
+            free(out);
+            return NULL;
+        }
         if (c == '\\') {
             if (r->i + 1 >= r->n) { fail_near(r, "premature end of input"); free(out); return NULL; }
             char e = r->s[r->i + 1];
@@ -142,25 +167,39 @@ static char *read_string(rd *r, size_t *len) {
                 advance(r), advance(r);
                 continue;
             }
-            if (e != 'u' || r->i + 6 > r->n) { fail_near(r, "invalid escape"); free(out); return NULL; }
-            unsigned cp, lo;
-            if (hex4(r->s + r->i + 2, &cp)) { fail_near(r, "invalid escape"); free(out); return NULL; }
+            unsigned cp = 0, lo;
+            if (e != 'u' || r->i + 6 > r->n || hex4(r->s + r->i + 2, &cp)) {
+                size_t bad = r->i + 2; /* jansson's token ends with the first character that does not fit */
+                if (e == 'u')
+                    while (bad < r->n && bad < r->i + 6 && strchr("0123456789abcdefABCDEF", r->s[bad])) bad++;
+                fail_in_string(r, s0, line0, col0, bad + (e == 'u' && bad < r->n), "invalid escape");
+                free(out);
+                return NULL;
+            }
             size_t used = 6;
             if (cp >= 0xD800 && cp <= 0xDBFF) {
                 if (r->i + 12 > r->n || r->s[r->i + 6] != '\\' || r->s[r->i + 7] != 'u' || hex4(r->s + r->i + 8, &lo) ||
                     lo < 0xDC00 || lo > 0xDFFF) {
-                    fail_near(r, "invalid Unicode '\\u' escape (a lone high surrogate)");
+                    char m[40];
+                    snprintf(m, sizeof m, "invalid Unicode '\\u%04X'", cp);
+                    fail_in_string(r, s0, line0, col0, end + 1, m);
                     free(out);
                     return NULL;
                 }
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                 used = 12;
             } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                fail_near(r, "invalid Unicode '\\u' escape (a lone low surrogate)");
+                char m[40];
+                snprintf(m, sizeof m, "invalid Unicode '\\u%04X'", cp);
+                fail_in_string(r, s0, line0, col0, end + 1, m);
                 free(out);
                 return NULL;
             }
-            if (cp == 0) { fail_near(r, "\\u0000 is not allowed"); free(out); return NULL; }
+            if (cp == 0) {
+                fail_in_string(r, s0, line0, col0, end + 1, "\\u0000 is not allowed without JSON_ALLOW_NUL");
+                free(out);
+                return NULL;
+            }
             o += put_utf8(out + o, cp);
             for (size_t k = 0; k < used; k++) advance(r);
             continue;
@@ -174,7 +213,13 @@ static char *read_string(rd *r, size_t *len) {
             ok = !(n == 2 && cp < 0x80) && !(n == 3 && cp < 0x800) && !(n == 4 && cp < 0x10000) && cp <= 0x10FFFF &&
                  !(cp >= 0xD800 && cp <= 0xDFFF);
         }
-        if (!ok) { fail_near(r, "invalid UTF-8 in a string"); free(out); return NULL; }
+        if (!ok) {
+            char m[40];
+            snprintf(m, sizeof m, "unable to decode byte 0x%x", c);
+            fail_in_string(r, s0, line0, col0, r->i, m);
+            free(out);
+            return NULL;
+        }
         for (int k = 0; k < n; k++) out[o++] = r->s[r->i], advance(r);
     }
     advance(r); /* the closing quote */
@@ -226,7 +271,7 @@ static json_t *read_container(rd *r, int depth, int object) {
             for (size_t k = 0; k < v->count && !dup; k++) dup = !strcmp(v->keys[k], key);
             if (dup) {
                 r->line = kline, r->col = kcol, r->i = kat;
-                fail(r, "duplicate object key near '\"%s\"'", key);
+                fail_near(r, "duplicate object key");
                 free(key);
                 break;
             }
@@ -251,7 +296,10 @@ static json_t *read_number(rd *r) {
     size_t k = r->i;
     int real = 0;
     if (k < r->n && r->s[k] == '-') k++;
-    if (k < r->n && r->s[k] == '0') k++;
+    if (k < r->n && r->s[k] == '0') {
+        k++;
+        if (k < r->n && r->s[k] >= '0' && r->s[k] <= '9') { fail_tok(r, k - r->i, "invalid token"); return NULL; } /* a leading zero */
+    }
     else if (k < r->n && r->s[k] >= '1' && r->s[k] <= '9') while (k < r->n && r->s[k] >= '0' && r->s[k] <= '9') k++;
     else { fail_near(r, "invalid token"); return NULL; }
     if (k < r->n && r->s[k] == '.') {
@@ -275,11 +323,16 @@ static json_t *read_number(rd *r) {
     errno = 0;
     if (real) {
         v->real = strtod(buf, NULL);
-        if (!isfinite(v->real)) { fail(r, "real number overflow near '%s'", buf); json_decref(v); return NULL; }
+        if (!isfinite(v->real)) { fail_tok(r, len, "real number overflow"); json_decref(v); return NULL; }
     } else {
         v->integer = strtoll(buf, NULL, 10);
         if (errno == ERANGE) {
-            fail(r, "%s near '%s'", buf[0] == '-' ? "too big negative integer" : "too big integer", buf);
+            if (buf[0] == '-') { /* jansson names no token for this one */
+                r->col += (int)len - 1;
+                fail(r, "too big negative integer");
+            } else {
+                fail_tok(r, len, "too big integer");
+            }
             json_decref(v);
             return NULL;
         }
@@ -300,16 +353,18 @@ static json_t *read_value(rd *r, int depth) {
     }
     static const struct { const char *word; json_type type; } words[] = {
         {"true", JSON_TRUE}, {"false", JSON_FALSE}, {"null", JSON_NULL}};
+    size_t w = 0; /* the run of letters: one word, as jansson lexes it */
+    while (r->i + w < r->n && (r->s[r->i + w] | 32) >= 'a' && (r->s[r->i + w] | 32) <= 'z') w++;
     for (int k = 0; k < 3; k++) {
         size_t n = strlen(words[k].word);
-        if (r->n - r->i >= n && !memcmp(r->s + r->i, words[k].word, n)) {
+        if (w == n && !memcmp(r->s + r->i, words[k].word, n)) {
             json_t *v = new_value(r, words[k].type);
             for (size_t a = 0; v && a < n; a++) advance(r);
             return v;
         }
     }
     if (c == '-' || (c >= '0' && c <= '9')) return read_number(r);
-    fail_near(r, "invalid token");
+    fail_near(r, c == '}' || c == ']' || c == ',' || c == ':' ? "unexpected token" : "invalid token");
     return NULL;
 }
 

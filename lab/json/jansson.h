@@ -11,6 +11,20 @@
 
 #include <stddef.h>
 
+/* Its own symbol names, so a native build of the lab C files (the test_lab_native test)
+ * that also links Debian's jansson (through libstance_io) keeps both apart. */
+#define json_loadb lab_json_loadb
+#define json_load_file lab_json_load_file
+#define json_decref lab_json_decref
+#define json_object_get lab_json_object_get
+#define json_object_size lab_json_object_size
+#define json_array_size lab_json_array_size
+#define json_array_get lab_json_array_get
+#define json_string_value lab_json_string_value
+#define json_string_length lab_json_string_length
+#define json_integer_value lab_json_integer_value
+#define json_number_value lab_json_number_value
+
 typedef enum { JSON_OBJECT, JSON_ARRAY, JSON_STRING, JSON_INTEGER, JSON_REAL, JSON_TRUE, JSON_FALSE, JSON_NULL } json_type;
 
 typedef struct json_t json_t;

@@ -159,6 +159,11 @@ async function main() {
       await noEditorError(page, 'transitions');
       const t = (await model(page)).machines[0].transitions.map((x) => `${x.from}>${x.to}`);
       check(t.join(' ') === 'Idle>Jump Idle>Move Move>Jump Move>Idle Jump>Idle', 'order: ' + t.join(' '));
+      // the same hysteresis on Idle -> Move and Move -> Idle
+      await type(page, `${transSel(1)} input[data-kind="hysteresis"]`, '0.05');
+      await type(page, `${transSel(3)} input[data-kind="hysteresis"]`, '0.05');
+      const ts = (await model(page)).machines[0].transitions;
+      check(ts[1].when[0].hysteresis === 0.05 && ts[3].when[0].hysteresis === 0.05, 'hysteresis: ' + JSON.stringify([ts[1], ts[3]]));
       const last = (await model(page)).machines[0].transitions[4];
       check(last.exit === 'end' && last.blend_time === 0.3 && last.mode === 'inertialize' && last.easing === 'linear', 'Jump>Idle: ' + JSON.stringify(last));
       // the character: velocity through its slider's control, then the trigger's button
@@ -215,7 +220,10 @@ async function main() {
       const row = '#editor .ed-item[data-layer="wave"]';
       await pick(page, `${row} select[data-kind="space"]`, 'local');
       await type(page, `${row} input[data-kind="weight"]`, '1');
+      await type(page, `${row} input[data-kind="priority"]`, '1');
       await noEditorError(page, 'layer');
+      const ly = (await model(page)).layers[1];
+      check(ly.name === 'wave' && ly.space === 'local' && ly.weight === 1 && ly.priority === 1, 'layer: ' + JSON.stringify(ly));
       check(await page.evaluate(() => window.stanceLab.machine() !== null), 'no machine drawn');
     }],
     ['saved JSON: valid against docs/graph.schema.json, accepted by stance graph-check, run by stance scenario --graph', async () => {
