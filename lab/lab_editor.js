@@ -570,6 +570,8 @@
     const style = el('style', { textContent: `
       #editor { border-top: 1px solid #d0d7de; margin-top: 8px; padding-top: 4px; }
       #editor h3 { font-size: 13px; margin: 8px 0 2px; }
+      #editor > summary { font-weight: 600; font-size: 14px; margin: 6px 0 4px; cursor: pointer; }
+      #editor:not([open]) > :not(summary) { display: none; }
       #editor .ed-row { display: flex; align-items: center; gap: 4px; margin: 2px 0; flex-wrap: wrap; font-size: 12px; }
       #editor input[type=text] { font: 12px system-ui, sans-serif; width: 78px; padding: 1px 3px; }
       #editor input.ed-num { width: 46px; }
@@ -589,8 +591,9 @@
     const file = el('input', { type: 'file', id: 'ed-file', accept: '.json,application/json', className: 'hidden' });
     file.addEventListener('change', () => { if (file.files[0]) openFile(file.files[0]); file.value = ''; });
     const ta = el('textarea', { id: 'ed-json', spellcheck: false, title: 'the graph JSON that runs; edit and press "Run the text"' });
-    box = el('div', { id: 'editor' },
-      el('h2', { textContent: 'Graph editor' }),
+    // closed until the user opens it: the panel keeps to 1280x720 without scrolling for those who only drive
+    box = el('details', { id: 'editor' },
+      el('summary', { className: 'ed-title', textContent: 'Graph editor', title: 'build and change this character\'s graph' }),
       el('div', { className: 'ed-row' },
         btn('Edit this graph', 'open the graph the character runs', openRunning, { id: 'ed-open' }),
         btn('New', 'a new graph on this character', openNew, { id: 'ed-new' }),
@@ -622,7 +625,7 @@
       const at = $('as-error');
       make(at.parentNode);
       document.addEventListener('keydown', (e) => {
-        if (!box || box.offsetParent === null || !model) return; // the editor is not shown
+        if (!box || !box.open || box.offsetParent === null || !model) return; // the editor is not shown
         const t = e.target && e.target.tagName;
         if (t === 'INPUT' || t === 'TEXTAREA') return; // their own undo
         const z = (e.ctrlKey || e.metaKey) && (e.key === 'z' || e.key === 'Z');

@@ -84,6 +84,7 @@ async function main() {
       await page.waitForFunction(() => document.querySelector('#as-file').textContent === 'editor-robot.stance', null, { timeout: HANG_MS });
       check(await text(page, '#as-error') === '', 'load: ' + await text(page, '#as-error'));
       await page.evaluate(() => window.stanceLab.pause(true));
+      await page.click('#editor > summary'); // the editor opens
       await page.click('#ed-new');
       const e = await edError(page);
       check(/^graph\.json:\d+:\d+: /.test(e), 'no positioned error for a machine without states: ' + e);
@@ -209,7 +210,7 @@ async function main() {
       console.log(`       painted ${joints.length} joints (Abdomen and below)`);
       await shot('mask');
       // undo (Ctrl+Z) takes the mask away, redo (Ctrl+Y) brings it back
-      await page.locator('#editor h2').click();
+      await page.locator('#ed-body h3').first().click();
       await page.keyboard.press('Control+z');
       check(!(await model(page)).layers[1].mask, 'undo left the mask');
       await page.keyboard.press('Control+y');
@@ -301,7 +302,7 @@ sys.exit(1 if errs else 0)`, path.join(root, 'docs', 'graph.schema.json'), saved
       console.log('       ' + e);
       check(await page.locator('#ed-json').getAttribute('data-error-line') === e.split(':')[1], 'the text does not mark the line');
       await shot('error');
-      await page.locator('#editor h2').click();
+      await page.locator('#ed-body h3').first().click();
       await page.keyboard.press('Control+z');
       check(await edError(page) === '', 'undo did not clear the error: ' + await edError(page));
     }],
