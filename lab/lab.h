@@ -57,6 +57,12 @@ float lab_rest_height(const stance_skeleton *sk, signed char *side);
 /* After an update: root motion and the feet's tracking window. */
 void lab_track_frame(lab_view *v);
 const stance_builtin *lab_builtin(void);
+/* lab_asset.c: the loaded file's asset (NULL before one); view 2 now runs a
+ * graph the editor built (lab_editor.c) */
+const stance_asset *lab_asset_loaded(void);
+void lab_asset_view_edited(lab_view *v);
+/* lab_editor.c: forgets the editor's graph (before the asset it borrows goes) */
+void lab_editor_release(void);
 int lab_fail(const char *fmt, ...);
 
 /* Every per-frame update of the lab goes through this, but view 0's: its

@@ -572,7 +572,8 @@
     delete graphs[2];
     if (uploaded === 2) uploaded = null;
     $('as-graph').classList.toggle('hidden', kind === 0);
-    $('as-kind').textContent = kind === 1 ? 'the file\'s compiled graph' : kind === 2 ? 'the lesson\'s, on clips matched by name' : 'none (map idle and walk or run below)';
+    $('as-kind').textContent = kind === 1 ? 'the file\'s compiled graph' : kind === 2 ? 'the lesson\'s, on clips matched by name' :
+      kind === 3 ? 'edited in the page' : 'none (map idle and walk or run below)';
     if (kind === 0) { asView = 3; ctrls = null; $('as-params').textContent = ''; }
     else {
       loadSkeleton(2);
@@ -604,7 +605,7 @@
     // the mapping panel (files without their own graph)
     const map = $('as-map');
     map.textContent = '';
-    $('as-map-box').classList.toggle('hidden', kind === 1);
+    $('as-map-box').classList.toggle('hidden', kind === 1 || kind === 3);
     for (let role = 0; role < L._lab_asset_role_count(); role++) {
       const row = document.createElement('div'); row.className = 'row';
       const lab = document.createElement('label'); lab.textContent = str(L._lab_asset_role_name(role));
@@ -649,6 +650,7 @@
       (skel[3].height > 10 ? ' (centimetres? import with --scale 0.01, here import scale 0.01)' : '');
     $('as-clips').textContent = n > shown ? n + ' (first ' + shown + ' shown)' : String(n);
     assetGraphUi();
+    if (window.StanceEditor) StanceEditor.loaded();
   }
 
   // files chosen or dropped together: a .stance, or a glTF imported in the page (lab_import.js)
@@ -770,6 +772,7 @@
     loadSkeleton(VIEW.sm);
     loadSkeleton(VIEW.ly);
     bind();
+    if (window.StanceEditor) StanceEditor.init({ L, str, refresh: assetGraphUi, skel: (v) => skel[v], pose: readPose, fileName: () => $('as-file').textContent });
     applySwitch();
     StanceTime.start({ L, activeView, view: () => view, stepOnce, setPaused, paused: () => paused, gfx: () => gfx,
       skel: (v) => skel[v], readPose, cErr });

@@ -227,6 +227,7 @@ LAB_API int lab_asset_load(void) {
     stance_graph_desc gd = {.skeleton = a.skeleton, .param_count = 1, .params = params, .machine_count = 1, .machines = &md};
     stance_graph *g = NULL;
     if (stance_graph_create(&gd, NULL, &g, &err)) { stance_asset_destroy(&a); return lab_fail("asset graph: %s", err.message); }
+    lab_editor_release();
     lab_view_close(lab_view_slot(2));
     lab_view_close(lab_view_slot(3));
     stance_asset_destroy(&as.asset);
@@ -242,7 +243,14 @@ LAB_API int lab_asset_load(void) {
     if (asset_graph_open()) lab_fail("%s", ""); /* no graph: the clips only */
     return a.clip_count;
 }
-/* 0: no graph (clips only), 1: the file's compiled graph, 2: the lesson's graph built from clips by name. */
+/* For the editor (lab_editor.c): the asset, and view 2 running the graph it built. */
+const stance_asset *lab_asset_loaded(void) { return lab_view_slot(3)->inst ? &as.asset : NULL; }
+void lab_asset_view_edited(lab_view *v) {
+    as.graph_kind = 3;
+    view_asset_setup(v, 1);
+}
+/* 0: no graph (clips only), 1: the file's compiled graph, 2: the lesson's graph built from clips by name, 3: the
+ * editor's (lab_editor.c). */
 LAB_API int lab_asset_graph_kind(void) { return lab_view_slot(2)->inst ? as.graph_kind : 0; }
 LAB_API int lab_asset_role_count(void) { return ROLE_COUNT; }
 LAB_API const char *lab_asset_role_name(int role) { return role >= 0 && role < ROLE_COUNT ? role_names[role] : ""; }

@@ -21,7 +21,9 @@ static void usage(FILE *f) {
                "Without --graph it uses the built-in character and its lesson graph.\n"
                "--script FILE: your own parameter changes over time in place of the lesson's (which drives\n"
                "'speed' and 'jump'), for any graph: {\"duration\": S, \"changes\": [{\"t\": S, \"set\":\n"
-               "{\"param\": value, ...}}, {\"t\": S, \"trigger\": \"name\"}]} (docs/graph-format.md, Scripts).\n");
+               "{\"param\": value, ...}}, {\"t\": S, \"trigger\": \"name\"}]} (docs/graph-format.md, Scripts).\n"
+               "--poses OUT.json (one --mode): every frame's model-space joint positions, {\"joints\": N,\n"
+               "\"frames\": [[x0, y0, z0, x1, ...], ...]} (the lab's graph editor compares its own with them).\n");
 }
 
 static const char *state_color(const char *name) {
@@ -133,9 +135,39 @@ static void write_svg(FILE *f, const stance_graph *g, const char *graph_name, in
     fprintf(f, "</svg>\n");
 }
 
+/* --poses: the measured instance's model-space joint positions after each frame of the script. */
+static stance_status write_poses(const char *path, const stance_graph *g, const stance_scenario_desc *sd, stance_error *err) {
+    stance_scenario *run = NULL;
+    stance_status s = stance_scenario_create(g, sd, NULL, &run, err);
+    if (s) return s;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        stance_scenario_destroy(run);
+        snprintf(err->message, sizeof err->message, "%s: cannot create", path);
+        return err->status = STANCE_ERR_IO;
+    }
+    const int joints = stance_graph_skeleton(g)->joint_count, frames = stance_scenario_frame_count(run);
+    fprintf(f, "{\"joints\":%d,\"frames\":[", joints);
+    for (int fr = 0; !s && fr < frames; fr++) {
+        if ((s = stance_scenario_step(run, NULL, err))) break;
+        const stance_pose *p = stance_instance_model_pose(stance_scenario_instance(run));
+        fprintf(f, "%s\n[", fr ? "," : "");
+        for (int j = 0; j < joints; j++)
+            fprintf(f, "%s%.9g,%.9g,%.9g", j ? "," : "", (double)p->tx[j], (double)p->ty[j], (double)p->tz[j]);
+        fprintf(f, "]");
+    }
+    fprintf(f, "]}\n");
+    stance_scenario_destroy(run);
+    if (fclose(f) && !s) {
+        snprintf(err->message, sizeof err->message, "%s: write failed", path);
+        s = err->status = STANCE_ERR_IO;
+    }
+    return s;
+}
+
 int cmd_scenario(int argc, char **argv) {
     tool_opts o = {0};
-    const char *mode_name = "all", *script_path = NULL;
+    const char *mode_name = "all", *script_path = NULL, *poses_path = NULL;
     float blend = 0.25f;
     int easing = STANCE_EASE_SMOOTHSTEP;
     for (int i = 1; i < argc; i++) {
@@ -144,6 +176,7 @@ int cmd_scenario(int argc, char **argv) {
         int more = i + 1 < argc;
         if (!strcmp(a, "--mode") && more) mode_name = argv[++i];
         else if (!strcmp(a, "--script") && more) script_path = argv[++i];
+        else if (!strcmp(a, "--poses") && more) poses_path = argv[++i];
         else if (!strcmp(a, "--blend-time") && more) {
             char *end;
             blend = strtof(argv[++i], &end);
@@ -165,6 +198,7 @@ int cmd_scenario(int argc, char **argv) {
         if (m < 0) { fprintf(stderr, "stance scenario: unknown mode '%s' (cut, frozen, crossfade, inertialize-simple, inertialize, deadblend, all)\n", mode_name); return 2; }
         modes[count++] = (stance_switch_mode)m;
     }
+    if (poses_path && count != 1) { fprintf(stderr, "stance scenario: --poses needs one --mode\n"); return 2; }
     const char *svg = o.svg;
     const int json = o.json;
     tool_graph tg;
@@ -187,6 +221,15 @@ int cmd_scenario(int argc, char **argv) {
                                          .script = script_path ? &script : NULL};
         if (stance_scenario_run_desc(tg.graph, &sd, &res[m], frames + (size_t)m * (size_t)nframes, nframes, NULL, &err)) {
             fprintf(stderr, "stance: %s: %s\n", tg.name, err.message);
+            rc = 1;
+            goto done;
+        }
+    }
+    if (poses_path) {
+        const stance_scenario_desc sd = {.mode = modes[0], .blend_time = blend, .easing = (stance_easing)easing,
+                                         .script = script_path ? &script : NULL};
+        if (write_poses(poses_path, tg.graph, &sd, &err)) {
+            fprintf(stderr, "stance: %s\n", err.message);
             rc = 1;
             goto done;
         }
