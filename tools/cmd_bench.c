@@ -131,9 +131,140 @@ static int bench_crowd(const char *path, const char *asset, int N, int T, int ch
     return 0;
 }
 
+/* The CPU's name (/proc/cpuinfo "model name") and the 1-minute load. */
+static void cpu_and_load(char *cpu, size_t cap, double *load) {
+    snprintf(cpu, cap, "unknown");
+    *load = -1.0;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10)) continue;
+        const char *v = strchr(line, ':');
+        if (!v) continue;
+        v++;
+        while (*v == ' ') v++;
+        snprintf(cpu, cap, "%s", v);
+        cpu[strcspn(cpu, "\n")] = 0;
+        break;
+    }
+    if (f) fclose(f);
+    f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf", load) != 1) *load = -1.0;
+    if (f) fclose(f);
+}
+
+#define LOD_WARM 20    /* full-rate frames before the costs are measured */
+#define LOD_MEASURE 10 /* frames measured for each cost */
+
+/* The crowd with animation LOD (docs/lod.md): the costs of an update and
+ * of a skipped frame measured on this crowd, characters on a disc in front
+ * of a camera with stance_lod_significance, the plan of stance_lod_allocate
+ * for the budget (budget_ms of wall time on T threads: T x budget of work),
+ * then F frames timed, the skipped frames' pose error measured against
+ * full-rate twins of every (N / 1000)-th character. */
+static int bench_lod(const char *path, const char *asset, int N, int T, int F, double budget_ms, int max_rate, int summed, int json) {
+    tool_graph tg;
+    stance_error err = {0};
+    if (tool_graph_open(&tg, path, asset, &err)) { fprintf(stderr, "stance bench: %s\n", err.message); return 1; }
+    crowd *c = NULL;
+    const int every = N >= 2000 ? N / 1000 : 1;
+    double *ms = malloc(sizeof(double) * (size_t)(F > LOD_MEASURE ? F : LOD_MEASURE));
+    void *scratch = malloc(stance_lod_scratch_bytes(N));
+    int rc = 1;
+    char cpu[256];
+    double load0, load1;
+    cpu_and_load(cpu, sizeof cpu, &load0);
+    if (!ms || !scratch) goto done;
+    if (crowd_create(tg.graph, N, T, 0, &c, &err) || crowd_lod_enable(c, every, &err)) {
+        fprintf(stderr, "stance bench: %s\n", err.message);
+        goto done;
+    }
+    for (int k = 0; k < LOD_WARM; k++) crowd_frame_warm(c), crowd_lod_twins(c);
+    for (int k = 0; k < LOD_MEASURE; k++) ms[k] = crowd_frame_warm(c), crowd_lod_twins(c);
+    const double update_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
+    crowd_lod_mode(c, CROWD_LOD_SKIP, summed);
+    for (int k = 0; k < LOD_MEASURE; k++) ms[k] = crowd_frame_warm(c), crowd_lod_twins(c);
+    const double skip_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
+    /* the characters on a disc of radius 100 m (golden-angle spiral), a
+     * camera 10 m behind its edge looking across it */
+    stance_lod_item *items = crowd_lod_items(c);
+    stance_lod_view view = {{0.0f, 1.7f, -110.0f}, {0.0f, 0.0f, 1.0f}, 0.0f, 0.0f};
+    for (int i = 0; i < N; i++) {
+        const double r = 100.0 * sqrt((i + 0.5) / N), a = 2.39996322972865332 * i;
+        const float pos[3] = {(float)(r * cos(a)), 0.9f, (float)(r * sin(a))};
+        if (stance_lod_significance(&view, pos, 1.0f, &items[i].significance, &err)) goto fail;
+        items[i].update_us = (float)update_us, items[i].skip_us = (float)skip_us;
+    }
+    stance_lod_desc desc = {(float)(budget_ms * 1e3 * T), max_rate, 0};
+    stance_lod_result plan;
+    const double a0 = bench_now_ns();
+    if (stance_lod_allocate(&desc, items, N, scratch, stance_lod_scratch_bytes(N), &plan, &err)) goto fail;
+    const double alloc_ms = (bench_now_ns() - a0) * 1e-6;
+    crowd_lod_mode(c, CROWD_LOD_PLAN, summed);
+    for (int k = 0; k < 2 * (max_rate ? max_rate : 8); k++) crowd_frame_warm(c), crowd_lod_twins(c);
+    crowd_lod_measure(c, 1);
+    const long u0 = crowd_lod_updates(c);
+    for (int k = 0; k < F; k++) ms[k] = 1e3 * crowd_frame_timed(c), crowd_lod_twins(c);
+    const double per_frame_updates = (double)(crowd_lod_updates(c) - u0) / F;
+    crowd_lod_error e;
+    crowd_lod_errors(c, &e);
+    qsort(ms, (size_t)F, sizeof(double), bench_cmp_double);
+    const double med = F % 2 ? ms[F / 2] : 0.5 * (ms[F / 2 - 1] + ms[F / 2]);
+    int i95 = (int)ceil(0.95 * F) - 1;
+    const double p95 = ms[i95 < 0 ? 0 : i95 >= F ? F - 1 : i95];
+    cpu_and_load(cpu, sizeof cpu, &load1);
+    if (json) {
+        printf("{\"graph\":\"%s\",\"characters\":%d,\"threads\":%d,\"frames\":%d,\"cpu\":", tg.name, N, T, F);
+        tool_put_json_string(stdout, cpu);
+        printf(",\"load_start\":%.2f,\"load_end\":%.2f,\"budget_ms\":%.3f,\"max_rate\":%d,\"step\":\"%s\",\"update_us\":%.4f,\"skip_us\":%.4f,"
+               "\"full_rate_ms\":%.3f,\"planned_ms\":%.3f,\"fits\":%s,\"allocate_ms\":%.3f,\"share\":{",
+               load0, load1, budget_ms, desc.max_rate ? desc.max_rate : 8, summed ? "summed" : "exact", update_us, skip_us, plan.full_us * 1e-3 / T,
+               plan.frame_us * 1e-3 / T, plan.fits ? "true" : "false", alloc_ms);
+        for (int l = 0, first = 1; l < STANCE_LOD_LEVELS; l++) {
+            if (!plan.at_rate[l]) continue;
+            printf("%s\"%d\":%.4f", first ? "" : ",", 1 << l, (double)plan.at_rate[l] / N);
+            first = 0;
+        }
+        printf("},\"frame_ms_median\":%.3f,\"frame_ms_p95\":%.3f,\"updates_per_frame\":%.1f,\"twins\":%d,"
+               "\"joint_samples\":%ld,\"error_cm_worst\":%.4f,\"error_cm_mean\":%.4f,\"late_cm_worst\":%.4f,"
+               "\"late_cm_mean\":%.4f,\"updated_cm_worst\":%.6f}\n",
+               med, p95, per_frame_updates, e.twins, e.joint_samples, 100 * e.worst, 100 * e.mean, 100 * e.late_worst,
+               100 * e.late_mean, 100 * e.updated_worst);
+    } else {
+        printf("stance bench: %s, %d characters, %d thread(s), LOD budget %.3f ms, max rate %d, %s steps, %d frames\n", tg.name, N,
+               T, budget_ms, desc.max_rate ? desc.max_rate : 8, summed ? "summed" : "exact", F);
+        printf("  cpu               %s, load %.2f at the start, %.2f at the end\n", cpu, load0, load1);
+        printf("  cost measured     %.3f us per update, %.3f us per skipped frame (per core)\n", update_us, skip_us);
+        printf("  plan              %.3f ms per frame (%s; all at rate 1: %.3f ms), allocated in %.3f ms\n",
+               plan.frame_us * 1e-3 / T, plan.fits ? "fits" : "over the budget even at the max rate", plan.full_us * 1e-3 / T,
+               alloc_ms);
+        for (int l = 0; l < STANCE_LOD_LEVELS; l++)
+            if (plan.at_rate[l])
+                printf("  rate %-2d           %6.2f %% of the characters (%d)\n", 1 << l, 100.0 * plan.at_rate[l] / N, plan.at_rate[l]);
+        printf("  frame median      %9.3f ms   (p95 %.3f ms)\n", med, p95);
+        printf("  updates per frame %9.1f\n", per_frame_updates);
+        printf("  skipped frames    error against full-rate twins of %d characters (%ld joint samples)\n", e.twins, e.joint_samples);
+        printf("    shown (extrapolated)      worst %.3f cm, mean %.4f cm\n", 100 * e.worst, 100 * e.mean);
+        printf("    interpolated, 1 interval late  worst %.3f cm, mean %.4f cm\n", 100 * e.late_worst, 100 * e.late_mean);
+        printf("  updated frames    worst %.6f cm against the twins (0: the controller stepped exactly)\n", 100 * e.updated_worst);
+    }
+    rc = 0;
+    goto done;
+fail:
+    fprintf(stderr, "stance bench: %s\n", err.message);
+done:
+    free(ms);
+    free(scratch);
+    crowd_destroy(c);
+    tool_graph_close(&tg);
+    return rc;
+}
+
 int cmd_bench(int argc, char **argv) {
     int J = 64, N = 1000, F = 100, json = 0, T = 1, frames_given = 0, chunk = 0;
     const char *graph = NULL, *asset = NULL, *clips = NULL, *load = NULL;
+    double budget_ms = 0.0;
+    int max_rate = 0, summed = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) json = 1;
@@ -141,6 +272,23 @@ int cmd_bench(int argc, char **argv) {
         else if (!strcmp(a, "--clips") && i + 1 < argc) clips = argv[++i];
         else if (!strcmp(a, "--load") && i + 1 < argc) load = argv[++i];
         else if (!strcmp(a, "--asset") && i + 1 < argc) asset = argv[++i];
+        else if (!strcmp(a, "--budget-ms") && i + 1 < argc) {
+            char *end;
+            budget_ms = strtod(argv[++i], &end);
+            if (*end || !(budget_ms > 0.0 && budget_ms <= 1000.0)) { fprintf(stderr, "stance bench: --budget-ms must be a number in (0, 1000]\n"); return 2; }
+        }
+        else if (!strcmp(a, "--lod-step") && i + 1 < argc) {
+            const char *v = argv[++i];
+            if (!strcmp(v, "exact")) summed = 0;
+            else if (!strcmp(v, "summed")) summed = 1;
+            else { fprintf(stderr, "stance bench: --lod-step must be exact or summed\n"); return 2; }
+        }
+        else if (!strcmp(a, "--max-rate") && i + 1 < argc) {
+            if (!parse_int(argv[++i], 1, STANCE_LOD_MAX_RATE, &max_rate) || (max_rate & (max_rate - 1))) {
+                fprintf(stderr, "stance bench: --max-rate must be a power of two in 1..%d\n", STANCE_LOD_MAX_RATE);
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--threads") && i + 1 < argc) {
             if (!parse_int(argv[++i], 1, 64, &T)) { fprintf(stderr, "stance bench: --threads must be 1..64\n"); return 2; }
         }
@@ -165,13 +313,23 @@ int cmd_bench(int argc, char **argv) {
                    "With --graph: the crowd workload: N instances of the graph (speed patterns, staggered jumps,\n"
                    "breathe 0.5, lean 0.3, wave 1.0 on every third), %d warm-up frames then FRAMES frames at 60 Hz\n"
                    "split over T threads (a workspace each) in equal slices, or with --chunk C in chunks of C\n"
-                   "characters each thread takes from a shared counter; prints the median and p95 frame time.\n",
+                   "characters each thread takes from a shared counter; prints the median and p95 frame time.\n"
+                   "       stance bench --graph FILE --characters N --budget-ms B [--threads T] [--max-rate 8]\n"
+                   "                    [--lod-step exact|summed] [--frames 600] [--json]\n"
+                   "With --budget-ms: animation LOD (docs/lod.md): the costs of an update and of a skipped frame measured,\n"
+                   "rates planned by stance_lod_allocate for B ms of wall time on T threads, the frames timed, and the\n"
+                   "skipped frames' pose error against full-rate twins of 1 in N/1000 characters. --lod-step exact (default):\n"
+                   "a skipped frame advances the controller (stance_instance_advance); summed: it does nothing and the\n"
+                   "next update steps by the frames' summed dt.\n",
                    WARMUP, REPS, CROWD_WARMUP);
             return 0;
         } else { fprintf(stderr, "stance bench: unknown option '%s' (see --help)\n", a); return 2; }
     }
     if (clips) return bench_clips(clips, json);
     if (load) return bench_load(load, json);
+    if ((budget_ms > 0.0 || max_rate) && (!graph || chunk)) { fprintf(stderr, "stance bench: --budget-ms and --max-rate need --graph (and no --chunk)\n"); return 2; }
+    if ((max_rate || summed) && budget_ms <= 0.0) { fprintf(stderr, "stance bench: --max-rate and --lod-step need --budget-ms\n"); return 2; }
+    if (graph && budget_ms > 0.0) return bench_lod(graph, asset, N, T, frames_given ? F : 600, budget_ms, max_rate, summed, json);
     if (graph) return bench_crowd(graph, asset, N, T, chunk, frames_given ? F : 600, json);
     if (asset || T != 1 || chunk) { fprintf(stderr, "stance bench: --asset, --threads and --chunk need --graph\n"); return 2; }
     workload w;
