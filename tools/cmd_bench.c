@@ -162,7 +162,8 @@ static void cpu_and_load(char *cpu, size_t cap, double *load) {
  * for the budget (budget_ms of wall time on T threads: T x budget of work),
  * then F frames timed, the skipped frames' pose error measured against
  * full-rate twins of every (N / 1000)-th character. */
-static int bench_lod(const char *path, const char *asset, int N, int T, int F, double budget_ms, int max_rate, int summed, int json) {
+static int bench_lod(const char *path, const char *asset, int N, int T, int F, double budget_ms, int max_rate, int summed,
+                     const double costs[2], int json) {
     tool_graph tg;
     stance_error err = {0};
     if (tool_graph_open(&tg, path, asset, &err)) { fprintf(stderr, "stance bench: %s\n", err.message); return 1; }
@@ -181,10 +182,12 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
     }
     for (int k = 0; k < LOD_WARM; k++) crowd_frame_warm(c), crowd_lod_twins(c);
     for (int k = 0; k < LOD_MEASURE; k++) ms[k] = crowd_frame_warm(c), crowd_lod_twins(c);
-    const double update_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
+    double update_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
     crowd_lod_mode(c, CROWD_LOD_SKIP, summed);
     for (int k = 0; k < LOD_MEASURE; k++) ms[k] = crowd_frame_warm(c), crowd_lod_twins(c);
-    const double skip_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
+    double skip_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
+    const int given = costs[0] > 0.0;
+    if (given) update_us = costs[0], skip_us = costs[1]; /* --costs: the plan the same on any machine (callgrind) */
     /* the characters on a disc of radius 100 m (golden-angle spiral), a
      * camera 10 m behind its edge looking across it */
     stance_lod_item *items = crowd_lod_items(c);
@@ -216,9 +219,9 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
     if (json) {
         printf("{\"graph\":\"%s\",\"characters\":%d,\"threads\":%d,\"frames\":%d,\"cpu\":", tg.name, N, T, F);
         tool_put_json_string(stdout, cpu);
-        printf(",\"load_start\":%.2f,\"load_end\":%.2f,\"budget_ms\":%.3f,\"max_rate\":%d,\"step\":\"%s\",\"update_us\":%.4f,\"skip_us\":%.4f,"
+        printf(",\"load_start\":%.2f,\"load_end\":%.2f,\"budget_ms\":%.3f,\"max_rate\":%d,\"step\":\"%s\",\"costs\":\"%s\",\"update_us\":%.4f,\"skip_us\":%.4f,"
                "\"full_rate_ms\":%.3f,\"planned_ms\":%.3f,\"fits\":%s,\"allocate_ms\":%.3f,\"share\":{",
-               load0, load1, budget_ms, desc.max_rate ? desc.max_rate : 8, summed ? "summed" : "exact", update_us, skip_us, plan.full_us * 1e-3 / T,
+               load0, load1, budget_ms, desc.max_rate ? desc.max_rate : 8, summed ? "summed" : "exact", given ? "given" : "measured", update_us, skip_us, plan.full_us * 1e-3 / T,
                plan.frame_us * 1e-3 / T, plan.fits ? "true" : "false", alloc_ms);
         for (int l = 0, first = 1; l < STANCE_LOD_LEVELS; l++) {
             if (!plan.at_rate[l]) continue;
@@ -234,7 +237,8 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
         printf("stance bench: %s, %d characters, %d thread(s), LOD budget %.3f ms, max rate %d, %s steps, %d frames\n", tg.name, N,
                T, budget_ms, desc.max_rate ? desc.max_rate : 8, summed ? "summed" : "exact", F);
         printf("  cpu               %s, load %.2f at the start, %.2f at the end\n", cpu, load0, load1);
-        printf("  cost measured     %.3f us per update, %.3f us per skipped frame (per core)\n", update_us, skip_us);
+        printf("  cost %s    %.3f us per update, %.3f us per skipped frame (per core)\n", given ? "given   " : "measured", update_us,
+               skip_us);
         printf("  plan              %.3f ms per frame (%s; all at rate 1: %.3f ms), allocated in %.3f ms\n",
                plan.frame_us * 1e-3 / T, plan.fits ? "fits" : "over the budget even at the max rate", plan.full_us * 1e-3 / T,
                alloc_ms);
@@ -265,6 +269,7 @@ int cmd_bench(int argc, char **argv) {
     const char *graph = NULL, *asset = NULL, *clips = NULL, *load = NULL;
     double budget_ms = 0.0;
     int max_rate = 0, summed = 0;
+    double costs[2] = {0.0, 0.0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) json = 1;
@@ -276,6 +281,16 @@ int cmd_bench(int argc, char **argv) {
             char *end;
             budget_ms = strtod(argv[++i], &end);
             if (*end || !(budget_ms > 0.0 && budget_ms <= 1000.0)) { fprintf(stderr, "stance bench: --budget-ms must be a number in (0, 1000]\n"); return 2; }
+        }
+        else if (!strcmp(a, "--costs") && i + 1 < argc) {
+            char *end;
+            const char *v = argv[++i];
+            costs[0] = strtod(v, &end);
+            if (*end == ',') costs[1] = strtod(end + 1, &end);
+            if (*end || !(costs[0] > 0.0 && costs[0] < 1e6) || !(costs[1] >= 0.0 && costs[1] < 1e6)) {
+                fprintf(stderr, "stance bench: --costs must be UPDATE_US,SKIP_US (update > 0, skip >= 0)\n");
+                return 2;
+            }
         }
         else if (!strcmp(a, "--lod-step") && i + 1 < argc) {
             const char *v = argv[++i];
@@ -315,12 +330,13 @@ int cmd_bench(int argc, char **argv) {
                    "split over T threads (a workspace each) in equal slices, or with --chunk C in chunks of C\n"
                    "characters each thread takes from a shared counter; prints the median and p95 frame time.\n"
                    "       stance bench --graph FILE --characters N --budget-ms B [--threads T] [--max-rate 8]\n"
-                   "                    [--lod-step exact|summed] [--frames 600] [--json]\n"
+                   "                    [--lod-step exact|summed] [--costs UPDATE_US,SKIP_US] [--frames 600] [--json]\n"
                    "With --budget-ms: animation LOD (docs/lod.md): the costs of an update and of a skipped frame measured,\n"
                    "rates planned by stance_lod_allocate for B ms of wall time on T threads, the frames timed, and the\n"
                    "skipped frames' pose error against full-rate twins of 1 in N/1000 characters. --lod-step exact (default):\n"
                    "a skipped frame advances the controller (stance_instance_advance); summed: it does nothing and the\n"
-                   "next update steps by the frames' summed dt.\n",
+                   "next update steps by the frames' summed dt. --costs: plan with these costs (us per core) instead of the\n"
+                   "measured ones (the same plan on any machine, e.g. under callgrind).\n",
                    WARMUP, REPS, CROWD_WARMUP);
             return 0;
         } else { fprintf(stderr, "stance bench: unknown option '%s' (see --help)\n", a); return 2; }
@@ -328,8 +344,8 @@ int cmd_bench(int argc, char **argv) {
     if (clips) return bench_clips(clips, json);
     if (load) return bench_load(load, json);
     if ((budget_ms > 0.0 || max_rate) && (!graph || chunk)) { fprintf(stderr, "stance bench: --budget-ms and --max-rate need --graph (and no --chunk)\n"); return 2; }
-    if ((max_rate || summed) && budget_ms <= 0.0) { fprintf(stderr, "stance bench: --max-rate and --lod-step need --budget-ms\n"); return 2; }
-    if (graph && budget_ms > 0.0) return bench_lod(graph, asset, N, T, frames_given ? F : 600, budget_ms, max_rate, summed, json);
+    if ((max_rate || summed || costs[0] > 0.0) && budget_ms <= 0.0) { fprintf(stderr, "stance bench: --max-rate, --lod-step and --costs need --budget-ms\n"); return 2; }
+    if (graph && budget_ms > 0.0) return bench_lod(graph, asset, N, T, frames_given ? F : 600, budget_ms, max_rate, summed, costs, json);
     if (graph) return bench_crowd(graph, asset, N, T, chunk, frames_given ? F : 600, json);
     if (asset || T != 1 || chunk) { fprintf(stderr, "stance bench: --asset, --threads and --chunk need --graph\n"); return 2; }
     workload w;

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "crowd.h"
+#include "core/base/platform.h" /* ST_FORCEINLINE, ST_NOINLINE */
 
 #define CROWD_MAX_THREADS 64
 
@@ -90,7 +91,7 @@ static double now_s(void) {
 /* Character i's inputs at frame f: speed along its own slow wave between 0
  * and the run speed (idle about a tenth of the time), a jump every 4 s at
  * a time of its own. */
-static void inputs_of(crowd *c, stance_instance *in, int i, long f) {
+ST_FORCEINLINE void inputs_of(crowd *c, stance_instance *in, int i, long f) {
     if (c->p_speed >= 0) {
         double ph = 0.6180339887 * i * 6.2831853 + (double)f / 60.0 * 6.2831853 / (6.0 + (i % 5));
         double s = (0.5 + 0.5 * sin(ph)) * 1.1 - 0.1;
@@ -98,12 +99,12 @@ static void inputs_of(crowd *c, stance_instance *in, int i, long f) {
     }
     if (c->p_jump >= 0 && (f + 37L * i) % 240 == 0) stance_instance_set_trigger(in, c->p_jump, NULL);
 }
-static void inputs(crowd *c, int i, long f) { inputs_of(c, c->inst[i], i, f); }
+ST_FORCEINLINE void inputs(crowd *c, int i, long f) { inputs_of(c, c->inst[i], i, f); }
 
 /* The LOD frame of characters [first, first + count): each updates on its
  * due frames (its model pose before the update kept as `older`) and
  * otherwise advances and shows the pose extrapolated from its last two. */
-static void run_range_lod(worker *w, int first, int count) {
+static ST_NOINLINE void run_range_lod(worker *w, int first, int count) {
     crowd *c = w->c;
     const long f = c->frame;
     const float dt = 1.0f / 60.0f;

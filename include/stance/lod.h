@@ -74,7 +74,7 @@ typedef struct stance_lod_view {
 } stance_lod_view;
 
 /* The scratch stance_lod_allocate needs for `count` instances (bytes; the
- * caller allocates it once, e.g. with the instances); 0 for count < 0. */
+ * caller allocates it once, e.g. with the instances); 0 for count <= 0. */
 STANCE_API size_t stance_lod_scratch_bytes(int count);
 
 /* Picks rate and phase for items[0..count). The rule, in significance

@@ -15,7 +15,7 @@
 #define LOD_DEFAULT_RATE 8
 
 size_t stance_lod_scratch_bytes(int count) {
-    if (count < 0) return 0;
+    if (count <= 0) return 0;
     /* two key arrays and two index arrays (the radix sort's ping-pong), plus
      * room to align them to 4 bytes */
     return (size_t)count * 16u + 4u;
