@@ -70,6 +70,7 @@ struct crowd {
      * every character skips (measures a skipped frame's cost) */
     int lod, summed;            /* summed: a skipped frame does not advance; the update takes the frames' sum */
     stance_lod_item *items;
+    const unsigned char *shown; /* NULL: every skipped character's pose is blended; else only where shown[i] */
     stance_pose *older;         /* per character: its model pose before its last update */
     void *older_mem;
     long *last, *interval;      /* the frame of its last update, frames between its last two */
@@ -127,7 +128,8 @@ static ST_NOINLINE void run_range_lod(worker *w, int first, int count) {
             s = c->summed ? STANCE_OK : stance_instance_advance(in, dt, w->ws, NULL);
             const long a = f - c->last[i], iv = c->interval[i];
             const float t = a >= iv ? 1.0f : (float)a / (float)iv;
-            stance_lod_pose_blend(&c->older[i], stance_instance_model_pose(in), t, &w->disp, NULL);
+            if (!c->shown || c->shown[i])
+                stance_lod_pose_blend(&c->older[i], stance_instance_model_pose(in), t, &w->disp, NULL);
         }
         if (s && !w->status) w->status = s;
     }
@@ -360,6 +362,7 @@ stance_status crowd_lod_enable(crowd *c, int twin_every, stance_error *err) {
 
 void crowd_lod_mode(crowd *c, int mode, int summed) { c->lod = mode, c->summed = summed; }
 stance_lod_item *crowd_lod_items(crowd *c) { return c->items; }
+void crowd_lod_shown(crowd *c, const unsigned char *shown) { c->shown = shown; }
 void crowd_lod_measure(crowd *c, int on) {
     c->measure = on;
     c->err_max = c->err_sum = c->lag_max = c->lag_sum = c->upd_max = 0.0;

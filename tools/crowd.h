@@ -40,6 +40,9 @@ void crowd_lod_mode(crowd *c, int mode, int summed);
 /* After each frame (untimed): the twins update, and are compared while measuring. */
 void crowd_lod_twins(crowd *c);
 stance_lod_item *crowd_lod_items(crowd *c);
+/* shown[i] 0: character i's pose is not blended on the frames it skips (off
+ * screen: nothing draws it); NULL (the default): every one is. Kept, not copied. */
+void crowd_lod_shown(crowd *c, const unsigned char *shown);
 /* Starts (on: 1) or stops measuring the error; the sums start at 0. */
 void crowd_lod_measure(crowd *c, int on);
 typedef struct crowd_lod_error {
