@@ -191,10 +191,11 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
     double skip_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
     const int given = costs[0] > 0.0;
     if (given) update_us = costs[0], skip_us = costs[1]; /* --costs: the plan the same on any machine (callgrind) */
-    /* the characters on a disc of radius 100 m (golden-angle spiral), a
-     * camera 10 m behind its edge looking across it */
+    /* the characters on a disc of radius 100 m (golden-angle spiral), the
+     * camera at its centre at eye height looking along +z with the default
+     * 120 degree view: a third of them on screen */
     stance_lod_item *items = crowd_lod_items(c);
-    stance_lod_view view = {{0.0f, 1.7f, -110.0f}, {0.0f, 0.0f, 1.0f}, 0.0f, 0.0f};
+    stance_lod_view view = {{0.0f, 1.7f, 0.0f}, {0.0f, 0.0f, 1.0f}, 0.0f, 0.0f};
     for (int i = 0; i < N; i++) {
         const double r = 100.0 * sqrt((i + 0.5) / N), a = 2.39996322972865332 * i;
         const float pos[3] = {(float)(r * cos(a)), 0.9f, (float)(r * sin(a))};

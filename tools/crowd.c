@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "crowd.h"
-#include "core/base/platform.h" /* ST_FORCEINLINE, ST_NOINLINE */
+#include "core/base/platform.h" /* ST_FORCEINLINE, ST_NOINLINE, st_aligned_alloc */
 
 #define CROWD_MAX_THREADS 64
 
@@ -298,7 +298,7 @@ void crowd_destroy(crowd *c) {
     for (int k = 0; k < c->twins; k++) stance_instance_destroy(c->twin[k]);
     stance_workspace_destroy(c->twin_ws);
     stance_pose_destroy(&c->tmp);
-    free(c->twin), free(c->items), free(c->older), free(c->older_mem), free(c->last), free(c->interval);
+    free(c->twin), free(c->items), free(c->older), st_aligned_free(c->older_mem), free(c->last), free(c->interval);
     for (int i = 0; i < c->n; i++) stance_instance_destroy(c->inst[i]);
     free(c->inst);
     free(c);
@@ -317,7 +317,7 @@ stance_status crowd_lod_enable(crowd *c, int twin_every, stance_error *err) {
     const size_t pb = stance_pose_bytes(J);
     c->items = calloc((size_t)n, sizeof *c->items);
     c->older = calloc((size_t)n, sizeof *c->older);
-    c->older_mem = aligned_alloc(32, pb * (size_t)n);
+    c->older_mem = st_aligned_alloc(32, pb * (size_t)n);
     c->last = malloc(sizeof(long) * (size_t)n);
     c->interval = malloc(sizeof(long) * (size_t)n);
     if (!c->items || !c->older || !c->older_mem || !c->last || !c->interval) {
