@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 # src/core's folders, lowest first (README "Layout", docs/frame.md).
-LAYERS = ["base", "math", "rig", "clip", "ik", "graph", "load", "frame", "control"]
+LAYERS = ["base", "math", "rig", "clip", "ik", "graph", "load", "frame", "control", "lod"]
 
 # Known circles: (files, who removes it). A component passes when all its
 # files are in one entry. Patterns are fnmatch-style paths under src/.

@@ -131,9 +131,163 @@ static int bench_crowd(const char *path, const char *asset, int N, int T, int ch
     return 0;
 }
 
+/* The CPU's name (/proc/cpuinfo "model name") and the 1-minute load. */
+static void cpu_and_load(char *cpu, size_t cap, double *load) {
+    snprintf(cpu, cap, "unknown");
+    *load = -1.0;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10)) continue;
+        const char *v = strchr(line, ':');
+        if (!v) continue;
+        v++;
+        while (*v == ' ') v++;
+        snprintf(cpu, cap, "%s", v);
+        cpu[strcspn(cpu, "\n")] = 0;
+        break;
+    }
+    if (f) fclose(f);
+    f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf", load) != 1) *load = -1.0;
+    if (f) fclose(f);
+}
+
+enum { BENCH_SHOW_ALL, BENCH_SHOW_SCREEN, BENCH_SHOW_NONE };
+#define LOD_WARM 20    /* full-rate frames before the costs are measured */
+#define LOD_MEASURE 10 /* frames measured for each cost */
+
+/* The crowd with animation LOD (docs/lod.md): the costs of an update and
+ * of a skipped frame measured on this crowd, characters on a disc in front
+ * of a camera with stance_lod_significance, the plan of stance_lod_allocate
+ * for the budget (budget_ms of wall time on T threads: T x budget of work),
+ * then F frames timed, the skipped frames' pose error measured against
+ * full-rate twins of every (N / 1000)-th character. */
+static int bench_lod(const char *path, const char *asset, int N, int T, int F, double budget_ms, int max_rate, int summed,
+                     const double costs[2], int show, int json) {
+    tool_graph tg;
+    stance_error err = {0};
+    if (tool_graph_open(&tg, path, asset, &err)) { fprintf(stderr, "stance bench: %s\n", err.message); return 1; }
+    crowd *c = NULL;
+    const int every = N >= 2000 ? N / 1000 : 1;
+    double *ms = malloc(sizeof(double) * (size_t)(F > LOD_MEASURE ? F : LOD_MEASURE));
+    void *scratch = malloc(stance_lod_scratch_bytes(N));
+    unsigned char *shown = calloc((size_t)N, 1);
+    int rc = 1;
+    char cpu[256];
+    double load0, load1;
+    cpu_and_load(cpu, sizeof cpu, &load0);
+    if (!ms || !scratch || !shown) goto done;
+    if (crowd_create(tg.graph, N, T, 0, &c, &err) || crowd_lod_enable(c, every, &err)) {
+        fprintf(stderr, "stance bench: %s\n", err.message);
+        goto done;
+    }
+    for (int k = 0; k < LOD_WARM; k++) crowd_frame_warm(c), crowd_lod_twins(c);
+    for (int k = 0; k < LOD_MEASURE; k++) ms[k] = crowd_frame_warm(c), crowd_lod_twins(c);
+    double update_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
+    crowd_lod_mode(c, CROWD_LOD_SKIP, summed);
+    crowd_lod_shown(c, shown); /* from here: the skipped frames' cost with the poses shown as asked */
+    for (int k = 0; k < LOD_MEASURE; k++) ms[k] = crowd_frame_warm(c), crowd_lod_twins(c);
+    double skip_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
+    const int given = costs[0] > 0.0;
+    if (given) update_us = costs[0], skip_us = costs[1]; /* --costs: the plan the same on any machine (callgrind) */
+    /* the characters on a disc of radius 100 m (golden-angle spiral), the
+     * camera at its centre at eye height looking along +z with the default
+     * 120 degree view: a third of them on screen */
+    stance_lod_item *items = crowd_lod_items(c);
+    stance_lod_view view = {{0.0f, 1.7f, 0.0f}, {0.0f, 0.0f, 1.0f}, 0.0f, 0.0f};
+    for (int i = 0; i < N; i++) {
+        const double r = 100.0 * sqrt((i + 0.5) / N), a = 2.39996322972865332 * i;
+        const float pos[3] = {(float)(r * cos(a)), 0.9f, (float)(r * sin(a))};
+        if (stance_lod_significance(&view, pos, 1.0f, &items[i].significance, &err)) goto fail;
+        /* on screen: the significance was not weighted down (radius / distance > 0.25 / 1, or inside) */
+        const double dx = pos[0] - view.eye[0], dy = pos[1] - view.eye[1], dz = pos[2] - view.eye[2];
+        shown[i] = show == BENCH_SHOW_ALL || (show == BENCH_SHOW_SCREEN &&
+                                             items[i].significance >= (float)(0.999 / sqrt(dx * dx + dy * dy + dz * dz)));
+        items[i].update_us = (float)update_us, items[i].skip_us = (float)skip_us;
+    }
+    stance_lod_desc desc = {(float)(budget_ms * 1e3 * T), max_rate, 0};
+    stance_lod_result plan;
+    /* planned twice: the second time is a re-plan's cost (the scratch's pages touched already) */
+    double alloc_ms = 0.0;
+    for (int k = 0; k < 2; k++) {
+        const double a0 = bench_now_ns();
+        if (stance_lod_allocate(&desc, items, N, scratch, stance_lod_scratch_bytes(N), &plan, &err)) goto fail;
+        alloc_ms = (bench_now_ns() - a0) * 1e-6;
+    }
+    crowd_lod_mode(c, CROWD_LOD_PLAN, summed);
+    for (int k = 0; k < 2 * (max_rate ? max_rate : 8); k++) crowd_frame_warm(c), crowd_lod_twins(c);
+    crowd_lod_measure(c, 1);
+    const long u0 = crowd_lod_updates(c);
+    for (int k = 0; k < F; k++) ms[k] = 1e3 * crowd_frame_timed(c), crowd_lod_twins(c);
+    const double per_frame_updates = (double)(crowd_lod_updates(c) - u0) / F;
+    crowd_lod_error e;
+    crowd_lod_errors(c, &e);
+    qsort(ms, (size_t)F, sizeof(double), bench_cmp_double);
+    const double med = F % 2 ? ms[F / 2] : 0.5 * (ms[F / 2 - 1] + ms[F / 2]);
+    int i95 = (int)ceil(0.95 * F) - 1;
+    const double p95 = ms[i95 < 0 ? 0 : i95 >= F ? F - 1 : i95];
+    cpu_and_load(cpu, sizeof cpu, &load1);
+    if (json) {
+        printf("{\"graph\":\"%s\",\"characters\":%d,\"threads\":%d,\"frames\":%d,\"cpu\":", tg.name, N, T, F);
+        tool_put_json_string(stdout, cpu);
+        printf(",\"load_start\":%.2f,\"load_end\":%.2f,\"budget_ms\":%.3f,\"max_rate\":%d,\"step\":\"%s\",\"show\":\"%s\",\"costs\":\"%s\",\"update_us\":%.4f,\"skip_us\":%.4f,"
+               "\"full_rate_ms\":%.3f,\"planned_ms\":%.3f,\"fits\":%s,\"allocate_ms\":%.3f,\"share\":{",
+               load0, load1, budget_ms, desc.max_rate ? desc.max_rate : 8, summed ? "summed" : "exact", show == BENCH_SHOW_ALL ? "all" : show == BENCH_SHOW_SCREEN ? "screen" : "none",
+               given ? "given" : "measured", update_us, skip_us, plan.full_us * 1e-3 / T,
+               plan.frame_us * 1e-3 / T, plan.fits ? "true" : "false", alloc_ms);
+        for (int l = 0, first = 1; l < STANCE_LOD_LEVELS; l++) {
+            if (!plan.at_rate[l]) continue;
+            printf("%s\"%d\":%.4f", first ? "" : ",", 1 << l, (double)plan.at_rate[l] / N);
+            first = 0;
+        }
+        printf("},\"frame_ms_median\":%.3f,\"frame_ms_p95\":%.3f,\"updates_per_frame\":%.1f,\"twins\":%d,"
+               "\"joint_samples\":%ld,\"error_cm_worst\":%.4f,\"error_cm_mean\":%.4f,\"late_cm_worst\":%.4f,"
+               "\"late_cm_mean\":%.4f,\"updated_cm_worst\":%.6f}\n",
+               med, p95, per_frame_updates, e.twins, e.joint_samples, 100 * e.worst, 100 * e.mean, 100 * e.late_worst,
+               100 * e.late_mean, 100 * e.updated_worst);
+    } else {
+        int on = 0;
+        for (int i = 0; i < N; i++) on += shown[i];
+        printf("stance bench: %s, %d characters, %d thread(s), LOD budget %.3f ms, max rate %d, %s steps, %d frames\n", tg.name, N,
+               T, budget_ms, desc.max_rate ? desc.max_rate : 8, summed ? "summed" : "exact", F);
+        printf("  shown             skipped frames blend the pose of %d characters (--show %s)\n", on,
+               show == BENCH_SHOW_ALL ? "all" : show == BENCH_SHOW_SCREEN ? "screen" : "none");
+        printf("  cpu               %s, load %.2f at the start, %.2f at the end\n", cpu, load0, load1);
+        printf("  cost %s    %.3f us per update, %.3f us per skipped frame (per core)\n", given ? "given   " : "measured", update_us,
+               skip_us);
+        printf("  plan              %.3f ms per frame (%s; all at rate 1: %.3f ms), a plan takes %.3f ms\n",
+               plan.frame_us * 1e-3 / T, plan.fits ? "fits" : "over the budget even at the max rate", plan.full_us * 1e-3 / T,
+               alloc_ms);
+        for (int l = 0; l < STANCE_LOD_LEVELS; l++)
+            if (plan.at_rate[l])
+                printf("  rate %-2d           %6.2f %% of the characters (%d)\n", 1 << l, 100.0 * plan.at_rate[l] / N, plan.at_rate[l]);
+        printf("  frame median      %9.3f ms   (p95 %.3f ms)\n", med, p95);
+        printf("  updates per frame %9.1f\n", per_frame_updates);
+        printf("  skipped frames    error against full-rate twins of %d characters (%ld joint samples)\n", e.twins, e.joint_samples);
+        printf("    shown (extrapolated)      worst %.3f cm, mean %.4f cm\n", 100 * e.worst, 100 * e.mean);
+        printf("    interpolated, 1 interval late  worst %.3f cm, mean %.4f cm\n", 100 * e.late_worst, 100 * e.late_mean);
+        printf("  updated frames    worst %.6f cm against the twins (0: the controller stepped exactly)\n", 100 * e.updated_worst);
+    }
+    rc = 0;
+    goto done;
+fail:
+    fprintf(stderr, "stance bench: %s\n", err.message);
+done:
+    free(ms);
+    free(scratch);
+    crowd_destroy(c);
+    free(shown);
+    tool_graph_close(&tg);
+    return rc;
+}
+
 int cmd_bench(int argc, char **argv) {
     int J = 64, N = 1000, F = 100, json = 0, T = 1, frames_given = 0, chunk = 0;
     const char *graph = NULL, *asset = NULL, *clips = NULL, *load = NULL;
+    double budget_ms = 0.0;
+    int max_rate = 0, summed = 0, show = BENCH_SHOW_ALL;
+    double costs[2] = {0.0, 0.0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) json = 1;
@@ -141,6 +295,40 @@ int cmd_bench(int argc, char **argv) {
         else if (!strcmp(a, "--clips") && i + 1 < argc) clips = argv[++i];
         else if (!strcmp(a, "--load") && i + 1 < argc) load = argv[++i];
         else if (!strcmp(a, "--asset") && i + 1 < argc) asset = argv[++i];
+        else if (!strcmp(a, "--budget-ms") && i + 1 < argc) {
+            char *end;
+            budget_ms = strtod(argv[++i], &end);
+            if (*end || !(budget_ms > 0.0 && budget_ms <= 1000.0)) { fprintf(stderr, "stance bench: --budget-ms must be a number in (0, 1000]\n"); return 2; }
+        }
+        else if (!strcmp(a, "--costs") && i + 1 < argc) {
+            char *end;
+            const char *v = argv[++i];
+            costs[0] = strtod(v, &end);
+            if (*end == ',') costs[1] = strtod(end + 1, &end);
+            if (*end || !(costs[0] > 0.0 && costs[0] < 1e6) || !(costs[1] >= 0.0 && costs[1] < 1e6)) {
+                fprintf(stderr, "stance bench: --costs must be UPDATE_US,SKIP_US (update > 0, skip >= 0)\n");
+                return 2;
+            }
+        }
+        else if (!strcmp(a, "--show") && i + 1 < argc) {
+            const char *v = argv[++i];
+            if (!strcmp(v, "all")) show = BENCH_SHOW_ALL;
+            else if (!strcmp(v, "screen")) show = BENCH_SHOW_SCREEN;
+            else if (!strcmp(v, "none")) show = BENCH_SHOW_NONE;
+            else { fprintf(stderr, "stance bench: --show must be all, screen or none\n"); return 2; }
+        }
+        else if (!strcmp(a, "--lod-step") && i + 1 < argc) {
+            const char *v = argv[++i];
+            if (!strcmp(v, "exact")) summed = 0;
+            else if (!strcmp(v, "summed")) summed = 1;
+            else { fprintf(stderr, "stance bench: --lod-step must be exact or summed\n"); return 2; }
+        }
+        else if (!strcmp(a, "--max-rate") && i + 1 < argc) {
+            if (!parse_int(argv[++i], 1, STANCE_LOD_MAX_RATE, &max_rate) || (max_rate & (max_rate - 1))) {
+                fprintf(stderr, "stance bench: --max-rate must be a power of two in 1..%d\n", STANCE_LOD_MAX_RATE);
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--threads") && i + 1 < argc) {
             if (!parse_int(argv[++i], 1, 64, &T)) { fprintf(stderr, "stance bench: --threads must be 1..64\n"); return 2; }
         }
@@ -165,13 +353,25 @@ int cmd_bench(int argc, char **argv) {
                    "With --graph: the crowd workload: N instances of the graph (speed patterns, staggered jumps,\n"
                    "breathe 0.5, lean 0.3, wave 1.0 on every third), %d warm-up frames then FRAMES frames at 60 Hz\n"
                    "split over T threads (a workspace each) in equal slices, or with --chunk C in chunks of C\n"
-                   "characters each thread takes from a shared counter; prints the median and p95 frame time.\n",
+                   "characters each thread takes from a shared counter; prints the median and p95 frame time.\n"
+                   "       stance bench --graph FILE --characters N --budget-ms B [--threads T] [--max-rate 8]\n"
+                   "                    [--lod-step exact|summed] [--costs UPDATE_US,SKIP_US] [--show all|screen|none] [--frames 600] [--json]\n"
+                   "With --budget-ms: animation LOD (docs/lod.md): the costs of an update and of a skipped frame measured,\n"
+                   "rates planned by stance_lod_allocate for B ms of wall time on T threads, the frames timed, and the\n"
+                   "skipped frames' pose error against full-rate twins of 1 in N/1000 characters. --lod-step exact (default):\n"
+                   "a skipped frame advances the controller (stance_instance_advance); summed: it does nothing and the\n"
+                   "next update steps by the frames' summed dt. --costs: plan with these costs (us per core) instead of the\n"
+                   "measured ones (the same plan on any machine, e.g. under callgrind). --show: whose pose a skipped frame\n"
+                   "blends on the CPU: all (default), those on screen, or none (left to the skinning shader).\n",
                    WARMUP, REPS, CROWD_WARMUP);
             return 0;
         } else { fprintf(stderr, "stance bench: unknown option '%s' (see --help)\n", a); return 2; }
     }
     if (clips) return bench_clips(clips, json);
     if (load) return bench_load(load, json);
+    if ((budget_ms > 0.0 || max_rate) && (!graph || chunk)) { fprintf(stderr, "stance bench: --budget-ms and --max-rate need --graph (and no --chunk)\n"); return 2; }
+    if ((max_rate || summed || costs[0] > 0.0 || show != BENCH_SHOW_ALL) && budget_ms <= 0.0) { fprintf(stderr, "stance bench: --max-rate, --lod-step, --costs and --show need --budget-ms\n"); return 2; }
+    if (graph && budget_ms > 0.0) return bench_lod(graph, asset, N, T, frames_given ? F : 600, budget_ms, max_rate, summed, costs, show, json);
     if (graph) return bench_crowd(graph, asset, N, T, chunk, frames_given ? F : 600, json);
     if (asset || T != 1 || chunk) { fprintf(stderr, "stance bench: --asset, --threads and --chunk need --graph\n"); return 2; }
     workload w;

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "crowd.h"
+#include "core/base/platform.h" /* ST_FORCEINLINE, ST_NOINLINE, st_aligned_alloc */
 
 #define CROWD_MAX_THREADS 64
 
@@ -43,6 +44,8 @@ typedef struct worker {
     crowd *c;
     int index, first, count;
     stance_workspace *ws;
+    stance_pose disp;           /* LOD: the pose shown on a skipped frame (as skinning would read it) */
+    long lod_updates;
     long clips;
     stance_status status;
     pthread_t thread;
@@ -62,6 +65,22 @@ struct crowd {
     long warm_frames, timed_frames;
     float run_speed;
     int p_speed, p_jump;
+    /* LOD (crowd_lod_*): 0 every character updates every frame (the
+     * workload); CROWD_LOD_PLAN by its item's rate and phase; CROWD_LOD_SKIP
+     * every character skips (measures a skipped frame's cost) */
+    int lod, summed;            /* summed: a skipped frame does not advance; the update takes the frames' sum */
+    stance_lod_item *items;
+    const unsigned char *shown; /* NULL: every skipped character's pose is blended; else only where shown[i] */
+    stance_pose *older;         /* per character: its model pose before its last update */
+    void *older_mem;
+    long *last, *interval;      /* the frame of its last update, frames between its last two */
+    /* the error of skipped frames: full-rate twins of every twin_every-th character */
+    int twin_every, twins, measure;
+    stance_instance **twin;
+    stance_workspace *twin_ws;
+    stance_pose tmp;
+    double err_max, err_sum, lag_max, lag_sum, upd_max;
+    long err_n, lag_n;
 };
 
 static double now_s(void) {
@@ -73,8 +92,7 @@ static double now_s(void) {
 /* Character i's inputs at frame f: speed along its own slow wave between 0
  * and the run speed (idle about a tenth of the time), a jump every 4 s at
  * a time of its own. */
-static void inputs(crowd *c, int i, long f) {
-    stance_instance *in = c->inst[i];
+ST_FORCEINLINE void inputs_of(crowd *c, stance_instance *in, int i, long f) {
     if (c->p_speed >= 0) {
         double ph = 0.6180339887 * i * 6.2831853 + (double)f / 60.0 * 6.2831853 / (6.0 + (i % 5));
         double s = (0.5 + 0.5 * sin(ph)) * 1.1 - 0.1;
@@ -82,9 +100,47 @@ static void inputs(crowd *c, int i, long f) {
     }
     if (c->p_jump >= 0 && (f + 37L * i) % 240 == 0) stance_instance_set_trigger(in, c->p_jump, NULL);
 }
+ST_FORCEINLINE void inputs(crowd *c, int i, long f) { inputs_of(c, c->inst[i], i, f); }
+
+/* The LOD frame of characters [first, first + count): each updates on its
+ * due frames (its model pose before the update kept as `older`) and
+ * otherwise advances and shows the pose extrapolated from its last two. */
+static ST_NOINLINE void run_range_lod(worker *w, int first, int count) {
+    crowd *c = w->c;
+    const long f = c->frame;
+    const float dt = 1.0f / 60.0f;
+    for (int i = first; i < first + count; i++) {
+        inputs(c, i, f);
+        stance_instance *in = c->inst[i];
+        const stance_lod_item *it = &c->items[i];
+        stance_status s;
+        if (c->lod != CROWD_LOD_SKIP && stance_lod_due(it->rate, it->phase, f)) {
+            /* summed: one update over the frames since the last (at most 1 s) */
+            const long since = c->last[i] >= 0 ? f - c->last[i] : 1;
+            const float step = c->summed ? (since >= 60 ? 1.0f : (float)since * dt) : dt;
+            stance_pose_copy(&c->older[i], stance_instance_model_pose(in), NULL);
+            c->interval[i] = since;
+            c->last[i] = f;
+            s = stance_instance_update(in, step, w->ws, NULL);
+            w->clips += stance_instance_clips_sampled(in);
+            w->lod_updates++;
+        } else {
+            s = c->summed ? STANCE_OK : stance_instance_advance(in, dt, w->ws, NULL);
+            const long a = f - c->last[i], iv = c->interval[i];
+            const float t = a >= iv ? 1.0f : (float)a / (float)iv;
+            if (!c->shown || c->shown[i])
+                stance_lod_pose_blend(&c->older[i], stance_instance_model_pose(in), t, &w->disp, NULL);
+        }
+        if (s && !w->status) w->status = s;
+    }
+}
 
 static void run_range(worker *w, int first, int count) {
     crowd *c = w->c;
+    if (c->lod) {
+        run_range_lod(w, first, count);
+        return;
+    }
     const long f = c->frame;
     for (int i = first; i < first + count; i++) inputs(c, i, f);
     stance_status s = stance_instances_update(c->inst + first, count, 1.0f / 60.0f, w->ws, NULL);
@@ -115,6 +171,52 @@ static void *thread_main(void *p) {
     }
 }
 
+/* Largest distance between the joints' model-space positions of a and b;
+ * the sum of all of them into *sum. */
+static double pose_dist(const stance_pose *a, const stance_pose *b, double *sum) {
+    double worst = 0.0;
+    for (int j = 0; j < a->joint_count; j++) {
+        const double dx = (double)a->tx[j] - b->tx[j], dy = (double)a->ty[j] - b->ty[j], dz = (double)a->tz[j] - b->tz[j];
+        const double d = sqrt(dx * dx + dy * dy + dz * dz);
+        if (d > worst) worst = d;
+        *sum += d;
+    }
+    return worst;
+}
+
+/* After frame f (untimed): each twin updates at full rate with its
+ * character's inputs; measuring, the character's pose is compared with
+ * it: on an updated frame (the same, if the skipped frames advanced
+ * exactly) and on a skipped one as shown (extrapolated) and as it would be
+ * interpolated one interval late. */
+void crowd_lod_twins(crowd *c) {
+    const long f = c->frame - 1;
+    for (int k = 0; k < c->twins; k++) {
+        const int i = k * c->twin_every;
+        stance_instance *tw = c->twin[k];
+        inputs_of(c, tw, i, f);
+        stance_instance_update(tw, 1.0f / 60.0f, c->twin_ws, NULL);
+        if (!c->measure) continue;
+        const stance_pose *full = stance_instance_model_pose(tw), *mine = stance_instance_model_pose(c->inst[i]);
+        double ignored = 0.0;
+        if (c->last[i] == f) {
+            const double d = pose_dist(full, mine, &ignored);
+            if (d > c->upd_max) c->upd_max = d;
+            continue;
+        }
+        const long a = f - c->last[i], iv = c->interval[i];
+        const float t = a >= iv ? 1.0f : (float)a / (float)iv;
+        stance_lod_pose_blend(&c->older[i], mine, t, &c->tmp, NULL);
+        double d = pose_dist(full, &c->tmp, &c->err_sum);
+        if (d > c->err_max) c->err_max = d;
+        c->err_n += full->joint_count;
+        stance_lod_pose_blend(&c->older[i], mine, t - 1.0f, &c->tmp, NULL);
+        d = pose_dist(full, &c->tmp, &c->lag_sum);
+        if (d > c->lag_max) c->lag_max = d;
+        c->lag_n += full->joint_count;
+    }
+}
+
 static double frame(crowd *c) {
     atomic_store_explicit(&c->next, 0, memory_order_relaxed); /* the start barrier orders it before the workers */
     double t0 = now_s();
@@ -123,7 +225,7 @@ static double frame(crowd *c) {
     if (c->threads > 1) spin_barrier_wait(&c->done);
     double t = now_s() - t0;
     c->frame++;
-    c->updates += c->n;
+    if (!c->lod) c->updates += c->n;
     return t;
 }
 
@@ -192,7 +294,11 @@ void crowd_destroy(crowd *c) {
         spin_barrier_wait(&c->start);
         for (int t = 1; t < c->threads; t++) pthread_join(c->w[t].thread, NULL);
     }
-    for (int t = 0; t < c->threads; t++) stance_workspace_destroy(c->w[t].ws);
+    for (int t = 0; t < c->threads; t++) stance_workspace_destroy(c->w[t].ws), stance_pose_destroy(&c->w[t].disp);
+    for (int k = 0; k < c->twins; k++) stance_instance_destroy(c->twin[k]);
+    stance_workspace_destroy(c->twin_ws);
+    stance_pose_destroy(&c->tmp);
+    free(c->twin), free(c->items), free(c->older), st_aligned_free(c->older_mem), free(c->last), free(c->interval);
     for (int i = 0; i < c->n; i++) stance_instance_destroy(c->inst[i]);
     free(c->inst);
     free(c);
@@ -201,9 +307,78 @@ void crowd_destroy(crowd *c) {
 size_t crowd_instance_bytes(const crowd *c) { return stance_instance_bytes(c->inst[0]); }
 size_t crowd_workspace_bytes(const crowd *c) { return stance_workspace_size(c->w[0].ws); }
 double crowd_clips_per_update(const crowd *c) {
-    long clips = 0;
-    for (int t = 0; t < c->threads; t++) clips += c->w[t].clips;
-    return c->updates ? (double)clips / (double)c->updates : 0.0;
+    long clips = 0, updates = c->updates;
+    for (int t = 0; t < c->threads; t++) clips += c->w[t].clips, updates += c->w[t].lod_updates;
+    return updates ? (double)clips / (double)updates : 0.0;
+}
+
+stance_status crowd_lod_enable(crowd *c, int twin_every, stance_error *err) {
+    const int n = c->n, J = stance_graph_skeleton(c->graph)->joint_count;
+    const size_t pb = stance_pose_bytes(J);
+    c->items = calloc((size_t)n, sizeof *c->items);
+    c->older = calloc((size_t)n, sizeof *c->older);
+    c->older_mem = st_aligned_alloc(32, pb * (size_t)n);
+    c->last = malloc(sizeof(long) * (size_t)n);
+    c->interval = malloc(sizeof(long) * (size_t)n);
+    if (!c->items || !c->older || !c->older_mem || !c->last || !c->interval) {
+        if (err) { err->status = STANCE_ERR_MEMORY; strcpy(err->message, "crowd: out of memory for the LOD poses"); }
+        return STANCE_ERR_MEMORY;
+    }
+    stance_status s = STANCE_OK;
+    for (int i = 0; i < n && !s; i++) {
+        c->items[i].rate = 1, c->items[i].phase = 0;
+        c->last[i] = -1, c->interval[i] = 1;
+        s = stance_pose_init(&c->older[i], J, (char *)c->older_mem + pb * (size_t)i, pb, err);
+    }
+    for (int t = 0; t < c->threads && !s; t++) s = stance_pose_create(&c->w[t].disp, J, NULL, err);
+    if (!s) s = stance_pose_create(&c->tmp, J, NULL, err);
+    if (s) return s;
+    if (twin_every > 0) {
+        c->twin_every = twin_every;
+        const int tw = (n + twin_every - 1) / twin_every;
+        c->twin = calloc((size_t)tw, sizeof *c->twin);
+        if (!c->twin) return STANCE_ERR_MEMORY;
+        s = stance_workspace_create(c->graph, NULL, &c->twin_ws, err);
+        const int lb = find_layer(c->graph, "breathe"), ll = find_layer(c->graph, "lean"), lw = find_layer(c->graph, "wave");
+        for (int k = 0; k < tw && !s; k++) {
+            /* the twin of character k * twin_every, set up as crowd_create sets it up */
+            const int i = k * twin_every;
+            s = stance_instance_create(c->graph, NULL, &c->twin[k], err);
+            if (s) break;
+            c->twins = k + 1;
+            if (lb > 0) stance_instance_set_layer_weight(c->twin[k], lb, 0.5f, 0.0f, NULL);
+            if (ll > 0) stance_instance_set_layer_weight(c->twin[k], ll, 0.3f, 0.0f, NULL);
+            if (lw > 0 && i % 3 == 0) stance_instance_set_layer_weight(c->twin[k], lw, 1.0f, 0.0f, NULL);
+        }
+        if (s) return s;
+        if (c->frame) { /* the twins start where the characters started */
+            if (err) { err->status = STANCE_ERR_ARGUMENT; strcpy(err->message, "crowd: enable LOD before the first frame"); }
+            return STANCE_ERR_ARGUMENT;
+        }
+    }
+    c->lod = CROWD_LOD_PLAN;
+    return STANCE_OK;
+}
+
+void crowd_lod_mode(crowd *c, int mode, int summed) { c->lod = mode, c->summed = summed; }
+stance_lod_item *crowd_lod_items(crowd *c) { return c->items; }
+void crowd_lod_shown(crowd *c, const unsigned char *shown) { c->shown = shown; }
+void crowd_lod_measure(crowd *c, int on) {
+    c->measure = on;
+    c->err_max = c->err_sum = c->lag_max = c->lag_sum = c->upd_max = 0.0;
+    c->err_n = c->lag_n = 0;
+}
+void crowd_lod_errors(const crowd *c, crowd_lod_error *out) {
+    out->worst = c->err_max, out->mean = c->err_n ? c->err_sum / (double)c->err_n : 0.0;
+    out->late_worst = c->lag_max, out->late_mean = c->lag_n ? c->lag_sum / (double)c->lag_n : 0.0;
+    out->updated_worst = c->upd_max;
+    out->joint_samples = c->err_n;
+    out->twins = c->twins;
+}
+long crowd_lod_updates(const crowd *c) {
+    long u = 0;
+    for (int t = 0; t < c->threads; t++) u += c->w[t].lod_updates;
+    return u;
 }
 double crowd_check(const crowd *c) {
     double sum = 0.0;

@@ -23,6 +23,37 @@ size_t crowd_instance_bytes(const crowd *c);
 size_t crowd_workspace_bytes(const crowd *c);
 /* Mean clips sampled per update over the frames run so far. */
 double crowd_clips_per_update(const crowd *c);
+/* ---- animation LOD (stance/lod.h; `stance bench --budget-ms`) ----
+ * Enabled before the first frame: each character then updates on the
+ * frames its item's rate and phase say (stance_lod_due; all rate 1 at
+ * first) and otherwise advances (stance_instance_advance) and shows its
+ * pose extrapolated from its last two (stance_lod_pose_blend). twin_every >
+ * 0: every twin_every-th character gets a twin updated every frame with the
+ * same inputs (untimed, after each frame), to measure the skipped frames'
+ * error. */
+#define CROWD_LOD_PLAN 1
+#define CROWD_LOD_SKIP 2 /* every character skips (the cost of a skipped frame) */
+stance_status crowd_lod_enable(crowd *c, int twin_every, stance_error *err);
+/* summed 1: a skipped frame does nothing (no advance) and an update steps
+ * by the frames since the last one (the summed dt). */
+void crowd_lod_mode(crowd *c, int mode, int summed);
+/* After each frame (untimed): the twins update, and are compared while measuring. */
+void crowd_lod_twins(crowd *c);
+stance_lod_item *crowd_lod_items(crowd *c);
+/* shown[i] 0: character i's pose is not blended on the frames it skips (off
+ * screen: nothing draws it); NULL (the default): every one is. Kept, not copied. */
+void crowd_lod_shown(crowd *c, const unsigned char *shown);
+/* Starts (on: 1) or stops measuring the error; the sums start at 0. */
+void crowd_lod_measure(crowd *c, int on);
+typedef struct crowd_lod_error {
+    double worst, mean;           /* m, shown pose of skipped frames (extrapolated) against the twin */
+    double late_worst, late_mean; /* m, the same interpolated one interval late */
+    double updated_worst;         /* m, updated frames against the twin (0: the advance is exact) */
+    long joint_samples;           /* joints x skipped frames measured */
+    int twins;
+} crowd_lod_error;
+void crowd_lod_errors(const crowd *c, crowd_lod_error *out);
+long crowd_lod_updates(const crowd *c); /* updates run by LOD frames so far */
 /* Sum over characters and joints of model-space x + y + z. */
 double crowd_check(const crowd *c);
 #endif

@@ -133,6 +133,20 @@ STANCE_API stance_status stance_instance_update_ex(stance_instance *inst, float 
 STANCE_API stance_status stance_instances_update(stance_instance *const *instances, int count, float dt,
                                       stance_workspace *workspace, stance_error *err);
 
+/* A frame whose pose is skipped (animation LOD, stance/lod.h, docs/lod.md):
+ * the update's first stage alone, exactly as stance_instance_update runs
+ * it: play requests, parameters, transitions, playback, events (read with
+ * stance_instance_events as after an update), root motion and the world
+ * root; no clip is sampled and the local and model poses stay those of the
+ * last update (IK and foot locks do not run). So an instance that advances
+ * on the frames it skips and updates on the others has the events, root
+ * motion and transitions of one updated every frame, bit for bit. A
+ * machine that keeps history (inertialization, dead blending) records none
+ * for a skipped frame: its history is cleared. Checks and errors as
+ * stance_instance_update's. */
+STANCE_API stance_status stance_instance_advance(stance_instance *inst, float dt, stance_workspace *workspace,
+                                      stance_error *err);
+
 /* ---- what the last update made ------------------------------------------------
  * Queries: a NULL (or destroyed) instance answers NULL, 0 or zeros. */
 STANCE_API const stance_pose *stance_instance_local_pose(const stance_instance *inst);

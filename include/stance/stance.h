@@ -18,4 +18,5 @@
 #include "asset.h"
 #include "ik.h"
 #include "footlock.h"
+#include "lod.h"
 #endif

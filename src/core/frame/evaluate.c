@@ -290,6 +290,10 @@ static void apply_layer(stance_instance *inst, stance_workspace *ws, const g_pla
     }
 }
 
+void ev_jobs(stance_instance *inst, stance_workspace *ws) {
+    for (int j = 0; j < ws->job_count; j++) run_job(inst, ws, &ws->jobs[j]);
+}
+
 void ev_frame(stance_instance *inst, stance_workspace *ws) {
     const stance_graph *g = inst->graph;
     inst->clips_sampled = 0;

@@ -9,5 +9,8 @@
 /* The stage: the workspace's jobs, then every layer's machines as planned,
  * composed into the instance's local pose. */
 void ev_frame(stance_instance *inst, stance_workspace *ws);
+/* The workspace's jobs alone (the snapshots of the switches the advance
+ * stage began): stance_instance_advance, a frame whose pose is not evaluated. */
+void ev_jobs(stance_instance *inst, stance_workspace *ws);
 
 #endif

@@ -63,6 +63,28 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
     return s ? update_refused(s, inst, ws, dt, who, -1, 1, err) : st_ok(err);
 }
 
+/* A frame the pose skips (animation LOD, stance/lod.h): the advance stage
+ * alone, exactly as in an update (requests, parameters, transitions,
+ * playback, events, root motion, the world root), then the snapshots of the
+ * switches it began; no sampling, no local or model pose, no IK. A machine
+ * that keeps history records none for this frame: its history is cleared
+ * (the next switch fades from the pose as it stands, without velocity). */
+stance_status stance_instance_advance(stance_instance *inst, float dt, stance_workspace *ws, stance_error *err) {
+    static const char who[] = "instance advance";
+    if (!in_live(inst) || !ws) return update_refused(STANCE_ERR_ARGUMENT, inst, ws, dt, who, -1, 0, err);
+    if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return update_refused(STANCE_ERR_VALUE, inst, ws, dt, who, -1, 0, err);
+    dt = st_step(dt);
+    if (stance_workspace_fits(ws, inst->graph, NULL)) return update_refused(STANCE_ERR_MEMORY, inst, ws, dt, who, -1, 0, err);
+    ws_bind(ws, inst->graph);
+    adv_frame(inst, ws, dt, 0);
+    ev_jobs(inst, ws);
+    const stance_graph *g = inst->graph;
+    for (int m = 0; m < g->machine_count; m++)
+        if (inst->machines[m].has_history) inst->machines[m].hist = 0;
+    inst->events_sealed = 1;
+    return st_ok(err);
+}
+
 /* stance_instances_update's loop, with the copy of the stages chosen once
  * for the batch (update_one). The first refusal: its index in
  * *at, and in *in_frame whether its frame ran (for the message). */

@@ -38,6 +38,7 @@
 #define adv_blend_weights ST_COPY_NAME(adv_blend_weights)
 #define adv_normalized ST_COPY_NAME(adv_normalized)
 #define ev_frame ST_COPY_NAME(ev_frame)
+#define ev_jobs ST_COPY_NAME(ev_jobs)
 #define ik_frame ST_COPY_NAME(ik_frame)
 /* the baseline encoding of the fused passes (fused.h) and of local-to-model */
 #define ST_FUSED(name) st_fused_##name##_base
