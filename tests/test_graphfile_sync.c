@@ -231,7 +231,7 @@ static int setup(void) {
             ground = fmin(ground, fmin(p[0][1], p[1][1]));
         }
     stance_pose_destroy(&loc), stance_pose_destroy(&mod);
-    printf("     Walking %.4f s: %s down %.4f, %s down %.4f, %.3f m/s; Running %.4f s: %s down %.4f, %s down %.4f, %.3f m/s;"
+    printf("     Walking %.4f s: %s down %.4f, %s down %.4f, %.3f units/s; Running %.4f s: %s down %.4f, %s down %.4f, %.3f units/s;"
            " leg %.3f\n", walk_k.D, walk_k.foot[0] ? "R" : "L", walk_k.t[0], walk_k.foot[1] ? "R" : "L", walk_k.t[1],
            walk_k.speed, run_k.D, run_k.foot[0] ? "R" : "L", run_k.t[0], run_k.foot[1] ? "R" : "L", run_k.t[1], run_k.speed, leg);
     return 1;
@@ -293,7 +293,7 @@ static double walk_own_slide(void) {
 }
 
 /* One mode, synced or not: the worst phase error (frames) and the slide (cm/m). */
-static void run_mode(int synced, int mode, double *worst_err, double *slide_cm) {
+static void run_mode(int synced, int mode, double *worst_err, double *slide_cm, double *follow_err) {
     stance_error err;
     char text[4096];
     graph_text(text, sizeof text, synced, mode_names[mode]);
@@ -324,8 +324,11 @@ static void run_mode(int synced, int mode, double *worst_err, double *slide_cm) 
         double e = fabs(tr - want);
         if (run_k.D - e < e) e = run_k.D - e;
         *worst_err = fmax(*worst_err, e * HZ);
-        /* the slide over the BLEND seconds after the switch, moved at the blended speed */
-        double root[2] = {0, 0};
+        /* the slide over the BLEND seconds after the switch, moved at the blended speed; in a synced
+         * crossfade, the run's time against the test's own leader and follower (the higher eased
+         * weight leads; the follower moves forward to the leader's foot phase) */
+        double root[2] = {0, 0}, mw = tw, mr = tr;
+        const int follow = synced && mode == 2;
         s.have = 0;
         int pl[2];
         planted_at(&run_k, tr, pl);
@@ -334,6 +337,22 @@ static void run_mode(int synced, int mode, double *worst_err, double *slide_cm) 
             CHECK_OK(stance_instance_update(in, (float)(1.0 / HZ), ws, &err));
             CHECK_OK(stance_instance_machine_status(in, 0, &st, &err));
             const double p = st.transition >= 0 ? st.progress : 1.0, w = p * p * (3 - 2 * p);
+            if (follow && st.transition >= 0) {
+                if (w >= 0.5) {
+                    mr = fmod(mr + 1.0 / HZ, run_k.D);
+                    double d = matched(&run_k, &walk_k, mr) - mw; /* the walk follows: forward only */
+                    d -= walk_k.D * floor(d / walk_k.D + 0.5);
+                    if (d > 0) mw = fmod(mw + d, walk_k.D);
+                } else {
+                    mw = fmod(mw + 1.0 / HZ, walk_k.D);
+                    double d = matched(&walk_k, &run_k, mw) - mr;
+                    d -= run_k.D * floor(d / run_k.D + 0.5);
+                    if (d > 0) mr = fmod(mr + d, run_k.D);
+                }
+                double e2 = fabs(frac(st.normalized_time) * run_k.D - mr);
+                if (run_k.D - e2 < e2) e2 = run_k.D - e2;
+                *follow_err = fmax(*follow_err, e2 * HZ);
+            }
             const double v = walk_k.speed + (run_k.speed - walk_k.speed) * w;
             for (int a = 0; a < 2; a++) root[a] += v / HZ * walk_k.dir[a];
             s.travel += v / HZ;
@@ -352,8 +371,14 @@ static void test_walk_to_run(void) {
     printf("     %-12s %-22s %-22s\n", "mode", "phase error (frames)", "slide (cm/m)");
     for (int m = 0; m < 4; m++) {
         double e0 = 0, s0 = 0, e1 = 0, s1 = 0;
-        run_mode(0, m, &e0, &s0);
-        run_mode(1, m, &e1, &s1);
+        double f0 = 0, f1 = 0;
+        run_mode(0, m, &e0, &s0, &f0);
+        run_mode(1, m, &e1, &s1, &f1);
+        if (m == 2) {
+            printf("     crossfade, synced: the run's time during the blend against the test's leader/follower: "
+                   "worst %.4f frames\n", f1);
+            CHECK(f1 <= 0.01);
+        }
         printf("     %-12s %6.2f -> %-12.2f %6.2f -> %.2f\n", mode_names[m], e0, e1, s0, s1);
         CHECK(e1 <= 1.0);
         CHECK(s1 <= own);
