@@ -106,8 +106,10 @@ stance_status gf_read_sync(ctx *c, const jobj *root, stance_graph_desc *gd) {
                 for (int sk = 0; sk < c->machines[mk].state_count; sk++) {
                     const char *g = c->machines[mk].states[sk].sync;
                     if (!g) continue;
+                    int seen = 0;
+                    for (int k = 0; k < others.count && !seen; k++) seen = !strcmp(others.names[k], g);
                     if (!strcmp(g, st->sync)) members++;
-                    else if (others.count < STANCE_MAX_STATES) others.names[others.count++] = g;
+                    else if (!seen && others.count < STANCE_MAX_STATES) others.names[others.count++] = g;
                 }
             if (members < 2) {
                 char hint[200];
