@@ -33,17 +33,7 @@ write marker_past '{"name": "W", "clip": "walk", "sync": "g"}, {"name": "R", "cl
 write blend_member '{"name": "W", "clip": "walk", "sync": "g"}, {"name": "B", "blend1d": {"param": "s", "entries": [{"clip": "walk", "x": 0}, {"clip": "run", "x": 1}]}, "sync": "g"}' "$mk"
 sed -i 's/"version": 1,/"version": 1,\n  "params": [{"name": "s", "type": "float"}],/' "$tmp/blend_member.json"
 write no_markers '{"name": "W", "clip": "walk", "sync": "g"}, {"name": "I", "clip": "idle", "sync": "g"}' "$mk"
-check_broken() { # name, token (its first occurrence; its last with a 4th argument), words the message must hold
-  local f="$tmp/$1.json"
-  if "$cli" graph-check "$f" > "$tmp/out" 2> "$tmp/err"; then bad "$1: accepted"; return; fi
-  local where lines
-  where=$("$py" -c 'import sys; t=open(sys.argv[1]).read(); i=t.rindex(sys.argv[2]) if len(sys.argv) > 3 else t.index(sys.argv[2]); print("%d:%d" % (t.count("\n",0,i)+1, i-t.rfind("\n",0,i)))' "$f" "$2" ${4:+last})
-  lines=$(wc -l < "$tmp/err")
-  if [ "$lines" != 1 ]; then bad "$1: $lines lines: $(cat "$tmp/err")"; return; fi
-  grep -q "^$f:$where: " "$tmp/err" || { bad "$1: not at $where: $(cat "$tmp/err")"; return; }
-  grep -qF "$3" "$tmp/err" || { bad "$1: no '$3': $(cat "$tmp/err")"; return; }
-  echo "ok   $1: $(cat "$tmp/err")"
-}
+. "$src/tests/graph_errors.bash" # check_broken
 check_broken one_member '"loco"' "sync group 'loco' has one member (state 'W'): a group needs two or more states (known: locomotion)"
 check_broken marker_key '"nmae"' 'unknown key "nmae" in a marker'
 check_broken marker_past '42.5' "marker 'L' at 42.5 s is past the end of clip 'walk'"
