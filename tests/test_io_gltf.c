@@ -4,7 +4,8 @@
  * the import report, tolerances, the STEP key grid (a hold key one float
  * before each key), and a custom allocator that must see every byte back.
  * An uneven scale above a rotated joint is refused naming the joint, and
- * is exact where nothing turns below it.
+ * is exact where nothing turns below it. An animation's "extras" events
+ * become the clip's events (issue 26).
  * The sampled values are checked against numbers written into the files. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -307,6 +308,46 @@ static void test_uneven_scale(void) {
     stance_asset_destroy(&a);
 }
 
+/* Issue 26: an animation's "extras": {"events": [...]} become the clip's own
+ * events (sorted by time); a malformed one, one past the clip and a
+ * non-array "events" are left out with one warning each. */
+static void test_extras_events(void) {
+    char path[512];
+    tmp_path(path, sizeof path, "extras.gltf");
+    const float data[12] = {0.0f, 0.5f, 1.0f, 0, 0, 0, 10, 0, 0, 20, 0, 0};
+    write_gltf(path, data,
+               "[{\"bufferView\":0,\"componentType\":5126,\"type\":\"SCALAR\",\"count\":3},"
+               "{\"bufferView\":1,\"componentType\":5126,\"type\":\"VEC3\",\"count\":3}]",
+               "[{\"name\":\"steps\",\"samplers\":[{\"input\":0,\"output\":1}],"
+               "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],"
+               "\"extras\":{\"author\":\"x\",\"events\":[{\"t\":0.75,\"name\":\"foot_r_down\"},{\"t\":0.25,\"name\":\"foot_l_down\"},"
+               "{\"t\":3.5,\"name\":\"late\"},{\"name\":\"no_time\"}]}},"
+               "{\"name\":\"odd\",\"samplers\":[{\"input\":0,\"output\":1}],"
+               "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],"
+               "\"extras\":{\"events\":{\"t\":0.1}}}]");
+    stance_import_warnings w;
+    memset(&w, 0, sizeof w);
+    stance_import_options opt = {.warnings = &w};
+    stance_asset a;
+    stance_error err;
+    CHECK_OK(stance_import_file(path, &opt, NULL, &a, &err));
+    remove(path);
+    if (!a.skeleton) return;
+    CHECK(a.clip_count == 2);
+    const stance_clip *c = a.clip_count == 2 ? a.clips[0] : NULL;
+    CHECK(c && c->event_count == 2);
+    if (c && c->event_count == 2) {
+        CHECK(!strcmp(c->events[0].name, "foot_l_down") && c->events[0].time == 0.25f);
+        CHECK(!strcmp(c->events[1].name, "foot_r_down") && c->events[1].time == 0.75f);
+    }
+    CHECK(a.clip_count == 2 && a.clips[1]->event_count == 0);
+    CHECK(w.count == 3);
+    for (int i = 0; i < w.count && i < STANCE_IMPORT_WARNINGS; i++) printf("  %s\n", w.message[i]);
+    CHECK(w.count == 3 && strstr(w.message[0], "clip 'steps': extras event 'late' at 3.5 s is outside the clip") &&
+          strstr(w.message[1], "clip 'steps': extras event 3 is not") && strstr(w.message[2], "clip 'odd': extras \"events\" is not an array"));
+    stance_asset_destroy(&a);
+}
+
 int main(void) {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/stance_gltf_XXXXXX");
     if (!mkdtemp(tmpdir)) {
@@ -319,6 +360,7 @@ int main(void) {
     RUN(test_allocator);
     RUN(test_zero_scale);
     RUN(test_uneven_scale);
+    RUN(test_extras_events);
     const char *names[] = {"partial.gltf", "budget.gltf", "step.gltf", "alloc.gltf"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char p[512];

@@ -63,7 +63,19 @@ static void print_state(const stance_state_desc *s) {
     if (s->once) printf(", once");
     if (s->speed != 0.0f && s->speed != 1.0f) printf(", speed %g", (double)s->speed);
     if (s->speed_param) printf(", speed x %s", s->speed_param);
+    if (s->sync) printf(", sync group %s", s->sync);
     printf("\n");
+}
+
+/* the clips' sync markers and ground speeds (docs/sync.md) */
+static void print_clip_sync(const stance_graph_desc *d) {
+    for (int i = 0; i < d->clip_sync_count; i++) {
+        const stance_clip_sync_desc *c = &d->clip_sync[i];
+        printf("  clip %s:", c->clip->name);
+        for (int k = 0; k < c->marker_count; k++) printf(" %s@%g", c->markers[k].name, (double)c->markers[k].time);
+        if (c->speed > 0.0f) printf("%s speed %g m/s", c->marker_count ? "," : "", (double)c->speed);
+        printf("\n");
+    }
 }
 
 static void print_transition(const stance_transition_desc *t, float default_blend) {
@@ -122,6 +134,7 @@ static void print_summary(const stance_graphfile *gf) {
         for (int s = 0; s < md->state_count; s++) print_state(&md->states[s]);
         for (int t = 0; t < md->transition_count; t++) print_transition(&md->transitions[t], blend);
     }
+    print_clip_sync(d);
     if (d->layer_count == 0) {
         printf("layers: one, running %s\n", d->machines[0].name);
         print_ik(d);

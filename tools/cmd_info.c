@@ -171,7 +171,8 @@ int cmd_info(int argc, char **argv) {
                    "          and for a compiled graph \"graph\":{\"params\":[{\"name\",\"type\"}],\n"
                    "          \"machines\":[{\"name\",\"states\":[...]}],\"layers\":[{\"name\",\"machine\",\"mode\",\"priority\"}],\n"
                    "          \"clips\":{CLIP:{\"events\":[{\"t\",\"name\",\"authored\",\"min_weight\",\"payload\"}],\n"
-                   "          \"windows\":[{\"name\",\"from\",\"to\",\"min_weight\"}]}}}}\n");
+                   "          \"windows\":[{\"name\",\"from\",\"to\",\"min_weight\"}]}},\n"
+                   "          \"sync\":{\"groups\":{GROUP:[STATE,..]},\"clips\":{CLIP:{\"markers\":[{\"t\",\"name\"}],\"speed\"}}}}}\n");
             return 0;
         } else if (!strcmp(a, "--unit-cm")) {
             char *end = NULL;

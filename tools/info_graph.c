@@ -1,5 +1,7 @@
 /* tools/info_graph.c - what `stance info` says about a compiled graph, read
  * through the graph's public queries (the description is not kept). */
+#include <string.h>
+
 #include "info_graph.h"
 #include "tool_json.h"
 
@@ -49,6 +51,51 @@ static void notes_json(FILE *f, const stance_graph *g) {
         fprintf(f, "]}");
     }
     fprintf(f, "}");
+}
+
+/* The sync groups (group -> its states) and the clips with markers or a
+ * ground speed, as the graph file's "sync" and "clips" keys write them
+ * (docs/sync.md). */
+static void sync_json(FILE *f, const stance_graph *g) {
+    const int ns = stance_graph_state_count(g);
+    fprintf(f, ",\"sync\":{\"groups\":{");
+    for (int s = 0, first = 1; s < ns; s++) {
+        const char *grp = stance_graph_state_sync(g, s);
+        int seen = 0;
+        for (int k = 0; grp && k < s && !seen; k++) seen = stance_graph_state_sync(g, k) && !strcmp(stance_graph_state_sync(g, k), grp);
+        if (!grp || seen) continue;
+        fprintf(f, "%s", first ? "" : ",");
+        first = 0;
+        tool_put_json_string(f, grp);
+        fprintf(f, ":[");
+        for (int k = s, n = 0; k < ns; k++) {
+            const char *o = stance_graph_state_sync(g, k);
+            if (!o || strcmp(o, grp)) continue;
+            fprintf(f, "%s", n++ ? "," : "");
+            tool_put_json_string(f, stance_graph_state_name(g, k));
+        }
+        fprintf(f, "]");
+    }
+    fprintf(f, "},\"clips\":{");
+    const stance_clip *clips[256];
+    const int n = stance_graph_clips(g, clips, 256);
+    for (int c = 0, first = 1; c < n && c < 256; c++) {
+        stance_clip_marker mk[STANCE_MAX_MARKERS];
+        const int nm = stance_graph_clip_markers(g, clips[c], mk, STANCE_MAX_MARKERS);
+        const float speed = stance_graph_clip_speed(g, clips[c]);
+        if (!nm && speed == 0.0f) continue;
+        fprintf(f, "%s", first ? "" : ",");
+        first = 0;
+        tool_put_json_string(f, clips[c]->name);
+        fprintf(f, ":{\"markers\":[");
+        for (int i = 0; i < nm; i++) {
+            fprintf(f, "%s{\"t\":%.9g,\"name\":", i ? "," : "", (double)mk[i].time);
+            tool_put_json_string(f, mk[i].name);
+            fprintf(f, "}");
+        }
+        fprintf(f, "],\"speed\":%.9g}", (double)speed);
+    }
+    fprintf(f, "}}");
 }
 
 void info_graph_text(FILE *f, const stance_graph *g) {
@@ -125,5 +172,6 @@ void info_graph_json(FILE *f, const stance_graph *g) {
     }
     fprintf(f, "]");
     notes_json(f, g);
+    sync_json(f, g);
     fprintf(f, "}");
 }

@@ -54,6 +54,11 @@ typedef struct stance_state_desc {
      * root moves at the parameter's value (within 1/4x..4x). */
     int speed_warp;
     float fade_time;                  /* controller: switch and layer fade time for this state; 0 = uniform */
+    /* Sync group (docs/sync.md): states of one group (the same name, 1..63
+     * bytes) share a phase through their clips' markers (stance_clip_sync_desc).
+     * A group needs two or more clip states, each playing a clip with
+     * markers. NULL = none. */
+    const char *sync;
 } stance_state_desc;
 
 typedef struct stance_condition_desc {
@@ -161,6 +166,25 @@ typedef struct stance_clip_notes_desc {
     const stance_window_desc *windows;
 } stance_clip_notes_desc;
 
+/* ---- clip sync metadata: markers and ground speed (docs/sync.md) -----------
+ * (the graph file's "clips" sidecar, "markers" and "speed"). Markers are
+ * named points of a clip's cycle (a foot's contact: "L", "R"); states of a
+ * sync group switch and crossfade at marker-matched phases. */
+typedef struct stance_marker_desc {
+    const char *name;                  /* 1..31 bytes */
+    float time;                        /* in [0, the clip's duration] */
+} stance_marker_desc;
+typedef struct stance_clip_sync_desc {
+    const stance_clip *clip;           /* one of the clips the graph's states play (else ignored) */
+    int marker_count;                  /* 0..STANCE_MAX_MARKERS */
+    const stance_marker_desc *markers; /* any order */
+    /* The clip's ground speed in m/s (model units a second): how fast the
+     * character travels while the clip plays, for clips played in place
+     * (stance_graph_clip_speed; the caller moves the character by it).
+     * 0 = not given. Finite, >= 0. */
+    float speed;
+} stance_clip_sync_desc;
+
 typedef struct stance_graph_desc {
     const stance_skeleton *skeleton;
     int param_count;
@@ -175,6 +199,8 @@ typedef struct stance_graph_desc {
     const stance_ik_desc *ik;
     int clip_notes_count;            /* per clip at most once */
     const stance_clip_notes_desc *clip_notes;
+    int clip_sync_count;             /* per clip at most once */
+    const stance_clip_sync_desc *clip_sync;
 } stance_graph_desc;
 
 /* Validates the description and compiles the graph: names resolved to

@@ -16,6 +16,7 @@ extern "C" {
 
 #define STANCE_MAX_KEYS (1 << 20)
 #define STANCE_MAX_EVENTS 256
+#define STANCE_MAX_MARKERS 32   /* sync markers a graph authors per clip (stance_clip_sync_desc) */
 #define STANCE_MAX_WINDOWS 32   /* windows a graph authors per clip (stance_clip_notes_desc) */
 #define STANCE_EVENT_NAME 32
 

@@ -196,6 +196,21 @@ STANCE_API int stance_graph_clip_events(const stance_graph *graph, const stance_
 STANCE_API int stance_graph_clip_windows(const stance_graph *graph, const stance_clip *clip, stance_clip_window *out,
                                          int capacity);
 
+/* Sync groups and markers (docs/sync.md). stance_graph_clip_markers writes
+ * up to `capacity` of the clip's markers sorted by time (out may be NULL)
+ * and returns how many there are (0 for a clip without, or one the graph
+ * does not play); stance_graph_clip_speed is its ground speed in m/s, 0
+ * when not given; stance_graph_state_sync is the state's sync group, NULL
+ * for none (or a NULL graph, a state out of range). */
+typedef struct stance_clip_marker {
+    const char *name;
+    float time;                          /* seconds in the clip */
+} stance_clip_marker;
+STANCE_API int stance_graph_clip_markers(const stance_graph *graph, const stance_clip *clip, stance_clip_marker *out,
+                                         int capacity);
+STANCE_API float stance_graph_clip_speed(const stance_graph *graph, const stance_clip *clip);
+STANCE_API const char *stance_graph_state_sync(const stance_graph *graph, int state);
+
 /* IK entries */
 STANCE_API int stance_graph_ik_count(const stance_graph *graph);
 STANCE_API int stance_graph_find_ik(const stance_graph *graph, const char *name);             /* -1 if none */

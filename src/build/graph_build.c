@@ -14,6 +14,7 @@
 #include "build/graph_build.h"
 #include "core/load/graph_bind.h"
 #include "core/graph/graph_derive.h"
+#include "core/graph/graph_sync.h"
 #include "core/base/internal.h"
 #include "core/base/names.h"
 #include "stance/build.h"
@@ -289,6 +290,24 @@ static stance_status build_bounds(stance_graph *g, stance_error *err) {
     return s;
 }
 
+/* The description's sync groups (per state, in the graph's state order)
+ * and clip markers (src/core/graph/graph_sync.c checks them). */
+static stance_status build_sync(stance_graph *g, const stance_graph_desc *d, stance_error *err) {
+    int any = 0;
+    for (int m = 0; m < d->machine_count && !any; m++)
+        for (int i = 0; i < d->machines[m].state_count && !any; i++) any = d->machines[m].states[i].sync != NULL;
+    if (!any) return gr_sync_build(g, NULL, d->clip_sync, d->clip_sync_count, err);
+    const size_t bytes = sizeof(const char *) * (size_t)g->state_count;
+    const char **names = st_alloc(&g->allocator, bytes, 16);
+    if (!names) FAIL(STANCE_ERR_MEMORY, "graph: allocation of %zu bytes failed", bytes);
+    for (int m = 0; m < d->machine_count; m++)
+        for (int i = 0; i < d->machines[m].state_count; i++)
+            names[g->machines[m].state_first + i] = d->machines[m].states[i].sync;
+    stance_status st = gr_sync_build(g, names, d->clip_sync, d->clip_sync_count, err);
+    st_free(&g->allocator, names, bytes);
+    return st;
+}
+
 /* The description's clip notes (events, windows) as the graph keeps them
  * (src/core/graph/graph_notes.c checks and merges them). */
 static stance_status build_notes(stance_graph *g, const stance_graph_desc *d, stance_error *err) {
@@ -546,6 +565,7 @@ stance_status gb_compile(const stance_graph_desc *d, const stance_allocator *all
     if (!st) st = gr_build_ik(g, d, err);
     if (!st) gr_fill_ik_ranges(g); /* each entry's local-to-model range (src/core/graph/graph_program.c) */
     if (!st) st = build_notes(g, d, err);
+    if (!st) st = build_sync(g, d, err);
     if (st) {
         gb_destroy(g);
         return st;
@@ -557,6 +577,7 @@ stance_status gb_compile(const stance_graph_desc *d, const stance_allocator *all
 void gb_destroy(stance_graph *g) {
     if (!g) return;
     gr_notes_destroy(g);
+    gr_sync_destroy(g);
     for (int i = 0; i < g->delta_count; i++) stance_clip_destroy(g->deltas[i]);
     gr_destroy_ik(g);
     stance_allocator al = g->allocator;

@@ -10,6 +10,7 @@
 #include "build/graph_build.h"
 #include "build/write.h"
 #include "core/graph/graph_layout.h"
+#include "core/graph/graph_sync.h"
 
 static int clip_at(const stance_clip *const *clips, int n, const stance_clip *c) {
     for (int i = 0; i < n; i++)
@@ -92,6 +93,41 @@ static void write_contacts(writer *w, const stance_contacts *c) {
     for (size_t k = 0; k < n; k++) w_f32(w, c->height[k]);
 }
 
+/* The sync groups and clip markers (src/core/graph/graph_sync.h): a
+ * trailer after the arrays and before the notes', "SYNC" and its byte
+ * count, then the group count, each group's name[64], the state count and
+ * per state its group (-1 none), the clip count and per clip its index,
+ * speed, marker count and markers (name[32], time); a graph without any
+ * has none, as before. */
+static void write_sync(writer *w, const stance_graph *g, const stance_clip *const *clips, int n) {
+    const g_sync *s = g->sync;
+    if (!s) return;
+    w_bytes(w, "SYNC", 4);
+    const size_t size_at = w->pos;
+    w_u32(w, 0);
+    const size_t start = w->pos;
+    w_u32(w, (uint32_t)s->group_count);
+    for (int k = 0; k < s->group_count; k++) w_bytes(w, s->groups[k], G_NAME);
+    w_u32(w, (uint32_t)g->state_count);
+    for (int i = 0; i < g->state_count; i++) w_u32(w, (uint32_t)s->state_group[i]);
+    w_u32(w, (uint32_t)s->clip_count);
+    for (int c = 0; c < s->clip_count; c++) {
+        const g_sclip *sc = &s->clips[c];
+        w_u32(w, (uint32_t)clip_at(clips, n, sc->clip));
+        w_f32(w, sc->speed);
+        w_u32(w, (uint32_t)sc->count);
+        for (int k = 0; k < sc->count; k++) {
+            const g_marker *m = &s->markers[sc->first + k];
+            w_bytes(w, s->names[m->name], STANCE_EVENT_NAME);
+            w_f32(w, m->time);
+        }
+    }
+    if (w->buf) {
+        writer patch = {w->buf, size_at};
+        w_u32(&patch, (uint32_t)(w->pos - start));
+    }
+}
+
 size_t st_graph_section_write(const stance_graph *g, const stance_clip *const *clips, int n, unsigned char *out) {
     writer w = {out, 0};
     const int J = g->skeleton->joint_count, pc = st_pad8(J);
@@ -127,6 +163,7 @@ size_t st_graph_section_write(const stance_graph *g, const stance_clip *const *c
             w_u32(&patch, (uint32_t)(w.pos - start));
         }
     }
+    write_sync(&w, g, clips, n);
     /* the clip notes a graph file authored: a trailer after the arrays,
      * "NOTE", the count of clips, per clip its index, event and window
      * counts, each event (name[32], time, min_weight, payload flags, int,

@@ -5,7 +5,8 @@
  * every curve evaluated as the spec says (gltf_bake.c) on the clip's key
  * grid, with STEP hold keys and resampling where the runtime's
  * interpolation would leave the tolerance; a bad animation drops only its
- * clip (ClipProblem), unless strict. */
+ * clip (ClipProblem), unless strict. The animation's "extras" events become
+ * the clip's own events. */
 #include "gltf_imp.hpp"
 
 namespace stance_gltf __attribute__((visibility("hidden"))) {
@@ -40,6 +41,45 @@ std::string clip_name(Imp &im, const tinygltf::Animation &an, int index, const s
         k = (size_t)-1;
     }
     return name;
+}
+
+/* The animation's "extras": {"events": [{"t": seconds, "name": "..."}]}, a
+ * user property glTF carries (docs/import.md), as the clip's own events. A
+ * malformed event, one outside [0, duration] or past STANCE_MAX_EVENTS is
+ * left out with a warning; the clip is kept. `names` owns the strings. */
+static void extras_events(Imp &im, const tinygltf::Animation &an, const std::string &clip, float duration,
+                          std::vector<stance_event_desc> &out, std::vector<std::string> &names) {
+    const tinygltf::Value &ex = an.extras;
+    if (!ex.IsObject() || !ex.Has("events")) return;
+    const tinygltf::Value &ev = ex.Get("events");
+    if (!ev.IsArray()) {
+        im.warn("clip '%s': extras \"events\" is not an array; ignored", show(clip).c_str());
+        return;
+    }
+    names.reserve(ev.ArrayLen());
+    for (size_t i = 0; i < ev.ArrayLen(); i++) {
+        const tinygltf::Value &e = ev.Get((int)i);
+        const bool ok = e.IsObject() && e.Has("t") && e.Get("t").IsNumber() && e.Has("name") && e.Get("name").IsString();
+        const double t = ok ? e.Get("t").GetNumberAsDouble() : 0.0;
+        const std::string nm = ok ? e.Get("name").Get<std::string>() : std::string();
+        if (!ok || nm.empty() || nm.size() >= STANCE_EVENT_NAME || memchr(nm.data(), 0, nm.size())) {
+            im.warn("clip '%s': extras event %zu is not {\"t\": seconds, \"name\": 1..%d bytes}; left out", show(clip).c_str(), i,
+                    STANCE_EVENT_NAME - 1);
+            continue;
+        }
+        if (!(t >= 0.0 && t <= (double)duration)) {
+            im.warn("clip '%s': extras event '%s' at %g s is outside the clip (0..%g s); left out", show(clip).c_str(),
+                    show(nm).c_str(), t, (double)duration);
+            continue;
+        }
+        if (out.size() >= (size_t)STANCE_MAX_EVENTS) {
+            im.warn("clip '%s': more than %d extras events; the rest left out", show(clip).c_str(), STANCE_MAX_EVENTS);
+            break;
+        }
+        names.push_back(nm);
+        out.push_back(stance_event_desc{nullptr, (float)t});
+    }
+    for (size_t i = 0; i < out.size(); i++) out[i].name = names[i].c_str();
 }
 
 /* Builds one clip. ClipProblem for a bad animation; im.fail for the file. */
@@ -259,6 +299,11 @@ stance_clip *build_clip(Imp &im, int ai, const std::string &name, const stance_s
     d.duration = grid[K - 1] > 0.0f ? grid[K - 1] : 1.0f / 30.0f; /* a single pose at t = 0: one frame */
     d.track_count = (int)tracks.size();
     d.tracks = tracks.data();
+    std::vector<stance_event_desc> events;
+    std::vector<std::string> event_names;
+    extras_events(im, an, name, d.duration, events, event_names);
+    d.event_count = (int)events.size();
+    d.events = events.empty() ? nullptr : events.data();
     stance_error e = {STANCE_OK, ""};
     stance_clip *clip = nullptr;
     stance_status s = stance_clip_create(&d, sk, al, &clip, &e);

@@ -122,6 +122,8 @@ stance_status gf_check_machine_use(ctx *c, const stance_graph_desc *gd);
 stance_status gf_read_ik(ctx *c, const jobj *root, stance_graph_desc *gd);
 /* graphfile_clips.c: the "clips" sidecar (events with payloads, windows) */
 stance_status gf_read_clips(ctx *c, const jobj *root, stance_graph_desc *gd);
+/* graphfile_sync.c: the sidecar's "markers" and "speed", and the states' sync groups */
+stance_status gf_read_sync(ctx *c, const jobj *root, stance_graph_desc *gd);
 
 #endif /* STANCE_HAVE_JANSSON */
 #endif

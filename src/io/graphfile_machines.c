@@ -102,7 +102,7 @@ static stance_status read_blend(ctx *c, const jobj *o, int dims, stance_state_de
 
 static stance_status read_state(ctx *c, int m, const jobj *o, stance_state_desc *st) {
     static const char *const keys[] = {"name", "clip", "blend1d", "blend2d", "machine", "once", "speed",
-                                       "speed_param", NULL};
+                                       "speed_param", "sync", NULL};
     static const char *const motions[] = {"clip", "blend1d", "blend2d", "machine", NULL};
     stance_status s = gf_check_keys(c, o, keys);
     if (s) return s;
@@ -139,6 +139,7 @@ static stance_status read_state(ctx *c, int m, const jobj *o, stance_state_desc 
         if ((s = read_blend(c, &bo, dims, st))) return s;
     }
     if ((s = gf_get_bool(c, o, "once", &st->once))) return s;
+    if ((s = gf_get_name(c, o, "sync", 0, 0, &st->sync))) return s; /* groups are checked by graphfile_sync.c */
     if ((s = gf_get_number(c, o, "speed", 0, -100.0, 100.0, 0, &st->speed))) return s;
     jpath ps = {o->at, "speed", -1};
     if (json_object_get(o->v, "speed") && st->speed == 0.0f)

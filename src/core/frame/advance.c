@@ -18,6 +18,7 @@
 #include "core/base/internal.h"
 #include "core/math/qmath.h"
 #include "core/frame/notes.h"
+#include "core/graph/graph_sync.h"
 #include "core/frame/transition.h"
 #include "core/frame/workspace.h"
 
@@ -521,6 +522,42 @@ static void reset_machines(stance_instance *inst, stance_workspace *ws, int m) {
     }
 }
 
+/* ---- sync groups (docs/sync.md, core/graph/graph_sync.c) ------------------------ */
+
+/* A switch between two states of one sync group: the target starts at the
+ * phase its markers match with the state it leaves (the leader: its weight
+ * is the whole at the switch), in every switch mode. */
+static void sync_start(const stance_graph *g, g_machine_rt *rt) {
+    float pos;
+    if (gr_sync_pair(g->sync, rt->old.state, rt->cur.state) &&
+        gr_sync_match(g->sync, rt->old.state, rt->old.pos, rt->cur.state, 0.0f, &pos))
+        rt->cur.pos = pos;
+}
+
+/* A crossfade between two states of one group: the leader (the higher
+ * eased weight after this step) plays its own step; the follower steps to
+ * the phase matching the leader's markers, forward only (a follower ahead
+ * waits), its clock counting the real time. */
+static void sync_plays(stance_instance *inst, stance_workspace *ws, int m, float dt) {
+    const stance_graph *g = inst->graph;
+    g_machine_rt *rt = &inst->machines[m];
+    const float w = tr_ease(rt->easing, rt->duration > 0.0f ? (rt->elapsed + dt) / rt->duration : 1.0f);
+    g_play *lead = w >= 0.5f ? &rt->cur : &rt->old, *fol = w >= 0.5f ? &rt->old : &rt->cur;
+    advance_play(inst, ws, m, lead, dt);
+    const g_state *fs = &g->states[fol->state];
+    const float rate = state_rate(inst, fs), dur = fs->clip->duration;
+    float to, fdt = dt;
+    if (!fol->finished && rate > 0.0f && gr_sync_match(g->sync, lead->state, lead->pos, fol->state, fol->pos, &to)) {
+        float d = to - fol->pos; /* the shortest way round, forward only */
+        if (d > 0.5f * dur) d -= dur;
+        if (d < -0.5f * dur) d += dur;
+        fdt = d > 0.0f ? d / rate : 0.0f;
+    }
+    const double t = fol->time;
+    advance_play(inst, ws, m, fol, fdt);
+    fol->time = t + dt;
+}
+
 /* Switches machine m to state `to` (a transition `ti`, or -1 when asked for
  * by stance_instance_play). */
 static void begin_switch(stance_instance *inst, stance_workspace *ws, int m, int ti, int to_state, stance_switch_mode mode,
@@ -566,6 +603,7 @@ static void begin_switch(stance_instance *inst, stance_workspace *ws, int m, int
     memset(&rt->cur, 0, sizeof rt->cur);
     rt->cur.state = to_state;
     memset(in_cursors(inst, m, 0), 0, sizeof(stance_cursor) * (size_t)g->machines[m].clip_cap);
+    if (g->sync) sync_start(g, rt);
     const g_state *to = &g->states[to_state];
     if (to->sub_machine >= 0) reset_machines(inst, ws, to->sub_machine);
     rt->from_state = from;
@@ -634,10 +672,16 @@ static inline int advance_plain(const stance_instance *inst, int m, g_play *p, f
 ADV_APART void update_machine(stance_instance *inst, stance_workspace *ws, int m, float dt, unsigned flags) {
     g_machine_rt *rt = &inst->machines[m];
     const stance_graph *g = inst->graph;
-    if (!(ST_FAST && advance_plain(inst, m, &rt->cur, dt))) advance_play(inst, ws, m, &rt->cur, dt);
-    if (rt->trans >= 0) {
-        if (g->states[rt->old.state].type != STANCE_MOTION_MACHINE && !(ST_FAST && advance_plain(inst, m, &rt->old, dt)))
-            advance_play(inst, ws, m, &rt->old, dt);
+    if (rt->trans < 0) {
+        if (!(ST_FAST && advance_plain(inst, m, &rt->cur, dt))) advance_play(inst, ws, m, &rt->cur, dt);
+    } else {
+        if (g->sync && rt->mode == STANCE_SWITCH_CROSSFADE && gr_sync_pair(g->sync, rt->old.state, rt->cur.state)) {
+            sync_plays(inst, ws, m, dt);
+        } else {
+            if (!(ST_FAST && advance_plain(inst, m, &rt->cur, dt))) advance_play(inst, ws, m, &rt->cur, dt);
+            if (g->states[rt->old.state].type != STANCE_MOTION_MACHINE && !(ST_FAST && advance_plain(inst, m, &rt->old, dt)))
+                advance_play(inst, ws, m, &rt->old, dt);
+        }
         rt->elapsed += dt;
         if (rt->elapsed >= rt->duration) {
             int layer = in_layer_of_machine(g, m);

@@ -79,6 +79,8 @@ typedef struct g_meta {
     unsigned whole;                 /* windows covering the whole clip: in a loop they never close on a wrap */
 } g_meta;
 
+typedef struct g_sync g_sync; /* core/graph/graph_sync.h */
+
 typedef struct g_cond {
     int param;
     stance_compare op;
@@ -184,6 +186,7 @@ struct stance_graph {
     g_authored *authored;
     g_window *windows;
     size_t notes_bytes;
+    struct g_sync *sync;        /* sync groups and clip markers (graph_sync.h): own allocation, NULL when none */
     stance_allocator allocator;
     size_t bytes;
 };

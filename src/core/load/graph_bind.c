@@ -15,6 +15,7 @@
 #include "core/load/asset_internal.h"
 #include "core/load/graph_bind.h"
 #include "core/graph/graph_layout.h"
+#include "core/graph/graph_sync.h"
 
 #define FAIL(...) return st_fail(err, STANCE_ERR_FORMAT, __VA_ARGS__)
 
@@ -294,9 +295,77 @@ static stance_status bind_notes(binder *b, const unsigned char *p, size_t size) 
     return STANCE_OK;
 }
 
+/* The sync trailer (graph_write.c) into g's sync groups and markers
+ * (graph_sync.c checks every value). */
+static stance_status bind_sync(binder *b, const unsigned char *p, size_t size) {
+    stance_error *err = b->err;
+    stance_graph *g = b->g;
+    reader r = {p, p + size, 0};
+    const uint32_t groups = r_u32(&r);
+    if (r.bad || groups > G_MAX_SYNC_GROUPS || (size_t)groups * G_NAME > r_left(&r))
+        FAIL("graph: the sync trailer names %u groups (at most %d) in %zu bytes", (unsigned)groups, G_MAX_SYNC_GROUPS, size);
+    char names[G_MAX_SYNC_GROUPS][G_NAME];
+    for (uint32_t k = 0; k < groups; k++) {
+        r_take(&r, names[k], G_NAME);
+        names[k][G_NAME - 1] = 0;
+    }
+    const uint32_t states = r_u32(&r);
+    if (r.bad || states != (uint32_t)g->state_count || (size_t)states * 4 > r_left(&r))
+        FAIL("graph: the sync trailer has %u states, the graph %d", (unsigned)states, g->state_count);
+    const unsigned char *sg = r.p;
+    r.p += (size_t)states * 4;
+    const uint32_t clips = r_u32(&r);
+    if (r.bad || clips > (uint32_t)b->clip_count) FAIL("graph: the sync trailer names %u clips, the file has %d", (unsigned)clips, b->clip_count);
+    const size_t bytes = sizeof(const char *) * (states + 1) + sizeof(stance_clip_sync_desc) * (clips + 1) +
+                         sizeof(stance_marker_desc) * (size_t)(clips + 1) * STANCE_MAX_MARKERS +
+                         (size_t)(clips + 1) * STANCE_MAX_MARKERS * STANCE_EVENT_NAME;
+    unsigned char *mem = st_alloc(&g->allocator, bytes, 16);
+    if (!mem) return st_fail(err, STANCE_ERR_MEMORY, "graph: allocation of %zu bytes failed", bytes);
+    const char **sn = (const char **)mem;
+    stance_clip_sync_desc *cd = (stance_clip_sync_desc *)(mem + sizeof(const char *) * (states + 1));
+    stance_marker_desc *md = (stance_marker_desc *)(cd + clips + 1);
+    char (*mn)[STANCE_EVENT_NAME] = (char(*)[STANCE_EVENT_NAME])(md + (size_t)(clips + 1) * STANCE_MAX_MARKERS);
+    stance_status s = STANCE_OK;
+    int any = 0;
+    for (uint32_t i = 0; i < states && !s; i++) {
+        reader q = {sg + 4 * i, sg + 4 * i + 4, 0};
+        const int32_t k = (int32_t)r_u32(&q);
+        if (k < -1 || k >= (int32_t)groups) s = st_fail(err, STANCE_ERR_FORMAT, "graph: sync: state %u's group %d of %u", (unsigned)i, (int)k, (unsigned)groups);
+        sn[i] = k >= 0 ? names[k] : NULL, any |= k >= 0;
+    }
+    int m = 0;
+    for (uint32_t c = 0; c < clips && !s; c++) {
+        const uint32_t ci = r_u32(&r);
+        cd[c].speed = r_f32(&r);
+        const uint32_t count = r_u32(&r);
+        if (r.bad || ci >= (uint32_t)b->clip_count || count > STANCE_MAX_MARKERS ||
+            (size_t)count * (STANCE_EVENT_NAME + 4) > r_left(&r)) {
+            s = st_fail(err, STANCE_ERR_FORMAT, "graph: sync clip %u: clip %u (of %d) or %u markers (at most %d) beyond the "
+                        "trailer", (unsigned)c, (unsigned)ci, b->clip_count, (unsigned)count, STANCE_MAX_MARKERS);
+            break;
+        }
+        cd[c].clip = b->clips[ci], cd[c].marker_count = (int)count, cd[c].markers = md + m;
+        for (uint32_t k = 0; k < count; k++, m++) {
+            r_take(&r, mn[m], STANCE_EVENT_NAME);
+            mn[m][STANCE_EVENT_NAME - 1] = 0;
+            md[m].name = mn[m], md[m].time = r_f32(&r);
+        }
+    }
+    if (!s && (r.bad || r_left(&r) != 0)) s = st_fail(err, STANCE_ERR_FORMAT, "graph: %zu bytes after the sync trailer", r_left(&r));
+    if (!s) {
+        stance_error e = {STANCE_OK, ""};
+        s = gr_sync_build(g, any ? sn : NULL, cd, (int)clips, &e);
+        if (s == STANCE_ERR_MEMORY) s = st_fail(err, s, "%s", e.message);
+        else if (s) s = st_fail(err, STANCE_ERR_FORMAT, "graph: the sync trailer: %s", e.message);
+    }
+    st_free(&g->allocator, mem, bytes);
+    return s;
+}
+
 void stance_graph_destroy(stance_graph *g) {
     if (!g) return;
     gr_notes_destroy(g);
+    gr_sync_destroy(g);
     for (int i = 0; i < g->delta_count; i++) stance_clip_destroy(g->deltas[i]);
     stance_allocator al = g->allocator;
     st_free(&al, g, g->bytes);
@@ -354,6 +423,14 @@ stance_status st_graph_bind(const unsigned char *body, size_t size, const stance
         }
         bytes = st_align_up(bytes + need, 64);
     }
+    const unsigned char *sync = NULL; /* the sync trailer (graph_write.c), when the graph has groups or markers */
+    size_t sync_size = 0;
+    if (r_left(&r) >= 8 && !memcmp(r.p, "SYNC", 4)) {
+        r.p += 4;
+        sync_size = r_u32(&r);
+        if (sync_size > r_left(&r)) FAIL("graph: the sync trailer's %zu bytes go beyond the section", sync_size);
+        sync = r.p, r.p += sync_size;
+    }
     const unsigned char *notes = NULL; /* the clip notes' trailer (graph_write.c), when the graph has any */
     size_t notes_size = 0;
     if (r_left(&r) != 0) {
@@ -408,6 +485,7 @@ stance_status st_graph_bind(const unsigned char *body, size_t size, const stance
         s = gc_check(g, b.ref_count[GL_R_STRN], b.ref_count[GL_R_ANYT], err);
     }
     if (!s) s = bind_notes(&b, notes, notes_size);
+    if (!s && sync) s = bind_sync(&b, sync, sync_size);
     if (s) {
         stance_graph_destroy(g);
         return s;
