@@ -14,6 +14,7 @@
 #include "build/graph_build.h"
 #include "core/load/graph_bind.h"
 #include "core/graph/graph_derive.h"
+#include "core/graph/graph_curves.h"
 #include "core/base/internal.h"
 #include "core/base/names.h"
 #include "stance/build.h"
@@ -546,6 +547,7 @@ stance_status gb_compile(const stance_graph_desc *d, const stance_allocator *all
     if (!st) st = gr_build_ik(g, d, err);
     if (!st) gr_fill_ik_ranges(g); /* each entry's local-to-model range (src/core/graph/graph_program.c) */
     if (!st) st = build_notes(g, d, err);
+    if (!st) st = gb_build_curves(g, d, err);
     if (st) {
         gb_destroy(g);
         return st;
@@ -557,6 +559,7 @@ stance_status gb_compile(const stance_graph_desc *d, const stance_allocator *all
 void gb_destroy(stance_graph *g) {
     if (!g) return;
     gr_notes_destroy(g);
+    gr_curves_destroy(g);
     for (int i = 0; i < g->delta_count; i++) stance_clip_destroy(g->deltas[i]);
     gr_destroy_ik(g);
     stance_allocator al = g->allocator;

@@ -132,6 +132,7 @@ size_t st_graph_section_write(const stance_graph *g, const stance_clip *const *c
      * counts, each event (name[32], time, min_weight, payload flags, int,
      * float, string[32]) and window (name[32], from, to, min_weight); a graph
      * without any ends with its arrays, as before */
+    gb_write_curves(&w, g, clips, n); /* curves and drives: "CURV" (graph_curves_build.c), when any */
     uint32_t metas = 0;
     for (int i = 0; i < g->meta_count; i++) metas += g->metas[i].auth_count > 0 || g->metas[i].win_count > 0;
     if (metas) {

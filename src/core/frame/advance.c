@@ -15,6 +15,7 @@
 
 #include "core/frame/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
 #include "core/frame/advance.h"
+#include "core/frame/curves.h"
 #include "core/base/internal.h"
 #include "core/math/qmath.h"
 #include "core/frame/notes.h"
@@ -719,18 +720,23 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
     inst->events_sealed = 0;
     ws->job_count = 0, ws->job_plans_used = 0;
     if (inst->requests) {
-        /* stance_instance_play requests, carried out before the frame
-         * advances (their events open this update's list, at the time they
-         * were asked); no weights are this update's yet */
-        for (int m = 0; m < g->machine_count; m++) ws->weights[m].state = -1;
-        for (int m = 0; m < g->machine_count; m++) {
-            g_machine_rt *rt = &inst->machines[m];
-            if (rt->req_state < 0) continue;
-            int state = rt->req_state;
-            rt->req_state = -1;
-            begin_switch(inst, ws, m, -1, state, rt->req_mode, rt->req_easing, rt->req_blend, 0, 0.0f);
+        if (inst->requests & 1) {
+            /* stance_instance_play requests, carried out before the frame
+             * advances (their events open this update's list, at the time they
+             * were asked); no weights are this update's yet */
+            for (int m = 0; m < g->machine_count; m++) ws->weights[m].state = -1;
+            for (int m = 0; m < g->machine_count; m++) {
+                g_machine_rt *rt = &inst->machines[m];
+                if (rt->req_state < 0) continue;
+                int state = rt->req_state;
+                rt->req_state = -1;
+                begin_switch(inst, ws, m, -1, state, rt->req_mode, rt->req_easing, rt->req_blend, 0, 0.0f);
+            }
         }
-        inst->requests = 0;
+        inst->requests &= CV_DRIVES;
+        /* a graph with drives: parameters, layer and IK weights from curves
+         * and parameters, where the last update left the clips (curves.c) */
+        if (inst->requests) cv_drive(inst);
     }
     inst->time += dt;
     for (int i = 0; i < g->param_count; i++) { /* damped parameters follow their targets */

@@ -184,6 +184,7 @@ struct stance_graph {
     g_authored *authored;
     g_window *windows;
     size_t notes_bytes;
+    struct g_curves *curves;    /* curves and drives (graph_curves.h): own allocation, NULL when none */
     stance_allocator allocator;
     size_t bytes;
 };
