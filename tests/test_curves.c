@@ -25,14 +25,10 @@
 
 #include "check.h"
 #include "real_files.h"
+#include "graph_files.h"
 #include "ws.h"
 #include "stance/io.h"
 #include "stance/build.h"
-
-static const char *source_dir(void) {
-    const char *s = getenv("STANCE_SOURCE");
-    return s ? s : ".";
-}
 
 /* ---- the test's own evaluation ------------------------------------------------- */
 
@@ -316,44 +312,12 @@ static int keys_of(const jv *k, float *out, int cap) {
 }
 
 static void test_robot(void) {
-    char glb[1024], path[1024];
-    data_path(glb, sizeof glb, "robot_expressive/RobotExpressive.glb");
-    snprintf(path, sizeof path, "%s/graphs/robot_curves.json", source_dir());
-    size_t fsz = 0, tsz = 0;
-    unsigned char *probe = read_all(glb, &fsz);
-    unsigned char *text = read_all(path, &tsz);
-    if (!probe || !text) { free(probe), free(text); return; }
-    free(probe);
-    jv doc;
-    memset(&doc, 0, sizeof doc);
-    jp parser = {(const char *)text, (const char *)text + tsz, 0};
-    j_value(&parser, &doc, 0);
-    CHECK(!parser.bad);
-    stance_graphfile_options opt = {glb, NULL};
-    stance_graphfile *gf = NULL;
+    robot_round_trip rt;
+    if (!robot_round_trip_open(&rt, "robot_curves")) return;
+    const jv doc = rt.doc;
+    const stance_asset *a = rt.asset, loaded = rt.loaded;
+    const stance_graph *gj = rt.graph, *gc = rt.loaded.graph;
     stance_error err;
-    const stance_status ls = stance_graphfile_load(path, &opt, &gf, &err);
-    if (ls == STANCE_ERR_UNSUPPORTED) { /* a cross build's io reads no JSON graph files (docs/platforms.md) */
-        printf("     %s: skipped\n", err.message);
-        jv_free(&doc), free(text);
-        return;
-    }
-    CHECK_OK(ls);
-    if (!gf) { fprintf(stderr, "%s\n", err.message); jv_free(&doc), free(text); return; }
-    const stance_asset *a = stance_graphfile_asset(gf);
-    const stance_graph *gj = stance_graphfile_graph(gf);
-    const stance_clip *used[64];
-    const int nu = stance_graph_clips(gj, used, 64);
-    stance_asset view = *a;
-    view.clips = (stance_clip **)used, view.clip_count = nu;
-    void *bytes = NULL;
-    size_t size = 0;
-    CHECK_OK(stance_asset_save_graph_memory(&view, stance_graphfile_desc(gf), &bytes, &size, NULL, &err));
-    stance_asset loaded;
-    memset(&loaded, 0, sizeof loaded);
-    CHECK_OK(stance_asset_load_memory(bytes, size, NULL, &loaded, &err));
-    const stance_graph *gc = loaded.graph;
-    CHECK(gc != NULL);
     /* keys: the file's, in both forms, bit for bit */
     const char *const clips[3] = {"Wave", "Walking", "Running"};
     int tracks = 0;
@@ -422,11 +386,7 @@ static void test_robot(void) {
     CHECK(same && frames > 60 && up);
     CHECK(ended > 0 && ended == predicted);
     stance_instance_destroy(ij), stance_instance_destroy(ic);
-    stance_asset_destroy(&loaded);
-    stance_asset_free_bytes(bytes, size, NULL);
-    stance_graphfile_destroy(gf);
-    jv_free(&doc);
-    free(text);
+    robot_round_trip_close(&rt);
 }
 
 int main(void) {

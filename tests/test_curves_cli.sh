@@ -52,18 +52,7 @@ write key_past '' '0.5' "$ok_cond" '"speed"' '"WaveWeight": [[0, 0], [99.5, 1]]'
 write key_huge '' '0.5' "$ok_cond" '"speed"' '"WaveWeight": [[0, 0], [0.3, 1e39]]'
 write both '' '{"param": "speed", "curve": "WaveWeight"}' "$ok_cond" '"speed"' "$ok_curve"
 write base_bound ', "weight": {"curve": "WaveWeight"}' '0.5' "$ok_cond" '"speed"' "$ok_curve"
-check_broken() { # name, token (its first occurrence, or after the marker given as $4), words the message must hold
-  local f="$tmp/$1.json"
-  if "$cli" graph-check "$f" > "$tmp/out" 2> "$tmp/err"; then bad "$1: accepted"; return; fi
-  local where
-  where=$("$py" -c 'import sys; t=open(sys.argv[1]).read(); s=t.index(sys.argv[3]) if sys.argv[3] else 0; i=t.index(sys.argv[2], s); print("%d:%d" % (t.count("\n",0,i)+1, i-t.rfind("\n",0,i)))' "$f" "$2" "${4:-}")
-  local lines
-  lines=$(wc -l < "$tmp/err")
-  if [ "$lines" != 1 ]; then bad "$1: $lines lines: $(cat "$tmp/err")"; return; fi
-  grep -q "^$f:$where: " "$tmp/err" || { bad "$1: not at $where: $(cat "$tmp/err")"; return; }
-  grep -qF "$3" "$tmp/err" || { bad "$1: no '$3': $(cat "$tmp/err")"; return; }
-  echo "ok   $1: $(cat "$tmp/err")"
-}
+. "$src/tests/broken_file.bash" # check_broken
 check_broken unknown_weight '"WaveWieght"' "unknown curve 'WaveWieght' (did you mean 'WaveWeight'?)"
 check_broken unknown_condition '"Strid"' "unknown curve 'Strid' (did you mean 'Stride'?)"
 check_broken unknown_blend '"stride"' "unknown curve 'stride' (did you mean 'Stride'?)"

@@ -27,18 +27,7 @@ write unknown_clip '"wakl": {"events": [{"t": 0.1, "name": "step"}]}'
 write window_order '"walk": {"windows": [{"name": "can_cancel", "from": 0.8, "to": 0.2}]}'
 write past_end '"walk": {"events": [{"t": 12.5, "name": "step"}]}'
 write payload_type '"walk": {"events": [{"t": 0.1, "name": "step", "payload": {"bool": true}}]}'
-check_broken() { # name, token, words the message must hold
-  local f="$tmp/$1.json"
-  if "$cli" graph-check "$f" > "$tmp/out" 2> "$tmp/err"; then bad "$1: accepted"; return; fi
-  local where
-  where=$("$py" -c 'import sys; t=open(sys.argv[1]).read(); i=t.index(sys.argv[2]); print("%d:%d" % (t.count("\n",0,i)+1, i-t.rfind("\n",0,i)))' "$f" "$2")
-  local lines
-  lines=$(wc -l < "$tmp/err")
-  if [ "$lines" != 1 ]; then bad "$1: $lines lines: $(cat "$tmp/err")"; return; fi
-  grep -q "^$f:$where: " "$tmp/err" || { bad "$1: not at $where: $(cat "$tmp/err")"; return; }
-  grep -qF "$3" "$tmp/err" || { bad "$1: no '$3': $(cat "$tmp/err")"; return; }
-  echo "ok   $1: $(cat "$tmp/err")"
-}
+. "$src/tests/broken_file.bash" # check_broken
 check_broken unknown_clip '"wakl"' "did you mean 'walk'"
 check_broken window_order '0.8' '"from" must not be after "to"'
 check_broken past_end '12.5' 'past the end of clip'

@@ -174,13 +174,8 @@ typedef struct stance_curve_desc {
     const float *keys;                 /* key_count (time, value) pairs */
 } stance_curve_desc;
 
-/* What a drive sets at the start of each update (and at creation and
- * reset), from where the last update left the clips. */
-typedef enum stance_drive_target {
-    STANCE_DRIVE_PARAM = 0,            /* a float parameter follows a curve (conditions and blend spaces read it) */
-    STANCE_DRIVE_LAYER_WEIGHT,         /* a layer's weight (not the first layer's), clamped to [0, 1] */
-    STANCE_DRIVE_IK_WEIGHT             /* a two_bone or aim entry's weight, clamped to [0, 1] */
-} stance_drive_target;
+/* A drive (stance_drive_target, stance/graph.h): a parameter, layer weight
+ * or IK weight set from a parameter or a curve each update. */
 typedef struct stance_drive_desc {
     stance_drive_target target;
     const char *name;                  /* the parameter (float, no damping), layer or IK entry driven */

@@ -203,6 +203,13 @@ STANCE_API int stance_graph_clip_windows(const stance_graph *graph, const stance
  * blended value. */
 #define STANCE_MAX_CURVES 256       /* distinct curve names in a graph */
 #define STANCE_MAX_CURVE_KEYS 4096  /* keys of one clip's track */
+/* What a drive (stance_drive_desc, stance/build.h) sets at the start of each update (and at creation and
+ * reset), from where the last update left the clips. */
+typedef enum stance_drive_target {
+    STANCE_DRIVE_PARAM = 0,            /* a float parameter follows a curve (conditions and blend spaces read it) */
+    STANCE_DRIVE_LAYER_WEIGHT,         /* a layer's weight (not the first layer's), clamped to [0, 1] */
+    STANCE_DRIVE_IK_WEIGHT             /* a two_bone or aim entry's weight, clamped to [0, 1] */
+} stance_drive_target;
 STANCE_API int stance_graph_curve_count(const stance_graph *graph);                         /* 0 for NULL */
 STANCE_API int stance_graph_find_curve(const stance_graph *graph, const char *name);        /* -1 if none */
 STANCE_API const char *stance_graph_curve_name(const stance_graph *graph, int curve);       /* NULL if out of range */

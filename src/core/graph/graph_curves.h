@@ -8,7 +8,6 @@
 #define STANCE_GRAPH_CURVES_H
 
 #include "core/graph/graph_internal.h"
-#include "stance/build.h"
 
 typedef struct g_track {        /* one clip's track of one curve */
     const stance_clip *clip;
