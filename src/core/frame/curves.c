@@ -9,7 +9,7 @@
 
 #include "core/base/internal.h"
 #include "core/base/names.h"
-#include "core/frame/advance.h"
+#include "core/frame/blend_weights.h"
 #include "core/frame/curves.h"
 #include "core/frame/transition.h"
 #include "core/graph/graph_curves.h"
@@ -42,7 +42,7 @@ static float play_value(const stance_instance *inst, const g_play *p, int c, int
     if (s->type == STANCE_MOTION_CLIP) return clip_value(g->curves, s->clip, c, p->pos);
     if (s->type == STANCE_MOTION_MACHINE) return depth < STANCE_MAX_MACHINES ? machine_value(inst, s->sub_machine, c, depth + 1) : 0.0f;
     float w[STANCE_MAX_BLEND_ENTRIES], v = 0.0f;
-    adv_blend_weights(inst, s, w);
+    blend_weights(inst, s, w);
     const g_entry *e = g->entries + s->entry_first;
     for (int i = 0; i < s->entry_count; i++)
         if (w[i] > 0.0f) v += w[i] * clip_value(g->curves, e[i].clip, c, p->pos * e[i].clip->duration);
