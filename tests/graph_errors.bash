@@ -1,5 +1,6 @@
 # tests/graph_errors.bash - sourced by the shell tests of graph file errors
-# (test_notes_cli.sh, test_sync_cli.sh; not a test itself: tests/*.sh are).
+# (test_notes_cli.sh, test_sync_cli.sh, test_curves_cli.sh; not a test
+# itself: tests/*.sh are).
 # check_broken NAME TOKEN WORDS [last]: `stance graph-check $tmp/NAME.json`
 # must fail with one line, at the FILE:LINE:COLUMN of TOKEN in the file
 # (its first occurrence; its last with a 4th argument), holding WORDS.

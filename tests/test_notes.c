@@ -18,14 +18,10 @@
 
 #include "check.h"
 #include "real_files.h"
+#include "graph_files.h"
 #include "ws.h"
 #include "stance/io.h"
 #include "stance/build.h"
-
-static const char *source_dir(void) {
-    const char *s = getenv("STANCE_SOURCE");
-    return s ? s : ".";
-}
 
 /* ---- a two-joint skeleton and clips of given durations ------------------------ */
 
@@ -493,46 +489,12 @@ static int file_payload(const jv *doc, const char *clip, const char *name, stanc
 }
 
 static void test_payload_round_trip(void) {
-    char glb[1024], path[1024];
-    data_path(glb, sizeof glb, "robot_expressive/RobotExpressive.glb");
-    snprintf(path, sizeof path, "%s/graphs/robot_events.json", source_dir());
-    size_t fsz = 0, tsz = 0;
-    unsigned char *probe = read_all(glb, &fsz);
-    unsigned char *text = read_all(path, &tsz);
-    if (!probe || !text) { free(probe), free(text); return; }
-    free(probe);
-    jv doc;
-    memset(&doc, 0, sizeof doc);
-    jp parser = {(const char *)text, (const char *)text + tsz, 0};
-    j_value(&parser, &doc, 0);
-    CHECK(!parser.bad);
-    stance_graphfile_options opt = {glb, NULL};
-    stance_graphfile *gf = NULL;
+    robot_round_trip rt;
+    if (!robot_round_trip_open(&rt, "robot_events")) return;
+    const jv doc = rt.doc;
+    const stance_asset *a = rt.asset, loaded = rt.loaded;
+    const stance_graph *gj = rt.graph, *gc = rt.loaded.graph;
     stance_error err;
-    const stance_status ls = stance_graphfile_load(path, &opt, &gf, &err);
-    if (ls == STANCE_ERR_UNSUPPORTED) { /* a cross build's io reads no JSON graph files (docs/platforms.md) */
-        printf("     %s: skipped\n", err.message);
-        jv_free(&doc);
-        free(text);
-        return;
-    }
-    CHECK_OK(ls);
-    if (!gf) { fprintf(stderr, "%s\n", err.message); free(text); return; }
-    /* the compiled form, as `stance compile` writes it: the clips the graph plays */
-    const stance_asset *a = stance_graphfile_asset(gf);
-    const stance_graph *gj = stance_graphfile_graph(gf);
-    const stance_clip *used[64];
-    const int nu = stance_graph_clips(gj, used, 64);
-    stance_asset view = *a;
-    view.clips = (stance_clip **)used, view.clip_count = nu;
-    void *bytes = NULL;
-    size_t size = 0;
-    CHECK_OK(stance_asset_save_graph_memory(&view, stance_graphfile_desc(gf), &bytes, &size, NULL, &err));
-    stance_asset loaded;
-    memset(&loaded, 0, sizeof loaded);
-    CHECK_OK(stance_asset_load_memory(bytes, size, NULL, &loaded, &err));
-    const stance_graph *gc = loaded.graph;
-    CHECK(gc != NULL);
     const char *const clips[3] = {"Walking", "Jump", "Wave"};
     int compared = 0;
     for (int k = 0; gc && k < 3; k++) { /* the graph's lists: the same notes in both forms, payloads byte for byte */
@@ -581,11 +543,7 @@ static void test_payload_round_trip(void) {
     printf("     robot walk: %d markers with their payloads, %d windows begun, %d ended\n", seen, begins, ends);
     CHECK(seen >= 6 && begins >= 2 && begins - ends <= 2); /* "moving" (the whole clip) and "can_cancel" may be open */
     stance_instance_destroy(inst);
-    stance_asset_destroy(&loaded);
-    stance_asset_free_bytes(bytes, size, NULL);
-    stance_graphfile_destroy(gf);
-    jv_free(&doc);
-    free(text);
+    robot_round_trip_close(&rt);
 }
 
 int main(void) {

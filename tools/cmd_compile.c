@@ -42,7 +42,7 @@ static int asset_is_native(const stance_graphfile *gf) {
 
 /* The description's copy with every clip pointer in `from` replaced by the
  * one at the same index in `to`: its machines, states, entries, layers,
- * clip notes and clip sync markers (the rest is shared with d). One block, freed with free(). */
+ * clip notes, clip sync markers and curves (the rest is shared with d). One block, freed with free(). */
 static void *redirect_clips(const stance_graph_desc *d, stance_clip *const *from, stance_clip *const *to, int n,
                             stance_graph_desc *out) {
     size_t states = 0, entries = 0;
@@ -53,7 +53,8 @@ static void *redirect_clips(const stance_graph_desc *d, stance_clip *const *from
     size_t bytes = sizeof(stance_machine_desc) * (size_t)d->machine_count + sizeof(stance_state_desc) * states +
                    sizeof(stance_blend_entry_desc) * entries + sizeof(stance_layer_desc) * (size_t)d->layer_count +
                    sizeof(stance_clip_notes_desc) * (size_t)d->clip_notes_count +
-                   sizeof(stance_clip_sync_desc) * (size_t)d->clip_sync_count;
+                   sizeof(stance_clip_sync_desc) * (size_t)d->clip_sync_count +
+                   sizeof(stance_curve_desc) * (size_t)d->curve_count;
     unsigned char *block = malloc(bytes ? bytes : 1);
     if (!block) return NULL;
     stance_machine_desc *mach = (stance_machine_desc *)block;
@@ -62,6 +63,7 @@ static void *redirect_clips(const stance_graph_desc *d, stance_clip *const *from
     stance_layer_desc *ly = (stance_layer_desc *)(en + entries);
     stance_clip_notes_desc *no = (stance_clip_notes_desc *)(ly + d->layer_count);
     stance_clip_sync_desc *sy = (stance_clip_sync_desc *)(no + d->clip_notes_count);
+    stance_curve_desc *cu = (stance_curve_desc *)(sy + d->clip_sync_count);
 #define SWAP(c) do { for (int k = 0; k < n; k++) if ((c) == from[k]) { (c) = to[k]; break; } } while (0)
     *out = *d;
     for (int m = 0; m < d->machine_count; m++) {
@@ -90,11 +92,16 @@ static void *redirect_clips(const stance_graph_desc *d, stance_clip *const *from
         sy[i] = d->clip_sync[i];
         SWAP(sy[i].clip);
     }
+    for (int i = 0; i < d->curve_count; i++) {
+        cu[i] = d->curves[i];
+        SWAP(cu[i].clip);
+    }
 #undef SWAP
     out->machines = mach;
     out->layers = ly;
     out->clip_notes = no;
     out->clip_sync = sy;
+    out->curves = cu;
     return block;
 }
 

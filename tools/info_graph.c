@@ -10,6 +10,24 @@ static const char *param_type(stance_param_type t) {
     return (unsigned)t < 4 ? names[t] : "?";
 }
 
+/* A clip's curves as the graph file's "curves" writes them (keys as %.9g:
+ * the floats the graph holds, read back bit for bit) */
+static void curves_json(FILE *f, const stance_graph *g, const stance_clip *clip, int n) {
+    stance_clip_curve cv[STANCE_MAX_CURVES];
+    if (n > STANCE_MAX_CURVES) n = STANCE_MAX_CURVES;
+    stance_graph_clip_curves(g, clip, cv, n);
+    fprintf(f, ",\"curves\":{");
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "%s", i ? "," : "");
+        tool_put_json_string(f, stance_graph_curve_name(g, cv[i].curve));
+        fprintf(f, ":[");
+        for (int k = 0; k < cv[i].key_count; k++)
+            fprintf(f, "%s[%.9g,%.9g]", k ? "," : "", (double)cv[i].keys[2 * k], (double)cv[i].keys[2 * k + 1]);
+        fprintf(f, "]");
+    }
+    fprintf(f, "}");
+}
+
 /* The clips the graph plays that have events or windows (its notes), as the
  * graph file's "clips" section writes them, plus each event's origin. */
 static void notes_json(FILE *f, const stance_graph *g) {
@@ -21,7 +39,8 @@ static void notes_json(FILE *f, const stance_graph *g) {
         stance_clip_window wi[STANCE_MAX_WINDOWS];
         const int ne = stance_graph_clip_events(g, clips[c], ev, STANCE_MAX_EVENTS);
         const int nw = stance_graph_clip_windows(g, clips[c], wi, STANCE_MAX_WINDOWS);
-        if (!ne && !nw) continue;
+        const int ncv = stance_graph_clip_curves(g, clips[c], NULL, 0);
+        if (!ne && !nw && !ncv) continue;
         fprintf(f, "%s", first ? "" : ",");
         first = 0;
         tool_put_json_string(f, clips[c]->name);
@@ -48,7 +67,9 @@ static void notes_json(FILE *f, const stance_graph *g) {
             fprintf(f, ",\"from\":%.9g,\"to\":%.9g,\"min_weight\":%.9g}", (double)wi[i].from, (double)wi[i].to,
                     (double)wi[i].min_weight);
         }
-        fprintf(f, "]}");
+        fprintf(f, "]");
+        if (ncv) curves_json(f, g, clips[c], ncv);
+        fprintf(f, "}");
     }
     fprintf(f, "}");
 }
@@ -171,6 +192,12 @@ void info_graph_json(FILE *f, const stance_graph *g) {
                 stance_graph_layer_priority(g, l));
     }
     fprintf(f, "]");
+    if (stance_graph_curve_count(g)) { /* curve ids (stance_instance_curve), only when the graph has curves */
+        fprintf(f, ",\"curves\":[");
+        for (int i = 0; i < stance_graph_curve_count(g); i++)
+            fprintf(f, "%s", i ? "," : ""), tool_put_json_string(f, stance_graph_curve_name(g, i));
+        fprintf(f, "]");
+    }
     notes_json(f, g);
     sync_json(f, g);
     fprintf(f, "}");

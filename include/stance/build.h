@@ -184,6 +184,27 @@ typedef struct stance_clip_sync_desc {
      * 0 = not given. Finite, >= 0. */
     float speed;
 } stance_clip_sync_desc;
+/* ---- curves and drives (docs/curves.md) --------------------------------------
+ * A curve: a named piecewise-linear float track of one clip, sampled with
+ * the clip's cursor wherever a state plays it (tracks of clips no state
+ * plays are left out). Keys are (time, value) pairs: times strictly
+ * increasing within [0, the clip's duration], values finite; before the
+ * first key the first value holds, after the last the last. */
+typedef struct stance_curve_desc {
+    const stance_clip *clip;           /* one of the clips the graph's states play (else ignored) */
+    const char *name;                  /* 1..63 bytes; tracks of one name on several clips are one curve */
+    int key_count;                     /* 1..STANCE_MAX_CURVE_KEYS */
+    const float *keys;                 /* key_count (time, value) pairs */
+} stance_curve_desc;
+
+/* A drive (stance_drive_target, stance/graph.h): a parameter, layer weight
+ * or IK weight set from a parameter or a curve each update. */
+typedef struct stance_drive_desc {
+    stance_drive_target target;
+    const char *name;                  /* the parameter (float, no damping), layer or IK entry driven */
+    const char *param;                 /* the source: a float or int parameter (not for STANCE_DRIVE_PARAM) ... */
+    const char *curve;                 /* ... or a curve's name: exactly one of the two */
+} stance_drive_desc;
 
 typedef struct stance_graph_desc {
     const stance_skeleton *skeleton;
@@ -201,6 +222,10 @@ typedef struct stance_graph_desc {
     const stance_clip_notes_desc *clip_notes;
     int clip_sync_count;             /* per clip at most once */
     const stance_clip_sync_desc *clip_sync;
+    int curve_count;                 /* tracks (one per clip and name) */
+    const stance_curve_desc *curves;
+    int drive_count;                 /* each target driven at most once */
+    const stance_drive_desc *drives;
 } stance_graph_desc;
 
 /* Validates the description and compiles the graph: names resolved to

@@ -210,6 +210,37 @@ STANCE_API int stance_graph_clip_markers(const stance_graph *graph, const stance
                                          int capacity);
 STANCE_API float stance_graph_clip_speed(const stance_graph *graph, const stance_clip *clip);
 STANCE_API const char *stance_graph_state_sync(const stance_graph *graph, int state);
+/* Curves (the graph file's "clips": {"C": {"curves": {...}}}, or
+ * stance_graph_desc.curves; docs/curves.md): piecewise-linear float tracks
+ * per clip, named; a curve's id is its index here (in order of first
+ * appearance; gen-header names them). stance_instance_curve reads their
+ * blended value. */
+#define STANCE_MAX_CURVES 256       /* distinct curve names in a graph */
+#define STANCE_MAX_CURVE_KEYS 4096  /* keys of one clip's track */
+/* What a drive (stance_drive_desc, stance/build.h) sets at the start of each update (and at creation and
+ * reset), from where the last update left the clips. */
+typedef enum stance_drive_target {
+    STANCE_DRIVE_PARAM = 0,            /* a float parameter follows a curve (conditions and blend spaces read it) */
+    STANCE_DRIVE_LAYER_WEIGHT,         /* a layer's weight (not the first layer's), clamped to [0, 1] */
+    STANCE_DRIVE_IK_WEIGHT             /* a two_bone or aim entry's weight, clamped to [0, 1] */
+} stance_drive_target;
+STANCE_API int stance_graph_curve_count(const stance_graph *graph);                         /* 0 for NULL */
+STANCE_API int stance_graph_find_curve(const stance_graph *graph, const char *name);        /* -1 if none */
+STANCE_API const char *stance_graph_curve_name(const stance_graph *graph, int curve);       /* NULL if out of range */
+/* The closest curve name to `name` (edit distance), for messages; "" when none. */
+STANCE_API const char *stance_graph_closest_curve(const stance_graph *graph, const char *name);
+/* A clip's tracks: curve id, key count and keys (time, value pairs, times
+ * strictly increasing in [0, the clip's duration]), as the graph keeps them
+ * (the same bits a file authored). Writes up to `capacity` (out may be NULL)
+ * and returns how many the clip has (0 for NULL or a clip without). The
+ * pointers live as long as the graph. */
+typedef struct stance_clip_curve {
+    int curve;                           /* its id (stance_graph_curve_name) */
+    int key_count;                       /* 1..STANCE_MAX_CURVE_KEYS */
+    const float *keys;                   /* key_count (time, value) pairs */
+} stance_clip_curve;
+STANCE_API int stance_graph_clip_curves(const stance_graph *graph, const stance_clip *clip, stance_clip_curve *out,
+                                        int capacity);
 
 /* IK entries */
 STANCE_API int stance_graph_ik_count(const stance_graph *graph);

@@ -253,6 +253,23 @@ STANCE_API stance_status stance_instance_set_layer_enabled(stance_instance *inst
 /* 1 when enabled; 0 when disabled, for a NULL instance or a layer out of range. */
 STANCE_API int stance_instance_layer_enabled(const stance_instance *inst, int layer);
 
+/* ---- curves (docs/curves.md) ----------------------------------------------------
+ * A curve's value now: the sum, over the clips playing in enabled layers
+ * whose clip has a track of the curve, of the track sampled at the clip's
+ * cursor (where the last update left it) times the clip's weight in its
+ * machine: a switch's eased progress for the incoming play and one minus
+ * it for the outgoing one (in every switch mode, so a curve of a state that
+ * fades out fades out with it), a blend space's entry weights, and the
+ * weight of the nesting play for nested machines. Layer weights do not
+ * scale it (so a curve may drive its own layer's weight), and layers
+ * playing the same curve add. A clip without the curve counts 0: the value
+ * is 0 when no playing clip has the curve. Allocates nothing.
+ * STANCE_ERR_ARGUMENT for a NULL or destroyed instance or NULL value,
+ * STANCE_ERR_NOT_FOUND for an unknown id or name (with the closest name). */
+STANCE_API stance_status stance_instance_curve(const stance_instance *inst, int curve, float *value, stance_error *err);
+STANCE_API stance_status stance_instance_curve_by_name(const stance_instance *inst, const char *name, float *value,
+                                                       stance_error *err);
+
 /* ---- hot reload ----------------------------------------------------------------
  * Moves what can be moved from `from` (an instance of another graph, e.g.
  * the previous version of a reloaded file) into `to`: parameters, layer

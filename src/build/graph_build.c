@@ -15,6 +15,7 @@
 #include "core/load/graph_bind.h"
 #include "core/graph/graph_derive.h"
 #include "core/graph/graph_sync.h"
+#include "core/graph/graph_curves.h"
 #include "core/base/internal.h"
 #include "core/base/names.h"
 #include "stance/build.h"
@@ -566,6 +567,7 @@ stance_status gb_compile(const stance_graph_desc *d, const stance_allocator *all
     if (!st) gr_fill_ik_ranges(g); /* each entry's local-to-model range (src/core/graph/graph_program.c) */
     if (!st) st = build_notes(g, d, err);
     if (!st) st = build_sync(g, d, err);
+    if (!st) st = gb_build_curves(g, d, err);
     if (st) {
         gb_destroy(g);
         return st;
@@ -578,6 +580,7 @@ void gb_destroy(stance_graph *g) {
     if (!g) return;
     gr_notes_destroy(g);
     gr_sync_destroy(g);
+    gr_curves_destroy(g);
     for (int i = 0; i < g->delta_count; i++) stance_clip_destroy(g->deltas[i]);
     gr_destroy_ik(g);
     stance_allocator al = g->allocator;

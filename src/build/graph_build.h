@@ -26,6 +26,12 @@ stance_status gr_build_deltas(stance_graph *g, stance_error *err);
 stance_status gr_build_ik(stance_graph *g, const stance_graph_desc *d, stance_error *err);
 void gr_destroy_ik(stance_graph *g);
 
+/* graph_curves_build.c: the description's curves and drives (after the
+ * notes); the "CURV" trailer (before the notes' "NOTE") */
+stance_status gb_build_curves(stance_graph *g, const stance_graph_desc *d, stance_error *err);
+struct writer;
+void gb_write_curves(struct writer *w, const stance_graph *g, const stance_clip *const *clips, int n);
+
 /* graph_write.c: every clip the graph plays or references must be one of
  * `clips` (they are stored by index); then the section body is written into
  * out (NULL: only measured) and its size returned. Works on a graph in

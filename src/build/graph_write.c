@@ -164,6 +164,7 @@ size_t st_graph_section_write(const stance_graph *g, const stance_clip *const *c
         }
     }
     write_sync(&w, g, clips, n);
+    gb_write_curves(&w, g, clips, n); /* curves and drives: "CURV" (graph_curves_build.c), when any */
     /* the clip notes a graph file authored: a trailer after the arrays,
      * "NOTE", the count of clips, per clip its index, event and window
      * counts, each event (name[32], time, min_weight, payload flags, int,

@@ -49,16 +49,19 @@ stance_status stance_write_id_header(FILE *f, const stance_graph *g, const char 
             if (!seen && E < 512) events[E++] = nm;
         }
     }
+    const int CV = stance_graph_curve_count(g); /* curves: an enum of their own, only when the graph has any */
     stance_status s = STANCE_OK;
-    for (int i = 0; i < S + L + P + E && n < MAX_IDS; i++, n++) {
+    for (int i = 0; i < S + L + P + E + CV && n < MAX_IDS; i++, n++) {
         if (i < S)
             ident(names[n], 160, prefix, "STATE", stance_graph_machine_name(g, stance_graph_state_machine(g, i)), stance_graph_state_name(g, i));
         else if (i < S + L)
             ident(names[n], 160, prefix, "LAYER", stance_graph_layer_name(g, i - S), NULL);
         else if (i < S + L + P)
             ident(names[n], 160, prefix, "PARAM", stance_graph_param_name(g, i - S - L), NULL);
-        else
+        else if (i < S + L + P + E)
             ident(names[n], 160, prefix, "EVENT", events[i - S - L - P], NULL);
+        else
+            ident(names[n], 160, prefix, "CURVE", stance_graph_curve_name(g, i - S - L - P - E), NULL);
         for (int k = 0; k < n; k++)
             if (!strcmp(names[k], names[n])) { s = fail(err, "gen-header: two names become the same identifier", names[n]); goto done; }
     }
@@ -82,7 +85,16 @@ stance_status stance_write_id_header(FILE *f, const stance_graph *g, const char 
     }
     fprintf(f, "/* clip event names, indexed by enum %s_event */\nstatic const char *const %s_event_names[] = {", lower, lower);
     for (int i = 0; i < E; i++) fprintf(f, "%s\"%s\"", i ? ", " : "", events[i]);
-    fprintf(f, "%s};\n\n#endif\n", E ? "" : "\"\"");
+    fprintf(f, "%s};\n\n", E ? "" : "\"\"");
+    if (CV) { /* stance_instance_curve's ids */
+        fprintf(f, "enum %s_curve {\n", lower);
+        for (int i = 0; i < CV; i++, at++) fprintf(f, "    %s = %d,\n", names[at], i);
+        fprintf(f, "    %s_CURVE_COUNT = %d\n};\n\n", prefix, CV);
+        fprintf(f, "/* curve names, indexed by enum %s_curve */\nstatic const char *const %s_curve_names[] = {", lower, lower);
+        for (int i = 0; i < CV; i++) fprintf(f, "%s\"%s\"", i ? ", " : "", stance_graph_curve_name(g, i));
+        fprintf(f, "};\n\n");
+    }
+    fprintf(f, "#endif\n");
 done:
     free(names);
     return s;

@@ -186,10 +186,11 @@ static stance_status read_graph(ctx *c, json_t *doc, const char *base_dir, const
         (s = read_asset(c, &root, base_dir, opt)))
         return s;
     c->asset = gf->asset;
-    if ((s = gf_read_params(c, &root)) || (s = gf_read_machines(c, &root)) || (s = gf_read_layers(c, &root, gd)) ||
-        (s = gf_check_machine_use(c, gd)) || (s = gf_read_ik(c, &root, gd)) || (s = gf_read_clips(c, &root, gd)) ||
-        (s = gf_read_sync(c, &root, gd)))
+    if ((s = gf_scan_curves(c, &root)) || (s = gf_read_params(c, &root)) || (s = gf_read_machines(c, &root)) ||
+        (s = gf_read_layers(c, &root, gd)) || (s = gf_check_machine_use(c, gd)) || (s = gf_read_ik(c, &root, gd)) ||
+        (s = gf_read_clips(c, &root, gd)) || (s = gf_read_sync(c, &root, gd)))
         return s;
+    gf_finish_curves(c, gd);
     gd->skeleton = gf->asset->skeleton;
     gd->params = c->params;
     gd->param_count = c->param_count;

@@ -128,7 +128,7 @@ static stance_status read_windows(ctx *c, const jobj *co, const stance_clip *cli
 }
 
 stance_status gf_read_clips(ctx *c, const jobj *root, stance_graph_desc *gd) {
-    static const char *const keys[] = {"events", "windows", "markers", "speed", NULL}; /* (markers, speed: graphfile_sync.c) */
+    static const char *const keys[] = {"events", "windows", "curves", "markers", "speed", NULL}; /* graphfile_curves.c, _sync.c */
     json_t *v = json_object_get(root->v, "clips");
     if (!v) return STANCE_OK;
     jpath p = {root->at, "clips", -1};
@@ -150,7 +150,9 @@ stance_status gf_read_clips(ctx *c, const jobj *root, stance_graph_desc *gd) {
             (s = gf_check_keys(c, &o, keys)))
             return s;
         nd[k].clip = clip;
-        if ((s = read_events(c, &o, clip, &nd[k])) || (s = read_windows(c, &o, clip, &nd[k]))) return s;
+        if ((s = read_events(c, &o, clip, &nd[k])) || (s = read_windows(c, &o, clip, &nd[k])) ||
+            (s = gf_read_clip_curves(c, &o, clip)))
+            return s;
         k++;
     }
     gd->clip_notes = nd, gd->clip_notes_count = k;

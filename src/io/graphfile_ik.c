@@ -53,7 +53,7 @@ static stance_status read_leg(ctx *c, const jobj *o, stance_ik_leg_desc *leg) {
 stance_status gf_read_ik(ctx *c, const jobj *root, stance_graph_desc *gd) {
     static const char *const keys[] = {"name", "kind", "legs", "pelvis", "blend_time", "plant_time", "softness",
                                        "contact_height", "contact_speed", "contact_min_duration", "root_velocity",
-                                       "chain", "forward", "max_angle", NULL};
+                                       "chain", "forward", "max_angle", "weight", NULL};
     json_t *arr;
     int n;
     stance_status s = gf_get_array(c, root, "ik", 0, 1, STANCE_MAX_IK, &arr, &n);
@@ -78,6 +78,12 @@ stance_status gf_read_ik(ctx *c, const jobj *root, stance_graph_desc *gd) {
                 jpath pe = {&pa, NULL, e}, pen = {&pe, "name", -1};
                 return gf_duplicate(c, &pn, &pen, "ik entry", k->name);
             }
+        if (json_object_get(o.v, "weight")) { /* a binding: {"param": P} or {"curve": C} */
+            jpath pw = {&pi, "weight", -1};
+            if (k->kind == STANCE_IK_FOOTLOCK)
+                return gf_fail_at(c, &pw, 1, STANCE_ERR_FORMAT, "a footlock entry has no weight (only two_bone and aim do)");
+            if ((s = gf_read_weight(c, &o, "weight", STANCE_DRIVE_IK_WEIGHT, k->name, 0, NULL))) return s;
+        }
         if (k->kind == STANCE_IK_AIM) {
             json_t *chain;
             if ((s = gf_get_array(c, &o, "chain", 1, 1, STANCE_AIM_MAX_CHAIN, &chain, &k->chain_count))) return s;

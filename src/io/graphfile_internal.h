@@ -58,6 +58,7 @@ typedef struct ctx {
     stance_machine_desc *machines;
     int machine_count;
     int state_total;
+    struct gf_curves *cv;   /* curve names, tracks and bindings (graphfile_curves.c) */
 } ctx;
 
 /* An object being read: its value, its path, and what it is ("a state"). */
@@ -124,6 +125,18 @@ stance_status gf_read_ik(ctx *c, const jobj *root, stance_graph_desc *gd);
 stance_status gf_read_clips(ctx *c, const jobj *root, stance_graph_desc *gd);
 /* graphfile_sync.c: the sidecar's "markers" and "speed", and the states' sync groups */
 stance_status gf_read_sync(ctx *c, const jobj *root, stance_graph_desc *gd);
+/* graphfile_curves.c: curve names from the sidecar (before everything that
+ * may name one), a clip's "curves", and bindings: a weight that is a number
+ * (number_ok) or {"param": P} / {"curve": C} (a drive of `name`); a blend
+ * position {"param": P} / {"curve": C} as a parameter's name; a condition's
+ * "curve"; then the description's curves and drives */
+stance_status gf_scan_curves(ctx *c, const jobj *root);
+stance_status gf_read_clip_curves(ctx *c, const jobj *co, const stance_clip *clip);
+stance_status gf_read_weight(ctx *c, const jobj *o, const char *key, stance_drive_target target, const char *name,
+                             int number_ok, float *weight);
+stance_status gf_read_source_param(ctx *c, const jobj *o, const char *key, const char **out);
+stance_status gf_read_condition_curve(ctx *c, const jobj *o, const char **param);
+void gf_finish_curves(ctx *c, stance_graph_desc *gd);
 
 #endif /* STANCE_HAVE_JANSSON */
 #endif

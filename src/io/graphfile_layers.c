@@ -143,7 +143,10 @@ stance_status gf_read_layers(ctx *c, const jobj *root, stance_graph_desc *gd) {
         if ((s = gf_get_string(c, &o, "machine", 1, &l->machine)) || (s = gf_find_machine(c, &pm, l->machine, &mi)) ||
             (s = gf_get_enum(c, &o, "mode", "layer mode", gf_layer_modes, &mode)) ||
             (s = gf_get_enum(c, &o, "space", "space", gf_spaces, &space)) ||
-            (s = gf_get_number(c, &o, "weight", 0, 0.0, 1.0, 0, &l->weight)) ||
+            (s = (i == 0 && json_is_object(json_object_get(o.v, "weight")))
+                     ? gf_fail_at(c, &(jpath){&pi, "weight", -1}, 0, STANCE_ERR_FORMAT,
+                                  "the first layer is the base: its weight is always 1, not bound")
+                     : gf_read_weight(c, &o, "weight", STANCE_DRIVE_LAYER_WEIGHT, l->name, 1, &l->weight)) ||
             (s = gf_get_int(c, &o, "priority", -1000, 1000, &l->priority)))
             return s;
         l->mode = (stance_layer_mode)mode;

@@ -45,7 +45,8 @@ static stance_status get_position(ctx *c, const jobj *o, const char *key, float 
 }
 
 static stance_status param_for_blend(ctx *c, const jobj *o, const char *key, const char **out) {
-    stance_status s = gf_get_string(c, o, key, 1, out);
+    stance_status s = json_is_object(json_object_get(o->v, key)) ? gf_read_source_param(c, o, key, out) /* a binding */
+                                                                  : gf_get_string(c, o, key, 1, out);
     if (s) return s;
     jpath p = {o->at, key, -1};
     int i;
@@ -159,10 +160,10 @@ static stance_status read_state(ctx *c, int m, const jobj *o, stance_state_desc 
 /* ---- transitions ------------------------------------------------------------------ */
 
 static stance_status read_condition(ctx *c, const jobj *o, int group, stance_condition_desc *d) {
-    static const char *const keys[] = {"param", "op", "value", "hysteresis", NULL};
+    static const char *const keys[] = {"param", "curve", "op", "value", "hysteresis", NULL};
     stance_status s;
     if ((s = gf_want_object(c, o->v, o->at, o->what)) || (s = gf_check_keys(c, o, keys)) ||
-        (s = gf_get_string(c, o, "param", 1, &d->param)))
+        (s = json_object_get(o->v, "curve") ? gf_read_condition_curve(c, o, &d->param) : gf_get_string(c, o, "param", 1, &d->param)))
         return s;
     jpath pp = {o->at, "param", -1}, po = {o->at, "op", -1}, pv = {o->at, "value", -1};
     int pi, op = -1;

@@ -15,6 +15,8 @@
 
 #include "core/frame/frame_copy.h" /* ST_FAST: the fast paths below are on (docs/fast-paths.md) */
 #include "core/frame/advance.h"
+#include "core/frame/blend_weights.h"
+#include "core/frame/curves.h"
 #include "core/base/internal.h"
 #include "core/math/qmath.h"
 #include "core/frame/notes.h"
@@ -33,46 +35,6 @@ static float state_rate(const stance_instance *inst, const g_state *s) {
 #define ADV_INLINE ST_FORCEINLINE
 #define ADV_APART static ST_NOINLINE
 
-/* Blend space weights into w (entry_count of them). */
-ADV_INLINE void blend_weights(const stance_instance *inst, const g_state *s, float *w) {
-    const g_entry *e = inst->graph->entries + s->entry_first;
-    const int n = s->entry_count;
-    float x = inst->params[s->param_x];
-    for (int i = 0; i < n; i++) w[i] = 0.0f;
-    if (s->type == STANCE_MOTION_BLEND1D) {
-        if (x <= e[0].x) { w[0] = 1.0f; return; }
-        if (x >= e[n - 1].x) { w[n - 1] = 1.0f; return; }
-        for (int i = 0; i + 1 < n; i++)
-            if (x >= e[i].x && x <= e[i + 1].x) {
-                float u = (x - e[i].x) / (e[i + 1].x - e[i].x);
-                w[i] = 1.0f - u, w[i + 1] = u;
-                if (w[i] < 1e-6f) w[i] = 0.0f;
-                if (w[i + 1] < 1e-6f) w[i + 1] = 0.0f;
-                return;
-            }
-        return;
-    }
-    /* 2D: gradient band interpolation (cartesian). Each entry's weight is the
-     * smallest of its bands towards every other entry; it needs no
-     * triangulation, is exact at the entries and continuous everywhere, and
-     * works for any layout of samples. */
-    float y = inst->params[s->param_y], total = 0.0f;
-    for (int i = 0; i < n; i++) {
-        float wi = 1.0f;
-        for (int j = 0; j < n; j++) {
-            if (j == i) continue;
-            float ax = x - e[i].x, ay = y - e[i].y, bx = e[j].x - e[i].x, by = e[j].y - e[i].y;
-            float h = 1.0f - (ax * bx + ay * by) / (bx * bx + by * by);
-            if (h < wi) wi = h;
-        }
-        w[i] = wi > 0.0f ? wi : 0.0f;
-        total += w[i];
-    }
-    if (total > 0.0f)
-        for (int i = 0; i < n; i++) w[i] /= total;
-    else
-        w[0] = 1.0f;
-}
 void adv_blend_weights(const stance_instance *inst, const g_state *s, float *w) { blend_weights(inst, s, w); }
 
 /* Cycles per second of a blend space at its weights (phase rate). With
@@ -763,18 +725,23 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
     inst->events_sealed = 0;
     ws->job_count = 0, ws->job_plans_used = 0;
     if (inst->requests) {
-        /* stance_instance_play requests, carried out before the frame
-         * advances (their events open this update's list, at the time they
-         * were asked); no weights are this update's yet */
-        for (int m = 0; m < g->machine_count; m++) ws->weights[m].state = -1;
-        for (int m = 0; m < g->machine_count; m++) {
-            g_machine_rt *rt = &inst->machines[m];
-            if (rt->req_state < 0) continue;
-            int state = rt->req_state;
-            rt->req_state = -1;
-            begin_switch(inst, ws, m, -1, state, rt->req_mode, rt->req_easing, rt->req_blend, 0, 0.0f);
+        if (inst->requests & 1) {
+            /* stance_instance_play requests, carried out before the frame
+             * advances (their events open this update's list, at the time they
+             * were asked); no weights are this update's yet */
+            for (int m = 0; m < g->machine_count; m++) ws->weights[m].state = -1;
+            for (int m = 0; m < g->machine_count; m++) {
+                g_machine_rt *rt = &inst->machines[m];
+                if (rt->req_state < 0) continue;
+                int state = rt->req_state;
+                rt->req_state = -1;
+                begin_switch(inst, ws, m, -1, state, rt->req_mode, rt->req_easing, rt->req_blend, 0, 0.0f);
+            }
         }
-        inst->requests = 0;
+        inst->requests &= CV_DRIVES;
+        /* a graph with drives: parameters, layer and IK weights from curves
+         * and parameters, where the last update left the clips (curves.c) */
+        if (inst->requests) cv_drive(inst);
     }
     inst->time += dt;
     for (int i = 0; i < g->param_count; i++) { /* damped parameters follow their targets */

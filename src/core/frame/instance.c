@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "core/frame/advance.h"
+#include "core/frame/curves.h"
+#include "core/graph/graph_curves.h"
 #include "core/frame/notes.h"
 #include "core/base/internal.h"
 #include "core/base/names.h"
@@ -213,6 +215,10 @@ stance_status stance_instance_reset(stance_instance *inst, stance_error *err) {
     inst->override_blend = 0.0f;
     stance_pose_set_rest(ipose(inst, PI_LOCAL), g->skeleton, NULL);
     stance_local_to_model(ipose(inst, PI_MODEL), ipose(inst, PI_LOCAL), g->skeleton, NULL, NULL);
+    if (g->curves && g->curves->drive_count) { /* the drives' values at the start (curves.c) */
+        inst->requests |= CV_DRIVES;
+        cv_drive(inst);
+    }
     return st_ok(err);
 }
 
@@ -558,7 +564,7 @@ stance_status stance_instance_play(stance_instance *inst, int state, stance_swit
     if (!st_finite(blend_time) || blend_time > 60.0f) return st_fail(err, STANCE_ERR_VALUE, "play: blend time %g is not finite and <= 60", (double)blend_time);
     g_machine_rt *rt = &inst->machines[g->states[state].machine];
     rt->req_state = state;
-    inst->requests = 1;
+    inst->requests |= 1;
     rt->req_mode = mode;
     rt->req_easing = easing;
     rt->req_blend = blend_time > 0.0f ? blend_time : 0.0f;

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "core/base/internal.h"
+#include "core/frame/curves.h"
 #include "core/frame/transition.h"
 #include "core/graph/graph_identity.h"
 #include "core/frame/instance_internal.h"
@@ -298,7 +299,11 @@ static void visit(sv_ctx *c, stance_instance *inst) {
     const stance_graph *g = inst->graph;
     const int J = g->skeleton->joint_count, pc = st_pad8(J);
     c->sec = "instance", c->idx = 0;
-    sv_int(c, &inst->requests, 0, 1, "requests");
+    { /* play requests (bit 0); the drives' bit (curves.h) is the graph's */
+        int rq = inst->requests & 1;
+        sv_int(c, &rq, 0, 1, "requests");
+        if (c->mode == SV_APPLY) inst->requests = rq | (inst->requests & CV_DRIVES);
+    }
     int events = sv_int(c, &inst->event_count, 0, STANCE_EVENT_QUEUE, "event count");
     sv_int(c, &inst->event_dropped, 0, SV_COUNT_MAX, "events dropped");
     sv_int(c, &inst->events_sealed, 0, 1, "events sealed");

@@ -187,6 +187,7 @@ struct stance_graph {
     g_window *windows;
     size_t notes_bytes;
     struct g_sync *sync;        /* sync groups and clip markers (graph_sync.h): own allocation, NULL when none */
+    struct g_curves *curves;    /* curves and drives (graph_curves.h): own allocation, NULL when none */
     stance_allocator allocator;
     size_t bytes;
 };

@@ -16,6 +16,8 @@
 #include "core/load/graph_bind.h"
 #include "core/graph/graph_layout.h"
 #include "core/graph/graph_sync.h"
+#include "core/graph/graph_curves.h"
+#include "core/load/curves_bind.h"
 
 #define FAIL(...) return st_fail(err, STANCE_ERR_FORMAT, __VA_ARGS__)
 
@@ -366,6 +368,7 @@ void stance_graph_destroy(stance_graph *g) {
     if (!g) return;
     gr_notes_destroy(g);
     gr_sync_destroy(g);
+    gr_curves_destroy(g);
     for (int i = 0; i < g->delta_count; i++) stance_clip_destroy(g->deltas[i]);
     stance_allocator al = g->allocator;
     st_free(&al, g, g->bytes);
@@ -433,6 +436,14 @@ stance_status st_graph_bind(const unsigned char *body, size_t size, const stance
     }
     const unsigned char *notes = NULL; /* the clip notes' trailer (graph_write.c), when the graph has any */
     size_t notes_size = 0;
+    const unsigned char *curves = NULL; /* the curves' trailer before it (curves_bind.c), when any */
+    size_t curves_size = 0;
+    if (r_left(&r) >= 8 && !memcmp(r.p, "CURV", 4)) {
+        r.p += 4;
+        curves_size = r_u32(&r);
+        if (curves_size > r_left(&r)) FAIL("graph: the curves' %zu bytes go beyond the section", curves_size);
+        curves = r.p, r.p += curves_size;
+    }
     if (r_left(&r) != 0) {
         if (r_left(&r) < 8 || memcmp(r.p, "NOTE", 4)) FAIL("graph: %zu bytes after the last array", r_left(&r));
         notes = r.p, notes_size = r_left(&r);
@@ -486,6 +497,7 @@ stance_status st_graph_bind(const unsigned char *body, size_t size, const stance
     }
     if (!s) s = bind_notes(&b, notes, notes_size);
     if (!s && sync) s = bind_sync(&b, sync, sync_size);
+    if (!s && curves) s = st_curves_bind(g, curves, curves_size, clips, clip_count, err);
     if (s) {
         stance_graph_destroy(g);
         return s;
