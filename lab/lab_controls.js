@@ -70,7 +70,9 @@ window.StanceControls = (function () {
     this.listening = null; // { name, slot, el } while a key box waits for a key
     this.rows = [];
     box.textContent = '';
-    params.forEach((p, i) => this.rows.push(this.row(p, i)));
+    // a "curve:NAME" parameter is the hidden one a curve drives every update (docs/curves.md):
+    // a control would be overwritten at once, so it gets none
+    params.forEach((p, i) => { if (!/^curve:/.test(p.name)) this.rows.push(this.row(p, i)); });
     this.refreshKeys();
   }
 
