@@ -27,6 +27,8 @@ struct stance_graphfile {
     gf_block *blocks;
     void *json;                /* the parsed document (json_t *): owns the name strings */
     int compiled;              /* read from a .stance file: no description is kept */
+    stance_clip **retargeted;  /* clips played from other skeletons ("clips": {"N": {"retarget": ...}}) */
+    int retargeted_count;
 };
 
 /* One step from the document's root: a key of an object, or (key NULL) an
@@ -58,6 +60,7 @@ typedef struct ctx {
     stance_machine_desc *machines;
     int machine_count;
     int state_total;
+    const char *base_dir;  /* the file's directory: relative paths in it are from there (NULL = the working one) */
 } ctx;
 
 /* An object being read: its value, its path, and what it is ("a state"). */
@@ -69,6 +72,8 @@ typedef struct jobj {
 
 /* graphfile.c */
 void *gf_alloc(stance_graphfile *gf, size_t count, size_t size);
+/* rel taken from dir (as is when absolute or dir is NULL/""); malloc'd */
+char *gf_join_path(const char *dir, const char *rel);
 
 extern const named gf_param_types[], gf_ops[], gf_modes[], gf_easings[], gf_layer_modes[], gf_spaces[];
 
@@ -122,6 +127,9 @@ stance_status gf_check_machine_use(ctx *c, const stance_graph_desc *gd);
 stance_status gf_read_ik(ctx *c, const jobj *root, stance_graph_desc *gd);
 /* graphfile_clips.c: the "clips" sidecar (events with payloads, windows) */
 stance_status gf_read_clips(ctx *c, const jobj *root, stance_graph_desc *gd);
+/* graphfile_retarget.c: the clips of "clips" with "retarget" (played from
+ * another skeleton's file), built before the machines name them */
+stance_status gf_read_retargets(ctx *c, const jobj *root);
 
 #endif /* STANCE_HAVE_JANSSON */
 #endif
