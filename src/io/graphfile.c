@@ -113,17 +113,6 @@ static stance_status load_text(const char *text, size_t size, const char *name, 
 
 /* ---- the asset ------------------------------------------------------------------ */
 
-char *gf_join_path(const char *dir, const char *rel) {
-    if (!dir || !dir[0] || rel[0] == '/') return dup_string(rel);
-    size_t a = strlen(dir), b = strlen(rel);
-    char *s = malloc(a + b + 2);
-    if (!s) return NULL;
-    memcpy(s, dir, a);
-    s[a] = '/';
-    memcpy(s + a + 1, rel, b + 1);
-    return s;
-}
-
 static stance_status read_asset(ctx *c, const jobj *root, const char *base_dir, const stance_graphfile_options *opt) {
     stance_graphfile *gf = c->gf;
     const char *spec = NULL;
@@ -150,7 +139,7 @@ static stance_status read_asset(ctx *c, const jobj *root, const char *base_dir, 
         if (!gf->asset_name) return gf_no_memory(c);
         s = io_builtin_asset(&gf->owned, &e);
     } else {
-        gf->asset_name = gf_join_path(dir, spec);
+        gf->asset_name = io_join_path(dir, spec);
         if (!gf->asset_name) return gf_no_memory(c);
         s = stance_open_file(gf->asset_name, NULL, NULL, &gf->owned, &e);
     }

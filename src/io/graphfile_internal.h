@@ -72,8 +72,6 @@ typedef struct jobj {
 
 /* graphfile.c */
 void *gf_alloc(stance_graphfile *gf, size_t count, size_t size);
-/* rel taken from dir (as is when absolute or dir is NULL/""); malloc'd */
-char *gf_join_path(const char *dir, const char *rel);
 
 extern const named gf_param_types[], gf_ops[], gf_modes[], gf_easings[], gf_layer_modes[], gf_spaces[];
 

@@ -11,6 +11,7 @@
 
 #include "core/base/internal.h"
 #include "io/builtin_asset.h"
+#include "io/files.h"
 #include "io/graphfile_internal.h"
 #include "stance/import.h"
 #include "stance/retarget.h"
@@ -61,7 +62,7 @@ static stance_status read_one(ctx *c, const jpath *pc, const char *name, json_t 
     stance_error e = {0};
     if (!strcmp(from, "builtin")) {
         s = io_builtin_asset(&src, &e);
-    } else if (!(path = gf_join_path(c->base_dir, from))) {
+    } else if (!(path = io_join_path(c->base_dir, from))) {
         return gf_no_memory(c);
     } else {
         s = stance_open_file(path, NULL, NULL, &src, &e);
@@ -73,7 +74,7 @@ static stance_status read_one(ctx *c, const jpath *pc, const char *name, json_t 
     }
     const stance_clip *clip = NULL;
     s = find_source_clip(c, &o, name, from, &src, &clip);
-    if (!s && ((map && !(mpath = gf_join_path(c->base_dir, map))) || (smap && !(spath = gf_join_path(c->base_dir, smap)))))
+    if (!s && ((map && !(mpath = io_join_path(c->base_dir, map))) || (smap && !(spath = io_join_path(c->base_dir, smap)))))
         s = gf_no_memory(c);
     if (!s) {
         stance_retarget_desc d = {0};

@@ -211,6 +211,9 @@ static stance_status bake(const rt_plan *p, const stance_clip *clip, stance_clip
         if (p->tslot[ej[e]] >= 0 && p->carried[p->tslot[ej[e]]] && rt->entries[e].carrier < 0)
             s = st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: target joint '%s' has no carrier",
                         stance_skeleton_joint_name(ts, ej[e]));
+    /* the carriers and the entries above them keep their model transforms */
+    for (int e = 0; e < ne && !s; e++)
+        for (int f = rt->entries[e].carrier; f >= 0; f = rt->entries[f].parent) rt->entries[f].model = 1;
     free(ssc), free(tsc);
     if (!s) s = exact_copy(clip, ss, al, (stance_clip **)&rt->source, err);
     if (s) {

@@ -364,7 +364,12 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
 void stance_clip_destroy(stance_clip *clip) {
     if (!clip) return;
     if (clip->packed) st_packed_destroy(clip);
-    if (clip->retarget) st_retarget_destroy(clip);
+    if (clip->retarget) { /* its block (clip_retarget.h) and the source clip it owns, with the clip's allocator */
+        st_retarget *rt = (st_retarget *)clip->retarget;
+        stance_clip_destroy((stance_clip *)rt->source);
+        stance_allocator ra = clip->allocator;
+        st_free(&ra, rt, rt->bytes);
+    }
     stance_allocator al = clip->allocator;
     st_free(&al, clip, clip->bytes);
 }

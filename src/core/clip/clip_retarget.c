@@ -103,7 +103,7 @@ void st_retarget_apply(const stance_clip *c, float time, stance_cursor *cur, sta
             qm_vec3 lt = to_local(e, pos);
             out->tx[j] = lt.x, out->ty[j] = lt.y, out->tz[j] = lt.z;
         }
-        if (rt->carried) {
+        if (e->model) {
             /* this joint's model transform from its parent entry's (the
              * joints between at rest): R = R_pe * cpar * L, p = p_pe + R_pe off */
             qm_quat pr = e->parent >= 0 ? mrot[e->parent] : qm_qid();
@@ -149,13 +149,4 @@ void st_retarget_velocity(const stance_clip *c, float time, const stance_pose *o
         vel->qz[j] = (sg * vel->qz[j] - out->qz[j]) * inv;
         vel->qw[j] = (sg * vel->qw[j] - out->qw[j]) * inv;
     }
-}
-
-void st_retarget_destroy(stance_clip *c) {
-    st_retarget *rt = (st_retarget *)c->retarget;
-    if (!rt) return;
-    stance_clip_destroy((stance_clip *)rt->source);
-    stance_allocator al = c->allocator;
-    st_free(&al, rt, rt->bytes);
-    c->retarget = NULL;
 }

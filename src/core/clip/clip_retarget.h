@@ -50,6 +50,7 @@ typedef struct st_rt_entry {
      * offset in the carrier's bind frame); -1 = not carried */
     int carrier;
     float carry[3];
+    int model;                 /* 1: its model transform is kept (a carrier or above one) */
     /* the inverse of the joint's parent's model transform at rest, to turn a
      * model position into a local translation (carried joints, the top) */
     float pinv_rot[4], ppos[3], pinv_scale[3];
@@ -87,7 +88,5 @@ void st_retarget_sample(const stance_clip *c, float time, stance_cursor *cur, st
 /* The velocity of a retargeted clip (per second), by a difference over
  * 1/120 s (out holds the sample at `time`; vel is written). */
 void st_retarget_velocity(const stance_clip *c, float time, const stance_pose *out, stance_pose *vel);
-/* Frees the block (and the source clip it owns) with the clip's allocator. */
-void st_retarget_destroy(stance_clip *c);
 
 #endif
