@@ -358,6 +358,33 @@ static void refuse(const char *asset, const char *retarget, const char *want, in
     stance_graphfile_destroy(gf);
 }
 
+/* `stance graph-check` takes graphs/robot_retarget.json; `stance compile`
+ * refuses it in one line saying why. */
+static void cli_checks(void) {
+    const char *cli = getenv("STANCE_CLI"), *src = getenv("STANCE_SOURCE");
+    if (!cli || !src) {
+        printf("  SKIP the CLI: STANCE_CLI or STANCE_SOURCE not set\n");
+        return;
+    }
+    char cmd[1200], line[600] = "";
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' graph-check graphs/robot_retarget.json 2>&1", src, cli);
+    FILE *p = popen(cmd, "r");
+    CHECK(p != NULL);
+    if (!p) return;
+    int saw = 0;
+    while (fgets(line, sizeof line, p)) saw |= strstr(line, "cmu_walk@4") != NULL;
+    CHECK(pclose(p) == 0 && saw);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' compile graphs/robot_retarget.json -o %s/c.stance 2>&1", src, cli, dir);
+    p = popen(cmd, "r");
+    CHECK(p != NULL);
+    if (!p) return;
+    int lines = 0;
+    char msg[600] = "";
+    while (fgets(line, sizeof line, p)) lines++, snprintf(msg, sizeof msg, "%s", line);
+    CHECK(pclose(p) != 0 && lines == 1 && strstr(msg, "plays clip 'cmu_walk', retargeted at run time") != NULL);
+    printf("  graph-check takes graphs/robot_retarget.json; compile: %s", msg);
+}
+
 static void test_graph_files(const char *data) {
     char robot[700];
     snprintf(robot, sizeof robot, "%s" ROBOT, data);
@@ -374,6 +401,7 @@ static void test_graph_files(const char *data) {
     if (f) {
         fclose(f);
         play(robot, CMU, "Motion", 0.05, 0.05);
+        cli_checks();
     } else {
         printf("  SKIP CMU: no " CMU "\n");
     }
