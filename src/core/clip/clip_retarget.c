@@ -26,20 +26,6 @@ static qm_vec3 src_pos(const stance_clip *s, const float *a, const float *b, flo
     return qm_lerp3(va, qm_v3(b[j], b[pc + j], b[2 * pc + j]), u);
 }
 
-/* The shortest rotation taking unit a onto unit b (b opposite a: a half
- * turn about an axis across a). */
-static qm_quat swing(qm_vec3 a, qm_vec3 b) {
-    float d = qm_dot3(a, b);
-    if (d < -0.999999f) {
-        qm_vec3 ax = qm_cross(a, qm_v3(1, 0, 0));
-        if (qm_dot3(ax, ax) < 1e-6f) ax = qm_cross(a, qm_v3(0, 1, 0));
-        ax = qm_norm3(ax);
-        return qm_q(ax.x, ax.y, ax.z, 0.0f);
-    }
-    qm_vec3 c = qm_cross(a, b);
-    return qm_qnorm(qm_q(c.x, c.y, c.z, 1.0f + d));
-}
-
 static qm_quat qf(const float *q) { return qm_q(q[0], q[1], q[2], q[3]); }
 static qm_vec3 vf(const float *v) { return qm_v3(v[0], v[1], v[2]); }
 
@@ -90,7 +76,7 @@ void st_retarget_apply(const stance_clip *c, float time, stance_cursor *cur, sta
             for (int n = e->aim_count - 2; n >= 0; n--)
                 v = qm_add(vf(rt->chain_t[e->aim + n]), qm_qrot(sq[ch[n]], v));
             const float len = qm_len3(v);
-            if (len > 1e-12f) aim[i] = swing(vf(e->cb), qm_scale(v, 1.0f / len));
+            if (len > 1e-12f) aim[i] = qm_swing(vf(e->cb), qm_scale(v, 1.0f / len));
         }
         qm_quat g = qm_qmul(d, aim[i]);
         if (e->parent >= 0 && rt->entries[e->parent].aim_count) g = qm_qmul(qm_qconj(aim[e->parent]), g);
