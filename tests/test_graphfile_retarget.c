@@ -90,10 +90,10 @@ static void seg_worst(const stance_humanoid_map *ma, double (*pa)[3], const stan
     for (int c = 0; c < 5; c++)
         for (int i = 0; i < 5 && chains[c][i] >= 0; i++) {
             int s = chains[c][i];
-            if (ma->joint[s] < 0 || mb->joint[s] < 0) continue;
+            if (ma->joint[s] < 0 || mb->joint[s] < 0 || ms->joint[s] < 0) continue; /* shared slots only */
             int e = -1;
             for (int k = i + 1; k < 5 && chains[c][k] >= 0 && e < 0; k++)
-                if (ma->joint[chains[c][k]] >= 0 && mb->joint[chains[c][k]] >= 0) e = chains[c][k];
+                if (ma->joint[chains[c][k]] >= 0 && mb->joint[chains[c][k]] >= 0 && ms->joint[chains[c][k]] >= 0) e = chains[c][k];
             if (e < 0) continue;
             double da[3], db[3], ds[3];
             for (int k = 0; k < 3; k++) da[k] = pa[ma->joint[e]][k] - pa[ma->joint[s]][k], db[k] = pb[mb->joint[e]][k] - pb[mb->joint[s]][k];
