@@ -123,6 +123,12 @@ typedef struct stance_clip {
      * pose (rest values and constant tracks); its moving tracks are here
      * (src/core/clip/clip_packed.h), sampled through the same functions. */
     const struct st_packed *packed;
+    /* NULL but for a retargeted clip (run-time retargeting, built by
+     * stance_retarget_clip_live, docs/retargeting.md): its t, r, s hold one
+     * block of the target's rest pose, and sampling it plays the source
+     * clip this block holds through the baked bone map
+     * (src/core/clip/clip_retarget.h). */
+    const struct st_retarget *retarget;
 } stance_clip;
 
 /* Validates everything (names, joints in range, one track per joint and

@@ -107,6 +107,31 @@ STANCE_API stance_status stance_retarget_clip(const stance_clip *clip, const sta
 STANCE_API stance_status stance_retarget_asset(stance_asset *target, const stance_asset *source,
                                                const stance_retarget_desc *desc, stance_error *err);
 
+/* ---- run-time retargeting (item 3, docs/retargeting.md) -------------------
+ * A clip of `target` that plays `clip` (made for `source`) when sampled:
+ * the bone map and the rest-pose corrections are baked here, and each
+ * sample is the source clip's keys read for the source joints the mapped
+ * target joints need, then one pass over the mapped target joints writing
+ *   L_T = pre * inverse(U) * D * post
+ * (D, U: products of the source's local rotations between the joint's and
+ * its mapped parent's source joints; pre, post: the bind poses and the
+ * alignment A of stance_retarget_clip), the pelvis' translation by the leg
+ * ratio, IK feet under the root carried by their lower leg; every other
+ * target joint at its rest pose. It is the offline form without S(t) (a
+ * source segment bent by joints between two slots is not re-aimed) and
+ * without the foot contacts' IK (desc->free_feet and blend_time are not
+ * used). The clip has the source clip's name, duration, events and root
+ * path (scaled); it owns an exact copy of the source clip (so `clip` and
+ * `source` need not outlive it) and is not compressed or written to a
+ * .stance file (stance_asset_save refuses it). Fails like
+ * stance_retarget_clip (a skeleton without hips or a leg in its map,
+ * STANCE_ERR_NOT_FOUND), and with STANCE_ERR_UNSUPPORTED for a target
+ * whose pelvis or IK feet sit below a mapped joint. */
+STANCE_API stance_status stance_retarget_clip_runtime(const stance_clip *clip, const stance_skeleton *source,
+                                                      const stance_skeleton *target, const stance_retarget_desc *desc,
+                                                      const stance_allocator *allocator, stance_clip **out,
+                                                      stance_error *err);
+
 /* The measures of one retargeted clip against its source, sampled at 60 per
  * second over the source clip's duration, in model space. */
 typedef struct stance_retarget_report {

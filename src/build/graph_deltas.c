@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "build/graph_build.h"
+#include "core/clip/clip_retarget.h"
 #include "core/clip/fused.h"
 #include "core/base/internal.h"
 
@@ -18,7 +19,9 @@
 static stance_status make_delta(const stance_graph *g, const stance_clip *clip, const stance_pose *ref,
                                 stance_clip **out, stance_error *err) {
     const stance_skeleton *sk = g->skeleton;
-    const int J = sk->joint_count, K = clip->key_count > 0 ? clip->key_count : 1;
+    /* a retargeted clip's keys are its source clip's */
+    const stance_clip *grid = clip->retarget ? clip->retarget->source : clip;
+    const int J = sk->joint_count, K = grid->key_count > 0 ? grid->key_count : 1;
     const stance_allocator *al = &g->allocator;
     size_t pb = stance_pose_bytes(J);
     size_t nvals = (size_t)J * (size_t)K * 10, ntr = (size_t)J * 3;
@@ -36,7 +39,7 @@ static stance_status make_delta(const stance_graph *g, const stance_clip *clip, 
     stance_pose_init(&delta, J, pm + pb, pb, NULL);
     float *tv = vals, *rv = vals + (size_t)J * K * 3, *sv = vals + (size_t)J * K * 7;
     for (int k = 0; k < K; k++) {
-        times[k] = clip->key_count > 0 ? clip->times[k] : 0.0f;
+        times[k] = grid->key_count > 0 ? grid->times[k] : 0.0f;
         stance_clip_sample(clip, times[k], NULL, &sample, NULL);
         stance_pose_additive_make(&delta, &sample, ref, NULL);
         for (int j = 0; j < J; j++) {

@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
-/* src/io/files.c - whole-file read and write for the tools. */
+/* src/io/files.c - whole-file read and write, and relative paths joined to a directory, for the tools. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,4 +43,13 @@ stance_status stance_io_write_file(const char *path, const void *bytes, size_t s
     if (put != size || bad) return fail(err, STANCE_ERR_IO, "write failed: %s", strerror(errno));
     if (err) err->status = STANCE_OK, err->message[0] = 0;
     return STANCE_OK;
+}
+
+char *io_join_path(const char *dir, const char *rel) {
+    size_t a = dir && dir[0] && rel[0] != '/' ? strlen(dir) : 0, b = strlen(rel);
+    char *s = malloc(a + b + 2);
+    if (!s) return NULL;
+    if (a) memcpy(s, dir, a), s[a++] = '/';
+    memcpy(s + a, rel, b + 1);
+    return s;
 }

@@ -31,6 +31,8 @@
 void stance_graphfile_destroy(stance_graphfile *gf) {
     if (!gf) return;
     stance_graph_destroy(gf->graph);
+    for (int i = 0; i < gf->retargeted_count; i++) stance_clip_destroy(gf->retargeted[i]);
+    free(gf->retargeted);
     stance_asset_destroy(&gf->owned);
     while (gf->blocks) {
         gf_block *next = gf->blocks->next;
@@ -111,17 +113,6 @@ static stance_status load_text(const char *text, size_t size, const char *name, 
 
 /* ---- the asset ------------------------------------------------------------------ */
 
-static char *join_path(const char *dir, const char *rel) {
-    if (!dir || !dir[0] || rel[0] == '/') return dup_string(rel);
-    size_t a = strlen(dir), b = strlen(rel);
-    char *s = malloc(a + b + 2);
-    if (!s) return NULL;
-    memcpy(s, dir, a);
-    s[a] = '/';
-    memcpy(s + a + 1, rel, b + 1);
-    return s;
-}
-
 static stance_status read_asset(ctx *c, const jobj *root, const char *base_dir, const stance_graphfile_options *opt) {
     stance_graphfile *gf = c->gf;
     const char *spec = NULL;
@@ -148,7 +139,7 @@ static stance_status read_asset(ctx *c, const jobj *root, const char *base_dir, 
         if (!gf->asset_name) return gf_no_memory(c);
         s = io_builtin_asset(&gf->owned, &e);
     } else {
-        gf->asset_name = join_path(dir, spec);
+        gf->asset_name = io_join_path(dir, spec);
         if (!gf->asset_name) return gf_no_memory(c);
         s = stance_open_file(gf->asset_name, NULL, NULL, &gf->owned, &e);
     }
@@ -186,9 +177,9 @@ static stance_status read_graph(ctx *c, json_t *doc, const char *base_dir, const
         (s = read_asset(c, &root, base_dir, opt)))
         return s;
     c->asset = gf->asset;
-    if ((s = gf_scan_curves(c, &root)) || (s = gf_read_params(c, &root)) || (s = gf_read_machines(c, &root)) ||
-        (s = gf_read_layers(c, &root, gd)) || (s = gf_check_machine_use(c, gd)) || (s = gf_read_ik(c, &root, gd)) ||
-        (s = gf_read_clips(c, &root, gd)) || (s = gf_read_sync(c, &root, gd)))
+    if ((s = gf_read_retargets(c, &root)) || (s = gf_scan_curves(c, &root)) || (s = gf_read_params(c, &root)) ||
+        (s = gf_read_machines(c, &root)) || (s = gf_read_layers(c, &root, gd)) || (s = gf_check_machine_use(c, gd)) ||
+        (s = gf_read_ik(c, &root, gd)) || (s = gf_read_clips(c, &root, gd)) || (s = gf_read_sync(c, &root, gd)))
         return s;
     gf_finish_curves(c, gd);
     gd->skeleton = gf->asset->skeleton;
@@ -227,6 +218,7 @@ static stance_status load_text(const char *text, size_t size, const char *name, 
     c.name = name;
     c.err = err;
     c.gf = gf;
+    c.base_dir = base_dir;
     stance_status s = gf->name ? read_graph(&c, doc, base_dir, opt) : gf_no_memory(&c);
     if (s) {
         stance_graphfile_destroy(gf);

@@ -128,7 +128,8 @@ static stance_status read_windows(ctx *c, const jobj *co, const stance_clip *cli
 }
 
 stance_status gf_read_clips(ctx *c, const jobj *root, stance_graph_desc *gd) {
-    static const char *const keys[] = {"events", "windows", "curves", "markers", "speed", NULL}; /* graphfile_curves.c, _sync.c */
+    static const char *const keys[] = {"events", "windows", "curves", "markers", "speed", "retarget", NULL};
+    /* curves: graphfile_curves.c; markers, speed: graphfile_sync.c; retarget: graphfile_retarget.c */
     json_t *v = json_object_get(root->v, "clips");
     if (!v) return STANCE_OK;
     jpath p = {root->at, "clips", -1};

@@ -27,6 +27,8 @@ struct stance_graphfile {
     gf_block *blocks;
     void *json;                /* the parsed document (json_t *): owns the name strings */
     int compiled;              /* read from a .stance file: no description is kept */
+    stance_clip **retargeted;  /* clips played from other skeletons ("clips": {"N": {"retarget": ...}}) */
+    int retargeted_count;
 };
 
 /* One step from the document's root: a key of an object, or (key NULL) an
@@ -59,6 +61,7 @@ typedef struct ctx {
     int machine_count;
     int state_total;
     struct gf_curves *cv;   /* curve names, tracks and bindings (graphfile_curves.c) */
+    const char *base_dir;  /* the file's directory: relative paths in it are from there (NULL = the working one) */
 } ctx;
 
 /* An object being read: its value, its path, and what it is ("a state"). */
@@ -137,6 +140,9 @@ stance_status gf_read_weight(ctx *c, const jobj *o, const char *key, stance_driv
 stance_status gf_read_source_param(ctx *c, const jobj *o, const char *key, const char **out);
 stance_status gf_read_condition_curve(ctx *c, const jobj *o, const char **param);
 void gf_finish_curves(ctx *c, stance_graph_desc *gd);
+/* graphfile_retarget.c: the clips of "clips" with "retarget" (played from
+ * another skeleton's file), built before the machines name them */
+stance_status gf_read_retargets(ctx *c, const jobj *root);
 
 #endif /* STANCE_HAVE_JANSSON */
 #endif

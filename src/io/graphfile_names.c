@@ -34,6 +34,8 @@ static const char *state_name_at(const void *set, int i) {
 
 stance_status gf_find_clip_at(ctx *c, const jpath *at, int at_key, const char *name, const stance_clip **out) {
     *out = stance_asset_find_clip(c->asset, name);
+    for (int i = 0; !*out && i < c->gf->retargeted_count; i++)
+        if (!strcmp(c->gf->retargeted[i]->name, name)) *out = c->gf->retargeted[i];
     if (*out) return STANCE_OK;
     char hint[200];
     st_suggest(hint, sizeof hint, name, clip_name_at, c->asset, c->asset->clip_count);

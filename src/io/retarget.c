@@ -32,17 +32,7 @@ qm_vec3 rt_v(const float *p) { return qm_v3(p[0], p[1], p[2]); }
 qm_quat rt_q(const float *q) { return qm_q(q[0], q[1], q[2], q[3]); }
 
 /* The shortest rotation taking unit a onto unit b. */
-qm_quat rt_swing(qm_vec3 a, qm_vec3 b) {
-    float d = qm_dot3(a, b);
-    if (d < -0.999999f) {
-        qm_vec3 axis = qm_cross(a, qm_v3(1, 0, 0));
-        if (qm_dot3(axis, axis) < 1e-6f) axis = qm_cross(a, qm_v3(0, 1, 0));
-        axis = qm_norm3(axis);
-        return qm_q(axis.x, axis.y, axis.z, 0.0f);
-    }
-    qm_vec3 c = qm_cross(a, b);
-    return qm_qnorm(qm_q(c.x, c.y, c.z, 1.0f + d));
-}
+qm_quat rt_swing(qm_vec3 a, qm_vec3 b) { return qm_swing(a, b); }
 
 /* Unit direction from a to b; (0, 1, 0) when they meet. */
 qm_vec3 rt_dir(qm_vec3 a, qm_vec3 b) {

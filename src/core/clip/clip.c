@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/clip/clip_packed.h"
+#include "core/clip/clip_retarget.h"
 #include "core/clip/fused.h"
 #include "core/base/internal.h"
 #include "core/clip/clip_internal.h"
@@ -363,6 +364,12 @@ stance_status stance_clip_create(const stance_clip_desc *d, const stance_skeleto
 void stance_clip_destroy(stance_clip *clip) {
     if (!clip) return;
     if (clip->packed) st_packed_destroy(clip);
+    if (clip->retarget) { /* its block (clip_retarget.h) and the source clip it owns, with the clip's allocator */
+        st_retarget *rt = (st_retarget *)clip->retarget;
+        stance_clip_destroy((stance_clip *)rt->source);
+        stance_allocator ra = clip->allocator;
+        st_free(&ra, rt, rt->bytes);
+    }
     stance_allocator al = clip->allocator;
     st_free(&al, clip, clip->bytes);
 }
@@ -418,6 +425,13 @@ ST_BODY stance_status clip_sample(const stance_clip *c, float time, stance_curso
     if (st) return st;
     st_ok(err); /* before the work: err is not kept through it */
     float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
+    /* a retargeted clip has one key of its own: its test sits on
+     * st_find_key's one-key branch (the compiler merges the two), so other
+     * clips pay nothing for it */
+    if (c->key_count < 2 && c->retarget) {
+        st_retarget_sample(c, time, cur, out);
+        return STANCE_OK;
+    }
     float u;
     const int k = st_find_key(c, t, cur, &u);
     if (c->packed) {
@@ -476,6 +490,7 @@ ST_BODY stance_status clip_sample_velocity(const stance_clip *c, float time, sta
     const int pc = c->padded_count, K = c->key_count;
     memset(vel->memory, 0, stance_pose_bytes(c->joint_count));
     float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
+    if (c->retarget) st_retarget_velocity(c, time, out, vel);
     if (K < 2) return STANCE_OK;
     float u;
     int k = st_find_key(c, t, NULL, &u);

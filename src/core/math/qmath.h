@@ -60,6 +60,19 @@ static inline qm_quat qm_qaxis(qm_vec3 axis, float angle) {
     float s = sm_sinf(angle * 0.5f);
     return qm_q(axis.x * s, axis.y * s, axis.z * s, sm_cosf(angle * 0.5f));
 }
+/* The shortest rotation taking unit a onto unit b (b opposite a: a half
+ * turn about an axis across a). */
+static inline qm_quat qm_swing(qm_vec3 a, qm_vec3 b) {
+    float d = qm_dot3(a, b);
+    if (d < -0.999999f) {
+        qm_vec3 ax = qm_cross(a, qm_v3(1, 0, 0));
+        if (qm_dot3(ax, ax) < 1e-6f) ax = qm_cross(a, qm_v3(0, 1, 0));
+        ax = qm_norm3(ax);
+        return qm_q(ax.x, ax.y, ax.z, 0.0f);
+    }
+    qm_vec3 c = qm_cross(a, b);
+    return qm_qnorm(qm_q(c.x, c.y, c.z, 1.0f + d));
+}
 /* Shortest-path normalized lerp. */
 static inline qm_quat qm_nlerp(qm_quat a, qm_quat b, float t) {
     if (qm_qdot(a, b) < 0.0f) b = qm_qneg(b);
