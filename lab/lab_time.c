@@ -20,11 +20,9 @@
  * parameters the tape recorded; a second replay with the recorded switch is
  * the check that the inputs were replayed in full (it must equal the tape).
  *
- * The parameters are read from the saved state's body at the offsets
- * src/core/frame/instance_save.c lays out (docs/rollback.md): the value the
- * graph sees and its target after the instance's 28 words. The tape checks
- * each save's values against stance_instance_param and refuses a ghost if
- * they differ (another layout). */
+ * The parameters a ghost replays are recorded beside each saved state with
+ * the public queries (stance_instance_param and _param_target), never read
+ * out of the saved state's bytes, whose layout is the runtime's own. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -34,7 +32,6 @@
 #include "stance/graph_query.h"
 
 #define TAPE_FRAMES 600                /* 10 s at 60 Hz */
-#define STATE_PARAMS (80 + 4 * 28)     /* the first parameter's value in a saved state */
 #define GHOST_FRAMES 120               /* a ghost replays 2 s from its switch */
 
 typedef struct tape {
@@ -47,6 +44,7 @@ typedef struct tape {
     uint64_t *hash;                    /* per frame: the local and model pose after */
     float *root;                       /* per frame: the lab's world root after */
     float *params;                     /* per frame: each parameter as the graph sees it after */
+    float *pin;                        /* per frame: each parameter's value and target before (2 x P) */
     float *nt, *progress, *jump;       /* base machine: normalized time, transition progress; jump (cm) or -1 */
     double *time;                      /* instance time after */
     short *state, *from, *jump_joint;
@@ -54,7 +52,6 @@ typedef struct tape {
     int count;                         /* frames held */
     int cursor;                        /* frames back from the newest that are shown (0: live) */
     int pending;                       /* lab_time_before saved the frame being stepped */
-    int layout_ok;                     /* the parameters read from the states equal the instance's */
     int mismatches, shown;             /* frames shown by replay whose pose differed / all of them */
     stance_instance *scratch;          /* the old state alone, for the jump */
     stance_workspace *ws;
@@ -84,7 +81,7 @@ static uint64_t inst_hash(const stance_instance *in) {
 }
 
 static void tape_free(tape *t) {
-    free(t->states), free(t->model), free(t->hash), free(t->root), free(t->params), free(t->nt), free(t->progress);
+    free(t->states), free(t->model), free(t->hash), free(t->root), free(t->params), free(t->pin), free(t->nt), free(t->progress);
     free(t->jump), free(t->time), free(t->state), free(t->from), free(t->jump_joint), free(t->gmodel);
     stance_instance_destroy(t->scratch), stance_instance_destroy(t->g[0]), stance_instance_destroy(t->g[1]);
     stance_workspace_destroy(t->ws);
@@ -105,10 +102,11 @@ static int tape_open(tape *t, lab_view *v) {
         t->gmodel = malloc(F * 3 * (size_t)J * sizeof(float));
         t->hash = malloc(F * sizeof(uint64_t)), t->root = malloc(F * 3 * sizeof(float));
         t->params = malloc(F * (size_t)(P > 0 ? P : 1) * sizeof(float));
+        t->pin = malloc(F * 2 * (size_t)(P > 0 ? P : 1) * sizeof(float));
         t->nt = malloc(F * sizeof(float)), t->progress = malloc(F * sizeof(float)), t->jump = malloc(F * sizeof(float));
         t->time = malloc(F * sizeof(double));
         t->state = malloc(F * sizeof(short)), t->from = malloc(F * sizeof(short)), t->jump_joint = malloc(F * sizeof(short));
-        if (!t->states || !t->model || !t->gmodel || !t->hash || !t->root || !t->params || !t->nt || !t->progress || !t->jump ||
+        if (!t->states || !t->model || !t->gmodel || !t->hash || !t->root || !t->params || !t->pin || !t->nt || !t->progress || !t->jump ||
             !t->time || !t->state || !t->from || !t->jump_joint) {
             tape_free(t);
             return lab_fail("time: out of memory for a tape of %d frames", TAPE_FRAMES);
@@ -122,7 +120,7 @@ static int tape_open(tape *t, lab_view *v) {
         }
     }
     t->graph = v->graph, t->inst = v->inst, t->bytes = bytes, t->J = J, t->P = P;
-    t->first = 0, t->count = 0, t->cursor = 0, t->pending = 0, t->layout_ok = 1;
+    t->first = 0, t->count = 0, t->cursor = 0, t->pending = 0;
     t->mismatches = t->shown = 0;
     t->g0 = t->gnext = -1;
     return 0;
@@ -131,10 +129,9 @@ static int tape_open(tape *t, lab_view *v) {
 static int slot(long long n) { return (int)(n % TAPE_FRAMES); }
 static long long newest(const tape *t) { return t->first + t->count - 1; }
 static unsigned char *state_at(const tape *t, long long n) { return t->states + (size_t)slot(n) * t->bytes; }
+/* frame n's parameter p before its update: the value the graph saw (target 0) or the value set last (1) */
 static float param_word(const tape *t, long long n, int p, int target) {
-    float f;
-    memcpy(&f, state_at(t, n) + STATE_PARAMS + 8 * (size_t)p + 4 * (size_t)target, 4);
-    return f;
+    return t->pin[(size_t)slot(n) * 2 * (size_t)t->P + 2 * (size_t)p + (size_t)target];
 }
 
 float lab_sm_script_time(void); /* stance_lab.c: the lesson's script's time, -1 when driven by hand */
@@ -171,9 +168,8 @@ LAB_API int lab_time_before(int view) {
     }
     if (stance_instance_save(v->inst, state_at(t, n), t->bytes, &err)) return lab_fail("time: %s", err.message);
     for (int p = 0; p < t->P; p++) {
-        float seen = stance_instance_param(v->inst, p), w;
-        memcpy(&w, state_at(t, n) + STATE_PARAMS + 8 * (size_t)p, 4);
-        if (memcmp(&w, &seen, 4)) t->layout_ok = 0;
+        float *in = t->pin + (size_t)slot(n) * 2 * (size_t)t->P + 2 * (size_t)p;
+        in[0] = stance_instance_param(v->inst, p), in[1] = stance_instance_param_target(v->inst, p);
     }
     t->pending = 1;
     return 0;
@@ -346,7 +342,6 @@ LAB_API int lab_time_ghost(int view, int back, int mode, float blend, int easing
     tape *t;
     lab_view *v = time_view(view, &t);
     if (!v || t->inst != v->inst || back < 0 || back >= t->count) return lab_fail("time: no frame %d back to replay", back);
-    if (!t->layout_ok) return lab_fail("time: the saved state's parameters are not where this lab reads them (docs/rollback.md)");
     if (mode < 0 || mode >= STANCE_SWITCH_MODE_COUNT || !(blend > 0.0f && blend <= 10.0f) ||
         (easing != STANCE_EASE_SMOOTHSTEP && easing != STANCE_EASE_LINEAR))
         return lab_fail("time: bad ghost switch %d %g %d", mode, (double)blend, easing);

@@ -516,6 +516,13 @@ static void test_param_errors(void) {
     CHECK_STATUS(stance_instance_update(inst, -0.1f, TEST_WS_INST(inst), NULL), STANCE_ERR_VALUE);
     CHECK_STATUS(stance_instance_update(NULL, DT, TEST_WS_INST(NULL), NULL), STANCE_ERR_ARGUMENT);
     CHECK_STATUS(stance_instance_set_layer_weight(inst, 3, 2.0f, 0, NULL), STANCE_ERR_VALUE);
+    /* the value set last against the value seen: speed is damped (0.1 s halflife), so after one
+     * 1/60 s update it has moved 1 - 2^(-1/6) = 10.9% of the way, while its target is 3 exactly */
+    CHECK_STATUS(stance_instance_set_float(inst, 0, 3.0f, &err), STANCE_OK);
+    CHECK_STATUS(stance_instance_update(inst, DT, TEST_WS_INST(inst), NULL), STANCE_OK);
+    CHECK(stance_instance_param_target(inst, 0) == 3.0f);
+    CHECK(fabsf(stance_instance_param(inst, 0) - 3.0f * (1.0f - powf(2.0f, -1.0f / 6.0f))) < 0.05f);
+    CHECK(stance_instance_param_target(inst, 99) == 0.0f && stance_instance_param_target(NULL, 0) == 0.0f);
     stance_instance_destroy(inst);
     stance_graph_destroy(g);
 }

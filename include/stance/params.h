@@ -40,6 +40,12 @@ STANCE_API stance_status stance_instance_set_trigger(stance_instance *inst, int 
 /* The value the graph currently sees (after damping; bool and trigger 0 or
  * 1). A query: 0 for a NULL instance or an index out of range. */
 STANCE_API float stance_instance_param(const stance_instance *inst, int param);
+/* The value set last (stance_instance_set_*): what a damped float parameter
+ * moves towards; for the other kinds, and a float without damping, the same
+ * as stance_instance_param once an update has run. Replaying an instance's
+ * inputs (a rollback, the lab's ghost) sets this. A query: 0 for a NULL
+ * instance or an index out of range. */
+STANCE_API float stance_instance_param_target(const stance_instance *inst, int param);
 
 STANCE_API stance_status stance_instance_set_float_by_name(stance_instance *inst, const char *name, float value,
                                                 stance_error *err);

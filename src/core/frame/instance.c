@@ -425,6 +425,10 @@ float stance_instance_param(const stance_instance *inst, int p) {
     return in_live(inst) && p >= 0 && p < inst->graph->param_count ? inst->params[p] : 0.0f;
 }
 
+float stance_instance_param_target(const stance_instance *inst, int p) {
+    return in_live(inst) && p >= 0 && p < inst->graph->param_count ? inst->param_target[p] : 0.0f;
+}
+
 stance_status stance_instance_param_by_name(const stance_instance *inst, const char *name, float *value,
                                             stance_error *err) {
     int p = -1;
