@@ -96,8 +96,9 @@ LAB_PORT ?= 8765
 # the runtime's, the builder's and the lesson library's sources as CMake lists them (written by cmake into
 # $(BUILD)/lab_sources.txt), and the lab's own
 LAB_SOURCES = $(shell cat $(BUILD)/lab_sources.txt 2>/dev/null) $(wildcard lab/*.c) $(LAB_GRAPHFILE)
-# the graph editor (lab/lab_editor.c) reads graph JSON and scenario scripts with the CLI's readers, on lab/json/jansson.h
-LAB_GRAPHFILE = $(wildcard src/io/graphfile*.c) src/io/scenario_script.c src/io/files.c src/io/builtin_asset.c
+# the graph editor (lab/lab_editor.c) reads graph JSON and scenario scripts with the CLI's readers, on lab/json/jansson.h;
+# a graph file's retargeted clips ("retarget" in "clips") are baked by src/io/retarget*.c
+LAB_GRAPHFILE = $(wildcard src/io/graphfile*.c) $(wildcard src/io/retarget*.c) src/io/scenario_script.c src/io/files.c src/io/builtin_asset.c
 # LAB_SIMD: WebAssembly SIMD128 (simd.h's wasm form; Chromium, Firefox and Safari 16.4+ run it);
 # LAB_SIMD= builds the scalar form. Both give the same poses bit for bit (docs/determinism.md).
 LAB_SIMD ?= -msimd128

@@ -77,9 +77,13 @@ double json_number_value(const json_t *json);
 /* member i of an object: its key and value (NULL past the end) */
 const char *lab_json_key_at(const json_t *object, size_t i);
 json_t *lab_json_value_at(const json_t *object, size_t i);
+/* the counter is named after the line, so loops nested on other lines do not shadow it (-Wshadow) */
+#define LAB_JSON_CAT2(a, b) a##b
+#define LAB_JSON_CAT(a, b) LAB_JSON_CAT2(a, b)
+#define LAB_JSON_I LAB_JSON_CAT(lab_json_i_, __LINE__)
 #define json_object_foreach(object, key, value)                                                              \
-    for (size_t lab_json_i_ = 0; ((key) = lab_json_key_at((object), lab_json_i_)) != NULL &&                 \
-                                 ((value) = lab_json_value_at((object), lab_json_i_)) != NULL;              \
-         lab_json_i_++)
+    for (size_t LAB_JSON_I = 0; ((key) = lab_json_key_at((object), LAB_JSON_I)) != NULL &&                   \
+                                ((value) = lab_json_value_at((object), LAB_JSON_I)) != NULL;                 \
+         LAB_JSON_I++)
 
 #endif

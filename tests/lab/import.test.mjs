@@ -89,6 +89,8 @@ async function textureCheck(page, image) {
     }
     const box = document.querySelector('#looks');
     await lab.pause(true);
+    // the time controls' blue cross on the joint plotted is no colour of the file's
+    if (window.StanceTime) window.StanceTime.cross = false;
     const count = async () => {
       const s = await lab.sample(false, false);
       let drawn = 0, coloured = 0, match = 0;
@@ -184,6 +186,8 @@ async function colourCount(page, tests) {
     const lab = window.stanceLab, box = document.querySelector('#looks');
     const fs = ts.map((t) => new Function('r', 'g', 'b', 'return ' + t));
     await lab.pause(true);
+    // the time controls' blue cross on the joint plotted is no colour of the file's
+    if (window.StanceTime) window.StanceTime.cross = false;
     const count = async () => {
       const s = await lab.sample(false, true); // the whole view: two joints make a thin box
       const n = ts.map(() => 0);
@@ -200,6 +204,7 @@ async function colourCount(page, tests) {
     box.click(); await lab.frame();
     const off = await count();
     box.click(); await lab.frame();
+    if (window.StanceTime) window.StanceTime.cross = true;
     return { on, off };
   }, tests);
 }
