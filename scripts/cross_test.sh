@@ -62,6 +62,9 @@ mkdir -p "$dir/graphs"
 for g in graphs/*.json; do
   # the robot's graphs need RobotExpressive from ../shared/data (the tests skip them without it)
   grep -q robot_expressive "$g" && [ ! -f "$data/robot_expressive/RobotExpressive.glb" ] && continue
+  # a graph that retargets a clip at run time cannot be written to a .stance yet (stance compile
+  # refuses it: docs/retargeting.md); the tests read it as JSON on the native build only
+  grep -q '"retarget"' "$g" && continue
   ./build/stance compile "$g" -o "$dir/graphs/$(basename "$g" .json).stance" --error-cm 0 >/dev/null
 done
 
