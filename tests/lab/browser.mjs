@@ -13,6 +13,10 @@ import { fileURLToPath } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const labDir = path.resolve(root, process.env.LAB_DIR || 'build-lab');
 export const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
+// The one hang guard of every lab test's wait (page load, an import, a state the page reaches): it
+// only tells a hung page from a slow one, so it sits far above any run seen, 15 s imports at load 36
+// and a 30 s wait outrun at load 32 included. A wait's outcome never depends on the machine's load.
+export const HANG_MS = 600000;
 
 const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
   '.png': 'image/png', '.json': 'application/json' };
@@ -45,6 +49,7 @@ export async function launch(prefix = 'stance-lab-chromium-') {
       ...(process.env.LAB_CHROMIUM_ARGS || '').split(/\s+/).filter(Boolean)],
   });
   const page = context.pages()[0] || await context.newPage();
+  context.setDefaultTimeout(HANG_MS); // clicks, key presses and waits without their own: the same hang guard
   return {
     context, page, profile,
     async close() { await context.close(); fs.rmSync(profile, { recursive: true, force: true }); },

@@ -18,13 +18,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, labDir, browserPath, serve, launch, webglProblem } from './browser.mjs';
+import { root, labDir, HANG_MS, browserPath, serve, launch, webglProblem } from './browser.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
 const DATA = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
 const GLB = path.join(DATA, 'robot_expressive', 'RobotExpressive.glb');
-const HANG_MS = 30000;
 
 let passed = 0, failed = 0;
 function check(cond, msg) { if (!cond) throw new Error(msg); }
@@ -71,7 +70,7 @@ async function main() {
   page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
   await page.goto(url);
-  await page.waitForSelector('body[data-ready]', { timeout: 60000 });
+  await page.waitForSelector('body[data-ready]', { timeout: HANG_MS });
   const problem = await webglProblem(page);
   if (problem) console.log('note: WebGL2: ' + problem.why + ' (the editor tests do not read pixels)');
   const saved = path.join(artifacts, 'editor-graph.json'), savedStance = path.join(artifacts, 'editor-graph.stance');

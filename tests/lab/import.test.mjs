@@ -11,12 +11,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { root, labDir, browserPath, serve, launch, webglProblem, canvasProblem } from './browser.mjs';
+import { root, labDir, HANG_MS, browserPath, serve, launch, webglProblem, canvasProblem } from './browser.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
 const DATA = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
-const HANG_MS = 60000; // an import and load the page does in a few seconds
 const FOX = path.join(DATA, 'fox', 'Fox.glb'), ROBOT = path.join(DATA, 'robot_expressive', 'RobotExpressive.glb');
 const INTERP = path.join(DATA, 'interpolation_test', 'interpolation_test.gltf');
 const BVH = '/usr/share/assimp/models/BVH/01_01.bvh';

@@ -22,11 +22,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, labDir, browserPath, serve, launch, webglProblem, canvasProblem } from './browser.mjs';
+import { root, labDir, HANG_MS, browserPath, serve, launch, webglProblem, canvasProblem } from './browser.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
-const HANG_MS = 30000; // a wait for a state the page reaches in well under 3 s
 const DATA = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
 const ONLY = process.env.LAB_TEST_ONLY ? new RegExp(process.env.LAB_TEST_ONLY) : null;
 
@@ -52,7 +51,7 @@ const status = async (page) => JSON.parse(await page.evaluate(() => window.stanc
 async function waitSim(page, seconds) {
   const t0 = (await status(page)).time;
   await page.waitForFunction(([t, s]) => JSON.parse(window.stanceLab.status()).time >= t + s - 1e-6, [t0, seconds],
-    { timeout: Math.max(HANG_MS, 20000 * seconds) });
+    { timeout: HANG_MS });
 }
 // n more frames drawn (paused or not)
 async function waitFrames(page, n) {
@@ -166,7 +165,7 @@ async function main() {
       pg.on('pageerror', (e) => consoleErrors.push(String(e)));
       pg.on('requestfailed', (r) => consoleErrors.push('request failed: ' + r.url()));
       await pg.goto(url);
-      await pg.waitForSelector('body[data-ready]', { timeout: 60000 }); // "1", or "no-webgl"
+      await pg.waitForSelector('body[data-ready]', { timeout: HANG_MS }); // "1", or "no-webgl"
       problem = await webglProblem(pg);
     } catch (e) {
       problem = { kind: 'start', why: e.message.split('\n')[0] };
@@ -303,7 +302,7 @@ async function main() {
       // the animated script: the live worst switch equals the table's figure for cut
       // (the script's steps are 1/60 s whatever the frame rate: the figure depends on no timing)
       await page.selectOption('#rate', '4');
-      await page.waitForFunction(() => document.querySelector('#script-time').dataset.running === '0', null, { timeout: 120000 });
+      await page.waitForFunction(() => document.querySelector('#script-time').dataset.running === '0', null, { timeout: HANG_MS });
       const live = await page.locator('#worst-jump').getAttribute('data-cm');
       const cut = want.modes.find((m) => m.mode === 'cut');
       check(live === cut.worst_jump_cm.toFixed(2), `the animated script's worst jump ${live} cm equals the table's ${cut.worst_jump_cm}`);

@@ -14,11 +14,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, labDir, serve, launch, webglProblem } from './browser.mjs';
+import { root, labDir, HANG_MS, serve, launch, webglProblem } from './browser.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
-const HANG_MS = 60000;
 const DT = 1 / 60;
 let passed = 0, failed = 0;
 function check(cond, msg) { if (!cond) throw new Error(msg); }
