@@ -10,16 +10,8 @@
 # `stance info --json` of the compiled file lists the file's keys (compared
 # as float32 by python) and the curve ids; `stance gen-header` names them.
 # The schema side is tests/test_schema.sh (every graphs/*.json).
-set -euo pipefail
-cli=${STANCE_CLI:?}
 src=${STANCE_SOURCE:?}
-data=${STANCE_DATA:-$src/../shared/data}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-py=python3
-[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+. "$src/tests/graph_errors.bash" # cli, data, tmp, bad, py; check_broken, robot_compile
 
 # ---- the broken files (the built-in asset: no data needed) ----
 write() { # name, base layer's extra keys, the wave layer's weight, a condition, the blend space's param, the curves
@@ -52,7 +44,6 @@ write key_past '' '0.5' "$ok_cond" '"speed"' '"WaveWeight": [[0, 0], [99.5, 1]]'
 write key_huge '' '0.5' "$ok_cond" '"speed"' '"WaveWeight": [[0, 0], [0.3, 1e39]]'
 write both '' '{"param": "speed", "curve": "WaveWeight"}' "$ok_cond" '"speed"' "$ok_curve"
 write base_bound ', "weight": {"curve": "WaveWeight"}' '0.5' "$ok_cond" '"speed"' "$ok_curve"
-. "$src/tests/graph_errors.bash" # check_broken
 check_broken unknown_weight '"WaveWieght"' "unknown curve 'WaveWieght' (did you mean 'WaveWeight'?)"
 check_broken unknown_condition '"Strid"' "unknown curve 'Strid' (did you mean 'Stride'?)"
 check_broken unknown_blend '"stride"' "unknown curve 'stride' (did you mean 'Stride'?)"
@@ -63,13 +54,7 @@ check_broken both '{"param": "speed", "curve"' 'one of them'
 check_broken base_bound '{"curve": "WaveWeight"}' 'its weight is always 1'
 
 # ---- RobotExpressive: graph-check, compile, info --json, gen-header ----
-glb="$data/robot_expressive/RobotExpressive.glb"
-if [ ! -f "$glb" ]; then
-  if [ "${CI:-}" = true ]; then bad "missing $glb (CI=true)"; else echo "skip: $glb is missing"; fi
-else
-  "$cli" graph-check "$src/graphs/robot_curves.json" --asset "$glb" > "$tmp/out" 2> "$tmp/err" || bad "graph-check robot_curves.json: $(grep -v warning "$tmp/err")"
-  "$cli" compile "$src/graphs/robot_curves.json" --asset "$glb" -o "$tmp/r.stance" > "$tmp/out" 2> "$tmp/err" || bad "compile: $(grep -v warning "$tmp/err")"
-  "$cli" info "$tmp/r.stance" --json > "$tmp/info.json" 2> /dev/null || bad "info --json"
+if robot_compile robot_curves; then
   "$cli" gen-header "$tmp/r.stance" > "$tmp/ids.h" 2> /dev/null || bad "gen-header"
   grep -q "ANIM_CURVE_WAVEWEIGHT = " "$tmp/ids.h" || bad "gen-header: no ANIM_CURVE_WAVEWEIGHT"
   "$py" - "$src/graphs/robot_curves.json" "$tmp/info.json" <<'PY' || fail=1

@@ -8,16 +8,8 @@
 # test in the text): an unknown clip (with its suggestion), a window from >
 # to, an event past the clip's end, a payload of an unknown type. The schema
 # side is tests/test_schema.sh (every graphs/*.json).
-set -euo pipefail
-cli=${STANCE_CLI:?}
 src=${STANCE_SOURCE:?}
-data=${STANCE_DATA:-$src/../shared/data}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-py=python3
-[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+. "$src/tests/graph_errors.bash" # cli, data, tmp, bad, py; check_broken, robot_compile
 
 # ---- the broken files (the built-in asset: no data needed) ----
 write() { # name, clips section
@@ -27,20 +19,13 @@ write unknown_clip '"wakl": {"events": [{"t": 0.1, "name": "step"}]}'
 write window_order '"walk": {"windows": [{"name": "can_cancel", "from": 0.8, "to": 0.2}]}'
 write past_end '"walk": {"events": [{"t": 12.5, "name": "step"}]}'
 write payload_type '"walk": {"events": [{"t": 0.1, "name": "step", "payload": {"bool": true}}]}'
-. "$src/tests/graph_errors.bash" # check_broken
 check_broken unknown_clip '"wakl"' "did you mean 'walk'"
 check_broken window_order '0.8' '"from" must not be after "to"'
 check_broken past_end '12.5' 'past the end of clip'
 check_broken payload_type '"bool"' 'unknown key "bool" in a payload'
 
 # ---- RobotExpressive: graph-check, compile, info --json ----
-glb="$data/robot_expressive/RobotExpressive.glb"
-if [ ! -f "$glb" ]; then
-  if [ "${CI:-}" = true ]; then bad "missing $glb (CI=true)"; else echo "skip: $glb is missing"; fi
-else
-  "$cli" graph-check "$src/graphs/robot_events.json" --asset "$glb" > "$tmp/out" 2> "$tmp/err" || bad "graph-check robot_events.json: $(grep -v warning "$tmp/err")"
-  "$cli" compile "$src/graphs/robot_events.json" --asset "$glb" -o "$tmp/r.stance" > "$tmp/out" 2> "$tmp/err" || bad "compile: $(grep -v warning "$tmp/err")"
-  "$cli" info "$tmp/r.stance" --json > "$tmp/info.json" 2> /dev/null || bad "info --json"
+if robot_compile robot_events; then
   "$py" - "$src/graphs/robot_events.json" "$tmp/info.json" <<'PY' || fail=1
 import json, struct, sys
 f32 = lambda x: struct.unpack("<f", struct.pack("<f", x))[0]

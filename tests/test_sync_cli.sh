@@ -8,16 +8,8 @@
 # the groups and markers), and `stance compile` carries it: `stance info
 # --json` of the compiled file gives the file's groups, markers and speeds
 # (as float32). The schema side is tests/test_schema.sh (every graphs/*.json).
-set -euo pipefail
-cli=${STANCE_CLI:?}
 src=${STANCE_SOURCE:?}
-data=${STANCE_DATA:-$src/../shared/data}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-py=python3
-[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+. "$src/tests/graph_errors.bash" # cli, data, tmp, bad, py; check_broken, robot_compile
 
 # ---- broken files on the built-in asset (clips idle, walk, run) ----
 write() { # name, states, clips section
@@ -33,7 +25,6 @@ write marker_past '{"name": "W", "clip": "walk", "sync": "g"}, {"name": "R", "cl
 write blend_member '{"name": "W", "clip": "walk", "sync": "g"}, {"name": "B", "blend1d": {"param": "s", "entries": [{"clip": "walk", "x": 0}, {"clip": "run", "x": 1}]}, "sync": "g"}' "$mk"
 sed -i 's/"version": 1,/"version": 1,\n  "params": [{"name": "s", "type": "float"}],/' "$tmp/blend_member.json"
 write no_markers '{"name": "W", "clip": "walk", "sync": "g"}, {"name": "I", "clip": "idle", "sync": "g"}' "$mk"
-. "$src/tests/graph_errors.bash" # check_broken
 check_broken one_member '"loco"' "sync group 'loco' has one member (state 'W'): a group needs two or more states (known: locomotion)"
 check_broken marker_key '"nmae"' 'unknown key "nmae" in a marker'
 check_broken marker_past '42.5' "marker 'L' at 42.5 s is past the end of clip 'walk'"
@@ -41,15 +32,9 @@ check_broken blend_member '"g"' "state 'B' is in sync group 'g' but plays no sin
 check_broken no_markers '"g"' "its clip 'idle' has no markers" last
 
 # ---- RobotExpressive: graph-check, compile, info --json ----
-glb="$data/robot_expressive/RobotExpressive.glb"
-if [ ! -f "$glb" ]; then
-  if [ "${CI:-}" = true ]; then bad "missing $glb (CI=true)"; else echo "skip: $glb is missing"; fi
-else
-  "$cli" graph-check "$src/graphs/robot_sync.json" --asset "$glb" > "$tmp/out" 2> "$tmp/err" || bad "graph-check robot_sync.json: $(cat "$tmp/err")"
-  grep -q "state Walk .*sync group locomotion" "$tmp/out" || bad "graph-check does not list Walk's group: $(cat "$tmp/out")"
-  grep -q "clip Running: L@0.2362 R@0.7194, speed 6.559 m/s" "$tmp/out" || bad "graph-check does not list Running's markers"
-  "$cli" compile "$src/graphs/robot_sync.json" --asset "$glb" -o "$tmp/r.stance" > "$tmp/out" 2> "$tmp/err" || bad "compile: $(cat "$tmp/err")"
-  "$cli" info "$tmp/r.stance" --json > "$tmp/info.json" 2> /dev/null || bad "info --json"
+if robot_compile robot_sync; then
+  grep -q "state Walk .*sync group locomotion" "$tmp/check.out" || bad "graph-check does not list Walk's group: $(cat "$tmp/check.out")"
+  grep -q "clip Running: L@0.2362 R@0.7194, speed 6.559 m/s" "$tmp/check.out" || bad "graph-check does not list Running's markers"
   "$py" - "$src/graphs/robot_sync.json" "$tmp/info.json" <<'PY' || fail=1
 import json, struct, sys
 f32 = lambda x: struct.unpack("<f", struct.pack("<f", x))[0]
