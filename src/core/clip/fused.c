@@ -367,15 +367,9 @@ ST_INLINE void fused_override_pose(stance_pose *out, const stance_pose *base, co
     override_body(out->tx, base->tx, &K, sv_set1(0.0f), mask, weight, out->padded_count, 0, 0, 0);
 }
 
-ST_INLINE void fused_under(stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w) {
-    w = w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w;
-    if (w <= 0.0f) { /* the old clip alone */
-        st_clip_sample(old, time, cur, out);
-        return;
-    }
-    float uf;
-    const keys K = keys_at(old, st_clip_find_key(old, time, cur, &uf));
-    if (w >= 1.0f) return; /* out alone (the cursor moved) */
+/* fused_under's fade over the old clip's keys K at fraction u, w in (0, 1). */
+ST_INLINE void under_body(stance_pose *out, const keys *KP, float uf, float w) {
+    const keys K = *KP;
     const int pc = out->padded_count, n3 = 3 * pc;
     const sv4 u = sv_set1(uf), one = sv_set1(1.0f), vw = sv_set1(w), wb = sv_set1(1.0f - w);
     float *const o = out->tx;
@@ -393,6 +387,31 @@ ST_INLINE void fused_under(stance_pose *out, const stance_clip *old, float time,
         key_nlerp(K.r0, K.r1, u, K.r_lerp, pc, j, b);
         fade_rot_block(o + 3 * pc + j, pc, b, vw, wb, one);
     }
+}
+
+ST_INLINE void fused_under(stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w) {
+    w = w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w;
+    if (w <= 0.0f) { /* the old clip alone */
+        st_clip_sample(old, time, cur, out);
+        return;
+    }
+    float uf;
+    const keys K = keys_at(old, st_clip_find_key(old, time, cur, &uf));
+    if (w >= 1.0f) return; /* out alone (the cursor moved) */
+    under_body(out, &K, uf, w);
+}
+
+ST_INLINE void fused_under_pose(stance_pose *out, const stance_pose *old, float w) {
+    w = w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w;
+    if (w <= 0.0f) { /* old alone */
+        st_pose_copy(out, old);
+        return;
+    }
+    if (w >= 1.0f) return; /* out alone */
+    keys K; /* old's values as a clip's one block per channel: sampled as stored */
+    K.t0 = K.t1 = old->tx, K.r0 = K.r1 = old->qx, K.s0 = K.s1 = old->sx;
+    K.t_lerp = K.r_lerp = K.s_lerp = 0;
+    under_body(out, &K, 0.0f, w);
 }
 
 ST_INLINE void fused_sample(stance_pose *out, const stance_clip *c, float time, stance_cursor *cur) {

@@ -101,6 +101,12 @@ void st_fused_override_pose(stance_pose *out, const stance_pose *base, const sta
  * out, w), in one pass. The cursor moves as the sample moves it. */
 void st_fused_under(stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w);
 
+/* out = the crossfade from the pose `old` (a compressed clip, or a blend,
+ * sampled) into out: out's weight w (clamped to [0, 1]), old's 1 - w:
+ * evaluate.c's tr_lerp(out, old, out, w), the arithmetic of st_fused_under
+ * on old's values as they are (w <= 0 gives old, w >= 1 leaves out). */
+void st_fused_under_pose(stance_pose *out, const stance_pose *old, float w);
+
 /* out = the blend of clips a and b sampled at ta, tb with weights wa, wb
  * (both > 0, sum 1): two stance_clip_sample, then the lerp/nlerp of
  * evaluate.c's two-clip blend space, in one pass. same_s: both clips keep
@@ -126,6 +132,7 @@ void st_fused_blend2_under(stance_pose *out, const stance_clip *a, float ta, sta
     X(override, (stance_pose *out, const stance_pose *base, const stance_clip *layer, float time, stance_cursor *cur, const float *mask, float weight), (out, base, layer, time, cur, mask, weight)) \
     X(override_pose, (stance_pose *out, const stance_pose *base, const stance_pose *layer, const float *mask, float weight), (out, base, layer, mask, weight)) \
     X(under, (stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w), (out, old, time, cur, w)) \
+    X(under_pose, (stance_pose *out, const stance_pose *old, float w), (out, old, w)) \
     X(sample, (stance_pose *out, const stance_clip *c, float time, stance_cursor *cur), (out, c, time, cur))
 
 /* Each pass again in the build's baseline encoding (SSE2, or the scalar

@@ -147,7 +147,8 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, con
             }
             stance_pose *old = ws_pose(ws, m, PW_OLD);
             eval_src(inst, ws, m, &pl->old, old, NULL);
-            tr_lerp(out, old, out, w);
+            if (ST_FAST) ST_FUSED(under_pose)(out, old, w); /* tr_lerp in one pass (compressed clips, nested machines) */
+            else tr_lerp(out, old, out, w);
             break;
         }
         case STANCE_SWITCH_FROZEN:
