@@ -155,6 +155,12 @@ typedef struct st_packed {
     int uniform_grid;       /* times[k] == (float)k * times[1] for every k: stored as one step */
     int root_derived;       /* the root path is joint 0's stored translation (not in the file) */
     const float *rest;      /* the default pose as a pose's memory: 10 rows of padded_count (tx..sx) */
+    /* Bit b: joints 4b..4b+3 (b < 64) keep the skeleton's rest translation
+     * (t_rest) / scale (s_rest) at every time, no track moving them (padding
+     * joints: 0 / 1): every such clip samples those blocks to the same bits
+     * (+0, never -0), so a blend or fade of two of them leaves the blocks as
+     * they are (fused.c's *_pose passes skip them). */
+    unsigned long long t_rest, s_rest;
     size_t bytes;           /* this block */
     float max_error, vertex_distance;
 } st_packed;

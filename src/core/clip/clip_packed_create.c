@@ -297,6 +297,27 @@ static void derive_root(stance_clip *c, float *values) {
     c->root_from_joint0 = 1;
 }
 
+/* st_packed.t_rest / s_rest of clip c (its default pose and animated
+ * bits set) for channel ch (0 translation, 2 scale). */
+static unsigned long long rest_blocks(const stance_clip *c, const stance_skeleton *sk, int ch) {
+    const int pc = c->padded_count, J = sk->joint_count, blocks = pc / 4 < 64 ? pc / 4 : 64;
+    const float *row = ch == 0 ? c->t : c->s, pad = ch == 0 ? 0.0f : 1.0f;
+    if (!sk->rest) return 0;
+    unsigned long long m = 0;
+    for (int b = 0; b < blocks; b++) {
+        int same = 1;
+        for (int j = 4 * b; j < 4 * b + 4 && same; j++) {
+            if (j < J && (c->animated[j] >> ch & 1u)) same = 0;
+            for (int e = 0; e < 3 && same; e++) {
+                const float want = j < J ? (ch == 0 ? sk->rest[j].t[e] : sk->rest[j].s[e]) : pad;
+                same = row[(size_t)e * (size_t)pc + (size_t)j] == want; /* == : the pose holds +0 for a rest -0 */
+            }
+        }
+        if (same) m |= 1ull << b;
+    }
+    return m;
+}
+
 stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skeleton *sk,
                                     const stance_allocator *allocator, stance_clip **out, stance_error *err) {
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "clip: out is NULL");
@@ -493,6 +514,8 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
         }
     }
     p->rest = rest;
+    p->t_rest = rest_blocks(c, sk, 0);
+    p->s_rest = rest_blocks(c, sk, 2);
     p->track_count = moving;
     p->tracks = tr;
     p->group_count = groups;
