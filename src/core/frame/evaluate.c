@@ -136,6 +136,23 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
     sample_src(inst, ws, m, src, ws_pose(ws, m, PW_OLD), vel);
 }
 
+/* The crossfade from the old source evaluated into a pose (compressed
+ * clips, nested machines): tr_lerp, in one pass (st_fused_under_pose)
+ * leaving the blocks both hold at the skeleton's rest (src_rest; the
+ * current source sampled without velocities) as they are. Not inlined:
+ * the exact clips' crossfades (the fused passes) keep eval_machine small. */
+static ST_NOINLINE void crossfade_pose(stance_instance *inst, stance_workspace *ws, int m, const g_plan *pl,
+                                       stance_pose *out, float w) {
+    const int need_vel = pl->init == PI_SIMPLE; /* the current source was sampled with velocities (eval_machine) */
+    stance_pose *old = ws_pose(ws, m, PW_OLD);
+    eval_src(inst, ws, m, &pl->old, old, NULL);
+    if (ST_FAST)
+        ST_FUSED(under_pose)(out, old, w, need_vel ? 0 : src_rest(&pl->cur, 0) & src_rest(&pl->old, 0),
+                             need_vel ? 0 : src_rest(&pl->cur, 1) & src_rest(&pl->old, 1));
+    else
+        tr_lerp(out, old, out, w);
+}
+
 /* Machine plan pl's output into out (its nested machines were evaluated
  * before it): the current source, the switch as planned, and the history
  * frame the plan asks for. */
@@ -161,12 +178,7 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, con
                 inst->clips_sampled += 2;
                 break;
             }
-            stance_pose *old = ws_pose(ws, m, PW_OLD);
-            eval_src(inst, ws, m, &pl->old, old, NULL);
-            if (ST_FAST) /* tr_lerp in one pass (compressed clips, nested machines) */
-                ST_FUSED(under_pose)(out, old, w, need_vel ? 0 : src_rest(&pl->cur, 0) & src_rest(&pl->old, 0),
-                                     need_vel ? 0 : src_rest(&pl->cur, 1) & src_rest(&pl->old, 1));
-            else tr_lerp(out, old, out, w);
+            crossfade_pose(inst, ws, m, pl, out, w);
             break;
         }
         case STANCE_SWITCH_FROZEN:
