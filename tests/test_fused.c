@@ -9,7 +9,8 @@
  * on clips whose channels are known; a one-key clip's zeros sampled as +0
  * (a -0 of the source too); and a crowd of
  * the lesson graph updated with and without the fused passes (workspace
- * flag), pose for pose. */
+ * flag), pose for pose; and the passes on compressed clips' sampled poses
+ * (blend, crossfade) against their unfused forms. */
 #include <math.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@
 #include "core/base/internal.h"
 #include "core/rig/rig_internal.h"
 #include "core/math/qmath.h"
+#include "core/math/simd.h"
 #include "stance/build.h"
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
@@ -238,6 +240,59 @@ static void test_override_compressed(void) {
     CHECK(differ == 0);
     stance_clip_destroy(z);
     override_end();
+}
+
+/* the passes on sampled poses of compressed clips (evaluate.c's two-clip
+ * blend and crossfade of compressed clips): st_fused_blend2_pose against
+ * sv_block_lerp2_ts + sv_block_nlerp2, st_fused_under_pose against tr_lerp,
+ * bit for bit, with the clips' rest blocks skipped (st_clip_rest_blocks)
+ * and without, in place and not, weights 0, 1, above 1 and between */
+static void test_pose_passes_compressed(void) {
+    const int J = B.skeleton->joint_count;
+    const stance_compress_settings cs = {1e-4f, 0.03f, 0};
+    stance_clip *za = NULL, *zb = NULL;
+    CHECK_OK(stance_clip_compress(stance_builtin_clip(&B, "walk"), B.skeleton, &cs, NULL, &za, NULL));
+    CHECK_OK(stance_clip_compress(stance_builtin_clip(&B, "wave"), B.skeleton, &cs, NULL, &zb, NULL));
+    if (!za || !zb) return;
+    stance_pose a, b, out, ref;
+    stance_pose_create(&a, J, NULL, NULL), stance_pose_create(&b, J, NULL, NULL);
+    stance_pose_create(&out, J, NULL, NULL), stance_pose_create(&ref, J, NULL, NULL);
+    const int pc = a.padded_count;
+    int differ = 0;
+    for (int rep = 0; rep < 80; rep++) {
+        const int masked = rep % 2;
+        const unsigned long long mt = masked ? st_clip_rest_blocks(za, 0) & st_clip_rest_blocks(zb, 0) : 0;
+        const unsigned long long ms = masked ? st_clip_rest_blocks(za, 1) & st_clip_rest_blocks(zb, 1) : 0;
+        CHECK_OK(stance_clip_sample(za, frand(0, za->duration), NULL, &a, NULL));
+        CHECK_OK(stance_clip_sample(zb, frand(0, zb->duration), NULL, &b, NULL));
+        /* the blend: weights summing to 1 */
+        const float wb = rep % 9 == 0 ? 1.0f : frand(0.01f, 0.99f), wa = 1.0f - wb;
+        stance_pose_copy(&ref, &a, NULL);
+        sv_block_lerp2_ts(ref.tx, ref.tx, b.tx, wb / (wa + wb), 3 * pc, 7 * pc);
+        sv_block_nlerp2(ref.qx, ref.qx, b.qx, wa, wb, pc, pc);
+        random_pose(&out);
+        if (rep % 4 < 2) {
+            st_fused_blend2_pose(&out, &a, &b, wa, wb, mt, ms);
+        } else {
+            stance_pose_copy(&out, &a, NULL);
+            st_fused_blend2_pose(&out, &out, &b, wa, wb, mt, ms);
+        }
+        for (int c = 0; c < 10; c++)
+            differ += memcmp(out.tx + (size_t)c * (size_t)pc, ref.tx + (size_t)c * (size_t)pc, sizeof(float) * (size_t)J) != 0;
+        /* the crossfade from b (the old clip) into a */
+        const float w = rep % 5 == 0 ? 0.0f : rep % 5 == 1 ? 1.0f : rep % 11 == 0 ? 1.5f : frand(0, 1);
+        stance_pose_copy(&out, &a, NULL);
+        tr_lerp(&ref, &b, &a, w);
+        st_fused_under_pose(&out, &b, w, mt, ms);
+        for (int c = 0; c < 10; c++)
+            differ += memcmp(out.tx + (size_t)c * (size_t)pc, ref.tx + (size_t)c * (size_t)pc, sizeof(float) * (size_t)J) != 0;
+    }
+    printf("  compressed clips' blend and crossfade passes against the unfused forms: %d rows differ (rest blocks %llx, %llx)\n",
+           differ, st_clip_rest_blocks(za, 0) & st_clip_rest_blocks(zb, 0), st_clip_rest_blocks(za, 1) & st_clip_rest_blocks(zb, 1));
+    CHECK(differ == 0);
+    CHECK((st_clip_rest_blocks(za, 1) & st_clip_rest_blocks(zb, 1)) != 0); /* the skip is exercised */
+    stance_pose_destroy(&a), stance_pose_destroy(&b), stance_pose_destroy(&out), stance_pose_destroy(&ref);
+    stance_clip_destroy(za), stance_clip_destroy(zb);
 }
 
 /* a clip sampled by the fused pass against stance_clip_sample, every
@@ -462,6 +517,7 @@ int main(void) {
     RUN(test_one_key_zero_sign);
     RUN(test_override);
     RUN(test_override_compressed);
+    RUN(test_pose_passes_compressed);
     RUN(test_blend2);
     RUN(test_sample);
     RUN(test_under);

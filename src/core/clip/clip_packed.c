@@ -39,16 +39,16 @@ static void rot16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, f
     A[3] = sv_sqrt(sv_max(la, zero)); /* la > 0 ? sqrt(la) : +0 */
     B[3] = sv_sqrt(sv_max(lb, zero));
     const int m = g->m;
-    if (ga != gb && memcmp(ga->slot, gb->slot, sizeof ga->slot)) {
+    if (ga != gb && memcmp(ga->drop, gb->drop, sizeof ga->drop)) {
         /* b into a's slot order on the lanes whose segments dropped different components */
         float bb[4][4];
         for (int c = 0; c < 4; c++) sv_store(bb[c], B[c]);
         for (int l = 0; l < m; l++) {
-            const uint8_t *sa = ga->slot[l], *sb = gb->slot[l];
-            if (sa[3] == sb[3]) continue;
+            const int da = ga->drop[l], db = gb->drop[l];
+            if (da == db) continue;
             float v[4];
-            v[sb[0]] = bb[0][l], v[sb[1]] = bb[1][l], v[sb[2]] = bb[2][l], v[sb[3]] = bb[3][l];
-            bb[0][l] = v[sa[0]], bb[1][l] = v[sa[1]], bb[2][l] = v[sa[2]], bb[3][l] = v[sa[3]];
+            for (int k = 0; k < 4; k++) v[st_slot(db, k)] = bb[k][l];
+            for (int k = 0; k < 4; k++) bb[k][l] = v[st_slot(da, k)];
         }
         for (int c = 0; c < 4; c++) B[c] = sv_load(bb[c]);
     }
@@ -83,6 +83,35 @@ static inline void vec16(const st_ptrack *tr, const unsigned char *data, uint32_
     }
 }
 
+/* Any track (raw or quantized, expanded) between keys ia and ia + 1 at
+ * fraction u into o (the channel's x + joint, stride pc), as st_rtrack_key
+ * decodes each key: lerp, or a hemisphere check then nlerp (slerp when
+ * asked); with vel, its velocity per second (inv: 1 / the keys' span) at
+ * joint j. */
+static void track(const st_ptrack *tr, const unsigned char *data, const float *raw, uint32_t ia, float u, int slerp,
+                  float *o, size_t pc, stance_pose *vel, float inv, int j) {
+    const uint32_t ib = ia + (tr->n > 1u);
+    float a[4], b[4], v[4];
+    st_rtrack_key(tr, data, raw, ia, a);
+    st_rtrack_key(tr, data, raw, ib, b);
+    if (tr->channel != STANCE_CHANNEL_ROTATION) {
+        o[0] = a[0] + (b[0] - a[0]) * u;
+        o[pc] = a[1] + (b[1] - a[1]) * u;
+        o[2 * pc] = a[2] + (b[2] - a[2]) * u;
+        if (vel) {
+            float *vv = (tr->channel == 0 ? vel->tx : vel->sx) + j;
+            for (int e = 0; e < 3; e++) vv[(size_t)e * pc] = (b[e] - a[e]) * inv;
+        }
+        return;
+    }
+    st_key_interp(1, a, b, u, slerp, v); /* b takes a's hemisphere */
+    o[0] = v[0], o[pc] = v[1], o[2 * pc] = v[2], o[3 * pc] = v[3];
+    if (!vel) return;
+    qm_quat qa = qm_qnorm(qm_q(a[0], a[1], a[2], a[3])), qb = qm_qnorm(qm_q(b[0], b[1], b[2], b[3]));
+    qm_vec3 w = qm_scale(qm_qlog(qm_qmul(qb, qm_qconj(qa))), inv);
+    vel->qx[j] = w.x, vel->qy[j] = w.y, vel->qz[j] = w.z;
+}
+
 void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel) {
     const st_packed *p = c->packed;
     const size_t pc = (size_t)c->padded_count;
@@ -102,43 +131,25 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
         float span = times[gb] - times[ga], f = (t - times[ga]) / span;
         ia[s] = (uint32_t)(k >> s);
         fr[s] = f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
-        inv[s] = 1.0f / span;
+        inv[s] = vel ? 1.0f / span : 0.0f;
     }
     float *tdst[3] = {out->tx, out->qx, out->sx};
     const unsigned char *data = p->data;
     const float *raw = p->raw;
     const int slerp = c->slerp;
-    for (int i = 0; !vel && i < p->group_count; i++) rot16g(&p->groups[i], data, ia[p->groups[i].shift], fr[p->groups[i].shift], out->qx);
-    for (int i = 0; i < p->track_count; i++) {
+    if (!vel) { /* the groups, then the other tracks (loose) */
+        for (int i = 0; i < p->group_count; i++) rot16g(&p->groups[i], data, ia[p->groups[i].shift], fr[p->groups[i].shift], out->qx);
+        for (int i = 0; i < p->loose_count; i++) {
+            const st_ptrack *tr = &p->tracks[p->loose[i]];
+            const int s = tr->shift;
+            if (tr->kind == ST_KIND_VEC16) vec16(tr, data, ia[s], fr[s], tdst[tr->channel] + tr->joint, pc);
+            else track(tr, data, raw, ia[s], fr[s], slerp, tdst[tr->channel] + tr->joint, pc, NULL, 0.0f, 0);
+        }
+        return;
+    }
+    for (int i = 0; i < p->track_count; i++) { /* with velocities: every track as st_rtrack_key decodes it */
         const st_ptrack *tr = &p->tracks[i];
-        const int s = tr->shift, j = tr->joint;
-        const uint32_t a_i = ia[s], b_i = a_i + (tr->n > 1u);
-        const float u = fr[s];
-        const int kind = vel ? 0 : tr->kind;
-        if (kind == ST_KIND_ROT16G) continue; /* sampled with its group, above */
-        if (kind == ST_KIND_VEC16) {
-            vec16(tr, data, a_i, u, tdst[tr->channel] + j, pc);
-            continue;
-        }
-        float a[4], b[4], v[4];
-        st_rtrack_key(tr, data, raw, a_i, a);
-        st_rtrack_key(tr, data, raw, b_i, b);
-        float *o = tdst[tr->channel] + j;
-        if (tr->channel != STANCE_CHANNEL_ROTATION) {
-            o[0] = a[0] + (b[0] - a[0]) * u;
-            o[pc] = a[1] + (b[1] - a[1]) * u;
-            o[2 * pc] = a[2] + (b[2] - a[2]) * u;
-            if (vel) {
-                float *vv = (tr->channel == 0 ? vel->tx : vel->sx) + j;
-                for (int e = 0; e < 3; e++) vv[(size_t)e * pc] = (b[e] - a[e]) * inv[s];
-            }
-            continue;
-        }
-        st_key_interp(1, a, b, u, slerp, v); /* b takes a's hemisphere */
-        o[0] = v[0], o[pc] = v[1], o[2 * pc] = v[2], o[3 * pc] = v[3];
-        if (!vel) continue;
-        qm_quat qa = qm_qnorm(qm_q(a[0], a[1], a[2], a[3])), qb = qm_qnorm(qm_q(b[0], b[1], b[2], b[3]));
-        qm_vec3 w = qm_scale(qm_qlog(qm_qmul(qb, qm_qconj(qa))), inv[s]);
-        vel->qx[j] = w.x, vel->qy[j] = w.y, vel->qz[j] = w.z;
+        const int s = tr->shift;
+        track(tr, data, raw, ia[s], fr[s], slerp, tdst[tr->channel] + tr->joint, pc, vel, inv[s], tr->joint);
     }
 }

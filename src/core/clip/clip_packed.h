@@ -114,13 +114,18 @@ typedef struct st_qseg {
 
 /* Decode of 16 keys of a group of 4 rotation tracks (lanes): component c of
  * lane l = off[c][l] + scale[c][l] q, stored at dst[l][c] of the pose's qx
- * (slot * padded_count + joint; dst[l][3] the rebuilt component's); slot[l]
- * the lane's st_qseg slots then drop. */
+ * (slot * padded_count + joint; dst[l][3] the rebuilt component's); drop[l]
+ * the lane's rebuilt component (its slots: st_slot). */
 typedef struct st_qseg4 {
     float off[3][4], scale[3][4];
     uint16_t dst[4][4];
-    uint8_t slot[4][4];
+    uint8_t drop[4];
 } st_qseg4;
+
+/* Where stored component k (0..2) of a rotation key goes when component
+ * `drop` is rebuilt (k = 3: drop itself): the other components in order,
+ * as st_qseg's slots are. */
+static inline int st_slot(int drop, int k) { return k == 3 ? drop : k < drop ? k : k + 1; }
 
 /* A group of up to 4 common rotation tracks (ST_KIND_ROT16G) of one key
  * shift, expanded side by side so the sampler decodes them as the lanes of
@@ -137,6 +142,8 @@ typedef struct st_packed {
     const st_ptrack *tracks;
     int group_count;        /* groups of ROT16G tracks */
     const st_pgroup *groups;
+    int loose_count;        /* tracks not in a group (the sampler's loop after the groups) */
+    const uint16_t *loose;  /* their indices into tracks, in order */
     const unsigned char *data; /* quantized streams, padded by 4 bytes */
     const float *raw;       /* raw keys */
     int const_count;        /* constant tracks (in the default pose) */
@@ -148,6 +155,12 @@ typedef struct st_packed {
     int uniform_grid;       /* times[k] == (float)k * times[1] for every k: stored as one step */
     int root_derived;       /* the root path is joint 0's stored translation (not in the file) */
     const float *rest;      /* the default pose as a pose's memory: 10 rows of padded_count (tx..sx) */
+    /* Bit b: joints 4b..4b+3 (b < 64) keep the skeleton's rest translation
+     * (t_rest) / scale (s_rest) at every time, no track moving them (padding
+     * joints: 0 / 1): every such clip samples those blocks to the same bits
+     * (+0, never -0), so a blend or fade of two of them leaves the blocks as
+     * they are (fused.c's *_pose passes skip them). */
+    unsigned long long t_rest, s_rest;
     size_t bytes;           /* this block */
     float max_error, vertex_distance;
 } st_packed;
@@ -297,9 +310,10 @@ static inline void st_rtrack_key(const st_ptrack *t, const unsigned char *data, 
         const int l = t->lane;
         float x[3];
         for (int c = 0; c < 3; c++) x[c] = g->off[c][l] + g->scale[c][l] * (float)q[4 * c];
-        v[g->slot[l][0]] = x[0], v[g->slot[l][1]] = x[1], v[g->slot[l][2]] = x[2];
+        const int drop = g->drop[l];
+        v[st_slot(drop, 0)] = x[0], v[st_slot(drop, 1)] = x[1], v[st_slot(drop, 2)] = x[2];
         float len = 1.0f - (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
-        v[g->slot[l][3]] = len > 0.0f ? sqrtf(len) : 0.0f;
+        v[drop] = len > 0.0f ? sqrtf(len) : 0.0f;
         return;
     }
     const st_qseg *g = (const st_qseg *)(const void *)(data + t->par_at) + i / ST_SEG_KEYS;

@@ -250,10 +250,9 @@ static void put_in_group(st_ptrack *o, const st_ptrack_desc *t, unsigned char *d
     for (uint32_t s = 0; s < st_vbr_segments(n); s++) {
         for (int c = 0; c < 3; c++) {
             g4[s].off[c][lane] = sg[s].off[c], g4[s].scale[c][lane] = sg[s].scale[c];
-            g4[s].slot[lane][c] = sg[s].slot[c];
             g4[s].dst[lane][c] = (uint16_t)(sg[s].slot[c] * pc + o->joint);
         }
-        g4[s].slot[lane][3] = sg[s].drop;
+        g4[s].drop[lane] = sg[s].drop;
         g4[s].dst[lane][3] = (uint16_t)(sg[s].drop * pc + o->joint);
     }
     o->offset = offset;
@@ -296,6 +295,27 @@ static void derive_root(stance_clip *c, float *values) {
     c->root_values = values;
     c->root_key_count = K;
     c->root_from_joint0 = 1;
+}
+
+/* st_packed.t_rest / s_rest of clip c (its default pose and animated
+ * bits set) for channel ch (0 translation, 2 scale). */
+static unsigned long long rest_blocks(const stance_clip *c, const stance_skeleton *sk, int ch) {
+    const int pc = c->padded_count, J = sk->joint_count, blocks = pc / 4 < 64 ? pc / 4 : 64;
+    const float *row = ch == 0 ? c->t : c->s, pad = ch == 0 ? 0.0f : 1.0f;
+    if (!sk->rest) return 0;
+    unsigned long long m = 0;
+    for (int b = 0; b < blocks; b++) {
+        int same = 1;
+        for (int j = 4 * b; j < 4 * b + 4 && same; j++) {
+            if (j < J && (c->animated[j] >> ch & 1u)) same = 0;
+            for (int e = 0; e < 3 && same; e++) {
+                const float want = j < J ? (ch == 0 ? sk->rest[j].t[e] : sk->rest[j].s[e]) : pad;
+                same = row[(size_t)e * (size_t)pc + (size_t)j] == want; /* == : the pose holds +0 for a rest -0 */
+            }
+        }
+        if (same) m |= 1ull << b;
+    }
+    return m;
 }
 
 stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skeleton *sk,
@@ -353,11 +373,12 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     for (int sh = 0; sh <= ST_PACK_MAX_SHIFT; sh++) {
         gfirst[sh] = groups;
         groups += (gcount[sh] + 3) / 4;
-        data_bytes += (size_t)((gcount[sh] + 3) / 4) * group_bytes(st_ptrack_keys(K, sh)); /* each a multiple of 16 */
+        data_bytes += (size_t)((gcount[sh] + 3) / 4) * group_bytes(st_ptrack_keys(K, sh)); /* each a multiple of 4 */
     }
     size_t o_tracks = st_align_up(sizeof(st_packed), 64);
     size_t o_groups = st_align_up(o_tracks + sizeof(st_ptrack) * (size_t)moving, 16);
-    size_t o_consts = st_align_up(o_groups + sizeof(st_pgroup) * (size_t)groups, 16);
+    size_t o_loose = st_align_up(o_groups + sizeof(st_pgroup) * (size_t)groups, 16);
+    size_t o_consts = st_align_up(o_loose + sizeof(uint16_t) * (size_t)moving, 16);
     size_t o_cval = st_align_up(o_consts + sizeof(st_ptrack_desc) * (size_t)consts, 16);
     size_t o_raw = st_align_up(o_cval + sizeof(float) * 4 * (size_t)consts, 16);
     size_t o_times = st_align_up(o_raw + sizeof(float) * raw_floats, 64);
@@ -493,10 +514,18 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
         }
     }
     p->rest = rest;
+    p->t_rest = rest_blocks(c, sk, 0);
+    p->s_rest = rest_blocks(c, sk, 2);
     p->track_count = moving;
     p->tracks = tr;
     p->group_count = groups;
     p->groups = grp;
+    uint16_t *loose = (uint16_t *)(void *)(mem + o_loose);
+    int nl = 0;
+    for (int i = 0; i < moving; i++)
+        if (tr[i].kind != ST_KIND_ROT16G) loose[nl++] = (uint16_t)i;
+    p->loose_count = nl;
+    p->loose = loose;
     if (scratch) st_free(&al, scratch, scratch_bytes);
     p->data = data;
     p->raw = raw;

@@ -367,15 +367,9 @@ ST_INLINE void fused_override_pose(stance_pose *out, const stance_pose *base, co
     override_body(out->tx, base->tx, &K, sv_set1(0.0f), mask, weight, out->padded_count, 0, 0, 0);
 }
 
-ST_INLINE void fused_under(stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w) {
-    w = w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w;
-    if (w <= 0.0f) { /* the old clip alone */
-        st_clip_sample(old, time, cur, out);
-        return;
-    }
-    float uf;
-    const keys K = keys_at(old, st_clip_find_key(old, time, cur, &uf));
-    if (w >= 1.0f) return; /* out alone (the cursor moved) */
+/* fused_under's fade over the old clip's keys K at fraction u, w in (0, 1). */
+ST_INLINE void under_body(stance_pose *out, const keys *KP, float uf, float w) {
+    const keys K = *KP;
     const int pc = out->padded_count, n3 = 3 * pc;
     const sv4 u = sv_set1(uf), one = sv_set1(1.0f), vw = sv_set1(w), wb = sv_set1(1.0f - w);
     float *const o = out->tx;
@@ -393,6 +387,77 @@ ST_INLINE void fused_under(stance_pose *out, const stance_clip *old, float time,
         key_nlerp(K.r0, K.r1, u, K.r_lerp, pc, j, b);
         fade_rot_block(o + 3 * pc + j, pc, b, vw, wb, one);
     }
+}
+
+ST_INLINE void fused_under(stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w) {
+    w = w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w;
+    if (w <= 0.0f) { /* the old clip alone */
+        st_clip_sample(old, time, cur, out);
+        return;
+    }
+    float uf;
+    const keys K = keys_at(old, st_clip_find_key(old, time, cur, &uf));
+    if (w >= 1.0f) return; /* out alone (the cursor moved) */
+    under_body(out, &K, uf, w);
+}
+
+/* 1 when block b (of 4 joints) is in mask m (b < 64). */
+static inline int in_mask(unsigned long long m, int b) { return b < 64 && (m >> b & 1u); }
+
+ST_INLINE void fused_under_pose(stance_pose *out, const stance_pose *old, float w, unsigned long long t_same,
+                                unsigned long long s_same) {
+    w = w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w;
+    if (w <= 0.0f) { /* old alone */
+        st_pose_copy(out, old);
+        return;
+    }
+    if (w >= 1.0f) return; /* out alone */
+    const int pc = out->padded_count;
+    const sv4 one = sv_set1(1.0f), vw = sv_set1(w), wb = sv_set1(1.0f - w);
+    float *const o = out->tx;
+    const float *const b0 = old->tx;
+    /* pose.c's masked_block with base = old, layer = out, one weight in (0,
+     * 1), as under_body; a block both hold the same is b + (l - b) w = b = l */
+    for (int j = 0; j < pc; j += 4) {
+        for (int r = 0; r < 3; r++) {
+            if (!in_mask(t_same, j / 4)) {
+                const sv4 bt = sv_loada(b0 + r * pc + j), lt = sv_loada(o + r * pc + j);
+                sv_storea(o + r * pc + j, sv_madd(sv_sub(lt, bt), vw, bt));
+            }
+            if (!in_mask(s_same, j / 4)) {
+                const sv4 bs = sv_loada(b0 + (7 + r) * pc + j), ls = sv_loada(o + (7 + r) * pc + j);
+                sv_storea(o + (7 + r) * pc + j, sv_madd(sv_sub(ls, bs), vw, bs));
+            }
+        }
+        sv4 q[4];
+        for (int c = 0; c < 4; c++) q[c] = sv_loada(b0 + (3 + c) * pc + j);
+        fade_rot_block(o + 3 * pc + j, pc, q, vw, wb, one);
+    }
+}
+
+ST_INLINE void fused_blend2_pose(stance_pose *out, const stance_pose *a, const stance_pose *b, float wa, float wb,
+                                 unsigned long long t_same, unsigned long long s_same) {
+    const int pc = out->padded_count;
+    const sv4 u = sv_set1(wb / (wa + wb));
+    float *const o = out->tx;
+    const float *const a0 = a->tx, *const b0 = b->tx;
+    /* sv_block_lerp2_ts's a + (b - a) u; a block both hold the same is a */
+    for (int j = 0; j < pc; j += 4)
+        for (int r = 0; r < 3; r++) {
+            if (!in_mask(t_same, j / 4)) {
+                const sv4 x = sv_loada(a0 + r * pc + j);
+                sv_storea(o + r * pc + j, sv_madd(sv_sub(sv_loada(b0 + r * pc + j), x), u, x));
+            } else if (o != a0) {
+                sv_storea(o + r * pc + j, sv_loada(a0 + r * pc + j));
+            }
+            if (!in_mask(s_same, j / 4)) {
+                const sv4 x = sv_loada(a0 + (7 + r) * pc + j);
+                sv_storea(o + (7 + r) * pc + j, sv_madd(sv_sub(sv_loada(b0 + (7 + r) * pc + j), x), u, x));
+            } else if (o != a0) {
+                sv_storea(o + (7 + r) * pc + j, sv_loada(a0 + (7 + r) * pc + j));
+            }
+        }
+    sv_block_nlerp2(out->qx, a->qx, b->qx, wa, wb, pc, pc);
 }
 
 ST_INLINE void fused_sample(stance_pose *out, const stance_clip *c, float time, stance_cursor *cur) {

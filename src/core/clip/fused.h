@@ -10,6 +10,7 @@
 #include "stance/clip.h"
 #include "stance/pose.h"
 #include "core/rig/rig_internal.h"
+#include "core/clip/clip_packed.h"
 
 /* The key interval [k, k+1] holding t (in [0, duration]) and the fraction u
  * in it, moving the cursor (cursor steps counted): the one key search of
@@ -101,6 +102,30 @@ void st_fused_override_pose(stance_pose *out, const stance_pose *base, const sta
  * out, w), in one pass. The cursor moves as the sample moves it. */
 void st_fused_under(stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w);
 
+/* out = the crossfade from the pose `old` (a compressed clip, or a blend,
+ * sampled) into out: out's weight w (clamped to [0, 1]), old's 1 - w:
+ * evaluate.c's tr_lerp(out, old, out, w), the arithmetic of st_fused_under
+ * on old's values as they are (w <= 0 gives old, w >= 1 leaves out).
+ * Blocks of 4 joints whose bit is set in t_same / s_same (b < 64) hold the
+ * same translations / scales in both, none -0: their fade is out's value,
+ * left as it is. */
+void st_fused_under_pose(stance_pose *out, const stance_pose *old, float w, unsigned long long t_same,
+                         unsigned long long s_same);
+
+/* out = the blend of the poses a and b (two compressed clips sampled) with
+ * weights wa, wb (both > 0, sum 1): evaluate.c's sv_block_lerp2_ts and
+ * sv_block_nlerp2 with u = wb / (wa + wb), in one pass; out may be a.
+ * t_same / s_same as st_fused_under_pose (those blocks are a's). */
+void st_fused_blend2_pose(stance_pose *out, const stance_pose *a, const stance_pose *b, float wa, float wb,
+                          unsigned long long t_same, unsigned long long s_same);
+
+/* The blocks a sampled clip keeps at the skeleton's rest translation
+ * (scale: 0) or scale (1) whatever its time (compressed clips: st_packed's
+ * t_rest, s_rest; 0 for exact clips). */
+static inline unsigned long long st_clip_rest_blocks(const stance_clip *c, int scale) {
+    return !c->packed || c->retarget ? 0 : scale ? c->packed->s_rest : c->packed->t_rest;
+}
+
 /* out = the blend of clips a and b sampled at ta, tb with weights wa, wb
  * (both > 0, sum 1): two stance_clip_sample, then the lerp/nlerp of
  * evaluate.c's two-clip blend space, in one pass. same_s: both clips keep
@@ -126,6 +151,8 @@ void st_fused_blend2_under(stance_pose *out, const stance_clip *a, float ta, sta
     X(override, (stance_pose *out, const stance_pose *base, const stance_clip *layer, float time, stance_cursor *cur, const float *mask, float weight), (out, base, layer, time, cur, mask, weight)) \
     X(override_pose, (stance_pose *out, const stance_pose *base, const stance_pose *layer, const float *mask, float weight), (out, base, layer, mask, weight)) \
     X(under, (stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w), (out, old, time, cur, w)) \
+    X(under_pose, (stance_pose *out, const stance_pose *old, float w, unsigned long long t_same, unsigned long long s_same), (out, old, w, t_same, s_same)) \
+    X(blend2_pose, (stance_pose *out, const stance_pose *a, const stance_pose *b, float wa, float wb, unsigned long long t_same, unsigned long long s_same), (out, a, b, wa, wb, t_same, s_same)) \
     X(sample, (stance_pose *out, const stance_clip *c, float time, stance_cursor *cur), (out, c, time, cur))
 
 /* Each pass again in the build's baseline encoding (SSE2, or the scalar

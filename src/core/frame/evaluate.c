@@ -48,6 +48,18 @@ static void vel_add(stance_pose *dst, const stance_pose *src, float k) {
     for (size_t i = 0; i < n; i++) a[i] += b[i] * k;
 }
 
+/* The blocks of 4 joints where a planned source sampled without
+ * velocities holds the skeleton's rest translations (scale 0) or scales (1)
+ * to the bit (st_clip_rest_blocks): one compressed clip's, or those of both
+ * clips of a two-clip blend of compressed clips (a + (b - a) u is a there);
+ * 0 for anything else. */
+static unsigned long long src_rest(const g_plan_src *src, int scale) {
+    if (src->sub >= 0 || src->count < 1 || src->count > 2 || (src->count == 2) != (src->blendspace != 0)) return 0;
+    unsigned long long m = st_clip_rest_blocks(src->clip[0], scale);
+    if (src->count == 2) m &= st_clip_rest_blocks(src->clip[1], scale);
+    return m;
+}
+
 /* A planned source's clips (machine m's) into dst; with vel, also their
  * velocity per second. */
 static void sample_src(stance_instance *inst, stance_workspace *ws, int m, const g_plan_src *src, stance_pose *dst,
@@ -79,6 +91,10 @@ static void sample_src(stance_instance *inst, stance_workspace *ws, int m, const
         inst->clips_sampled += 2;
         const int pc = dst->padded_count;
         const float w0 = src->weight[0], w1 = src->weight[1];
+        if (ST_FAST) { /* the same pass, blocks both clips keep at the skeleton's rest left as they are */
+            ST_FUSED(blend2_pose)(dst, dst, scratch, w0, w1, src_rest(src, 0), src_rest(src, 1));
+            return;
+        }
         const float u = w1 / (w0 + w1); /* weights of a blend space sum to 1 */
         sv_block_lerp2_ts(dst->tx, dst->tx, scratch->tx, u, 3 * pc, 7 * pc);
         sv_block_nlerp2(dst->qx, dst->qx, scratch->qx, w0, w1, pc, pc);
@@ -120,6 +136,23 @@ static void eval_src(stance_instance *inst, stance_workspace *ws, int m, const g
     sample_src(inst, ws, m, src, ws_pose(ws, m, PW_OLD), vel);
 }
 
+/* The crossfade from the old source evaluated into a pose (compressed
+ * clips, nested machines): tr_lerp, in one pass (st_fused_under_pose)
+ * leaving the blocks both hold at the skeleton's rest (src_rest; the
+ * current source sampled without velocities) as they are. Not inlined:
+ * the exact clips' crossfades (the fused passes) keep eval_machine small. */
+static ST_NOINLINE void crossfade_pose(stance_instance *inst, stance_workspace *ws, int m, const g_plan *pl,
+                                       stance_pose *out, float w) {
+    const int need_vel = pl->init == PI_SIMPLE; /* the current source was sampled with velocities (eval_machine) */
+    stance_pose *old = ws_pose(ws, m, PW_OLD);
+    eval_src(inst, ws, m, &pl->old, old, NULL);
+    if (ST_FAST)
+        ST_FUSED(under_pose)(out, old, w, need_vel ? 0 : src_rest(&pl->cur, 0) & src_rest(&pl->old, 0),
+                             need_vel ? 0 : src_rest(&pl->cur, 1) & src_rest(&pl->old, 1));
+    else
+        tr_lerp(out, old, out, w);
+}
+
 /* Machine plan pl's output into out (its nested machines were evaluated
  * before it): the current source, the switch as planned, and the history
  * frame the plan asks for. */
@@ -145,9 +178,7 @@ static void eval_machine(stance_instance *inst, stance_workspace *ws, int m, con
                 inst->clips_sampled += 2;
                 break;
             }
-            stance_pose *old = ws_pose(ws, m, PW_OLD);
-            eval_src(inst, ws, m, &pl->old, old, NULL);
-            tr_lerp(out, old, out, w);
+            crossfade_pose(inst, ws, m, pl, out, w);
             break;
         }
         case STANCE_SWITCH_FROZEN:
