@@ -178,7 +178,7 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
     double load0, load1;
     cpu_and_load(cpu, sizeof cpu, &load0);
     if (!ms || !scratch || !shown) goto done;
-    if (crowd_create(tg.graph, N, T, 0, &c, &err) || crowd_lod_enable(c, every, &err) || (ahead && crowd_lod_ahead(c, &err))) {
+    if (crowd_create(tg.graph, N, T, 0, &c, &err) || crowd_lod_enable(c, every, &err) || (ahead && crowd_lod_ahead(c, ahead == 2, &err))) {
         fprintf(stderr, "stance bench: %s\n", err.message);
         goto done;
     }
@@ -242,7 +242,7 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
         tool_put_json_string(stdout, cpu);
         printf(",\"load_start\":%.2f,\"load_end\":%.2f,\"budget_ms\":%.3f,\"max_rate\":%d,\"step\":\"%s\",\"pose\":\"%s\",\"show\":\"%s\",\"costs\":\"%s\",\"update_us\":%.4f,\"skip_us\":%.4f,"
                "\"full_rate_ms\":%.3f,\"planned_ms\":%.3f,\"fits\":%s,\"allocate_ms\":%.3f,\"share\":{",
-               load0, load1, budget_ms, desc.max_rate ? desc.max_rate : 8, summed ? "summed" : "exact", ahead ? "ahead" : "extrapolate", show == BENCH_SHOW_ALL ? "all" : show == BENCH_SHOW_SCREEN ? "screen" : "none",
+               load0, load1, budget_ms, desc.max_rate ? desc.max_rate : 8, summed ? "summed" : "exact", ahead == 2 ? "ahead-stepped" : ahead ? "ahead" : "extrapolate", show == BENCH_SHOW_ALL ? "all" : show == BENCH_SHOW_SCREEN ? "screen" : "none",
                given ? "given" : "measured", update_us, skip_us, plan.full_us * 1e-3 / T,
                plan.frame_us * 1e-3 / T, plan.fits ? "true" : "false", alloc_ms);
         for (int l = 0, first = 1; l < STANCE_LOD_LEVELS; l++) {
@@ -338,7 +338,8 @@ int cmd_bench(int argc, char **argv) {
             const char *v = argv[++i];
             if (!strcmp(v, "extrapolate")) ahead = 0;
             else if (!strcmp(v, "ahead")) ahead = 1;
-            else { fprintf(stderr, "stance bench: --lod-pose must be extrapolate or ahead\n"); return 2; }
+            else if (!strcmp(v, "ahead-stepped")) ahead = 2;
+            else { fprintf(stderr, "stance bench: --lod-pose must be extrapolate, ahead or ahead-stepped\n"); return 2; }
         }
         else if (!strcmp(a, "--pop-cm") && i + 1 < argc) {
             char *end;
@@ -383,7 +384,7 @@ int cmd_bench(int argc, char **argv) {
                    "split over T threads (a workspace each) in equal slices, or with --chunk C in chunks of C\n"
                    "characters each thread takes from a shared counter; prints the median and p95 frame time.\n"
                    "       stance bench --graph FILE --characters N --budget-ms B [--threads T] [--max-rate 8]\n"
-                   "                    [--lod-step exact|summed] [--lod-pose extrapolate|ahead] [--pop-cm 1] [--costs UPDATE_US,SKIP_US]\n"
+                   "                    [--lod-step exact|summed] [--lod-pose extrapolate|ahead|ahead-stepped] [--pop-cm 1] [--costs UPDATE_US,SKIP_US]\n"
                    "                    [--show all|screen|none] [--frames 600] [--json]\n"
                    "With --budget-ms: animation LOD (docs/lod.md): the costs of an update and of a skipped frame measured,\n"
                    "rates planned by stance_lod_allocate for B ms of wall time on T threads, the frames timed, and the\n"
@@ -393,7 +394,8 @@ int cmd_bench(int argc, char **argv) {
                    "measured ones (the same plan on any machine, e.g. under callgrind). --show: whose pose a skipped frame\n"
                    "blends on the CPU: all (default), those on screen, or none (left to the skinning shader). --lod-pose:\n"
                    "a skipped frame's pose extrapolated from the last two updates (default), or interpolated between poses\n"
-                   "evaluated one interval ahead (an update evaluates a copy at its next update's time). --pop-cm: the calm\n"
+                   "evaluated one interval ahead (an update evaluates a copy at its next update's time; ahead-stepped: the copy\n"
+                   "steps the interval frame by frame). --pop-cm: the calm\n"
                    "error leaves out skipped frames within two intervals after a twin's own pop (a joint's second difference\n"
                    "over three frames above this many cm).\n",
                    WARMUP, REPS, CROWD_WARMUP);

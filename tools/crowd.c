@@ -139,7 +139,12 @@ static stance_status lod_update_ahead(worker *w, stance_instance *in, int i, int
     const stance_pose t = c->older[i];
     c->older[i] = c->ahead_pose[i], c->ahead_pose[i] = t;
     stance_instance_copy(w->probe, in, NULL);
-    s = stance_instance_update(w->probe, rate >= 60 ? 1.0f : (float)rate * dt, w->ws, NULL);
+    if (c->ahead == 2) { /* stepped: the interval frame by frame (transitions on their frame, with the inputs of now) */
+        for (int k = 1; k < rate && !s; k++) s = stance_instance_advance(w->probe, dt, w->ws, NULL);
+        if (!s) s = stance_instance_update(w->probe, dt, w->ws, NULL);
+    } else {
+        s = stance_instance_update(w->probe, rate >= 60 ? 1.0f : (float)rate * dt, w->ws, NULL);
+    }
     stance_pose_copy(&c->ahead_pose[i], stance_instance_model_pose(w->probe), NULL);
     c->interval[i] = rate, c->last[i] = c->frame;
     return s;
@@ -439,7 +444,7 @@ stance_status crowd_lod_enable(crowd *c, int twin_every, stance_error *err) {
     return STANCE_OK;
 }
 
-stance_status crowd_lod_ahead(crowd *c, stance_error *err) {
+stance_status crowd_lod_ahead(crowd *c, int stepped, stance_error *err) {
     const int n = c->n, J = stance_graph_skeleton(c->graph)->joint_count;
     const size_t pb = stance_pose_bytes(J);
     c->ahead_pose = calloc((size_t)n, sizeof *c->ahead_pose);
@@ -451,7 +456,7 @@ stance_status crowd_lod_ahead(crowd *c, stance_error *err) {
     stance_status s = STANCE_OK;
     for (int i = 0; i < n && !s; i++) s = stance_pose_init(&c->ahead_pose[i], J, (char *)c->ahead_mem + pb * (size_t)i, pb, err);
     for (int t = 0; t < c->threads && !s; t++) s = stance_instance_create(c->graph, NULL, &c->w[t].probe, err);
-    if (!s) c->ahead = 1;
+    if (!s) c->ahead = stepped ? 2 : 1;
     return s;
 }
 void crowd_lod_pop_cm(crowd *c, double cm) { c->pop_cm = cm; }

@@ -41,8 +41,10 @@ void crowd_lod_mode(crowd *c, int mode, int summed);
  * at rate > 1 evaluate one interval ahead (their controller still advances
  * exactly; a copy of it is updated by the interval) and the skipped frames
  * interpolate between the pose evaluated for the last update's frame and
- * the one for the next (docs/lod.md). */
-stance_status crowd_lod_ahead(crowd *c, stance_error *err);
+ * the one for the next (docs/lod.md). stepped 1: the copy advances frame by
+ * frame over the interval and updates on its last frame (one update by the
+ * whole interval otherwise). */
+stance_status crowd_lod_ahead(crowd *c, int stepped, stance_error *err);
 /* The pop threshold of the calm measure: a twin's joint whose position's
  * second difference over three frames exceeds it (cm; default 1). */
 void crowd_lod_pop_cm(crowd *c, double cm);
