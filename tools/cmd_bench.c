@@ -182,6 +182,21 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
         fprintf(stderr, "stance bench: %s\n", err.message);
         goto done;
     }
+    stance_lod_item *items = crowd_lod_items(c);
+    /* the characters on a disc of radius 100 m (golden-angle spiral), the
+     * camera at its centre at eye height looking along +z with the default
+     * 120 degree view: a third of them on screen (known before the costs
+     * are measured: a skipped frame blends the pose of those shown) */
+    stance_lod_view view = {{0.0f, 1.7f, 0.0f}, {0.0f, 0.0f, 1.0f}, 0.0f, 0.0f};
+    for (int i = 0; i < N; i++) {
+        const double r = 100.0 * sqrt((i + 0.5) / N), a = 2.39996322972865332 * i;
+        const float pos[3] = {(float)(r * cos(a)), 0.9f, (float)(r * sin(a))};
+        if (stance_lod_significance(&view, pos, 1.0f, &items[i].significance, &err)) goto fail;
+        /* on screen: the significance was not weighted down (radius / distance > 0.25 / 1, or inside) */
+        const double dx = pos[0] - view.eye[0], dy = pos[1] - view.eye[1], dz = pos[2] - view.eye[2];
+        shown[i] = show == BENCH_SHOW_ALL || (show == BENCH_SHOW_SCREEN &&
+                                             items[i].significance >= (float)(0.999 / sqrt(dx * dx + dy * dy + dz * dz)));
+    }
     for (int k = 0; k < LOD_WARM; k++) crowd_frame_warm(c), crowd_lod_twins(c);
     for (int k = 0; k < LOD_MEASURE; k++) ms[k] = crowd_frame_warm(c), crowd_lod_twins(c);
     double update_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
@@ -189,7 +204,6 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
     crowd_lod_shown(c, shown); /* from here: the skipped frames' cost with the poses shown as asked */
     for (int k = 0; k < LOD_MEASURE; k++) ms[k] = crowd_frame_warm(c), crowd_lod_twins(c);
     double skip_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
-    stance_lod_item *items = crowd_lod_items(c);
     if (ahead) { /* an update ahead costs more (an advance, the copy): everyone at rate 2 costs (ahead + skip) / 2 */
         for (int i = 0; i < N; i++) items[i].rate = 2, items[i].phase = i & 1;
         crowd_lod_mode(c, CROWD_LOD_PLAN, summed);
@@ -201,20 +215,7 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
     crowd_lod_pop_cm(c, pop_cm);
     const int given = costs[0] > 0.0;
     if (given) update_us = costs[0], skip_us = costs[1]; /* --costs: the plan the same on any machine (callgrind) */
-    /* the characters on a disc of radius 100 m (golden-angle spiral), the
-     * camera at its centre at eye height looking along +z with the default
-     * 120 degree view: a third of them on screen */
-    stance_lod_view view = {{0.0f, 1.7f, 0.0f}, {0.0f, 0.0f, 1.0f}, 0.0f, 0.0f};
-    for (int i = 0; i < N; i++) {
-        const double r = 100.0 * sqrt((i + 0.5) / N), a = 2.39996322972865332 * i;
-        const float pos[3] = {(float)(r * cos(a)), 0.9f, (float)(r * sin(a))};
-        if (stance_lod_significance(&view, pos, 1.0f, &items[i].significance, &err)) goto fail;
-        /* on screen: the significance was not weighted down (radius / distance > 0.25 / 1, or inside) */
-        const double dx = pos[0] - view.eye[0], dy = pos[1] - view.eye[1], dz = pos[2] - view.eye[2];
-        shown[i] = show == BENCH_SHOW_ALL || (show == BENCH_SHOW_SCREEN &&
-                                             items[i].significance >= (float)(0.999 / sqrt(dx * dx + dy * dy + dz * dz)));
-        items[i].update_us = (float)update_us, items[i].skip_us = (float)skip_us;
-    }
+    for (int i = 0; i < N; i++) items[i].update_us = (float)update_us, items[i].skip_us = (float)skip_us;
     stance_lod_desc desc = {(float)(budget_ms * 1e3 * T), max_rate, 0};
     stance_lod_result plan;
     /* planned twice: the second time is a re-plan's cost (the scratch's pages touched already) */

@@ -241,8 +241,8 @@ static double pose_dist(const stance_pose *a, const stance_pose *b, double *sum)
  * and (extrapolating) as it would be interpolated one interval late.
  * The twin's own pop (docs/lod.md): the second difference of its joints'
  * positions over its last three frames (the change of their per-frame
- * motion); where it exceeds pop_cm, the skipped frames from that frame up
- * within two of its intervals are left out of the second measure. */
+ * motion); where it exceeds pop_cm, the character's skipped frames within
+ * two of its intervals after it are left out of the second measure. */
 void crowd_lod_twins(crowd *c) {
     const long f = c->frame - 1;
     for (int k = 0; k < c->twins; k++) {
