@@ -1,6 +1,7 @@
 # tests/graph_errors.bash - sourced, right after `src=${STANCE_SOURCE:?}`, by
 # the shell tests of graph files' new keys (test_notes_cli.sh,
-# test_sync_cli.sh, test_curves_cli.sh; not a test itself: tests/*.sh are).
+# test_sync_cli.sh, test_curves_cli.sh; test_lod_bench.sh for the first
+# lines; not a test itself: tests/*.sh are).
 # It sets what they share: cli, data, tmp (removed on exit), fail, bad(), py;
 # check_broken (a broken file's one message) and robot_compile (a shipped
 # graph on RobotExpressive through graph-check, compile and info --json).

@@ -164,7 +164,7 @@ enum { BENCH_SHOW_ALL, BENCH_SHOW_SCREEN, BENCH_SHOW_NONE };
  * then F frames timed, the skipped frames' pose error measured against
  * full-rate twins of every (N / 1000)-th character. */
 static int bench_lod(const char *path, const char *asset, int N, int T, int F, double budget_ms, int max_rate, int summed,
-                     const double costs[2], int show, int json) {
+                     const double costs[2], int show, int ahead, double pop_cm, int json) {
     tool_graph tg;
     stance_error err = {0};
     if (tool_graph_open(&tg, path, asset, &err)) { fprintf(stderr, "stance bench: %s\n", err.message); return 1; }
@@ -178,23 +178,15 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
     double load0, load1;
     cpu_and_load(cpu, sizeof cpu, &load0);
     if (!ms || !scratch || !shown) goto done;
-    if (crowd_create(tg.graph, N, T, 0, &c, &err) || crowd_lod_enable(c, every, &err)) {
+    if (crowd_create(tg.graph, N, T, 0, &c, &err) || crowd_lod_enable(c, every, &err) || (ahead && crowd_lod_ahead(c, ahead == 2, &err))) {
         fprintf(stderr, "stance bench: %s\n", err.message);
         goto done;
     }
-    for (int k = 0; k < LOD_WARM; k++) crowd_frame_warm(c), crowd_lod_twins(c);
-    for (int k = 0; k < LOD_MEASURE; k++) ms[k] = crowd_frame_warm(c), crowd_lod_twins(c);
-    double update_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
-    crowd_lod_mode(c, CROWD_LOD_SKIP, summed);
-    crowd_lod_shown(c, shown); /* from here: the skipped frames' cost with the poses shown as asked */
-    for (int k = 0; k < LOD_MEASURE; k++) ms[k] = crowd_frame_warm(c), crowd_lod_twins(c);
-    double skip_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
-    const int given = costs[0] > 0.0;
-    if (given) update_us = costs[0], skip_us = costs[1]; /* --costs: the plan the same on any machine (callgrind) */
+    stance_lod_item *items = crowd_lod_items(c);
     /* the characters on a disc of radius 100 m (golden-angle spiral), the
      * camera at its centre at eye height looking along +z with the default
-     * 120 degree view: a third of them on screen */
-    stance_lod_item *items = crowd_lod_items(c);
+     * 120 degree view: a third of them on screen (known before the costs
+     * are measured: a skipped frame blends the pose of those shown) */
     stance_lod_view view = {{0.0f, 1.7f, 0.0f}, {0.0f, 0.0f, 1.0f}, 0.0f, 0.0f};
     for (int i = 0; i < N; i++) {
         const double r = 100.0 * sqrt((i + 0.5) / N), a = 2.39996322972865332 * i;
@@ -204,8 +196,26 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
         const double dx = pos[0] - view.eye[0], dy = pos[1] - view.eye[1], dz = pos[2] - view.eye[2];
         shown[i] = show == BENCH_SHOW_ALL || (show == BENCH_SHOW_SCREEN &&
                                              items[i].significance >= (float)(0.999 / sqrt(dx * dx + dy * dy + dz * dz)));
-        items[i].update_us = (float)update_us, items[i].skip_us = (float)skip_us;
     }
+    for (int k = 0; k < LOD_WARM; k++) crowd_frame_warm(c), crowd_lod_twins(c);
+    for (int k = 0; k < LOD_MEASURE; k++) ms[k] = crowd_frame_warm(c), crowd_lod_twins(c);
+    double update_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
+    crowd_lod_mode(c, CROWD_LOD_SKIP, summed);
+    crowd_lod_shown(c, shown); /* from here: the skipped frames' cost with the poses shown as asked */
+    for (int k = 0; k < LOD_MEASURE; k++) ms[k] = crowd_frame_warm(c), crowd_lod_twins(c);
+    double skip_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
+    if (ahead) { /* an update ahead costs more (an advance, the copy): everyone at rate 2 costs (ahead + skip) / 2 */
+        for (int i = 0; i < N; i++) items[i].rate = 2, items[i].phase = i & 1;
+        crowd_lod_mode(c, CROWD_LOD_PLAN, summed);
+        for (int k = 0; k < LOD_MEASURE; k++) ms[k] = crowd_frame_warm(c), crowd_lod_twins(c);
+        const double both = median(ms, LOD_MEASURE) * 1e6 * T / N * 2.0 - skip_us;
+        if (both > update_us) update_us = both;
+        for (int i = 0; i < N; i++) items[i].rate = 1, items[i].phase = 0;
+    }
+    crowd_lod_pop_cm(c, pop_cm);
+    const int given = costs[0] > 0.0;
+    if (given) update_us = costs[0], skip_us = costs[1]; /* --costs: the plan the same on any machine (callgrind) */
+    for (int i = 0; i < N; i++) items[i].update_us = (float)update_us, items[i].skip_us = (float)skip_us;
     stance_lod_desc desc = {(float)(budget_ms * 1e3 * T), max_rate, 0};
     stance_lod_result plan;
     /* planned twice: the second time is a re-plan's cost (the scratch's pages touched already) */
@@ -231,9 +241,9 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
     if (json) {
         printf("{\"graph\":\"%s\",\"characters\":%d,\"threads\":%d,\"frames\":%d,\"cpu\":", tg.name, N, T, F);
         tool_put_json_string(stdout, cpu);
-        printf(",\"load_start\":%.2f,\"load_end\":%.2f,\"budget_ms\":%.3f,\"max_rate\":%d,\"step\":\"%s\",\"show\":\"%s\",\"costs\":\"%s\",\"update_us\":%.4f,\"skip_us\":%.4f,"
+        printf(",\"load_start\":%.2f,\"load_end\":%.2f,\"budget_ms\":%.3f,\"max_rate\":%d,\"step\":\"%s\",\"pose\":\"%s\",\"show\":\"%s\",\"costs\":\"%s\",\"update_us\":%.4f,\"skip_us\":%.4f,"
                "\"full_rate_ms\":%.3f,\"planned_ms\":%.3f,\"fits\":%s,\"allocate_ms\":%.3f,\"share\":{",
-               load0, load1, budget_ms, desc.max_rate ? desc.max_rate : 8, summed ? "summed" : "exact", show == BENCH_SHOW_ALL ? "all" : show == BENCH_SHOW_SCREEN ? "screen" : "none",
+               load0, load1, budget_ms, desc.max_rate ? desc.max_rate : 8, summed ? "summed" : "exact", ahead == 2 ? "ahead-stepped" : ahead ? "ahead" : "extrapolate", show == BENCH_SHOW_ALL ? "all" : show == BENCH_SHOW_SCREEN ? "screen" : "none",
                given ? "given" : "measured", update_us, skip_us, plan.full_us * 1e-3 / T,
                plan.frame_us * 1e-3 / T, plan.fits ? "true" : "false", alloc_ms);
         for (int l = 0, first = 1; l < STANCE_LOD_LEVELS; l++) {
@@ -243,9 +253,11 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
         }
         printf("},\"frame_ms_median\":%.3f,\"frame_ms_p95\":%.3f,\"updates_per_frame\":%.1f,\"twins\":%d,"
                "\"joint_samples\":%ld,\"error_cm_worst\":%.4f,\"error_cm_mean\":%.4f,\"late_cm_worst\":%.4f,"
-               "\"late_cm_mean\":%.4f,\"updated_cm_worst\":%.6f}\n",
+               "\"late_cm_mean\":%.4f,\"updated_cm_worst\":%.6f,\"updated_cm_mean\":%.6f,\"pop_cm\":%.3f,\"pop_frames\":%ld,"
+               "\"pop_max_cm\":%.3f,\"calm_samples\":%ld,\"calm_cm_worst\":%.4f,\"calm_cm_mean\":%.4f}\n",
                med, p95, per_frame_updates, e.twins, e.joint_samples, 100 * e.worst, 100 * e.mean, 100 * e.late_worst,
-               100 * e.late_mean, 100 * e.updated_worst);
+               100 * e.late_mean, 100 * e.updated_worst, 100 * e.updated_mean, pop_cm, e.pop_frames, 100 * e.pop_max,
+               e.calm_samples, 100 * e.calm_worst, 100 * e.calm_mean);
     } else {
         int on = 0;
         for (int i = 0; i < N; i++) on += shown[i];
@@ -265,9 +277,14 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
         printf("  frame median      %9.3f ms   (p95 %.3f ms)\n", med, p95);
         printf("  updates per frame %9.1f\n", per_frame_updates);
         printf("  skipped frames    error against full-rate twins of %d characters (%ld joint samples)\n", e.twins, e.joint_samples);
-        printf("    shown (extrapolated)      worst %.3f cm, mean %.4f cm\n", 100 * e.worst, 100 * e.mean);
-        printf("    interpolated, 1 interval late  worst %.3f cm, mean %.4f cm\n", 100 * e.late_worst, 100 * e.late_mean);
-        printf("  updated frames    worst %.6f cm against the twins (0: the controller stepped exactly)\n", 100 * e.updated_worst);
+        printf("    shown (%s)  worst %.3f cm, mean %.4f cm\n", ahead ? "interpolated, evaluated ahead" : "extrapolated", 100 * e.worst,
+               100 * e.mean);
+        if (!ahead) printf("    interpolated, 1 interval late  worst %.3f cm, mean %.4f cm\n", 100 * e.late_worst, 100 * e.late_mean);
+        printf("    calm (no pop > %.2f cm of the twin's own in the last two intervals)  worst %.3f cm, mean %.4f cm"
+               " (%ld joint samples; %ld twin frames popped, largest %.2f cm)\n",
+               pop_cm, 100 * e.calm_worst, 100 * e.calm_mean, e.calm_samples, e.pop_frames, 100 * e.pop_max);
+        printf("  updated frames    worst %.6f cm, mean %.6f cm against the twins (%s)\n", 100 * e.updated_worst,
+               100 * e.updated_mean, ahead ? "the pose evaluated for the frame one interval before" : "0: the controller stepped exactly");
     }
     rc = 0;
     goto done;
@@ -286,7 +303,8 @@ int cmd_bench(int argc, char **argv) {
     int J = 64, N = 1000, F = 100, json = 0, T = 1, frames_given = 0, chunk = 0;
     const char *graph = NULL, *asset = NULL, *clips = NULL, *load = NULL;
     double budget_ms = 0.0;
-    int max_rate = 0, summed = 0, show = BENCH_SHOW_ALL;
+    int max_rate = 0, summed = 0, show = BENCH_SHOW_ALL, ahead = 0;
+    double pop_cm = 1.0;
     double costs[2] = {0.0, 0.0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -316,6 +334,18 @@ int cmd_bench(int argc, char **argv) {
             else if (!strcmp(v, "screen")) show = BENCH_SHOW_SCREEN;
             else if (!strcmp(v, "none")) show = BENCH_SHOW_NONE;
             else { fprintf(stderr, "stance bench: --show must be all, screen or none\n"); return 2; }
+        }
+        else if (!strcmp(a, "--lod-pose") && i + 1 < argc) {
+            const char *v = argv[++i];
+            if (!strcmp(v, "extrapolate")) ahead = 0;
+            else if (!strcmp(v, "ahead")) ahead = 1;
+            else if (!strcmp(v, "ahead-stepped")) ahead = 2;
+            else { fprintf(stderr, "stance bench: --lod-pose must be extrapolate, ahead or ahead-stepped\n"); return 2; }
+        }
+        else if (!strcmp(a, "--pop-cm") && i + 1 < argc) {
+            char *end;
+            pop_cm = strtod(argv[++i], &end);
+            if (*end || !(pop_cm > 0.0 && pop_cm <= 1000.0)) { fprintf(stderr, "stance bench: --pop-cm must be a number in (0, 1000]\n"); return 2; }
         }
         else if (!strcmp(a, "--lod-step") && i + 1 < argc) {
             const char *v = argv[++i];
@@ -355,14 +385,20 @@ int cmd_bench(int argc, char **argv) {
                    "split over T threads (a workspace each) in equal slices, or with --chunk C in chunks of C\n"
                    "characters each thread takes from a shared counter; prints the median and p95 frame time.\n"
                    "       stance bench --graph FILE --characters N --budget-ms B [--threads T] [--max-rate 8]\n"
-                   "                    [--lod-step exact|summed] [--costs UPDATE_US,SKIP_US] [--show all|screen|none] [--frames 600] [--json]\n"
+                   "                    [--lod-step exact|summed] [--lod-pose extrapolate|ahead|ahead-stepped] [--pop-cm 1] [--costs UPDATE_US,SKIP_US]\n"
+                   "                    [--show all|screen|none] [--frames 600] [--json]\n"
                    "With --budget-ms: animation LOD (docs/lod.md): the costs of an update and of a skipped frame measured,\n"
                    "rates planned by stance_lod_allocate for B ms of wall time on T threads, the frames timed, and the\n"
                    "skipped frames' pose error against full-rate twins of 1 in N/1000 characters. --lod-step exact (default):\n"
                    "a skipped frame advances the controller (stance_instance_advance); summed: it does nothing and the\n"
                    "next update steps by the frames' summed dt. --costs: plan with these costs (us per core) instead of the\n"
                    "measured ones (the same plan on any machine, e.g. under callgrind). --show: whose pose a skipped frame\n"
-                   "blends on the CPU: all (default), those on screen, or none (left to the skinning shader).\n",
+                   "blends on the CPU: all (default), those on screen, or none (left to the skinning shader). --lod-pose:\n"
+                   "a skipped frame's pose extrapolated from the last two updates (default), or interpolated between poses\n"
+                   "evaluated one interval ahead (an update evaluates a copy at its next update's time; ahead-stepped: the copy\n"
+                   "steps the interval frame by frame). --pop-cm: the calm\n"
+                   "error leaves out skipped frames within two intervals after a twin's own pop (a joint's second difference\n"
+                   "over three frames above this many cm).\n",
                    WARMUP, REPS, CROWD_WARMUP);
             return 0;
         } else { fprintf(stderr, "stance bench: unknown option '%s' (see --help)\n", a); return 2; }
@@ -370,8 +406,9 @@ int cmd_bench(int argc, char **argv) {
     if (clips) return bench_clips(clips, json);
     if (load) return bench_load(load, json);
     if ((budget_ms > 0.0 || max_rate) && (!graph || chunk)) { fprintf(stderr, "stance bench: --budget-ms and --max-rate need --graph (and no --chunk)\n"); return 2; }
-    if ((max_rate || summed || costs[0] > 0.0 || show != BENCH_SHOW_ALL) && budget_ms <= 0.0) { fprintf(stderr, "stance bench: --max-rate, --lod-step, --costs and --show need --budget-ms\n"); return 2; }
-    if (graph && budget_ms > 0.0) return bench_lod(graph, asset, N, T, frames_given ? F : 600, budget_ms, max_rate, summed, costs, show, json);
+    if ((max_rate || summed || ahead || pop_cm != 1.0 || costs[0] > 0.0 || show != BENCH_SHOW_ALL) && budget_ms <= 0.0) { fprintf(stderr, "stance bench: --max-rate, --lod-step, --lod-pose, --pop-cm, --costs and --show need --budget-ms\n"); return 2; }
+    if (ahead && summed) { fprintf(stderr, "stance bench: --lod-pose ahead needs --lod-step exact\n"); return 2; }
+    if (graph && budget_ms > 0.0) return bench_lod(graph, asset, N, T, frames_given ? F : 600, budget_ms, max_rate, summed, costs, show, ahead, pop_cm, json);
     if (graph) return bench_crowd(graph, asset, N, T, chunk, frames_given ? F : 600, json);
     if (asset || T != 1 || chunk) { fprintf(stderr, "stance bench: --asset, --threads and --chunk need --graph\n"); return 2; }
     workload w;

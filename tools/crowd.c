@@ -45,6 +45,7 @@ typedef struct worker {
     int index, first, count;
     stance_workspace *ws;
     stance_pose disp;           /* LOD: the pose shown on a skipped frame (as skinning would read it) */
+    stance_instance *probe;     /* LOD ahead: the copy evaluated one interval ahead */
     long lod_updates;
     long clips;
     stance_status status;
@@ -74,13 +75,23 @@ struct crowd {
     stance_pose *older;         /* per character: its model pose before its last update */
     void *older_mem;
     long *last, *interval;      /* the frame of its last update, frames between its last two */
+    /* ahead (crowd_lod_ahead): an update evaluates the pose one interval
+     * ahead into ahead_pose[i] (older[i] is then the one it evaluated for now) and
+     * a skipped frame interpolates between the two */
+    int ahead;
+    stance_pose *ahead_pose;
+    void *ahead_mem;
     /* the error of skipped frames: full-rate twins of every twin_every-th character */
     int twin_every, twins, measure;
     stance_instance **twin;
     stance_workspace *twin_ws;
     stance_pose tmp;
-    double err_max, err_sum, lag_max, lag_sum, upd_max;
-    long err_n, lag_n;
+    double err_max, err_sum, lag_max, lag_sum, upd_max, upd_sum;
+    long err_n, lag_n, upd_n;
+    stance_pose *twin_prev;     /* per twin: its pose on the frame before (the pop filter) */
+    long *twin_pop;             /* per twin: the last frame its own pose popped */
+    double pop_cm, cal_max, cal_sum, pop_max;
+    long cal_n, pop_frames;
 };
 
 static double now_s(void) {
@@ -102,6 +113,43 @@ ST_FORCEINLINE void inputs_of(crowd *c, stance_instance *in, int i, long f) {
 }
 ST_FORCEINLINE void inputs(crowd *c, int i, long f) { inputs_of(c, c->inst[i], i, f); }
 
+/* The pose character i shows on frame f, a frame it skips: extrapolated
+ * from its last two updates, or (ahead) interpolated between the pose its
+ * last update evaluated for its own frame and the one for the next. */
+ST_FORCEINLINE void lod_show(const crowd *c, int i, long f, stance_pose *out) {
+    const long a = f - c->last[i], iv = c->interval[i];
+    if (c->ahead) {
+        stance_lod_pose_blend(&c->older[i], &c->ahead_pose[i], a >= iv ? 0.0f : (float)a / (float)iv - 1.0f, out, NULL);
+        return;
+    }
+    stance_lod_pose_blend(&c->older[i], stance_instance_model_pose(c->inst[i]), a >= iv ? 1.0f : (float)a / (float)iv, out,
+                          NULL);
+}
+
+/* An update of character i ahead (rate > 1): its controller advances
+ * exactly by this frame (events, root motion, transitions on time); a copy
+ * of it is updated by the interval to its next update (rate frames: the
+ * inputs as they stand now), and that pose becomes ahead_pose[i]; the one the
+ * last update evaluated for now becomes older[i] (shown on this frame). */
+static stance_status lod_update_ahead(worker *w, stance_instance *in, int i, int rate) {
+    crowd *c = w->c;
+    const float dt = 1.0f / 60.0f;
+    stance_status s = stance_instance_advance(in, dt, w->ws, NULL);
+    if (s) return s;
+    const stance_pose t = c->older[i];
+    c->older[i] = c->ahead_pose[i], c->ahead_pose[i] = t;
+    stance_instance_copy(w->probe, in, NULL);
+    if (c->ahead == 2) { /* stepped: the interval frame by frame (transitions on their frame, with the inputs of now) */
+        for (int k = 1; k < rate && !s; k++) s = stance_instance_advance(w->probe, dt, w->ws, NULL);
+        if (!s) s = stance_instance_update(w->probe, dt, w->ws, NULL);
+    } else {
+        s = stance_instance_update(w->probe, rate >= 60 ? 1.0f : (float)rate * dt, w->ws, NULL);
+    }
+    stance_pose_copy(&c->ahead_pose[i], stance_instance_model_pose(w->probe), NULL);
+    c->interval[i] = rate, c->last[i] = c->frame;
+    return s;
+}
+
 /* The LOD frame of characters [first, first + count): each updates on its
  * due frames (its model pose before the update kept as `older`) and
  * otherwise advances and shows the pose extrapolated from its last two. */
@@ -114,7 +162,11 @@ static ST_NOINLINE void run_range_lod(worker *w, int first, int count) {
         stance_instance *in = c->inst[i];
         const stance_lod_item *it = &c->items[i];
         stance_status s;
-        if (c->lod != CROWD_LOD_SKIP && stance_lod_due(it->rate, it->phase, f)) {
+        if (c->ahead && c->lod != CROWD_LOD_SKIP && it->rate > 1 && stance_lod_due(it->rate, it->phase, f)) {
+            s = lod_update_ahead(w, in, i, it->rate);
+            w->clips += stance_instance_clips_sampled(w->probe);
+            w->lod_updates++;
+        } else if (c->lod != CROWD_LOD_SKIP && stance_lod_due(it->rate, it->phase, f)) {
             /* summed: one update over the frames since the last (at most 1 s) */
             const long since = c->last[i] >= 0 ? f - c->last[i] : 1;
             const float step = c->summed ? (since >= 60 ? 1.0f : (float)since * dt) : dt;
@@ -124,12 +176,10 @@ static ST_NOINLINE void run_range_lod(worker *w, int first, int count) {
             s = stance_instance_update(in, step, w->ws, NULL);
             w->clips += stance_instance_clips_sampled(in);
             w->lod_updates++;
+            if (c->ahead) stance_pose_copy(&c->ahead_pose[i], stance_instance_model_pose(in), NULL);
         } else {
             s = c->summed ? STANCE_OK : stance_instance_advance(in, dt, w->ws, NULL);
-            const long a = f - c->last[i], iv = c->interval[i];
-            const float t = a >= iv ? 1.0f : (float)a / (float)iv;
-            if (!c->shown || c->shown[i])
-                stance_lod_pose_blend(&c->older[i], stance_instance_model_pose(in), t, &w->disp, NULL);
+            if (!c->shown || c->shown[i]) lod_show(c, i, f, &w->disp);
         }
         if (s && !w->status) w->status = s;
     }
@@ -186,9 +236,13 @@ static double pose_dist(const stance_pose *a, const stance_pose *b, double *sum)
 
 /* After frame f (untimed): each twin updates at full rate with its
  * character's inputs; measuring, the character's pose is compared with
- * it: on an updated frame (the same, if the skipped frames advanced
- * exactly) and on a skipped one as shown (extrapolated) and as it would be
- * interpolated one interval late. */
+ * it: on an updated frame (0 for an exact update; ahead, the pose
+ * evaluated for it one interval before) and on a skipped one as shown,
+ * and (extrapolating) as it would be interpolated one interval late.
+ * The twin's own pop (docs/lod.md): the second difference of its joints'
+ * positions over its last three frames (the change of their per-frame
+ * motion); where it exceeds pop_cm, the character's skipped frames within
+ * two of its intervals after it are left out of the second measure. */
 void crowd_lod_twins(crowd *c) {
     const long f = c->frame - 1;
     for (int k = 0; k < c->twins; k++) {
@@ -196,21 +250,39 @@ void crowd_lod_twins(crowd *c) {
         stance_instance *tw = c->twin[k];
         inputs_of(c, tw, i, f);
         stance_instance_update(tw, 1.0f / 60.0f, c->twin_ws, NULL);
+        const stance_pose *full = stance_instance_model_pose(tw);
+        stance_pose *p1 = &c->twin_prev[2 * k], *p2 = &c->twin_prev[2 * k + 1];
+        double pop = 0.0;
+        for (int j = 0; j < full->joint_count; j++) {
+            const double ax = (double)full->tx[j] - 2.0 * p1->tx[j] + p2->tx[j], ay = (double)full->ty[j] - 2.0 * p1->ty[j] + p2->ty[j],
+                         az = (double)full->tz[j] - 2.0 * p1->tz[j] + p2->tz[j];
+            const double d = sqrt(ax * ax + ay * ay + az * az);
+            if (d > pop) pop = d;
+        }
+        stance_pose_copy(p2, p1, NULL), stance_pose_copy(p1, full, NULL);
         if (!c->measure) continue;
-        const stance_pose *full = stance_instance_model_pose(tw), *mine = stance_instance_model_pose(c->inst[i]);
-        double ignored = 0.0;
+        if (pop > c->pop_max) c->pop_max = pop;
+        if (100.0 * pop > c->pop_cm) c->twin_pop[k] = f, c->pop_frames++;
+        const stance_pose *mine = stance_instance_model_pose(c->inst[i]);
         if (c->last[i] == f) {
-            const double d = pose_dist(full, mine, &ignored);
+            const double d = pose_dist(full, c->ahead && c->items[i].rate > 1 ? &c->older[i] : mine, &c->upd_sum);
             if (d > c->upd_max) c->upd_max = d;
+            c->upd_n += full->joint_count;
             continue;
         }
-        const long a = f - c->last[i], iv = c->interval[i];
-        const float t = a >= iv ? 1.0f : (float)a / (float)iv;
-        stance_lod_pose_blend(&c->older[i], mine, t, &c->tmp, NULL);
+        lod_show(c, i, f, &c->tmp);
+        const double sum0 = c->err_sum;
         double d = pose_dist(full, &c->tmp, &c->err_sum);
         if (d > c->err_max) c->err_max = d;
         c->err_n += full->joint_count;
-        stance_lod_pose_blend(&c->older[i], mine, t - 1.0f, &c->tmp, NULL);
+        if (f - c->twin_pop[k] >= 2L * c->items[i].rate) { /* no pop of the twin's in the last two intervals */
+            if (d > c->cal_max) c->cal_max = d;
+            c->cal_sum += c->err_sum - sum0;
+            c->cal_n += full->joint_count;
+        }
+        if (c->ahead) continue;
+        const long a = f - c->last[i], iv = c->interval[i];
+        stance_lod_pose_blend(&c->older[i], mine, (a >= iv ? 1.0f : (float)a / (float)iv) - 1.0f, &c->tmp, NULL);
         d = pose_dist(full, &c->tmp, &c->lag_sum);
         if (d > c->lag_max) c->lag_max = d;
         c->lag_n += full->joint_count;
@@ -294,7 +366,10 @@ void crowd_destroy(crowd *c) {
         spin_barrier_wait(&c->start);
         for (int t = 1; t < c->threads; t++) pthread_join(c->w[t].thread, NULL);
     }
-    for (int t = 0; t < c->threads; t++) stance_workspace_destroy(c->w[t].ws), stance_pose_destroy(&c->w[t].disp);
+    for (int t = 0; t < c->threads; t++)
+        stance_workspace_destroy(c->w[t].ws), stance_pose_destroy(&c->w[t].disp), stance_instance_destroy(c->w[t].probe);
+    for (int k = 0; k < 2 * c->twins && c->twin_prev; k++) stance_pose_destroy(&c->twin_prev[k]);
+    free(c->twin_prev), free(c->twin_pop), free(c->ahead_pose), st_aligned_free(c->ahead_mem);
     for (int k = 0; k < c->twins; k++) stance_instance_destroy(c->twin[k]);
     stance_workspace_destroy(c->twin_ws);
     stance_pose_destroy(&c->tmp);
@@ -337,7 +412,10 @@ stance_status crowd_lod_enable(crowd *c, int twin_every, stance_error *err) {
         c->twin_every = twin_every;
         const int tw = (n + twin_every - 1) / twin_every;
         c->twin = calloc((size_t)tw, sizeof *c->twin);
-        if (!c->twin) return STANCE_ERR_MEMORY;
+        c->twin_prev = calloc(2 * (size_t)tw, sizeof *c->twin_prev);
+        c->twin_pop = malloc(sizeof(long) * (size_t)tw);
+        if (!c->twin || !c->twin_prev || !c->twin_pop) return STANCE_ERR_MEMORY;
+        c->pop_cm = 1.0;
         s = stance_workspace_create(c->graph, NULL, &c->twin_ws, err);
         const int lb = find_layer(c->graph, "breathe"), ll = find_layer(c->graph, "lean"), lw = find_layer(c->graph, "wave");
         for (int k = 0; k < tw && !s; k++) {
@@ -346,6 +424,12 @@ stance_status crowd_lod_enable(crowd *c, int twin_every, stance_error *err) {
             s = stance_instance_create(c->graph, NULL, &c->twin[k], err);
             if (s) break;
             c->twins = k + 1;
+            c->twin_pop[k] = -1000000;
+            s = stance_pose_create(&c->twin_prev[2 * k], J, NULL, err);
+            if (!s) s = stance_pose_create(&c->twin_prev[2 * k + 1], J, NULL, err);
+            if (s) break;
+            stance_pose_set_rest(&c->twin_prev[2 * k], stance_graph_skeleton(c->graph), NULL);
+            stance_pose_set_rest(&c->twin_prev[2 * k + 1], stance_graph_skeleton(c->graph), NULL);
             if (lb > 0) stance_instance_set_layer_weight(c->twin[k], lb, 0.5f, 0.0f, NULL);
             if (ll > 0) stance_instance_set_layer_weight(c->twin[k], ll, 0.3f, 0.0f, NULL);
             if (lw > 0 && i % 3 == 0) stance_instance_set_layer_weight(c->twin[k], lw, 1.0f, 0.0f, NULL);
@@ -360,18 +444,37 @@ stance_status crowd_lod_enable(crowd *c, int twin_every, stance_error *err) {
     return STANCE_OK;
 }
 
+stance_status crowd_lod_ahead(crowd *c, int stepped, stance_error *err) {
+    const int n = c->n, J = stance_graph_skeleton(c->graph)->joint_count;
+    const size_t pb = stance_pose_bytes(J);
+    c->ahead_pose = calloc((size_t)n, sizeof *c->ahead_pose);
+    c->ahead_mem = st_aligned_alloc(32, pb * (size_t)n);
+    if (!c->ahead_pose || !c->ahead_mem) {
+        if (err) { err->status = STANCE_ERR_MEMORY; strcpy(err->message, "crowd: out of memory for the LOD poses"); }
+        return STANCE_ERR_MEMORY;
+    }
+    stance_status s = STANCE_OK;
+    for (int i = 0; i < n && !s; i++) s = stance_pose_init(&c->ahead_pose[i], J, (char *)c->ahead_mem + pb * (size_t)i, pb, err);
+    for (int t = 0; t < c->threads && !s; t++) s = stance_instance_create(c->graph, NULL, &c->w[t].probe, err);
+    if (!s) c->ahead = stepped ? 2 : 1;
+    return s;
+}
+void crowd_lod_pop_cm(crowd *c, double cm) { c->pop_cm = cm; }
 void crowd_lod_mode(crowd *c, int mode, int summed) { c->lod = mode, c->summed = summed; }
 stance_lod_item *crowd_lod_items(crowd *c) { return c->items; }
 void crowd_lod_shown(crowd *c, const unsigned char *shown) { c->shown = shown; }
 void crowd_lod_measure(crowd *c, int on) {
     c->measure = on;
-    c->err_max = c->err_sum = c->lag_max = c->lag_sum = c->upd_max = 0.0;
-    c->err_n = c->lag_n = 0;
+    c->err_max = c->err_sum = c->lag_max = c->lag_sum = c->upd_max = c->upd_sum = 0.0;
+    c->cal_max = c->cal_sum = c->pop_max = 0.0;
+    c->err_n = c->lag_n = c->upd_n = c->cal_n = c->pop_frames = 0;
 }
 void crowd_lod_errors(const crowd *c, crowd_lod_error *out) {
     out->worst = c->err_max, out->mean = c->err_n ? c->err_sum / (double)c->err_n : 0.0;
     out->late_worst = c->lag_max, out->late_mean = c->lag_n ? c->lag_sum / (double)c->lag_n : 0.0;
-    out->updated_worst = c->upd_max;
+    out->updated_worst = c->upd_max, out->updated_mean = c->upd_n ? c->upd_sum / (double)c->upd_n : 0.0;
+    out->calm_worst = c->cal_max, out->calm_mean = c->cal_n ? c->cal_sum / (double)c->cal_n : 0.0;
+    out->calm_samples = c->cal_n, out->pop_frames = c->pop_frames, out->pop_max = c->pop_max;
     out->joint_samples = c->err_n;
     out->twins = c->twins;
 }

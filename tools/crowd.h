@@ -37,6 +37,17 @@ stance_status crowd_lod_enable(crowd *c, int twin_every, stance_error *err);
 /* summed 1: a skipped frame does nothing (no advance) and an update steps
  * by the frames since the last one (the summed dt). */
 void crowd_lod_mode(crowd *c, int mode, int summed);
+/* After crowd_lod_enable, before the first frame: the updates of characters
+ * at rate > 1 evaluate one interval ahead (their controller still advances
+ * exactly; a copy of it is updated by the interval) and the skipped frames
+ * interpolate between the pose evaluated for the last update's frame and
+ * the one for the next (docs/lod.md). stepped 1: the copy advances frame by
+ * frame over the interval and updates on its last frame (one update by the
+ * whole interval otherwise). */
+stance_status crowd_lod_ahead(crowd *c, int stepped, stance_error *err);
+/* The pop threshold of the calm measure: a twin's joint whose position's
+ * second difference over three frames exceeds it (cm; default 1). */
+void crowd_lod_pop_cm(crowd *c, double cm);
 /* After each frame (untimed): the twins update, and are compared while measuring. */
 void crowd_lod_twins(crowd *c);
 stance_lod_item *crowd_lod_items(crowd *c);
@@ -48,7 +59,13 @@ void crowd_lod_measure(crowd *c, int on);
 typedef struct crowd_lod_error {
     double worst, mean;           /* m, shown pose of skipped frames (extrapolated) against the twin */
     double late_worst, late_mean; /* m, the same interpolated one interval late */
-    double updated_worst;         /* m, updated frames against the twin (0: the advance is exact) */
+    double updated_worst;         /* m, updated frames against the twin (0: the advance is exact; ahead: the pose
+                                     evaluated for the frame one interval before) */
+    double updated_mean;
+    double calm_worst, calm_mean; /* m, skipped frames as shown, leaving out those within two intervals after a
+                                     pop of the twin's own (crowd_lod_pop_cm) */
+    long calm_samples, pop_frames; /* joints x skipped frames in calm_*; twin frames that popped */
+    double pop_max;               /* m, the largest second difference of a twin's joint over three frames */
     long joint_samples;           /* joints x skipped frames measured */
     int twins;
 } crowd_lod_error;

@@ -7,7 +7,9 @@
  * evenly over the frames. On the frames an instance skips, the game calls
  * stance_instance_advance (instance.h: its controller, time, events and root
  * motion step exactly as a full update's) and shows a pose blended from its
- * last two evaluated model poses with stance_lod_pose_blend.
+ * last two evaluated model poses with stance_lod_pose_blend: extrapolated
+ * from the last two updates, or (less error, docs/lod.md) interpolated
+ * towards a pose evaluated one interval ahead on a copy of the instance.
  *
  * Nothing here allocates or keeps state: the allocator works in the
  * caller's arrays and a scratch buffer the caller sized once
@@ -117,7 +119,9 @@ STANCE_API stance_status stance_lod_significance(const stance_lod_view *view, co
  * poses: `older` evaluated `interval` frames before `last`, and the frame
  * shown `ahead` frames after `last` (docs/lod.md: extrapolation, measured
  * against full-rate updates). t = ahead / interval: 0 is `last`, 1 one
- * more interval on. Translations and scales move on linearly, rotations
+ * more interval on. Evaluated ahead (docs/lod.md), `older` is the pose
+ * evaluated for the last update's frame, `last` the one for the next, and
+ * t = ahead / interval - 1 interpolates. Translations and scales move on linearly, rotations
  * along the same arc (the quaternion difference older -> last taken t
  * times, in its normalized linear form), per joint and in model space.
  * t = -1 gives `older`, so t in [-1, 0] interpolates between the two.

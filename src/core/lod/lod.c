@@ -67,11 +67,6 @@ static int level_of(int rate) {
     return k;
 }
 
-static double item_cost(const stance_lod_item *it, int rate) {
-    const double r = rate;
-    return (double)it->update_us / r + (double)it->skip_us * (1.0 - 1.0 / r);
-}
-
 static stance_status check_inputs(const stance_lod_desc *d, const stance_lod_item *items, int count, const void *scratch,
                                   size_t scratch_bytes, stance_error *err) {
     static const char who[] = "lod allocate";
@@ -127,9 +122,17 @@ stance_status stance_lod_allocate(const stance_lod_desc *d, stance_lod_item *ite
         stance_lod_item *it = &items[order[p]];
         it->rate = p >= d->keep_full && it->skip_us < it->update_us;
     }
+    /* 1 / 2^k and 1 - 1 / 2^k are exact in double, so the products are
+     * the quotients update_us / 2^k + skip_us (1 - 1 / 2^k) bit for bit, without a division per level */
+    double inv[STANCE_LOD_LEVELS], rest[STANCE_LOD_LEVELS];
+    for (int k = 0; k <= K; k++) inv[k] = 1.0 / (double)(1 << k), rest[k] = 1.0 - inv[k];
     for (int i = 0; i < count; i++) {
         const stance_lod_item *it = &items[i];
-        for (int k = 0; k <= K; k++) total[k] += it->rate ? item_cost(it, 1 << k) : (double)it->update_us;
+        const double u = it->update_us, sk = it->skip_us;
+        if (!it->rate)
+            for (int k = 0; k <= K; k++) total[k] += u;
+        else
+            for (int k = 0; k <= K; k++) total[k] += u * inv[k] + sk * rest[k];
     }
     res.full_us = total[0];
     int k = 0;
@@ -165,7 +168,7 @@ stance_status stance_lod_allocate(const stance_lod_desc *d, stance_lod_item *ite
         it->phase = next[lv];
         next[lv] = next[lv] + 1 == it->rate ? 0 : next[lv] + 1;
         res.at_rate[lv]++;
-        frame += item_cost(it, it->rate);
+        frame += (double)it->update_us * inv[lv] + (double)it->skip_us * rest[lv];
     }
     res.frame_us = frame;
     res.fits = frame <= budget * (1.0 + 1e-9);
@@ -221,9 +224,9 @@ stance_status stance_lod_pose_blend(const stance_pose *older, const stance_pose 
     const sv4 tt = sv_set1(t), one = sv_set1(1.0f);
     const float *o = older->tx, *l = last->tx;
     float *w = out->tx;
-    for (int c = 0; c < 10; c = c == 2 ? 7 : c + 1) { /* translation (0-2) and scale (7-9) */
+    for (int c = 0; c < 10; c += 7) { /* translation (channels 0-2) and scale (7-9): 3 x pc floats in a row each */
         const size_t at = (size_t)c * (size_t)pc;
-        for (int j = 0; j < pc; j += 4) {
+        for (int j = 0; j < 3 * pc; j += 4) {
             const sv4 b = sv_load(l + at + j), a = sv_load(o + at + j);
             sv_store(w + at + j, sv_add(b, sv_mul(tt, sv_sub(b, a))));
         }

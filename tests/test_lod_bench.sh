@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# stance bench --budget-ms (docs/lod.md): the plan given with --costs (the
+# same on any machine), every character at rate 4, the skipped frames
+# measured against full-rate twins of every character. References: the
+# bench's own full-rate twins; what must hold whatever the timing:
+#  - extrapolated: the update frames equal the twins (the controller
+#    advances exactly on the skipped frames);
+#  - ahead and ahead-stepped: less error on the skipped frames than
+#    extrapolated, worst and mean; the calm measure at most the issue's;
+#  - bad --lod-pose / --pop-cm values and ahead with summed steps refused
+#    with one line.
+src=${STANCE_SOURCE:?}
+. "$src/tests/graph_errors.bash" # cli, tmp, bad(), fail
+set +e                             # the refusals below are expected
+passed=0
+expect() { # expect STATUS OUT CMD...: exit status, one stderr line when refused
+  local want=$1 out=$2; shift 2
+  "$@" > "$out" 2> "$tmp/err"; local got=$?
+  if [ "$got" -ne "$want" ]; then bad "$* exited $got, wanted $want"; cat "$tmp/err"; return; fi
+  if [ "$want" -ne 0 ] && [ "$(wc -l < "$tmp/err")" -ne 1 ]; then bad "$*: wanted one line on stderr"; cat "$tmp/err"; return; fi
+  passed=$((passed + 1))
+}
+lod=(bench --graph "$src/graphs/builtin.json" --characters 60 --threads 1 --frames 240 --budget-ms 0.01 --max-rate 4
+     --costs 1.5,0.3 --json)
+for p in extrapolate ahead ahead-stepped; do expect 0 "$tmp/$p.json" "$cli" "${lod[@]}" --lod-pose $p; done
+"$py" - "$tmp" <<'EOF' && passed=$((passed + 1)) || bad "error checks"
+import json, sys
+d = {p: json.load(open(f"{sys.argv[1]}/{p}.json")) for p in ("extrapolate", "ahead", "ahead-stepped")}
+x = d["extrapolate"]
+assert x["share"] == {"4": 1.0} and x["twins"] == 60 and x["pose"] == "extrapolate", x
+assert x["updated_cm_worst"] == 0.0, x["updated_cm_worst"]
+for p in ("ahead", "ahead-stepped"):
+    a = d[p]
+    assert a["pose"] == p and a["share"] == {"4": 1.0}
+    assert a["joint_samples"] == x["joint_samples"]
+    assert a["error_cm_mean"] < 0.6 * x["error_cm_mean"], (p, a["error_cm_mean"], x["error_cm_mean"])
+    assert a["error_cm_worst"] < x["error_cm_worst"], (p, a["error_cm_worst"], x["error_cm_worst"])
+for a in d.values():
+    assert 0 < a["calm_samples"] < a["joint_samples"] and a["pop_frames"] > 0
+    assert a["calm_cm_worst"] <= a["error_cm_worst"]
+print("  rate 4, 60 characters: extrapolated %.3f / %.4f cm, ahead %.3f / %.4f cm, ahead-stepped %.3f / %.4f cm (worst / mean)"
+      % tuple(v for p in ("extrapolate", "ahead", "ahead-stepped") for v in (d[p]["error_cm_worst"], d[p]["error_cm_mean"])))
+EOF
+expect 2 "$tmp/out" "$cli" "${lod[@]}" --lod-pose sideways
+expect 2 "$tmp/out" "$cli" "${lod[@]}" --pop-cm 0
+expect 2 "$tmp/out" "$cli" "${lod[@]}" --lod-pose ahead --lod-step summed
+expect 2 "$tmp/out" "$cli" bench --graph "$src/graphs/builtin.json" --lod-pose ahead
+echo "test_lod_bench: $passed passed$([ "$fail" -eq 0 ] || echo ", some failed")"
+[ "$fail" -eq 0 ]
