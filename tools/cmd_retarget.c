@@ -75,6 +75,10 @@ static void report_clip(const stance_retarget_report *r, int json, int first) {
         put_num(r->step_deg);
         printf(",\"source_step_deg\":");
         put_num(r->source_step_deg);
+        printf(",\"pelvis_drift_legs\":");
+        put_num(r->pelvis_drift_legs);
+        printf(",\"pelvis_drift_time\":");
+        put_num(r->pelvis_drift_time);
         printf("}");
         return;
     }
@@ -84,9 +88,10 @@ static void report_clip(const stance_retarget_report *r, int json, int first) {
            (double)r->direction_worst_deg, r->worst_slot >= 0 ? stance_humanoid_slot_name(r->worst_slot) : "-",
            (double)r->worst_time, (double)r->slide_cm);
     if (r->slide_cm_per_m >= 0.0f) printf(" = %.3f cm/m", (double)r->slide_cm_per_m);
-    printf(" over %d planted frames; pelvis ratio %.3f (legs %.3f); largest step %.2f deg (source %.2f)\n",
+    printf(" over %d planted frames; pelvis ratio %.3f (legs %.3f); largest step %.2f deg (source %.2f); pelvis drift %.3f "
+           "legs (%.2f s)\n",
            r->planted_frames, (double)r->pelvis_ratio, (double)r->leg_ratio, (double)r->step_deg,
-           (double)r->source_step_deg);
+           (double)r->source_step_deg, (double)r->pelvis_drift_legs, (double)r->pelvis_drift_time);
 }
 
 int cmd_retarget(int argc, char **argv) {

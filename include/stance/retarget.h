@@ -81,16 +81,18 @@ STANCE_API int stance_humanoid_slot_optional(int slot);
  * source's foot is planted (stance_contacts_create from the motion), the
  * target's foot follows the source's foot motion times k from where it
  * landed, through the two-bone IK (stance_ik_two_bone, the foot keeping its
- * model rotation; the pelvis takes the two feet's mean correction across),
- * and the correction fades over blend_time after the lift.
+ * model rotation); the pelvis takes the planted feet's corrections (weighted
+ * by how planted each is, so on one foot all of it) and their turn, and a
+ * lifted foot's correction fades into the pelvis' over blend_time (so the
+ * pelvis may leave the source's scaled path: pelvis_drift_legs).
  * Both skeletons' bind poses face +Z with the left at +X and Y up (as
  * stance_humanoid_map_find assumes). */
 typedef struct stance_retarget_desc {
     const char *source_map;  /* map file for the source skeleton (NULL = found) */
     const char *target_map;  /* map file for the target skeleton (NULL = found) */
     int free_feet;           /* 1: no foot IK (directions exact, feet may slide) */
-    float blend_time;        /* s over which a foot's correction fades after a
-                                contact; 0 = 0.2 */
+    float blend_time;        /* s over which a foot's correction fades into the
+                                pelvis' after a contact; 0 = 0.2 */
 } stance_retarget_desc;
 
 /* `clip` (made for `source`) played on `target`: a new exact clip on the
@@ -159,6 +161,12 @@ typedef struct stance_retarget_report {
     /* the largest frame-to-frame change of a shared joint's model rotation,
      * degrees, in the target and in the source */
     float step_deg, source_step_deg;
+    /* the leg sockets' midpoint's largest horizontal distance from where the
+     * source's puts it (its bind place plus k x the source's motion), in
+     * target leg lengths, and when (s): what keeping the contacts on other
+     * proportions moved the pelvis off the source's scaled path (0 with
+     * free_feet) */
+    float pelvis_drift_legs, pelvis_drift_time;
 } stance_retarget_report;
 
 /* Measures `target_clip` (made for `target`, from stance_retarget_clip with the same

@@ -265,6 +265,8 @@ typedef struct foot_track {
     qm_vec3 off;      /* the correction now */
     qm_vec3 off_lift; /* the correction at the lift */
     float since;      /* s since the lift */
+    qm_vec3 nat;      /* the pose's foot at this key, before the IK */
+    qm_vec3 shift;    /* ft[0] only: the pelvis' correction, kept while neither foot is down */
 } foot_track;
 
 static float smoothstep01(float x) {
@@ -283,6 +285,7 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
     if (s) return s;
     qm_vec3 goal[2];
     int moved = 0;
+    float w[2]; /* how planted each foot is: 1, fading after the lift */
     for (int l = 0; l < 2; l++) {
         int fj = p->t.map.joint[leg_slots[l][2]], sf = p->s.map.joint[leg_slots[l][2]];
         qm_vec3 nat = qm_v3(model->tx[fj], model->ty[fj], model->tz[fj]);
@@ -296,22 +299,44 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
             if (!f->was) f->anchor_t = qm_add(nat, f->off), f->anchor_s = src;
             f->off = qm_sub(qm_add(f->anchor_t, qm_sub(src, f->anchor_s)), nat);
             f->off.y = 0.0f; /* the height stays the pose's: only sliding is mended */
+            w[l] = 1.0f;
         } else {
             if (f->was) f->off_lift = f->off, f->since = 0.0f;
             f->since += dt;
-            f->off = qm_scale(f->off_lift, 1.0f - smoothstep01(f->since / p->blend_time));
+            w[l] = 1.0f - smoothstep01(f->since / p->blend_time);
         }
         f->was = planted;
-        goal[l] = qm_add(nat, f->off);
-        moved |= qm_len3(f->off) > 1e-6f * p->t.leg;
+        f->nat = nat;
+    }
+    /* the pelvis takes the planted feet's corrections, weighted by how
+     * planted each is (a foot fading out after its lift by its correction
+     * then); with neither foot down it keeps the last one. On one foot the
+     * pelvis takes all of it, pivoting about that foot, so the leg keeps the
+     * source's direction; a foot in the air is no contact: its correction
+     * fades into the pelvis' over blend_time (it goes with the pelvis), so it
+     * lands where the body carries it. */
+    qm_vec3 shift = ft[0].shift;
+    float ws = w[0] + w[1];
+    if (ws > 1e-6f) {
+        qm_vec3 a = qm_scale(ft[0].was ? ft[0].off : ft[0].off_lift, w[0]);
+        qm_vec3 b = qm_scale(ft[1].was ? ft[1].off : ft[1].off_lift, w[1]);
+        shift = ft[0].shift = qm_scale(qm_add(a, b), 1.0f / ws);
+    }
+    for (int l = 0; l < 2; l++)
+        if (!ft[l].was) {
+            float u = smoothstep01(ft[l].since / p->blend_time);
+            ft[l].off = qm_add(qm_scale(ft[l].off_lift, 1.0f - u), qm_scale(shift, u));
+        }
+    for (int l = 0; l < 2; l++) {
+        goal[l] = qm_add(ft[l].nat, ft[l].off);
+        moved |= qm_len3(ft[l].off) > 1e-6f * p->t.leg;
     }
     if (!moved) return STANCE_OK;
-    /* the pelvis takes what the feet's corrections share: their mean
-     * (across) and their turn about the vertical through the leg sockets'
-     * midpoint (least squares); the legs take the rest, so a drift of both
-     * feet (a wide pelvis turning over planted feet) costs the legs little
-     * direction. The pelvis' children keep their model rotations. */
-    qm_vec3 shift = qm_scale(qm_add(ft[0].off, ft[1].off), 0.5f);
+    /* besides that shift, the pelvis takes the planted feet's turn about the
+     * vertical through the leg sockets' midpoint (least squares, weighted as
+     * above: in double support a wide pelvis turning over two planted feet);
+     * the legs take the rest. The pelvis' children keep their model
+     * rotations. */
     int h = p->t.pelvis;
     forward(sk, local, tpos, trot, tsc);
     qm_vec3 sock[2], mid;
@@ -320,12 +345,21 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
     float num = 0.0f, den = 0.0f;
     for (int l = 0; l < 2; l++) {
         qm_vec3 r = qm_sub(sock[l], mid), d = qm_sub(ft[l].off, shift);
-        num += d.x * r.z - d.z * r.x;
-        den += r.x * r.x + r.z * r.z;
+        num += w[l] * (d.x * r.z - d.z * r.x);
+        den += w[l] * (r.x * r.x + r.z * r.z);
     }
     float yaw = den > 1e-12f ? num / den : 0.0f;
     yaw = yaw > 0.5f ? 0.5f : yaw < -0.5f ? -0.5f : yaw;
-    qm_quat q = qm_qaxis(qm_v3(0, 1, 0), yaw);
+    /* about the vertical; when the pelvis is the hips and starts a shared
+     * segment (hips -> spine), about that segment instead, so the turn that
+     * the pelvis' width asks for leaves the trunk's direction the source's */
+    qm_vec3 axis = qm_v3(0, 1, 0);
+    int hs = p->tslot[h];
+    if (hs >= 0 && p->next[hs] >= 0) {
+        qm_vec3 u = rt_dir(rt_v(tpos[h]), rt_v(tpos[p->t.map.joint[p->next[hs]]]));
+        if (u.y > 0.5f) axis = u;
+    }
+    qm_quat q = qm_qaxis(axis, yaw);
     qm_quat hrot = qm_qnorm(qm_qmul(q, rt_q(trot[h])));
     qm_vec3 hpos = qm_add(qm_add(mid, qm_qrot(q, qm_sub(rt_v(tpos[h]), mid))), shift);
     int hp = sk->parents[h];

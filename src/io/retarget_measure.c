@@ -1,7 +1,8 @@
 /* src/io/retarget_measure.c - the measures of a retargeted clip against its
  * source (stance_retarget_measure, issue 27 item 4): the shared segments'
  * direction error, the target's foot slide while the source's foot was
- * planted, the pelvis height ratio against the leg ratio, the largest
+ * planted, the pelvis height ratio against the leg ratio and its drift
+ * off the source's scaled path, the largest
  * frame-to-frame turn of a shared joint in both. The plan (maps, shared
  * slots, segments) is retarget.c's. */
 #include <stdio.h>
@@ -132,6 +133,16 @@ stance_status stance_retarget_measure(const stance_clip *source_clip, const stan
         out->segments = segs;
         float sh = socket_y(&p.s, &w.sm) - ground, th = socket_y(&p.t, &w.tm) - p.t.floor;
         if (sh > 1e-3f * p.s.leg) pelvis_sum += th / sh, pelvis_n++;
+        {
+            /* the leg sockets' midpoint against m_T,bind + k (m_S - m_S,bind), across */
+            qm_vec3 ms = qm_scale(qm_add(at(&w.sm, p.s.map.joint[STANCE_SLOT_LEFT_UPPER_LEG]),
+                                         at(&w.sm, p.s.map.joint[STANCE_SLOT_RIGHT_UPPER_LEG])), 0.5f);
+            qm_vec3 mt = qm_scale(qm_add(at(&w.tm, p.t.map.joint[STANCE_SLOT_LEFT_UPPER_LEG]),
+                                         at(&w.tm, p.t.map.joint[STANCE_SLOT_RIGHT_UPPER_LEG])), 0.5f);
+            qm_vec3 want = qm_add(rt_v(p.t.socket), qm_scale(qm_sub(ms, rt_v(p.s.socket)), p.k));
+            float d = flat(qm_sub(mt, want)) / p.t.leg;
+            if (d > out->pelvis_drift_legs) out->pelvis_drift_legs = d, out->pelvis_drift_time = t;
+        }
         qm_vec3 hp = at(&w.sm, ss_hips);
         if (f > 0) hips_travel += flat(qm_sub(hp, prev_hips));
         prev_hips = hp;
