@@ -385,6 +385,73 @@ static void cli_checks(void) {
     printf("  graph-check takes graphs/robot_retarget.json; compile: %s", msg);
 }
 
+/* Fingers: RobotExpressive's ThumbsUp onto RobotExpressive through a graph
+ * file with "fingers": true (and without): the finger segments (Thumb ->
+ * Thumb2, Index -> Index2, Middle1 -> Middle2, Ring1 -> Ring2 a side) point
+ * as the source's own (the test's forward kinematics of both samples), and
+ * without the key the graph's fingers keep their rest pose. */
+static void fingers(const char *robot) {
+    static const char *const segs[8][2] = {{"Thumb.L", "Thumb2.L"}, {"Index.L", "Index2.L"}, {"Middle1.L", "Middle2.L"},
+                                           {"Ring1.L", "Ring2.L"},  {"Thumb.R", "Thumb2.R"}, {"Index.R", "Index2.R"},
+                                           {"Middle1.R", "Middle2.R"}, {"Ring1.R", "Ring2.R"}};
+    stance_asset src = {0};
+    CHECK_OK(stance_open_file(robot, NULL, NULL, &src, NULL));
+    const stance_clip *clip = stance_asset_find_clip(&src, "ThumbsUp");
+    CHECK(clip != NULL);
+    if (!clip) return;
+    const stance_skeleton *sk = src.skeleton;
+    double worst_on = 0, turn = 0, worst_rest = 0;
+    for (int on = 0; on < 2; on++) {
+        char spec[900];
+        snprintf(spec, sizeof spec, "{\"from\": \"%s\", \"clip\": \"ThumbsUp\"%s}", robot, on ? ", \"fingers\": true" : "");
+        stance_graphfile *gf = NULL;
+        stance_error err;
+        stance_status st = load_graph(robot, spec, &gf, &err);
+        CHECK_OK(st);
+        if (st) {
+            printf("  %s\n", err.message);
+            continue;
+        }
+        const stance_graph_desc *gd = stance_graphfile_desc(gf);
+        const stance_clip *rc = gd && gd->machine_count ? gd->machines[0].states[0].clip : NULL;
+        CHECK(rc != NULL && rc->retarget != NULL);
+        stance_pose a, b;
+        CHECK_OK(stance_pose_create(&a, sk->joint_count, NULL, NULL));
+        CHECK_OK(stance_pose_create(&b, sk->joint_count, NULL, NULL));
+        double (*pa)[3] = malloc(sizeof *pa * (size_t)sk->joint_count), (*pb)[3] = malloc(sizeof *pb * (size_t)sk->joint_count);
+        for (int f = 0; rc && f <= 60; f++) {
+            float t = clip->duration * (float)f / 60.0f;
+            CHECK_OK(stance_clip_sample(clip, t, NULL, &a, NULL));
+            CHECK_OK(stance_clip_sample(rc, t, NULL, &b, NULL));
+            fk(sk, &a, pa), fk(sk, &b, pb);
+            for (int g = 0; g < 8; g++) {
+                int j0 = stance_skeleton_find(sk, segs[g][0]), j1 = stance_skeleton_find(sk, segs[g][1]);
+                CHECK(j0 >= 0 && j1 >= 0);
+                if (j0 < 0 || j1 < 0) continue;
+                double da[3], db[3];
+                for (int k = 0; k < 3; k++) da[k] = pa[j1][k] - pa[j0][k], db[k] = pb[j1][k] - pb[j0][k];
+                if (on) worst_on = fmax(worst_on, angle_deg(da, db));
+                double r[4] = {sk->rest[j0].r[0], sk->rest[j0].r[1], sk->rest[j0].r[2], sk->rest[j0].r[3]};
+                double q[4] = {on ? a.qx[j0] : b.qx[j0], on ? a.qy[j0] : b.qy[j0], on ? a.qz[j0] : b.qz[j0], on ? a.qw[j0] : b.qw[j0]};
+                double nr = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+                double nq = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+                double d = fabs(r[0] * q[0] + r[1] * q[1] + r[2] * q[2] + r[3] * q[3]) / (nr * nq);
+                double ang = 2 * acos(fmin(1.0, d)) * 180.0 / PI;
+                if (on) turn = fmax(turn, ang); /* how far the source's fingers turn off their rest */
+                else worst_rest = fmax(worst_rest, ang);
+            }
+        }
+        free(pa), free(pb);
+        stance_pose_destroy(&a), stance_pose_destroy(&b);
+        stance_graphfile_destroy(gf);
+    }
+    printf("  fingers: RobotExpressive ThumbsUp through a graph file, finger segments worst %.4f deg (the source's turn "
+           "up to %.1f deg off rest); without \"fingers\" %.2g deg off rest\n", worst_on, turn, worst_rest);
+    CHECK(worst_on < 0.05 && turn > 5.0);
+    CHECK(worst_rest < 1e-3);
+    stance_asset_destroy(&src);
+}
+
 static void test_graph_files(const char *data) {
     char robot[700];
     snprintf(robot, sizeof robot, "%s" ROBOT, data);
@@ -397,6 +464,8 @@ static void test_graph_files(const char *data) {
     stance_asset_destroy(&probe);
     FILE *f;
     play("builtin", robot, "Walking", 1.5, 0.05);
+    fingers(robot);
+    refuse("builtin", "{\"from\": \"builtin\", \"clip\": \"walk\", \"fingers\": 1}", "\"fingers\": expected true or false", 2, 78);
     f = fopen(CMU, "rb");
     if (f) {
         fclose(f);
@@ -433,12 +502,17 @@ static void test_graph_files(const char *data) {
     refuse("builtin", "{\"from\": \"stick.bvh\"}", "source skeleton has no left_upper_leg", 2, 19);
 }
 
+/* the graph files on the shared data (STANCE_DATA, else ../shared/data) */
+static void test_shared_data(void) {
+    const char *data = getenv("STANCE_DATA");
+    test_graph_files(data ? data : "../shared/data");
+}
+
 int main(void) {
     snprintf(dir, sizeof dir, "/tmp/stance_rt_XXXXXX");
     CHECK(mkdtemp(dir) != NULL);
     RUN(test_other_rest);
-    const char *data = getenv("STANCE_DATA");
-    test_graph_files(data ? data : "../shared/data");
+    RUN(test_shared_data);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0);

@@ -48,7 +48,10 @@ for S, sx in (("Left", 1), ("Right", -1)):
     src += [(S + "UpLeg", "Hips", (sx * 9, -6, 0)), (S + "Leg", S + "UpLeg", (0, -42, 0)), (S + "Foot", S + "Leg", (0, -41, 0)),
             (S + "ToeBase", S + "Foot", (0, -4, 12)), (S + "Shoulder", "Spine1", (sx * 3, 11, 0)),
             (S + "Arm", S + "Shoulder", (sx * 14, 0, 0)), (S + "ForeArm", S + "Arm", (sx * 27, 0, 0)),
-            (S + "Hand", S + "ForeArm", (sx * 24, 0, 0)), (S + "Fingers", S + "Hand", (sx * 8, 0, 0))]
+            (S + "Hand", S + "ForeArm", (sx * 24, 0, 0)), (S + "Fingers", S + "Hand", (sx * 8, 0, 0)),
+            (S + "HandThumb1", S + "Hand", (sx * 2, -1, 3)), (S + "HandThumb2", S + "HandThumb1", (sx * 3, 0, 2)),
+            (S + "HandThumb3", S + "HandThumb2", (sx * 2, 0, 1.5)), (S + "HandIndex1", S + "Hand", (sx * 8, 0, 2)),
+            (S + "HandIndex2", S + "HandIndex1", (sx * 4, 0, 0)), (S + "HandIndex3", S + "HandIndex2", (sx * 3, 0, 0))]
 FPS, SECONDS = 30, 2.0
 FRAMES = int(FPS * SECONDS) + 1
 def src_pose(t):
@@ -70,6 +73,8 @@ def src_pose(t):
         e[S + "Arm"] = (-sx * (60 + 10 * math.sin(w)), 25 * math.sin(w + ph + math.pi), 30 * math.sin(w))
         e[S + "ForeArm"] = (0, 0, sx * (20 + 15 * math.sin(w + ph)))
         e[S + "Hand"] = (sx * 10, 20 * math.sin(w), 0)
+        for n, g in (("HandThumb1", 15), ("HandThumb2", 25), ("HandIndex1", 35), ("HandIndex2", 45), ("HandIndex3", 30)):
+            e[S + n] = (-sx * g * (0.5 + 0.5 * math.sin(w + ph)), 5 * math.sin(w), 0)
     hips = (2 * math.sin(w), 95 + 2 * math.cos(2 * w), 80 * t)
     return e, hips
 def src_fk(t):
@@ -106,7 +111,7 @@ def write_bvh(path):
 # toes, UpperArm.L rolled 90 degrees about itself, wider hips; THIGH and SHIN
 # in metres (the second target: a long thigh and short shin)
 A = math.radians(40)
-THIGH, SHIN, WIDTH = 0.42, 0.40, 0.11
+THIGH, SHIN, WIDTH, FINGERS = 0.42, 0.40, 0.11, False
 def make_tgt(robot=False):
   """robot: RobotExpressive's layout: a root Bone, Body carrying Hips (the
   spine's root) and the legs, the feet IK bones under Bone."""
@@ -127,6 +132,11 @@ def make_tgt(robot=False):
             ("UpperArm" + S, "Shoulder" + S, (sx * 0.12, 0, 0), roll),
             ("LowerArm" + S, "UpperArm" + S, tuple(c * 0.28 for c in arm), None),
             ("Hand" + S, "LowerArm" + S, tuple(c * 0.25 for c in arm), None)]
+    if FINGERS:
+      bent = (sx * math.cos(A + 0.5), -math.sin(A + 0.5), 0.0)
+      tgt += [("Thumb" + S, "Hand" + S, (sx * 0.02, -0.01, 0.03), None), ("Thumb2" + S, "Thumb" + S, (sx * 0.02, -0.01, 0.02), None),
+              ("Index1" + S, "Hand" + S, tuple(c * 0.08 for c in arm), None),
+              ("Index2" + S, "Index1" + S, tuple(c * 0.035 for c in bent), None), ("Index3" + S, "Index2" + S, tuple(c * 0.025 for c in bent), None)]
 make_tgt()
 def write_gltf(path):
     names = [n for n, _, _, _ in tgt]
@@ -330,6 +340,40 @@ check(rf["pelvis_drift_legs"] < 1e-4 and rf["slide_cm"] > 10 * max(rv["slide_cm"
       "pivot, free feet: no drift (%.2g legs), the planted foot slides %.1f cm" % (rf["pelvis_drift_legs"], rf["slide_cm"]))
 src_pose = walk_pose
 THIGH, SHIN, WIDTH = 0.42, 0.40, 0.11
+
+# fingers (--fingers): the source's Mixamo-named thumb (3 joints) and index
+# (3) against a target's Thumb/Thumb2 and Index1-3, the index bent 29 deg
+# further down at the bind pose: the shared finger segments point as the
+# source's; without --fingers the target's fingers keep their rest pose
+FINGERS = True
+make_tgt()
+fing_gltf = tmp + "/tgt_fingers.gltf"
+write_gltf(fing_gltf)
+FINGERS = False
+make_tgt()
+fsegs = [("HandThumb1", "HandThumb2", "Thumb", "Thumb2"), ("HandIndex1", "HandIndex2", "Index1", "Index2"),
+         ("HandIndex2", "HandIndex3", "Index2", "Index3")]
+out_fing, out_nof = tmp + "/fingers.stance", tmp + "/nofingers.stance"
+rep_f = json.loads(run("retarget", bvh, "--to", fing_gltf, "-o", out_fing, "--fingers", "--free-feet", "--error-cm", "0", "--report", "--json").stdout)["clips"][0]
+run("retarget", bvh, "--to", fing_gltf, "-o", out_nof, "--free-feet", "--error-cm", "0")
+names_f, samples_f = sample(out_fing, times)
+names_n, samples_n = sample(out_nof, times)
+ferr, moved, rest_err = [], 0.0, 0.0
+for t, smp, smn in zip(times, samples_f, samples_n):
+    sp, m = src_fk(t), smp["model"]
+    for S, T in (("Left", ".L"), ("Right", ".R")):
+        for a, b, ta, tb in fsegs:
+            ferr.append(angle(sub(m[names_f.index(tb + T)], m[names_f.index(ta + T)]), sub(sp[S + b], sp[S + a])))
+        for n in ("Thumb", "Thumb2", "Index1", "Index2", "Index3"):
+            lq = smn["local"][names_n.index(n + T)][3:7]
+            rest_err = max(rest_err, math.degrees(2 * math.acos(min(1.0, abs(lq[3])))))
+            lf = smp["local"][names_f.index(n + T)][3:7]
+            moved = max(moved, math.degrees(2 * math.acos(min(1.0, abs(lf[3])))))
+print("fingers: worst %.4f deg over %d finger segments; the fingers turn up to %.1f deg; without --fingers %.2g deg off rest" %
+      (max(ferr), len(fsegs) * 2, moved, rest_err))
+check(max(ferr) <= 0.2 and moved > 20, "--fingers: each shared finger segment points as the source's (worst %.4f deg; they turn up to %.1f deg)" % (max(ferr), moved))
+check(rest_err < 1e-3, "without --fingers the target's fingers keep their rest pose (%.2g deg)" % rest_err)
+check(rep_f["segments"] == 14 + 6, "--fingers: the report compares 20 segments (14 and 6 of fingers): %d" % rep_f["segments"])
 
 # compressed by default, like an import
 r = run("retarget", bvh, "--to", gltf, "-o", tmp + "/packed.stance", "--free-feet", "--unit-cm", "100")

@@ -22,7 +22,12 @@ enum {
     STANCE_SLOT_RIGHT_UPPER_LEG, STANCE_SLOT_RIGHT_LOWER_LEG, STANCE_SLOT_RIGHT_FOOT, STANCE_SLOT_RIGHT_TOES,
     STANCE_SLOT_LEFT_SHOULDER, STANCE_SLOT_LEFT_UPPER_ARM, STANCE_SLOT_LEFT_LOWER_ARM, STANCE_SLOT_LEFT_HAND,
     STANCE_SLOT_RIGHT_SHOULDER, STANCE_SLOT_RIGHT_UPPER_ARM, STANCE_SLOT_RIGHT_LOWER_ARM, STANCE_SLOT_RIGHT_HAND,
-    STANCE_HUMANOID_SLOTS
+    STANCE_HUMANOID_SLOTS,
+    /* finger slots (a retarget's segments with stance_retarget_desc.fingers;
+     * not in the map or its file): per side (left then right) thumb, index,
+     * middle, ring, little, each its first three joints */
+    STANCE_SLOT_FINGERS = STANCE_HUMANOID_SLOTS,
+    STANCE_RETARGET_SLOTS = STANCE_HUMANOID_SLOTS + 30
 };
 /* How a slot was filled. */
 #define STANCE_FOUND_NONE 0      /* not mapped */
@@ -47,7 +52,8 @@ typedef struct stance_humanoid_map_desc {
 STANCE_API stance_status stance_humanoid_map_find(const stance_skeleton *skeleton, const stance_humanoid_map_desc *desc,
                                                   stance_humanoid_map *out, stance_error *err);
 /* The slot's name as the map file spells it ("hips", "left_upper_leg",
- * ...); "" out of range. */
+ * ...); a finger slot's "left_thumb_1" ... "right_little_3" (below
+ * STANCE_RETARGET_SLOTS); "" out of range. */
 STANCE_API const char *stance_humanoid_slot_name(int slot);
 /* 1 for the slots a humanoid may lack (toes, shoulders, neck, chest), 0 for
  * the others and out of range. */
@@ -91,6 +97,12 @@ typedef struct stance_retarget_desc {
     const char *source_map;  /* map file for the source skeleton (NULL = found) */
     const char *target_map;  /* map file for the target skeleton (NULL = found) */
     int free_feet;           /* 1: no foot IK (directions exact, feet may slide) */
+    int fingers;             /* 1: retarget the fingers both skeletons have: a
+                                finger is the joints (up to 3) under the hand (or,
+                                without one, the lower arm) whose names hold
+                                thumb, index, middle, ring, or little/pinky, from
+                                the shallowest down its first child; 0: the
+                                target's fingers keep their rest pose */
     float blend_time;        /* s over which a foot's correction fades into the
                                 pelvis' after a contact; 0 = 0.2 */
 } stance_retarget_desc;

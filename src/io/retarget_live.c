@@ -86,7 +86,7 @@ static stance_status bake(const rt_plan *p, const stance_clip *clip, stance_clip
         int i = p->tslot[j];
         if (i < 0 && j != p->t.pelvis) continue;
         ej[ne] = j;
-        es[ne] = i >= 0 ? p->s.map.joint[i] : p->s.pelvis;
+        es[ne] = i >= 0 ? p->s.joint[i] : p->s.pelvis;
         ea[ne] = i >= 0 ? rt_q(p->align[i]) : qm_qid();
         ne++;
     }
@@ -137,7 +137,7 @@ static stance_status bake(const rt_plan *p, const stance_clip *clip, stance_clip
             for (int d = 0; d < 3; d++) rt->chain_scale[m][d] = pj >= 0 ? ssc[pj][d] : 1.0f;
         }
         /* the source joints between this slot's and the next one's */
-        int i = p->tslot[j], sn = i >= 0 && p->next[i] >= 0 ? p->s.map.joint[p->next[i]] : -1;
+        int i = p->tslot[j], sn = i >= 0 && p->next[i] >= 0 ? p->s.joint[p->next[i]] : -1;
         x->aim = n;
         if (sn >= 0 && ss->parents[sn] != sj && stance_skeleton_is_descendant(ss, sn, sj)) {
             x->aim_count = path_down(ss, sj, sn, rt->chain, &n);
@@ -167,7 +167,7 @@ static stance_status bake(const rt_plan *p, const stance_clip *clip, stance_clip
             s = st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: target joint '%s' is placed in model space "
                         "but has a mapped joint above it (use `stance retarget` offline)", stance_skeleton_joint_name(ts, j));
         if (i >= 0 && p->carried[i]) {
-            int cj = p->t.map.joint[p->prev[i]];
+            int cj = p->t.joint[p->prev[i]];
             for (int f = 0; f < ne; f++)
                 if (ej[f] == cj) x->carrier = f;
             put_v(x->carry, rt_v(p->carry[i]));
