@@ -137,7 +137,8 @@ STANCE_API stance_status stance_retarget_asset(stance_asset *target, const stanc
  * used). The clip has the source clip's name, duration, events and root
  * path (scaled); it owns an exact copy of the source clip (so `clip` and
  * `source` need not outlive it) and is not compressed or written to a
- * .stance file (stance_asset_save refuses it). Fails like
+ * .stance file as it is (stance_asset_save refuses it;
+ * stance_retarget_clip_bake makes an ordinary clip of it). Fails like
  * stance_retarget_clip (a skeleton without hips or a leg in its map,
  * STANCE_ERR_NOT_FOUND), and with STANCE_ERR_UNSUPPORTED for a target
  * whose pelvis or IK feet sit below a mapped joint. */
@@ -145,6 +146,19 @@ STANCE_API stance_status stance_retarget_clip_runtime(const stance_clip *clip, c
                                                       const stance_skeleton *target, const stance_retarget_desc *desc,
                                                       const stance_allocator *allocator, stance_clip **out,
                                                       stance_error *err);
+/* An ordinary exact clip of `target` from a run-time retargeted clip
+ * (stance_retarget_clip_runtime; `clip->retarget` set): its samples on the
+ * source clip's key grid (or 60 keys a second where that is sparser), a
+ * rotation track per mapped joint and a translation track for the pelvis and
+ * carried feet, the clip's name, duration, events and root path; nlerped
+ * like the run-time clip's source keys. It can be compressed and saved
+ * (`stance compile` writes a graph's retargeted clips so). Equal to the
+ * run-time clip at its keys; between them it interpolates the result, the
+ * run-time clip the source. STANCE_ERR_ARGUMENT for a clip that is not
+ * retargeted or not made for `target`. */
+STANCE_API stance_status stance_retarget_clip_bake(const stance_clip *clip, const stance_skeleton *target,
+                                                   const stance_allocator *allocator, stance_clip **out,
+                                                   stance_error *err);
 
 /* The measures of one retargeted clip against its source, sampled at 60 per
  * second over the source clip's duration, in model space. */
