@@ -240,6 +240,37 @@ static void test_other_rest(void) {
         stance_error err;
         CHECK_STATUS(stance_asset_save_memory(&a, &bytes, &size, NULL, &err), STANCE_ERR_UNSUPPORTED);
         CHECK(strstr(err.message, "retargeted at run time") != NULL);
+        /* baked into an ordinary clip, it saves, and plays as the run-time
+         * clip at the source's keys; a clip that is not retargeted, or a
+         * skeleton it is not made for, is refused */
+        stance_clip *bk = NULL;
+        CHECK_OK(stance_retarget_clip_bake(rc, ts, NULL, &bk, NULL));
+        CHECK(bk != NULL && bk->retarget == NULL);
+        if (bk) {
+            a.clips = &bk;
+            CHECK_OK(stance_asset_save_memory(&a, &bytes, &size, NULL, NULL));
+            free(bytes);
+            stance_pose x, y;
+            CHECK_OK(stance_pose_create(&x, ts->joint_count, NULL, NULL));
+            CHECK_OK(stance_pose_create(&y, ts->joint_count, NULL, NULL));
+            double worst_q = 0, worst_t = 0; /* 1 - |dot| of the rotations; translation, model units */
+            for (int k = 0; k < clip->key_count; k++) {
+                CHECK_OK(stance_clip_sample(rc, clip->times[k], NULL, &x, NULL));
+                CHECK_OK(stance_clip_sample(bk, clip->times[k], NULL, &y, NULL));
+                for (int q = 0; q < ts->joint_count; q++) {
+                    double dot = (double)x.qx[q] * y.qx[q] + (double)x.qy[q] * y.qy[q] + (double)x.qz[q] * y.qz[q] + (double)x.qw[q] * y.qw[q];
+                    worst_q = fmax(worst_q, 1 - fabs(dot));
+                    worst_t = fmax(worst_t, fabs(x.tx[q] - y.tx[q]) + fabs(x.ty[q] - y.ty[q]) + fabs(x.tz[q] - y.tz[q]));
+                }
+            }
+            CHECK(worst_q < 1e-6 && worst_t < 1e-5);
+            CHECK(bk->event_count == rc->event_count && fabsf(bk->duration - rc->duration) < 1e-6f);
+            stance_pose_destroy(&x), stance_pose_destroy(&y);
+            stance_clip_destroy(bk);
+        }
+        CHECK_STATUS(stance_retarget_clip_bake(oc, ts, NULL, &bk, &err), STANCE_ERR_ARGUMENT);
+        CHECK(strstr(err.message, "is not retargeted at run time") != NULL && bk == NULL);
+        CHECK_STATUS(stance_retarget_clip_bake(rc, ts, NULL, NULL, &err), STANCE_ERR_ARGUMENT);
         stance_clip_destroy(rc), stance_clip_destroy(oc);
     }
     stance_skeleton_destroy(ts);
@@ -374,15 +405,155 @@ static void cli_checks(void) {
     int saw = 0;
     while (fgets(line, sizeof line, p)) saw |= strstr(line, "cmu_walk@4") != NULL;
     CHECK(pclose(p) == 0 && saw);
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' compile graphs/robot_retarget.json -o %s/c.stance 2>&1", src, cli, dir);
+    /* compile writes the retargeted clip as an ordinary clip (exact keys
+     * here): the compiled file's 'cmu_walk' against the graph file's run-time
+     * clip, by the test's own forward kinematics, at the source's keys and
+     * at 4 samples per key interval between them */
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' compile graphs/robot_retarget.json --error-cm 0 -o %s/c.stance 2>&1", src, cli, dir);
     p = popen(cmd, "r");
     CHECK(p != NULL);
     if (!p) return;
     int lines = 0;
     char msg[600] = "";
     while (fgets(line, sizeof line, p)) lines++, snprintf(msg, sizeof msg, "%s", line);
-    CHECK(pclose(p) != 0 && lines == 1 && strstr(msg, "plays clip 'cmu_walk', retargeted at run time") != NULL);
+    CHECK(pclose(p) == 0 && lines == 1 && strstr(msg, "and 1 retargeted at run time (baked)") != NULL);
     printf("  graph-check takes graphs/robot_retarget.json; compile: %s", msg);
+    char path[700];
+    snprintf(path, sizeof path, "%s/graphs/robot_retarget.json", src);
+    stance_graphfile *gf = NULL;
+    stance_asset out = {0};
+    snprintf(cmd, sizeof cmd, "%s/c.stance", dir);
+    CHECK_OK(stance_graphfile_load(path, NULL, &gf, NULL));
+    CHECK_OK(stance_asset_load_file(cmd, NULL, &out, NULL));
+    const stance_graph_desc *d = gf ? stance_graphfile_desc(gf) : NULL;
+    const stance_clip *live = NULL, *baked = stance_asset_find_clip(&out, "cmu_walk");
+    for (int m = 0; d && m < d->machine_count; m++)
+        for (int st = 0; st < d->machines[m].state_count; st++)
+            for (int e = 0; e < d->machines[m].states[st].entry_count; e++)
+                if (!strcmp(d->machines[m].states[st].entries[e].clip->name, "cmu_walk")) live = d->machines[m].states[st].entries[e].clip;
+    CHECK(live != NULL && live->retarget != NULL && baked != NULL && baked->retarget == NULL && out.graph != NULL);
+    stance_asset cmu = {0};
+    CHECK_OK(stance_open_file(CMU, NULL, NULL, &cmu, NULL));
+    const stance_clip *sc = cmu.clip_count ? cmu.clips[0] : NULL; /* the source's keys */
+    if (live && baked && out.skeleton && sc) {
+        const stance_skeleton *sk = out.skeleton;
+        stance_pose a, b;
+        CHECK_OK(stance_pose_create(&a, sk->joint_count, NULL, NULL));
+        CHECK_OK(stance_pose_create(&b, sk->joint_count, NULL, NULL));
+        double (*pa)[3] = malloc(sizeof *pa * (size_t)sk->joint_count), (*pb)[3] = malloc(sizeof *pb * (size_t)sk->joint_count);
+        CHECK_OK(stance_clip_sample(live, 0.0f, NULL, &a, NULL));
+        fk(sk, &a, pa);
+        int head = stance_skeleton_find(sk, "Head"), foot = stance_skeleton_find(sk, "Foot.L");
+        double height = pa[head][1] - pa[foot][1], at_keys = 0, between = 0, jump = 0, jump_t = 0;
+        int skipped = 0;
+        stance_pose s0, s1;
+        CHECK_OK(stance_pose_create(&s0, cmu.skeleton->joint_count, NULL, NULL));
+        CHECK_OK(stance_pose_create(&s1, cmu.skeleton->joint_count, NULL, NULL));
+        for (int k = 0; k + 1 < sc->key_count; k++) {
+            /* an interval where a source joint turns more than 30 deg between
+             * two keys (CMU's 175 deg step): the two interpolate different
+             * things, so only the keys are compared there */
+            double turn = 0;
+            CHECK_OK(stance_clip_sample(sc, sc->times[k], NULL, &s0, NULL));
+            CHECK_OK(stance_clip_sample(sc, sc->times[k + 1], NULL, &s1, NULL));
+            for (int j = 0; j < cmu.skeleton->joint_count; j++) {
+                double dq = fabs((double)s0.qx[j] * s1.qx[j] + (double)s0.qy[j] * s1.qy[j] + (double)s0.qz[j] * s1.qz[j] +
+                                 (double)s0.qw[j] * s1.qw[j]);
+                turn = fmax(turn, 2 * acos(fmin(1.0, dq)) * 180.0 / PI);
+            }
+            skipped += turn > 30;
+            for (int q = 0; q < (turn > 30 ? 1 : 4); q++) {
+                float t = sc->times[k] + (sc->times[k + 1] - sc->times[k]) * (float)q / 4.0f;
+                CHECK_OK(stance_clip_sample(live, t, NULL, &a, NULL));
+                CHECK_OK(stance_clip_sample(baked, t, NULL, &b, NULL));
+                fk(sk, &a, pa), fk(sk, &b, pb);
+                for (int j = 0; j < sk->joint_count; j++) {
+                    double dd = sqrt((pa[j][0] - pb[j][0]) * (pa[j][0] - pb[j][0]) + (pa[j][1] - pb[j][1]) * (pa[j][1] - pb[j][1]) +
+                                     (pa[j][2] - pb[j][2]) * (pa[j][2] - pb[j][2])) / height;
+                    if (q == 0) at_keys = fmax(at_keys, dd);
+                    else between = fmax(between, dd);
+                }
+            }
+            if (turn > jump) jump = turn, jump_t = sc->times[k];
+        }
+        stance_pose_destroy(&s0), stance_pose_destroy(&s1);
+        printf("  compiled 'cmu_walk' against the run-time clip: joints within %.2g (at the source's %d keys) and %.2g "
+               "(between them, but %d intervals where the source turns over 30 deg: the largest %.1f deg at %.2f s) of the "
+               "character's height\n", at_keys, sc->key_count, between, skipped, jump, jump_t);
+        CHECK(height > 0 && at_keys < 1e-5 && between < 2e-3);
+        free(pa), free(pb);
+        stance_pose_destroy(&a), stance_pose_destroy(&b);
+    }
+    stance_asset_destroy(&cmu);
+    stance_asset_destroy(&out);
+    stance_graphfile_destroy(gf);
+}
+
+/* Fingers: RobotExpressive's ThumbsUp onto RobotExpressive through a graph
+ * file with "fingers": true (and without): the finger segments (Thumb ->
+ * Thumb2, Index -> Index2, Middle1 -> Middle2, Ring1 -> Ring2 a side) point
+ * as the source's own (the test's forward kinematics of both samples), and
+ * without the key the graph's fingers keep their rest pose. */
+static void fingers(const char *robot) {
+    static const char *const segs[8][2] = {{"Thumb.L", "Thumb2.L"}, {"Index.L", "Index2.L"}, {"Middle1.L", "Middle2.L"},
+                                           {"Ring1.L", "Ring2.L"},  {"Thumb.R", "Thumb2.R"}, {"Index.R", "Index2.R"},
+                                           {"Middle1.R", "Middle2.R"}, {"Ring1.R", "Ring2.R"}};
+    stance_asset src = {0};
+    CHECK_OK(stance_open_file(robot, NULL, NULL, &src, NULL));
+    const stance_clip *clip = stance_asset_find_clip(&src, "ThumbsUp");
+    CHECK(clip != NULL);
+    if (!clip) return;
+    const stance_skeleton *sk = src.skeleton;
+    double worst_on = 0, turn = 0, worst_rest = 0;
+    for (int on = 0; on < 2; on++) {
+        char spec[900];
+        snprintf(spec, sizeof spec, "{\"from\": \"%s\", \"clip\": \"ThumbsUp\"%s}", robot, on ? ", \"fingers\": true" : "");
+        stance_graphfile *gf = NULL;
+        stance_error err;
+        stance_status st = load_graph(robot, spec, &gf, &err);
+        CHECK_OK(st);
+        if (st) {
+            printf("  %s\n", err.message);
+            continue;
+        }
+        const stance_graph_desc *gd = stance_graphfile_desc(gf);
+        const stance_clip *rc = gd && gd->machine_count ? gd->machines[0].states[0].clip : NULL;
+        CHECK(rc != NULL && rc->retarget != NULL);
+        stance_pose a, b;
+        CHECK_OK(stance_pose_create(&a, sk->joint_count, NULL, NULL));
+        CHECK_OK(stance_pose_create(&b, sk->joint_count, NULL, NULL));
+        double (*pa)[3] = malloc(sizeof *pa * (size_t)sk->joint_count), (*pb)[3] = malloc(sizeof *pb * (size_t)sk->joint_count);
+        for (int f = 0; rc && f <= 60; f++) {
+            float t = clip->duration * (float)f / 60.0f;
+            CHECK_OK(stance_clip_sample(clip, t, NULL, &a, NULL));
+            CHECK_OK(stance_clip_sample(rc, t, NULL, &b, NULL));
+            fk(sk, &a, pa), fk(sk, &b, pb);
+            for (int g = 0; g < 8; g++) {
+                int j0 = stance_skeleton_find(sk, segs[g][0]), j1 = stance_skeleton_find(sk, segs[g][1]);
+                CHECK(j0 >= 0 && j1 >= 0);
+                if (j0 < 0 || j1 < 0) continue;
+                double da[3], db[3];
+                for (int k = 0; k < 3; k++) da[k] = pa[j1][k] - pa[j0][k], db[k] = pb[j1][k] - pb[j0][k];
+                if (on) worst_on = fmax(worst_on, angle_deg(da, db));
+                double r[4] = {sk->rest[j0].r[0], sk->rest[j0].r[1], sk->rest[j0].r[2], sk->rest[j0].r[3]};
+                double q[4] = {on ? a.qx[j0] : b.qx[j0], on ? a.qy[j0] : b.qy[j0], on ? a.qz[j0] : b.qz[j0], on ? a.qw[j0] : b.qw[j0]};
+                double nr = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+                double nq = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+                double d = fabs(r[0] * q[0] + r[1] * q[1] + r[2] * q[2] + r[3] * q[3]) / (nr * nq);
+                double ang = 2 * acos(fmin(1.0, d)) * 180.0 / PI;
+                if (on) turn = fmax(turn, ang); /* how far the source's fingers turn off their rest */
+                else worst_rest = fmax(worst_rest, ang);
+            }
+        }
+        free(pa), free(pb);
+        stance_pose_destroy(&a), stance_pose_destroy(&b);
+        stance_graphfile_destroy(gf);
+    }
+    printf("  fingers: RobotExpressive ThumbsUp through a graph file, finger segments worst %.4f deg (the source's turn "
+           "up to %.1f deg off rest); without \"fingers\" %.2g deg off rest\n", worst_on, turn, worst_rest);
+    CHECK(worst_on < 0.05 && turn > 5.0);
+    CHECK(worst_rest < 1e-3);
+    stance_asset_destroy(&src);
 }
 
 static void test_graph_files(const char *data) {
@@ -397,6 +568,8 @@ static void test_graph_files(const char *data) {
     stance_asset_destroy(&probe);
     FILE *f;
     play("builtin", robot, "Walking", 1.5, 0.05);
+    fingers(robot);
+    refuse("builtin", "{\"from\": \"builtin\", \"clip\": \"walk\", \"fingers\": 1}", "\"fingers\": expected true or false", 2, 78);
     f = fopen(CMU, "rb");
     if (f) {
         fclose(f);
@@ -433,12 +606,17 @@ static void test_graph_files(const char *data) {
     refuse("builtin", "{\"from\": \"stick.bvh\"}", "source skeleton has no left_upper_leg", 2, 19);
 }
 
+/* the graph files on the shared data (STANCE_DATA, else ../shared/data) */
+static void test_shared_data(void) {
+    const char *data = getenv("STANCE_DATA");
+    test_graph_files(data ? data : "../shared/data");
+}
+
 int main(void) {
     snprintf(dir, sizeof dir, "/tmp/stance_rt_XXXXXX");
     CHECK(mkdtemp(dir) != NULL);
     RUN(test_other_rest);
-    const char *data = getenv("STANCE_DATA");
-    test_graph_files(data ? data : "../shared/data");
+    RUN(test_shared_data);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0);

@@ -7,7 +7,10 @@
  * GRPH section with clips by index. The clips are compressed as `stance
  * import` compresses them (0.01 cm at 3 cm virtual vertices by default),
  * unless the asset is a .stance file (its clips are kept as stored) or
- * --error-cm 0 asks for exact keys. */
+ * --error-cm 0 asks for exact keys. A clip the graph retargets at run time
+ * ("retarget" in its "clips") is written as an ordinary clip of the
+ * skeleton (stance_retarget_clip_bake) under its graph name, compressed like
+ * the others. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 #include "stance/graphfile.h"
 #include "stance/build.h"
 #include "stance/import.h"
+#include "stance/retarget.h"
 
 static int usage(FILE *f, int rc) {
     fprintf(f, "usage: stance compile GRAPH.json [--asset FILE] -o OUT.stance [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]\n"
@@ -120,6 +124,33 @@ static int uses_clip(const stance_graph_desc *d, const stance_clip *c) {
     return 0;
 }
 
+/* The clips retargeted at run time (clip->retarget) the description plays or
+ * references, each once: *out (malloc'd; NULL when none) and *n. 1 when out
+ * of memory. */
+static int live_clips(const stance_graph_desc *d, stance_clip ***out, int *n) {
+    *out = NULL, *n = 0;
+    int cap = 0;
+    for (int m = 0; m < d->machine_count; m++) cap += d->machines[m].state_count * 2;
+    for (int m = 0; m < d->machine_count; m++)
+        for (int s = 0; s < d->machines[m].state_count; s++) cap += d->machines[m].states[s].entry_count;
+    cap += d->layer_count;
+    stance_clip **list = malloc(sizeof *list * (size_t)(cap ? cap : 1));
+    if (!list) return 1;
+#define ADD(c) do { const stance_clip *c_ = (c); int had_ = 0; \
+        for (int k_ = 0; c_ && c_->retarget && k_ < *n; k_++) had_ |= list[k_] == c_; \
+        if (c_ && c_->retarget && !had_) list[(*n)++] = (stance_clip *)c_; } while (0)
+    for (int m = 0; m < d->machine_count; m++)
+        for (int s = 0; s < d->machines[m].state_count; s++) {
+            const stance_state_desc *sd = &d->machines[m].states[s];
+            ADD(sd->clip);
+            for (int e = 0; e < sd->entry_count; e++) ADD(sd->entries[e].clip);
+        }
+    for (int l = 0; l < d->layer_count; l++) ADD(d->layers[l].ref_clip);
+#undef ADD
+    *out = list;
+    return 0;
+}
+
 int cmd_compile(int argc, char **argv) {
     const char *path = NULL, *asset_path = NULL, *out = NULL;
     double error_cm = 0.01, vertex_cm = 3.0, unit_cm = 100.0;
@@ -174,17 +205,48 @@ int cmd_compile(int argc, char **argv) {
     }
     for (int i = 0; i < a->clip_count; i++)
         if (uses_clip(d, a->clips[i])) view.clips[view.clip_count++] = a->clips[i];
+    /* clips retargeted at run time: written as ordinary clips of the skeleton
+     * (stance_retarget_clip_bake), after the asset's, under their graph names */
+    int nlive = 0, rc = 0;
+    stance_clip **live = NULL, **baked = NULL;
+    const stance_graph_desc *base = d;
+    stance_graph_desc bd;
+    void *bblock = NULL;
+    if (live_clips(d, &live, &nlive)) rc = 1;
+    if (!rc && nlive) {
+        stance_clip **grown = realloc(view.clips, sizeof(stance_clip *) * (size_t)(view.clip_count + nlive));
+        baked = calloc((size_t)nlive, sizeof *baked);
+        if (grown) view.clips = grown;
+        if (!grown || !baked) rc = 1, snprintf(err.message, sizeof err.message, "%s: out of memory", path);
+        for (int i = 0; !rc && i < nlive; i++) {
+            if (stance_retarget_clip_bake(live[i], a->skeleton, NULL, &baked[i], &err)) rc = 1;
+            else view.clips[view.clip_count++] = baked[i];
+        }
+        if (!rc && !(bblock = redirect_clips(d, live, baked, nlive, &bd)))
+            rc = 1, snprintf(err.message, sizeof err.message, "%s: out of memory", path);
+        if (!rc) base = &bd;
+    } else if (rc) {
+        snprintf(err.message, sizeof err.message, "%s: out of memory", path);
+    }
+    if (rc) {
+        fprintf(stderr, "stance: %s\n", err.message);
+        for (int i = 0; baked && i < nlive; i++) stance_clip_destroy(baked[i]);
+        free(baked), free(live), free(bblock), free(view.clips);
+        stance_graphfile_destroy(gf);
+        return 1;
+    }
     /* the clips compressed as stance import does (exact ones only; a .stance asset's as stored) */
     if (!error_given && asset_is_native(gf)) error_cm = 0.0;
     stance_compress_settings cs = {(float)(error_cm / unit_cm), (float)(vertex_cm / unit_cm), STANCE_IMPORT_DEFAULT_MEMORY};
     stance_clip **exact = NULL, **packed = NULL;
-    int npacked = 0, rc = 0;
-    stance_graph_desc cd = *d;
+    int npacked = 0;
+    stance_graph_desc cd = *base;
     void *cblock = NULL;
     if (error_cm > 0.0 && view.clip_count) {
         if (!(cs.max_error > 0.0f) || !(cs.vertex_distance > 0.0f)) {
             fprintf(stderr, "stance compile: --error-cm and --vertex-cm are too small for --unit-cm\n");
-            free(view.clips);
+            for (int i = 0; i < nlive; i++) stance_clip_destroy(baked[i]);
+            free(baked), free(live), free(bblock), free(view.clips);
             stance_graphfile_destroy(gf);
             return 2;
         }
@@ -203,7 +265,7 @@ int cmd_compile(int argc, char **argv) {
             exact[npacked] = view.clips[i];
             view.clips[i] = packed[npacked++];
         }
-        if (!rc && npacked && !(cblock = redirect_clips(d, exact, packed, npacked, &cd))) {
+        if (!rc && npacked && !(cblock = redirect_clips(base, exact, packed, npacked, &cd))) {
             snprintf(err.message, sizeof err.message, "%s: out of memory", path);
             rc = 1;
         }
@@ -218,7 +280,8 @@ int cmd_compile(int argc, char **argv) {
         const stance_graph *g = stance_graphfile_graph(gf);
         printf("%s: graph of %s (%d parameters, %d machines, %d states, %d layers), %d joints, %d of %d clips", out,
                path, stance_graph_param_count(g), stance_graph_machine_count(g), stance_graph_state_count(g),
-               stance_graph_layer_count(g), a->skeleton->joint_count, view.clip_count, a->clip_count);
+               stance_graph_layer_count(g), a->skeleton->joint_count, view.clip_count - nlive, a->clip_count);
+        if (nlive) printf(" and %d retargeted at run time (baked)", nlive);
         if (npacked) {
             float worst = 0.0f;
             for (int i = 0; i < npacked; i++) worst = fmaxf(worst, stance_clip_max_error(packed[i], NULL));
@@ -230,6 +293,8 @@ int cmd_compile(int argc, char **argv) {
     free(exact);
     free(packed);
     free(cblock);
+    for (int i = 0; i < nlive; i++) stance_clip_destroy(baked[i]);
+    free(baked), free(live), free(bblock);
     free(view.clips);
     stance_graphfile_destroy(gf);
     return rc;

@@ -1,5 +1,5 @@
 /* tools/cmd_retarget.c - `stance retarget SOURCE --to TARGET [--map MAP.json]
- * [--source-map MAP.json] [-o OUT.stance] [--report] [--compare] [--json] [--free-feet]
+ * [--source-map MAP.json] [-o OUT.stance] [--report] [--compare] [--json] [--free-feet] [--fingers]
  * [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]`: every clip of SOURCE
  * played on TARGET's skeleton (stance_retarget_asset), written with the
  * target's skeleton, skins and meshes, compressed like an import; --report
@@ -22,7 +22,7 @@
 
 static int usage(FILE *f, int status) {
     fprintf(f, "usage: stance retarget SOURCE --to TARGET [-o OUT.stance] [--map MAP.json] [--source-map MAP.json]\n"
-               "                       [--report] [--compare] [--json] [--free-feet] [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]\n"
+               "                       [--report] [--compare] [--json] [--free-feet] [--fingers] [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]\n"
                "  SOURCE, TARGET  a .stance file, anything `stance import` reads, or builtin (the built-in character)\n"
                "  -o OUT      the target's skeleton, skins and meshes with SOURCE's clips retargeted\n"
                "  --map M     the target's bone map file; --source-map M the source's (docs/retargeting.md)\n"
@@ -32,6 +32,7 @@ static int usage(FILE *f, int status) {
                "  --compare   retarget nothing: measure TARGET's own clips against SOURCE's clips of the same\n"
                "              names (a round trip A -> B -> A against A)\n"
                "  --free-feet no foot IK (the source's directions exactly; feet may slide)\n"
+               "  --fingers   also the fingers both have (thumb, index, middle, ring, little by name)\n"
                "  --error-cm, --vertex-cm, --unit-cm  compression, as `stance import` (default 0.01, 3, 100;\n"
                "              --error-cm 0 writes exact clips)\n");
     return status;
@@ -75,6 +76,10 @@ static void report_clip(const stance_retarget_report *r, int json, int first) {
         put_num(r->step_deg);
         printf(",\"source_step_deg\":");
         put_num(r->source_step_deg);
+        printf(",\"pelvis_drift_legs\":");
+        put_num(r->pelvis_drift_legs);
+        printf(",\"pelvis_drift_time\":");
+        put_num(r->pelvis_drift_time);
         printf("}");
         return;
     }
@@ -84,9 +89,10 @@ static void report_clip(const stance_retarget_report *r, int json, int first) {
            (double)r->direction_worst_deg, r->worst_slot >= 0 ? stance_humanoid_slot_name(r->worst_slot) : "-",
            (double)r->worst_time, (double)r->slide_cm);
     if (r->slide_cm_per_m >= 0.0f) printf(" = %.3f cm/m", (double)r->slide_cm_per_m);
-    printf(" over %d planted frames; pelvis ratio %.3f (legs %.3f); largest step %.2f deg (source %.2f)\n",
+    printf(" over %d planted frames; pelvis ratio %.3f (legs %.3f); largest step %.2f deg (source %.2f); pelvis drift %.3f "
+           "legs (%.2f s)\n",
            r->planted_frames, (double)r->pelvis_ratio, (double)r->leg_ratio, (double)r->step_deg,
-           (double)r->source_step_deg);
+           (double)r->source_step_deg, (double)r->pelvis_drift_legs, (double)r->pelvis_drift_time);
 }
 
 int cmd_retarget(int argc, char **argv) {
@@ -106,6 +112,7 @@ int cmd_retarget(int argc, char **argv) {
         else if (!strcmp(a, "--compare")) compare = report = 1;
         else if (!strcmp(a, "--json")) json = 1;
         else if (!strcmp(a, "--free-feet")) desc.free_feet = 1;
+        else if (!strcmp(a, "--fingers")) desc.fingers = 1;
         else if ((!strcmp(a, "--error-cm") || !strcmp(a, "--vertex-cm") || !strcmp(a, "--unit-cm")) && more) {
             char *end = NULL;
             double v = strtod(argv[++i], &end);

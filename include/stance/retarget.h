@@ -22,7 +22,12 @@ enum {
     STANCE_SLOT_RIGHT_UPPER_LEG, STANCE_SLOT_RIGHT_LOWER_LEG, STANCE_SLOT_RIGHT_FOOT, STANCE_SLOT_RIGHT_TOES,
     STANCE_SLOT_LEFT_SHOULDER, STANCE_SLOT_LEFT_UPPER_ARM, STANCE_SLOT_LEFT_LOWER_ARM, STANCE_SLOT_LEFT_HAND,
     STANCE_SLOT_RIGHT_SHOULDER, STANCE_SLOT_RIGHT_UPPER_ARM, STANCE_SLOT_RIGHT_LOWER_ARM, STANCE_SLOT_RIGHT_HAND,
-    STANCE_HUMANOID_SLOTS
+    STANCE_HUMANOID_SLOTS,
+    /* finger slots (a retarget's segments with stance_retarget_desc.fingers;
+     * not in the map or its file): per side (left then right) thumb, index,
+     * middle, ring, little, each its first three joints */
+    STANCE_SLOT_FINGERS = STANCE_HUMANOID_SLOTS,
+    STANCE_RETARGET_SLOTS = STANCE_HUMANOID_SLOTS + 30
 };
 /* How a slot was filled. */
 #define STANCE_FOUND_NONE 0      /* not mapped */
@@ -47,7 +52,8 @@ typedef struct stance_humanoid_map_desc {
 STANCE_API stance_status stance_humanoid_map_find(const stance_skeleton *skeleton, const stance_humanoid_map_desc *desc,
                                                   stance_humanoid_map *out, stance_error *err);
 /* The slot's name as the map file spells it ("hips", "left_upper_leg",
- * ...); "" out of range. */
+ * ...); a finger slot's "left_thumb_1" ... "right_little_3" (below
+ * STANCE_RETARGET_SLOTS); "" out of range. */
 STANCE_API const char *stance_humanoid_slot_name(int slot);
 /* 1 for the slots a humanoid may lack (toes, shoulders, neck, chest), 0 for
  * the others and out of range. */
@@ -81,16 +87,24 @@ STANCE_API int stance_humanoid_slot_optional(int slot);
  * source's foot is planted (stance_contacts_create from the motion), the
  * target's foot follows the source's foot motion times k from where it
  * landed, through the two-bone IK (stance_ik_two_bone, the foot keeping its
- * model rotation; the pelvis takes the two feet's mean correction across),
- * and the correction fades over blend_time after the lift.
+ * model rotation); the pelvis takes the planted feet's corrections (weighted
+ * by how planted each is, so on one foot all of it) and their turn, and a
+ * lifted foot's correction fades into the pelvis' over blend_time (so the
+ * pelvis may leave the source's scaled path: pelvis_drift_legs).
  * Both skeletons' bind poses face +Z with the left at +X and Y up (as
  * stance_humanoid_map_find assumes). */
 typedef struct stance_retarget_desc {
     const char *source_map;  /* map file for the source skeleton (NULL = found) */
     const char *target_map;  /* map file for the target skeleton (NULL = found) */
     int free_feet;           /* 1: no foot IK (directions exact, feet may slide) */
-    float blend_time;        /* s over which a foot's correction fades after a
-                                contact; 0 = 0.2 */
+    int fingers;             /* 1: retarget the fingers both skeletons have: a
+                                finger is the joints (up to 3) under the hand (or,
+                                without one, the lower arm) whose names hold
+                                thumb, index, middle, ring, or little/pinky, from
+                                the shallowest down its first child; 0: the
+                                target's fingers keep their rest pose */
+    float blend_time;        /* s over which a foot's correction fades into the
+                                pelvis' after a contact; 0 = 0.2 */
 } stance_retarget_desc;
 
 /* `clip` (made for `source`) played on `target`: a new exact clip on the
@@ -123,7 +137,8 @@ STANCE_API stance_status stance_retarget_asset(stance_asset *target, const stanc
  * used). The clip has the source clip's name, duration, events and root
  * path (scaled); it owns an exact copy of the source clip (so `clip` and
  * `source` need not outlive it) and is not compressed or written to a
- * .stance file (stance_asset_save refuses it). Fails like
+ * .stance file as it is (stance_asset_save refuses it;
+ * stance_retarget_clip_bake makes an ordinary clip of it). Fails like
  * stance_retarget_clip (a skeleton without hips or a leg in its map,
  * STANCE_ERR_NOT_FOUND), and with STANCE_ERR_UNSUPPORTED for a target
  * whose pelvis or IK feet sit below a mapped joint. */
@@ -131,6 +146,19 @@ STANCE_API stance_status stance_retarget_clip_runtime(const stance_clip *clip, c
                                                       const stance_skeleton *target, const stance_retarget_desc *desc,
                                                       const stance_allocator *allocator, stance_clip **out,
                                                       stance_error *err);
+/* An ordinary exact clip of `target` from a run-time retargeted clip
+ * (stance_retarget_clip_runtime; `clip->retarget` set): its samples on the
+ * source clip's key grid (or 60 keys a second where that is sparser), a
+ * rotation track per mapped joint and a translation track for the pelvis and
+ * carried feet, the clip's name, duration, events and root path; nlerped
+ * like the run-time clip's source keys. It can be compressed and saved
+ * (`stance compile` writes a graph's retargeted clips so). Equal to the
+ * run-time clip at its keys; between them it interpolates the result, the
+ * run-time clip the source. STANCE_ERR_ARGUMENT for a clip that is not
+ * retargeted or not made for `target`. */
+STANCE_API stance_status stance_retarget_clip_bake(const stance_clip *clip, const stance_skeleton *target,
+                                                   const stance_allocator *allocator, stance_clip **out,
+                                                   stance_error *err);
 
 /* The measures of one retargeted clip against its source, sampled at 60 per
  * second over the source clip's duration, in model space. */
@@ -159,6 +187,12 @@ typedef struct stance_retarget_report {
     /* the largest frame-to-frame change of a shared joint's model rotation,
      * degrees, in the target and in the source */
     float step_deg, source_step_deg;
+    /* the leg sockets' midpoint's largest horizontal distance from where the
+     * source's puts it (its bind place plus k x the source's motion), in
+     * target leg lengths, and when (s): what keeping the contacts on other
+     * proportions moved the pelvis off the source's scaled path (0 with
+     * free_feet) */
+    float pelvis_drift_legs, pelvis_drift_time;
 } stance_retarget_report;
 
 /* Measures `target_clip` (made for `target`, from stance_retarget_clip with the same

@@ -124,7 +124,7 @@ static stance_status check_asset(const stance_asset *a, stance_error *err) {
         if (!c) return st_fail(err, STANCE_ERR_ARGUMENT, "asset: clip %d is NULL", i);
         if (c->retarget)
             return st_fail(err, STANCE_ERR_UNSUPPORTED, "asset: clip '%s' is retargeted at run time and cannot be saved "
-                           "(retarget it offline: stance retarget)", c->name);
+                           "as it is (stance_retarget_clip_bake makes an ordinary clip of it)", c->name);
         if (c->joint_count != a->skeleton->joint_count)
             return st_fail(err, STANCE_ERR_ARGUMENT, "asset: clip '%s' has %d joints, the skeleton %d",
                            c->name, c->joint_count, a->skeleton->joint_count);

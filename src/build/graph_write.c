@@ -27,7 +27,8 @@ static int delta_at(const stance_graph *g, const stance_clip *c) {
 static stance_status missing(const char *who, const stance_clip *c, stance_error *err) {
     if (c && c->retarget)
         return st_fail(err, STANCE_ERR_UNSUPPORTED, "graph: %s plays clip '%s', retargeted at run time: a .stance file "
-                       "cannot hold it yet (retarget it offline with `stance retarget` and play that clip)", who, c->name);
+                       "cannot hold it as it is (stance_retarget_clip_bake makes an ordinary clip of it, as stance compile "
+                       "does)", who, c->name);
     return st_fail(err, STANCE_ERR_ARGUMENT, "graph: %s plays clip '%s', which is not in the asset (the clips saved with it)", who,
                    c ? c->name : "(null)");
 }

@@ -4,6 +4,7 @@
  * rest-pose alignment, the leg ratio), one frame of the source played on the
  * target, the foot contacts kept with two-bone IK, and the clip and asset
  * built from it. The measures are retarget_measure.c's. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,8 @@
 #include "stance/ik.h"
 #include "stance_lesson/lesson.h"
 
-/* The slot chains, top down; -1 ends a chain. */
+/* The slot chains, top down; -1 ends a chain (the finger chains after). */
+#define FINGER_CHAINS 10
 static const int chains[5][5] = {
     {STANCE_SLOT_HIPS, STANCE_SLOT_SPINE, STANCE_SLOT_CHEST, STANCE_SLOT_NECK, STANCE_SLOT_HEAD},
     {STANCE_SLOT_LEFT_UPPER_LEG, STANCE_SLOT_LEFT_LOWER_LEG, STANCE_SLOT_LEFT_FOOT, STANCE_SLOT_LEFT_TOES, -1},
@@ -41,7 +43,57 @@ qm_vec3 rt_dir(qm_vec3 a, qm_vec3 b) {
     return l > 1e-12f ? qm_scale(d, 1.0f / l) : qm_v3(0, 1, 0);
 }
 
-static stance_status side_make(rt_side *x, const stance_skeleton *sk, const char *map_file, const char *who,
+/* The finger a joint's name names (0 thumb .. 4 little), -1 none: its name
+ * after the last ':' or '|', lowercase, holding the finger's word. */
+static int finger_of(const char *name) {
+    const char *c = strrchr(name, ':'), *b = strrchr(name, '|');
+    if (c) name = c + 1;
+    if (b && b + 1 > name) name = b + 1;
+    char low[64];
+    size_t n = 0;
+    for (; name[n] && n + 1 < sizeof low; n++) low[n] = (char)tolower((unsigned char)name[n]);
+    low[n] = 0;
+    static const char *const words[5][3] = {{"thumb", NULL, NULL}, {"index", NULL, NULL}, {"middle", NULL, NULL},
+                                            {"ring", NULL, NULL}, {"little", "pinky", "pinkie"}};
+    for (int f = 0; f < 5; f++)
+        for (int w = 0; w < 3 && words[f][w]; w++)
+            if (strstr(low, words[f][w])) return f;
+    return -1;
+}
+
+/* Each side's fingers (stance_retarget_desc.fingers): under the hand, or the
+ * lower arm without one, the shallowest joint naming each finger, then down
+ * its first child, up to three joints. */
+static void find_fingers(rt_side *x) {
+    const stance_skeleton *sk = x->sk;
+    for (int side = 0; side < 2; side++) {
+        int root = x->map.joint[side ? STANCE_SLOT_RIGHT_HAND : STANCE_SLOT_LEFT_HAND];
+        if (root < 0) root = x->map.joint[side ? STANCE_SLOT_RIGHT_LOWER_ARM : STANCE_SLOT_LEFT_LOWER_ARM];
+        if (root < 0) continue;
+        for (int f = 0; f < 5; f++) {
+            int best = -1, best_depth = 0;
+            for (int j = root + 1; j < sk->joint_count; j++) {
+                if (!stance_skeleton_is_descendant(sk, j, root) || finger_of(stance_skeleton_joint_name(sk, j)) != f) continue;
+                int depth = 0;
+                for (int q = j; q != root; q = sk->parents[q]) depth++;
+                if (best < 0 || depth < best_depth) best = j, best_depth = depth;
+            }
+            int *slot = &x->joint[STANCE_SLOT_FINGERS + 15 * side + 3 * f];
+            for (int k = 0; k < 3 && best >= 0; k++) {
+                for (int i = 0; i < STANCE_HUMANOID_SLOTS; i++)
+                    if (x->map.joint[i] == best) best = -1; /* a joint the map gave a slot */
+                if (best < 0) break;
+                slot[k] = best;
+                int child = -1;
+                for (int j = best + 1; j < sk->joint_count && child < 0; j++)
+                    if (sk->parents[j] == best) child = j;
+                best = child;
+            }
+        }
+    }
+}
+
+static stance_status side_make(rt_side *x, const stance_skeleton *sk, const char *map_file, int fingers, const char *who,
                                stance_error *err) {
     memset(x, 0, sizeof *x);
     x->sk = sk;
@@ -80,6 +132,8 @@ static stance_status side_make(rt_side *x, const stance_skeleton *sk, const char
                 x->pelvis = q;
                 break;
             }
+    for (int i = 0; i < STANCE_RETARGET_SLOTS; i++) x->joint[i] = i < STANCE_HUMANOID_SLOTS ? x->map.joint[i] : -1;
+    if (fingers) find_fingers(x);
     for (int c = 0; c < 3; c++)
         x->socket[c] = 0.5f * (x->pos[x->map.joint[STANCE_SLOT_LEFT_UPPER_LEG]][c] + x->pos[x->map.joint[STANCE_SLOT_RIGHT_UPPER_LEG]][c]);
     return STANCE_OK;
@@ -101,8 +155,8 @@ stance_status rt_plan_make(rt_plan *p, const stance_skeleton *source, const stan
         return st_fail(err, STANCE_ERR_ARGUMENT, "retarget: blend_time must be in [0, 10] s");
     p->blend_time = d.blend_time > 0.0f ? d.blend_time : 0.2f;
     p->free_feet = d.free_feet != 0;
-    stance_status s = side_make(&p->s, source, d.source_map, "source", err);
-    if (!s) s = side_make(&p->t, target, d.target_map, "target", err);
+    stance_status s = side_make(&p->s, source, d.source_map, d.fingers, "source", err);
+    if (!s) s = side_make(&p->t, target, d.target_map, d.fingers, "target", err);
     if (!s && !(p->tslot = malloc(sizeof *p->tslot * (size_t)target->joint_count)))
         s = st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
     if (s) {
@@ -111,28 +165,30 @@ stance_status rt_plan_make(rt_plan *p, const stance_skeleton *source, const stan
     }
     p->k = p->t.leg / p->s.leg;
     for (int j = 0; j < target->joint_count; j++) p->tslot[j] = -1;
-    for (int i = 0; i < STANCE_HUMANOID_SLOTS; i++) {
-        p->shared[i] = p->s.map.joint[i] >= 0 && p->t.map.joint[i] >= 0;
+    for (int i = 0; i < STANCE_RETARGET_SLOTS; i++) {
+        p->shared[i] = p->s.joint[i] >= 0 && p->t.joint[i] >= 0;
         p->next[i] = p->prev[i] = -1;
         p->align[i][3] = 1.0f;
-        if (p->shared[i]) p->tslot[p->t.map.joint[i]] = i;
+        if (p->shared[i]) p->tslot[p->t.joint[i]] = i;
     }
-    for (int c = 0; c < 5; c++) {
+    for (int c = 0; c < 5 + FINGER_CHAINS; c++) {
         qm_quat up = qm_qid(); /* the alignment of the last segment, for an end slot */
-        for (int a = 0; a < 5 && chains[c][a] >= 0; a++) {
-            int i = chains[c][a];
+        int chain[5];
+        for (int a = 0; a < 5; a++) chain[a] = c < 5 ? chains[c][a] : a < 3 ? STANCE_SLOT_FINGERS + 3 * (c - 5) + a : -1;
+        for (int a = 0; a < 5 && chain[a] >= 0; a++) {
+            int i = chain[a];
             if (!p->shared[i]) continue;
-            for (int b = a + 1; b < 5 && chains[c][b] >= 0; b++)
-                if (p->shared[chains[c][b]]) {
-                    p->next[i] = chains[c][b];
-                    p->prev[chains[c][b]] = i;
+            for (int b = a + 1; b < 5 && chain[b] >= 0; b++)
+                if (p->shared[chain[b]]) {
+                    p->next[i] = chain[b];
+                    p->prev[chain[b]] = i;
                     break;
                 }
             qm_quat al = up;
             if (p->next[i] >= 0) {
                 int n = p->next[i];
-                qm_vec3 sd = rt_dir(rt_v(p->s.pos[p->s.map.joint[i]]), rt_v(p->s.pos[p->s.map.joint[n]]));
-                qm_vec3 td = rt_dir(rt_v(p->t.pos[p->t.map.joint[i]]), rt_v(p->t.pos[p->t.map.joint[n]]));
+                qm_vec3 sd = rt_dir(rt_v(p->s.pos[p->s.joint[i]]), rt_v(p->s.pos[p->s.joint[n]]));
+                qm_vec3 td = rt_dir(rt_v(p->t.pos[p->t.joint[i]]), rt_v(p->t.pos[p->t.joint[n]]));
                 al = rt_swing(td, sd);
                 p->sdir[i][0] = sd.x, p->sdir[i][1] = sd.y, p->sdir[i][2] = sd.z;
                 up = al;
@@ -141,10 +197,10 @@ stance_status rt_plan_make(rt_plan *p, const stance_skeleton *source, const stan
         }
     }
     /* a joint its chain parent does not carry (an IK bone under the root) */
-    for (int i = 0; i < STANCE_HUMANOID_SLOTS; i++) {
+    for (int i = 0; i < STANCE_RETARGET_SLOTS; i++) {
         int q = p->prev[i];
         if (!p->shared[i] || q < 0) continue;
-        int j = p->t.map.joint[i], pj = p->t.map.joint[q];
+        int j = p->t.joint[i], pj = p->t.joint[q];
         if (stance_skeleton_is_descendant(target, j, pj)) continue;
         p->carried[i] = 1;
         qm_vec3 off = qm_sub(rt_v(p->t.pos[j]), rt_v(p->t.pos[pj]));
@@ -186,9 +242,9 @@ static void forward(const stance_skeleton *sk, const stance_pose *local, float (
  * the model transforms. */
 static void carry_feet(const rt_plan *p, float (*tpos)[3], float (*trot)[4], float (*tsc)[3], stance_pose *local) {
     int any = 0;
-    for (int i = 0; i < STANCE_HUMANOID_SLOTS; i++) {
+    for (int i = 0; i < STANCE_RETARGET_SLOTS; i++) {
         if (!p->shared[i] || !p->carried[i]) continue;
-        int j = p->t.map.joint[i], cj = p->t.map.joint[p->prev[i]];
+        int j = p->t.joint[i], cj = p->t.joint[p->prev[i]];
         qm_vec3 pos = qm_add(rt_v(tpos[cj]), qm_qrot(rt_q(trot[cj]), rt_v(p->carry[i])));
         place(p->t.sk, j, pos, tpos, trot, tsc, local);
         any = 1;
@@ -211,12 +267,12 @@ static void rt_frame(const rt_plan *p, const stance_pose *smodel, float ground, 
         qm_quat rot = qm_qmul(pr, rt_q(r->r));
         qm_vec3 pos = qm_add(pp, qm_qrot(pr, qm_mul3(ps, rt_v(r->t))));
         if (i >= 0) {
-            int sj = p->s.map.joint[i];
+            int sj = p->s.joint[i];
             qm_quat srot = qm_q(smodel->qx[sj], smodel->qy[sj], smodel->qz[sj], smodel->qw[sj]);
             qm_quat dq = qm_qmul(srot, qm_qconj(rt_q(p->s.rot[sj])));
             rot = qm_qmul(qm_qmul(dq, rt_q(p->align[i])), rt_q(p->t.rot[j]));
             if (p->next[i] >= 0) {
-                int sn = p->s.map.joint[p->next[i]];
+                int sn = p->s.joint[p->next[i]];
                 qm_vec3 now = rt_dir(qm_v3(smodel->tx[sj], smodel->ty[sj], smodel->tz[sj]),
                                      qm_v3(smodel->tx[sn], smodel->ty[sn], smodel->tz[sn]));
                 qm_vec3 pred = qm_qrot(dq, rt_v(p->sdir[i]));
@@ -235,7 +291,7 @@ static void rt_frame(const rt_plan *p, const stance_pose *smodel, float ground, 
                  * (its height above the source's lowest feet in the clip, onto
                  * the target's feet at the bind pose); the pelvis sits where
                  * its turn puts it */
-                int a = p->s.map.joint[STANCE_SLOT_LEFT_UPPER_LEG], b = p->s.map.joint[STANCE_SLOT_RIGHT_UPPER_LEG];
+                int a = p->s.joint[STANCE_SLOT_LEFT_UPPER_LEG], b = p->s.joint[STANCE_SLOT_RIGHT_UPPER_LEG];
                 qm_vec3 sm = qm_scale(qm_v3(smodel->tx[a] + smodel->tx[b], smodel->ty[a] + smodel->ty[b],
                                             smodel->tz[a] + smodel->tz[b]), 0.5f);
                 qm_vec3 tm = qm_add(rt_v(p->t.socket), qm_scale(qm_sub(sm, rt_v(p->s.socket)), p->k));
@@ -265,6 +321,8 @@ typedef struct foot_track {
     qm_vec3 off;      /* the correction now */
     qm_vec3 off_lift; /* the correction at the lift */
     float since;      /* s since the lift */
+    qm_vec3 nat;      /* the pose's foot at this key, before the IK */
+    qm_vec3 shift;    /* ft[0] only: the pelvis' correction, kept while neither foot is down */
 } foot_track;
 
 static float smoothstep01(float x) {
@@ -283,8 +341,9 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
     if (s) return s;
     qm_vec3 goal[2];
     int moved = 0;
+    float w[2]; /* how planted each foot is: 1, fading after the lift */
     for (int l = 0; l < 2; l++) {
-        int fj = p->t.map.joint[leg_slots[l][2]], sf = p->s.map.joint[leg_slots[l][2]];
+        int fj = p->t.joint[leg_slots[l][2]], sf = p->s.joint[leg_slots[l][2]];
         qm_vec3 nat = qm_v3(model->tx[fj], model->ty[fj], model->tz[fj]);
         qm_vec3 src = qm_scale(qm_v3(smodel->tx[sf], smodel->ty[sf], smodel->tz[sf]), p->k);
         foot_track *f = &ft[l];
@@ -296,36 +355,67 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
             if (!f->was) f->anchor_t = qm_add(nat, f->off), f->anchor_s = src;
             f->off = qm_sub(qm_add(f->anchor_t, qm_sub(src, f->anchor_s)), nat);
             f->off.y = 0.0f; /* the height stays the pose's: only sliding is mended */
+            w[l] = 1.0f;
         } else {
             if (f->was) f->off_lift = f->off, f->since = 0.0f;
             f->since += dt;
-            f->off = qm_scale(f->off_lift, 1.0f - smoothstep01(f->since / p->blend_time));
+            w[l] = 1.0f - smoothstep01(f->since / p->blend_time);
         }
         f->was = planted;
-        goal[l] = qm_add(nat, f->off);
-        moved |= qm_len3(f->off) > 1e-6f * p->t.leg;
+        f->nat = nat;
+    }
+    /* the pelvis takes the planted feet's corrections, weighted by how
+     * planted each is (a foot fading out after its lift by its correction
+     * then); with neither foot down it keeps the last one. On one foot the
+     * pelvis takes all of it, pivoting about that foot, so the leg keeps the
+     * source's direction; a foot in the air is no contact: its correction
+     * fades into the pelvis' over blend_time (it goes with the pelvis), so it
+     * lands where the body carries it. */
+    qm_vec3 shift = ft[0].shift;
+    float ws = w[0] + w[1];
+    if (ws > 1e-6f) {
+        qm_vec3 a = qm_scale(ft[0].was ? ft[0].off : ft[0].off_lift, w[0]);
+        qm_vec3 b = qm_scale(ft[1].was ? ft[1].off : ft[1].off_lift, w[1]);
+        shift = ft[0].shift = qm_scale(qm_add(a, b), 1.0f / ws);
+    }
+    for (int l = 0; l < 2; l++)
+        if (!ft[l].was) {
+            float u = smoothstep01(ft[l].since / p->blend_time);
+            ft[l].off = qm_add(qm_scale(ft[l].off_lift, 1.0f - u), qm_scale(shift, u));
+        }
+    for (int l = 0; l < 2; l++) {
+        goal[l] = qm_add(ft[l].nat, ft[l].off);
+        moved |= qm_len3(ft[l].off) > 1e-6f * p->t.leg;
     }
     if (!moved) return STANCE_OK;
-    /* the pelvis takes what the feet's corrections share: their mean
-     * (across) and their turn about the vertical through the leg sockets'
-     * midpoint (least squares); the legs take the rest, so a drift of both
-     * feet (a wide pelvis turning over planted feet) costs the legs little
-     * direction. The pelvis' children keep their model rotations. */
-    qm_vec3 shift = qm_scale(qm_add(ft[0].off, ft[1].off), 0.5f);
+    /* besides that shift, the pelvis takes the planted feet's turn about the
+     * vertical through the leg sockets' midpoint (least squares, weighted as
+     * above: in double support a wide pelvis turning over two planted feet);
+     * the legs take the rest. The pelvis' children keep their model
+     * rotations. */
     int h = p->t.pelvis;
     forward(sk, local, tpos, trot, tsc);
     qm_vec3 sock[2], mid;
-    for (int l = 0; l < 2; l++) sock[l] = rt_v(tpos[p->t.map.joint[leg_slots[l][0]]]);
+    for (int l = 0; l < 2; l++) sock[l] = rt_v(tpos[p->t.joint[leg_slots[l][0]]]);
     mid = qm_scale(qm_add(sock[0], sock[1]), 0.5f);
     float num = 0.0f, den = 0.0f;
     for (int l = 0; l < 2; l++) {
         qm_vec3 r = qm_sub(sock[l], mid), d = qm_sub(ft[l].off, shift);
-        num += d.x * r.z - d.z * r.x;
-        den += r.x * r.x + r.z * r.z;
+        num += w[l] * (d.x * r.z - d.z * r.x);
+        den += w[l] * (r.x * r.x + r.z * r.z);
     }
     float yaw = den > 1e-12f ? num / den : 0.0f;
     yaw = yaw > 0.5f ? 0.5f : yaw < -0.5f ? -0.5f : yaw;
-    qm_quat q = qm_qaxis(qm_v3(0, 1, 0), yaw);
+    /* about the vertical; when the pelvis is the hips and starts a shared
+     * segment (hips -> spine), about that segment instead, so the turn that
+     * the pelvis' width asks for leaves the trunk's direction the source's */
+    qm_vec3 axis = qm_v3(0, 1, 0);
+    int hs = p->tslot[h];
+    if (hs >= 0 && p->next[hs] >= 0) {
+        qm_vec3 u = rt_dir(rt_v(tpos[h]), rt_v(tpos[p->t.joint[p->next[hs]]]));
+        if (u.y > 0.5f) axis = u;
+    }
+    qm_quat q = qm_qaxis(axis, yaw);
     qm_quat hrot = qm_qnorm(qm_qmul(q, rt_q(trot[h])));
     qm_vec3 hpos = qm_add(qm_add(mid, qm_qrot(q, qm_sub(rt_v(tpos[h]), mid))), shift);
     int hp = sk->parents[h];
@@ -344,7 +434,7 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
     for (int l = 0; l < 2; l++) {
         const int *g = leg_slots[l];
         stance_two_bone_desc td = {0};
-        td.upper = p->t.map.joint[g[0]], td.lower = p->t.map.joint[g[1]], td.end = p->t.map.joint[g[2]];
+        td.upper = p->t.joint[g[0]], td.lower = p->t.joint[g[1]], td.end = p->t.joint[g[2]];
         td.target[0] = goal[l].x, td.target[1] = goal[l].y, td.target[2] = goal[l].z;
         td.keep_end_rotation = 1;
         s = stance_ik_two_bone(&td, 1.0f, sk, local, model, NULL, err);
@@ -365,7 +455,7 @@ stance_status rt_source_ground(const rt_plan *p, const stance_clip *clip, float 
         stance_pose_destroy(&l);
         return s;
     }
-    int a = p->s.map.joint[STANCE_SLOT_LEFT_FOOT], b = p->s.map.joint[STANCE_SLOT_RIGHT_FOOT];
+    int a = p->s.joint[STANCE_SLOT_LEFT_FOOT], b = p->s.joint[STANCE_SLOT_RIGHT_FOOT];
     float low = INFINITY;
     for (int k = 0; k < clip->key_count && !s; k++) {
         s = stance_clip_sample(clip, clip->times[k], NULL, &l, err);
@@ -378,7 +468,7 @@ stance_status rt_source_ground(const rt_plan *p, const stance_clip *clip, float 
 }
 
 stance_status rt_contacts(const rt_plan *p, const stance_clip *clip, stance_contacts **out, stance_error *err) {
-    int feet[2] = {p->s.map.joint[STANCE_SLOT_LEFT_FOOT], p->s.map.joint[STANCE_SLOT_RIGHT_FOOT]};
+    int feet[2] = {p->s.joint[STANCE_SLOT_LEFT_FOOT], p->s.joint[STANCE_SLOT_RIGHT_FOOT]};
     stance_contact_desc cd = {0};
     cd.foot_count = 2, cd.feet = feet;
     if (clip->root_key_count == 0 && clip->root_speed == 0.0f)
@@ -425,7 +515,7 @@ static stance_status retarget_with(const rt_plan *p, const stance_clip *clip, co
         if (n > 1 && w.times[n - 2] >= clip->duration) n--, w.times[n - 1] = clip->duration;
         times = w.times;
     }
-    int rot_joints[STANCE_HUMANOID_SLOTS + 1], tr_joints[STANCE_HUMANOID_SLOTS + 1], nr = 0, nt = 0;
+    int rot_joints[STANCE_RETARGET_SLOTS + 1], tr_joints[STANCE_RETARGET_SLOTS + 1], nr = 0, nt = 0;
     for (int j = 0; j < tj; j++) {
         int i = p->tslot[j];
         if (i < 0 && j != p->t.pelvis) continue;

@@ -16,6 +16,7 @@ stance_status rt_apply_map_file(const char *path, const stance_skeleton *s, stan
 typedef struct rt_side {
     const stance_skeleton *sk;
     stance_humanoid_map map;
+    int joint[STANCE_RETARGET_SLOTS]; /* the map's joints, then the fingers' (-1 none) */
     float (*pos)[3], (*rot)[4];
     float floor, leg;
     float socket[3];  /* the upper legs' midpoint at the bind pose */
@@ -28,10 +29,10 @@ typedef struct rt_side {
  * the leg ratio k = leg_T / leg_S. */
 typedef struct rt_plan {
     rt_side s, t;
-    int shared[STANCE_HUMANOID_SLOTS], next[STANCE_HUMANOID_SLOTS], prev[STANCE_HUMANOID_SLOTS];
-    float align[STANCE_HUMANOID_SLOTS][4], sdir[STANCE_HUMANOID_SLOTS][3];
-    int carried[STANCE_HUMANOID_SLOTS];
-    float carry[STANCE_HUMANOID_SLOTS][3];
+    int shared[STANCE_RETARGET_SLOTS], next[STANCE_RETARGET_SLOTS], prev[STANCE_RETARGET_SLOTS];
+    float align[STANCE_RETARGET_SLOTS][4], sdir[STANCE_RETARGET_SLOTS][3];
+    int carried[STANCE_RETARGET_SLOTS];
+    float carry[STANCE_RETARGET_SLOTS][3];
     int *tslot;
     float k, blend_time;
     int free_feet;

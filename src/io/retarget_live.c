@@ -5,7 +5,9 @@
  * joint its source chain and its pre- and post-rotation, the pelvis'
  * translation rule, the carried IK feet; and the clip itself (the target's
  * rest pose as one key, the source's events and scaled root path, an exact
- * copy of the source clip). The runtime's sampler is clip_retarget.c. */
+ * copy of the source clip); and an ordinary clip baked from one
+ * (stance_retarget_clip_bake, for `stance compile`). The runtime's sampler is
+ * clip_retarget.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,7 +88,7 @@ static stance_status bake(const rt_plan *p, const stance_clip *clip, stance_clip
         int i = p->tslot[j];
         if (i < 0 && j != p->t.pelvis) continue;
         ej[ne] = j;
-        es[ne] = i >= 0 ? p->s.map.joint[i] : p->s.pelvis;
+        es[ne] = i >= 0 ? p->s.joint[i] : p->s.pelvis;
         ea[ne] = i >= 0 ? rt_q(p->align[i]) : qm_qid();
         ne++;
     }
@@ -137,7 +139,7 @@ static stance_status bake(const rt_plan *p, const stance_clip *clip, stance_clip
             for (int d = 0; d < 3; d++) rt->chain_scale[m][d] = pj >= 0 ? ssc[pj][d] : 1.0f;
         }
         /* the source joints between this slot's and the next one's */
-        int i = p->tslot[j], sn = i >= 0 && p->next[i] >= 0 ? p->s.map.joint[p->next[i]] : -1;
+        int i = p->tslot[j], sn = i >= 0 && p->next[i] >= 0 ? p->s.joint[p->next[i]] : -1;
         x->aim = n;
         if (sn >= 0 && ss->parents[sn] != sj && stance_skeleton_is_descendant(ss, sn, sj)) {
             x->aim_count = path_down(ss, sj, sn, rt->chain, &n);
@@ -167,7 +169,7 @@ static stance_status bake(const rt_plan *p, const stance_clip *clip, stance_clip
             s = st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: target joint '%s' is placed in model space "
                         "but has a mapped joint above it (use `stance retarget` offline)", stance_skeleton_joint_name(ts, j));
         if (i >= 0 && p->carried[i]) {
-            int cj = p->t.map.joint[p->prev[i]];
+            int cj = p->t.joint[p->prev[i]];
             for (int f = 0; f < ne; f++)
                 if (ej[f] == cj) x->carrier = f;
             put_v(x->carry, rt_v(p->carry[i]));
@@ -282,5 +284,82 @@ stance_status stance_retarget_clip_runtime(const stance_clip *clip, const stance
     }
     free(rest), free(tr), free(ev), free(root);
     rt_plan_free(&p);
+    return s;
+}
+
+stance_status stance_retarget_clip_bake(const stance_clip *clip, const stance_skeleton *target,
+                                        const stance_allocator *allocator, stance_clip **out, stance_error *err) {
+    if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "stance_retarget_clip_bake: NULL out");
+    *out = NULL;
+    if (!clip || !target) return st_fail(err, STANCE_ERR_ARGUMENT, "stance_retarget_clip_bake: NULL clip or skeleton");
+    if (!clip->retarget)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "stance_retarget_clip_bake: clip '%s' is not retargeted at run time", clip->name);
+    if (clip->joint_count != target->joint_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "stance_retarget_clip_bake: clip '%s' has %d joints, the skeleton %d",
+                       clip->name, clip->joint_count, target->joint_count);
+    stance_status s = st_check_allocator(allocator, "stance_retarget_clip_bake", err);
+    if (s) return s;
+    const st_retarget *rt = clip->retarget;
+    const stance_clip *src = rt->source;
+    /* the source's key grid, or 60 keys a second where it is sparser (as the
+     * offline retargeter) */
+    int n = src->key_count > 0 ? src->key_count : 1;
+    const float dur = clip->duration;
+    int dense = dur > 0.0f && (float)n < dur * 60.0f && dur < 3600.0f;
+    if (dense) n = (int)ceilf(dur * 60.0f) + 1;
+    const int ne = rt->entry_count, rows = n; /* rows: each track's stride; n: its keys */
+    float *times = malloc(sizeof(float) * (size_t)n);
+    float *rv = malloc(sizeof(float) * 4 * (size_t)n * (size_t)ne), *tv = malloc(sizeof(float) * 3 * (size_t)n * (size_t)ne);
+    stance_track_desc *tr = malloc(sizeof *tr * 2 * (size_t)ne);
+    stance_event_desc *ev = malloc(sizeof *ev * (size_t)(clip->event_count + 1));
+    stance_pose p;
+    memset(&p, 0, sizeof p);
+    if (!times || !rv || !tv || !tr || !ev) s = st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
+    if (!s) s = stance_pose_create(&p, target->joint_count, NULL, err);
+    for (int k = 0; k < n && !s; k++) {
+        times[k] = dense ? fminf((float)k / 60.0f, dur) : src->key_count > 0 ? src->times[k] : 0.0f;
+        if (dense && k == n - 1) times[k] = dur;
+        if (k > 0 && !(times[k] > times[k - 1])) { /* a last key that met the end already */
+            n = k;
+            break;
+        }
+        s = stance_clip_sample(clip, times[k], NULL, &p, err);
+        for (int e = 0; e < ne && !s; e++) {
+            int j = rt->entries[e].joint;
+            float *r = rv + 4 * ((size_t)e * (size_t)rows + (size_t)k), *t = tv + 3 * ((size_t)e * (size_t)rows + (size_t)k);
+            r[0] = p.qx[j], r[1] = p.qy[j], r[2] = p.qz[j], r[3] = p.qw[j];
+            if (k > 0 && r[0] * r[-4] + r[1] * r[-3] + r[2] * r[-2] + r[3] * r[-1] < 0.0f)
+                r[0] = -r[0], r[1] = -r[1], r[2] = -r[2], r[3] = -r[3];
+            t[0] = p.tx[j], t[1] = p.ty[j], t[2] = p.tz[j];
+        }
+    }
+    if (!s) {
+        int tc = 0;
+        for (int e = 0; e < ne; e++) {
+            const st_rt_entry *x = &rt->entries[e];
+            tr[tc++] = (stance_track_desc){x->joint, STANCE_CHANNEL_ROTATION, n, times, rv + 4 * (size_t)e * (size_t)rows};
+            if (e == rt->top || x->carrier >= 0)
+                tr[tc++] = (stance_track_desc){x->joint, STANCE_CHANNEL_TRANSLATION, n, times, tv + 3 * (size_t)e * (size_t)rows};
+        }
+        for (int e = 0; e < clip->event_count; e++) ev[e].name = clip->events[e].name, ev[e].time = clip->events[e].time;
+        stance_clip_desc cd = {0};
+        cd.name = clip->name;
+        cd.duration = dur;
+        cd.track_count = tc;
+        cd.tracks = tr;
+        cd.event_count = clip->event_count;
+        cd.events = ev;
+        if (clip->root_key_count > 0 && !clip->root_from_joint0) {
+            cd.root_key_count = clip->root_key_count;
+            cd.root_times = clip->root_times;
+            cd.root_values = clip->root_values;
+            cd.root_yaw = clip->root_yaw;
+            cd.root_rotation = clip->root_rotation;
+            cd.root_speed = clip->root_speed;
+        }
+        s = stance_clip_create(&cd, target, allocator, out, err);
+    }
+    stance_pose_destroy(&p);
+    free(times), free(rv), free(tv), free(tr), free(ev);
     return s;
 }

@@ -21,7 +21,17 @@ static const char *const slot_names[STANCE_HUMANOID_SLOTS] = {
     "right_shoulder", "right_upper_arm", "right_lower_arm", "right_hand",
 };
 
+static const char *const finger_names[STANCE_RETARGET_SLOTS - STANCE_SLOT_FINGERS] = {
+    "left_thumb_1", "left_thumb_2", "left_thumb_3", "left_index_1", "left_index_2", "left_index_3",
+    "left_middle_1", "left_middle_2", "left_middle_3", "left_ring_1", "left_ring_2", "left_ring_3",
+    "left_little_1", "left_little_2", "left_little_3",
+    "right_thumb_1", "right_thumb_2", "right_thumb_3", "right_index_1", "right_index_2", "right_index_3",
+    "right_middle_1", "right_middle_2", "right_middle_3", "right_ring_1", "right_ring_2", "right_ring_3",
+    "right_little_1", "right_little_2", "right_little_3",
+};
+
 const char *stance_humanoid_slot_name(int slot) {
+    if (slot >= STANCE_SLOT_FINGERS && slot < STANCE_RETARGET_SLOTS) return finger_names[slot - STANCE_SLOT_FINGERS];
     return slot >= 0 && slot < STANCE_HUMANOID_SLOTS ? slot_names[slot] : "";
 }
 

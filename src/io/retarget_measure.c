@@ -1,7 +1,8 @@
 /* src/io/retarget_measure.c - the measures of a retargeted clip against its
  * source (stance_retarget_measure, issue 27 item 4): the shared segments'
  * direction error, the target's foot slide while the source's foot was
- * planted, the pelvis height ratio against the leg ratio, the largest
+ * planted, the pelvis height ratio against the leg ratio and its drift
+ * off the source's scaled path, the largest
  * frame-to-frame turn of a shared joint in both. The plan (maps, shared
  * slots, segments) is retarget.c's. */
 #include <stdio.h>
@@ -60,7 +61,7 @@ static float source_travel(const rt_plan *p, const stance_clip *clip, int frames
         travel = path;
     }
     float v[3];
-    stance_walk_velocity(p->s.sk, clip, p->s.map.joint[STANCE_SLOT_LEFT_FOOT], p->s.map.joint[STANCE_SLOT_RIGHT_FOOT], NULL, v);
+    stance_walk_velocity(p->s.sk, clip, p->s.joint[STANCE_SLOT_LEFT_FOOT], p->s.joint[STANCE_SLOT_RIGHT_FOOT], NULL, v);
     float walk = sqrtf(v[0] * v[0] + v[2] * v[2]) * clip->duration;
     return walk > travel ? walk : travel;
 }
@@ -83,7 +84,7 @@ stance_status stance_retarget_measure(const stance_clip *source_clip, const stan
     if (!s) s = stance_pose_create(&w.sm, source->joint_count, NULL, err);
     if (!s) s = stance_pose_create(&w.tl, target->joint_count, NULL, err);
     if (!s) s = stance_pose_create(&w.tm, target->joint_count, NULL, err);
-    int feet[2] = {p.s.map.joint[STANCE_SLOT_LEFT_FOOT], p.s.map.joint[STANCE_SLOT_RIGHT_FOOT]};
+    int feet[2] = {p.s.joint[STANCE_SLOT_LEFT_FOOT], p.s.joint[STANCE_SLOT_RIGHT_FOOT]};
     if (!s) s = rt_contacts(&p, source_clip, &w.contacts, err);
     float ground = 0.0f;
     if (!s) s = rt_source_ground(&p, source_clip, &ground, err);
@@ -97,10 +98,10 @@ stance_status stance_retarget_measure(const stance_clip *source_clip, const stan
     if (frames > 1 << 22) frames = 1 << 22;
     double dir_sum = 0.0, pelvis_sum = 0.0, slide = 0.0;
     long dir_n = 0, pelvis_n = 0;
-    qm_quat prev_s[STANCE_HUMANOID_SLOTS], prev_t[STANCE_HUMANOID_SLOTS];
+    qm_quat prev_s[STANCE_RETARGET_SLOTS], prev_t[STANCE_RETARGET_SLOTS];
     qm_vec3 prev_fs[2], prev_ft[2];
     int prev_planted[2] = {0, 0};
-    int ss_hips = p.s.map.joint[STANCE_SLOT_HIPS];
+    int ss_hips = p.s.joint[STANCE_SLOT_HIPS];
     float hips_travel = 0.0f;
     qm_vec3 prev_hips = qm_v3(0, 0, 0);
     for (int f = 0; f < frames && !s; f++) {
@@ -112,11 +113,11 @@ stance_status stance_retarget_measure(const stance_clip *source_clip, const stan
         if (s) break;
         out->frames++;
         int segs = 0;
-        for (int i = 0; i < STANCE_HUMANOID_SLOTS; i++) {
+        for (int i = 0; i < STANCE_RETARGET_SLOTS; i++) {
             if (!p.shared[i]) continue;
-            int sj = p.s.map.joint[i], tj = p.t.map.joint[i];
+            int sj = p.s.joint[i], tj = p.t.joint[i];
             if (p.next[i] >= 0) {
-                int sn = p.s.map.joint[p.next[i]], tn = p.t.map.joint[p.next[i]];
+                int sn = p.s.joint[p.next[i]], tn = p.t.joint[p.next[i]];
                 float a = angle_deg(qm_sub(at(&w.tm, tn), at(&w.tm, tj)), qm_sub(at(&w.sm, sn), at(&w.sm, sj)));
                 dir_sum += a, dir_n++, segs++;
                 if (a > out->direction_worst_deg) out->direction_worst_deg = a, out->worst_slot = i, out->worst_time = t;
@@ -132,12 +133,22 @@ stance_status stance_retarget_measure(const stance_clip *source_clip, const stan
         out->segments = segs;
         float sh = socket_y(&p.s, &w.sm) - ground, th = socket_y(&p.t, &w.tm) - p.t.floor;
         if (sh > 1e-3f * p.s.leg) pelvis_sum += th / sh, pelvis_n++;
+        {
+            /* the leg sockets' midpoint against m_T,bind + k (m_S - m_S,bind), across */
+            qm_vec3 ms = qm_scale(qm_add(at(&w.sm, p.s.joint[STANCE_SLOT_LEFT_UPPER_LEG]),
+                                         at(&w.sm, p.s.joint[STANCE_SLOT_RIGHT_UPPER_LEG])), 0.5f);
+            qm_vec3 mt = qm_scale(qm_add(at(&w.tm, p.t.joint[STANCE_SLOT_LEFT_UPPER_LEG]),
+                                         at(&w.tm, p.t.joint[STANCE_SLOT_RIGHT_UPPER_LEG])), 0.5f);
+            qm_vec3 want = qm_add(rt_v(p.t.socket), qm_scale(qm_sub(ms, rt_v(p.s.socket)), p.k));
+            float d = flat(qm_sub(mt, want)) / p.t.leg;
+            if (d > out->pelvis_drift_legs) out->pelvis_drift_legs = d, out->pelvis_drift_time = t;
+        }
         qm_vec3 hp = at(&w.sm, ss_hips);
         if (f > 0) hips_travel += flat(qm_sub(hp, prev_hips));
         prev_hips = hp;
         int any = 0;
         for (int l = 0; l < 2; l++) {
-            int tf = p.t.map.joint[l ? STANCE_SLOT_RIGHT_FOOT : STANCE_SLOT_LEFT_FOOT];
+            int tf = p.t.joint[l ? STANCE_SLOT_RIGHT_FOOT : STANCE_SLOT_LEFT_FOOT];
             qm_vec3 fs = at(&w.sm, feet[l]), ftp = at(&w.tm, tf);
             int planted = stance_contacts_planted(w.contacts, l, t);
             any |= planted;

@@ -14,9 +14,9 @@
 
 #include "stance/clip.h"
 
-/* entries a retargeted clip may have (the humanoid slots and a pelvis apart
- * from the hips, with room) */
-#define STANCE_RETARGET_MAX_ENTRIES 32
+/* entries a retargeted clip may have (the humanoid slots, the finger slots
+ * and a pelvis apart from the hips, with room) */
+#define STANCE_RETARGET_MAX_ENTRIES 64
 /* source joints a retargeted clip may read */
 #define STANCE_RETARGET_MAX_NEED 128
 
