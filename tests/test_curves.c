@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "stance/controller.h"
 #include "real_files.h"
 #include "graph_files.h"
 #include "ws.h"
@@ -389,10 +390,58 @@ static void test_robot(void) {
     robot_round_trip_close(&rt);
 }
 
+/* Issue 26: a bound layer's weight is its binding's. set_layer_weight on it
+ * is refused with what to do instead (nothing changes); the controller
+ * turns it on and off: set() of a state on it enables it and its weight is
+ * the curve's, reset() disables it (it counts nothing while off). */
+static void test_bound_layer(void) {
+    robot_round_trip rt;
+    if (!robot_round_trip_open(&rt, "robot_curves")) return;
+    const stance_graph *g = rt.graph;
+    stance_error err;
+    const int layer = stance_graph_find_layer(g, "wave"), wave = stance_graph_find_state(g, "Waving/Wave");
+    const int cw = stance_graph_find_curve(g, "WaveWeight");
+    stance_controller *ctl = NULL;
+    CHECK_OK(stance_controller_create(g, NULL, NULL, &ctl, &err));
+    stance_instance *inst = ctl ? stance_controller_instance(ctl) : NULL;
+    if (inst && layer > 0 && wave >= 0 && cw >= 0) {
+        const float before = stance_instance_layer_weight(inst, layer), target = stance_instance_layer_target(inst, layer);
+        CHECK(stance_instance_set_layer_weight(inst, layer, 0.5f, 0.2f, &err) == STANCE_ERR_ARGUMENT);
+        printf("     %s\n", err.message);
+        CHECK(strstr(err.message, "layer 'wave' is bound to curve 'WaveWeight' in the graph") != NULL);
+        CHECK(stance_instance_layer_weight(inst, layer) == before && stance_instance_layer_target(inst, layer) == target);
+        CHECK(!stance_instance_layer_enabled(inst, layer)); /* weight 0 at creation: the controller starts it empty */
+        CHECK_OK(stance_controller_set(ctl, wave, &err));
+        CHECK(stance_instance_layer_enabled(inst, layer));
+        int on = 0, agree = 1;
+        float prev = 0.0f; /* the curve where the update before left it: what the next one sets the weight to */
+        CHECK_OK(stance_instance_curve(inst, cw, &prev, &err));
+        for (int f = 0; f < 30; f++) {
+            float v = 0.0f;
+            CHECK_OK(stance_controller_update(ctl, 1.0f / 60.0f, TEST_WS_INST(inst), &err));
+            CHECK_OK(stance_instance_curve(inst, cw, &v, &err));
+            const float lw = stance_instance_layer_weight(inst, layer);
+            on |= lw > 0.0f;
+            agree &= lw == (prev < 0.0f ? 0.0f : prev > 1.0f ? 1.0f : prev);
+            prev = v;
+        }
+        CHECK(on && agree);
+        CHECK_OK(stance_controller_reset(ctl, wave, &err));
+        CHECK(!stance_instance_layer_enabled(inst, layer));
+        float v = 1.0f;
+        CHECK_OK(stance_controller_update(ctl, 1.0f / 60.0f, TEST_WS_INST(inst), &err));
+        CHECK_OK(stance_instance_curve(inst, cw, &v, &err));
+        CHECK(v == 0.0f); /* a disabled layer's clips count nothing */
+    }
+    stance_controller_destroy(ctl);
+    robot_round_trip_close(&rt);
+}
+
 int main(void) {
     RUN(test_sampling);
     RUN(test_crossfade);
     RUN(test_refusals);
     RUN(test_robot);
+    RUN(test_bound_layer);
     return check_summary();
 }

@@ -5,7 +5,9 @@
  * before each key), and a custom allocator that must see every byte back.
  * An uneven scale above a rotated joint is refused naming the joint, and
  * is exact where nothing turns below it. An animation's "extras" events
- * become the clip's events (issue 26).
+ * become the clip's events (issue 26); its payloads, windows, curves,
+ * markers and speed travel in the asset's clip notes (META) to every graph
+ * file on it, and are checked against the values the test wrote.
  * The sampled values are checked against numbers written into the files. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -18,6 +20,8 @@
 #include "check.h"
 #include "stance/import.h"
 #include "stance/asset.h"
+#include "stance/build.h"
+#include "stance/graphfile.h"
 #include "stance/pose.h"
 #include "core/base/platform.h" /* st_aligned_alloc / st_aligned_free */
 
@@ -348,6 +352,117 @@ static void test_extras_events(void) {
     stance_asset_destroy(&a);
 }
 
+
+/* Issue 26: an animation's extras beyond plain events (a payload and a
+ * threshold on an event, windows, a curve, markers, the ground speed), the
+ * graph file's "clips" keys, become the asset's clip notes; they survive
+ * save -> load of the .stance file, and a graph file on the asset without
+ * a "clips" sidecar gets them: each checked against the value the test
+ * wrote. The sidecar's own key wins over the asset's for its clip, and a
+ * bad note is reported at its place in the notes' text. */
+static const float EV_T = 0.25f, EV_F = 0.5f, EV_W = 0.25f, WIN[3] = {0.4f, 0.8f, 0.1f}, SPEED = 1.4f;
+static const float CURVE[6] = {0.0f, 0.0f, 0.3f, 1.0f, 1.0f, 0.625f}, MARK[2] = {0.2f, 0.7f};
+static const int EV_I = 7;
+
+static stance_graphfile *notes_graph(const stance_asset *a, const char *clips, stance_error *err) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"version\": 1, \"machines\": [{\"name\": \"M\", \"states\": [{\"name\": \"W\", \"clip\": \"walk\"}]}]%s%s}",
+             clips ? ", \"clips\": " : "", clips ? clips : "");
+    stance_graphfile_options o = {.asset = a};
+    stance_graphfile *gf = NULL;
+    if (stance_graphfile_load_string(text, "notes.json", NULL, &o, &gf, err)) return NULL;
+    return gf;
+}
+
+static void test_extras_notes(void) {
+    char path[512], extras[1024], anims[1400];
+    tmp_path(path, sizeof path, "notes.gltf");
+    snprintf(extras, sizeof extras,
+             "{\"events\": [{\"t\": %.9g, \"name\": \"step\", \"min_weight\": %.9g, \"payload\": {\"int\": %d, \"float\": %.9g, "
+             "\"string\": \"gravel\"}}, {\"t\": 0.75, \"name\": \"plain\"}], "
+             "\"windows\": [{\"name\": \"can_cancel\", \"from\": %.9g, \"to\": %.9g, \"min_weight\": %.9g}], "
+             "\"curves\": {\"Glow\": [[%.9g, %.9g], [%.9g, %.9g], [%.9g, %.9g]]}, "
+             "\"markers\": [{\"t\": %.9g, \"name\": \"L\"}, {\"t\": %.9g, \"name\": \"R\"}], \"speed\": %.9g, \"author\": \"x\"}",
+             (double)EV_T, (double)EV_W, EV_I, (double)EV_F, (double)WIN[0], (double)WIN[1], (double)WIN[2], (double)CURVE[0],
+             (double)CURVE[1], (double)CURVE[2], (double)CURVE[3], (double)CURVE[4], (double)CURVE[5], (double)MARK[0],
+             (double)MARK[1], (double)SPEED);
+    snprintf(anims, sizeof anims,
+             "[{\"name\":\"walk\",\"samplers\":[{\"input\":0,\"output\":1}],"
+             "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],\"extras\":%s},"
+             "{\"name\":\"bare\",\"samplers\":[{\"input\":0,\"output\":1}],"
+             "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]", extras);
+    const float data[12] = {0.0f, 0.5f, 1.0f, 0, 0, 0, 10, 0, 0, 20, 0, 0};
+    write_gltf(path, data,
+               "[{\"bufferView\":0,\"componentType\":5126,\"type\":\"SCALAR\",\"count\":3},"
+               "{\"bufferView\":1,\"componentType\":5126,\"type\":\"VEC3\",\"count\":3}]", anims);
+    stance_asset imported, a;
+    stance_error err;
+    CHECK_OK(stance_import_file(path, NULL, NULL, &imported, &err));
+    remove(path);
+    if (!imported.skeleton) return;
+    /* the plain event is the clip's own; the rest are notes */
+    CHECK(imported.clip_count == 2 && imported.clips[0]->event_count == 1 && imported.clip_notes);
+    if (imported.clip_notes) printf("  clip notes (%zu bytes):\n%s", imported.clip_notes_size, imported.clip_notes);
+    void *bytes = NULL;
+    size_t size = 0;
+    CHECK_OK(stance_asset_save_memory(&imported, &bytes, &size, NULL, &err));
+    CHECK_OK(stance_asset_load_memory(bytes, size, NULL, &a, &err));
+    stance_asset_free_bytes(bytes, size, NULL);
+    CHECK(a.clip_notes && imported.clip_notes && a.clip_notes_size == imported.clip_notes_size &&
+          !memcmp(a.clip_notes, imported.clip_notes, a.clip_notes_size) && a.clip_notes[a.clip_notes_size] == 0);
+    stance_asset_destroy(&imported);
+    if (!a.skeleton) return;
+    const stance_clip *walk = stance_asset_find_clip(&a, "walk");
+    stance_graphfile *gf = notes_graph(&a, NULL, &err);
+    if (!gf && err.status == STANCE_ERR_UNSUPPORTED) {
+        printf("  graph part skipped: %s\n", err.message);
+        stance_asset_destroy(&a);
+        return;
+    }
+    CHECK_OK(err.status);
+    const stance_graph *g = stance_graphfile_graph(gf);
+    stance_clip_note ev[4];
+    stance_clip_window win[2];
+    stance_clip_marker mk[3];
+    stance_clip_curve cv[2];
+    CHECK(g && stance_graph_clip_events(g, walk, ev, 4) == 2);
+    if (g && stance_graph_clip_events(g, walk, ev, 4) == 2) {
+        const int k = ev[0].authored ? 0 : 1; /* the clip's own events are listed first */
+        const stance_clip_note *e = &ev[k];
+        CHECK(!strcmp(e->name, "step") && e->time == EV_T && e->min_weight == EV_W && e->authored && e->payload);
+        CHECK(e->payload && e->payload->flags == (STANCE_PAYLOAD_INT | STANCE_PAYLOAD_FLOAT | STANCE_PAYLOAD_STRING) &&
+              e->payload->i == EV_I && e->payload->f == EV_F && !strcmp(e->payload->s, "gravel"));
+        CHECK(!strcmp(ev[1 - k].name, "plain") && ev[1 - k].time == 0.75f && !ev[1 - k].authored && !ev[1 - k].payload);
+    }
+    CHECK(g && stance_graph_clip_windows(g, walk, win, 2) == 1 && !strcmp(win[0].name, "can_cancel") && win[0].from == WIN[0] &&
+          win[0].to == WIN[1] && win[0].min_weight == WIN[2]);
+    CHECK(g && stance_graph_clip_markers(g, walk, mk, 3) == 2 && !strcmp(mk[0].name, "L") && mk[0].time == MARK[0] &&
+          !strcmp(mk[1].name, "R") && mk[1].time == MARK[1]);
+    CHECK(g && stance_graph_clip_speed(g, walk) == SPEED);
+    CHECK(g && stance_graph_clip_curves(g, walk, cv, 2) == 1 && cv[0].curve == stance_graph_find_curve(g, "Glow") &&
+          cv[0].key_count == 3 && !memcmp(cv[0].keys, CURVE, sizeof CURVE));
+    stance_graphfile_destroy(gf);
+    /* the sidecar's key wins for its clip; the asset's other keys stay */
+    gf = notes_graph(&a, "{\"walk\": {\"speed\": 2.5, \"windows\": []}}", &err);
+    CHECK_OK(err.status);
+    g = stance_graphfile_graph(gf);
+    CHECK(g && stance_graph_clip_speed(g, walk) == 2.5f && stance_graph_clip_windows(g, walk, NULL, 0) == 0 &&
+          stance_graph_clip_markers(g, walk, NULL, 0) == 2 && stance_graph_clip_events(g, walk, NULL, 0) == 2);
+    stance_graphfile_destroy(gf);
+    /* a bad note: at its line and column in the notes' text */
+    const char *bad = "{\"clips\": {\n  \"walk\": {\n    \"windows\": [{\"name\": \"w\", \"from\": 0.9, \"to\": 0.2}]}}}";
+    char *keep = a.clip_notes;
+    const size_t keep_size = a.clip_notes_size;
+    a.clip_notes = (char *)bad, a.clip_notes_size = strlen(bad);
+    gf = notes_graph(&a, NULL, &err);
+    printf("  %s\n", err.message);
+    CHECK(!gf && strstr(err.message, "(borrowed) (clip notes):3:39: window 'w' runs from 0.9 s to 0.2 s"));
+    stance_graphfile_destroy(gf);
+    a.clip_notes = keep, a.clip_notes_size = keep_size;
+    stance_asset_destroy(&a);
+}
+
 int main(void) {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/stance_gltf_XXXXXX");
     if (!mkdtemp(tmpdir)) {
@@ -361,6 +476,7 @@ int main(void) {
     RUN(test_zero_scale);
     RUN(test_uneven_scale);
     RUN(test_extras_events);
+    RUN(test_extras_notes);
     const char *names[] = {"partial.gltf", "budget.gltf", "step.gltf", "alloc.gltf"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char p[512];

@@ -196,6 +196,7 @@ int cmd_compile(int argc, char **argv) {
     const stance_asset *a = stance_graphfile_asset(gf);
     stance_asset view = *a;
     view.graph = NULL;
+    view.clip_notes = NULL, view.clip_notes_size = 0; /* the graph's notes are in its GRPH (the clips kept may be fewer) */
     view.clip_count = 0;
     view.clips = a->clip_count ? malloc(sizeof(stance_clip *) * (size_t)a->clip_count) : NULL;
     if (a->clip_count && !view.clips) {

@@ -45,6 +45,7 @@ extern "C" {
 
 #define STANCE_ASSET_VERSION 5
 #define STANCE_MAX_CLIPS 4096
+#define STANCE_MAX_CLIP_NOTES_BYTES ((size_t)1 << 24) /* 16 MiB of clip notes (stance_asset.clip_notes) */
 
 /* Owns its skeleton, clips, skins and meshes (all from `allocator`). Zero-initialize before
  * use; stance_asset_destroy frees everything and zeroes it again. */
@@ -67,6 +68,18 @@ typedef struct stance_asset {
      * stance/build.h do not write it: stance_asset_save_graph_* write a graph
      * from its description. */
     stance_graph *graph;
+    /* Clip metadata the file carries (its optional "META" section, issue 26;
+     * docs/stance-format.md): JSON text, NUL-terminated, clip_notes_size
+     * bytes without the NUL, of the form {"clips": {CLIP: {"events",
+     * "windows", "curves", "markers", "speed"}}}: the graph file's "clips"
+     * sidecar (docs/graph-format.md) for clips of this asset. `stance
+     * import` takes it from glTF animations' "extras" (docs/import.md). The
+     * runtime keeps it unread (no byte 0 in it, at most
+     * STANCE_MAX_CLIP_NOTES_BYTES); the graph file reader gives it to every
+     * graph it reads on this asset, the sidecar's own keys first
+     * (docs/events.md). NULL when none; owned, from `allocator`. */
+    char *clip_notes;
+    size_t clip_notes_size;
 } stance_asset;
 
 STANCE_API void stance_asset_destroy(stance_asset *asset); /* NULL and a zeroed asset are fine */

@@ -239,7 +239,9 @@ STANCE_API stance_status stance_instance_play(stance_instance *inst, int state, 
  * |target - weight| / fade_time per second), each update moves the weight
  * towards it. The weight must be finite in [0, 1] and fade_time finite in
  * [0, 60] s (else STANCE_ERR_VALUE); a bad layer, or a weight other than 1
- * for layer 0, is STANCE_ERR_ARGUMENT. */
+ * for layer 0, is STANCE_ERR_ARGUMENT, and so is a layer whose weight the
+ * graph binds to a parameter or curve (docs/curves.md: its weight is the
+ * binding's; enable or disable it instead). */
 STANCE_API stance_status stance_instance_set_layer_weight(stance_instance *inst, int layer, float weight,
                                                float fade_time, stance_error *err);
 /* Current layer weight (after fades) and the target it moves to; 0 for a

@@ -106,6 +106,11 @@ static void write_asset(writer *w, const stance_asset *a, const stance_graph *gr
     for (int i = 0; i < a->clip_count; i++) st_write_clip(w, a->clips[i]);
     for (int i = 0; i < a->skin_count; i++) write_skin(w, a->skins[i]);
     for (int i = 0; i < a->mesh_count; i++) write_mesh(w, a->meshes[i]);
+    if (a->clip_notes) { /* the clip notes' JSON text, unread here (docs/stance-format.md) */
+        size_t at = begin_section(w, "META");
+        w_bytes(w, a->clip_notes, a->clip_notes_size);
+        end_section(w, at);
+    }
     if (graph) { /* the compiled graph, last (src/build/graph_write.c) */
         size_t at = begin_section(w, "GRPH");
         w->pos += st_graph_section_write(graph, (const stance_clip *const *)a->clips, a->clip_count, w->buf ? w->buf + w->pos : NULL);
@@ -129,6 +134,9 @@ static stance_status check_asset(const stance_asset *a, stance_error *err) {
             return st_fail(err, STANCE_ERR_ARGUMENT, "asset: clip '%s' has %d joints, the skeleton %d",
                            c->name, c->joint_count, a->skeleton->joint_count);
     }
+    if (a->clip_notes && (a->clip_notes_size > STANCE_MAX_CLIP_NOTES_BYTES || memchr(a->clip_notes, 0, a->clip_notes_size)))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "asset: clip notes of %zu bytes: at most %zu, no byte 0",
+                       a->clip_notes_size, STANCE_MAX_CLIP_NOTES_BYTES);
     return check_skins(a, err);
 }
 

@@ -353,7 +353,7 @@ void import_asset(Imp &im, const stance_allocator *allocator, stance_asset *out)
     std::vector<std::string> names;
     stance_import_report *rep = im.opt ? im.opt->report : nullptr;
     int made = 0, dropped = 0;
-    std::string first_problem;
+    std::string first_problem, notes;
     for (size_t i = 0; i < n; i++) {
         std::string name = clip_name(im, im.model.animations[i], (int)i, names);
         stance_import_clip_report r;
@@ -362,6 +362,7 @@ void import_asset(Imp &im, const stance_allocator *allocator, stance_asset *out)
             stance_clip *c = build_clip(im, (int)i, name, a.skeleton, &a.allocator, &r);
             a.clips[made++] = c;
             im.used += c->bytes;
+            extras_notes(im.model.animations[i], name, notes);
             names.push_back(name);
             if (rep) {
                 if (rep->count < rep->capacity && rep->clips) rep->clips[rep->count] = r;
@@ -384,6 +385,17 @@ void import_asset(Imp &im, const stance_allocator *allocator, stance_asset *out)
         a.clips = fit;
     }
     a.clip_count = made;
+    if (!notes.empty()) { /* the asset's clip notes (docs/import.md) */
+        notes = "{\"clips\": {\n  " + notes + "}}\n";
+        if (notes.size() > STANCE_MAX_CLIP_NOTES_BYTES || memchr(notes.data(), 0, notes.size())) {
+            im.warn("the animations' extras make %zu bytes of clip notes (at most %zu, no byte 0); left out", notes.size(),
+                    STANCE_MAX_CLIP_NOTES_BYTES);
+        } else {
+            if (!(a.clip_notes = static_cast<char *>(st_alloc(&a.allocator, notes.size() + 1, 1)))) im.fail(STANCE_ERR_MEMORY, "out of memory");
+            memcpy(a.clip_notes, notes.c_str(), notes.size() + 1);
+            a.clip_notes_size = notes.size();
+        }
+    }
     import_skins_meshes(im, a);
     *out = a;
     guard.a = nullptr;

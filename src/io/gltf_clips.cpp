@@ -6,7 +6,8 @@
  * grid, with STEP hold keys and resampling where the runtime's
  * interpolation would leave the tolerance; a bad animation drops only its
  * clip (ClipProblem), unless strict. The animation's "extras" events become
- * the clip's own events. */
+ * the clip's own events; its payloads, thresholds, windows, curves, markers
+ * and speed become the asset's clip notes (extras_notes). */
 #include "gltf_imp.hpp"
 
 namespace stance_gltf __attribute__((visibility("hidden"))) {
@@ -59,6 +60,7 @@ static void extras_events(Imp &im, const tinygltf::Animation &an, const std::str
     names.reserve(ev.ArrayLen());
     for (size_t i = 0; i < ev.ArrayLen(); i++) {
         const tinygltf::Value &e = ev.Get((int)i);
+        if (e.IsObject() && (e.Has("payload") || e.Has("min_weight"))) continue; /* a note: extras_notes */
         const bool ok = e.IsObject() && e.Has("t") && e.Get("t").IsNumber() && e.Has("name") && e.Get("name").IsString();
         const double t = ok ? e.Get("t").GetNumberAsDouble() : 0.0;
         const std::string nm = ok ? e.Get("name").Get<std::string>() : std::string();
@@ -80,6 +82,81 @@ static void extras_events(Imp &im, const tinygltf::Animation &an, const std::str
         out.push_back(stance_event_desc{nullptr, (float)t});
     }
     for (size_t i = 0; i < out.size(); i++) out[i].name = names[i].c_str();
+}
+
+/* A tinygltf value as JSON text (objects' keys in tinygltf's order, which is
+ * sorted; numbers exact: %.17g); deeper than 32 levels is null. */
+static void put_json(std::string &out, const tinygltf::Value &v, int depth) {
+    char num[40];
+    if (depth > 32) {
+        out += "null";
+    } else if (v.IsObject()) {
+        out += '{';
+        const std::vector<std::string> keys = v.Keys();
+        for (size_t i = 0; i < keys.size(); i++) {
+            if (i) out += ", ";
+            put_json(out, tinygltf::Value(keys[i]), depth + 1);
+            out += ": ";
+            put_json(out, v.Get(keys[i]), depth + 1);
+        }
+        out += '}';
+    } else if (v.IsArray()) {
+        out += '[';
+        for (size_t i = 0; i < v.ArrayLen(); i++) {
+            if (i) out += ", ";
+            put_json(out, v.Get((int)i), depth + 1);
+        }
+        out += ']';
+    } else if (v.IsString()) {
+        out += '"';
+        for (unsigned char ch : v.Get<std::string>()) {
+            if (ch == '"' || ch == '\\') out += '\\', out += (char)ch;
+            else if (ch < 0x20) snprintf(num, sizeof num, "\\u%04x", ch), out += num;
+            else out += (char)ch;
+        }
+        out += '"';
+    } else if (v.IsBool()) {
+        out += v.Get<bool>() ? "true" : "false";
+    } else if (v.IsInt()) {
+        snprintf(num, sizeof num, "%d", v.Get<int>()), out += num;
+    } else if (v.IsNumber() && std::isfinite(v.GetNumberAsDouble())) {
+        snprintf(num, sizeof num, "%.17g", v.GetNumberAsDouble()), out += num;
+    } else {
+        out += "null";
+    }
+}
+
+/* The animation's "extras" beyond its plain events: "windows", "curves",
+ * "markers", "speed" and the events with a "payload" or "min_weight", as
+ * the graph file's "clips" sidecar writes them, appended to `out` as one
+ * entry `"CLIP": {...}` of the asset's clip notes (stance_asset.clip_notes;
+ * checked when a graph reads them, docs/import.md). Other keys are ignored. */
+void extras_notes(const tinygltf::Animation &an, const std::string &clip, std::string &out) {
+    static const char *const keys[] = {"windows", "curves", "markers", "speed"};
+    const tinygltf::Value &ex = an.extras;
+    if (!ex.IsObject()) return;
+    std::string body;
+    if (ex.Has("events") && ex.Get("events").IsArray()) {
+        const tinygltf::Value &ev = ex.Get("events");
+        std::string list;
+        for (size_t i = 0; i < ev.ArrayLen(); i++) {
+            const tinygltf::Value &e = ev.Get((int)i);
+            if (!e.IsObject() || (!e.Has("payload") && !e.Has("min_weight"))) continue;
+            if (!list.empty()) list += ",\n      ";
+            put_json(list, e, 0);
+        }
+        if (!list.empty()) body += "\"events\": [" + list + "]";
+    }
+    for (const char *k : keys) {
+        if (!ex.Has(k)) continue;
+        if (!body.empty()) body += ",\n    ";
+        body += '"', body += k, body += "\": ";
+        put_json(body, ex.Get(k), 0);
+    }
+    if (body.empty()) return;
+    if (!out.empty()) out += ",\n  ";
+    put_json(out, tinygltf::Value(clip), 0);
+    out += ": {\n    " + body + "}";
 }
 
 /* Builds one clip. ClipProblem for a bad animation; im.fail for the file. */

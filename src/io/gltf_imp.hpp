@@ -112,6 +112,8 @@ struct ClipProblem {
 void read_clip_accessor(Imp &im, int idx, std::vector<double> &out, const char *what);
 const char *last_problem(const Imp &im); /* the last error's message without the leading path */
 std::string clip_name(Imp &im, const tinygltf::Animation &an, int index, const std::vector<std::string> &done);
+/* the clip's entry of the asset's clip notes from the animation's extras, appended to `out` (nothing when none) */
+void extras_notes(const tinygltf::Animation &an, const std::string &clip, std::string &out);
 stance_clip *build_clip(Imp &im, int ai, const std::string &name, const stance_skeleton *sk, const stance_allocator *al,
                         stance_import_clip_report *rep);
 

@@ -41,6 +41,7 @@ void stance_graphfile_destroy(stance_graphfile *gf) {
     }
 #ifdef STANCE_HAVE_JANSSON
     json_decref((json_t *)gf->json);
+    if (gf->notes_json) json_decref((json_t *)gf->notes_json);
 #endif
     free(gf->name);
     free(gf->asset_name);
@@ -177,7 +178,7 @@ static stance_status read_graph(ctx *c, json_t *doc, const char *base_dir, const
         (s = read_asset(c, &root, base_dir, opt)))
         return s;
     c->asset = gf->asset;
-    if ((s = gf_read_retargets(c, &root)) || (s = gf_scan_curves(c, &root)) || (s = gf_read_params(c, &root)) ||
+    if ((s = gf_read_retargets(c, &root)) || (s = gf_gather_clips(c, &root)) || (s = gf_scan_curves(c, &root)) || (s = gf_read_params(c, &root)) ||
         (s = gf_read_machines(c, &root)) || (s = gf_read_layers(c, &root, gd)) || (s = gf_check_machine_use(c, gd)) ||
         (s = gf_read_ik(c, &root, gd)) || (s = gf_read_clips(c, &root, gd)) || (s = gf_read_sync(c, &root, gd)))
         return s;

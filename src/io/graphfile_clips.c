@@ -5,7 +5,10 @@
  * (stance_clip_notes_desc, docs/graph-format.md). Every value is checked
  * here so a bad one is reported at its FILE:LINE:COLUMN; the runtime checks
  * again (src/core/graph/graph_notes.c). Later keys of a clip (curves,
- * markers) belong beside "events" and "windows". */
+ * markers) belong beside "events" and "windows". The asset's own clip
+ * notes (stance_asset.clip_notes: from glTF extras) join the sidecar's
+ * here: per clip and key, the sidecar's value if it gives one, else the
+ * asset's (gf_gather_clips, gf_clip_key). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -129,34 +132,31 @@ static stance_status read_windows(ctx *c, const jobj *co, const stance_clip *cli
 
 stance_status gf_read_clips(ctx *c, const jobj *root, stance_graph_desc *gd) {
     static const char *const keys[] = {"events", "windows", "curves", "markers", "speed", "retarget", NULL};
-    /* curves: graphfile_curves.c; markers, speed: graphfile_sync.c; retarget: graphfile_retarget.c */
+    /* curves: graphfile_curves.c; markers, speed: graphfile_sync.c; retarget: graphfile_retarget.c. The
+     * asset's notes carry the same keys but "retarget" */
+    static const char *const asset_keys[] = {"events", "windows", "curves", "markers", "speed", NULL};
     json_t *v = json_object_get(root->v, "clips");
-    if (!v) return STANCE_OK;
     jpath p = {root->at, "clips", -1};
-    stance_status s = gf_want_object(c, v, &p, "\"clips\" (an object: clip name -> its events and windows)");
-    if (s) return s;
-    const size_t n = json_object_size(v);
-    if (!n) return STANCE_OK;
-    stance_clip_notes_desc *nd = gf_alloc(c->gf, n, sizeof *nd);
+    stance_status s;
+    if (v && (s = gf_want_object(c, v, &p, "\"clips\" (an object: clip name -> its events and windows)"))) return s;
+    if (!c->clip_entries) return STANCE_OK;
+    stance_clip_notes_desc *nd = gf_alloc(c->gf, (size_t)c->clip_entries, sizeof *nd);
     if (!nd) return gf_no_memory(c);
-    int k = 0;
-    const char *name;
-    json_t *cv;
-    json_object_foreach(v, name, cv) {
-        jpath pc = {&p, name, -1};
-        jobj o = {cv, &pc, "a clip's notes"};
+    for (int k = 0; k < c->clip_entries; k++) {
+        const gf_clip_entry *e = &c->clips[k];
+        jobj og = {e->g, &e->pg, "a clip's notes"}, oa = {e->a, &e->pa, "a clip's notes"};
         const stance_clip *clip;
-        if (name[0] == '_') continue; /* comments */
-        if ((s = gf_find_clip_at(c, &pc, 1, name, &clip)) || (s = gf_want_object(c, cv, &pc, "a clip's notes")) ||
-            (s = gf_check_keys(c, &o, keys)))
+        if ((s = gf_find_clip_at(c, e->g ? &e->pg : &e->pa, 1, e->name, &clip)) ||
+            (e->g && ((s = gf_want_object(c, e->g, &e->pg, "a clip's notes")) || (s = gf_check_keys(c, &og, keys)))) ||
+            (e->a && ((s = gf_want_object(c, e->a, &e->pa, "a clip's notes")) || (s = gf_check_keys(c, &oa, asset_keys)))))
             return s;
         nd[k].clip = clip;
-        if ((s = read_events(c, &o, clip, &nd[k])) || (s = read_windows(c, &o, clip, &nd[k])) ||
-            (s = gf_read_clip_curves(c, &o, clip)))
+        const jobj ev = gf_clip_key(e, "events"), wi = gf_clip_key(e, "windows"), cu = gf_clip_key(e, "curves");
+        if ((s = read_events(c, &ev, clip, &nd[k])) || (s = read_windows(c, &wi, clip, &nd[k])) ||
+            (s = gf_read_clip_curves(c, &cu, clip)))
             return s;
-        k++;
     }
-    gd->clip_notes = nd, gd->clip_notes_count = k;
+    gd->clip_notes = nd, gd->clip_notes_count = c->clip_entries;
     return STANCE_OK;
 }
 

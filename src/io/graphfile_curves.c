@@ -43,27 +43,23 @@ stance_status gf_scan_curves(ctx *c, const jobj *root) {
     struct gf_curves *cv = gf_alloc(c->gf, 1, sizeof *cv);
     if (!cv) return gf_no_memory(c);
     c->cv = cv;
-    json_t *clips = json_object_get(root->v, "clips"), *co;
-    const char *cname;
-    if (!json_is_object(clips)) return STANCE_OK; /* its errors are gf_read_clips's */
-    json_object_foreach(clips, cname, co) {
-        json_t *curves = json_is_object(co) ? json_object_get(co, "curves") : NULL, *v;
+    (void)root; /* the clips' entries: gf_gather_clips */
+    for (int k = 0; k < c->clip_entries; k++) {
+        const jobj co = gf_clip_key(&c->clips[k], "curves");
+        json_t *curves = json_object_get(co.v, "curves"), *v;
         const char *name;
-        if (!json_is_object(curves)) continue;
+        if (!json_is_object(curves)) continue; /* its errors are gf_read_clip_curves's */
+        cv->track_cap += (int)json_object_size(curves);
         json_object_foreach(curves, name, v) {
             (void)v;
             if (name[0] == '_' || curve_index(cv, name) >= 0) continue;
             if (cv->name_count == STANCE_MAX_CURVES) {
-                jpath pc = {root->at, "clips", -1}, pk = {&pc, cname, -1}, pv = {&pk, "curves", -1}, pn = {&pv, name, -1};
+                jpath pv = {co.at, "curves", -1}, pn = {&pv, name, -1};
                 return gf_fail_at(c, &pn, 1, STANCE_ERR_FORMAT, "more than %d curve names", STANCE_MAX_CURVES);
             }
             cv->names[cv->name_count++] = name;
             cv->track_cap++;
         }
-    }
-    json_object_foreach(clips, cname, co) {
-        json_t *curves = json_is_object(co) ? json_object_get(co, "curves") : NULL;
-        if (json_is_object(curves)) cv->track_cap += (int)json_object_size(curves);
     }
     if (cv->track_cap && !(cv->tracks = gf_alloc(c->gf, (size_t)cv->track_cap, sizeof *cv->tracks))) return gf_no_memory(c);
     return STANCE_OK;

@@ -29,6 +29,7 @@ struct stance_graphfile {
     int compiled;              /* read from a .stance file: no description is kept */
     stance_clip **retargeted;  /* clips played from other skeletons ("clips": {"N": {"retarget": ...}}) */
     int retargeted_count;
+    void *notes_json;          /* the asset's clip notes, parsed (json_t *; stance_asset.clip_notes), or NULL */
 };
 
 /* One step from the document's root: a key of an object, or (key NULL) an
@@ -48,6 +49,16 @@ typedef struct named {
 #ifdef STANCE_HAVE_JANSSON
 #include <jansson.h>
 
+/* A clip's notes: its entry in the graph file's "clips" sidecar and in the
+ * asset's clip notes (stance_asset.clip_notes), either may be NULL; a key
+ * the sidecar gives is the sidecar's, another the asset's
+ * (graphfile_clips.c, gf_clip_key). */
+typedef struct gf_clip_entry {
+    const char *name;
+    json_t *g, *a;
+    jpath pg, pa;    /* their paths: "clips" -> name, in the graph file or under gf_notes_top */
+} gf_clip_entry;
+
 typedef struct ctx {
     const char *text;  /* the raw document, for positions */
     size_t size;
@@ -62,6 +73,11 @@ typedef struct ctx {
     int state_total;
     struct gf_curves *cv;   /* curve names, tracks and bindings (graphfile_curves.c) */
     const char *base_dir;  /* the file's directory: relative paths in it are from there (NULL = the working one) */
+    gf_clip_entry *clips;  /* the sidecar's clips, then the asset's notes' others (gf_gather_clips) */
+    int clip_entries;
+    const char *notes_text; /* the asset's clip notes: paths under gf_notes_top are positioned in this text */
+    size_t notes_size;
+    const char *notes_name; /* "ASSET (clip notes)" in messages */
 } ctx;
 
 /* An object being read: its value, its path, and what it is ("a state"). */
@@ -126,6 +142,13 @@ stance_status gf_check_machine_use(ctx *c, const stance_graph_desc *gd);
 stance_status gf_read_ik(ctx *c, const jobj *root, stance_graph_desc *gd);
 /* graphfile_clips.c: the "clips" sidecar (events with payloads, windows) */
 stance_status gf_read_clips(ctx *c, const jobj *root, stance_graph_desc *gd);
+/* graphfile_pos.c: the "clips" of the asset's clip notes: the top of their paths (positions in c->notes_text) */
+extern const jpath gf_notes_top;
+/* graphfile_notes.c */
+/* c->clips from the sidecar and the asset's clip notes (parsed once, kept in gf); after the asset is read */
+stance_status gf_gather_clips(ctx *c, const jobj *root);
+/* the object giving `key` of a clip: the sidecar's entry when it has the key, else the asset's (v NULL: neither) */
+jobj gf_clip_key(const gf_clip_entry *e, const char *key);
 /* graphfile_sync.c: the sidecar's "markers" and "speed", and the states' sync groups */
 stance_status gf_read_sync(ctx *c, const jobj *root, stance_graph_desc *gd);
 /* graphfile_curves.c: curve names from the sidecar (before everything that

@@ -20,6 +20,12 @@
 
 #define MAX_PATH 32
 
+/* The asset's clip notes ({"clips": {CLIP: {...}}}, stance_asset.clip_notes;
+ * graphfile_notes.c) are read with the sidecar's readers; their values'
+ * paths start here, so a message points into the notes' own text
+ * ("ASSET (clip notes):LINE:COL", gf_fail_at). */
+const jpath gf_notes_top = {NULL, "clips", -1};
+
 typedef struct scanner {
     const char *s;
     size_t n, p;

@@ -46,24 +46,20 @@ static stance_status read_markers(ctx *c, const jobj *co, const stance_clip *cli
 
 /* the sidecar's markers and speeds */
 static stance_status read_clip_sync(ctx *c, const jobj *root, stance_graph_desc *gd) {
-    json_t *v = json_object_get(root->v, "clips");
-    if (!v || !json_is_object(v) || !json_object_size(v)) return STANCE_OK;
-    jpath p = {root->at, "clips", -1};
-    stance_clip_sync_desc *sd = gf_alloc(c->gf, json_object_size(v), sizeof *sd);
+    (void)root; /* the clips' entries: gf_gather_clips (the sidecar's, then the asset's notes') */
+    if (!c->clip_entries) return STANCE_OK;
+    stance_clip_sync_desc *sd = gf_alloc(c->gf, (size_t)c->clip_entries, sizeof *sd);
     if (!sd) return gf_no_memory(c);
     int k = 0;
-    const char *name;
-    json_t *cv;
     stance_status s;
-    json_object_foreach(v, name, cv) {
-        if (name[0] == '_' || (!json_object_get(cv, "markers") && !json_object_get(cv, "speed"))) continue;
-        jpath pc = {&p, name, -1};
-        jobj o = {cv, &pc, "a clip's notes"};
+    for (int i = 0; i < c->clip_entries; i++) {
+        const gf_clip_entry *e = &c->clips[i];
+        const jobj om = gf_clip_key(e, "markers"), os = gf_clip_key(e, "speed");
+        if (!om.v && !os.v) continue;
         const stance_clip *clip;
-        if ((s = gf_find_clip_at(c, &pc, 1, name, &clip))) return s;
+        if ((s = gf_find_clip_at(c, e->g ? &e->pg : &e->pa, 1, e->name, &clip))) return s;
         sd[k].clip = clip;
-        if ((s = read_markers(c, &o, clip, &sd[k])) ||
-            (s = gf_get_number(c, &o, "speed", 0, 0.0, 1e6, 0, &sd[k].speed)))
+        if ((s = read_markers(c, &om, clip, &sd[k])) || (s = gf_get_number(c, &os, "speed", 0, 0.0, 1e6, 0, &sd[k].speed)))
             return s;
         k++;
     }

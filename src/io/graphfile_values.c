@@ -52,6 +52,12 @@ const named gf_easings[] = {{"smoothstep", STANCE_EASE_SMOOTHSTEP}, {"linear", S
 const named gf_layer_modes[] = {{"override", STANCE_LAYER_OVERRIDE}, {"additive", STANCE_LAYER_ADDITIVE}, {NULL, 0}};
 const named gf_spaces[] = {{"local", STANCE_SPACE_LOCAL}, {"mesh", STANCE_SPACE_MESH}, {NULL, 0}};
 
+/* 1 when `at` is in the asset's clip notes (its top is gf_notes_top), not in the graph file */
+static int in_notes(const ctx *c, const jpath *at) {
+    while (at && at->up) at = at->up;
+    return at == &gf_notes_top && c->notes_text;
+}
+
 stance_status gf_fail_at(ctx *c, const jpath *at, int at_key, stance_status status, const char *fmt, ...) {
     char msg[256];
     va_list ap;
@@ -59,12 +65,15 @@ stance_status gf_fail_at(ctx *c, const jpath *at, int at_key, stance_status stat
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     int line, col;
-    gf_line_col(c->text, c->size, gf_locate(c->text, c->size, at, at_key), &line, &col);
-    return st_fail(c->err, status, "%s:%d:%d: %s", c->name, line, col, msg);
+    gf_position_of(c, at, at_key, &line, &col);
+    return st_fail(c->err, status, "%s:%d:%d: %s", in_notes(c, at) ? c->notes_name : c->name, line, col, msg);
 }
 
 void gf_position_of(const ctx *c, const jpath *at, int at_key, int *line, int *col) {
-    gf_line_col(c->text, c->size, gf_locate(c->text, c->size, at, at_key), line, col);
+    if (in_notes(c, at))
+        gf_line_col(c->notes_text, c->notes_size, gf_locate(c->notes_text, c->notes_size, at, at_key), line, col);
+    else
+        gf_line_col(c->text, c->size, gf_locate(c->text, c->size, at, at_key), line, col);
 }
 
 const char *gf_type_name(const json_t *v) {

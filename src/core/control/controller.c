@@ -4,12 +4,15 @@
  *
  * The instance is the one owner of layer weights and their fades: the
  * controller only states targets (stance_instance_set_layer_weight with a
- * fade time) when what is visible changes, and reads the weights back. */
+ * fade time) when what is visible changes, and reads the weights back. A
+ * layer whose weight the graph binds to a parameter or a curve is turned
+ * on and off instead (show), at once: its fades are its binding's. */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/base/internal.h"
 #include "core/frame/workspace.h"
+#include "core/graph/graph_curves.h"
 #include "stance/controller.h"
 
 #define CTL_MAX_EVENTS (2 * STANCE_EVENT_QUEUE)
@@ -55,6 +58,14 @@ static int current_state(const stance_controller *c, int l) {
     return ms.state;
 }
 
+/* Layer l towards weight w over `fade` seconds; a bound layer (its weight
+ * follows a parameter or curve, docs/curves.md) is enabled for w > 0 and
+ * disabled for 0 instead. */
+static void show(stance_controller *c, int l, float w, float fade) {
+    if (gr_layer_drive(c->graph, l)) stance_instance_set_layer_enabled(c->inst, l, w > 0.0f, NULL);
+    else stance_instance_set_layer_weight(c->inst, l, w, fade, NULL);
+}
+
 /* Picks the visible exclusive layer; when it changes, states the weight
  * targets: a higher layer fades in over the ones below, the layers above
  * a lower one fade out from over it (it shows at once underneath). */
@@ -74,9 +85,9 @@ static void choose_visible(stance_controller *c, float fade) {
             int covered = 0; /* a layer above still shows: v can take its full weight underneath */
             for (int k = l + 1; k < c->layer_count; k++)
                 if (exclusive(c, k) && stance_instance_layer_weight(c->inst, k) > 0.0f) covered = 1;
-            stance_instance_set_layer_weight(c->inst, l, 1.0f, covered || w >= 1.0f ? 0.0f : fade, NULL);
+            show(c, l, 1.0f, covered || w >= 1.0f ? 0.0f : fade);
         } else if (l > v) {
-            stance_instance_set_layer_weight(c->inst, l, 0.0f, fade, NULL);
+            show(c, l, 0.0f, fade);
         }
     }
 }
@@ -134,7 +145,7 @@ stance_status stance_controller_create(const stance_graph *g, const stance_contr
         if (exclusive(c, l) && c->playing[l]) c->visible = l;
     /* the visible layer shows at once, the other exclusive ones not; additive layers that play at full weight */
     for (int l = 1; l < L; l++)
-        stance_instance_set_layer_weight(c->inst, l, exclusive(c, l) ? (l == c->visible ? 1.0f : 0.0f) : (c->playing[l] ? 1.0f : 0.0f), 0.0f, NULL);
+        show(c, l, exclusive(c, l) ? (l == c->visible ? 1.0f : 0.0f) : (c->playing[l] ? 1.0f : 0.0f), 0.0f);
     *out = c;
     return st_ok(err);
 }
@@ -173,7 +184,7 @@ stance_status stance_controller_set(stance_controller *c, int state, stance_erro
     }
     if (s) return s;
     if (exclusive(c, l)) choose_visible(c, fade);
-    else stance_instance_set_layer_weight(c->inst, l, 1.0f, fade, NULL);
+    else show(c, l, 1.0f, fade);
     return st_ok(err);
 }
 
@@ -181,7 +192,7 @@ static void empty_layer(stance_controller *c, int l, int state, float fade) {
     c->playing[l] = 0;
     push(c, STANCE_EVENT_STATE_ENDED, l, state);
     if (exclusive(c, l)) choose_visible(c, fade);
-    else stance_instance_set_layer_weight(c->inst, l, 0.0f, fade, NULL);
+    else show(c, l, 0.0f, fade);
 }
 
 stance_status stance_controller_reset(stance_controller *c, int state, stance_error *err) {

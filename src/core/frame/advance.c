@@ -492,24 +492,38 @@ static void reset_machines(stance_instance *inst, stance_workspace *ws, int m) {
 static void sync_start(const stance_graph *g, g_machine_rt *rt) {
     float pos;
     if (gr_sync_pair(g->sync, rt->old.state, rt->cur.state) &&
-        gr_sync_match(g->sync, rt->old.state, rt->old.pos, rt->cur.state, 0.0f, &pos))
+        gr_sync_match(g->sync, rt->old.state, rt->old.pos, rt->cur.state, 0.0f, &pos, NULL))
         rt->cur.pos = pos;
 }
 
 /* A crossfade between two states of one group: the leader (the higher
- * eased weight after this step) plays its own step; the follower steps to
- * the phase matching the leader's markers, forward only (a follower ahead
- * waits), its clock counting the real time. */
+ * eased weight after this step) plays its own step, at a rate matched to
+ * the blend (Unreal's sync groups): the real time its current marker span
+ * takes is the weighted mean of its own and the follower's matching span,
+ * (1 - wf) Sl / rl + wf Sf / rf with wf the follower's weight, so the
+ * blended stride's cycle moves from one clip's to the other's without a
+ * jump at the lead's change (wf = 0.5 on both sides). The follower steps
+ * to the phase matching the leader's markers, forward only (a follower
+ * ahead waits). Both clocks count the real time. */
 static void sync_plays(stance_instance *inst, stance_workspace *ws, int m, float dt) {
     const stance_graph *g = inst->graph;
     g_machine_rt *rt = &inst->machines[m];
     const float w = tr_ease(rt->easing, rt->duration > 0.0f ? (rt->elapsed + dt) / rt->duration : 1.0f);
     g_play *lead = w >= 0.5f ? &rt->cur : &rt->old, *fol = w >= 0.5f ? &rt->old : &rt->cur;
-    advance_play(inst, ws, m, lead, dt);
     const g_state *fs = &g->states[fol->state];
-    const float rate = state_rate(inst, fs), dur = fs->clip->duration;
-    float to, fdt = dt;
-    if (!fol->finished && rate > 0.0f && gr_sync_match(g->sync, lead->state, lead->pos, fol->state, fol->pos, &to)) {
+    const float rate = state_rate(inst, fs), lrate = state_rate(inst, &g->states[lead->state]), wf = w >= 0.5f ? 1.0f - w : w;
+    float to, sp[2], ldt = dt;
+    if (!fol->finished && rate > 0.0f && lrate > 0.0f &&
+        gr_sync_match(g->sync, lead->state, lead->pos, fol->state, fol->pos, &to, sp)) {
+        const float own = sp[0] / lrate, blended = (1.0f - wf) * own + wf * (sp[1] / rate);
+        if (blended > 0.0f) ldt = dt * (own / blended);
+    }
+    const double lt = lead->time;
+    advance_play(inst, ws, m, lead, ldt);
+    lead->time = lt + dt;
+    const float dur = fs->clip->duration;
+    float fdt = dt;
+    if (!fol->finished && rate > 0.0f && gr_sync_match(g->sync, lead->state, lead->pos, fol->state, fol->pos, &to, NULL)) {
         float d = to - fol->pos; /* the shortest way round, forward only */
         if (d > 0.5f * dur) d -= dur;
         if (d < -0.5f * dur) d += dur;

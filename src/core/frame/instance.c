@@ -540,6 +540,13 @@ stance_status stance_instance_set_layer_weight(stance_instance *inst, int l, flo
     if (l == 0)
         return w == 1.0f ? st_ok(err) : st_fail(err, STANCE_ERR_ARGUMENT, "%s: layer 0 (the base layer) keeps weight 1, "
                                                 "not %g", who, (double)w);
+    const g_drive *bound = gr_layer_drive(inst->graph, l);
+    if (bound) /* a bound layer's weight is its binding's (docs/curves.md) */
+        return st_fail(err, STANCE_ERR_ARGUMENT, "%s: layer '%s' is bound to %s '%s' in the graph: its weight follows it every "
+                       "update; turn the layer on and off with stance_instance_set_layer_enabled, or bind it to a parameter "
+                       "you set", who, inst->graph->layers[l].name, bound->src_curve >= 0 ? "curve" : "parameter",
+                       bound->src_curve >= 0 ? stance_graph_curve_name(inst->graph, bound->src_curve)
+                                             : inst->graph->params[bound->src_param].name);
     inst->layer_target[l] = w;
     if (fade <= 0.0f) {
         inst->layer_weight[l] = w;

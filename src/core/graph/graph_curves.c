@@ -149,6 +149,13 @@ const g_track *gr_curve_track(const g_curves *cv, const stance_clip *clip, int c
     return NULL;
 }
 
+const g_drive *gr_layer_drive(const stance_graph *g, int layer) {
+    const g_curves *cv = g ? g->curves : NULL;
+    for (int i = 0; cv && i < cv->drive_count; i++)
+        if (cv->drives[i].target == STANCE_DRIVE_LAYER_WEIGHT && cv->drives[i].index == layer) return &cv->drives[i];
+    return NULL;
+}
+
 /* ---- queries (stance/graph.h) ---------------------------------------------------- */
 
 int stance_graph_curve_count(const stance_graph *g) { return g && g->curves ? g->curves->curve_count : 0; }

@@ -49,5 +49,7 @@ stance_status gr_curves_build(stance_graph *g, const char (*names)[G_NAME], int 
 void gr_curves_destroy(stance_graph *g);
 /* the track of `curve` for `clip`, NULL when none */
 const g_track *gr_curve_track(const g_curves *cv, const stance_clip *clip, int curve);
+/* the drive of a layer's weight (the layer is bound: docs/curves.md), NULL when none */
+const g_drive *gr_layer_drive(const stance_graph *g, int layer);
 
 #endif

@@ -184,7 +184,7 @@ static float wrap(float t, float dur) {
     return t;
 }
 
-int gr_sync_match(const g_sync *s, int leader, float lpos, int follower, float fpos, float *out) {
+int gr_sync_match(const g_sync *s, int leader, float lpos, int follower, float fpos, float *out, float spans[2]) {
     const int lc = s->state_clip[leader], fc = s->state_clip[follower];
     if (lc < 0 || fc < 0) return 0;
     const g_sclip *L = &s->clips[lc], *F = &s->clips[fc];
@@ -198,18 +198,19 @@ int gr_sync_match(const g_sync *s, int leader, float lpos, int follower, float f
     float frac = since / span_after(lm, L->count, i, ld);
     frac = frac < 0.0f ? 0.0f : frac > 1.0f ? 1.0f : frac;
     /* the follower's pairs a -> b (else any marker a), the nearest to fpos */
-    float best = 0.0f, best_d = 1e30f;
+    float best = 0.0f, best_d = 1e30f, best_span = 0.0f;
     int found = 0;
     for (int pass = 0; pass < 2 && !found; pass++) {
         for (int k = 0; k < F->count; k++) {
             if (fm[k].name != a || (pass == 0 && fm[(k + 1) % F->count].name != b)) continue;
-            const float t = wrap(fm[k].time + frac * span_after(fm, F->count, k, fd), fd);
+            const float fs = span_after(fm, F->count, k, fd), t = wrap(fm[k].time + frac * fs, fd);
             float d = fabsf(t - fpos);
             if (fd - d < d) d = fd - d;
-            if (d < best_d) best_d = d, best = t, found = 1;
+            if (d < best_d) best_d = d, best = t, best_span = fs, found = 1;
         }
     }
     if (found) *out = best;
+    if (found && spans) spans[0] = span_after(lm, L->count, i, ld), spans[1] = best_span;
     return found;
 }
 

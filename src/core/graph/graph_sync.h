@@ -49,7 +49,8 @@ static inline int gr_sync_pair(const g_sync *s, int a, int b) {
  * fraction of the way between them, and the follower's pair of markers of
  * the same names at that fraction (of its pairs, the one nearest fpos).
  * 0 (out untouched) when the follower has no such pair nor a marker of the
- * leader's last name. */
-int gr_sync_match(const g_sync *s, int leader, float lpos, int follower, float fpos, float *out);
+ * leader's last name. spans (NULL: not wanted) gets the clip seconds
+ * between the leader's two markers and between the follower's pair. */
+int gr_sync_match(const g_sync *s, int leader, float lpos, int follower, float fpos, float *out, float spans[2]);
 
 #endif

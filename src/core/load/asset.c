@@ -70,6 +70,13 @@
  *         orientation relative to the clip's frame). Readers before it
  *         refuse the bit; files without it read as before.
  *
+ *   META  (optional, at most once, after the MESHes and before GRPH; issue
+ *         26) the clip notes: JSON text without a byte 0, at most
+ *         STANCE_MAX_CLIP_NOTES_BYTES (stance_asset.clip_notes). The runtime
+ *         keeps it unread. Readers before it refuse the tag ("expected
+ *         CLIP, SKIN or MESH"), so a file with it fails cleanly there;
+ *         files without it are as before.
+ *
  *   GRPH  (optional, last) a compiled graph: see src/core/load/asset_graph.c,
  *         which owns that section; this file only finds it and hands it over
  *
@@ -122,6 +129,7 @@ void stance_asset_destroy(stance_asset *asset) {
         st_free(&asset->allocator, asset->skins, sizeof(stance_skin *) * (size_t)asset->skin_count);
     }
     stance_skeleton_destroy(asset->skeleton);
+    if (asset->clip_notes) st_free(&asset->allocator, asset->clip_notes, asset->clip_notes_size + 1);
     memset(asset, 0, sizeof *asset);
 }
 
@@ -212,7 +220,7 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
     const int kinds = version >= 2 ? SEC_KINDS : SEC_SKIN; /* version 1: SKEL and CLIP only */
     int count[SEC_KINDS] = {0, 0, 0, 0};
     reader all = {bytes + HEADER_BYTES, bytes + size, 0};
-    int sections = 0, last = -1, graph_at = -1;
+    int sections = 0, last = -1, graph_at = -1, notes_at = -1;
     while (r_left(&all) > 0) {
         char tag[4];
         r_take(&all, tag, 4);
@@ -224,6 +232,17 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
             return st_fail(err, STANCE_ERR_FORMAT, "section %d: the graph section (GRPH) must be the last", sections);
         if (sections > 0 && !memcmp(tag, "GRPH", 4)) {
             graph_at = sections++;
+            all.p += len;
+            continue;
+        }
+        if (notes_at >= 0)
+            return st_fail(err, STANCE_ERR_FORMAT, "section %d: only a graph section (GRPH) may follow the clip notes (META)",
+                           sections);
+        if (sections > 0 && !memcmp(tag, "META", 4)) {
+            if (len > STANCE_MAX_CLIP_NOTES_BYTES || memchr(all.p, 0, (size_t)len))
+                return st_fail(err, STANCE_ERR_FORMAT, "section %d: clip notes (META) of %llu bytes: at most %zu, no byte 0",
+                               sections, (unsigned long long)len, STANCE_MAX_CLIP_NOTES_BYTES);
+            notes_at = sections++;
             all.p += len;
             continue;
         }
@@ -244,6 +263,7 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
     memset(&a, 0, sizeof a);
     a.allocator = st_allocator(allocator);
     if (graph_at >= 0) sections--; /* from here: the sections before the graph */
+    if (notes_at >= 0) sections--; /* and before the clip notes */
     reader sec = {bytes + HEADER_BYTES, bytes + size, 0};
     int at[SEC_KINDS] = {0, 0, 0, 0};
     for (int i = 0; i < sections; i++) {
@@ -271,6 +291,18 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
             stance_asset_destroy(&a);
             return s;
         }
+    }
+    if (notes_at >= 0) {
+        sec.p += 8;
+        const size_t len = (size_t)r_u64(&sec);
+        if (!(a.clip_notes = st_alloc(&a.allocator, len + 1, 1))) {
+            stance_asset_destroy(&a);
+            return st_fail(err, STANCE_ERR_MEMORY, "allocation of %zu bytes of clip notes failed", len + 1);
+        }
+        memcpy(a.clip_notes, sec.p, len);
+        a.clip_notes[len] = 0;
+        a.clip_notes_size = len;
+        sec.p += len;
     }
     if (graph_at >= 0) {
         sec.p += 8;
