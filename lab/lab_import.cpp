@@ -109,23 +109,14 @@ LAB_API const char *lab_import_looks(void) {
         j["images"].push_back({{"ptr", (uintptr_t)b.data()}, {"size", b.size()}, {"mime", sniff(b)}, {"uri", img.uri}});
     }
     const tinygltf::Model &m = im.model;
-    for (int pass = 0; pass < 2; pass++) /* skinned nodes first, as the importer orders them */
-        for (const tinygltf::Node &nd : m.nodes) {
-            if (nd.mesh < 0 || (size_t)nd.mesh >= m.meshes.size() || (nd.skin >= 0) != (pass == 0)) continue;
-            const tinygltf::Mesh &me = m.meshes[(size_t)nd.mesh];
-            for (size_t k = 0; k < me.primitives.size(); k++) {
-                const tinygltf::Primitive &p = me.primitives[k];
-                auto pos = p.attributes.find("POSITION");
-                if (pos == p.attributes.end() || pos->second < 0 || (size_t)pos->second >= m.accessors.size()) continue;
-                const size_t V = m.accessors[(size_t)pos->second].count;
-                std::string note;
-                const int image = stance_gltf::base_color_image(m, p, note);
-                g_look.colors.push_back(vertex_colors(im, p, V, note));
-                const std::vector<float> &c = g_look.colors.back();
-                j["prims"].push_back({{"name", stance_gltf::prim_name(m, nd, k)}, {"vertices", V}, {"image", image},
-                                      {"colors", c.empty() ? (uintptr_t)0 : (uintptr_t)c.data()}, {"note", note}});
-            }
-        }
+    stance_gltf::each_primitive(m, [&](const tinygltf::Node &nd, size_t k, const tinygltf::Primitive &p, size_t V) {
+        std::string note;
+        const int image = stance_gltf::base_color_image(m, p, note);
+        g_look.colors.push_back(vertex_colors(im, p, V, note));
+        const std::vector<float> &c = g_look.colors.back();
+        j["prims"].push_back({{"name", stance_gltf::prim_name(m, nd, k)}, {"vertices", V}, {"image", image},
+                              {"colors", c.empty() ? (uintptr_t)0 : (uintptr_t)c.data()}, {"note", note}});
+    });
     g_look.json = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return g_look.json.c_str();
 }

@@ -127,6 +127,21 @@ void load_model(Imp &im); /* im.model from im.path, within im.budget */
 /* The image a triangle primitive's base colour texture shows (-1 none; then
  * note may say why: another UV set, no image, an image that was not found). */
 int base_color_image(const tinygltf::Model &m, const tinygltf::Primitive &p, std::string &note);
+/* fn(node, primitive index, primitive, vertex count) for each primitive with a POSITION
+ * accessor, in the importer's order: skinned nodes' first, then the others. */
+template <class Fn> void each_primitive(const tinygltf::Model &m, Fn fn) {
+    for (int pass = 0; pass < 2; pass++)
+        for (const tinygltf::Node &nd : m.nodes) {
+            if (nd.mesh < 0 || (size_t)nd.mesh >= m.meshes.size() || (nd.skin >= 0) != (pass == 0)) continue;
+            const tinygltf::Mesh &me = m.meshes[(size_t)nd.mesh];
+            for (size_t k = 0; k < me.primitives.size(); k++) {
+                const tinygltf::Primitive &p = me.primitives[k];
+                auto pos = p.attributes.find("POSITION");
+                if (pos == p.attributes.end() || pos->second < 0 || (size_t)pos->second >= m.accessors.size()) continue;
+                fn(nd, k, p, m.accessors[(size_t)pos->second].count);
+            }
+        }
+}
 
 } /* namespace stance_gltf */
 #endif

@@ -35,21 +35,13 @@ static std::vector<int> mesh_images(Imp &im, const stance_asset &a, std::vector<
         bool used;
     };
     std::vector<P> prims;
-    for (int pass = 0; pass < 2; pass++)
-        for (const tinygltf::Node &nd : m.nodes) {
-            if (nd.mesh < 0 || (size_t)nd.mesh >= m.meshes.size() || (nd.skin >= 0) != (pass == 0)) continue;
-            const tinygltf::Mesh &me = m.meshes[(size_t)nd.mesh];
-            for (size_t k = 0; k < me.primitives.size(); k++) {
-                const tinygltf::Primitive &p = me.primitives[k];
-                auto pos = p.attributes.find("POSITION");
-                if (pos == p.attributes.end() || pos->second < 0 || (size_t)pos->second >= m.accessors.size()) continue;
-                std::string note;
-                const std::string name = prim_name(m, nd, k);
-                const int image = base_color_image(m, p, note);
-                if (!note.empty()) notes.push_back("mesh '" + show(name) + "': " + note);
-                prims.push_back({name, m.accessors[(size_t)pos->second].count, image, false});
-            }
-        }
+    each_primitive(m, [&](const tinygltf::Node &nd, size_t k, const tinygltf::Primitive &p, size_t vertices) {
+        std::string note;
+        const std::string name = prim_name(m, nd, k);
+        const int image = base_color_image(m, p, note);
+        if (!note.empty()) notes.push_back("mesh '" + show(name) + "': " + note);
+        prims.push_back({name, vertices, image, false});
+    });
     std::vector<int> out((size_t)a.mesh_count, -1);
     for (int i = 0; i < a.mesh_count; i++)
         for (P &p : prims)

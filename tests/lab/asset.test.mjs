@@ -11,7 +11,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, labDir, HANG_MS, browserPath, serve, launch, webglProblem } from './browser.mjs';
+import { root, labDir, HANG_MS, browserPath, serve, launch, webglProblem, textureCheck } from './browser.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
@@ -33,46 +33,6 @@ function txtrAt(b) {
   for (let at = 32; at + 16 <= b.length; at += 16 + Number(b.readBigUInt64LE(at + 8)))
     if (b.toString('latin1', at, at + 4) === 'txtr') return at;
   return -1;
-}
-
-// In the page, paused: the drawn pixels inside the character's box, those coloured (channels
-// more than 40 apart: the clay is grey) and those of a colour the texture holds
-// (chromaticity r:g:b in bins of 1/25, which lighting keeps), with and without textures.
-async function textureCheck(page) {
-  return page.evaluate(async () => {
-    const lab = window.stanceLab, bmp = window.StanceImport.file.textures[0];
-    const c = document.createElement('canvas'); c.width = bmp.width; c.height = bmp.height;
-    const g = c.getContext('2d'); g.drawImage(bmp, 0, 0);
-    const t = g.getImageData(0, 0, c.width, c.height).data;
-    const key = (r, gg, b) => { const s = r + gg + b || 1; return Math.round(25 * r / s) + ',' + Math.round(25 * gg / s); };
-    const bins = new Set();
-    for (let i = 0; i < t.length; i += 4) {
-      if (Math.max(t[i], t[i + 1], t[i + 2]) - Math.min(t[i], t[i + 1], t[i + 2]) <= 40) continue;
-      for (const d of [-1, 0, 1]) bins.add(key(t[i], t[i + 1], t[i + 2])), bins.add(key(Math.max(0, t[i] + d * 8), t[i + 1], t[i + 2]));
-    }
-    await lab.pause(true);
-    if (window.StanceTime) window.StanceTime.cross = false; // the time controls' blue cross is no colour of the file's
-    const count = async () => {
-      const s = await lab.sample(false, false);
-      let drawn = 0, coloured = 0, match = 0;
-      for (let i = 0; i < s.data.length; i += 4) {
-        const r = s.data[i], gg = s.data[i + 1], b = s.data[i + 2];
-        if (Math.abs(r - 240) + Math.abs(gg - 242) + Math.abs(b - 245) <= 40) continue; // the background
-        drawn++;
-        if (Math.max(r, gg, b) - Math.min(r, gg, b) <= 40) continue;
-        coloured++;
-        if (bins.has(key(r, gg, b))) match++;
-      }
-      return { drawn, coloured, match };
-    };
-    const on = await count();
-    const box = document.querySelector('#looks');
-    box.click(); await lab.frame();
-    const off = await count();
-    box.click(); await lab.frame();
-    if (window.StanceTime) window.StanceTime.cross = true;
-    return { on, off, bins: bins.size, size: [bmp.width, bmp.height] };
-  });
 }
 
 async function loadStance(page, file) {
@@ -129,7 +89,7 @@ async function main() {
       const file = await page.evaluate(() => ({ meshes: window.StanceImport.file && window.StanceImport.file.meshes,
         imported: window.StanceImport.current !== null, bytes: window.StanceImport.file && window.StanceImport.file.images[0].size }));
       check(!file.imported && JSON.stringify(file.meshes) === '[0]' && file.bytes === info.textures.images[0].bytes, 'the page read ' + JSON.stringify(file));
-      const t = await textureCheck(page);
+      const t = await textureCheck(page, 0, 'file');
       console.log(`       texture ${t.size.join('x')} (${info.textures.images[0].bytes} bytes of PNG): ${t.on.coloured} of ${t.on.drawn} pixels ` +
         `coloured (${t.on.match} of the texture's colours, ${t.bins} bins), ${t.off.coloured} without textures`);
       check(t.on.drawn > 2000, 'the Fox drew ' + t.on.drawn + ' pixels');
