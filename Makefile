@@ -96,14 +96,15 @@ LAB_PORT ?= 8765
 # the runtime's, the builder's and the lesson library's sources as CMake lists them (written by cmake into
 # $(BUILD)/lab_sources.txt), and the lab's own
 LAB_SOURCES = $(shell cat $(BUILD)/lab_sources.txt 2>/dev/null) $(wildcard lab/*.c) $(LAB_GRAPHFILE)
-# the graph editor (lab/lab_editor.c) reads graph JSON and scenario scripts with the CLI's readers, on lab/json/jansson.h;
+# the graph editor (lab/lab_editor.c) reads graph JSON and scenario scripts with the CLI's readers, on Debian's jansson
+# (its source package fetched and compiled with emcc into $(LAB_JANSSON) by scripts/lab_jansson.sh);
 # a graph file's retargeted clips ("retarget" in "clips") are baked by src/io/retarget*.c
 LAB_GRAPHFILE = $(wildcard src/io/graphfile*.c) $(wildcard src/io/retarget*.c) src/io/scenario_script.c src/io/files.c src/io/builtin_asset.c
 # LAB_SIMD: WebAssembly SIMD128 (simd.h's wasm form; Chromium, Firefox and Safari 16.4+ run it);
 # LAB_SIMD= builds the scalar form. Both give the same poses bit for bit (docs/determinism.md).
 LAB_SIMD ?= -msimd128
 LAB_EMFLAGS = -std=c11 -O2 -fno-math-errno -ffp-contract=off $(LAB_SIMD) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Iinclude -Isrc \
-	-Ilab/json -DSTANCE_HAVE_JANSSON=1 \
+	-I$(LAB_JANSSON)/include -DSTANCE_HAVE_JANSSON=1 \
 	-sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=UTF8ToString,HEAPU8,HEAP32,HEAPF32,FS \
 	-sMINIFY_HTML=0 --shell-file lab/index.html
 
@@ -115,7 +116,7 @@ lab-deps:
 # In-page import (lab/lab_import.*): `stance import`'s own code, tools/cmd_import.c and the glTF importer
 # (src/io/gltf*.cpp over Debian's header-only tinygltf and nlohmann json; images are never decoded, so
 # no stb), with C++ exceptions (the importer unwinds by them). The include dir exposes only those headers.
-LAB_IO_C = src/io/import.c src/io/import_units.c src/io/import_scale.c src/io/gltf_bake.c tools/cmd_import.c
+LAB_IO_C = src/io/import.c src/io/import_units.c src/io/import_scale.c src/io/gltf_bake.c src/io/asset_textures.c tools/cmd_import.c
 LAB_IO_CXX = $(wildcard src/io/gltf*.cpp) $(wildcard lab/*.cpp)
 LAB_INC = $(LAB_OUT)/gltf-include
 LAB_CXXFLAGS = -std=c++17 -O2 -fexceptions -ffp-contract=off $(LAB_SIMD) -Wall -Wextra -Werror -Iinclude -Isrc -isystem $(LAB_INC) \
@@ -131,10 +132,14 @@ $(LAB_OUT)/obj/%.o: %.cpp $(LAB_INC)/tiny_gltf.h $(wildcard src/io/*.h src/io/*.
 	@mkdir -p $(dir $@)
 	NODE_PATH=/usr/share/nodejs em++ $(LAB_CXXFLAGS) -c $< -o $@
 
-$(LAB_OUT)/index.html: $(LAB_SOURCES) $(LAB_IO_C) $(LAB_IO_OBJ) lab/index.html $(wildcard include/stance/*.h include/stance_lesson/*.h src/core/*/*.h src/build/*.h src/builtin/*.h src/io/*.h lab/*.h lab/json/*.h)
+LAB_JANSSON = $(LAB_OUT)/jansson
+$(LAB_JANSSON)/libjansson.a: scripts/lab_jansson.sh
+	bash scripts/lab_jansson.sh $(LAB_JANSSON)
+
+$(LAB_OUT)/index.html: $(LAB_SOURCES) $(LAB_IO_C) $(LAB_IO_OBJ) $(LAB_JANSSON)/libjansson.a lab/index.html $(wildcard include/stance/*.h include/stance_lesson/*.h src/core/*/*.h src/build/*.h src/builtin/*.h src/io/*.h lab/*.h)
 	@mkdir -p $(LAB_OUT)
 	@test -s $(BUILD)/lab_sources.txt || { echo "make lab: $(BUILD)/lab_sources.txt is missing (cmake writes it)"; exit 1; }
-	NODE_PATH=/usr/share/nodejs emcc $(LAB_EMFLAGS) -DSTANCE_HAVE_TINYGLTF -Itools $(LAB_SOURCES) $(LAB_IO_C) $(LAB_IO_OBJ) -fexceptions -o $@
+	NODE_PATH=/usr/share/nodejs emcc $(LAB_EMFLAGS) -DSTANCE_HAVE_TINYGLTF -Itools $(LAB_SOURCES) $(LAB_IO_C) $(LAB_IO_OBJ) $(LAB_JANSSON)/libjansson.a -fexceptions -o $@
 
 LAB_JS = $(patsubst lab/%,$(LAB_OUT)/%,$(wildcard lab/*.js))
 $(LAB_OUT)/%.js: lab/%.js

@@ -630,6 +630,7 @@
   async function loadFile(file) {
     $('as-error').textContent = '';
     const bytes = new Uint8Array(await file.arrayBuffer());
+    const texErr = await StanceImport.fileLook(L, bytes); // the file's base-colour textures (lab_texture.c)
     const ptr = L._lab_asset_buffer(bytes.length);
     if (!ptr) { $('as-error').textContent = str(L._lab_error()); return; }
     L.HEAPU8.set(bytes, ptr);
@@ -650,6 +651,7 @@
       (skel[3].height > 10 ? ' (centimetres? import with --scale 0.01, here import scale 0.01)' : '');
     $('as-clips').textContent = n > shown ? n + ' (first ' + shown + ' shown)' : String(n);
     assetGraphUi();
+    if (texErr) $('as-error').textContent = file.name + ': ' + texErr + ' (drawn without textures)';
     if (window.StanceEditor) StanceEditor.loaded();
   }
 

@@ -33,27 +33,10 @@ struct Look {
     std::string json;
 } g_look;
 
-/* tinygltf's image callback: the encoded bytes kept as they are (never decoded here). */
-bool keep_image(tinygltf::Image *img, const int, std::string *, std::string *, int, int, const unsigned char *bytes, int size, void *) {
-    if (!bytes || size <= 0) return true;
-    img->image.assign(bytes, bytes + size);
-    return true;
-}
-
 const char *sniff(const std::vector<unsigned char> &b) {
     if (b.size() >= 8 && !memcmp(b.data(), "\x89PNG", 4)) return "image/png";
     if (b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8) return "image/jpeg";
     return "";
-}
-
-/* A primitive's mesh name as the importer gives it (src/io/gltf_mesh.cpp, import_skins_meshes). */
-std::string prim_name(const tinygltf::Model &m, const tinygltf::Node &nd, size_t prim) {
-    const tinygltf::Mesh &me = m.meshes[(size_t)nd.mesh];
-    std::string name = me.name.empty() ? nd.name : me.name;
-    if (name.empty()) name = "mesh" + std::to_string(nd.mesh);
-    if (me.primitives.size() > 1) name = name.substr(0, 56) + "#" + std::to_string(prim);
-    name = name.substr(0, 63);
-    return name.substr(0, strnlen(name.c_str(), name.size()));
 }
 
 /* COLOR_0 of a primitive as 4 floats per vertex (alpha 1 for VEC3), or empty. */
@@ -110,21 +93,11 @@ LAB_API const char *lab_import_looks(void) {
     stance_gltf::Imp im;
     im.path = g_path[0];
     im.err = &im.own;
-    tinygltf::TinyGLTF loader;
-    loader.SetImageLoader(&keep_image, nullptr);
-    std::string err, warn;
-    FILE *f = fopen(g_path[0], "rb");
-    char magic[4] = {0};
-    const bool binary = f && fread(magic, 1, 4, f) == 4 && !memcmp(magic, "glTF", 4);
-    if (f) fclose(f);
-    bool ok = false;
+    im.keep_images = true; /* the importer's loader (src/io/gltf.cpp), images kept as stored */
     try {
-        ok = binary ? loader.LoadBinaryFromFile(&im.model, &err, &warn, g_path[0]) : loader.LoadASCIIFromFile(&im.model, &err, &warn, g_path[0]);
+        stance_gltf::load_model(im);
     } catch (...) {
-        ok = false;
-    }
-    if (!ok) {
-        lab_fail("%s: look: %.200s", g_path[0], err.c_str());
+        lab_fail("%s: look: %.200s", g_path[0], im.own.message);
         return "";
     }
     nlohmann::json j;
@@ -136,33 +109,14 @@ LAB_API const char *lab_import_looks(void) {
         j["images"].push_back({{"ptr", (uintptr_t)b.data()}, {"size", b.size()}, {"mime", sniff(b)}, {"uri", img.uri}});
     }
     const tinygltf::Model &m = im.model;
-    for (int pass = 0; pass < 2; pass++) /* skinned nodes first, as the importer orders them */
-        for (const tinygltf::Node &nd : m.nodes) {
-            if (nd.mesh < 0 || (size_t)nd.mesh >= m.meshes.size() || (nd.skin >= 0) != (pass == 0)) continue;
-            const tinygltf::Mesh &me = m.meshes[(size_t)nd.mesh];
-            for (size_t k = 0; k < me.primitives.size(); k++) {
-                const tinygltf::Primitive &p = me.primitives[k];
-                auto pos = p.attributes.find("POSITION");
-                if (pos == p.attributes.end() || pos->second < 0 || (size_t)pos->second >= m.accessors.size()) continue;
-                const size_t V = m.accessors[(size_t)pos->second].count;
-                int image = -1;
-                std::string note;
-                if (p.material >= 0 && (size_t)p.material < m.materials.size()) {
-                    const tinygltf::TextureInfo &t = m.materials[(size_t)p.material].pbrMetallicRoughness.baseColorTexture;
-                    if (t.index >= 0 && (size_t)t.index < m.textures.size()) {
-                        const int src = m.textures[(size_t)t.index].source;
-                        if (t.texCoord != 0) note = "its base colour texture uses TEXCOORD_" + std::to_string(t.texCoord) + " (the .stance keeps TEXCOORD_0)";
-                        else if (src < 0 || (size_t)src >= m.images.size()) note = "its base colour texture has no image";
-                        else if (m.images[(size_t)src].image.empty()) note = "image '" + m.images[(size_t)src].uri + "' was not found (drop it with the file)";
-                        else image = src;
-                    }
-                }
-                g_look.colors.push_back(vertex_colors(im, p, V, note));
-                const std::vector<float> &c = g_look.colors.back();
-                j["prims"].push_back({{"name", prim_name(m, nd, k)}, {"vertices", V}, {"image", image},
-                                      {"colors", c.empty() ? (uintptr_t)0 : (uintptr_t)c.data()}, {"note", note}});
-            }
-        }
+    stance_gltf::each_primitive(m, [&](const tinygltf::Node &nd, size_t k, const tinygltf::Primitive &p, size_t V) {
+        std::string note;
+        const int image = stance_gltf::base_color_image(m, p, note);
+        g_look.colors.push_back(vertex_colors(im, p, V, note));
+        const std::vector<float> &c = g_look.colors.back();
+        j["prims"].push_back({{"name", stance_gltf::prim_name(m, nd, k)}, {"vertices", V}, {"image", image},
+                              {"colors", c.empty() ? (uintptr_t)0 : (uintptr_t)c.data()}, {"note", note}});
+    });
     g_look.json = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return g_look.json.c_str();
 }

@@ -17,6 +17,7 @@ window.StanceImport = (function () {
   let errLines = null; // stderr of the running import (index.html's printErr calls report)
   const api = {
     current: null, // the look of the imported file: { prims, textures: [ImageBitmap|null] }
+    file: null,    // the loaded .stance's texture section (lab_texture.c): { meshes: [image|-1], textures: [ImageBitmap|null] }
     last: null,    // { name, bytes (the .stance written), message (the command's stdout), ms }
     report(t) { if (errLines) errLines.push(String(t)); },
   };
@@ -137,16 +138,42 @@ window.StanceImport = (function () {
       (lines.length ? '; ' + lines.length + ' warning' + (lines.length > 1 ? 's' : '') + ' of stance import (in the browser\'s console)' : ''), true);
   };
 
-  // A mesh of view 2 or 3 as lab.js uploads it: its UVs, texture and vertex colours added
-  // when the loaded file was imported here (matched by name and vertex count).
+  // The texture section of a .stance about to be loaded (bytes: the whole file): each mesh's
+  // base-colour image, decoded; api.file, or null when it has none. Returns "" or the
+  // reader's message for a corrupt section (the file then loads without textures).
+  api.fileLook = async function (L, bytes) {
+    api.file = null;
+    const p = L._lab_textures_buffer(bytes.length);
+    if (!p) return 'textures: out of memory';
+    L.HEAPU8.set(bytes, p);
+    const s = L.UTF8ToString(L._lab_textures_read());
+    if (!s) return L.UTF8ToString(L._lab_error());
+    const t = JSON.parse(s);
+    if (!t.images.length) return '';
+    t.textures = await Promise.all(t.images.map(async (im) => {
+      try { return await createImageBitmap(new Blob([L.HEAPU8.slice(im.ptr, im.ptr + im.size)], { type: im.mime })); } catch (e) { return null; }
+    }));
+    api.file = t;
+    return '';
+  };
+
+  // A mesh of view 2 or 3 as lab.js uploads it: the base-colour texture of the file's texture
+  // section (by mesh index), and the UVs, texture and vertex colours of a file imported here
+  // (matched by name and vertex count).
   api.decorate = function (L, view, m, mesh) {
+    if (view !== 2 && view !== 3) return mesh;
+    const file = api.file, k = file && m < file.meshes.length ? file.meshes[m] : -1;
+    if (k >= 0 && file.textures[k]) {
+      const uv = L._lab_mesh_uvs(view, m);
+      if (uv) { mesh.uvs = new Float32Array(L.HEAPU8.buffer, uv, mesh.positions.length / 3 * 2).slice(); mesh.texture = file.textures[k]; }
+    }
     const look = api.current;
-    if (!look || (view !== 2 && view !== 3)) return mesh;
+    if (!look) return mesh;
     const name = L.UTF8ToString(L._lab_mesh_name(view, m)), nv = mesh.positions.length / 3;
     const p = look.prims.find((q) => q.name === name && q.vertices === nv);
     if (!p) return mesh;
     const uv = L._lab_mesh_uvs(view, m);
-    if (uv && p.image >= 0 && look.textures[p.image]) {
+    if (uv && p.image >= 0 && look.textures[p.image] && !mesh.texture) {
       mesh.uvs = new Float32Array(L.HEAPU8.buffer, uv, 2 * nv).slice();
       mesh.texture = look.textures[p.image];
     }

@@ -3,7 +3,8 @@
  * a graph file compiled into one .stance file that the dependency-free
  * runtime loads (stance_asset_load_* gives asset.graph): the skeleton, the
  * clips the graph plays (clip states, blend entries, additive references;
- * in the asset's order), the asset's skins and meshes, and the graph in a
+ * in the asset's order), the asset's skins and meshes (and its base-colour images: a
+ * texture section, docs/stance-format.md), and the graph in a
  * GRPH section with clips by index. The clips are compressed as `stance
  * import` compresses them (0.01 cm at 3 cm virtual vertices by default),
  * unless the asset is a .stance file (its clips are kept as stored) or
@@ -21,6 +22,7 @@
 #include "stance/build.h"
 #include "stance/import.h"
 #include "stance/retarget.h"
+#include "io/asset_textures.h"
 
 static int usage(FILE *f, int rc) {
     fprintf(f, "usage: stance compile GRAPH.json [--asset FILE] -o OUT.stance [--error-cm CM] [--vertex-cm CM] [--unit-cm CM]\n"
@@ -272,9 +274,18 @@ int cmd_compile(int argc, char **argv) {
         }
         if (rc) fprintf(stderr, "stance: %s\n", err.message);
     }
+    /* the asset file's base-colour images (its texture section, or a glTF's), kept in the output */
+    stance_textures tex = {0};
+    const char *asset_file = stance_graphfile_asset_name(gf);
+    FILE *probe = !rc && asset_file ? fopen(asset_file, "rb") : NULL;
+    if (probe) fclose(probe);
+    if (probe && stance_textures_of_file(asset_file, a, &tex, NULL, &err)) {
+        fprintf(stderr, "stance: %s\n", err.message);
+        rc = 1;
+    }
     if (rc) {
         /* reported above */
-    } else if (stance_asset_save_graph_file(&view, &cd, out, &err)) {
+    } else if (stance_textures_save_file(&view, &cd, &tex, out, &err)) {
         fprintf(stderr, "stance: %s\n", err.message);
         rc = 1;
     } else {
@@ -290,6 +301,7 @@ int cmd_compile(int argc, char **argv) {
         }
         printf("\n");
     }
+    stance_textures_free(&tex);
     for (int i = 0; i < npacked; i++) stance_clip_destroy(packed[i]);
     free(exact);
     free(packed);

@@ -15,6 +15,7 @@
 #include "stance/import.h"
 #include "stance/asset.h"
 #include "stance/build.h"
+#include "io/asset_textures.h"
 
 static int usage(FILE *f, int status) {
     fprintf(f, "usage: stance import FILE -o OUT.stance [--scale S] [--tolerance U[,R]] [--strict] [--max-memory BYTES]\n"
@@ -192,7 +193,12 @@ int cmd_import(int argc, char **argv) {
         }
         s = stance_asset_compress(&asset, &cs, &err);
     }
-    if (!s) s = stance_asset_save_file(&asset, out, &err);
+    /* the base-colour images (a glTF's, or the texture section of a .stance FILE): a version 6 file when any */
+    stance_textures tex = {0};
+    if (!s) s = stance_textures_of_file(in, &asset, &tex, &warnings, &err);
+    if (!s) s = stance_textures_save_file(&asset, NULL, &tex, out, &err);
+    const int images = tex.image_count;
+    stance_textures_free(&tex);
     if (s) {
         print_error(err.message);
         stance_asset_destroy(&asset);
@@ -200,6 +206,9 @@ int cmd_import(int argc, char **argv) {
     }
     stance_import_warnings_print(&warnings, "stance: warning: ", stderr);
     printf("%s: %d joints, %d clips -> %s\n", in, asset.skeleton->joint_count, asset.clip_count, out);
+    if (images)
+        printf("  %d base-colour image%s kept: a version 6 file (builds before it refuse it; docs/stance-format.md)\n", images,
+               images > 1 ? "s" : "");
     if (strstr(unit_how, "BVH")) printf("  error bounds in cm with a model unit of %s\n", unit_how);
     stance_asset_destroy(&asset);
     return 0;

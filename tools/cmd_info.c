@@ -16,6 +16,7 @@
 #include "tool_json.h"
 #include "stance/import.h"
 #include "stance/asset.h"
+#include "io/asset_textures.h"
 
 static int animated_count(const stance_clip *c) {
     int n = 0;
@@ -100,7 +101,22 @@ static void print_text(const char *path, const stance_asset *a, const stance_imp
     print_skins_text(a);
 }
 
-static void print_json(const stance_asset *a, const stance_import_report *rep) {
+/* The texture section (docs/stance-format.md): its images and each mesh's. */
+static void print_textures(const stance_textures *t, int json) {
+    if (t->image_count == 0) return;
+    if (!json) printf("textures: %d image%s\n", t->image_count, t->image_count > 1 ? "s" : "");
+    else printf(",\"textures\":{\"images\":[");
+    for (int i = 0; i < t->image_count; i++) {
+        if (json) printf("%s{\"format\":\"%s\",\"bytes\":%zu}", i ? "," : "", stance_texture_kind_name(t->images[i].kind), t->images[i].size);
+        else printf("  %d: %s, %zu bytes\n", i, stance_texture_kind_name(t->images[i].kind), t->images[i].size);
+    }
+    if (json) printf("],\"meshes\":[");
+    else printf("  meshes' images:");
+    for (int i = 0; i < t->mesh_count; i++) printf(json ? "%s%d" : "%s %d", json && i ? "," : "", t->mesh_image[i]);
+    printf(json ? "]}" : "\n");
+}
+
+static void print_json(const stance_asset *a, const stance_import_report *rep, const stance_textures *tex) {
     const stance_skeleton *sk = a->skeleton;
     printf("{\"joints\":");
     tool_put_joints_json(stdout, sk);
@@ -147,6 +163,7 @@ static void print_json(const stance_asset *a, const stance_import_report *rep) {
         printf("}");
     }
     printf("]");
+    print_textures(tex, 1);
     if (a->graph) printf(",\"graph\":"), info_graph_json(stdout, a->graph);
     printf("}\n");
 }
@@ -209,8 +226,18 @@ int cmd_info(int argc, char **argv) {
         free(report.clips);
         return 1;
     }
-    if (json) print_json(&asset, &report);
-    else print_text(path, &asset, &report);
+    stance_textures tex;
+    if (stance_textures_of_file(path, &asset, &tex, NULL, &err)) {
+        fprintf(stderr, "stance: ");
+        tool_put_plain(stderr, err.message);
+        fprintf(stderr, "\n");
+        free(report.clips);
+        stance_asset_destroy(&asset);
+        return 1;
+    }
+    if (json) print_json(&asset, &report, &tex);
+    else print_text(path, &asset, &report), print_textures(&tex, 0);
+    stance_textures_free(&tex);
     if (!json && asset.graph) info_graph_text(stdout, asset.graph);
     free(report.clips);
     stance_import_warnings_print(&warnings, "stance: warning: ", stderr);

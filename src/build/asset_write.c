@@ -98,7 +98,8 @@ static void write_mesh(writer *w, const stance_mesh *m) {
 }
 static void write_asset(writer *w, const stance_asset *a, const stance_graph *graph) {
     w_bytes(w, ST_ASSET_MAGIC, 8);
-    w_u32(w, STANCE_ASSET_VERSION);
+    /* version 6 only for a file with clip notes (META), as for optional sections (docs/stance-format.md) */
+    w_u32(w, a->clip_notes ? (uint32_t)ST_ASSET_VERSION_OPTIONAL : (uint32_t)STANCE_ASSET_VERSION);
     w_u32(w, 0);
     w_u64(w, 0); /* payload size, patched by the caller */
     w_u64(w, 0); /* checksum, likewise */

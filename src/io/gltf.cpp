@@ -81,6 +81,11 @@ bool fs_write(std::string *err, const std::string &, const std::vector<unsigned 
 bool no_image(tinygltf::Image *, const int, std::string *, std::string *, int, int, const unsigned char *, int, void *) {
     return true;
 }
+/* ... nor for the texture section (gltf_textures.cpp), which keeps their encoded bytes as they are. */
+bool keep_image(tinygltf::Image *img, const int, std::string *, std::string *, int, int, const unsigned char *bytes, int size, void *) {
+    if (bytes && size > 0) img->image.assign(bytes, bytes + size);
+    return true;
+}
 
 /* ---- transforms (gltf_bake.c) ------------------------------------------------ */
 
@@ -276,7 +281,7 @@ void load_model(Imp &im) {
     FsData fsd = {im.budget};
     tinygltf::FsCallbacks fs = {&fs_exists, &fs_expand, &fs_read, &fs_write, &fsd};
     loader.SetFsCallbacks(fs);
-    loader.SetImageLoader(&no_image, nullptr);
+    loader.SetImageLoader(im.keep_images ? &keep_image : &no_image, nullptr);
     /* the header first: binary by its magic */
     FILE *f = fopen(im.path, "rb");
     if (!f) im.fail(STANCE_ERR_IO, "cannot open: %s", strerror(errno));

@@ -22,6 +22,14 @@ stance_status stance_gltf_import(const char *path, const stance_import_options *
                                  const stance_allocator *allocator, stance_asset *out,
                                  stance_error *err);
 
+/* The base-colour images of the glTF at `path` for the meshes of `asset`
+ * (its import): out->mesh_image per mesh, the PNG/JPEG bytes copied into
+ * out->owned (stance_textures_free). A texture that cannot be kept (another
+ * UV set, a missing or undecodable image) is a warning, not an error. */
+struct stance_textures;
+stance_status stance_gltf_textures(const char *path, const stance_asset *asset, struct stance_textures *out,
+                                   stance_import_warnings *warnings, stance_error *err);
+
 #ifdef __cplusplus
 }
 #endif

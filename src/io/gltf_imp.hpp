@@ -61,6 +61,7 @@ struct Imp {
     size_t used = 0;     /* bytes of the asset built so far */
     double tol_u = 1e-5, tol_r = 1e-4;
     int strict = 0;
+    bool keep_images = false; /* load_model keeps the images' encoded bytes (gltf_textures.cpp); else none are read */
 
     /* the node tree */
     std::vector<int> parent;  /* -1 for a top-level node */
@@ -119,6 +120,30 @@ stance_clip *build_clip(Imp &im, int ai, const std::string &name, const stance_s
 
 /* ---- skins and meshes (gltf_mesh.cpp) ---- */
 void import_skins_meshes(Imp &im, stance_asset &a);
+/* A primitive's mesh name as the importer gives it: the mesh's name, else the
+ * node's, else "meshN"; "#k" after it when the mesh has several primitives. */
+std::string prim_name(const tinygltf::Model &m, const tinygltf::Node &nd, size_t prim);
+
+/* ---- the file (gltf.cpp) and its base-colour images (gltf_textures.cpp) ---- */
+void load_model(Imp &im); /* im.model from im.path, within im.budget */
+/* The image a triangle primitive's base colour texture shows (-1 none; then
+ * note may say why: another UV set, no image, an image that was not found). */
+int base_color_image(const tinygltf::Model &m, const tinygltf::Primitive &p, std::string &note);
+/* fn(node, primitive index, primitive, vertex count) for each primitive with a POSITION
+ * accessor, in the importer's order: skinned nodes' first, then the others. */
+template <class Fn> void each_primitive(const tinygltf::Model &m, Fn fn) {
+    for (int pass = 0; pass < 2; pass++)
+        for (const tinygltf::Node &nd : m.nodes) {
+            if (nd.mesh < 0 || (size_t)nd.mesh >= m.meshes.size() || (nd.skin >= 0) != (pass == 0)) continue;
+            const tinygltf::Mesh &me = m.meshes[(size_t)nd.mesh];
+            for (size_t k = 0; k < me.primitives.size(); k++) {
+                const tinygltf::Primitive &p = me.primitives[k];
+                auto pos = p.attributes.find("POSITION");
+                if (pos == p.attributes.end() || pos->second < 0 || (size_t)pos->second >= m.accessors.size()) continue;
+                fn(nd, k, p, m.accessors[(size_t)pos->second].count);
+            }
+        }
+}
 
 } /* namespace stance_gltf */
 #endif

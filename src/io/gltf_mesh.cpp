@@ -353,11 +353,7 @@ void import_skins_meshes(Imp &im, stance_asset &a) {
     for (const Prim &pr : prims) {
         const tinygltf::Node &nd = im.model.nodes[(size_t)pr.node];
         const tinygltf::Mesh &me = im.model.meshes[(size_t)pr.mesh];
-        std::string name = me.name.empty() ? nd.name : me.name;
-        if (name.empty()) name = "mesh" + std::to_string(pr.mesh);
-        if (me.primitives.size() > 1) name = name.substr(0, 56) + "#" + std::to_string(pr.prim);
-        name = name.substr(0, 63);
-        name = name.substr(0, strnlen(name.c_str(), name.size()));
+        const std::string name = prim_name(im.model, nd, (size_t)pr.prim);
         int askin = pr.rigid >= 0 ? rigid_skin : skin_map[(size_t)nd.skin];
         try {
             if (askin < 0) clip_fail("its skin %d was not imported", nd.skin);
@@ -384,6 +380,15 @@ void import_skins_meshes(Imp &im, stance_asset &a) {
         a.meshes = fit;
     }
     a.mesh_count = mm;
+}
+
+std::string prim_name(const tinygltf::Model &m, const tinygltf::Node &nd, size_t prim) {
+    const tinygltf::Mesh &me = m.meshes[(size_t)nd.mesh];
+    std::string name = me.name.empty() ? nd.name : me.name;
+    if (name.empty()) name = "mesh" + std::to_string(nd.mesh);
+    if (me.primitives.size() > 1) name = name.substr(0, 56) + "#" + std::to_string(prim);
+    name = name.substr(0, 63);
+    return name.substr(0, strnlen(name.c_str(), name.size()));
 }
 
 } /* namespace stance_gltf */

@@ -21,10 +21,13 @@
 #include "collada_clips.h"
 #include "gltf_bake.h"
 #include "core/base/internal.h"
+#include "core/load/asset_internal.h"
 #include "gltf.h"
 #include "stance/build.h"
 #include "stance/import.h"
 #include "import_mesh.h"
+#include "io/asset_textures.h"
+#include "io/files.h"
 
 #ifdef STANCE_HAVE_ASSIMP
 #include <assimp/cimport.h>
@@ -135,6 +138,49 @@ stance_status stance_open_file(const char *path, const stance_import_options *op
     if (is_gltf(path, head, got)) s = import_gltf(path, opt, allocator, out, err);
     else s = import_probed(path, head, got, size, opt, allocator, out, err);
     return s ? s : extract_root(path, opt, out, err);
+}
+
+stance_status stance_textures_of_file(const char *path, const stance_asset *asset, stance_textures *out,
+                                      stance_import_warnings *warnings, stance_error *err) {
+    if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "textures: out is NULL");
+    memset(out, 0, sizeof *out);
+    if (!path || !asset) return st_fail(err, STANCE_ERR_ARGUMENT, "textures: path or asset is NULL");
+    unsigned char head[HEAD_BYTES];
+    size_t got = 0;
+    long size = 0;
+    stance_status s = probe_file(path, head, sizeof head, &got, &size, err);
+    if (s) return s;
+    if (stance_asset_is_native(head, got)) { /* its texture section, copied out of the file's bytes */
+        void *bytes = NULL;
+        size_t n = 0;
+        stance_textures t;
+        s = stance_io_read_file(path, &bytes, &n, err);
+        if (!s) s = stance_textures_read(bytes, n, &t, err);
+        if (s) {
+            free(bytes);
+            return st_asset_prefixed(s, path, err);
+        }
+        size_t total = 0;
+        for (int i = 0; i < t.image_count; i++) total += t.images[i].size;
+        if (total && !(t.owned = malloc(total))) {
+            free(bytes);
+            return st_fail(err, STANCE_ERR_MEMORY, "%s: textures: out of memory", path);
+        }
+        for (size_t i = 0, at = 0; i < (size_t)t.image_count; at += t.images[i].size, i++) {
+            memcpy(t.owned + at, t.images[i].bytes, t.images[i].size);
+            t.images[i].bytes = t.owned + at;
+        }
+        free(bytes);
+        *out = t;
+        return st_ok(err);
+    }
+    out->mesh_count = asset->mesh_count;
+    for (int i = 0; i < asset->mesh_count && i < STANCE_MAX_MESHES; i++) out->mesh_image[i] = -1;
+#ifdef STANCE_HAVE_TINYGLTF
+    if (is_gltf(path, head, got)) return stance_gltf_textures(path, asset, out, warnings, err);
+#endif
+    (void)warnings;
+    return st_ok(err); /* the assimp formats' textures are not kept */
 }
 
 stance_status stance_import_file(const char *path, const stance_import_options *opt,

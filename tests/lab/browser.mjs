@@ -85,3 +85,50 @@ export function median(a) {
   const s = [...a].sort((x, y) => x - y), m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
+
+// In the page: the character's box (stanceLab.sample) with and without textures, paused.
+// A pixel counts as coloured when its channels differ by more than 40 (the clay is grey),
+// and as the texture's when its chromaticity (r:g:b) is one the texture holds (bins of
+// 1/25; lighting scales a texel's channels alike, so it keeps them). The texture: image
+// `image` of the in-page import's look (from 'current') or of the loaded file's texture
+// section (from 'file'), lab_import.js.
+export async function textureCheck(page, image, from = 'current') {
+  return page.evaluate(async ([img, src]) => {
+    const lab = window.stanceLab, look = window.StanceImport[src];
+    const bmp = look.textures[img];
+    const c = document.createElement('canvas'); c.width = bmp.width; c.height = bmp.height;
+    const g = c.getContext('2d'); g.drawImage(bmp, 0, 0);
+    const t = g.getImageData(0, 0, c.width, c.height).data;
+    const key = (r, gg, b) => { const s = r + gg + b || 1; return Math.round(25 * r / s) + ',' + Math.round(25 * gg / s); };
+    const bins = new Set();
+    for (let i = 0; i < t.length; i += 4) {
+      if (Math.max(t[i], t[i + 1], t[i + 2]) - Math.min(t[i], t[i + 1], t[i + 2]) <= 40) continue;
+      const r = t[i], gg = t[i + 1], b = t[i + 2];
+      for (const d of [-1, 0, 1]) bins.add(key(r, gg, b)), bins.add(key(Math.max(0, r + d * 8), gg, b)); // neighbours: rounding
+    }
+    const box = document.querySelector('#looks');
+    await lab.pause(true);
+    // the time controls' blue cross on the joint plotted is no colour of the file's
+    if (window.StanceTime) window.StanceTime.cross = false;
+    const count = async () => {
+      const s = await lab.sample(false, false);
+      let drawn = 0, coloured = 0, match = 0;
+      for (let i = 0; i < s.data.length; i += 4) {
+        const r = s.data[i], gg = s.data[i + 1], b = s.data[i + 2];
+        if (Math.abs(r - 240) + Math.abs(gg - 242) + Math.abs(b - 245) <= 40) continue; // the background
+        drawn++;
+        if (Math.max(r, gg, b) - Math.min(r, gg, b) <= 40) continue;
+        coloured++;
+        if (bins.has(key(r, gg, b))) match++;
+      }
+      return { drawn, coloured, match, box: s.box };
+    };
+    const on = await count();
+    box.click();
+    await lab.frame();
+    const off = await count();
+    box.click();
+    await lab.frame();
+    return { on, off, bins: bins.size, size: [bmp.width, bmp.height] };
+  }, [image, from]);
+}

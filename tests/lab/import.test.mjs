@@ -11,7 +11,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { root, labDir, HANG_MS, browserPath, serve, launch, webglProblem, canvasProblem } from './browser.mjs';
+import { root, labDir, HANG_MS, browserPath, serve, launch, webglProblem, canvasProblem, textureCheck } from './browser.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
@@ -66,51 +66,6 @@ async function sameAsCli(page, file, stanceName, extra = []) {
   const names = await page.evaluate(() => Array.from(document.querySelectorAll('#clip option')).map((o) => o.textContent.replace(/ \([\d.]+ s\)$/, '')));
   check(JSON.stringify(names) === JSON.stringify(want.info.clips.map((c) => c.name)), 'clip names ' + names);
   return { want, bytes, ms: await page.evaluate(() => Math.round(window.StanceImport.last.ms)) };
-}
-
-// In the page: the character's box (stanceLab.sample) with and without textures, paused.
-// A pixel counts as coloured when its channels differ by more than 40 (the clay is grey),
-// and as the texture's when its chromaticity (r:g:b) is one the texture holds (bins of
-// 1/25; lighting scales a texel's channels alike, so it keeps them).
-async function textureCheck(page, image) {
-  return page.evaluate(async (img) => {
-    const lab = window.stanceLab, look = window.StanceImport.current;
-    const bmp = look.textures[img];
-    const c = document.createElement('canvas'); c.width = bmp.width; c.height = bmp.height;
-    const g = c.getContext('2d'); g.drawImage(bmp, 0, 0);
-    const t = g.getImageData(0, 0, c.width, c.height).data;
-    const key = (r, gg, b) => { const s = r + gg + b || 1; return Math.round(25 * r / s) + ',' + Math.round(25 * gg / s); };
-    const bins = new Set();
-    for (let i = 0; i < t.length; i += 4) {
-      if (Math.max(t[i], t[i + 1], t[i + 2]) - Math.min(t[i], t[i + 1], t[i + 2]) <= 40) continue;
-      const r = t[i], gg = t[i + 1], b = t[i + 2];
-      for (const d of [-1, 0, 1]) bins.add(key(r, gg, b)), bins.add(key(Math.max(0, r + d * 8), gg, b)); // neighbours: rounding
-    }
-    const box = document.querySelector('#looks');
-    await lab.pause(true);
-    // the time controls' blue cross on the joint plotted is no colour of the file's
-    if (window.StanceTime) window.StanceTime.cross = false;
-    const count = async () => {
-      const s = await lab.sample(false, false);
-      let drawn = 0, coloured = 0, match = 0;
-      for (let i = 0; i < s.data.length; i += 4) {
-        const r = s.data[i], gg = s.data[i + 1], b = s.data[i + 2];
-        if (Math.abs(r - 240) + Math.abs(gg - 242) + Math.abs(b - 245) <= 40) continue; // the background
-        drawn++;
-        if (Math.max(r, gg, b) - Math.min(r, gg, b) <= 40) continue;
-        coloured++;
-        if (bins.has(key(r, gg, b))) match++;
-      }
-      return { drawn, coloured, match, box: s.box };
-    };
-    const on = await count();
-    box.click();
-    await lab.frame();
-    const off = await count();
-    box.click();
-    await lab.frame();
-    return { on, off, bins: bins.size, size: [bmp.width, bmp.height] };
-  }, image);
 }
 
 // A glTF 2.0 file written here from the specification: a 2 m quad standing on two joints

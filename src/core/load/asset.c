@@ -70,12 +70,14 @@
  *         orientation relative to the clip's frame). Readers before it
  *         refuse the bit; files without it read as before.
  *
- *   META  (optional, at most once, after the MESHes and before GRPH; issue
- *         26) the clip notes: JSON text without a byte 0, at most
+ *   META  (version 6, optional, at most once, after the MESHes and before
+ *         GRPH; issue 26) the clip notes: JSON text without a byte 0, at most
  *         STANCE_MAX_CLIP_NOTES_BYTES (stance_asset.clip_notes). The runtime
- *         keeps it unread. Readers before it refuse the tag ("expected
- *         CLIP, SKIN or MESH"), so a file with it fails cleanly there;
- *         files without it are as before.
+ *         keeps it unread. A file with it is written as version 6, which
+ *         readers before it refuse; files without it are as before.
+ *   txtr  version 6: an optional section (a lowercase tag; anywhere after
+ *         SKEL, before GRPH): skipped here; the texture section's reader is
+ *         the tools' (src/io/asset_textures.c)
  *
  *   GRPH  (optional, last) a compiled graph: see src/core/load/asset_graph.c,
  *         which owns that section; this file only finds it and hands it over
@@ -192,6 +194,15 @@ static stance_status pointer_arrays(stance_asset *a, const int *count, stance_er
     return STANCE_OK;
 }
 
+/* Steps over the optional sections (version 6) at sec, whose heads the walk checked. */
+static void skip_optional(reader *sec, uint32_t version) {
+    while (r_left(sec) >= SECTION_HEAD && st_asset_optional_tag(sec->p, version)) {
+        sec->p += 8;
+        uint64_t len = r_u64(sec);
+        sec->p += len;
+    }
+}
+
 /* Loads into *out; messages say what is wrong without naming the source. */
 static stance_status load(const unsigned char *bytes, size_t size, const stance_allocator *allocator, st_graph_v1_fn v1,
                           stance_asset *out, stance_error *err) {
@@ -202,9 +213,9 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
     reader r = {bytes + 8, bytes + HEADER_BYTES, 0};
     uint32_t version = r_u32(&r), flags = r_u32(&r);
     uint64_t payload = r_u64(&r), checksum = r_u64(&r);
-    if (version < 1 || version > STANCE_ASSET_VERSION)
+    if (version < 1 || version > ST_ASSET_VERSION_READ)
         return st_fail(err, STANCE_ERR_UNSUPPORTED, "format version %u, this build reads versions 1..%d",
-                       (unsigned)version, STANCE_ASSET_VERSION);
+                       (unsigned)version, ST_ASSET_VERSION_READ);
     if (flags != 0)
         return st_fail(err, STANCE_ERR_UNSUPPORTED, "unknown header flags 0x%x", (unsigned)flags);
     if (payload != (uint64_t)(size - HEADER_BYTES))
@@ -230,15 +241,22 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
             return st_fail(err, STANCE_ERR_FORMAT, "section %d: bad head or size beyond the end", sections);
         if (graph_at >= 0)
             return st_fail(err, STANCE_ERR_FORMAT, "section %d: the graph section (GRPH) must be the last", sections);
+        if (sections > 0 && st_asset_optional_tag((const unsigned char *)tag, version)) { /* skipped */
+            all.p += len;
+            continue;
+        }
         if (sections > 0 && !memcmp(tag, "GRPH", 4)) {
             graph_at = sections++;
             all.p += len;
             continue;
         }
         if (notes_at >= 0)
-            return st_fail(err, STANCE_ERR_FORMAT, "section %d: only a graph section (GRPH) may follow the clip notes (META)",
+            return st_fail(err, STANCE_ERR_FORMAT, "section %d: only optional sections and a graph section (GRPH) may follow the clip notes (META)",
                            sections);
         if (sections > 0 && !memcmp(tag, "META", 4)) {
+            if (version < ST_ASSET_VERSION_OPTIONAL)
+                return st_fail(err, STANCE_ERR_FORMAT, "section %d: clip notes (META) in a version %u file (needs version 6)",
+                               sections, (unsigned)version);
             if (len > STANCE_MAX_CLIP_NOTES_BYTES || memchr(all.p, 0, (size_t)len))
                 return st_fail(err, STANCE_ERR_FORMAT, "section %d: clip notes (META) of %llu bytes: at most %zu, no byte 0",
                                sections, (unsigned long long)len, STANCE_MAX_CLIP_NOTES_BYTES);
@@ -267,6 +285,7 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
     reader sec = {bytes + HEADER_BYTES, bytes + size, 0};
     int at[SEC_KINDS] = {0, 0, 0, 0};
     for (int i = 0; i < sections; i++) {
+        skip_optional(&sec, version);
         int kind = 0;
         while (memcmp(sec.p, tags[kind], 4)) kind++;
         sec.p += 8;
@@ -293,6 +312,7 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
         }
     }
     if (notes_at >= 0) {
+        skip_optional(&sec, version);
         sec.p += 8;
         const size_t len = (size_t)r_u64(&sec);
         if (!(a.clip_notes = st_alloc(&a.allocator, len + 1, 1))) {
@@ -305,6 +325,7 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
         sec.p += len;
     }
     if (graph_at >= 0) {
+        skip_optional(&sec, version);
         sec.p += 8;
         uint64_t len = r_u64(&sec);
         stance_status s = st_graph_section_load(sec.p, (size_t)len, &a, &a.allocator, v1, &a.graph, err);

@@ -95,6 +95,16 @@ static inline void scratch_release(scratch *s) {
 /* The header: magic, u32 version, u32 flags, u64 payload size, u64 checksum. */
 #define ST_ASSET_MAGIC "STANCE\0" /* 8 bytes with the string's own zero */
 #define ST_ASSET_HEADER_BYTES 32
+/* Version 6 (written only for a file that has one) allows optional sections:
+ * a tag whose first byte is a lowercase letter ("txtr", src/io/asset_textures.c)
+ * may stand anywhere after SKEL and before GRPH; readers that do not know it
+ * skip it. Versions 1..5 have none. STANCE_ASSET_VERSION (5) is what the
+ * writer puts in a file without them. */
+#define ST_ASSET_VERSION_OPTIONAL 6
+#define ST_ASSET_VERSION_READ 6
+static inline int st_asset_optional_tag(const unsigned char *tag, uint32_t version) {
+    return version >= ST_ASSET_VERSION_OPTIONAL && tag[0] >= 'a' && tag[0] <= 'z';
+}
 
 /* CLIP flags: slerp, root path is joint 0's translation, compressed (version 3). */
 #define FLAG_SLERP 1u

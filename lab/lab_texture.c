@@ -1,0 +1,44 @@
+/* lab/lab_texture.c - the texture section of a .stance file the page loads
+ * (src/io/asset_textures.c reads it, as `stance info` does): each mesh's
+ * base-colour image, whose PNG/JPEG bytes the browser decodes
+ * (lab_import.js). Owns a copy of the file's bytes and the last answer's
+ * JSON, kept until the next file. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab.h"
+#include "io/asset_textures.h"
+
+static unsigned char *tx_bytes;
+static size_t tx_size;
+static char tx_json[STANCE_TEXTURE_MAX_IMAGES * 96 + STANCE_MAX_MESHES * 8 + 64]; /* (each entry fits its share) */
+
+/* A buffer of `size` bytes for the file (JavaScript writes it), or NULL. */
+LAB_API unsigned char *lab_textures_buffer(int size) {
+    free(tx_bytes);
+    tx_bytes = NULL, tx_size = 0;
+    if (size <= 0 || !(tx_bytes = malloc((size_t)size))) return NULL;
+    tx_size = (size_t)size;
+    return tx_bytes;
+}
+
+/* The file's textures as JSON: {"images":[{"ptr","size","mime"}],"meshes":[IMAGE or -1,..]}
+ * ("images" empty when it has none); pointers into the buffer. "" and lab_error when the
+ * section is corrupt. */
+LAB_API const char *lab_textures_read(void) {
+    stance_textures t;
+    stance_error err = {STANCE_OK, ""};
+    if (stance_textures_read(tx_bytes, tx_size, &t, &err)) {
+        lab_fail("%s", err.message);
+        return "";
+    }
+    size_t n = (size_t)snprintf(tx_json, sizeof tx_json, "{\"images\":[");
+    for (int i = 0; i < t.image_count; i++)
+        n += (size_t)snprintf(tx_json + n, sizeof tx_json - n, "%s{\"ptr\":%lu,\"size\":%zu,\"mime\":\"image/%s\"}", i ? "," : "",
+                              (unsigned long)(size_t)t.images[i].bytes, t.images[i].size, stance_texture_kind_name(t.images[i].kind));
+    n += (size_t)snprintf(tx_json + n, sizeof tx_json - n, "],\"meshes\":[");
+    for (int i = 0; i < t.mesh_count; i++) n += (size_t)snprintf(tx_json + n, sizeof tx_json - n, "%s%d", i ? "," : "", t.mesh_image[i]);
+    snprintf(tx_json + n, sizeof tx_json - n, "]}");
+    return tx_json;
+}
