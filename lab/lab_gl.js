@@ -278,7 +278,8 @@ window.StanceGL = (function () {
 
   // frame: { target, height, ground, gridSize, gridStep (default: from the height), showMesh, and either
   //   crowd: instances (texture row i = instance i, placed in the world), or
-  //   place: [x, y, z, facing] of the one character, bones / joints / extra: Float32Array lines and points }
+  //   place: [x, y, z, facing] of the one character, bones / joints / extra: Float32Array lines and points;
+  //   viewport: [x, y, width, height] in the canvas (default: all of it), keep: draw over what is there (no clear) }
   Renderer.prototype.draw = function (f) {
     const gl = this.gl, c = this.canvas, cam = this.cam;
     if (!cam.dist) cam.dist = f.height * 2.6;
@@ -286,10 +287,11 @@ window.StanceGL = (function () {
     const eye = [t[0] + cam.dist * Math.cos(cam.pitch) * Math.sin(cam.yaw), t[1] + cam.dist * Math.sin(cam.pitch),
       t[2] + cam.dist * Math.cos(cam.pitch) * Math.cos(cam.yaw)];
     this.near = f.height * 0.02;
-    this.viewProj = mul(perspective(0.8, c.width / c.height, this.near, f.height * 400), lookAt(eye, t, [0, 1, 0]));
-    gl.viewport(0, 0, c.width, c.height);
+    const vp = f.viewport || [0, 0, c.width, c.height];
+    this.viewProj = mul(perspective(0.8, vp[2] / vp[3], this.near, f.height * 400), lookAt(eye, t, [0, 1, 0]));
+    gl.viewport(vp[0], vp[1], vp[2], vp[3]);
     gl.enable(gl.DEPTH_TEST);
-    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    if (!f.keep) gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
     // the ground
     this.grid(f, t, eye);
     const l = this.line;

@@ -99,7 +99,7 @@ window.StanceTime = (function () {
     if (v < 0 || !X.skel(v)) return extra;
     const lines = extra ? Array.from(extra) : [];
     const s = X.skel(v), r = pose.root;
-    if (ghostFor && ghostFor.v === v) {
+    if (api.ghostLines && ghostFor && ghostFor.v === v) { // (not while the side by side view draws it whole)
       const gp = L._lab_time_ghost_pose(v, cursor(v));
       if (gp) lines.push(...segments(v, f32(gp, 3 * s.n), r));
     }
@@ -348,6 +348,7 @@ window.StanceTime = (function () {
 
   const api = { start, frame, overlay, replaying, stepTape, back, forward, show,
     cross: true, // the cross on the joint plotted (a test that counts the view's colours turns it off)
+    ghostLines: true, // the ghost as a blue skeleton (lab_split.js turns it off while it draws the ghost beside)
     // for the tests and the console
     data: () => { const v = view(); return v >= 0 && count(v) ? data(v) : null; }, jointScreen,
     plotted: () => plotted };
