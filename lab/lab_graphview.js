@@ -8,7 +8,7 @@
 // Options (lab_editor2.js): which machine is shown (a nested one opened from
 // its state), states placed by the user (their "editor" positions), and the
 // machine each state nests: a nested-machine state is a larger box with its
-// inner machine's states drawn inside it (the inner current state orange).
+// inner machine's states drawn inside it (the inner current state deep orange).
 'use strict';
 
 window.StanceGraphView = (function () {
@@ -133,9 +133,9 @@ window.StanceGraphView = (function () {
         ctx.font = '9px sans-serif';
         for (let i = 0; i < n; i++) {
           const is = im.first + i, x = p[0] - bw / 2 + 4 + (i % cols) * cw, y = y0 + Math.floor(i / cols) * (ch + 2);
-          ctx.fillStyle = is === icur ? '#f59f00' : '#eef2ff'; ctx.strokeStyle = '#6b7280'; ctx.lineWidth = 0.8;
+          ctx.fillStyle = is === icur ? '#d9480f' : '#eef2ff'; // the inner current state: deep orange, seen on an orange box too ctx.strokeStyle = '#6b7280'; ctx.lineWidth = 0.8;
           ctx.beginPath(); ctx.roundRect(x + 1, y, cw - 2, ch, 3); ctx.fill(); ctx.stroke();
-          ctx.fillStyle = '#111827'; ctx.fillText(fit(ctx, desc.states[is].name, cw - 6), x + cw / 2, y + 11);
+          ctx.fillStyle = is === icur ? '#ffffff' : '#111827'; ctx.fillText(fit(ctx, desc.states[is].name, cw - 6), x + cw / 2, y + 11);
         }
         if (im.count > n) { ctx.fillStyle = '#57606a'; ctx.fillText('+' + (im.count - n), p[0] + bw / 2 - 10, p[1] + bh / 2 - 3); }
         continue;

@@ -55,7 +55,6 @@ window.StanceSplit = (function () {
     if (!active) { shown = null; return false; }
     const gfx = X.gfx(), c = gfx.canvas, half = Math.floor(c.width / 2);
     const back = L._lab_time_cursor(v);
-    gfx.draw(Object.assign({}, args, { viewport: [0, 0, half, c.height] }));
     // the right: the ghost's matrices at this frame, or the same pose where it has not replayed it
     const n = Math.max(1, ns);
     if (texBuf.length < n * J * 16) texBuf = new Float32Array(n * J * 16);
@@ -79,14 +78,16 @@ window.StanceSplit = (function () {
       }
       right = Object.assign({}, args, { bones: args.bones ? new Float32Array(seg) : null, joints: args.joints ? new Float32Array(pts) : null, extra: null });
     }
-    gfx.draw(Object.assign({}, right, { viewport: [half, 0, c.width - half, c.height], keep: true }));
-    if (replayed) gfx.matrices(tex, J, n); // the view's own again (the next frame, the tests' reads)
+    gfx.draw(Object.assign({}, right, { viewport: [half, 0, c.width - half, c.height] }));
+    if (replayed) gfx.matrices(tex, J, n); // the view's own again
+    // the left last: the character as played, whose projection picking and the view's box then use
+    gfx.draw(Object.assign({}, args, { viewport: [0, 0, half, c.height], keep: true }));
     const mode = ghostSel.selectedOptions[0].textContent;
     const key = v + ':' + back + ':' + replayed + ':' + mode;
     if (!shown || shown.key !== key) {
       caption.textContent = '';
       caption.append(label('as played', 'split-left'),
-        label(replayed ? 'the same switch under ' + mode : 'under ' + mode + ': ' + (L._lab_time_ghost_start(v) >= 0 ? 'the same pose outside its 2 s replay' : 'no switch before this frame'), 'split-right'));
+        label(replayed ? 'the same switch under ' + mode : 'under ' + mode + ': as played here (the replay covers 2 s from a switch)', 'split-right'));
     }
     shown = { key, view: v, back, replayed };
     return true;

@@ -185,7 +185,7 @@ async function main() {
       await slider.fill('0');
       await step(page, 150);
     }],
-    ['the nested machine is drawn inside Loco (its current state orange) and opens on a double click', async () => {
+    ['the nested machine is drawn inside Loco (its current state deep orange) and opens on a double click', async () => {
       const slider = page.locator('#as-params .param[data-param="velocity"] input[type=range]');
       await slider.fill('2.5');
       await step(page, 40);
@@ -196,8 +196,8 @@ async function main() {
       // the inner states' chips: Walk, Run in one row of two ((140 - 8) / 2 px each), Run orange
       const cw = (b[2] - 8) / 2, y = b[1] - b[3] / 2 + 19 + 4;
       const walk = await graphPixel(page, b[0] - b[2] / 2 + 4 + 4, y), run = await graphPixel(page, b[0] - b[2] / 2 + 4 + cw + 4, y);
-      check(run[0] === 245 && run[1] === 159 && run[2] === 0, 'Run\'s chip is drawn ' + run);
-      check(!(walk[0] === 245 && walk[1] === 159), 'Walk\'s chip is drawn as current: ' + walk);
+      check(run[0] === 217 && run[1] === 72 && run[2] === 15, 'Run\'s chip is drawn ' + run);
+      check(walk[0] === 238 && walk[1] === 242 && walk[2] === 255, 'Walk\'s chip is drawn ' + walk);
       await shot('nested');
       const [x, yy] = await graphPoint(page, b[0], b[1]);
       await page.mouse.dblclick(x, yy);
