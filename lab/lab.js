@@ -315,8 +315,9 @@
     }
     StanceTime.frame(v);
     extra = StanceTime.overlay(v, pose, extra); // the ghost and the joint plotted
-    gfx.draw({ target, height: Math.max(tall, 0.8 * s.span), ground: s.ground, place: [r[0], r[1], r[2], 0],
-      showMesh, bones: showBones || !showMesh ? lines.seg : null, joints: showBones ? lines.pts : null, extra });
+    const args = { target, height: Math.max(tall, 0.8 * s.span), ground: s.ground, place: [r[0], r[1], r[2], 0],
+      showMesh, bones: showBones || !showMesh ? lines.seg : null, joints: showBones ? lines.pts : null, extra };
+    if (!(window.StanceSplit && StanceSplit.draw(v, args, tex, J, ns))) gfx.draw(args); // side by side (lab_split.js) or one view
     lastBox = sampleWhole ? { x0: 0, y0: 0, x1: gfx.canvas.width, y1: gfx.canvas.height } : gfx.project(lines.pts);
     if (sampleReq) { const q = sampleReq; sampleReq = null; q(gfx.read(lastBox), lastBox); }
     // the 2D panels at most 30 times a second (each costs a few ms on a software renderer)
@@ -348,7 +349,7 @@
     }
     const d = graphs[v];
     const live = f32(L._lab_live(v), 3 * d.machines.length + d.params.length + d.layers.length);
-    machineSeen = StanceGraphView.draw(c, d, live);
+    machineSeen = StanceGraphView.draw(c, d, live, null, window.StanceEditor2 ? StanceEditor2.diagram(v, d) : null);
   }
 
   // for the tests and the console
@@ -778,6 +779,9 @@
     applySwitch();
     StanceTime.start({ L, activeView, view: () => view, stepOnce, setPaused, paused: () => paused, gfx: () => gfx,
       skel: (v) => skel[v], readPose, cErr });
+    const more = { L, activeView, view: () => view, machine: () => machineSeen, graph: (v) => graphs[v], redraw: () => drawGraph(activeView()),
+      gfx: () => gfx, skel: (v) => skel[v], readPose, setPaused, cErr };
+    for (const m of [window.StanceEditor2, window.StanceSplit]) if (m) m.start(more);
     document.body.dataset.ready = '1';
     requestAnimationFrame(frame);
   };

@@ -7,7 +7,8 @@
 // "graph.json:LINE:COL: ..." line, shown under the editor and selected in
 // the JSON text. Saves the JSON (what was built) and a compiled .stance.
 // Masks are painted on a drawing of the skeleton: a click sets or clears a
-// joint and the chain below it, shift+click the joint alone.
+// joint and the chain below it, shift+click the joint alone. States are
+// placed on the state-machine diagram (lab_editor2.js calls place()).
 'use strict';
 
 (function () {
@@ -94,6 +95,8 @@
   function edit(f) {
     const before = JSON.stringify(model);
     if (f(model) === false) { render(); return; }
+    for (const mc of model.machines || []) for (const tr of mc.transitions || []) // a group emptied goes, and the list with its last group
+      if (tr.any_of) { tr.any_of = tr.any_of.filter((g) => g.length); if (!tr.any_of.length) delete tr.any_of; }
     if (JSON.stringify(model) === before) { render(); return; }
     undo.push(before);
     if (undo.length > UNDO_MAX) undo.shift();
@@ -104,12 +107,16 @@
   function undoRedo(back) {
     const from = back ? undo : redo, to = back ? redo : undo;
     if (!from.length) return;
+    const was = model;
     to.push(JSON.stringify(model));
     model = JSON.parse(from.pop());
     if (machine >= model.machines.length) machine = 0;
-    build();
+    if (!lastError && graphOnly(was) === graphOnly(model)) { text = modelText(); showError(''); } // only places moved: the same graph runs on
+    else build();
     render();
   }
+  // the document without the states' "editor" places (which the runtime ignores)
+  const graphOnly = (m) => JSON.stringify(m, (k, v) => (k === 'editor' && v && typeof v === 'object' && !Array.isArray(v) && 'x' in v ? undefined : v));
 
   // ---- opening -------------------------------------------------------------------------
 
@@ -256,6 +263,31 @@
     if (what === 'layer' && painting === i) painting = -1;
   }
 
+  // the curves the document declares ("clips": {"C": {"curves": {"N": ...}}}, docs/curves.md)
+  function curveNames() {
+    const out = new Set();
+    for (const c of Object.values(model.clips || {})) for (const n of Object.keys((c && c.curves) || {})) out.add(n);
+    return [...out];
+  }
+  const numericParams = () => model.params.filter((p) => p.type === 'float' || p.type === 'int').map((p) => p.name);
+  // a value that may be a number or a binding ({"param": P} / {"curve": C}): a kind select and the value's field;
+  // `none` (a label) adds a kind for "absent" (an IK entry's weight: full)
+  function bindingControl(value, set, kind, none) {
+    const k = value == null ? (none ? 'none' : 'number') : typeof value === 'object' ? (value.param !== undefined ? 'param' : 'curve') : 'number';
+    const kinds = [...(none ? [['none', none]] : []), ...(none ? [] : [['number', 'number']]), ['param', 'parameter'], ['curve', 'curve']];
+    const params = numericParams(), curves = curveNames();
+    const out = [select(kinds, k, (v) => edit(() => {
+      if (v === 'none') set(undefined);
+      else if (v === 'number') set(1);
+      else if (v === 'param') set({ param: params[0] || '' });
+      else set({ curve: curves[0] || '' });
+    }), { data: { kind: kind + '-kind' } })];
+    if (k === 'number') out.push(num(value, (v) => edit(() => set(v === null ? undefined : v)), { data: { kind } }));
+    else if (k === 'param') out.push(select(params.includes(value.param) ? params : [value.param, ...params], value.param, (v) => edit(() => set({ param: v })), { data: { kind: kind + '-param' } }));
+    else if (k === 'curve') out.push(select(curves.includes(value.curve) ? curves : [value.curve, ...curves], value.curve, (v) => edit(() => set({ curve: v })), { data: { kind: kind + '-curve' } }));
+    return out;
+  }
+
   function section(title, ...kids) { return el('div', { className: 'ed-sec' }, el('h3', { textContent: title }), ...kids); }
 
   function paramRows() {
@@ -333,6 +365,11 @@
           es.push(e);
         }), { data: { act: 'add-entry' } }));
       }
+      body.append(el('div', { className: 'ed-row' }, 'speed',
+        num(s.speed, (v) => edit((m) => { if (v === null || v === 1) delete at(m)[i].speed; else at(m)[i].speed = v; }),
+          { data: { kind: 'speed' }, placeholder: '1', title: 'playback rate in [-100, 100], not 0 (empty: 1)' }),
+        '\u00d7', select([['', '(no parameter)'], ...params], s.speed_param || '', (v) => edit((m) => { if (v) at(m)[i].speed_param = v; else delete at(m)[i].speed_param; }),
+          { data: { kind: 'speed-param' }, title: 'a float or int parameter multiplying the rate' })));
       return el('div', { className: 'ed-item', data: { state: s.name } }, head, body);
     });
     const add = (kind) => btn('+ ' + kind, 'add a ' + kind + ' state', () => edit((m) => {
@@ -373,15 +410,36 @@
       const exit = t.exit === undefined ? 'none' : t.exit === 'end' ? 'end' : 'time';
       const conds = el('div', { className: 'ed-sub' });
       (t.when || []).forEach((c, k) => conds.append(conditionRow(t, t.when, k, (m) => tr(m).when)));
-      (t.any_of || []).forEach((g, gi) => { conds.append(el('div', { className: 'hint', textContent: 'or' }));
-        g.forEach((c, k) => conds.append(conditionRow(t, g, k, (m) => tr(m).any_of[gi]))); });
-      conds.append(btn('+ condition', 'add a condition (all must hold)', () => edit((m) => {
+      const newCond = (m) => {
         const p = m.params[0];
-        if (!p) return false;
+        if (!p) return null;
         const c = { param: p.name };
         if (p.type === 'float' || p.type === 'int') { c.op = '>='; c.value = 0; }
+        return c;
+      };
+      // any_of: groups of conditions, one of which must hold (with every condition above)
+      (t.any_of || []).forEach((g, gi) => {
+        const grp = el('div', { className: 'ed-group', data: { group: String(gi) } },
+          el('div', { className: 'ed-row' }, el('span', { className: 'hint', textContent: (gi ? 'or group ' : 'and one group of: group ') + (gi + 1) }),
+            btn('+ condition', 'add a condition to this group (all of the group must hold)', () => edit((m) => {
+              const c = newCond(m);
+              if (!c) return false;
+              tr(m).any_of[gi].push(c);
+            }), { data: { act: 'add-group-cond' } }),
+            btn('\u00d7 group', 'delete this group', () => edit((m) => { tr(m).any_of.splice(gi, 1); }), { data: { act: 'del-group' } })));
+        g.forEach((c, k) => grp.append(conditionRow(t, g, k, (m) => tr(m).any_of[gi])));
+        conds.append(grp);
+      });
+      conds.append(el('div', { className: 'ed-row' }, btn('+ condition', 'add a condition (all must hold)', () => edit((m) => {
+        const c = newCond(m);
+        if (!c) return false;
         (tr(m).when = tr(m).when || []).push(c);
-      }), { data: { act: 'add-cond' } }));
+      }), { data: { act: 'add-cond' } }),
+      btn('+ or group', 'add a group of conditions: the transition needs one group to hold (and every condition above)', () => edit((m) => {
+        const c = newCond(m);
+        if (!c) return false;
+        (tr(m).any_of = tr(m).any_of || []).push([c]);
+      }), { data: { act: 'add-group' } })));
       const opts = el('div', { className: 'ed-row' },
         'exit', select([['none', 'conditions only'], ['end', 'at the end'], ['time', 'at time']], exit, (v) => edit((m) => {
           if (v === 'none') delete tr(m).exit; else if (v === 'end') tr(m).exit = 'end'; else tr(m).exit = 1;
@@ -389,10 +447,14 @@
         exit === 'time' ? num(t.exit, (v) => edit((m) => { tr(m).exit = v; }), { data: { kind: 'exit-time' }, title: 'normalized time' }) : null,
         'blend', num(t.blend_time, (v) => edit((m) => { if (v === null) delete tr(m).blend_time; else tr(m).blend_time = v; }), { data: { kind: 'blend' }, title: 'seconds (empty: the machine\'s)' }),
         select(MODES, t.mode || mc.mode || 'crossfade', (v) => edit((m) => { tr(m).mode = v; }), { data: { kind: 'mode' } }),
-        select(['smoothstep', 'linear'], t.easing || mc.easing || 'smoothstep', (v) => edit((m) => { tr(m).easing = v; }), { data: { kind: 'easing' } }));
+        select(['smoothstep', 'linear'], t.easing || mc.easing || 'smoothstep', (v) => edit((m) => { tr(m).easing = v; }), { data: { kind: 'easing' } }),
+        el('label', { title: 'while it blends, the target\'s own transitions wait' }, el('input', { type: 'checkbox', checked: !!t.uninterruptible, data: { kind: 'uninterruptible' },
+          on: { change: (e) => edit((m) => { if (e.target.checked) tr(m).uninterruptible = true; else delete tr(m).uninterruptible; }) } }), 'uninterruptible'),
+        t.from === '*' ? el('label', { title: 'from any state: may restart the state it goes to' }, el('input', { type: 'checkbox', checked: !!t.allow_self, data: { kind: 'allow-self' },
+          on: { change: (e) => edit((m) => { if (e.target.checked) tr(m).allow_self = true; else delete tr(m).allow_self; }) } }), 'allow self') : null);
       const head = el('div', { className: 'ed-row' },
         el('span', { className: 'ed-prio', textContent: String(i + 1), title: 'priority: the first that holds wins (drag to reorder)' }),
-        select(['*', ...names], t.from, (v) => edit((m) => { tr(m).from = v; }), { data: { kind: 'from' } }), '\u2192',
+        select(['*', ...names], t.from, (v) => edit((m) => { tr(m).from = v; if (v !== '*') delete tr(m).allow_self; }), { data: { kind: 'from' } }), '\u2192',
         select(names, t.to, (v) => edit((m) => { tr(m).to = v; }), { data: { kind: 'to' } }),
         ...rowTools(at, i, 'transition'));
       const item = el('div', { className: 'ed-item', draggable: true, data: { transition: String(i) } }, head, conds, opts);
@@ -433,7 +495,7 @@
       el('div', { className: 'ed-row' },
         select(['override', 'additive'], l.mode || 'override', (v) => edit((m) => { m.layers[i].mode = v; if (v !== 'additive') delete m.layers[i].additive_ref; }), { data: { kind: 'layer-mode' } }),
         select(['local', 'mesh'], l.space || 'local', (v) => edit((m) => { m.layers[i].space = v; }), { data: { kind: 'space' } }),
-        'weight', num(l.weight === undefined ? 1 : l.weight, (v) => edit((m) => { m.layers[i].weight = v; }), { data: { kind: 'weight' } }),
+        'weight', ...bindingControl(l.weight === undefined ? 1 : l.weight, (v) => { if (v === undefined) delete model.layers[i].weight; else model.layers[i].weight = v; }, 'weight'),
         'priority', num(l.priority || 0, (v) => edit((m) => { if (!v) delete m.layers[i].priority; else m.layers[i].priority = v; }), { data: { kind: 'priority' } })),
       (l.mode || 'override') === 'additive' ? el('div', { className: 'ed-row' }, 'reference',
         select([['', 'each clip\'s first frame'], ...clips().flatMap((c) => [['first_frame:' + c, c + ' first frame'], ['clip:' + c, c + ' in sync']])],
@@ -453,6 +515,18 @@
       m.layers.push({ name: uniqueName(m.layers, mc.name.toLowerCase()), machine: mc.name, mode: 'override', weight: 1 });
     }), { data: { act: 'add-layer' } });
     return section('Layers', ...rows, add, skeletonCanvas());
+  }
+
+  // IK entries (a file's: chains and legs are edited in the JSON text): a two_bone or aim entry's
+  // weight, full or from a parameter or a curve, and deleting an entry
+  function ikRows() {
+    if (!Array.isArray(model.ik) || !model.ik.length) return null;
+    const rows = model.ik.map((k, i) => el('div', { className: 'ed-row', data: { ik: k.name } },
+      el('b', { textContent: k.name }), el('span', { textContent: k.kind }),
+      ...(k.kind === 'two_bone' || k.kind === 'aim'
+        ? [el('span', { textContent: 'weight' }), ...bindingControl(k.weight, (v) => { if (v === undefined) delete model.ik[i].weight; else model.ik[i].weight = v; }, 'ik-weight', 'full')] : []),
+      btn('\u00d7', 'delete this IK entry', () => edit((m) => { m.ik.splice(i, 1); if (!m.ik.length) delete m.ik; }), { data: { act: 'del' } })));
+    return section('IK (chains in the JSON text)', ...rows);
   }
 
   // ---- painting masks on the skeleton ----------------------------------------------
@@ -562,6 +636,8 @@
       btn('+', 'add a machine', () => edit((m) => { m.machines.push({ name: uniqueName(m.machines, 'Machine'), states: [], transitions: [] }); machine = m.machines.length - 1; }), { id: 'ed-add-machine' }),
       model.machines.length > 1 ? btn('\u00d7', 'delete this machine', () => edit((m) => del(m, m.machines, machine, 'machine'))) : null);
     body.append(top, paramRows(), section('Machines', mrow), stateRows(), transitionRows(), layerRows());
+    const ik = ikRows();
+    if (ik) body.append(ik);
     const ta = $('ed-json');
     if (document.activeElement !== ta) ta.value = text;
   }
@@ -579,6 +655,7 @@
       #editor .ed-b { font: 12px system-ui, sans-serif; padding: 1px 4px; cursor: pointer; }
       #editor .ed-item { border: 1px solid #e1e4e8; border-radius: 4px; padding: 2px 4px; margin: 3px 0; background: #fbfcfd; }
       #editor .ed-sub { margin-left: 14px; }
+      #editor .ed-group { border-left: 2px solid #c7d2fe; padding-left: 4px; margin: 2px 0; }
       #editor .ed-prio { font-weight: 600; min-width: 14px; cursor: grab; }
       #editor textarea { width: 100%; height: 160px; font: 11px ui-monospace, monospace; box-sizing: border-box; }
       #editor.ed-bad #ed-error { display: block; }
@@ -640,6 +717,22 @@
       render();
     },
     model: () => (model ? clone(model) : null),
+    // the state-machine diagram moved a state: its "editor" place in the document (undone as any edit). The
+    // graph is the same (the runtime ignores the key), so nothing is rebuilt and the character runs on.
+    place(machineName, stateName, x, y) {
+      const mc = model && model.machines.find((m) => m.name === machineName), s = mc && mc.states.find((q) => q.name === stateName);
+      if (!s) return false;
+      const before = JSON.stringify(model);
+      s.editor = { x: Math.round(x), y: Math.round(y) };
+      if (JSON.stringify(model) === before) return false;
+      undo.push(before);
+      if (undo.length > UNDO_MAX) undo.shift();
+      redo.length = 0;
+      if (lastError) build(); // the text shown is the failing one: build the new one to show where it fails now
+      else { text = modelText(); showError(''); }
+      render();
+      return true;
+    },
     text: () => text,
     error: () => lastError,
     undoDepth: () => [undo.length, redo.length],

@@ -278,7 +278,8 @@ window.StanceGL = (function () {
 
   // frame: { target, height, ground, gridSize, gridStep (default: from the height), showMesh, and either
   //   crowd: instances (texture row i = instance i, placed in the world), or
-  //   place: [x, y, z, facing] of the one character, bones / joints / extra: Float32Array lines and points }
+  //   place: [x, y, z, facing] of the one character, bones / joints / extra: Float32Array lines and points;
+  //   viewport: [x, y, width, height] in the canvas (default: all of it), keep: draw over what is there (no clear) }
   Renderer.prototype.draw = function (f) {
     const gl = this.gl, c = this.canvas, cam = this.cam;
     if (!cam.dist) cam.dist = f.height * 2.6;
@@ -286,10 +287,11 @@ window.StanceGL = (function () {
     const eye = [t[0] + cam.dist * Math.cos(cam.pitch) * Math.sin(cam.yaw), t[1] + cam.dist * Math.sin(cam.pitch),
       t[2] + cam.dist * Math.cos(cam.pitch) * Math.cos(cam.yaw)];
     this.near = f.height * 0.02;
-    this.viewProj = mul(perspective(0.8, c.width / c.height, this.near, f.height * 400), lookAt(eye, t, [0, 1, 0]));
-    gl.viewport(0, 0, c.width, c.height);
+    const vp = this.vp = f.viewport || [0, 0, c.width, c.height]; // (project() and the lab's picking map through it)
+    this.viewProj = mul(perspective(0.8, vp[2] / vp[3], this.near, f.height * 400), lookAt(eye, t, [0, 1, 0]));
+    gl.viewport(vp[0], vp[1], vp[2], vp[3]);
     gl.enable(gl.DEPTH_TEST);
-    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    if (!f.keep) gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
     // the ground
     this.grid(f, t, eye);
     const l = this.line;
@@ -378,13 +380,13 @@ window.StanceGL = (function () {
 
   // screen box (pixels, top-left origin) of world points
   Renderer.prototype.project = function (pts) {
-    const m = this.viewProj, c = this.canvas;
+    const m = this.viewProj, c = this.canvas, vp = this.vp || [0, 0, c.width, c.height];
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (let i = 0; i < pts.length; i += 3) {
       const x = pts[i], y = pts[i + 1], z = pts[i + 2];
       const w = m[3] * x + m[7] * y + m[11] * z + m[15];
-      const sx = ((m[0] * x + m[4] * y + m[8] * z + m[12]) / w * 0.5 + 0.5) * c.width;
-      const sy = (0.5 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / w * 0.5) * c.height;
+      const sx = vp[0] + ((m[0] * x + m[4] * y + m[8] * z + m[12]) / w * 0.5 + 0.5) * vp[2];
+      const sy = c.height - vp[1] - ((m[1] * x + m[5] * y + m[9] * z + m[13]) / w * 0.5 + 0.5) * vp[3];
       x0 = Math.min(x0, sx); x1 = Math.max(x1, sx); y0 = Math.min(y0, sy); y1 = Math.max(y1, sy);
     }
     return { x0: Math.max(0, Math.floor(x0)), y0: Math.max(0, Math.floor(y0)), x1: Math.min(c.width, Math.ceil(x1)), y1: Math.min(c.height, Math.ceil(y1)) };

@@ -5,6 +5,10 @@
 // running transition's progress as a dot along its arrow; the parameters'
 // values and the layers with their weights on the right. "Any state" is not
 // a state: a dashed white box, its arrows dashed, never highlighted.
+// Options (lab_editor2.js): which machine is shown (a nested one opened from
+// its state), states placed by the user (their "editor" positions), and the
+// machine each state nests: a nested-machine state is a larger box with its
+// inner machine's states drawn inside it (the inner current state deep orange).
 'use strict';
 
 window.StanceGraphView = (function () {
@@ -31,7 +35,8 @@ window.StanceGraphView = (function () {
     return pos;
   }
 
-  const BW = 96, BH = 30;
+  const BW = 96, BH = 30, NW = 140, NH = 60; // a state's box; a nested-machine state's
+  const boxSize = (desc, s) => (s >= 0 && desc.states[s].nested >= 0 ? [NW, NH] : [BW, BH]);
   // a name cut with an ellipsis to fit w pixels (clip-named states can be long)
   function fit(ctx, text, w) {
     if (ctx.measureText(text).width <= w) return text;
@@ -39,22 +44,32 @@ window.StanceGraphView = (function () {
     while (n > 1 && ctx.measureText(text.slice(0, n) + '\u2026').width > w) n--;
     return text.slice(0, n) + '\u2026';
   }
-  function edgePoint(p, q) { // where the segment p->q leaves p's box
-    const dx = q[0] - p[0], dy = q[1] - p[1];
-    const k = Math.min(Math.abs(BW / 2 / (dx || 1e-9)), Math.abs(BH / 2 / (dy || 1e-9)));
+  function edgePoint(p, q, size) { // where the segment p->q leaves p's box
+    const dx = q[0] - p[0], dy = q[1] - p[1], w = size ? size[0] : BW, h = size ? size[1] : BH;
+    const k = Math.min(Math.abs(w / 2 / (dx || 1e-9)), Math.abs(h / 2 / (dy || 1e-9)));
     return [p[0] + dx * k, p[1] + dy * k];
   }
 
-  function draw(canvas, desc, live, labels) {
+  function draw(canvas, desc, live, labels, opt) {
     const ctx = canvas.getContext('2d');
     const W = canvas.width, H = canvas.height, GW = W - 300;
     ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, H);
     if (!desc) return null;
-    const machine = desc.layers.length ? desc.layers[0].machine : 0;
+    opt = opt || {};
+    const base = desc.layers.length ? desc.layers[0].machine : 0;
+    const machine = opt.machine >= 0 && opt.machine < desc.machines.length ? opt.machine : base;
     const pos = layout(desc, machine, GW, H);
+    const placed = opt.positions || {};
+    for (const k of Object.keys(pos)) { // the user's places (clamped into the drawing)
+      const s = Number(k), p = s >= 0 ? placed[desc.states[s].name] : null;
+      if (!p) continue;
+      const sz = boxSize(desc, s);
+      pos[k] = [Math.max(sz[0] / 2, Math.min(GW - sz[0] / 2, p[0])), Math.max(sz[1] / 2, Math.min(H - 22 - sz[1] / 2, p[1]))];
+    }
     const cur = live[3 * machine], from = live[3 * machine + 1], prog = live[3 * machine + 2];
     ctx.font = '12px sans-serif'; ctx.fillStyle = '#1f2328'; ctx.textAlign = 'left';
-    ctx.fillText('machine ' + desc.machines[machine].name + ' (base layer)', 8, H - 8);
+    ctx.fillText(machine === base ? 'machine ' + desc.machines[machine].name + ' (base layer)'
+      : '\u25c0 ' + (opt.parent || 'back') + '   machine ' + desc.machines[machine].name + (opt.inState ? ' (in state ' + opt.inState + ')' : ''), 8, H - 8);
     // transitions: pairs in both directions are offset sideways
     const trans = desc.transitions.filter((t) => t.machine === machine);
     const many = desc.machines[machine].count > 8; // rows of states: only a running any-state arrow is drawn
@@ -69,7 +84,8 @@ window.StanceGraphView = (function () {
       const dx = b[0] - a[0], dy = b[1] - a[1], l = Math.hypot(dx, dy) || 1;
       const off = 8; // the way back runs on the other side
       const nx = -dy / l * off, ny = dx / l * off;
-      const p = edgePoint([a[0] + nx, a[1] + ny], [b[0] + nx, b[1] + ny]), q = edgePoint([b[0] + nx, b[1] + ny], [a[0] + nx, a[1] + ny]);
+      const p = edgePoint([a[0] + nx, a[1] + ny], [b[0] + nx, b[1] + ny], boxSize(desc, t.from)),
+        q = edgePoint([b[0] + nx, b[1] + ny], [a[0] + nx, a[1] + ny], boxSize(desc, t.to));
       const active = from >= 0 && t.to === cur && (t.from === from || t.from < 0);
       if (many && t.from < 0 && !active) continue;
       ctx.strokeStyle = active ? '#f59f00' : '#8a949e'; ctx.fillStyle = ctx.strokeStyle; ctx.lineWidth = active ? 3 : 1.5;
@@ -93,7 +109,7 @@ window.StanceGraphView = (function () {
       void back;
     }
     // states
-    const names = [], styles = {};
+    const names = [], styles = {}, boxes = {};
     for (const k of Object.keys(pos)) {
       const s = Number(k), p = pos[k];
       const name = s < 0 ? 'Any state' : desc.states[s].name;
@@ -103,11 +119,27 @@ window.StanceGraphView = (function () {
       const st = any ? { fill: '#ffffff', stroke: '#6b7280', dash: true }
         : { fill: on ? '#f59f00' : src ? '#fde68a' : '#dbeafe', stroke: on ? '#9a6700' : '#4b5563', dash: false };
       styles[name] = st;
+      const [bw, bh] = boxSize(desc, s), inner = any ? -1 : desc.states[s].nested;
+      boxes[name] = [p[0], p[1], bw, bh];
       ctx.fillStyle = st.fill; ctx.strokeStyle = st.stroke; ctx.lineWidth = on ? 2.5 : 1.2;
       ctx.setLineDash(st.dash ? [4, 3] : []);
-      ctx.beginPath(); ctx.roundRect(p[0] - BW / 2, p[1] - BH / 2, BW, BH, any ? BH / 2 : 6); ctx.fill(); ctx.stroke();
+      ctx.beginPath(); ctx.roundRect(p[0] - bw / 2, p[1] - bh / 2, bw, bh, any ? BH / 2 : 6); ctx.fill(); ctx.stroke();
       ctx.setLineDash([]);
       ctx.fillStyle = any ? '#6b7280' : '#111827'; ctx.font = (on ? 'bold ' : any ? 'italic ' : '') + '12px sans-serif'; ctx.textAlign = 'center';
+      if (inner >= 0) { // a nested machine: its name and its states inside the box (double click: open it)
+        ctx.fillText(fit(ctx, name, bw - 8), p[0], p[1] - bh / 2 + 13);
+        const im = desc.machines[inner], icur = live[3 * inner], n = Math.min(im.count, 6), cols = Math.min(3, n);
+        const cw = (bw - 8) / Math.max(1, cols), ch = 16, y0 = p[1] - bh / 2 + 19;
+        ctx.font = '9px sans-serif';
+        for (let i = 0; i < n; i++) {
+          const is = im.first + i, x = p[0] - bw / 2 + 4 + (i % cols) * cw, y = y0 + Math.floor(i / cols) * (ch + 2);
+          ctx.fillStyle = is === icur ? '#d9480f' : '#eef2ff'; // the inner current state: deep orange, seen on an orange box too ctx.strokeStyle = '#6b7280'; ctx.lineWidth = 0.8;
+          ctx.beginPath(); ctx.roundRect(x + 1, y, cw - 2, ch, 3); ctx.fill(); ctx.stroke();
+          ctx.fillStyle = is === icur ? '#ffffff' : '#111827'; ctx.fillText(fit(ctx, desc.states[is].name, cw - 6), x + cw / 2, y + 11);
+        }
+        if (im.count > n) { ctx.fillStyle = '#57606a'; ctx.fillText('+' + (im.count - n), p[0] + bw / 2 - 10, p[1] + bh / 2 - 3); }
+        continue;
+      }
       ctx.fillText(fit(ctx, name, BW - 8), p[0], p[1] + (any ? 4 : 1));
       if (!any) { ctx.font = '9px sans-serif'; ctx.fillStyle = '#57606a'; ctx.fillText(desc.states[s].motion, p[0], p[1] + 12); }
     }
@@ -143,7 +175,8 @@ window.StanceGraphView = (function () {
       void i;
     });
     void labels;
-    return { styles, states: names, current: cur >= 0 ? desc.states[cur].name : '', transition: running ? desc.states[running.from < 0 ? from : running.from].name + '->' + desc.states[running.to].name : 'none', progress: running ? running.progress : 0, layers: layerW };
+    return { styles, states: names, boxes, machine: desc.machines[machine].name, machineIndex: machine, base: machine === base,
+      current: cur >= 0 ? desc.states[cur].name : '', transition: running ? desc.states[running.from < 0 ? from : running.from].name + '->' + desc.states[running.to].name : 'none', progress: running ? running.progress : 0, layers: layerW };
   }
 
   return { draw };

@@ -58,6 +58,7 @@ typedef struct tape {
     /* the ghost: a switch replayed under another mode (g[1]) and as recorded (g[0], the check) */
     stance_instance *g[2];
     float *gmodel;                     /* per frame: g[1]'s model translations */
+    float *gfull;                      /* per frame: g[1]'s whole model pose, 10 channels of J (the side by side view) */
     long long g0, gnext;               /* the ghost's first frame and the next to replay */
     int gmode, geasing, gsame, gdiff;  /* g[0] frames equal to the tape / not */
     float gblend, gjump;
@@ -82,7 +83,7 @@ static uint64_t inst_hash(const stance_instance *in) {
 
 static void tape_free(tape *t) {
     free(t->states), free(t->model), free(t->hash), free(t->root), free(t->params), free(t->pin), free(t->nt), free(t->progress);
-    free(t->jump), free(t->time), free(t->state), free(t->from), free(t->jump_joint), free(t->gmodel);
+    free(t->jump), free(t->time), free(t->state), free(t->from), free(t->jump_joint), free(t->gmodel), free(t->gfull);
     stance_instance_destroy(t->scratch), stance_instance_destroy(t->g[0]), stance_instance_destroy(t->g[1]);
     stance_workspace_destroy(t->ws);
     memset(t, 0, sizeof *t);
@@ -100,13 +101,14 @@ static int tape_open(tape *t, lab_view *v) {
         const size_t F = TAPE_FRAMES;
         t->states = malloc(F * bytes), t->model = malloc(F * 3 * (size_t)J * sizeof(float));
         t->gmodel = malloc(F * 3 * (size_t)J * sizeof(float));
+        t->gfull = malloc(F * 10 * (size_t)J * sizeof(float));
         t->hash = malloc(F * sizeof(uint64_t)), t->root = malloc(F * 3 * sizeof(float));
         t->params = malloc(F * (size_t)(P > 0 ? P : 1) * sizeof(float));
         t->pin = malloc(F * 2 * (size_t)(P > 0 ? P : 1) * sizeof(float));
         t->nt = malloc(F * sizeof(float)), t->progress = malloc(F * sizeof(float)), t->jump = malloc(F * sizeof(float));
         t->time = malloc(F * sizeof(double));
         t->state = malloc(F * sizeof(short)), t->from = malloc(F * sizeof(short)), t->jump_joint = malloc(F * sizeof(short));
-        if (!t->states || !t->model || !t->gmodel || !t->hash || !t->root || !t->params || !t->pin || !t->nt || !t->progress || !t->jump ||
+        if (!t->states || !t->model || !t->gmodel || !t->gfull || !t->hash || !t->root || !t->params || !t->pin || !t->nt || !t->progress || !t->jump ||
             !t->time || !t->state || !t->from || !t->jump_joint) {
             tape_free(t);
             return lab_fail("time: out of memory for a tape of %d frames", TAPE_FRAMES);
@@ -250,7 +252,7 @@ LAB_API int lab_time_shown(int view) { tape *t; return time_view(view, &t) ? t->
 LAB_API double lab_time_bytes(int view) {
     tape *t;
     if (!time_view(view, &t) || !t->states) return 0.0;
-    return (double)TAPE_FRAMES * ((double)t->bytes + 2.0 * 12.0 * t->J + 8 + 12 + 4.0 * t->P + 12 + 8 + 6);
+    return (double)TAPE_FRAMES * ((double)t->bytes + 2.0 * 12.0 * t->J + 40.0 * t->J + 8 + 12 + 4.0 * t->P + 12 + 8 + 6);
 }
 
 /* The recorded pose hash of a frame, as two 32-bit halves (half 0 low). */
@@ -377,6 +379,9 @@ LAB_API int lab_time_ghost_advance(int view) {
         const stance_pose *m = stance_instance_model_pose(t->g[1]);
         float *out = t->gmodel + (size_t)slot(n) * 3 * (size_t)t->J;
         for (int j = 0; j < t->J; j++) out[3 * j] = m->tx[j], out[3 * j + 1] = m->ty[j], out[3 * j + 2] = m->tz[j];
+        const float *const ch[10] = {m->tx, m->ty, m->tz, m->qx, m->qy, m->qz, m->qw, m->sx, m->sy, m->sz};
+        for (int k = 0; k < 10; k++)
+            memcpy(t->gfull + ((size_t)slot(n) * 10 + (size_t)k) * (size_t)t->J, ch[k], sizeof(float) * (size_t)t->J);
         if (n == t->g0) { /* the ghost's own pop: against the same old state alone as the tape's */
             int ne = 0;
             const stance_event *ev = stance_instance_events(t->g[1], &ne, NULL);
@@ -407,6 +412,15 @@ LAB_API const float *lab_time_ghost_pose(int view, int back) {
     if (!time_view(view, &t) || t->g0 < 0 || back < 0 || back >= t->count) return NULL;
     const long long n = newest(t) - back;
     return n >= t->g0 && n < t->gnext ? t->gmodel + (size_t)slot(n) * 3 * (size_t)t->J : NULL;
+}
+/* The ghost's whole model pose at the frame `back` before the newest: 10
+ * channels of J floats (tx, ty, tz, qx, qy, qz, qw, sx, sy, sz), or NULL
+ * where the ghost has not replayed that frame. */
+LAB_API const float *lab_time_ghost_full(int view, int back) {
+    tape *t;
+    if (!time_view(view, &t) || t->g0 < 0 || back < 0 || back >= t->count) return NULL;
+    const long long n = newest(t) - back;
+    return n >= t->g0 && n < t->gnext ? t->gfull + (size_t)slot(n) * 10 * (size_t)t->J : NULL;
 }
 /* The recorded model translations of a frame (J x 3 floats), or NULL. */
 LAB_API const float *lab_time_pose(int view, int back) {

@@ -99,7 +99,7 @@ window.StanceTime = (function () {
     if (v < 0 || !X.skel(v)) return extra;
     const lines = extra ? Array.from(extra) : [];
     const s = X.skel(v), r = pose.root;
-    if (ghostFor && ghostFor.v === v) {
+    if (api.ghostLines && ghostFor && ghostFor.v === v) { // (not while the side by side view draws it whole)
       const gp = L._lab_time_ghost_pose(v, cursor(v));
       if (gp) lines.push(...segments(v, f32(gp, 3 * s.n), r));
     }
@@ -200,14 +200,14 @@ window.StanceTime = (function () {
     if (!s || !gfx || !gfx.viewProj) return -1;
     const c = gfx.canvas, r = c.getBoundingClientRect();
     const px = (cx - r.left) * c.width / r.width, py = (cy - r.top) * c.height / r.height;
-    const pose = X.readPose(v), m = gfx.viewProj;
+    const pose = X.readPose(v), m = gfx.viewProj, vp = gfx.vp || [0, 0, c.width, c.height]; // (side by side: the left half)
     let best = -1, bd = 24 * c.width / r.width;
     for (let j = 0; j < s.n; j++) {
       const x = pose.x[j] + pose.root[0], y = pose.y[j] + pose.root[1], z = pose.z[j] + pose.root[2];
       const w = m[3] * x + m[7] * y + m[11] * z + m[15];
       if (w <= 0) continue;
-      const sx = ((m[0] * x + m[4] * y + m[8] * z + m[12]) / w * 0.5 + 0.5) * c.width;
-      const sy = (0.5 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / w * 0.5) * c.height;
+      const sx = vp[0] + ((m[0] * x + m[4] * y + m[8] * z + m[12]) / w * 0.5 + 0.5) * vp[2];
+      const sy = c.height - vp[1] - ((m[1] * x + m[5] * y + m[9] * z + m[13]) / w * 0.5 + 0.5) * vp[3];
       const d = Math.hypot(sx - px, sy - py);
       if (d < bd) { bd = d; best = j; }
     }
@@ -215,11 +215,11 @@ window.StanceTime = (function () {
   }
   // for the tests: a joint's client position on the view now
   function jointScreen(j) {
-    const v = view(), gfx = X.gfx(), pose = X.readPose(v), m = gfx.viewProj, c = gfx.canvas, r = c.getBoundingClientRect();
+    const v = view(), gfx = X.gfx(), pose = X.readPose(v), m = gfx.viewProj, c = gfx.canvas, r = c.getBoundingClientRect(), vp = gfx.vp || [0, 0, c.width, c.height];
     const x = pose.x[j] + pose.root[0], y = pose.y[j] + pose.root[1], z = pose.z[j] + pose.root[2];
     const w = m[3] * x + m[7] * y + m[11] * z + m[15];
-    const sx = ((m[0] * x + m[4] * y + m[8] * z + m[12]) / w * 0.5 + 0.5) * c.width;
-    const sy = (0.5 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / w * 0.5) * c.height;
+    const sx = vp[0] + ((m[0] * x + m[4] * y + m[8] * z + m[12]) / w * 0.5 + 0.5) * vp[2];
+    const sy = c.height - vp[1] - ((m[1] * x + m[5] * y + m[9] * z + m[13]) / w * 0.5 + 0.5) * vp[3];
     return { x: r.left + sx * r.width / c.width, y: r.top + sy * r.height / c.height };
   }
 
@@ -348,6 +348,7 @@ window.StanceTime = (function () {
 
   const api = { start, frame, overlay, replaying, stepTape, back, forward, show,
     cross: true, // the cross on the joint plotted (a test that counts the view's colours turns it off)
+    ghostLines: true, // the ghost as a blue skeleton (lab_split.js turns it off while it draws the ghost beside)
     // for the tests and the console
     data: () => { const v = view(); return v >= 0 && count(v) ? data(v) : null; }, jointScreen,
     plotted: () => plotted };

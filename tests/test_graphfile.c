@@ -434,6 +434,13 @@ static const broken k_broken[] = {
     {"name too long", HEAD M_OPEN "   {\"name\": \"Idle_0123456789012345678901234567890123456789012345678901234567890\", \"clip\": \"idle\"}]}]}",
      "t.json:5:13: ", "at most 63"},
     {"embedded NUL", "{\"asset\": \"built\\u0000in\"}", "t.json:1:", "invalid JSON"},
+    /* a state's "editor" place (the lab's diagram): two numbers, checked and ignored */
+    {"editor place not a number", HEAD M_OPEN "   {\"name\": \"Idle\", \"clip\": \"idle\", \"editor\": {\"x\": \"a\", \"y\": 1}}]}]}",
+     "t.json:5:53: ", "\"x\": expected a number, got a string"},
+    {"editor place with another key", HEAD M_OPEN "   {\"name\": \"Idle\", \"clip\": \"idle\", \"editor\": {\"x\": 1, \"y\": 2, \"z\": 3}}]}]}",
+     "t.json:5:64: ", "unknown key \"z\" in a state's \"editor\""},
+    {"editor place without y", HEAD M_OPEN "   {\"name\": \"Idle\", \"clip\": \"idle\", \"editor\": {\"x\": 1}}]}]}",
+     "t.json:5:47: ", "missing \"y\""},
 };
 
 /* Prints the line a message points at, with a caret under its column. */
@@ -449,6 +456,33 @@ static void show_position(const char *text, const char *message) {
     if (!p) return;
     int len = (int)(strchr(p, '\n') ? strchr(p, '\n') - p : (int)strlen(p));
     fprintf(stderr, "  | %.*s\n  | %*s^\n", len, p, col - 1, "");
+}
+
+/* The places an editor keeps ("editor" on a state) are read and change nothing the graph holds. */
+static void test_editor_places(void) {
+    static const char *const texts[2] = {
+        HEAD M_OPEN M_STATES "}]}",
+        HEAD M_OPEN "   {\"name\": \"Idle\", \"clip\": \"idle\", \"editor\": {\"x\": 120, \"y\": -3.5}},\n"
+                    "   {\"name\": \"Move\", \"editor\": {\"_note\": \"left\", \"y\": 1e6, \"x\": -1e6}, \"clip\": \"walk\"}]}]}"};
+    stance_graphfile *gf[2] = {NULL, NULL};
+    for (int i = 0; i < 2; i++) {
+        stance_error err = {0};
+        CHECK(stance_graphfile_load_string(texts[i], "t.json", NULL, NULL, &gf[i], &err) == STANCE_OK);
+        if (!gf[i]) { fprintf(stderr, "  %s\n", err.message); stance_graphfile_destroy(gf[0]); return; }
+    }
+    const stance_graph *a = stance_graphfile_graph(gf[0]), *b = stance_graphfile_graph(gf[1]);
+    CHECK(stance_graph_state_count(a) == 2 && stance_graph_state_count(b) == 2);
+    for (int s = 0; s < 2; s++) CHECK(!strcmp(stance_graph_state_name(a, s), stance_graph_state_name(b, s)));
+    void *bytes[2] = {NULL, NULL};
+    size_t size[2] = {0, 0};
+    for (int i = 0; i < 2; i++) {
+        stance_error err = {0};
+        CHECK(stance_asset_save_graph_memory(stance_graphfile_asset(gf[i]), stance_graphfile_desc(gf[i]), &bytes[i], &size[i], NULL,
+                                             &err) == STANCE_OK);
+    }
+    CHECK(bytes[0] && bytes[1] && size[0] == size[1] && !memcmp(bytes[0], bytes[1], size[0])); /* compiled: the same bytes */
+    for (int i = 0; i < 2; i++) stance_asset_free_bytes(bytes[i], size[i], NULL);
+    stance_graphfile_destroy(gf[0]), stance_graphfile_destroy(gf[1]);
 }
 
 static void test_broken_texts(void) {
@@ -600,6 +634,7 @@ int main(void) {
     RUN(test_asset_override);
     RUN(test_conditions);
     RUN(test_doc_example);
+    RUN(test_editor_places);
     RUN(test_broken_texts);
     RUN(test_mutations_never_crash);
     return check_summary();

@@ -101,9 +101,25 @@ static stance_status read_blend(ctx *c, const jobj *o, int dims, stance_state_de
     return STANCE_OK;
 }
 
+/* A state's "editor": {"x": X, "y": Y}, where an editor (the lab's diagram) places
+ * the state's box. Checked like any key, then ignored: the graph does not hold it. */
+static stance_status read_editor(ctx *c, const jobj *o) {
+    static const char *const keys[] = {"x", "y", NULL};
+    json_t *v = json_object_get(o->v, "editor");
+    if (!v) return STANCE_OK;
+    jpath pe = {o->at, "editor", -1};
+    jobj eo = {v, &pe, "a state's \"editor\""};
+    float x, y;
+    stance_status s;
+    if ((s = gf_want_object(c, v, &pe, eo.what)) || (s = gf_check_keys(c, &eo, keys)) ||
+        (s = gf_get_number(c, &eo, "x", 1, -1e6, 1e6, 0, &x)) || (s = gf_get_number(c, &eo, "y", 1, -1e6, 1e6, 0, &y)))
+        return s;
+    return STANCE_OK;
+}
+
 static stance_status read_state(ctx *c, int m, const jobj *o, stance_state_desc *st) {
     static const char *const keys[] = {"name", "clip", "blend1d", "blend2d", "machine", "once", "speed",
-                                       "speed_param", "sync", NULL};
+                                       "speed_param", "sync", "editor", NULL};
     static const char *const motions[] = {"clip", "blend1d", "blend2d", "machine", NULL};
     stance_status s = gf_check_keys(c, o, keys);
     if (s) return s;
@@ -139,6 +155,7 @@ static stance_status read_state(ctx *c, int m, const jobj *o, stance_state_desc 
         jobj bo = {json_object_get(o->v, first), &pm, dims == 1 ? "a 1D blend space" : "a 2D blend space"};
         if ((s = read_blend(c, &bo, dims, st))) return s;
     }
+    if ((s = read_editor(c, o))) return s;
     if ((s = gf_get_bool(c, o, "once", &st->once))) return s;
     if ((s = gf_get_name(c, o, "sync", 0, 0, &st->sync))) return s; /* groups are checked by graphfile_sync.c */
     if ((s = gf_get_number(c, o, "speed", 0, -100.0, 100.0, 0, &st->speed))) return s;
