@@ -3,6 +3,9 @@
 import sys
 graph = sys.argv[1] if len(sys.argv) > 1 else "?"
 marker, insts, on, seen = None, [], False, 0
+# the crowd's frame visits the instances in 3 passes, each in order: the
+# inputs (parameter setters), the batch update, the count of clips sampled
+PASSES = 3
 per_update = {}   # (frame, instance) -> set of lines
 union = {}        # instance -> set of lines
 frame, last = 0, -1
@@ -33,7 +36,7 @@ for line in sys.stdin:
                 frame += 1
             last = i
             for l in range((addr - base) // 64, (addr + size - 1 - base) // 64 + 1):
-                per_update.setdefault((frame, i), set()).add(l)
+                per_update.setdefault((frame // PASSES, i), set()).add(l)
                 union.setdefault(i, set()).add(l)
             break
 if not insts or not per_update:
