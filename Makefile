@@ -58,6 +58,11 @@ test-arm64:
 bench: build
 	./$(BUILD)/stance bench --joints 64
 	./$(BUILD)/stance bench --joints 256
+	@# the crowd on 1 thread at 200 and 10,000 characters (docs/performance.md: the cache cliff)
+	./$(BUILD)/stance bench --graph graphs/builtin.json --characters 200 --threads 1
+	./$(BUILD)/stance bench --graph graphs/builtin.json --characters 10000 --threads 1 --frames 30 --warmup 10
+	./$(BUILD)/stance bench --graph graphs/robot.json --characters 200 --threads 1
+	./$(BUILD)/stance bench --graph graphs/robot.json --characters 10000 --threads 1 --frames 30 --warmup 10
 	./$(BUILD)/stance bench --graph graphs/builtin.json --characters 10000 --threads 2
 	./$(BUILD)/stance bench --graph graphs/robot.json --characters 10000 --threads 2
 

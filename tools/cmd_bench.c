@@ -87,8 +87,17 @@ static int bench_clips(const char *path, int json) {
 
 #define CROWD_WARMUP 60
 
+static void cpu_and_load(char *cpu, size_t cap, double *load);
+
+/* The calling thread's CPU time in ms. */
+static double thread_cpu_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
 /* The crowd workload of bench/WORKLOAD.md on a graph file. */
-static int bench_crowd(const char *path, const char *asset, int N, int T, int chunk, int F, int json) {
+static int bench_crowd(const char *path, const char *asset, int N, int T, int chunk, int F, int W, int prefetch, int json) {
     tool_graph tg;
     stance_error err = {0};
     if (tool_graph_open(&tg, path, asset, &err)) { fprintf(stderr, "stance bench: %s\n", err.message); return 1; }
@@ -98,11 +107,27 @@ static int bench_crowd(const char *path, const char *asset, int N, int T, int ch
         tool_graph_close(&tg);
         return 1;
     }
-    for (int k = 0; k < CROWD_WARMUP; k++) crowd_frame_warm(c);
+    crowd_prefetch(c, prefetch);
+    for (int k = 0; k < W; k++) crowd_frame_warm(c);
     double *ms = malloc(sizeof(double) * (size_t)F);
     if (!ms) { crowd_destroy(c); tool_graph_close(&tg); return 1; }
-    for (int k = 0; k < F; k++) ms[k] = 1e3 * crowd_frame_timed(c);
+    /* the calling thread's CPU time per frame too: on a loaded machine a
+     * frame longer than a time slice waits for other jobs in its wall time
+     * (with one thread, the CPU time is the whole frame's work) */
+    double *cpu = malloc(sizeof(double) * (size_t)F);
+    if (!cpu) { free(ms); crowd_destroy(c); tool_graph_close(&tg); return 1; }
+    double load0, load1;
+    char cpu_name[256];
+    cpu_and_load(cpu_name, sizeof cpu_name, &load0);
+    for (int k = 0; k < F; k++) {
+        const double c0 = thread_cpu_ms();
+        ms[k] = 1e3 * crowd_frame_timed(c);
+        cpu[k] = thread_cpu_ms() - c0;
+    }
+    cpu_and_load(cpu_name, sizeof cpu_name, &load1);
     double check = crowd_check(c);
+    const double cpu_med = median(cpu, F);
+    free(cpu);
     qsort(ms, (size_t)F, sizeof(double), bench_cmp_double);
     double med = F % 2 ? ms[F / 2] : 0.5 * (ms[F / 2 - 1] + ms[F / 2]);
     int i95 = (int)ceil(0.95 * F) - 1;
@@ -111,16 +136,21 @@ static int bench_crowd(const char *path, const char *asset, int N, int T, int ch
     if (json) {
         printf("{\"graph\":\"%s\",\"characters\":%d,\"threads\":%d,\"chunk\":%d,\"frames\":%d,\"warmup\":%d,"
                "\"frame_ms_median\":%.3f,\"frame_ms_p95\":%.3f,\"us_per_update_per_core\":%.3f,"
-               "\"characters_per_16_7ms\":%.0f,\"instance_bytes\":%zu,\"workspace_bytes\":%zu,"
-               "\"clips_sampled_per_update\":%.3f,\"check\":%.3f}\n",
-               tg.name, N, T, chunk, F, CROWD_WARMUP, med, p95, us_core, per_frame, crowd_instance_bytes(c),
-               crowd_workspace_bytes(c), crowd_clips_per_update(c), check);
+               "\"characters_per_16_7ms\":%.0f,\"instance_bytes\":%zu,\"instance_hot_bytes\":%zu,\"prefetch\":%d,\"workspace_bytes\":%zu,"
+               "\"clips_sampled_per_update\":%.3f,\"cpu_ms_median\":%.3f,\"us_per_update_cpu\":%.3f,\"load_start\":%.2f,"
+               "\"load_end\":%.2f,\"check\":%.3f}\n",
+               tg.name, N, T, chunk, F, W, med, p95, us_core, per_frame, crowd_instance_bytes(c), crowd_instance_hot_bytes(c), prefetch,
+               crowd_workspace_bytes(c), crowd_clips_per_update(c), cpu_med, T == 1 ? cpu_med * 1e3 / N : -1.0, load0, load1,
+               check);
     } else {
-        printf("stance bench: %s, %d characters, %d thread(s), %d frames after %d warm-up\n", tg.name, N, T, F, CROWD_WARMUP);
+        printf("stance bench: %s, %d characters, %d thread(s), %d frames after %d warm-up\n", tg.name, N, T, F, W);
         printf("  frame median      %9.3f ms   (p95 %.3f ms)\n", med, p95);
         printf("  per update        %9.3f us per core\n", us_core);
+        if (T == 1) printf("  per update, CPU   %9.3f us (the thread's CPU time, median frame)\n", cpu_med * 1e3 / N);
+        printf("  load              %.2f at the start, %.2f at the end\n", load0, load1);
         printf("  fit in 16.7 ms    %9.0f characters\n", per_frame);
-        printf("  instance          %9zu bytes\n", crowd_instance_bytes(c));
+        printf("  instance          %9zu bytes (%zu hot: what every update touches)\n", crowd_instance_bytes(c),
+               crowd_instance_hot_bytes(c));
         printf("  workspace         %9zu bytes (one per thread)\n", crowd_workspace_bytes(c));
         printf("  clips per update  %9.3f\n", crowd_clips_per_update(c));
         printf("  check value       %.3f\n", check);
@@ -300,7 +330,7 @@ done:
 }
 
 int cmd_bench(int argc, char **argv) {
-    int J = 64, N = 1000, F = 100, json = 0, T = 1, frames_given = 0, chunk = 0;
+    int J = 64, N = 1000, F = 100, json = 0, T = 1, frames_given = 0, chunk = 0, prefetch = 1, W = CROWD_WARMUP;
     const char *graph = NULL, *asset = NULL, *clips = NULL, *load = NULL;
     double budget_ms = 0.0;
     int max_rate = 0, summed = 0, show = BENCH_SHOW_ALL, ahead = 0;
@@ -362,6 +392,12 @@ int cmd_bench(int argc, char **argv) {
         else if (!strcmp(a, "--threads") && i + 1 < argc) {
             if (!parse_int(argv[++i], 1, 64, &T)) { fprintf(stderr, "stance bench: --threads must be 1..64\n"); return 2; }
         }
+        else if (!strcmp(a, "--warmup") && i + 1 < argc) {
+            if (!parse_int(argv[++i], 0, 1000000, &W)) { fprintf(stderr, "stance bench: --warmup must be 0..1000000\n"); return 2; }
+        }
+        else if (!strcmp(a, "--prefetch") && i + 1 < argc) {
+            if (!parse_int(argv[++i], 0, 2, &prefetch)) { fprintf(stderr, "stance bench: --prefetch must be 0, 1 or 2\n"); return 2; }
+        }
         else if (!strcmp(a, "--chunk") && i + 1 < argc) {
             if (!parse_int(argv[++i], 1, 1000000, &chunk)) { fprintf(stderr, "stance bench: --chunk must be 1..1000000\n"); return 2; }
         }
@@ -377,13 +413,16 @@ int cmd_bench(int argc, char **argv) {
                    "       stance bench --clips FILE [--json]   sampling cost of each clip of FILE as stored\n"
                    "       stance bench --load FILE [--json]    median of 100 loads of FILE (from memory, the runtime's\n"
                    "                                            loader), the allocations of one, and the same without its graph\n"
-                   "       stance bench --graph FILE [--asset F] [--characters N] [--threads T] [--chunk C] [--frames 600] [--json]\n"
+                   "       stance bench --graph FILE [--asset F] [--characters N] [--threads T] [--chunk C] [--frames 600]\n"
+                   "                    [--warmup 60] [--prefetch 1|0|2] [--json]\n"
                    "Without --graph: the reference workload of bench/WORKLOAD.md (sample x2, blend, local-to-model):\n"
                    "%d warm-up frames, then %d repetitions of FRAMES frames; prints medians.\n"
                    "With --graph: the crowd workload: N instances of the graph (speed patterns, staggered jumps,\n"
-                   "breathe 0.5, lean 0.3, wave 1.0 on every third), %d warm-up frames then FRAMES frames at 60 Hz\n"
+                   "breathe 0.5, lean 0.3, wave 1.0 on every third), %d warm-up frames (--warmup) then FRAMES frames at 60 Hz\n"
                    "split over T threads (a workspace each) in equal slices, or with --chunk C in chunks of C\n"
                    "characters each thread takes from a shared counter; prints the median and p95 frame time.\n"
+                   "--prefetch: whether the batch update asks for the next instance's hot part ahead: 1 (default) when the\n"
+                   "batch's hot parts come to 2 MiB or more, 0 never, 2 always (docs/performance.md).\n"
                    "       stance bench --graph FILE --characters N --budget-ms B [--threads T] [--max-rate 8]\n"
                    "                    [--lod-step exact|summed] [--lod-pose extrapolate|ahead|ahead-stepped] [--pop-cm 1] [--costs UPDATE_US,SKIP_US]\n"
                    "                    [--show all|screen|none] [--frames 600] [--json]\n"
@@ -409,8 +448,8 @@ int cmd_bench(int argc, char **argv) {
     if ((max_rate || summed || ahead || pop_cm != 1.0 || costs[0] > 0.0 || show != BENCH_SHOW_ALL) && budget_ms <= 0.0) { fprintf(stderr, "stance bench: --max-rate, --lod-step, --lod-pose, --pop-cm, --costs and --show need --budget-ms\n"); return 2; }
     if (ahead && summed) { fprintf(stderr, "stance bench: --lod-pose ahead needs --lod-step exact\n"); return 2; }
     if (graph && budget_ms > 0.0) return bench_lod(graph, asset, N, T, frames_given ? F : 600, budget_ms, max_rate, summed, costs, show, ahead, pop_cm, json);
-    if (graph) return bench_crowd(graph, asset, N, T, chunk, frames_given ? F : 600, json);
-    if (asset || T != 1 || chunk) { fprintf(stderr, "stance bench: --asset, --threads and --chunk need --graph\n"); return 2; }
+    if (graph) return bench_crowd(graph, asset, N, T, chunk, frames_given ? F : 600, W, prefetch, json);
+    if (asset || T != 1 || chunk || prefetch != 1 || W != CROWD_WARMUP) { fprintf(stderr, "stance bench: --asset, --threads, --chunk, --warmup and --prefetch need --graph\n"); return 2; }
     workload w;
     stance_error err = {0};
     if (workload_create(&w, J, N, &err)) { fprintf(stderr, "stance bench: %s\n", err.message); return 1; }

@@ -14,6 +14,7 @@
 
 #include "crowd.h"
 #include "core/base/platform.h" /* ST_FORCEINLINE, ST_NOINLINE, st_aligned_alloc */
+#include "core/frame/workspace.h" /* the instance's hot part, the prefetch switch */
 
 #define CROWD_MAX_THREADS 64
 
@@ -380,6 +381,11 @@ void crowd_destroy(crowd *c) {
 }
 
 size_t crowd_instance_bytes(const crowd *c) { return stance_instance_bytes(c->inst[0]); }
+stance_instance *crowd_instance(const crowd *c, int i) { return c->inst[i]; }
+size_t crowd_instance_hot_bytes(const crowd *c) { return c->inst[0]->hot_bytes; }
+void crowd_prefetch(crowd *c, int mode) {
+    for (int t = 0; t < c->threads; t++) st_workspace_set_prefetch(c->w[t].ws, mode);
+}
 size_t crowd_workspace_bytes(const crowd *c) { return stance_workspace_size(c->w[0].ws); }
 double crowd_clips_per_update(const crowd *c) {
     long clips = 0, updates = c->updates;

@@ -20,6 +20,14 @@ void crowd_destroy(crowd *c);
 double crowd_frame_warm(crowd *c);
 double crowd_frame_timed(crowd *c);
 size_t crowd_instance_bytes(const crowd *c);
+stance_instance *crowd_instance(const crowd *c, int i); /* character i's instance */
+/* The instance's hot part (its block's first bytes, what every update
+ * touches; the runtime's layout, core/frame/instance.c). */
+size_t crowd_instance_hot_bytes(const crowd *c);
+/* Whether the batch updates ask for the next instance's hot part ahead:
+ * 0 never, 1 for batches past the runtime's size (the default), 2 always
+ * (st_workspace_set_prefetch). */
+void crowd_prefetch(crowd *c, int mode);
 size_t crowd_workspace_bytes(const crowd *c);
 /* Mean clips sampled per update over the frames run so far. */
 double crowd_clips_per_update(const crowd *c);

@@ -86,10 +86,12 @@ stance_status stance_instance_advance(stance_instance *inst, float dt, stance_wo
 }
 
 /* stance_instances_update's loop, with the copy of the stages chosen once
- * for the batch (update_one). The first refusal: its index in
- * *at, and in *in_frame whether its frame ran (for the message). */
+ * for the batch (update_one), and `ahead` (a constant where it is inlined)
+ * whether each update first asks for the next instance's hot part. The
+ * first refusal: its index in *at, and in *in_frame whether its frame ran
+ * (for the message). */
 ST_FORCEINLINE stance_status update_batch(stance_instance *const *instances, int count, float step, stance_workspace *ws,
-                                         frame_fn frame, int *at, int *in_frame) {
+                                         frame_fn frame, int ahead, int *at, int *in_frame) {
     const stance_graph *fitted = NULL; /* the graph the workspace was last checked and bound for */
     stance_status first = STANCE_OK;
     for (int i = 0; i < count; i++) {
@@ -102,12 +104,28 @@ ST_FORCEINLINE stance_status update_batch(stance_instance *const *instances, int
             s = STANCE_ERR_MEMORY;
         } else {
             if (inst->graph != fitted) ws_bind(ws, inst->graph), fitted = inst->graph;
+            /* the next instance's hot part is on its way while this one
+             * updates (docs/performance.md) */
+            if (ahead && i + 1 < count && instances[i + 1]) in_prefetch(instances[i + 1], inst->hot_bytes);
             s = update_one(inst, step, 0, ws, frame);
             ran = 1;
         }
         if (s && !first) first = s, *at = i, *in_frame = ran;
     }
     return first;
+}
+
+/* Whether a batch asks for each next instance ahead: as the workspace says
+ * (st_workspace_set_prefetch): never, always, or (the default) when the
+ * batch's hot parts come to WS_PREFETCH_BATCH_BYTES or more (the first live
+ * instance's times the count). A smaller batch stays in the cache from one
+ * frame to the next, where the hints would be instructions for nothing. */
+static int batch_ahead(stance_instance *const *instances, int count, const stance_workspace *ws) {
+    if (ws->prefetch == WS_PREFETCH_NEVER || count < 2) return 0;
+    if (ws->prefetch == WS_PREFETCH_ALWAYS) return 1;
+    for (int i = 0; i < count; i++)
+        if (in_live(instances[i])) return (size_t)count * instances[i]->hot_bytes >= WS_PREFETCH_BATCH_BYTES;
+    return 0;
 }
 
 stance_status stance_instances_update(stance_instance *const *instances, int count, float dt, stance_workspace *ws,
@@ -119,7 +137,9 @@ stance_status stance_instances_update(stance_instance *const *instances, int cou
     if (!st_finite(dt) || dt < 0.0f || dt > 1.0f) return update_refused(STANCE_ERR_VALUE, NULL, ws, dt, who, -1, 0, err);
     const float step = st_step(dt);
     int at = -1, in_frame = 0;
-    const stance_status s = ws->frame ? update_batch(instances, count, step, ws, ws->frame, &at, &in_frame)
-                                      : update_batch(instances, count, step, ws, NULL, &at, &in_frame);
+    const int ahead = batch_ahead(instances, count, ws);
+    const stance_status s = ws->frame ? update_batch(instances, count, step, ws, ws->frame, ahead, &at, &in_frame)
+                            : ahead   ? update_batch(instances, count, step, ws, NULL, 1, &at, &in_frame)
+                                      : update_batch(instances, count, step, ws, NULL, 0, &at, &in_frame);
     return s ? update_refused(s, instances[at], ws, dt, who, at, in_frame, err) : st_ok(err);
 }

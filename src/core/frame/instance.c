@@ -21,16 +21,25 @@
 
 /* ---- instance memory ------------------------------------------------------- */
 
+/* The block: the hot part first, what every update reads or writes, packed
+ * (the struct, the machines' play state, parameters, layer weights, IK
+ * state, cursors, the pose structs, the local and model poses); then the
+ * cold part (the machines' persistent poses: switch snapshots and history,
+ * inertialization records, the event queue). Small arrays are 8-aligned,
+ * poses 32-aligned as the 4- and 8-wide loops want them. */
 typedef struct inst_layout {
-    size_t params, ptarget, machines, lw, lt, lr, loff, pose_structs, pose_mem, rec, cursors, ik, ikt, events, total;
+    size_t params, ptarget, machines, lw, lt, lr, loff, pose_structs, pose_mem, mpose_mem, rec, cursors, ik, ikt, events,
+        hot, total;
     int pose_count, rec_count, cursor_count;
 } inst_layout;
 
-static size_t grab(size_t *off, size_t bytes) {
-    size_t at = st_align_up(*off, 32);
+static size_t grab_aligned(size_t *off, size_t bytes, size_t align) {
+    size_t at = st_align_up(*off, align);
     *off = at + bytes;
     return at;
 }
+static size_t grab(size_t *off, size_t bytes) { return grab_aligned(off, bytes, 32); }
+static size_t grab8(size_t *off, size_t bytes) { return grab_aligned(off, bytes, 8); }
 
 static int keeps_history(const stance_graph *g, int history_all, int m) {
     return history_all || g->machines[m].history;
@@ -46,21 +55,25 @@ static inst_layout layout_of(const stance_graph *g, int history_all) {
         lo.rec_count += h;
         lo.cursor_count += 2 * g->machines[m].clip_cap;
     }
+    const size_t P = (size_t)(g->param_count ? g->param_count : 1);
     size_t off = sizeof(stance_instance);
-    lo.params = grab(&off, sizeof(float) * (size_t)(g->param_count ? g->param_count : 1));
-    lo.ptarget = grab(&off, sizeof(float) * (size_t)(g->param_count ? g->param_count : 1));
-    lo.machines = grab(&off, sizeof(g_machine_rt) * (size_t)M);
-    lo.lw = grab(&off, sizeof(float) * (size_t)L);
-    lo.lt = grab(&off, sizeof(float) * (size_t)L);
-    lo.lr = grab(&off, sizeof(float) * (size_t)L);
-    lo.loff = grab(&off, (size_t)L);
-    lo.cursors = grab(&off, sizeof(stance_cursor) * (size_t)lo.cursor_count);
-    lo.pose_structs = grab(&off, sizeof(stance_pose) * PI_COUNT);
-    lo.pose_mem = grab(&off, stance_pose_bytes(J) * (size_t)(lo.pose_count + PI_COUNT));
+    lo.machines = grab8(&off, sizeof(g_machine_rt) * (size_t)M);
+    lo.params = grab8(&off, sizeof(float) * P);
+    lo.ptarget = grab8(&off, sizeof(float) * P);
+    lo.lw = grab8(&off, sizeof(float) * (size_t)L);
+    lo.lt = grab8(&off, sizeof(float) * (size_t)L);
+    lo.lr = grab8(&off, sizeof(float) * (size_t)L);
+    lo.loff = grab8(&off, (size_t)L);
+    lo.ik = grab8(&off, sizeof(stance_footlock_state) * (size_t)g->ik_count);
+    lo.ikt = grab8(&off, sizeof(float) * IK_TARGET_FLOATS * (size_t)g->ik_count);
+    lo.cursors = grab8(&off, sizeof(stance_cursor) * (size_t)lo.cursor_count);
+    lo.pose_structs = grab8(&off, sizeof(stance_pose) * PI_COUNT);
+    lo.pose_mem = grab(&off, stance_pose_bytes(J) * PI_COUNT);
+    lo.hot = st_align_up(off, 64);
+    off = lo.hot; /* the cold part starts on a line of its own */
+    lo.mpose_mem = grab(&off, stance_pose_bytes(J) * (size_t)lo.pose_count);
     lo.rec = grab(&off, sizeof(float) * INERT_FLOATS * (size_t)J * (size_t)lo.rec_count);
-    lo.ik = grab(&off, sizeof(stance_footlock_state) * (size_t)g->ik_count);
-    lo.ikt = grab(&off, sizeof(float) * IK_TARGET_FLOATS * (size_t)g->ik_count);
-    lo.events = grab(&off, sizeof(stance_event) * STANCE_EVENT_QUEUE);
+    lo.events = grab8(&off, sizeof(stance_event) * STANCE_EVENT_QUEUE);
     lo.total = st_align_up(off, 64);
     return lo;
 }
@@ -93,7 +106,7 @@ static void bind(stance_instance *inst) {
     inst->events = (stance_event *)(mem + lo.events);
     inst->poses = (stance_pose *)(mem + lo.pose_structs);
     for (int i = 0; i < PI_COUNT; i++) bind_pose(&inst->poses[i], J, mem + lo.pose_mem + pb * (size_t)i);
-    inst->machine_pose_mem = (float *)(mem + lo.pose_mem + pb * PI_COUNT);
+    inst->machine_pose_mem = (float *)(mem + lo.mpose_mem);
     int pose_at = 0, rec_at = 0, cur_at = 0;
     for (int m = 0; m < M; m++) {
         g_machine_rt *rt = &inst->machines[m];
@@ -139,6 +152,7 @@ stance_status stance_instance_create_ex(const stance_graph *g, const stance_inst
     inst->graph = g;
     inst->allocator = al;
     inst->bytes = lo.total;
+    inst->hot_bytes = lo.hot;
     inst->magic = IN_LIVE;
     inst->history_all = d.history == STANCE_HISTORY_ALL;
     inst->ground = NULL, inst->ground_user = NULL;
@@ -273,6 +287,7 @@ stance_status stance_workspace_create(const stance_graph *g, const stance_alloca
     ws->pose_mem = (float *)(mem + lo.pose_mem);
     ws->views = (stance_pose *)(mem + lo.views);
     ws->bound_joints = 0;
+    ws->prefetch = WS_PREFETCH_LARGE;
     *out = ws;
     return st_ok(err);
 }
@@ -284,6 +299,10 @@ void stance_workspace_destroy(stance_workspace *ws) {
 }
 
 size_t stance_workspace_size(const stance_workspace *ws) { return ws ? ws->bytes : 0; }
+
+void st_workspace_set_prefetch(stance_workspace *ws, int mode) {
+    if (ws) ws->prefetch = mode == WS_PREFETCH_NEVER || mode == WS_PREFETCH_ALWAYS ? mode : WS_PREFETCH_LARGE;
+}
 
 stance_status stance_workspace_fits(const stance_workspace *ws, const stance_graph *g, stance_error *err) {
     if (!ws || !g) return st_fail(err, STANCE_ERR_ARGUMENT, "workspace: workspace or graph is NULL");

@@ -8,6 +8,7 @@
 #ifndef STANCE_INSTANCE_INTERNAL_H
 #define STANCE_INSTANCE_INTERNAL_H
 
+#include "core/base/platform.h"
 #include "core/graph/graph_internal.h"
 
 /* A play position in a state. Cursors live apart (per machine, two slots). */
@@ -30,31 +31,34 @@ typedef struct g_play {
 enum { PM_SNAP, PM_H1, PM_H2 };
 
 typedef struct g_machine_rt {
-    g_play cur, old;
+    /* hot: what an update of a machine no switch runs in reads or writes */
+    g_play cur;
     int trans;                  /* a switch is running (>= 0) or not (-1) */
-    int from_state;
-    float elapsed, duration;
     stance_switch_mode mode;
-    stance_easing easing;
-    int locked;                 /* uninterruptible transition running */
-    int pending_init;           /* inertialize: 1 offsets to compute at its next evaluation; 2 (Bollo) its velocity
-                                   at the next step (the advance stage plans them: g_plan.init) */
-    float switch_dt;            /* dt of the frame the transition started */
+    int cur_slot;               /* which cursor slot the current play uses */
+    int cursor_cap;             /* graph->machines[m].clip_cap: the size of a slot of cursors, at hand */
+    stance_cursor *cursors;     /* 2 slots of graph->machines[m].clip_cap */
+    int has_history;
     int hist;                   /* valid history frames (0..2; 0 without history) */
     int hist_flip;              /* which of H1/H2 holds the newer frame */
+    int pose_first;             /* its first persistent pose (PM_SNAP) */
+    int pending_init;           /* inertialize: 1 offsets to compute at its next evaluation; 2 (Bollo) its velocity
+                                   at the next step (the advance stage plans them: g_plan.init) */
+    int locked;                 /* uninterruptible transition running */
+    unsigned win_open;          /* the current play's open windows: bits of graph->metas[win_meta]'s (notes.c) */
+    int win_meta;               /* -1 none */
+    /* read while a switch runs, or when one starts or is asked for */
+    g_play old;
+    int from_state;
+    float elapsed, duration;
+    stance_easing easing;
+    float switch_dt;            /* dt of the frame the transition started */
     float hist_dt;
-    int cur_slot;               /* which cursor slot the current play uses */
     int req_state;              /* stance_instance_play request for the next update, -1 none */
     stance_switch_mode req_mode;
     stance_easing req_easing;
     float req_blend;
-    int pose_first;             /* its first persistent pose (PM_SNAP) */
-    int has_history;
-    int cursor_cap;             /* graph->machines[m].clip_cap: the size of a slot of cursors, at hand */
     float *rec;                 /* joint_count * INERT_FLOATS (core/frame/transition.h) when it keeps history */
-    stance_cursor *cursors;     /* 2 slots of graph->machines[m].clip_cap */
-    unsigned win_open;          /* the current play's open windows: bits of graph->metas[win_meta]'s (notes.c) */
-    int win_meta;               /* -1 none */
 } g_machine_rt;
 
 /* instance-level persistent poses after the machines' */
@@ -72,34 +76,40 @@ enum { PI_LOCAL, PI_MODEL, PI_COUNT };
 #define IN_NOT_LIVE "NULL or destroyed (a pointer kept past stance_instance_destroy or stance_controller_reload)"
 
 struct stance_instance {
+    /* hot: read or written by every update (docs/performance.md: the block's hot part) */
     const stance_graph *graph;
-    stance_allocator allocator;
-    size_t bytes;
-    unsigned magic;             /* IN_LIVE, IN_DEAD once destroyed (after the allocator's first 16 bytes) */
-    int history_all;
-    int requests;               /* a machine may hold a stance_instance_play request (req_state) */
     float *params;              /* what the graph sees */
     float *param_target;        /* what gameplay set (damped params move towards it) */
+    unsigned magic;             /* IN_LIVE, IN_DEAD once destroyed (past the first 16 bytes, which a freed block's
+                                   allocator may write) */
+    int requests;               /* a machine may hold a stance_instance_play request (req_state) */
     g_machine_rt *machines;
     float *layer_weight, *layer_target, *layer_rate;
     unsigned char *layer_off;   /* disabled layers */
     stance_pose *poses;         /* PI_LOCAL, PI_MODEL */
-    float *machine_pose_mem;    /* the machines' persistent poses (views: ws_mpose) */
     int event_count, event_dropped;
     int events_sealed;          /* the queue holds a finished update's events */
+    int clips_sampled;
+    double time;
     float root_delta[7];        /* this update's root motion: translation in the root's frame, turn (g_play.root) */
+    int root_owned;             /* the caller set the root: no root motion accumulated */
+    stance_transform world_root;
+    size_t hot_bytes;           /* the block's hot part: this struct, the machines' play state, parameters, layer
+                                   weights, cursors, IK state, the local and model poses (stance_instances_update
+                                   asks for the next instance's while one updates) */
     stance_footlock_state *ik_state; /* graph->ik_count */
     float *ik_target;           /* graph->ik_count x IK_TARGET_FLOATS: two_bone and aim targets (x, y, z,
                                    weight), two_bone poles (x, y, z, 1 = set) */
-    stance_transform world_root;
-    int root_owned;             /* the caller set the root: no root motion accumulated */
-    stance_ground_fn ground;
-    void *ground_user;
-    int clips_sampled;
-    double time;
+    /* cold: switches, events, callbacks, the block itself */
+    float *machine_pose_mem;    /* the machines' persistent poses (views: ws_mpose), in the cold part */
+    stance_event *events;       /* STANCE_EVENT_QUEUE, in the block's cold tail (after the poses) */
     int override_mode, override_easing;
     float override_blend;
-    stance_event *events;       /* STANCE_EVENT_QUEUE, in the block's cold tail (after the poses) */
+    int history_all;
+    stance_ground_fn ground;
+    void *ground_user;
+    stance_allocator allocator;
+    size_t bytes;
 };
 
 /* 1 for an instance between creation and destroy (see IN_LIVE). */
@@ -111,6 +121,13 @@ static inline stance_cursor *in_cursors(stance_instance *inst, int m, int slot_i
     g_machine_rt *rt = &inst->machines[m];
     int slot = slot_is_old ? !rt->cur_slot : rt->cur_slot;
     return rt->cursors + (size_t)slot * (size_t)rt->cursor_cap;
+}
+/* Asks for the first `bytes` of the block at p (the next instance of a
+ * batch, its hot part) to be in the cache soon: one hint a line. p may be
+ * any instance pointer, even a destroyed one (a hint never faults); not NULL. */
+static inline void in_prefetch(const stance_instance *p, size_t bytes) {
+    const char *b = (const char *)p;
+    for (size_t o = 0; o < bytes; o += 64) ST_PREFETCH(b + o);
 }
 static inline stance_pose *in_local(stance_instance *inst) { return &inst->poses[PI_LOCAL]; }
 static inline stance_pose *in_model(stance_instance *inst) { return &inst->poses[PI_MODEL]; }

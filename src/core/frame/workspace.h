@@ -120,6 +120,8 @@ struct stance_workspace {
     /* tests (st_workspace_set_frame): the copy of the frame's stages this
      * workspace runs, NULL = the fast paths (the stages as they are) */
     stance_status (*frame)(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags);
+    int prefetch;               /* whether stance_instances_update asks for the next instance's hot part while one
+                                   updates: WS_PREFETCH_* (st_workspace_set_prefetch; WS_PREFETCH_LARGE by default) */
     float damp_h, damp_dt, damp_a; /* the last damping factor sm_exp2f(-dt / h) computed (h 0: none yet) */
 };
 
@@ -139,6 +141,17 @@ stance_pose *ws_mpose(stance_workspace *ws, stance_instance *inst, int m, int wh
  * unknown one. */
 typedef enum { ST_FRAME_FAST, ST_FRAME_SSE2, ST_FRAME_REFERENCE } st_frame_copy;
 const char *st_workspace_set_frame(stance_workspace *ws, st_frame_copy copy);
+/* The hot parts a batch needs (count x an instance's hot_bytes) before it
+ * asks for each next instance ahead (frame.c): 2 MiB, past a core's L2 on
+ * the CPUs measured (512 KiB - 1 MiB; docs/performance.md). */
+#define WS_PREFETCH_BATCH_BYTES ((size_t)2 << 20)
+/* instance.c: whether stance_instances_update with ws asks for each next
+ * instance's hot part while one updates: never, for batches whose hot
+ * parts come to WS_PREFETCH_BATCH_BYTES or more (the default), or always
+ * (a benchmark's and the tests' switch, to measure what the hints pay and
+ * check they change nothing). Another value is taken as the default. */
+enum { WS_PREFETCH_NEVER, WS_PREFETCH_LARGE, WS_PREFETCH_ALWAYS };
+void st_workspace_set_prefetch(stance_workspace *ws, int mode);
 /* instance.c: binds the workspace's poses for graph g's joint count (when it changes) */
 void ws_bind(stance_workspace *ws, const stance_graph *g);
 

@@ -1,0 +1,34 @@
+/* scripts/hot_lines.c - the crowd of `stance bench --graph` (tools/crowd.c)
+ * with a few characters, for scripts/hot_lines.sh: it prints each
+ * instance's block (address, bytes) and loads a marker before and after
+ * the frames to measure, so valgrind's lackey trace shows which of the
+ * instances' cache lines a steady-state update touches. Not a test. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "crowd.h"
+#include "tool_graph.h"
+
+volatile int hot_lines_marker[16];
+
+int main(int argc, char **argv) {
+    if (argc < 5) { fprintf(stderr, "usage: hot_lines GRAPH CHARACTERS WARM FRAMES\n"); return 2; }
+    const int n = atoi(argv[2]), warm = atoi(argv[3]), frames = atoi(argv[4]);
+    tool_graph tg;
+    stance_error err = {0};
+    crowd *c = NULL;
+    if (tool_graph_open(&tg, argv[1], NULL, &err) || crowd_create(tg.graph, n, 1, 0, &c, &err)) {
+        fprintf(stderr, "hot_lines: %s\n", err.message);
+        return 1;
+    }
+    for (int k = 0; k < warm; k++) crowd_frame_warm(c);
+    fprintf(stderr, "MARKER %p\n", (void *)hot_lines_marker);
+    for (int i = 0; i < n; i++) fprintf(stderr, "INSTANCE %p %zu\n", (void *)crowd_instance(c, i), crowd_instance_bytes(c));
+    fflush(stderr);
+    (void)hot_lines_marker[0];
+    for (int k = 0; k < frames; k++) crowd_frame_timed(c);
+    (void)hot_lines_marker[0];
+    crowd_destroy(c);
+    tool_graph_close(&tg);
+    return 0;
+}
