@@ -1,4 +1,4 @@
-// tests/lab/browser.mjs - what the lab's browser tests (lab.test.mjs) and its
+// tests/lab/browser.mjs - what the lab's browser tests (tests/lab/*.test.mjs) and its
 // benchmark (scripts/lab_bench.mjs) share: a static server for build-lab/,
 // Debian's /usr/bin/chromium started headless through npm playwright-core
 // (lab/node_modules, no browser download) with WebGL2 through SwiftShader,
@@ -131,4 +131,58 @@ export async function textureCheck(page, image, from = 'current') {
     await lab.frame();
     return { on, off, bins: bins.size, size: [bmp.width, bmp.height] };
   }, [image, from]);
+}
+
+// A test file's start: when a required [path, what] is missing, says so and exits ("0 passed, 1
+// failed"); otherwise serves the lab, opens it in a fresh chromium (profile prefix) and waits for
+// body[data-ready]: { server, url, browser, page, consoleErrors } (the page's console errors and
+// uncaught exceptions, collected from the start).
+export async function openLab(test, required, prefix) {
+  for (const [p, what] of required)
+    if (!fs.existsSync(p)) { console.error(`${test} test: ${p} is missing: ${what}`); console.log('0 passed, 1 failed'); process.exit(1); }
+  const server = await serve(labDir);
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await launch(prefix);
+  const page = browser.page;
+  const consoleErrors = [];
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready]', { timeout: HANG_MS });
+  return { server, url, browser, page, consoleErrors };
+}
+
+// Runs a test file's [name, fn] pairs in order. A fn that returns a string starting "skip" is
+// skipped; one that throws fails, printing the first `lines` lines of its message, then
+// onFail(passed, failed) runs (a screenshot, say). Then closes the browser and the server, prints
+// "P passed, F failed[, S skipped]" and exits, 1 when any failed.
+export async function runTests(tests, { browser, server, lines = 5, onFail = null }) {
+  let passed = 0, failed = 0, skipped = 0;
+  for (const [name, fn] of tests) {
+    try {
+      const r = await fn();
+      if (typeof r === 'string' && r.startsWith('skip')) { skipped++; console.log(`SKIP - ${name}: ${r}`); } else { passed++; console.log(`ok   - ${name}`); }
+    } catch (e) {
+      failed++;
+      console.log(`FAIL - ${name}: ${e.message.split('\n').slice(0, lines).join('\n       ')}`);
+      if (onFail) await onFail(passed, failed).catch(() => {});
+    }
+  }
+  await browser.close();
+  server.close();
+  console.log(`${passed} passed, ${failed} failed${skipped ? ', ' + skipped + ' skipped' : ''}`);
+  process.exit(failed ? 1 : 0);
+}
+
+// The farthest joint, in metres, between the pose the time controls recorded for view `view` at
+// `back` frames back and the ghost's (the same switch replayed under the ghost's mode) at that frame.
+export function ghostDistance(page, view, back) {
+  return page.evaluate(([v, b]) => {
+    const L = window.Module, n = L._lab_joint_count(v);
+    const a = new Float32Array(L.HEAPF32.buffer, L._lab_time_pose(v, b), 3 * n).slice();
+    const g = new Float32Array(L.HEAPF32.buffer, L._lab_time_ghost_pose(v, b), 3 * n).slice();
+    let m = 0;
+    for (let j = 0; j < n; j++) m = Math.max(m, Math.hypot(a[3 * j] - g[3 * j], a[3 * j + 1] - g[3 * j + 1], a[3 * j + 2] - g[3 * j + 2]));
+    return m;
+  }, [view, back]);
 }

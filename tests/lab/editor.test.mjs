@@ -18,14 +18,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, labDir, HANG_MS, browserPath, serve, launch, webglProblem } from './browser.mjs';
+import { root, labDir, HANG_MS, browserPath, openLab, runTests, webglProblem } from './browser.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
 const DATA = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
 const GLB = path.join(DATA, 'robot_expressive', 'RobotExpressive.glb');
 
-let passed = 0, failed = 0;
 function check(cond, msg) { if (!cond) throw new Error(msg); }
 const text = (page, sel) => page.locator(sel).textContent();
 const step = (page, n) => page.evaluate((k) => window.stanceLab.step(k), n);
@@ -56,21 +55,11 @@ const stateSel = (name) => `#editor .ed-item[data-state="${name}"]`;
 const transSel = (i) => `#editor .ed-item[data-transition="${i}"]`;
 
 async function main() {
-  for (const [p, what] of [[labDir + '/index.html', 'build-lab (make lab)'], [cli, 'the CLI (make build)'], [browserPath, 'chromium'], [GLB, 'RobotExpressive (../shared/data)']])
-    if (!fs.existsSync(p)) { console.error(`editor test: ${p} is missing: ${what}`); console.log('0 passed, 1 failed'); process.exit(1); }
+  const { server, browser, page, consoleErrors } = await openLab('editor', [[labDir + '/index.html', 'build-lab (make lab)'], [cli, 'the CLI (make build)'], [browserPath, 'chromium'], [GLB, 'RobotExpressive (../shared/data)']], 'stance-editor-chromium-');
   fs.mkdirSync(artifacts, { recursive: true });
   // RobotExpressive with all its clips, as `stance import` writes it
   const robot = path.join(artifacts, 'editor-robot.stance');
   execFileSync(cli, ['import', GLB, '-o', robot], { stdio: 'pipe' });
-  const server = await serve(labDir);
-  const url = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await launch('stance-editor-chromium-');
-  const page = browser.page;
-  const consoleErrors = [];
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready]', { timeout: HANG_MS });
   const problem = await webglProblem(page);
   if (problem) console.log('note: WebGL2: ' + problem.why + ' (the editor tests do not read pixels)');
   const saved = path.join(artifacts, 'editor-graph.json'), savedStance = path.join(artifacts, 'editor-graph.stance');
@@ -338,12 +327,6 @@ sys.exit(1 if errs else 0)`, path.join(root, 'docs', 'graph.schema.json'), saved
       check(consoleErrors.length === 0, 'console errors: ' + consoleErrors.join(' | '));
     }],
   ];
-  for (const [name, fn] of tests) {
-    try { await fn(); passed++; console.log('ok   ' + name); } catch (e) { failed++; console.log('FAIL ' + name + '\n     ' + e.message.split('\n').join('\n     ')); }
-  }
-  await browser.close();
-  server.close();
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+  await runTests(tests, { browser, server, lines: Infinity });
 }
 main().catch((e) => { console.error(e); console.log('0 passed, 1 failed'); process.exit(1); });

@@ -11,14 +11,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, labDir, HANG_MS, browserPath, serve, launch, webglProblem } from './browser.mjs';
+import { root, labDir, HANG_MS, browserPath, openLab, runTests, webglProblem, ghostDistance } from './browser.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
 const DATA = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
 const GLB = path.join(DATA, 'robot_expressive', 'RobotExpressive.glb');
 
-let passed = 0, failed = 0;
 function check(cond, msg) { if (!cond) throw new Error(msg); }
 const step = (page, n) => page.evaluate((k) => window.stanceLab.step(k), n);
 const model = (page) => page.evaluate(() => window.StanceEditor.model());
@@ -54,20 +53,10 @@ async function graphPoint(page, x, y) {
 const graphPixel = (page, x, y) => page.evaluate(([px, py]) => Array.from(document.getElementById('graph').getContext('2d').getImageData(px, py, 1, 1).data), [Math.round(x), Math.round(y)]);
 
 async function main() {
-  for (const [p, what] of [[labDir + '/index.html', 'build-lab (make lab)'], [cli, 'the CLI (make build)'], [browserPath, 'chromium'], [GLB, 'RobotExpressive (../shared/data)']])
-    if (!fs.existsSync(p)) { console.error(`editor2 test: ${p} is missing: ${what}`); console.log('0 passed, 1 failed'); process.exit(1); }
+  const { server, browser, page, consoleErrors } = await openLab('editor2', [[labDir + '/index.html', 'build-lab (make lab)'], [cli, 'the CLI (make build)'], [browserPath, 'chromium'], [GLB, 'RobotExpressive (../shared/data)']], 'stance-editor2-chromium-');
   fs.mkdirSync(artifacts, { recursive: true });
   const robot = path.join(artifacts, 'editor2-robot.stance');
   execFileSync(cli, ['import', GLB, '-o', robot], { stdio: 'pipe' });
-  const server = await serve(labDir);
-  const url = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await launch('stance-editor2-chromium-');
-  const page = browser.page;
-  const consoleErrors = [];
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready]', { timeout: HANG_MS });
   const problem = await webglProblem(page);
   if (problem) console.log('note: WebGL2: ' + problem.why);
   const saved = path.join(artifacts, 'editor2-graph.json');
@@ -324,14 +313,7 @@ async function main() {
       check(d.ghostDiff === 0 && d.ghostSame === d.ghostFrames, `the replay as recorded differs from the tape on ${d.ghostDiff} of ${d.ghostFrames} frames`);
       const shown = await page.evaluate(() => window.StanceSplit.shown());
       check(shown && shown.replayed && shown.back === want, 'split: ' + JSON.stringify(shown));
-      const dist = await page.evaluate((back) => {
-        const L = window.Module, n = L._lab_joint_count(2);
-        const a = new Float32Array(L.HEAPF32.buffer, L._lab_time_pose(2, back), 3 * n).slice();
-        const g = new Float32Array(L.HEAPF32.buffer, L._lab_time_ghost_pose(2, back), 3 * n).slice();
-        let m = 0;
-        for (let j = 0; j < n; j++) m = Math.max(m, Math.hypot(a[3 * j] - g[3 * j], a[3 * j + 1] - g[3 * j + 1], a[3 * j + 2] - g[3 * j + 2]));
-        return m;
-      }, want);
+      const dist = await ghostDistance(page, 2, want);
       check(dist > 0.005, `the two modes' poses are ${(dist * 100).toFixed(3)} cm apart`);
       const halves = async () => page.evaluate(async () => {
         const s = await window.stanceLab.sample(false, true), w = s.box.x1 - s.box.x0, h = s.box.y1 - s.box.y0, half = w / 2;
@@ -392,12 +374,6 @@ async function main() {
       check(consoleErrors.length === 0, 'console errors: ' + consoleErrors.join(' | '));
     }],
   ];
-  for (const [name, fn] of tests) {
-    try { await fn(); passed++; console.log('ok   ' + name); } catch (e) { failed++; console.log('FAIL ' + name + '\n     ' + e.message.split('\n').join('\n     ')); await shot('fail-' + passed + '-' + failed).catch(() => {}); }
-  }
-  await browser.close();
-  server.close();
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+  await runTests(tests, { browser, server, lines: Infinity, onFail: (p, f) => shot('fail-' + p + '-' + f) });
 }
 main().catch((e) => { console.error(e); console.log('0 passed, 1 failed'); process.exit(1); });

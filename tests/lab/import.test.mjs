@@ -11,7 +11,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { root, labDir, HANG_MS, browserPath, serve, launch, webglProblem, canvasProblem, textureCheck } from './browser.mjs';
+import { root, labDir, HANG_MS, browserPath, openLab, runTests, webglProblem, canvasProblem, textureCheck } from './browser.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
@@ -20,7 +20,6 @@ const FOX = path.join(DATA, 'fox', 'Fox.glb'), ROBOT = path.join(DATA, 'robot_ex
 const INTERP = path.join(DATA, 'interpolation_test', 'interpolation_test.gltf');
 const BVH = '/usr/share/assimp/models/BVH/01_01.bvh';
 
-let passed = 0, failed = 0, skipped = 0;
 function check(cond, msg) { if (!cond) throw new Error(msg); }
 const text = (page, sel) => page.locator(sel).textContent();
 const sha = (b) => crypto.createHash('sha256').update(b).digest('hex');
@@ -164,17 +163,8 @@ async function colourCount(page, tests) {
 }
 
 async function main() {
-  for (const [p, what] of [[labDir + '/index.html', 'build-lab (make lab)'], [cli, 'the CLI (make build)'], [browserPath, 'chromium (scripts/lab_deps.sh)']])
-    if (!fs.existsSync(p)) { console.error(`import test: ${p} is missing: ${what}`); console.log('0 passed, 1 failed'); process.exit(1); }
+  const { server, browser, page, consoleErrors } = await openLab('import', [[labDir + '/index.html', 'build-lab (make lab)'], [cli, 'the CLI (make build)'], [browserPath, 'chromium (scripts/lab_deps.sh)']], 'stance-lab-import-');
   fs.mkdirSync(artifacts, { recursive: true });
-  const server = await serve(labDir);
-  const browser = await launch('stance-lab-import-');
-  const page = browser.page;
-  const consoleErrors = [];
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  await page.goto(`http://127.0.0.1:${server.address().port}/`);
-  await page.waitForSelector('body[data-ready]', { timeout: HANG_MS });
   const problem = await webglProblem(page);
   if (problem) {
     console.log(`FAIL - WebGL2: ${problem.why} (${problem.kind === 'context' ? 'not a lab fault' : 'the lab draws nothing'}); no test ran`);
@@ -307,18 +297,6 @@ async function main() {
       check(consoleErrors.length === 0, 'console errors: ' + consoleErrors.join(' | '));
     }],
   ];
-  for (const [name, fn] of tests) {
-    try {
-      const r = await fn();
-      if (typeof r === 'string' && r.startsWith('skip')) { skipped++; console.log(`SKIP - ${name}: ${r}`); } else { passed++; console.log(`ok   - ${name}`); }
-    } catch (e) {
-      failed++;
-      console.log(`FAIL - ${name}: ${e.message.split('\n').slice(0, 3).join('\n       ')}`);
-    }
-  }
-  await browser.close();
-  server.close();
-  console.log(`${passed} passed, ${failed} failed${skipped ? ', ' + skipped + ' skipped' : ''}`);
-  process.exit(failed ? 1 : 0);
+  await runTests(tests, { browser, server, lines: 3 });
 }
 main().catch((e) => { console.error(e); console.log('0 passed, 1 failed'); process.exit(1); });

@@ -14,7 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, labDir, HANG_MS, serve, launch, webglProblem } from './browser.mjs';
+import { root, labDir, HANG_MS, serve, launch, webglProblem, ghostDistance } from './browser.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
@@ -127,14 +127,7 @@ async function main() {
     d = await data(page);
     check(d.ghostStart === d.frames - 1 - sw, `the ghost starts ${d.ghostStart} back, the switch is ${d.frames - 1 - sw}`);
     check(d.ghostDiff === 0 && d.ghostSame === d.ghostFrames, `the replay as recorded differs from the tape on ${d.ghostDiff} of ${d.ghostFrames} frames`);
-    const dist = await page.evaluate((back) => {
-      const L = window.Module, n = L._lab_joint_count(0);
-      const a = new Float32Array(L.HEAPF32.buffer, L._lab_time_pose(0, back), 3 * n).slice();
-      const g = new Float32Array(L.HEAPF32.buffer, L._lab_time_ghost_pose(0, back), 3 * n).slice();
-      let m = 0;
-      for (let j = 0; j < n; j++) m = Math.max(m, Math.hypot(a[3 * j] - g[3 * j], a[3 * j + 1] - g[3 * j + 1], a[3 * j + 2] - g[3 * j + 2]));
-      return m;
-    }, d.cursor);
+    const dist = await ghostDistance(page, 0, d.cursor);
     check(dist > 0.005, `the two modes' poses are ${(dist * 100).toFixed(3)} cm apart`);
     check(d.ghostJump >= 0 && d.ghostJump !== d.jump[sw], `pop under crossfade ${d.ghostJump} cm, as recorded ${d.jump[sw]} cm`);
     check(/under crossfade/.test(await page.locator('#time-pop').textContent()), 'the pop readout names no crossfade');
