@@ -19,6 +19,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { root, labDir, HANG_MS, browserPath, openLab, runTests, webglProblem } from './browser.mjs';
+import { edError, type, noEditorError, stateSel, transSel } from './editor_util.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
@@ -29,30 +30,16 @@ function check(cond, msg) { if (!cond) throw new Error(msg); }
 const text = (page, sel) => page.locator(sel).textContent();
 const step = (page, n) => page.evaluate((k) => window.stanceLab.step(k), n);
 const model = (page) => page.evaluate(() => window.StanceEditor.model());
-const edError = (page) => page.evaluate(() => window.StanceEditor.error());
 const current = (page) => page.evaluate(() => window.stanceLab.machine() && window.stanceLab.machine().current);
 
 // a select inside the editor item `item` (a CSS selector), by its data-kind, set to `value` as a user does
 async function pick(page, sel, value) {
   await page.locator(sel).selectOption(String(value));
 }
-// types into a text field and presses Enter (its change event)
-async function type(page, sel, value) {
-  const f = page.locator(sel);
-  await f.click({ clickCount: 3 });
-  await page.keyboard.type(String(value));
-  await page.keyboard.press('Enter');
-}
-async function noEditorError(page, what) {
-  const e = await edError(page);
-  check(e === '', what + ': the editor shows an error: ' + e);
-}
 // waits for the editor to have run a change (the graph kind reads "edited in the page")
 async function edited(page) {
   await page.waitForFunction(() => document.querySelector('#as-kind').textContent === 'edited in the page', null, { timeout: HANG_MS });
 }
-const stateSel = (name) => `#editor .ed-item[data-state="${name}"]`;
-const transSel = (i) => `#editor .ed-item[data-transition="${i}"]`;
 
 async function main() {
   const { server, browser, page, consoleErrors } = await openLab('editor', [[labDir + '/index.html', 'build-lab (make lab)'], [cli, 'the CLI (make build)'], [browserPath, 'chromium'], [GLB, 'RobotExpressive (../shared/data)']], 'stance-editor-chromium-');

@@ -12,6 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { root, labDir, HANG_MS, browserPath, openLab, runTests, webglProblem, ghostDistance } from './browser.mjs';
+import { edError, type, noEditorError, stateSel, transSel } from './editor_util.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
@@ -21,22 +22,9 @@ const GLB = path.join(DATA, 'robot_expressive', 'RobotExpressive.glb');
 function check(cond, msg) { if (!cond) throw new Error(msg); }
 const step = (page, n) => page.evaluate((k) => window.stanceLab.step(k), n);
 const model = (page) => page.evaluate(() => window.StanceEditor.model());
-const edError = (page) => page.evaluate(() => window.StanceEditor.error());
 const machine = (page) => page.evaluate(() => window.stanceLab.machine());
 const current = async (page) => (await machine(page)).current;
 const pick = (page, sel, value) => page.locator(sel).selectOption(String(value));
-async function type(page, sel, value) {
-  const f = page.locator(sel);
-  await f.click({ clickCount: 3 });
-  await page.keyboard.type(String(value));
-  await page.keyboard.press('Enter');
-}
-async function noEditorError(page, what) {
-  const e = await edError(page);
-  check(e === '', what + ': the editor shows an error: ' + e);
-}
-const stateSel = (name) => `#editor .ed-item[data-state="${name}"]`;
-const transSel = (i) => `#editor .ed-item[data-transition="${i}"]`;
 const validate = (file) => spawnSync('python3', ['-c', `
 import json, sys, jsonschema
 schema = json.load(open(sys.argv[1]))
