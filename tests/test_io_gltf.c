@@ -408,6 +408,24 @@ static void test_extras_notes(void) {
     size_t size = 0;
     CHECK_OK(stance_asset_save_memory(&imported, &bytes, &size, NULL, &err));
     CHECK_OK(stance_asset_load_memory(bytes, size, NULL, &a, &err));
+    /* a file with clip notes is version 6 (docs/stance-format.md); the same bytes claiming
+     * version 5, checksum redone, are refused: META needs version 6 */
+    CHECK(size > 32 && ((const unsigned char *)bytes)[8] == 6);
+    if (size > 32) {
+        unsigned char *v5 = malloc(size);
+        CHECK(v5 != NULL);
+        if (v5) {
+            memcpy(v5, bytes, size);
+            v5[8] = 5;
+            const uint64_t sum = stance_asset_checksum(v5 + 32, size - 32);
+            for (int i = 0; i < 8; i++) v5[24 + i] = (unsigned char)(sum >> (8 * i));
+            stance_asset old;
+            CHECK(stance_asset_load_memory(v5, size, NULL, &old, &err) == STANCE_ERR_FORMAT &&
+                  strstr(err.message, "needs version 6"));
+            printf("  the notes' file claiming version 5: %s\n", err.message);
+            free(v5);
+        }
+    }
     stance_asset_free_bytes(bytes, size, NULL);
     CHECK(a.clip_notes && imported.clip_notes && a.clip_notes_size == imported.clip_notes_size &&
           !memcmp(a.clip_notes, imported.clip_notes, a.clip_notes_size) && a.clip_notes[a.clip_notes_size] == 0);
