@@ -56,8 +56,10 @@ typedef struct stance_state_desc {
     float fade_time;                  /* controller: switch and layer fade time for this state; 0 = uniform */
     /* Sync group (docs/sync.md): states of one group (the same name, 1..63
      * bytes) share a phase through their clips' markers (stance_clip_sync_desc).
-     * A group needs two or more clip states, each playing a clip with
-     * markers. NULL = none. */
+     * A group needs two or more members: clip states playing a clip with
+     * markers, and blend spaces with at least one entry whose clip has
+     * markers (its phase follows its highest-weighted such entry's). NULL =
+     * none. */
     const char *sync;
 } stance_state_desc;
 

@@ -2,7 +2,8 @@
  * "clips" sidecar's per-clip "markers" ([{"t", "name"}]) and "speed" (the
  * clip's ground speed in m/s) into stance_clip_sync_desc, and the states'
  * "sync" group names checked as a whole (a group of one state, a member
- * that plays no single clip or whose clip has no markers), each at its
+ * that plays a nested machine, a clip member whose clip has no markers, a
+ * blend space none of whose entries' clips has markers), each at its
  * FILE:LINE:COLUMN. The runtime checks again (src/core/graph/graph_sync.c).
  * graphfile_clips.c reads the sidecar's events and windows and has already
  * checked its clip names. */
@@ -89,13 +90,21 @@ stance_status gf_read_sync(ctx *c, const jobj *root, stance_graph_desc *gd) {
             const stance_state_desc *st = &m->states[si];
             if (!st->sync) continue;
             jpath pm = {&pa, NULL, mi}, ps = {&pm, "states", -1}, pi = {&ps, NULL, si}, pg = {&pi, "sync", -1};
-            if (st->type != STANCE_MOTION_CLIP)
-                return gf_fail_at(c, &pg, 0, STANCE_ERR_FORMAT, "state '%s' is in sync group '%s' but plays no single clip: "
-                                  "a group's members are clip states", st->name, st->sync);
-            if (!markers_of(gd, st->clip))
+            if (st->type == STANCE_MOTION_BLEND1D || st->type == STANCE_MOTION_BLEND2D) {
+                int marked = 0;
+                for (int e = 0; e < st->entry_count && !marked; e++) marked = markers_of(gd, st->entries[e].clip) > 0;
+                if (!marked)
+                    return gf_fail_at(c, &pg, 0, STANCE_ERR_FORMAT, "blend space state '%s' is in sync group '%s' but none of "
+                                      "its entries' clips has markers (add \"clips\": {\"%s\": {\"markers\": [{\"t\": ..., "
+                                      "\"name\": ...}]}})", st->name, st->sync, st->entries[0].clip->name);
+            } else if (st->type != STANCE_MOTION_CLIP) {
+                return gf_fail_at(c, &pg, 0, STANCE_ERR_FORMAT, "state '%s' is in sync group '%s' but plays a nested machine: "
+                                  "a group's members are clip states and blend spaces", st->name, st->sync);
+            } else if (!markers_of(gd, st->clip)) {
                 return gf_fail_at(c, &pg, 0, STANCE_ERR_FORMAT, "state '%s' is in sync group '%s' but its clip '%s' has no "
                                   "markers (add \"clips\": {\"%s\": {\"markers\": [{\"t\": ..., \"name\": ...}]}})", st->name,
                                   st->sync, st->clip->name, st->clip->name);
+            }
             group_set others = {{0}, 0};
             int members = 0;
             for (int mk = 0; mk < c->machine_count; mk++)

@@ -21,6 +21,7 @@
 #include "core/math/qmath.h"
 #include "core/frame/notes.h"
 #include "core/graph/graph_sync.h"
+#include "core/frame/sync_phase.h"
 #include "core/frame/transition.h"
 #include "core/frame/workspace.h"
 
@@ -58,6 +59,8 @@ ADV_INLINE float blend_phase_rate(const stance_instance *inst, const g_state *s,
     }
     return r;
 }
+
+float adv_blend_phase_rate(const stance_instance *inst, const g_state *s, const float *w) { return blend_phase_rate(inst, s, w); }
 
 /* A play of a nested machine's state stands for what that machine plays
  * (down the nesting). */
@@ -484,54 +487,21 @@ static void reset_machines(stance_instance *inst, stance_workspace *ws, int m) {
     }
 }
 
-/* ---- sync groups (docs/sync.md, core/graph/graph_sync.c) ------------------------ */
+/* ---- sync groups (docs/sync.md, core/frame/sync_phase.c) ------------------------- */
 
-/* A switch between two states of one sync group: the target starts at the
- * phase its markers match with the state it leaves (the leader: its weight
- * is the whole at the switch), in every switch mode. */
-static void sync_start(const stance_graph *g, g_machine_rt *rt) {
-    float pos;
-    if (gr_sync_pair(g->sync, rt->old.state, rt->cur.state) &&
-        gr_sync_match(g->sync, rt->old.state, rt->old.pos, rt->cur.state, 0.0f, &pos, NULL))
-        rt->cur.pos = pos;
-}
-
-/* A crossfade between two states of one group: the leader (the higher
- * eased weight after this step) plays its own step, at a rate matched to
- * the blend (Unreal's sync groups): the real time its current marker span
- * takes is the weighted mean of its own and the follower's matching span,
- * (1 - wf) Sl / rl + wf Sf / rf with wf the follower's weight, so the
- * blended stride's cycle moves from one clip's to the other's without a
- * jump at the lead's change (wf = 0.5 on both sides). The follower steps
- * to the phase matching the leader's markers, forward only (a follower
- * ahead waits). Both clocks count the real time. */
+/* A crossfade between two members of one group: the leader (the higher
+ * eased weight after this step) plays its own step at a rate matched to
+ * the blend, the follower steps to the leader's phase; both clocks count
+ * the real time. */
 static void sync_plays(stance_instance *inst, stance_workspace *ws, int m, float dt) {
-    const stance_graph *g = inst->graph;
     g_machine_rt *rt = &inst->machines[m];
     const float w = tr_ease(rt->easing, rt->duration > 0.0f ? (rt->elapsed + dt) / rt->duration : 1.0f);
     g_play *lead = w >= 0.5f ? &rt->cur : &rt->old, *fol = w >= 0.5f ? &rt->old : &rt->cur;
-    const g_state *fs = &g->states[fol->state];
-    const float rate = state_rate(inst, fs), lrate = state_rate(inst, &g->states[lead->state]), wf = w >= 0.5f ? 1.0f - w : w;
-    float to, sp[2], ldt = dt;
-    if (!fol->finished && rate > 0.0f && lrate > 0.0f &&
-        gr_sync_match(g->sync, lead->state, lead->pos, fol->state, fol->pos, &to, sp)) {
-        const float own = sp[0] / lrate, blended = (1.0f - wf) * own + wf * (sp[1] / rate);
-        if (blended > 0.0f) ldt = dt * (own / blended);
-    }
-    const double lt = lead->time;
-    advance_play(inst, ws, m, lead, ldt);
+    const double lt = lead->time, ft = fol->time;
+    advance_play(inst, ws, m, lead, sp_lead_dt(inst, lead, fol, w >= 0.5f ? 1.0f - w : w, dt));
     lead->time = lt + dt;
-    const float dur = fs->clip->duration;
-    float fdt = dt;
-    if (!fol->finished && rate > 0.0f && gr_sync_match(g->sync, lead->state, lead->pos, fol->state, fol->pos, &to, NULL)) {
-        float d = to - fol->pos; /* the shortest way round, forward only */
-        if (d > 0.5f * dur) d -= dur;
-        if (d < -0.5f * dur) d += dur;
-        fdt = d > 0.0f ? d / rate : 0.0f;
-    }
-    const double t = fol->time;
-    advance_play(inst, ws, m, fol, fdt);
-    fol->time = t + dt;
+    advance_play(inst, ws, m, fol, sp_follow_dt(inst, lead, fol, dt));
+    fol->time = ft + dt;
 }
 
 /* Switches machine m to state `to` (a transition `ti`, or -1 when asked for
@@ -579,7 +549,7 @@ static void begin_switch(stance_instance *inst, stance_workspace *ws, int m, int
     memset(&rt->cur, 0, sizeof rt->cur);
     rt->cur.state = to_state;
     memset(in_cursors(inst, m, 0), 0, sizeof(stance_cursor) * (size_t)g->machines[m].clip_cap);
-    if (g->sync) sync_start(g, rt);
+    if (g->sync) sp_start(inst, rt); /* a sync group's target starts at the matched phase */
     const g_state *to = &g->states[to_state];
     if (to->sub_machine >= 0) reset_machines(inst, ws, to->sub_machine);
     rt->from_state = from;

@@ -81,7 +81,7 @@ stance_status gr_sync_build(stance_graph *g, const char *const *state_group, con
     if (!members && !kept) return STANCE_OK;
     const size_t b_head = st_align_up(sizeof(g_sync), 16);
     const size_t b_groups = sizeof(char[G_NAME]) * G_MAX_SYNC_GROUPS;
-    const size_t b_states = st_align_up(sizeof(int) * 2 * (size_t)S, 16);
+    const size_t b_states = st_align_up(sizeof(int) * (2 * (size_t)S + (size_t)g->entry_count), 16);
     const size_t b_clips = st_align_up(sizeof(g_sclip) * (size_t)kept, 16);
     const size_t b_marks = st_align_up(sizeof(g_marker) * (size_t)nm, 16);
     const size_t bytes = b_head + b_groups + b_states + b_clips + b_marks + sizeof(char[STANCE_EVENT_NAME]) * (size_t)nm + 16;
@@ -93,6 +93,7 @@ stance_status gr_sync_build(stance_graph *g, const char *const *state_group, con
     s->groups = (char(*)[G_NAME])(mem + b_head);
     s->state_group = (int *)(mem + b_head + b_groups);
     s->state_clip = s->state_group + S;
+    s->entry_clip = s->state_clip + S;
     s->clips = (g_sclip *)(mem + b_head + b_groups + b_states);
     s->markers = (g_marker *)(mem + b_head + b_groups + b_states + b_clips);
     s->names = (char(*)[STANCE_EVENT_NAME])(mem + b_head + b_groups + b_states + b_clips + b_marks);
@@ -111,6 +112,7 @@ stance_status gr_sync_build(stance_graph *g, const char *const *state_group, con
         }
         s->marker_count += c->marker_count;
     }
+    for (int i = 0; i < g->entry_count; i++) s->entry_clip[i] = find_sclip(s, g->entries[i].clip);
     for (int i = 0; i < S; i++) {
         const g_state *gs = &g->states[i];
         s->state_group[i] = -1;
@@ -132,10 +134,19 @@ stance_status gr_sync_build(stance_graph *g, const char *const *state_group, con
             s->group_count++;
         }
         s->state_group[i] = k;
-        if (gs->type != STANCE_MOTION_CLIP)
-            st = st_fail(err, STANCE_ERR_VALUE, "graph: state '%s' is in sync group '%s' but plays no single clip "
-                         "(a group's members are clip states)", gs->name, name);
-        else if (s->state_clip[i] < 0 || s->clips[s->state_clip[i]].count == 0)
+        const int blend = gs->type == STANCE_MOTION_BLEND1D || gs->type == STANCE_MOTION_BLEND2D;
+        int marked = -1; /* a blend space's first entry whose clip has markers */
+        for (int k2 = 0; blend && k2 < gs->entry_count && marked < 0; k2++) {
+            const int c = s->entry_clip[gs->entry_first + k2];
+            if (c >= 0 && s->clips[c].count > 0) marked = k2;
+        }
+        if (gs->type != STANCE_MOTION_CLIP && !blend)
+            st = st_fail(err, STANCE_ERR_VALUE, "graph: state '%s' is in sync group '%s' but plays a nested machine "
+                         "(a group's members are clip states and blend spaces)", gs->name, name);
+        else if (blend && marked < 0)
+            st = st_fail(err, STANCE_ERR_VALUE, "graph: blend space state '%s' is in sync group '%s' but none of its "
+                         "entries' clips has markers (give its clips \"markers\")", gs->name, name);
+        else if (!blend && (s->state_clip[i] < 0 || s->clips[s->state_clip[i]].count == 0))
             st = st_fail(err, STANCE_ERR_VALUE, "graph: state '%s' is in sync group '%s' but its clip '%s' has no markers "
                          "(give the clip \"markers\")", gs->name, name, gs->clip->name);
         if (st) break;
@@ -184,8 +195,7 @@ static float wrap(float t, float dur) {
     return t;
 }
 
-int gr_sync_match(const g_sync *s, int leader, float lpos, int follower, float fpos, float *out, float spans[2]) {
-    const int lc = s->state_clip[leader], fc = s->state_clip[follower];
+int gr_sync_match(const g_sync *s, int lc, float lpos, int fc, float fpos, float *out, float spans[2]) {
     if (lc < 0 || fc < 0) return 0;
     const g_sclip *L = &s->clips[lc], *F = &s->clips[fc];
     if (!L->count || !F->count) return 0;
