@@ -167,9 +167,23 @@ static const stance_clip *walk_c, *run_c;
 
 static const char *const mode_names[] = {"cut", "frozen", "crossfade", "inertialize"};
 
-/* The graph file's text: Walk and Run (in the group "locomotion" when
- * synced), Walk -> Run when speed >= 1 in `mode`, the markers and speeds. */
-static void graph_text(char *buf, size_t cap, int synced, const char *mode) {
+/* What switches to what: Walk -> Run (clip states), Walk -> Move and Move
+ * -> Walk (Move: a blend space of Walking at "mix" 0 and Running at 1, at
+ * the variant's mix); the contacts of the clips whose markers lead before
+ * the switch and the target's (a blend space's: its dominant entry's) and
+ * the ground speeds the caller moves the character at. */
+typedef struct variant {
+    const char *name;
+    int kind; /* 0 clip -> clip, 1 clip -> blend space, 2 blend space -> clip */
+    double mix;
+    const contacts *from, *to;
+    double from_speed, to_speed;
+} variant;
+
+/* The graph file's text: Walk and Run, or Walk and Move (in the group
+ * "locomotion" when synced), the variant's switch when speed >= 1 in
+ * `mode`, the markers and speeds. */
+static void graph_text(char *buf, size_t cap, int synced, const char *mode, const variant *v) {
     char mk[2][512];
     const contacts *ks[2] = {&walk_k, &run_k};
     for (int c = 0; c < 2; c++) {
@@ -179,17 +193,31 @@ static void graph_text(char *buf, size_t cap, int synced, const char *mode) {
                                    ks[c]->t[i], ks[c]->foot[i] ? "R" : "L");
     }
     const char *sync = synced ? ", \"sync\": \"locomotion\"" : "";
+    const int kind = v ? v->kind : 0;
+    char states[1024];
+    if (kind == 0)
+        snprintf(states, sizeof states,
+                 " \"params\": [{\"name\": \"speed\", \"type\": \"float\"}],\n"
+                 " \"machines\": [{\"name\": \"Loco\", \"entry\": \"Walk\", \"states\": [\n"
+                 "   {\"name\": \"Walk\", \"clip\": \"Walking\"%s},\n"
+                 "   {\"name\": \"Run\", \"clip\": \"Running\"%s}],\n"
+                 "  \"transitions\": [{\"from\": \"Walk\", \"to\": \"Run\"", sync, sync);
+    else
+        snprintf(states, sizeof states,
+                 " \"params\": [{\"name\": \"speed\", \"type\": \"float\"}, {\"name\": \"mix\", \"type\": \"float\"}],\n"
+                 " \"machines\": [{\"name\": \"Loco\", \"entry\": \"%s\", \"states\": [\n"
+                 "   {\"name\": \"Walk\", \"clip\": \"Walking\"%s},\n"
+                 "   {\"name\": \"Move\", \"blend1d\": {\"param\": \"mix\", \"entries\": [{\"clip\": \"Walking\", \"x\": 0}, "
+                 "{\"clip\": \"Running\", \"x\": 1}]}%s}],\n"
+                 "  \"transitions\": [{\"from\": \"%s\", \"to\": \"%s\"", kind == 1 ? "Walk" : "Move", sync, sync,
+                 kind == 1 ? "Walk" : "Move", kind == 1 ? "Move" : "Walk");
     snprintf(buf, cap,
              "{\"version\": 1,\n"
-             " \"params\": [{\"name\": \"speed\", \"type\": \"float\"}],\n"
-             " \"machines\": [{\"name\": \"Loco\", \"entry\": \"Walk\", \"states\": [\n"
-             "   {\"name\": \"Walk\", \"clip\": \"Walking\"%s},\n"
-             "   {\"name\": \"Run\", \"clip\": \"Running\"%s}],\n"
-             "  \"transitions\": [{\"from\": \"Walk\", \"to\": \"Run\", \"when\": [{\"param\": \"speed\", \"op\": \">=\", \"value\": 1}],\n"
+             "%s, \"when\": [{\"param\": \"speed\", \"op\": \">=\", \"value\": 1}],\n"
              "    \"blend_time\": %g, \"mode\": \"%s\"}]}],\n"
              " \"clips\": {\"Walking\": {\"markers\": [%s], \"speed\": %.6f},\n"
              "           \"Running\": {\"markers\": [%s], \"speed\": %.6f}}}\n",
-             sync, sync, BLEND, mode, mk[0], walk_k.speed, mk[1], run_k.speed);
+             states, BLEND, mode, mk[0], walk_k.speed, mk[1], run_k.speed);
 }
 
 static stance_graphfile *load_text(const char *text, stance_error *err) {
@@ -282,7 +310,7 @@ static void slide_step(slider *s, const stance_pose *mod, const double root[2], 
 static double walk_own_slide(void) {
     stance_error err;
     char text[4096];
-    graph_text(text, sizeof text, 0, "crossfade");
+    graph_text(text, sizeof text, 0, "crossfade", NULL);
     stance_graphfile *gf = load_text(text, &err);
     CHECK(gf != NULL);
     if (!gf) return 0;
@@ -309,17 +337,20 @@ static double walk_own_slide(void) {
     return 100.0 * s.slide / s.travel;
 }
 
-/* One mode, synced or not: the worst phase error (frames) and the slide (cm/m). */
-static void run_mode(int synced, int mode, double *worst_err, double *slide_cm, double *follow_err, double *follow_old) {
+/* One variant and mode, synced or not: the worst phase error (frames) and the slide (cm/m). */
+static void run_mode(const variant *v, int synced, int mode, double *worst_err, double *slide_cm, double *follow_err,
+                     double *follow_old) {
     stance_error err;
     char text[4096];
-    graph_text(text, sizeof text, synced, mode_names[mode]);
+    graph_text(text, sizeof text, synced, mode_names[mode], v);
     stance_graphfile *gf = load_text(text, &err);
     CHECK(gf != NULL);
     if (!gf) { fprintf(stderr, "%s\n", err.message); return; }
     const stance_graph *g = stance_graphfile_graph(gf);
     stance_workspace *ws = test_ws(g);
-    const int speed = stance_graph_find_param(g, "speed"), run_state = stance_graph_find_state(g, "Run");
+    const contacts *from = v->from, *to = v->to;
+    const int speed = stance_graph_find_param(g, "speed"), mix = stance_graph_find_param(g, "mix");
+    const int target = stance_graph_find_state(g, v->kind == 0 ? "Run" : v->kind == 1 ? "Move" : "Walk");
     *worst_err = 0;
     slider s;
     memset(&s, 0, sizeof s);
@@ -327,28 +358,29 @@ static void run_mode(int synced, int mode, double *worst_err, double *slide_cm, 
         stance_instance *in = NULL;
         stance_instance_desc idesc = {STANCE_HISTORY_ALL};
         CHECK_OK(stance_instance_create_ex(g, &idesc, NULL, &in, &err));
-        /* walk for a while, ending at the k-th of SWITCHES points of a cycle */
-        const int pre = (int)(HZ * walk_k.D) + (int)floor(HZ * walk_k.D * k / SWITCHES);
+        if (mix >= 0) CHECK_OK(stance_instance_set_float(in, mix, (float)v->mix, &err));
+        /* play for a while, ending at the k-th of SWITCHES points of a cycle */
+        const int pre = (int)(HZ * from->D) + (int)floor(HZ * from->D * k / SWITCHES);
         stance_machine_status st;
         for (int i = 0; i < pre; i++) CHECK_OK(stance_instance_update(in, (float)(1.0 / HZ), ws, &err));
         CHECK_OK(stance_instance_machine_status(in, 0, &st, &err));
-        const double tw = fmod(frac(st.normalized_time) * walk_k.D + 1.0 / HZ, walk_k.D); /* the walk at the switch */
+        const double tw = fmod(frac(st.normalized_time) * from->D + 1.0 / HZ, from->D); /* the leader at the switch */
         CHECK_OK(stance_instance_set_float(in, speed, 2.0f, &err));
         CHECK_OK(stance_instance_update(in, (float)(1.0 / HZ), ws, &err));
         CHECK_OK(stance_instance_machine_status(in, 0, &st, &err));
-        CHECK(st.state == run_state);
-        const double tr = frac(st.normalized_time) * run_k.D, want = matched(&walk_k, &run_k, tw);
+        CHECK(st.state == target);
+        const double tr = frac(st.normalized_time) * to->D, want = matched(from, to, tw);
         double e = fabs(tr - want);
-        if (run_k.D - e < e) e = run_k.D - e;
+        if (to->D - e < e) e = to->D - e;
         *worst_err = fmax(*worst_err, e * HZ);
         /* the slide over the BLEND seconds after the switch, moved at the blended speed; in a synced
-         * crossfade, the run's time against the test's own leader and follower (the higher eased
+         * crossfade, the target's time against the test's own leader and follower (the higher eased
          * weight leads; the follower moves forward to the leader's foot phase) */
         double root[2] = {0, 0}, mw = tw, mr = tr, mw0 = tw, mr0 = tr;
         const int follow = synced && mode == 2;
         s.have = 0;
         int pl[2];
-        planted_at(&run_k, tr, pl);
+        planted_at(to, tr, pl);
         slide_step(&s, stance_instance_model_pose(in), root, pl);
         for (int i = 0; i < (int)(BLEND * HZ); i++) {
             CHECK_OK(stance_instance_update(in, (float)(1.0 / HZ), ws, &err));
@@ -358,26 +390,32 @@ static void run_mode(int synced, int mode, double *worst_err, double *slide_cm, 
                 for (int match_rates = 1; match_rates >= 0; match_rates--) { /* the rule, and the rule before rate matching */
                     double *lw = match_rates ? &mw : &mw0, *lr = match_rates ? &mr : &mr0;
                     if (w >= 0.5) {
-                        *lr = fmod(*lr + (match_rates ? lead_step(&run_k, &walk_k, *lr, 1.0 - w, 1.0 / HZ) : 1.0 / HZ), run_k.D);
-                        double d = matched(&run_k, &walk_k, *lr) - *lw; /* the walk follows: forward only */
-                        d -= walk_k.D * floor(d / walk_k.D + 0.5);
-                        if (d > 0) *lw = fmod(*lw + d, walk_k.D);
+                        *lr = fmod(*lr + (match_rates ? lead_step(to, from, *lr, 1.0 - w, 1.0 / HZ) : 1.0 / HZ), to->D);
+                        double d = matched(to, from, *lr) - *lw; /* the state left follows: forward only */
+                        d -= from->D * floor(d / from->D + 0.5);
+                        if (d > 0) *lw = fmod(*lw + d, from->D);
                     } else {
-                        *lw = fmod(*lw + (match_rates ? lead_step(&walk_k, &run_k, *lw, w, 1.0 / HZ) : 1.0 / HZ), walk_k.D);
-                        double d = matched(&walk_k, &run_k, *lw) - *lr;
-                        d -= run_k.D * floor(d / run_k.D + 0.5);
-                        if (d > 0) *lr = fmod(*lr + d, run_k.D);
+                        *lw = fmod(*lw + (match_rates ? lead_step(from, to, *lw, w, 1.0 / HZ) : 1.0 / HZ), from->D);
+                        double d = matched(from, to, *lw) - *lr;
+                        d -= to->D * floor(d / to->D + 0.5);
+                        if (d > 0) *lr = fmod(*lr + d, to->D);
                     }
-                    double e2 = fabs(frac(st.normalized_time) * run_k.D - *lr);
-                    if (run_k.D - e2 < e2) e2 = run_k.D - e2;
+                    double e2 = fabs(frac(st.normalized_time) * to->D - *lr);
+                    if (to->D - e2 < e2) e2 = to->D - e2;
                     double *out = match_rates ? follow_err : follow_old;
                     *out = fmax(*out, e2 * HZ);
                 }
             }
-            const double v = walk_k.speed + (run_k.speed - walk_k.speed) * w;
-            for (int a = 0; a < 2; a++) root[a] += v / HZ * walk_k.dir[a];
-            s.travel += v / HZ;
-            planted_at(&run_k, frac(st.normalized_time) * run_k.D, pl);
+            const double sp = v->from_speed + (v->to_speed - v->from_speed) * w;
+            for (int a = 0; a < 2; a++) root[a] += sp / HZ * walk_k.dir[a];
+            s.travel += sp / HZ;
+            /* the feet planted by the contacts of what the pose mostly shows: the state left while a
+             * crossfade's eased weight is under 0.5 (synced: at the test's own leader time; else at its
+             * own clock), a frozen switch's still pose before that, the target otherwise */
+            if (w < 0.5 && (mode == 1 || mode == 2))
+                planted_at(from, mode == 1 ? tw : follow ? mw : fmod(tw + (i + 1) / HZ, from->D), pl);
+            else
+                planted_at(to, frac(st.normalized_time) * to->D, pl);
             slide_step(&s, stance_instance_model_pose(in), root, pl);
         }
         stance_instance_destroy(in);
@@ -389,22 +427,140 @@ static void run_mode(int synced, int mode, double *worst_err, double *slide_cm, 
 static void test_walk_to_run(void) {
     const double own = walk_own_slide();
     printf("     Walking's own slide: %.2f cm/m\n", own);
-    printf("     %-12s %-22s %-22s\n", "mode", "phase error (frames)", "slide (cm/m)");
-    for (int m = 0; m < 4; m++) {
-        double e0 = 0, s0 = 0, e1 = 0, s1 = 0;
-        double f0 = 0, f1 = 0, g0 = 0, g1 = 0;
-        run_mode(0, m, &e0, &s0, &f0, &g0);
-        run_mode(1, m, &e1, &s1, &f1, &g1);
-        if (m == 2) {
-            printf("     crossfade, synced: the run's time during the blend against the test's leader/follower with rate "
-                   "matching: worst %.4f frames (against the same without rate matching: %.4f frames)\n", f1, g1);
-            CHECK(f1 <= 0.01);
-            CHECK(g1 > 0.01); /* rate matching changed the blend's timing */
+    const variant vs[] = {{"Walk -> Run", 0, 0, &walk_k, &run_k, walk_k.speed, run_k.speed},
+                          {"Walk -> Move (blend space at Running)", 1, 1.0, &walk_k, &run_k, walk_k.speed, run_k.speed},
+                          {"Move (blend space at Running) -> Walk", 2, 1.0, &run_k, &walk_k, run_k.speed, walk_k.speed},
+                          {"Walk -> Move (blend space at mix 0.7: Running leads)", 1, 0.7, &walk_k, &run_k, walk_k.speed,
+                           0.3 * walk_k.speed + 0.7 * run_k.speed}};
+    for (int vi = 0; vi < 4; vi++) {
+        const variant *v = &vs[vi];
+        printf("     %s\n     %-12s %-22s %-22s\n", v->name, "mode", "phase error (frames)", "slide (cm/m)");
+        for (int m = 0; m < 4; m++) {
+            double e0 = 0, s0 = 0, e1 = 0, s1 = 0;
+            double f0 = 0, f1 = 0, g0 = 0, g1 = 0;
+            run_mode(v, 0, m, &e0, &s0, &f0, &g0);
+            run_mode(v, 1, m, &e1, &s1, &f1, &g1);
+            if (m == 2) {
+                printf("     crossfade, synced: the target's time during the blend against the test's leader/follower with "
+                       "rate matching: worst %.4f frames (against the same without rate matching: %.4f frames)\n", f1, g1);
+                CHECK(f1 <= 0.01);
+                CHECK(g1 > 0.01); /* rate matching changed the blend's timing */
+            }
+            printf("     %-12s %6.2f -> %-12.2f %6.2f -> %.2f\n", mode_names[m], e0, e1, s0, s1);
+            CHECK(e1 <= 1.0);
+            /* into the slower clip, a cut plays the walk alone (its slide is the walk's own over the 16 windows
+             * after the switches), and inertialization moves the run's feet into the walk's over the blend:
+             * the group lowers both, the bound holds for the blends that show the state left */
+            if (v->kind == 2 && (m == 0 || m == 3)) CHECK(s1 < s0);
+            else CHECK(s1 <= own);
         }
-        printf("     %-12s %6.2f -> %-12.2f %6.2f -> %.2f\n", mode_names[m], e0, e1, s0, s1);
-        CHECK(e1 <= 1.0);
-        CHECK(s1 <= own);
     }
+}
+
+/* stance_instance_play between members: clip -> blend space -> blend space -> clip, each target at
+ * the phase matching the state it leaves (the test's own contacts); the compiled graph keeps a blend
+ * space's group. */
+static void test_play_and_blend_members(void) {
+    char mk[2][512];
+    const contacts *ks[2] = {&walk_k, &run_k};
+    for (int c = 0; c < 2; c++) {
+        size_t at = 0;
+        for (int i = 0; i < ks[c]->n; i++)
+            at += (size_t)snprintf(mk[c] + at, sizeof mk[c] - at, "%s{\"t\": %.6f, \"name\": \"%s\"}", i ? ", " : "",
+                                   ks[c]->t[i], ks[c]->foot[i] ? "R" : "L");
+    }
+    char text[4096];
+    snprintf(text, sizeof text,
+             "{\"version\": 1, \"params\": [{\"name\": \"mix\", \"type\": \"float\"}],\n"
+             " \"machines\": [{\"name\": \"Loco\", \"states\": [\n"
+             "   {\"name\": \"Walk\", \"clip\": \"Walking\", \"sync\": \"loco\"},\n"
+             "   {\"name\": \"Move\", \"blend1d\": {\"param\": \"mix\", \"entries\": [{\"clip\": \"Walking\", \"x\": 0}, "
+             "{\"clip\": \"Running\", \"x\": 1}]}, \"sync\": \"loco\"},\n"
+             "   {\"name\": \"Back\", \"blend1d\": {\"param\": \"mix\", \"entries\": [{\"clip\": \"Running\", \"x\": 0}, "
+             "{\"clip\": \"Walking\", \"x\": 1}]}, \"sync\": \"loco\"}]}],\n"
+             " \"clips\": {\"Walking\": {\"markers\": [%s]}, \"Running\": {\"markers\": [%s]}}}\n", mk[0], mk[1]);
+    stance_error err;
+    stance_graphfile *gf = load_text(text, &err);
+    CHECK(gf != NULL);
+    if (!gf) { fprintf(stderr, "%s\n", err.message); return; }
+    const stance_graph *g = stance_graphfile_graph(gf);
+    stance_workspace *ws = test_ws(g);
+    /* at mix 0.8 Move's leading entry is Running and Back's is Walking */
+    const char *order[4] = {"Walk", "Move", "Back", "Walk"};
+    const contacts *kof[4] = {&walk_k, &run_k, &walk_k, &walk_k};
+    const stance_switch_mode modes[3] = {STANCE_SWITCH_CROSSFADE, STANCE_SWITCH_CUT, STANCE_SWITCH_INERTIALIZE};
+    double worst = 0;
+    for (int mi = 0; mi < 3; mi++)
+        for (int k = 0; k < 5; k++) {
+            stance_instance *in = NULL;
+            stance_instance_desc idesc = {STANCE_HISTORY_ALL};
+            CHECK_OK(stance_instance_create_ex(g, &idesc, NULL, &in, &err));
+            CHECK_OK(stance_instance_set_float(in, stance_graph_find_param(g, "mix"), 0.8f, &err));
+            for (int step = 1; step < 4; step++) {
+                const int frames = 20 + 7 * k + 3 * step;
+                for (int i = 0; i < frames; i++) CHECK_OK(stance_instance_update(in, (float)(1.0 / HZ), ws, &err));
+                stance_machine_status st;
+                CHECK_OK(stance_instance_machine_status(in, 0, &st, &err));
+                const double t0 = fmod(frac(st.normalized_time) * kof[step - 1]->D + 1.0 / HZ, kof[step - 1]->D);
+                CHECK_OK(stance_instance_play(in, stance_graph_find_state(g, order[step]), modes[mi], STANCE_EASE_SMOOTHSTEP,
+                                              0.3f, &err));
+                CHECK_OK(stance_instance_update(in, (float)(1.0 / HZ), ws, &err));
+                CHECK_OK(stance_instance_machine_status(in, 0, &st, &err));
+                CHECK(st.state == stance_graph_find_state(g, order[step]));
+                /* the target's time one step after the switch: its start plus that step, as the leader's is */
+                const double want = fmod(matched(kof[step - 1], kof[step], fmod(t0 - 1.0 / HZ + kof[step - 1]->D, kof[step - 1]->D)) +
+                                         1.0 / HZ, kof[step]->D);
+                double e = fabs(frac(st.normalized_time) * kof[step]->D - want);
+                if (kof[step]->D - e < e) e = kof[step]->D - e;
+                worst = fmax(worst, e * HZ);
+                for (int i = 0; i < 30; i++) CHECK_OK(stance_instance_update(in, (float)(1.0 / HZ), ws, &err));
+            }
+            stance_instance_destroy(in);
+        }
+    printf("     stance_instance_play Walk -> Move -> Back -> Walk (crossfade, cut, inertialize; 5 start times): worst phase "
+           "error %.4f frames\n", worst);
+    CHECK(worst <= 1.0);
+    /* the compiled graph keeps the blend spaces' group and plays the same */
+    const stance_clip *used[8];
+    const int nu = stance_graph_clips(g, used, 8);
+    stance_asset view = *asset;
+    view.clips = (stance_clip **)used, view.clip_count = nu;
+    void *bytes = NULL;
+    size_t size = 0;
+    CHECK_OK(stance_asset_save_graph_memory(&view, stance_graphfile_desc(gf), &bytes, &size, NULL, &err));
+    stance_asset loaded;
+    memset(&loaded, 0, sizeof loaded);
+    CHECK_OK(stance_asset_load_memory(bytes, size, NULL, &loaded, &err));
+    CHECK(loaded.graph != NULL);
+    if (loaded.graph) {
+        const stance_graph *gc = loaded.graph;
+        const char *grp = stance_graph_state_sync(gc, stance_graph_find_state(gc, "Back"));
+        CHECK(grp && !strcmp(grp, "loco"));
+        stance_instance *a = NULL, *b = NULL;
+        stance_workspace *wc = NULL;
+        CHECK_OK(stance_workspace_create(gc, NULL, &wc, &err));
+        CHECK_OK(stance_instance_create(g, NULL, &a, &err));
+        CHECK_OK(stance_instance_create(gc, NULL, &b, &err));
+        int same = 1;
+        for (int i = 0; i < 90; i++) {
+            if (i == 30) {
+                CHECK_OK(stance_instance_play(a, stance_graph_find_state(g, "Move"), STANCE_SWITCH_CROSSFADE, STANCE_EASE_LINEAR, 0.3f, &err));
+                CHECK_OK(stance_instance_play(b, stance_graph_find_state(gc, "Move"), STANCE_SWITCH_CROSSFADE, STANCE_EASE_LINEAR, 0.3f, &err));
+            }
+            CHECK_OK(stance_instance_update(a, (float)(1.0 / HZ), ws, &err));
+            CHECK_OK(stance_instance_update(b, (float)(1.0 / HZ), wc, &err));
+            stance_machine_status sa, sb;
+            CHECK_OK(stance_instance_machine_status(a, 0, &sa, &err));
+            CHECK_OK(stance_instance_machine_status(b, 0, &sb, &err));
+            same &= sa.normalized_time == sb.normalized_time;
+        }
+        CHECK(same);
+        stance_instance_destroy(a), stance_instance_destroy(b);
+        stance_workspace_destroy(wc);
+    }
+    stance_asset_destroy(&loaded);
+    stance_asset_free_bytes(bytes, size, NULL);
+    stance_graphfile_destroy(gf);
 }
 
 /* ---- the graph's queries and the compiled form ------------------------------------ */
@@ -412,7 +568,7 @@ static void test_walk_to_run(void) {
 static void test_queries_and_compiled(void) {
     stance_error err;
     char text[4096];
-    graph_text(text, sizeof text, 1, "crossfade");
+    graph_text(text, sizeof text, 1, "crossfade", NULL);
     stance_graphfile *gf = load_text(text, &err);
     CHECK(gf != NULL);
     if (!gf) return;
@@ -489,6 +645,17 @@ static void test_broken(void) {
     snprintf(text, sizeof text, "%s   {\"name\": \"Run\", \"clip\": \"Running\", \"sync\": \"loco\"}]}],\n"
              " \"clips\": {\"Walking\": {\"markers\": [{\"t\": 0.1, \"name\": \"L\"}]}}}\n", head);
     expect_error(text, "sync.json:4:47:", "its clip 'Running' has no markers");
+    /* a blend space none of whose entries' clips has markers */
+    snprintf(text, sizeof text, "%s   {\"name\": \"Move\", \"blend1d\": {\"param\": \"mix\", \"entries\": [{\"clip\": \"Running\", "
+             "\"x\": 0}, {\"clip\": \"Idle\", \"x\": 1}]}, \"sync\": \"loco\"}]}],\n"
+             " \"params\": [{\"name\": \"mix\", \"type\": \"float\"}],\n"
+             " \"clips\": {\"Walking\": {\"markers\": [{\"t\": 0.1, \"name\": \"L\"}]}}}\n", head);
+    expect_error(text, "sync.json:4:126:", "blend space state 'Move' is in sync group 'loco' but none of its entries' clips has markers");
+    /* a state playing a nested machine */
+    snprintf(text, sizeof text, "%s   {\"name\": \"Sub\", \"machine\": \"N\", \"sync\": \"loco\"}]},\n"
+             "  {\"name\": \"N\", \"states\": [{\"name\": \"R\", \"clip\": \"Running\"}]}],\n"
+             " \"clips\": {\"Walking\": {\"markers\": [{\"t\": 0.1, \"name\": \"L\"}]}}}\n", head);
+    expect_error(text, "sync.json:4:44:", "state 'Sub' is in sync group 'loco' but plays a nested machine");
 }
 
 int main(void) {
@@ -498,6 +665,7 @@ int main(void) {
         return in_ci() ? 1 : check_summary();
     }
     RUN(test_walk_to_run);
+    RUN(test_play_and_blend_members);
     RUN(test_queries_and_compiled);
     RUN(test_broken);
     stance_graphfile_destroy(base_gf);

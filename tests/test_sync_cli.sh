@@ -3,8 +3,8 @@
 # broken file of each kind gives one FILE:LINE:COLUMN line at the offending
 # token (found by the test in the text): a group of one member (naming the
 # groups there are), an unknown marker key, a marker past
-# its clip, a member that is a blend space, a member whose clip has no
-# markers. graphs/robot_sync.json passes `stance graph-check` (which lists
+# its clip, a blend space member none of whose entries' clips has markers
+# (one whose clips have them passes), a member whose clip has no markers. graphs/robot_sync.json passes `stance graph-check` (which lists
 # the groups and markers), and `stance compile` carries it: `stance info
 # --json` of the compiled file gives the file's groups, markers and speeds
 # (as float32). The schema side is tests/test_schema.sh (every graphs/*.json).
@@ -24,11 +24,17 @@ write marker_past '{"name": "W", "clip": "walk", "sync": "g"}, {"name": "R", "cl
   '"walk": {"markers": [{"t": 42.5, "name": "L"}]}, "run": {"markers": [{"t": 0.1, "name": "L"}]}'
 write blend_member '{"name": "W", "clip": "walk", "sync": "g"}, {"name": "B", "blend1d": {"param": "s", "entries": [{"clip": "walk", "x": 0}, {"clip": "run", "x": 1}]}, "sync": "g"}' "$mk"
 sed -i 's/"version": 1,/"version": 1,\n  "params": [{"name": "s", "type": "float"}],/' "$tmp/blend_member.json"
+write blend_unmarked '{"name": "R", "clip": "run", "sync": "g"}, {"name": "B", "blend1d": {"param": "s", "entries": [{"clip": "walk", "x": 0}, {"clip": "idle", "x": 1}]}, "sync": "g"}' \
+  '"run": {"markers": [{"t": 0.1, "name": "L"}]}'
+sed -i 's/"version": 1,/"version": 1,\n  "params": [{"name": "s", "type": "float"}],/' "$tmp/blend_unmarked.json"
 write no_markers '{"name": "W", "clip": "walk", "sync": "g"}, {"name": "I", "clip": "idle", "sync": "g"}' "$mk"
 check_broken one_member '"loco"' "sync group 'loco' has one member (state 'W'): a group needs two or more states (known: locomotion)"
 check_broken marker_key '"nmae"' 'unknown key "nmae" in a marker'
 check_broken marker_past '42.5' "marker 'L' at 42.5 s is past the end of clip 'walk'"
-check_broken blend_member '"g"' "state 'B' is in sync group 'g' but plays no single clip" last
+check_broken blend_unmarked '"g"' "blend space state 'B' is in sync group 'g' but none of its entries' clips has markers" last
+# a blend space whose entries' clips have markers is a member (docs/sync.md)
+"$cli" graph-check "$tmp/blend_member.json" > "$tmp/blend_member.out" 2>&1 || bad "a blend space member is refused: $(cat "$tmp/blend_member.out")"
+grep -q "state B .*sync group g" "$tmp/blend_member.out" || bad "graph-check does not list B's group: $(cat "$tmp/blend_member.out")"
 check_broken no_markers '"g"' "its clip 'idle' has no markers" last
 
 # ---- RobotExpressive: graph-check, compile, info --json ----
