@@ -84,8 +84,11 @@ static void notes_fill(const rig *r, stance_clip_notes_desc nd[3]) {
     nd[2] = (stance_clip_notes_desc){r->once, 2, ev_o, 1, win_o};
 }
 
-/* Machine "M": Loop (L at speed param "rate"), Loop2 (L2), Once (O), Blend (L at x 0, L2 at x 1);
- * machine "W" (layer 1): Wl (L). */
+/* Blend's events: STANCE_BLEND_EVENTS_DOMINANT (the default) or _ALL */
+static int blend_mode;
+
+/* Machine "M": Loop (L at speed param "rate"), Loop2 (L2), Once (O), Blend (L at x 0, L2 at x 1, its
+ * events blend_mode's); machine "W" (layer 1): Wl (L). */
 static stance_graph *make_graph(const rig *r) {
     static stance_param_desc params[2];
     params[0] = (stance_param_desc){"rate", STANCE_PARAM_FLOAT, 1.0f, 0.0f};
@@ -99,7 +102,7 @@ static stance_graph *make_graph(const rig *r) {
     states[1].name = "Loop2", states[1].type = STANCE_MOTION_CLIP, states[1].clip = r->loop2;
     states[2].name = "Once", states[2].type = STANCE_MOTION_CLIP, states[2].clip = r->once, states[2].once = 1;
     states[3].name = "Blend", states[3].type = STANCE_MOTION_BLEND1D, states[3].entry_count = 2, states[3].entries = entries;
-    states[3].param_x = "x";
+    states[3].param_x = "x", states[3].blend_events = blend_mode;
     wstates[0].name = "Wl", wstates[0].type = STANCE_MOTION_CLIP, wstates[0].clip = r->loop;
     static stance_machine_desc machines[2];
     memset(machines, 0, sizeof machines);
@@ -368,7 +371,7 @@ static void track(const stance_instance *inst, int from, tracker *tr) {
     }
 }
 
-static void test_windows_paired(void) {
+static void windows_paired(void) {
     rig r;
     rig_make(&r);
     stance_graph *g = make_graph(&r);
@@ -433,13 +436,94 @@ static void test_windows_paired(void) {
         CHECK_OK(stance_instance_reset(inst, &err));
         track(inst, 0, &tr);
     }
-    printf("     %ld sequences, %ld plays, %ld restores: %ld windows begun, %ld ended, %d unpaired\n", sequences, interrupted,
-           restores, tr.begins, tr.ends, tr.bad);
+    printf("     blend events %s: %ld sequences, %ld plays, %ld restores: %ld windows begun, %ld ended, %d unpaired\n",
+           blend_mode ? "all" : "dominant", sequences, interrupted, restores, tr.begins, tr.ends, tr.bad);
     CHECK(sequences == 10000 && tr.bad == 0 && tr.begins > 10000);
     CHECK(tr.open[0] == 0 && tr.open[1] == 0);
     free(saved);
     stance_instance_destroy(inst);
     stance_graph_destroy(g);
+    rig_free(&r);
+}
+
+/* every blend-events choice: windows paired under 10,000 random sequences */
+static void test_windows_paired(void) {
+    for (blend_mode = STANCE_BLEND_EVENTS_DOMINANT; blend_mode <= STANCE_BLEND_EVENTS_ALL; blend_mode++) windows_paired();
+    blend_mode = STANCE_BLEND_EVENTS_DOMINANT;
+}
+
+/* Blend (L at x 0, L2 at x 1, both 1 s: its phase is its time) at x for `frames` steps of dt after a cut
+ * into it, events "dominant" or "all": each event's count against the test's own, from the weights
+ * 1 - x and x: the dominant entry (L unless x > 0.5) fires its events (its weight is at least 0.5, so
+ * "heavy" too); with "all" the other entry fires those whose min_weight its weight reaches, when above 0.
+ * Windows are the dominant entry's in both. "a" keeps its payload (int 7) whichever entry fires it. */
+static void blend_counts(const stance_graph *g, int mode, float x, float dt, int frames) {
+    stance_instance *inst = NULL;
+    stance_error err;
+    CHECK_OK(stance_instance_create(g, NULL, &inst, &err));
+    if (!inst) return;
+    stance_instance_set_layer_enabled(inst, 1, 0, &err);
+    CHECK_OK(stance_instance_set_float_by_name(inst, "x", x, &err));
+    CHECK_OK(stance_instance_play(inst, stance_graph_find_state(g, "Blend"), STANCE_SWITCH_CUT, STANCE_EASE_LINEAR, 0.0f, &err));
+    tally t;
+    memset(&t, 0, sizeof t);
+    int payload_ok = 1;
+    for (int f = 0; f < frames; f++) {
+        CHECK_OK(stance_instance_update(inst, dt, TEST_WS_INST(inst), &err));
+        tally_events(inst, &t, 0);
+        int n = 0;
+        const stance_event *ev = stance_instance_events(inst, &n, NULL);
+        for (int i = 0; i < n; i++)
+            if (ev[i].type == STANCE_EVENT_CLIP_MARKER && !strcmp(ev[i].name, "a"))
+                payload_ok &= ev[i].payload && ev[i].payload->flags == STANCE_PAYLOAD_INT && ev[i].payload->i == 7;
+    }
+    stance_instance_destroy(inst);
+    const double T = (double)dt * frames, wl = 1.0 - x, wl2 = x;
+    const int l_dom = !(wl2 > wl), all = mode == STANCE_BLEND_EVENTS_ALL;
+    const int l_fires = l_dom || (all && wl > 0.0);                   /* L's events: min_weight 0 */
+    const int light = !l_dom || (all && wl2 > 0.0);                   /* L2's "light": 0 */
+    const int heavy = !l_dom || (all && wl2 > 0.0 && wl2 >= 0.5);     /* L2's "heavy": 0.5 */
+    const long want[5] = {l_fires * crossings(0.0, 1.0, T), l_fires * crossings(0.31, 1.0, T), l_fires * crossings(0.79, 1.0, T),
+                          light * crossings(0.2, 1.0, T), heavy * (crossings(0.2, 1.0, T) + crossings(0.7, 1.0, T))};
+    int ok = t.dropped == 0 && payload_ok;
+    for (int k = 0; k < 5; k++) ok &= t.marker[k] == want[k];
+    /* windows: L's "w" (0.4..0.8) and "all" when L leads, else L2's "v" (0.1..0.3) */
+    ok &= t.begin[0] == (l_dom ? crossings(0.4, 1.0, T) : 0) && t.begin[2] == (l_dom ? 0 : crossings(0.1, 1.0, T));
+    ok &= t.begin[1] == (l_dom ? 1 : 0);
+    CHECK(ok);
+    if (!ok)
+        fprintf(stderr, "  %s x %g dt %g: own0 %ld/%ld a %ld/%ld b %ld/%ld light %ld/%ld heavy %ld/%ld w %ld v %ld payload %d\n",
+                all ? "all" : "dominant", (double)x, (double)dt, t.marker[0], want[0], t.marker[1], want[1], t.marker[2], want[2],
+                t.marker[3], want[3], t.marker[4], want[4], t.begin[0], t.begin[2], payload_ok);
+}
+
+static void test_blend_events_all(void) {
+    rig r;
+    rig_make(&r);
+    const float xs[6] = {0.0f, 0.3f, 0.5f, 0.7f, 0.25f, 1.0f};
+    for (int mode = STANCE_BLEND_EVENTS_DOMINANT; mode <= STANCE_BLEND_EVENTS_ALL; mode++) {
+        blend_mode = mode;
+        stance_graph *g = make_graph(&r);
+        for (int i = 0; g && i < 6; i++) {
+            blend_counts(g, mode, xs[i], 1.0f / 60.0f, 611); /* ten cycles in small steps */
+            blend_counts(g, mode, xs[i], 0.9f, 47);          /* each step spans several events */
+        }
+        stance_graph_destroy(g);
+    }
+    blend_mode = STANCE_BLEND_EVENTS_DOMINANT;
+    /* "all" on a state that is no blend space, or an unknown value: refused */
+    stance_graph_desc gd;
+    stance_state_desc st;
+    stance_machine_desc md;
+    memset(&gd, 0, sizeof gd), memset(&st, 0, sizeof st), memset(&md, 0, sizeof md);
+    st.name = "S", st.type = STANCE_MOTION_CLIP, st.clip = r.loop, st.blend_events = STANCE_BLEND_EVENTS_ALL;
+    md.name = "M", md.state_count = 1, md.states = &st;
+    gd.skeleton = r.sk, gd.machine_count = 1, gd.machines = &md;
+    stance_graph *bad = NULL;
+    stance_error err;
+    CHECK(stance_graph_create(&gd, NULL, &bad, &err) == STANCE_ERR_VALUE && strstr(err.message, "'S' is not a blend space"));
+    st.type = STANCE_MOTION_CLIP, st.blend_events = 2;
+    CHECK(stance_graph_create(&gd, NULL, &bad, &err) == STANCE_ERR_VALUE && strstr(err.message, "blend_events 2"));
     rig_free(&r);
 }
 
@@ -551,6 +635,7 @@ int main(void) {
     RUN(test_once_and_restart);
     RUN(test_threshold_and_blend);
     RUN(test_windows_paired);
+    RUN(test_blend_events_all);
     RUN(test_desc_refusals);
     RUN(test_payload_round_trip);
     return check_summary();

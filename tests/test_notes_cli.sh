@@ -6,7 +6,8 @@
 # windows (values compared as float32 by python); and four broken files give
 # one FILE:LINE:COLUMN message each, at the offending token (found by the
 # test in the text): an unknown clip (with its suggestion), a window from >
-# to, an event past the clip's end, a payload of an unknown type. The schema
+# to, an event past the clip's end, a payload of an unknown type, a blend
+# space's unknown "events" choice (and "all" passes). The schema
 # side is tests/test_schema.sh (every graphs/*.json).
 src=${STANCE_SOURCE:?}
 . "$src/tests/graph_errors.bash" # cli, data, tmp, bad, py; check_broken, robot_compile
@@ -19,6 +20,10 @@ write unknown_clip '"wakl": {"events": [{"t": 0.1, "name": "step"}]}'
 write window_order '"walk": {"windows": [{"name": "can_cancel", "from": 0.8, "to": 0.2}]}'
 write past_end '"walk": {"events": [{"t": 12.5, "name": "step"}]}'
 write payload_type '"walk": {"events": [{"t": 0.1, "name": "step", "payload": {"bool": true}}]}'
+printf '{\n  "version": 1,\n  "asset": "builtin",\n  "params": [{"name": "s", "type": "float"}],\n  "machines": [{"name": "M", "states": [{"name": "B", "blend1d": {"param": "s", "events": "al",\n    "entries": [{"clip": "walk", "x": 0}, {"clip": "run", "x": 1}]}}]}]\n}\n' > "$tmp/blend_events.json"
+sed 's/"al"/"all"/' "$tmp/blend_events.json" > "$tmp/blend_events_ok.json"
+"$cli" graph-check "$tmp/blend_events_ok.json" > "$tmp/ok.out" 2>&1 || bad "\"events\": \"all\" refused: $(cat "$tmp/ok.out")"
+check_broken blend_events '"al"' "unknown blend events 'al' (did you mean 'all'?)"
 check_broken unknown_clip '"wakl"' "did you mean 'walk'"
 check_broken window_order '0.8' '"from" must not be after "to"'
 check_broken past_end '12.5' 'past the end of clip'

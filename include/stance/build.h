@@ -61,7 +61,16 @@ typedef struct stance_state_desc {
      * markers (its phase follows its highest-weighted such entry's). NULL =
      * none. */
     const char *sync;
+    /* Blend spaces (docs/events.md, Unreal's notify trigger mode): whose
+     * clip events fire. STANCE_BLEND_EVENTS_DOMINANT (0, the default): the
+     * largest-weighted entry's only. STANCE_BLEND_EVENTS_ALL: also every
+     * other entry's whose effective weight (the state's times the entry's)
+     * is above 0 and at least the event's min_weight. Windows are the
+     * dominant entry's in both. Other states: 0. */
+    int blend_events;
 } stance_state_desc;
+
+enum { STANCE_BLEND_EVENTS_DOMINANT = 0, STANCE_BLEND_EVENTS_ALL = 1 };
 
 typedef struct stance_condition_desc {
     const char *param;

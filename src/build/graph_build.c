@@ -312,6 +312,18 @@ static stance_status build_sync(stance_graph *g, const stance_graph_desc *d, sta
 /* The description's clip notes (events, windows) as the graph keeps them
  * (src/core/graph/graph_notes.c checks and merges them). */
 static stance_status build_notes(stance_graph *g, const stance_graph_desc *d, stance_error *err) {
+    unsigned char all[STANCE_MAX_STATES];
+    int any = 0;
+    for (int m = 0; m < d->machine_count; m++)
+        for (int i = 0; i < d->machines[m].state_count; i++) {
+            const int v = d->machines[m].states[i].blend_events;
+            if (v != STANCE_BLEND_EVENTS_DOMINANT && v != STANCE_BLEND_EVENTS_ALL)
+                FAIL(STANCE_ERR_VALUE, "graph: state '%s': blend_events %d is not STANCE_BLEND_EVENTS_DOMINANT or _ALL",
+                     d->machines[m].states[i].name, v);
+            all[g->machines[m].state_first + i] = (unsigned char)v, any |= v;
+        }
+    stance_status bs = gr_notes_blend_all(g, any ? all : NULL, err);
+    if (bs) return bs;
     const int n = d->clip_notes_count;
     if (n < 0 || (n > 0 && !d->clip_notes)) FAIL(STANCE_ERR_ARGUMENT, "graph: clip_notes_count %d without clip_notes", n);
     if (n == 0) return gr_notes_build(g, NULL, 0, err);

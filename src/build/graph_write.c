@@ -169,19 +169,31 @@ size_t st_graph_section_write(const stance_graph *g, const stance_clip *const *c
     }
     write_sync(&w, g, clips, n);
     gb_write_curves(&w, g, clips, n); /* curves and drives: "CURV" (graph_curves_build.c), when any */
+    /* blend spaces whose events are "all" (docs/events.md): "BEVT", its byte
+     * size, the count and each state's index; a graph without any has none */
+    uint32_t nall = 0;
+    for (int i = 0; g->blend_all && i < g->state_count; i++) nall += g->blend_all[i] != 0;
+    if (nall) {
+        w_bytes(&w, "BEVT", 4);
+        w_u32(&w, 4 + 4 * nall);
+        w_u32(&w, nall);
+        for (int i = 0; i < g->state_count; i++)
+            if (g->blend_all[i]) w_u32(&w, (uint32_t)i);
+    }
     /* the clip notes a graph file authored: a trailer after the arrays,
      * "NOTE", the count of clips, per clip its index, event and window
      * counts, each event (name[32], time, min_weight, payload flags, int,
      * float, string[32]) and window (name[32], from, to, min_weight); a graph
      * without any ends with its arrays, as before */
     uint32_t metas = 0;
-    for (int i = 0; i < g->meta_count; i++) metas += g->metas[i].auth_count > 0 || g->metas[i].win_count > 0;
+    for (int i = 0; i < g->meta_count; i++) /* (an "all" blend space's merged notes are derived again) */
+        metas += !g->metas[i].merged && (g->metas[i].auth_count > 0 || g->metas[i].win_count > 0);
     if (metas) {
         w_bytes(&w, "NOTE", 4);
         w_u32(&w, metas);
         for (int i = 0; i < g->meta_count; i++) {
             const g_meta *m = &g->metas[i];
-            if (!m->auth_count && !m->win_count) continue;
+            if (m->merged || (!m->auth_count && !m->win_count)) continue;
             w_u32(&w, (uint32_t)clip_at(clips, n, m->clip));
             w_u32(&w, (uint32_t)m->auth_count);
             w_u32(&w, (uint32_t)m->win_count);

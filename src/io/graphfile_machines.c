@@ -58,12 +58,15 @@ static stance_status param_for_blend(ctx *c, const jobj *o, const char *key, con
 }
 
 static stance_status read_blend(ctx *c, const jobj *o, int dims, stance_state_desc *st) {
-    static const char *const keys1[] = {"param", "speed_warp", "entries", NULL};
-    static const char *const keys2[] = {"param_x", "param_y", "entries", NULL};
+    static const char *const keys1[] = {"param", "speed_warp", "entries", "events", NULL};
+    static const char *const keys2[] = {"param_x", "param_y", "entries", "events", NULL};
+    static const named blend_events[] = {{"dominant", STANCE_BLEND_EVENTS_DOMINANT}, {"all", STANCE_BLEND_EVENTS_ALL}, {NULL, 0}};
     static const char *const ekeys1[] = {"clip", "x", NULL};
     static const char *const ekeys2[] = {"clip", "x", "y", NULL};
     stance_status s;
-    if ((s = gf_want_object(c, o->v, o->at, o->what)) || (s = gf_check_keys(c, o, dims == 1 ? keys1 : keys2))) return s;
+    if ((s = gf_want_object(c, o->v, o->at, o->what)) || (s = gf_check_keys(c, o, dims == 1 ? keys1 : keys2)) ||
+        (s = gf_get_enum(c, o, "events", "blend events", blend_events, &st->blend_events)))
+        return s;
     if (dims == 1) {
         if ((s = param_for_blend(c, o, "param", &st->param_x)) || (s = gf_get_bool(c, o, "speed_warp", &st->speed_warp)))
             return s;

@@ -38,30 +38,6 @@ static float state_rate(const stance_instance *inst, const g_state *s) {
 
 void adv_blend_weights(const stance_instance *inst, const g_state *s, float *w) { blend_weights(inst, s, w); }
 
-/* Cycles per second of a blend space at its weights (phase rate). With
- * speed warp, the rate is scaled so the blended root moves at the
- * parameter's value (phase-synced gaits of different stride lengths would
- * otherwise move slower than their weighted speed), within [1/4, 4]. */
-ADV_INLINE float blend_phase_rate(const stance_instance *inst, const g_state *s, const float *w) {
-    const g_entry *e = inst->graph->entries + s->entry_first;
-    float r = 0.0f, stride = 0.0f;
-    for (int i = 0; i < s->entry_count; i++)
-        if (w[i] > 0.0f) {
-            r += w[i] / e[i].clip->duration;
-            stride += w[i] * e[i].clip->root_speed * e[i].clip->duration;
-        }
-    if (s->speed_warp) {
-        float v = r * stride, x = inst->params[s->param_x];
-        if (v > 1e-4f && x > 0.0f) {
-            float k = x / v;
-            r *= k < 0.25f ? 0.25f : k > 4.0f ? 4.0f : k;
-        }
-    }
-    return r;
-}
-
-float adv_blend_phase_rate(const stance_instance *inst, const g_state *s, const float *w) { return blend_phase_rate(inst, s, w); }
-
 /* A play of a nested machine's state stands for what that machine plays
  * (down the nesting). */
 static const g_play *played(const stance_instance *inst, const g_play *p) {

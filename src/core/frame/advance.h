@@ -14,8 +14,5 @@ void adv_reset_machine(stance_instance *inst, int m);
 float adv_normalized(const stance_instance *inst, const g_play *p);
 /* A blend space state's weights at the instance's parameters (entry_count of them). */
 void adv_blend_weights(const stance_instance *inst, const g_state *s, float *w);
-/* A blend space's phase rate (cycles a second, speed warp included, before
- * the state's own rate) at its weights w. */
-float adv_blend_phase_rate(const stance_instance *inst, const g_state *s, const float *w);
 
 #endif

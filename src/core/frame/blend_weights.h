@@ -1,6 +1,8 @@
 /* src/core/frame/blend_weights.h - a blend space's entry weights at its
- * parameters' values, inlined where they are read: the advance stage
- * (advance.c, each frame) and the curves' query (curves.c). Not public. */
+ * parameters' values and its phase rate, inlined where they are read: the
+ * advance stage (advance.c, each frame), the curves' query (curves.c), the
+ * sync phase (sync_phase.c) and the events of "all" blend spaces
+ * (notes.c). Not public. */
 #ifndef STANCE_BLEND_WEIGHTS_H
 #define STANCE_BLEND_WEIGHTS_H
 
@@ -46,6 +48,28 @@ ST_FORCEINLINE void blend_weights(const stance_instance *inst, const g_state *s,
         for (int i = 0; i < n; i++) w[i] /= total;
     else
         w[0] = 1.0f;
+}
+
+/* Cycles per second of a blend space at its weights (phase rate). With
+ * speed warp, the rate is scaled so the blended root moves at the
+ * parameter's value (phase-synced gaits of different stride lengths would
+ * otherwise move slower than their weighted speed), within [1/4, 4]. */
+ST_FORCEINLINE float blend_phase_rate(const stance_instance *inst, const g_state *s, const float *w) {
+    const g_entry *e = inst->graph->entries + s->entry_first;
+    float r = 0.0f, stride = 0.0f;
+    for (int i = 0; i < s->entry_count; i++)
+        if (w[i] > 0.0f) {
+            r += w[i] / e[i].clip->duration;
+            stride += w[i] * e[i].clip->root_speed * e[i].clip->duration;
+        }
+    if (s->speed_warp) {
+        float v = r * stride, x = inst->params[s->param_x];
+        if (v > 1e-4f && x > 0.0f) {
+            float k = x / v;
+            r *= k < 0.25f ? 0.25f : k > 4.0f ? 4.0f : k;
+        }
+    }
+    return r;
 }
 
 #endif

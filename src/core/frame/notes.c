@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/base/internal.h"
+#include "core/frame/blend_weights.h"
 #include "core/frame/notes.h"
 #include "core/frame/transition.h"
 
@@ -71,6 +72,34 @@ static float weight_of(nt_ctx *c) {
     return c->weight;
 }
 
+/* An event of another entry of a blend space whose events are "all"
+ * (kind G_NOTE_OTHER + 4 k: entry k's clip's event n->index): it fires when
+ * that entry's effective weight (the play's times the entry's) is above 0
+ * and at least the event's threshold. */
+static ST_NOINLINE void other_entry(nt_ctx *c, const g_note *n) {
+    stance_instance *inst = c->inst;
+    const stance_graph *g = inst->graph;
+    const g_state *st = &g->states[c->state];
+    const int k = (n->kind - G_NOTE_OTHER) >> 2;
+    float w[STANCE_MAX_BLEND_ENTRIES];
+    blend_weights(inst, st, w);
+    const float weight = play_weight(inst, c->m, c->old, c->dt) * w[k];
+    if (!(weight > 0.0f && weight >= n->min_weight)) return;
+    c->fired++;
+    const stance_clip *clip = g->entries[st->entry_first + k].clip;
+    const int E = clip->event_count;
+    if (n->index < E) {
+        nt_emit(inst, STANCE_EVENT_CLIP_MARKER, c->m, c->state, n->index, clip->events[n->index].name, NULL, 0);
+        return;
+    }
+    for (int i = 0; i < g->meta_count; i++) /* its clip's own notes: the authored event */
+        if (g->metas[i].clip == clip && !g->metas[i].merged) {
+            const g_authored *a = &g->authored[g->metas[i].auth_first + n->index - E];
+            nt_emit(inst, STANCE_EVENT_CLIP_MARKER, c->m, c->state, n->index, a->name, a->payload.flags ? &a->payload : NULL, 0);
+            return;
+        }
+}
+
 static void cross(nt_ctx *c, const g_note *n, int backward) {
     stance_instance *inst = c->inst;
     const stance_graph *g = inst->graph;
@@ -86,6 +115,7 @@ static void cross(nt_ctx *c, const g_note *n, int backward) {
         }
         return;
     }
+    if (n->kind >= G_NOTE_OTHER) { other_entry(c, n); return; }
     if (!c->windows || (c->mt->whole & (1u << n->index))) return;
     const unsigned bit = 1u << n->index;
     const int opens = (n->kind == G_NOTE_BEGIN) != backward;

@@ -7,7 +7,7 @@
  * marker matching itself is graph_sync.c's (gr_sync_match); the advance
  * stage (advance.c) steps the plays by the seconds given here. */
 #include "core/frame/sync_phase.h"
-#include "core/frame/advance.h"
+#include "core/frame/blend_weights.h"
 #include "core/graph/graph_sync.h"
 
 /* a member's marker clip (g_sclip), its time in it, the clip's duration and
@@ -29,7 +29,7 @@ static int member(const stance_instance *inst, const g_play *p, sp_member *o) {
     }
     if (st->type != STANCE_MOTION_BLEND1D && st->type != STANCE_MOTION_BLEND2D) return 0;
     float w[STANCE_MAX_BLEND_ENTRIES];
-    adv_blend_weights(inst, st, w);
+    blend_weights(inst, st, w);
     int best = -1;
     for (int i = 0; i < st->entry_count; i++) {
         const int c = s->entry_clip[st->entry_first + i];
@@ -38,7 +38,7 @@ static int member(const stance_instance *inst, const g_play *p, sp_member *o) {
     if (best < 0) return 0;
     const float d = g->entries[st->entry_first + best].clip->duration;
     o->clip = s->entry_clip[st->entry_first + best], o->t = p->pos * d, o->dur = d;
-    o->rate = adv_blend_phase_rate(inst, st, w) * r * d;
+    o->rate = blend_phase_rate(inst, st, w) * r * d;
     return 1;
 }
 

@@ -55,7 +55,10 @@ typedef struct g_state {
 /* ---- clip notes (graph_notes.c): a played clip's events, its own and the
  * graph file's, and its windows, in one allocation apart from the block.
  * Every clip a state plays that has an event or a window has a g_meta. */
-enum { G_NOTE_EVENT = 0, G_NOTE_BEGIN, G_NOTE_END };
+enum { G_NOTE_EVENT = 0, G_NOTE_BEGIN, G_NOTE_END, G_NOTE_OTHER };
+/* kind G_NOTE_OTHER + 4 * k: an event of entry k of the blend space an
+ * entry's merged notes serve (a blend space whose events are "all"); its
+ * index is the event's number in entry k's clip's list */
 typedef struct g_note {         /* a point the playback crosses: an event or a window's bound */
     float time;
     float min_weight;
@@ -77,6 +80,8 @@ typedef struct g_meta {
     int auth_first, auth_count;     /* graph->authored (sorted by time): list numbers event_count.. */
     int win_first, win_count;       /* graph->windows */
     unsigned whole;                 /* windows covering the whole clip: in a loop they never close on a wrap */
+    int merged;                     /* 1: an entry's notes in a blend space whose events are "all" (its own clip's
+                                       notes and the other entries' events); 0: a clip's own */
 } g_meta;
 
 typedef struct g_sync g_sync; /* core/graph/graph_sync.h */
@@ -182,6 +187,7 @@ struct stance_graph {
     g_step *steps;              /* step_count */
     int meta_count, note_count, authored_count, window_count;
     g_meta *metas;              /* clip notes (graph_notes.c): one allocation of notes_bytes, NULL when none */
+    unsigned char *blend_all;   /* per state: 1 when a blend space's events are "all" (graph_notes.c); NULL when none */
     g_note *notes;
     g_authored *authored;
     g_window *windows;
@@ -220,6 +226,10 @@ typedef struct gr_notes_src {
  * state plays are left out) and every played clip's own events, and sets
  * each state's and entry's meta. Values are checked (STANCE_ERR_VALUE). */
 stance_status gr_notes_build(stance_graph *g, const gr_notes_src *src, int n, stance_error *err);
+/* Before gr_notes_build: the states whose blend events are "all" (all[i]
+ * for state i, NULL: none), checked (blend spaces only) and kept in
+ * g->blend_all. */
+stance_status gr_notes_blend_all(stance_graph *g, const unsigned char *all, stance_error *err);
 void gr_notes_destroy(stance_graph *g);
 
 /* graph_bounds.c: the cap that holds machine m's output within the chain

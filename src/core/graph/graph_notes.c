@@ -40,7 +40,7 @@ static stance_status payload_ok(const stance_event_payload *in, stance_event_pay
     return STANCE_OK;
 }
 
-static int note_rank(int kind) { return kind == G_NOTE_END ? 0 : kind == G_NOTE_EVENT ? 1 : 2; }
+static int note_rank(int kind) { return kind == G_NOTE_END ? 0 : kind == G_NOTE_BEGIN ? 2 : 1; /* events, own and others' */ }
 
 /* sorted by time; at one time: ends, events (in list order), begins */
 static int note_before(const g_note *a, const g_note *b) {
@@ -57,8 +57,55 @@ static const gr_notes_src *src_of(const gr_notes_src *src, int n, const stance_c
 
 static int meta_of(const stance_graph *g, const stance_clip *c) {
     for (int i = 0; i < g->meta_count; i++)
-        if (g->metas[i].clip == c) return i;
+        if (g->metas[i].clip == c && !g->metas[i].merged) return i;
     return -1;
+}
+
+static int blend_type(stance_motion_type t) { return t == STANCE_MOTION_BLEND1D || t == STANCE_MOTION_BLEND2D; }
+
+stance_status gr_notes_blend_all(stance_graph *g, const unsigned char *all, stance_error *err) {
+    g->blend_all = NULL;
+    int any = 0;
+    for (int i = 0; all && i < g->state_count; i++) {
+        if (all[i] > 1)
+            return st_fail(err, STANCE_ERR_VALUE, "graph: state '%s': blend_events %d is not 0 (dominant) or 1 (all)",
+                           g->states[i].name, all[i]);
+        if (all[i] && !blend_type(g->states[i].type))
+            return st_fail(err, STANCE_ERR_VALUE, "graph: state '%s' is not a blend space: blend_events \"all\" is a blend "
+                           "space's choice", g->states[i].name);
+        any |= all[i];
+    }
+    if (!any) return STANCE_OK;
+    g->blend_all = st_alloc(&g->allocator, (size_t)g->state_count, 16);
+    if (!g->blend_all) return st_fail(err, STANCE_ERR_MEMORY, "graph: allocation of %d bytes failed", g->state_count);
+    memcpy(g->blend_all, all, (size_t)g->state_count);
+    return STANCE_OK;
+}
+
+/* The notes of entry k of blend space st whose events are "all": its own
+ * clip's (meta `own`, -1 none) and every other entry's events, at the same
+ * phase in its clip's seconds, into out (NULL: only counted). */
+static int merged_notes(const stance_graph *g, const g_state *st, int k, int own, g_note *out) {
+    const float D = g->entries[st->entry_first + k].clip->duration;
+    int cnt = 0;
+    if (own >= 0)
+        for (int i = 0; i < g->metas[own].note_count; i++, cnt++)
+            if (out) out[cnt] = g->notes[g->metas[own].note_first + i];
+    for (int j = 0; j < st->entry_count; j++) {
+        const int mj = j == k ? -1 : meta_of(g, g->entries[st->entry_first + j].clip);
+        if (mj < 0) continue;
+        const float Dj = g->metas[mj].clip->duration;
+        for (int i = 0; i < g->metas[mj].note_count; i++) {
+            const g_note *n = &g->notes[g->metas[mj].note_first + i];
+            if (n->kind != G_NOTE_EVENT) continue;
+            if (out) {
+                float t = Dj > 0.0f ? n->time / Dj * D : 0.0f;
+                out[cnt] = (g_note){t < D ? t : D, n->min_weight, G_NOTE_OTHER + 4 * j, n->index};
+            }
+            cnt++;
+        }
+    }
+    return cnt;
 }
 
 stance_status gr_notes_build(stance_graph *g, const gr_notes_src *src, int n, stance_error *err) {
@@ -117,6 +164,22 @@ stance_status gr_notes_build(stance_graph *g, const gr_notes_src *src, int n, st
         metas++, notes += e + a + 2 * w, auth += a, wins += w;
     }
     g->meta_count = 0, g->metas = NULL;
+    /* the merged notes of "all" blend spaces' entries come after the clips' own: each entry's clip's notes
+     * and the other entries' clips' events */
+    const int own_metas = metas;
+    for (int i = 0; i < g->state_count && g->blend_all && !s && own_metas > 0; i++) {
+        if (!g->blend_all[i]) continue;
+        const g_state *st = &g->states[i];
+        for (int k = 0; k < st->entry_count; k++) {
+            metas++;
+            for (int j = 0; j < st->entry_count; j++) {
+                const stance_clip *cj = g->entries[st->entry_first + j].clip;
+                const gr_notes_src *r = src_of(src, n, cj);
+                const int a = r ? r->event_count : 0, w = r ? r->window_count : 0;
+                notes += cj->event_count + a + (j == k ? 2 * w : 0);
+            }
+        }
+    }
     if (!s && metas > 0) {
         const size_t b_meta = st_align_up(sizeof(g_meta) * (size_t)metas, 16);
         const size_t b_note = st_align_up(sizeof(g_note) * (size_t)notes, 16);
@@ -142,7 +205,7 @@ stance_status gr_notes_build(stance_graph *g, const gr_notes_src *src, int n, st
                 m->auth_first = g->authored_count, m->auth_count = a;
                 m->win_first = g->window_count, m->win_count = w;
                 m->note_first = g->note_count, m->note_count = e + a + 2 * w;
-                m->whole = 0;
+                m->whole = 0, m->merged = 0;
                 g_authored *au = g->authored + m->auth_first;
                 for (int k = 0; k < a; k++) { /* insertion by time, stable */
                     g_authored v;
@@ -177,6 +240,28 @@ stance_status gr_notes_build(stance_graph *g, const gr_notes_src *src, int n, st
                 }
                 g->note_count += cnt, g->authored_count += a, g->window_count += w;
             }
+            for (int i = 0; i < g->state_count && g->blend_all && own_metas > 0; i++) {
+                if (!g->blend_all[i]) continue;
+                const g_state *st = &g->states[i];
+                for (int k = 0; k < st->entry_count; k++) {
+                    const int own = meta_of(g, g->entries[st->entry_first + k].clip);
+                    g_meta *m = &g->metas[g->meta_count];
+                    if (own >= 0) *m = g->metas[own];
+                    else memset(m, 0, sizeof *m), m->clip = g->entries[st->entry_first + k].clip;
+                    m->merged = 1;
+                    m->note_first = g->note_count;
+                    g_note *no = g->notes + m->note_first;
+                    m->note_count = merged_notes(g, st, k, own, no);
+                    for (int a = 1; a < m->note_count; a++) {
+                        g_note v = no[a];
+                        int j = a;
+                        while (j > 0 && note_before(&v, &no[j - 1])) no[j] = no[j - 1], j--;
+                        no[j] = v;
+                    }
+                    g->note_count += m->note_count;
+                    g->meta_count++;
+                }
+            }
         }
     }
     st_free(&g->allocator, played, tb);
@@ -188,10 +273,17 @@ stance_status gr_notes_build(stance_graph *g, const gr_notes_src *src, int n, st
             en->meta = s ? -1 : meta_of(g, en->clip);
         }
     }
+    for (int i = 0, at = 0; !s && g->metas && g->blend_all && i < g->state_count; i++) { /* "all" entries: their merged notes */
+        if (!g->blend_all[i]) continue;
+        const g_state *st = &g->states[i];
+        while (at < g->meta_count && !g->metas[at].merged) at++;
+        for (int k = 0; k < st->entry_count && at < g->meta_count; k++, at++) g->entries[st->entry_first + k].meta = at;
+    }
     return s;
 }
 
 void gr_notes_destroy(stance_graph *g) {
+    if (g && g->blend_all) st_free(&g->allocator, g->blend_all, (size_t)g->state_count), g->blend_all = NULL;
     if (!g || !g->metas) return;
     st_free(&g->allocator, g->metas, g->notes_bytes);
     g->metas = NULL, g->meta_count = 0;

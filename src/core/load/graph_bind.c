@@ -242,6 +242,30 @@ static void read_contacts(binder *b, const row_in *in, unsigned char *mem) {
     }
 }
 
+/* The blend events' trailer (graph_write.c): the states whose blend events
+ * are "all" (graph_notes.c checks that each is a blend space). */
+static stance_status bind_blend_events(binder *b, const unsigned char *p, size_t size) {
+    stance_error *err = b->err;
+    stance_graph *g = b->g;
+    reader r = {p, p + size, 0};
+    const uint32_t n = r_u32(&r);
+    if (r.bad || n == 0 || n > (uint32_t)g->state_count || g->state_count > STANCE_MAX_STATES || (size_t)n * 4 != r_left(&r))
+        FAIL("graph: the blend events name %u states in %zu bytes (the graph has %d states)", (unsigned)n, size, g->state_count);
+    unsigned char all[STANCE_MAX_STATES];
+    memset(all, 0, sizeof all);
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t k = r_u32(&r);
+        if (k >= (uint32_t)g->state_count || k >= STANCE_MAX_STATES || all[k])
+            FAIL("graph: blend events %u: state %u of %d, or given twice", (unsigned)i, (unsigned)k, g->state_count);
+        all[k] = 1;
+    }
+    stance_error e = {STANCE_OK, ""};
+    const stance_status s = gr_notes_blend_all(g, all, &e);
+    if (s == STANCE_ERR_MEMORY) return st_fail(err, s, "%s", e.message);
+    if (s) FAIL("graph: the blend events: %s", e.message);
+    return STANCE_OK;
+}
+
 /* The clip notes' trailer (graph_write.c) into g's notes (graph_notes.c
  * checks every value); without one, the clips' own events alone. */
 static stance_status bind_notes(binder *b, const unsigned char *p, size_t size) {
@@ -444,6 +468,14 @@ stance_status st_graph_bind(const unsigned char *body, size_t size, const stance
         if (curves_size > r_left(&r)) FAIL("graph: the curves' %zu bytes go beyond the section", curves_size);
         curves = r.p, r.p += curves_size;
     }
+    const unsigned char *bevt = NULL; /* blend spaces whose events are "all" (graph_write.c), when any */
+    size_t bevt_size = 0;
+    if (r_left(&r) >= 8 && !memcmp(r.p, "BEVT", 4)) {
+        r.p += 4;
+        bevt_size = r_u32(&r);
+        if (bevt_size > r_left(&r)) FAIL("graph: the blend events' %zu bytes go beyond the section", bevt_size);
+        bevt = r.p, r.p += bevt_size;
+    }
     if (r_left(&r) != 0) {
         if (r_left(&r) < 8 || memcmp(r.p, "NOTE", 4)) FAIL("graph: %zu bytes after the last array", r_left(&r));
         notes = r.p, notes_size = r_left(&r);
@@ -495,6 +527,7 @@ stance_status st_graph_bind(const unsigned char *body, size_t size, const stance
         for (int l = 0; l < g->layer_count; l++) g->layers[l].mask = g->masks + (size_t)l * (size_t)pc;
         s = gc_check(g, b.ref_count[GL_R_STRN], b.ref_count[GL_R_ANYT], err);
     }
+    if (!s && bevt) s = bind_blend_events(&b, bevt, bevt_size);
     if (!s) s = bind_notes(&b, notes, notes_size);
     if (!s && sync) s = bind_sync(&b, sync, sync_size);
     if (!s && curves) s = st_curves_bind(g, curves, curves_size, clips, clip_count, err);
