@@ -465,11 +465,48 @@ static void reset_machines(stance_instance *inst, stance_workspace *ws, int m) {
 
 /* ---- sync groups (docs/sync.md, core/frame/sync_phase.c) ------------------------- */
 
-/* A crossfade between two members of one group: the leader (the higher
- * eased weight after this step) plays its own step at a rate matched to
- * the blend, the follower steps to the leader's phase; both clocks count
- * the real time. */
+/* A crossfade between two clip states of one group: the leader (the higher
+ * eased weight after this step) plays its own step, at a rate matched to
+ * the blend (Unreal's sync groups): the real time its current marker span
+ * takes is the weighted mean of its own and the follower's matching span,
+ * (1 - wf) Sl / rl + wf Sf / rf with wf the follower's weight, so the
+ * blended stride's cycle moves from one clip's to the other's without a
+ * jump at the lead's change (wf = 0.5 on both sides). The follower steps
+ * to the phase matching the leader's markers, forward only (a follower
+ * ahead waits). Both clocks count the real time. */
 static void sync_plays(stance_instance *inst, stance_workspace *ws, int m, float dt) {
+    const stance_graph *g = inst->graph;
+    g_machine_rt *rt = &inst->machines[m];
+    const float w = tr_ease(rt->easing, rt->duration > 0.0f ? (rt->elapsed + dt) / rt->duration : 1.0f);
+    g_play *lead = w >= 0.5f ? &rt->cur : &rt->old, *fol = w >= 0.5f ? &rt->old : &rt->cur;
+    const g_state *fs = &g->states[fol->state];
+    const float rate = state_rate(inst, fs), lrate = state_rate(inst, &g->states[lead->state]), wf = w >= 0.5f ? 1.0f - w : w;
+    const int lc = g->sync->state_clip[lead->state], fc = g->sync->state_clip[fol->state];
+    float to, sp[2], ldt = dt;
+    if (!fol->finished && rate > 0.0f && lrate > 0.0f && gr_sync_match(g->sync, lc, lead->pos, fc, fol->pos, &to, sp)) {
+        const float own = sp[0] / lrate, blended = (1.0f - wf) * own + wf * (sp[1] / rate);
+        if (blended > 0.0f) ldt = dt * (own / blended);
+    }
+    const double lt = lead->time;
+    advance_play(inst, ws, m, lead, ldt);
+    lead->time = lt + dt;
+    const float dur = fs->clip->duration;
+    float fdt = dt;
+    if (!fol->finished && rate > 0.0f && gr_sync_match(g->sync, lc, lead->pos, fc, fol->pos, &to, NULL)) {
+        float d = to - fol->pos; /* the shortest way round, forward only */
+        if (d > 0.5f * dur) d -= dur;
+        if (d < -0.5f * dur) d += dur;
+        fdt = d > 0.0f ? d / rate : 0.0f;
+    }
+    const double t = fol->time;
+    advance_play(inst, ws, m, fol, fdt);
+    fol->time = t + dt;
+}
+
+/* The same where a blend space is one of the two: its marker clip, time and
+ * rate are sync_phase.c's (the same rule; kept apart so that the clip
+ * states' step stays as it was). */
+static ST_NOINLINE ST_COLD void sync_plays_blend(stance_instance *inst, stance_workspace *ws, int m, float dt) {
     g_machine_rt *rt = &inst->machines[m];
     const float w = tr_ease(rt->easing, rt->duration > 0.0f ? (rt->elapsed + dt) / rt->duration : 1.0f);
     g_play *lead = w >= 0.5f ? &rt->cur : &rt->old, *fol = w >= 0.5f ? &rt->old : &rt->cur;
@@ -598,7 +635,10 @@ ADV_APART void update_machine(stance_instance *inst, stance_workspace *ws, int m
         if (!(ST_FAST && advance_plain(inst, m, &rt->cur, dt))) advance_play(inst, ws, m, &rt->cur, dt);
     } else {
         if (g->sync && rt->mode == STANCE_SWITCH_CROSSFADE && gr_sync_pair(g->sync, rt->old.state, rt->cur.state)) {
-            sync_plays(inst, ws, m, dt);
+            if (g->states[rt->old.state].type == STANCE_MOTION_CLIP && g->states[rt->cur.state].type == STANCE_MOTION_CLIP)
+                sync_plays(inst, ws, m, dt);
+            else
+                sync_plays_blend(inst, ws, m, dt);
         } else {
             if (!(ST_FAST && advance_plain(inst, m, &rt->cur, dt))) advance_play(inst, ws, m, &rt->cur, dt);
             if (g->states[rt->old.state].type != STANCE_MOTION_MACHINE && !(ST_FAST && advance_plain(inst, m, &rt->old, dt)))

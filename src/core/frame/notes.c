@@ -73,29 +73,29 @@ static float weight_of(nt_ctx *c) {
 }
 
 /* An event of another entry of a blend space whose events are "all"
- * (kind G_NOTE_OTHER + 4 k: entry k's clip's event n->index): it fires when
- * that entry's effective weight (the play's times the entry's) is above 0
- * and at least the event's threshold. */
+ * (index G_NOTE_OTHER (k + 1) + i: entry k's clip's event i), its crossing
+ * counted (c->fired) by the caller: it fires when that entry's effective
+ * weight (the play's times the entry's) is above 0 and at least the
+ * event's threshold. */
 static ST_NOINLINE void other_entry(nt_ctx *c, const g_note *n) {
     stance_instance *inst = c->inst;
     const stance_graph *g = inst->graph;
     const g_state *st = &g->states[c->state];
-    const int k = (n->kind - G_NOTE_OTHER) >> 2;
+    const int k = n->index / G_NOTE_OTHER - 1, ev = n->index % G_NOTE_OTHER;
     float w[STANCE_MAX_BLEND_ENTRIES];
     blend_weights(inst, st, w);
     const float weight = play_weight(inst, c->m, c->old, c->dt) * w[k];
-    if (!(weight > 0.0f && weight >= n->min_weight)) return;
-    c->fired++;
+    if (!(weight > 0.0f && weight >= n->min_weight)) { c->fired--; return; }
     const stance_clip *clip = g->entries[st->entry_first + k].clip;
     const int E = clip->event_count;
-    if (n->index < E) {
-        nt_emit(inst, STANCE_EVENT_CLIP_MARKER, c->m, c->state, n->index, clip->events[n->index].name, NULL, 0);
+    if (ev < E) {
+        nt_emit(inst, STANCE_EVENT_CLIP_MARKER, c->m, c->state, ev, clip->events[ev].name, NULL, 0);
         return;
     }
     for (int i = 0; i < g->meta_count; i++) /* its clip's own notes: the authored event */
         if (g->metas[i].clip == clip && !g->metas[i].merged) {
-            const g_authored *a = &g->authored[g->metas[i].auth_first + n->index - E];
-            nt_emit(inst, STANCE_EVENT_CLIP_MARKER, c->m, c->state, n->index, a->name, a->payload.flags ? &a->payload : NULL, 0);
+            const g_authored *a = &g->authored[g->metas[i].auth_first + ev - E];
+            nt_emit(inst, STANCE_EVENT_CLIP_MARKER, c->m, c->state, ev, a->name, a->payload.flags ? &a->payload : NULL, 0);
             return;
         }
 }
@@ -109,13 +109,14 @@ static void cross(nt_ctx *c, const g_note *n, int backward) {
         const int E = c->mt->clip->event_count;
         if (n->index < E) {
             nt_emit(inst, STANCE_EVENT_CLIP_MARKER, c->m, c->state, n->index, c->mt->clip->events[n->index].name, NULL, 0);
+        } else if (n->index >= G_NOTE_OTHER) {
+            other_entry(c, n);
         } else {
             const g_authored *a = &g->authored[c->mt->auth_first + n->index - E];
             nt_emit(inst, STANCE_EVENT_CLIP_MARKER, c->m, c->state, n->index, a->name, a->payload.flags ? &a->payload : NULL, 0);
         }
         return;
     }
-    if (n->kind >= G_NOTE_OTHER) { other_entry(c, n); return; }
     if (!c->windows || (c->mt->whole & (1u << n->index))) return;
     const unsigned bit = 1u << n->index;
     const int opens = (n->kind == G_NOTE_BEGIN) != backward;

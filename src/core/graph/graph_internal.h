@@ -55,10 +55,11 @@ typedef struct g_state {
 /* ---- clip notes (graph_notes.c): a played clip's events, its own and the
  * graph file's, and its windows, in one allocation apart from the block.
  * Every clip a state plays that has an event or a window has a g_meta. */
-enum { G_NOTE_EVENT = 0, G_NOTE_BEGIN, G_NOTE_END, G_NOTE_OTHER };
-/* kind G_NOTE_OTHER + 4 * k: an event of entry k of the blend space an
- * entry's merged notes serve (a blend space whose events are "all"); its
- * index is the event's number in entry k's clip's list */
+enum { G_NOTE_EVENT = 0, G_NOTE_BEGIN, G_NOTE_END };
+/* An event note of index G_NOTE_OTHER * (k + 1) + i: event i (its number in
+ * its clip's list) of entry k of the blend space an entry's merged notes
+ * serve (a blend space whose events are "all") */
+#define G_NOTE_OTHER 1024
 typedef struct g_note {         /* a point the playback crosses: an event or a window's bound */
     float time;
     float min_weight;
@@ -187,7 +188,6 @@ struct stance_graph {
     g_step *steps;              /* step_count */
     int meta_count, note_count, authored_count, window_count;
     g_meta *metas;              /* clip notes (graph_notes.c): one allocation of notes_bytes, NULL when none */
-    unsigned char *blend_all;   /* per state: 1 when a blend space's events are "all" (graph_notes.c); NULL when none */
     g_note *notes;
     g_authored *authored;
     g_window *windows;
@@ -196,6 +196,7 @@ struct stance_graph {
     struct g_curves *curves;    /* curves and drives (graph_curves.h): own allocation, NULL when none */
     stance_allocator allocator;
     size_t bytes;
+    unsigned char *blend_all;   /* per state: 1 when a blend space's events are "all" (graph_notes.c); NULL when none */
 };
 
 /* The aim desc of aim entry gi (its chain, limits and forward) with target. */

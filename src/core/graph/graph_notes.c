@@ -40,7 +40,7 @@ static stance_status payload_ok(const stance_event_payload *in, stance_event_pay
     return STANCE_OK;
 }
 
-static int note_rank(int kind) { return kind == G_NOTE_END ? 0 : kind == G_NOTE_BEGIN ? 2 : 1; /* events, own and others' */ }
+static int note_rank(int kind) { return kind == G_NOTE_END ? 0 : kind == G_NOTE_EVENT ? 1 : 2; }
 
 /* sorted by time; at one time: ends, events (in list order), begins */
 static int note_before(const g_note *a, const g_note *b) {
@@ -100,7 +100,7 @@ static int merged_notes(const stance_graph *g, const g_state *st, int k, int own
             if (n->kind != G_NOTE_EVENT) continue;
             if (out) {
                 float t = Dj > 0.0f ? n->time / Dj * D : 0.0f;
-                out[cnt] = (g_note){t < D ? t : D, n->min_weight, G_NOTE_OTHER + 4 * j, n->index};
+                out[cnt] = (g_note){t < D ? t : D, n->min_weight, G_NOTE_EVENT, G_NOTE_OTHER * (j + 1) + n->index};
             }
             cnt++;
         }
