@@ -63,5 +63,14 @@ print("ok   robot_sync.json: compile -> info --json gives its groups, markers an
 sys.exit(1 if bad else 0)
 PY
 fi
+# ---- graphs/robot_every_key.json: every key issue 26 added, in one graph ----
+if robot_compile robot_every_key; then
+  grep -q "state Move .*sync group locomotion" "$tmp/check.out" || bad "graph-check does not list the blend space Move's group"
+  grep -q "state Stroll .*sync group locomotion" "$tmp/check.out" || bad "graph-check does not list Stroll's group"
+  grep -q BEVT "$tmp/r.stance" || bad "the compiled graph has no BEVT trailer for Move's \"events\": \"all\""
+  "$py" -c 'import json,sys; g=json.load(open(sys.argv[1]))["graph"]["sync"]["groups"]; sys.exit(0 if sorted(g["locomotion"]) == ["Move", "Stroll"] else 1)' \
+    "$tmp/info.json" || bad "info --json: the group is not Move and Stroll: $(cat "$tmp/info.json" | head -c 300)"
+  [ $fail = 0 ] && echo "ok   robot_every_key.json: graph-check, compile (BEVT), info --json (the blend space's group)"
+fi
 [ $fail = 0 ] && echo "test_sync_cli: all ok"
 exit $fail
