@@ -520,6 +520,30 @@ static void test_play_and_blend_members(void) {
     printf("     stance_instance_play Walk -> Move -> Back -> Walk (crossfade, cut, inertialize; 5 start times): worst phase "
            "error %.4f frames\n", worst);
     CHECK(worst <= 1.0);
+    /* stance_graph_create checks the members too: without the clips' markers, the blend spaces are refused */
+    {
+        stance_graph_desc bad = *stance_graphfile_desc(gf);
+        stance_machine_desc md = bad.machines[0];
+        stance_state_desc sts[3];
+        memcpy(sts, md.states, sizeof sts);
+        sts[0].sync = NULL; /* Walk out of the group: Move and Back are its members */
+        md.states = sts, bad.machines = &md, bad.clip_sync_count = 0, bad.clip_sync = NULL;
+        stance_graph *gb = NULL;
+        stance_error e2;
+        const stance_status st2 = stance_graph_create(&bad, NULL, &gb, &e2);
+        CHECK(st2 == STANCE_ERR_VALUE && strstr(e2.message, "blend space state 'Move' is in sync group 'loco' but none of its "
+                                                              "entries' clips has markers"));
+        if (st2 != STANCE_ERR_VALUE) fprintf(stderr, "     got: %s\n", e2.message);
+        stance_graph_destroy(gb);
+        /* and with Walking's markers only, Back (Running at 0, Walking at 1) and Move still have a marked entry */
+        const stance_clip_sync_desc *all = stance_graphfile_desc(gf)->clip_sync;
+        for (int i = 0; i < stance_graphfile_desc(gf)->clip_sync_count; i++)
+            if (all[i].clip == run_c) {
+                bad.clip_sync = all + (i == 0 ? 1 : 0), bad.clip_sync_count = 1;
+            }
+        CHECK_OK(stance_graph_create(&bad, NULL, &gb, &e2));
+        stance_graph_destroy(gb);
+    }
     /* the compiled graph keeps the blend spaces' group and plays the same */
     const stance_clip *used[8];
     const int nu = stance_graph_clips(g, used, 8);
