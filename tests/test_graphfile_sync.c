@@ -167,6 +167,32 @@ static const stance_clip *walk_c, *run_c;
 
 static const char *const mode_names[] = {"cut", "frozen", "crossfade", "inertialize"};
 
+/* Walking's and Running's markers as the graph file writes them (the test's own contacts). */
+static void markers_json(char mk[2][512]) {
+    const contacts *ks[2] = {&walk_k, &run_k};
+    for (int c = 0; c < 2; c++) {
+        size_t at = 0;
+        mk[c][0] = 0;
+        for (int i = 0; i < ks[c]->n; i++)
+            at += (size_t)snprintf(mk[c] + at, 512 - at, "%s{\"t\": %.6f, \"name\": \"%s\"}", i ? ", " : "",
+                                   ks[c]->t[i], ks[c]->foot[i] ? "R" : "L");
+    }
+}
+
+/* gf's graph compiled (the clips it plays) and loaded back into *loaded; the bytes to free with
+ * stance_asset_free_bytes. */
+static void compile_graph(const stance_graphfile *gf, stance_asset *loaded, void **bytes, size_t *size) {
+    stance_error err;
+    const stance_clip *used[8];
+    const int nu = stance_graph_clips(stance_graphfile_graph(gf), used, 8);
+    stance_asset view = *asset;
+    view.clips = (stance_clip **)used, view.clip_count = nu;
+    *bytes = NULL, *size = 0;
+    CHECK_OK(stance_asset_save_graph_memory(&view, stance_graphfile_desc(gf), bytes, size, NULL, &err));
+    memset(loaded, 0, sizeof *loaded);
+    CHECK_OK(stance_asset_load_memory(*bytes, *size, NULL, loaded, &err));
+}
+
 /* What switches to what: Walk -> Run (clip states), Walk -> Move and Move
  * -> Walk (Move: a blend space of Walking at "mix" 0 and Running at 1, at
  * the variant's mix); the contacts of the clips whose markers lead before
@@ -185,13 +211,7 @@ typedef struct variant {
  * `mode`, the markers and speeds. */
 static void graph_text(char *buf, size_t cap, int synced, const char *mode, const variant *v) {
     char mk[2][512];
-    const contacts *ks[2] = {&walk_k, &run_k};
-    for (int c = 0; c < 2; c++) {
-        size_t at = 0;
-        for (int i = 0; i < ks[c]->n; i++)
-            at += (size_t)snprintf(mk[c] + at, sizeof mk[c] - at, "%s{\"t\": %.6f, \"name\": \"%s\"}", i ? ", " : "",
-                                   ks[c]->t[i], ks[c]->foot[i] ? "R" : "L");
-    }
+    markers_json(mk);
     const char *sync = synced ? ", \"sync\": \"locomotion\"" : "";
     const int kind = v ? v->kind : 0;
     char states[1024];
@@ -462,13 +482,7 @@ static void test_walk_to_run(void) {
  * space's group. */
 static void test_play_and_blend_members(void) {
     char mk[2][512];
-    const contacts *ks[2] = {&walk_k, &run_k};
-    for (int c = 0; c < 2; c++) {
-        size_t at = 0;
-        for (int i = 0; i < ks[c]->n; i++)
-            at += (size_t)snprintf(mk[c] + at, sizeof mk[c] - at, "%s{\"t\": %.6f, \"name\": \"%s\"}", i ? ", " : "",
-                                   ks[c]->t[i], ks[c]->foot[i] ? "R" : "L");
-    }
+    markers_json(mk);
     char text[4096];
     snprintf(text, sizeof text,
              "{\"version\": 1, \"params\": [{\"name\": \"mix\", \"type\": \"float\"}],\n"
@@ -545,16 +559,10 @@ static void test_play_and_blend_members(void) {
         stance_graph_destroy(gb);
     }
     /* the compiled graph keeps the blend spaces' group and plays the same */
-    const stance_clip *used[8];
-    const int nu = stance_graph_clips(g, used, 8);
-    stance_asset view = *asset;
-    view.clips = (stance_clip **)used, view.clip_count = nu;
-    void *bytes = NULL;
-    size_t size = 0;
-    CHECK_OK(stance_asset_save_graph_memory(&view, stance_graphfile_desc(gf), &bytes, &size, NULL, &err));
+    void *bytes;
+    size_t size;
     stance_asset loaded;
-    memset(&loaded, 0, sizeof loaded);
-    CHECK_OK(stance_asset_load_memory(bytes, size, NULL, &loaded, &err));
+    compile_graph(gf, &loaded, &bytes, &size);
     CHECK(loaded.graph != NULL);
     if (loaded.graph) {
         const stance_graph *gc = loaded.graph;
@@ -607,16 +615,10 @@ static void test_queries_and_compiled(void) {
     CHECK(!strcmp(stance_graph_state_sync(g, stance_graph_find_state(g, "Run")), "locomotion"));
     CHECK(stance_graph_state_sync(g, -1) == NULL && stance_graph_state_sync(NULL, 0) == NULL);
     /* JSON -> compiled -> bound: the same markers, speeds and groups */
-    const stance_clip *used[8];
-    const int nu = stance_graph_clips(g, used, 8);
-    stance_asset view = *asset;
-    view.clips = (stance_clip **)used, view.clip_count = nu;
-    void *bytes = NULL;
-    size_t size = 0;
-    CHECK_OK(stance_asset_save_graph_memory(&view, stance_graphfile_desc(gf), &bytes, &size, NULL, &err));
+    void *bytes;
+    size_t size;
     stance_asset loaded;
-    memset(&loaded, 0, sizeof loaded);
-    CHECK_OK(stance_asset_load_memory(bytes, size, NULL, &loaded, &err));
+    compile_graph(gf, &loaded, &bytes, &size);
     if (loaded.graph) {
         const stance_graph *gc = loaded.graph;
         const stance_clip *wc = stance_asset_find_clip(&loaded, "Walking");
