@@ -422,9 +422,16 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
     qm_quat lr = qm_qnorm(qm_qmul(hp >= 0 ? qm_qconj(rt_q(trot[hp])) : qm_qid(), hrot));
     local->qx[h] = lr.x, local->qy[h] = lr.y, local->qz[h] = lr.z, local->qw[h] = lr.w;
     place(sk, h, hpos, tpos, trot, tsc, local);
+    /* the shared joints next below the pelvis (the upper legs; the hips
+     * under RobotExpressive's Body) keep their model rotations; joints no
+     * slot names between (CMU's LHipJoint) are the pelvis' and turn with it,
+     * so the sockets swing about their midpoint as the turn assumed */
     for (int ch = h + 1; ch < sk->joint_count; ch++) {
-        if (sk->parents[ch] != h) continue;
-        lr = qm_qnorm(qm_qmul(qm_qconj(hrot), rt_q(trot[ch])));
+        int par = sk->parents[ch], a = par;
+        if (p->tslot[ch] < 0 || par < 0) continue;
+        while (a >= 0 && a != h && p->tslot[a] < 0) a = sk->parents[a];
+        if (a != h) continue;
+        lr = qm_qnorm(qm_qmul(qm_qconj(qm_qmul(q, rt_q(trot[par]))), rt_q(trot[ch])));
         local->qx[ch] = lr.x, local->qy[ch] = lr.y, local->qz[ch] = lr.z, local->qw[ch] = lr.w;
     }
     forward(sk, local, tpos, trot, tsc);
@@ -520,7 +527,7 @@ static stance_status retarget_with(const rt_plan *p, const stance_clip *clip, co
         int i = p->tslot[j];
         if (i < 0 && j != p->t.pelvis) continue;
         rot_joints[nr++] = j;
-        if (j == p->t.pelvis || p->carried[i]) tr_joints[nt++] = j;
+        if (j == p->t.pelvis || (i >= 0 && p->carried[i])) tr_joints[nt++] = j;
     }
     stance_status s = stance_pose_create(&w.slocal, ss->joint_count, NULL, err);
     if (!s) s = stance_pose_create(&w.smodel, ss->joint_count, NULL, err);
