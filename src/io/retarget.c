@@ -431,7 +431,8 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
         if (p->tslot[ch] < 0 || par < 0) continue;
         while (a >= 0 && a != h && p->tslot[a] < 0) a = sk->parents[a];
         if (a != h) continue;
-        lr = qm_qnorm(qm_qmul(qm_qconj(qm_qmul(q, rt_q(trot[par]))), rt_q(trot[ch])));
+        qm_quat pr = par == h ? hrot : qm_qnorm(qm_qmul(q, rt_q(trot[par])));
+        lr = qm_qnorm(qm_qmul(qm_qconj(pr), rt_q(trot[ch])));
         local->qx[ch] = lr.x, local->qy[ch] = lr.y, local->qz[ch] = lr.z, local->qw[ch] = lr.w;
     }
     forward(sk, local, tpos, trot, tsc);
