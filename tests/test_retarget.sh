@@ -488,6 +488,29 @@ def goals(label, clips, worst=8.0, step_except=()):
     check(all(c["step_deg"] <= 2 * c["source_step_deg"] for c in clips if c["name"] not in step_except),
           label + ": largest step <= 2x the source's" + (" (but %s)" % ", ".join(step_except) if step_except else ""))
     check(all(abs(c["pelvis_ratio"] / c["leg_ratio"] - 1) < 0.01 for c in clips), label + ": pelvis ratio = leg ratio within 1%")
+def planted_feet(a, b, clip, legs, duration):
+    """the round trip by foot positions: while A's foot is planted (the test's
+    own reading: within 4% of the leg of its lowest and slower than 0.25 legs
+    a second), the horizontal distance from the round trip's foot to A's, in
+    A's leg lengths (worst, mean) and how many foot-frames"""
+    n = int(duration * 60) + 1
+    ts = [min(i / 60, duration) for i in range(n)]
+    out = []
+    na, sa = sample_clip(a, clip, ts)
+    nb, sb = sample_clip(b, clip, ts)
+    for up, knee, foot in legs:
+        ia, ib = na.index(foot), nb.index(foot)
+        m0 = sa[0]["model"]
+        leg = math.dist(m0[na.index(up)], m0[na.index(knee)]) + math.dist(m0[na.index(knee)], m0[ia])
+        low = min(s_["model"][ia][1] for s_ in sa)
+        for i in range(1, n):
+            pa, pa0, pb = sa[i]["model"][ia], sa[i - 1]["model"][ia], sb[i]["model"][ib]
+            if pa[1] - low < 0.04 * leg and math.hypot(pa[0] - pa0[0], pa[2] - pa0[2]) * 60 < 0.25 * leg:
+                out.append(math.hypot(pb[0] - pa[0], pb[2] - pa[2]) / leg)
+    return (max(out), sum(out) / len(out), len(out)) if out else (0.0, 0.0, 0)
+def sample_clip(path, clip, ts):
+    d = json.loads(run("sample", path, "--clip", clip, "--times", ",".join("%.6f" % t for t in ts), "--json").stdout)
+    return [j["name"] for j in d["joints"]], d["clips"][0]["samples"]
 if robot:
     goals("builtin -> RobotExpressive", report("builtin", "--to", robot))
     rb = report(robot, "--to", "builtin")
@@ -508,6 +531,9 @@ if robot:
     rtc = json.loads(run("retarget", cmu, "--to", back_c, "--compare", "--json").stdout)["clips"][0]
     print("round trip CMU -> RobotExpressive -> CMU, contacts both ways: %.3f / %.3f deg (%s at %.2f s); the way there's worst %.3f" %
           (rtc["direction_mean_deg"], rtc["direction_worst_deg"], rtc["worst_slot"], rtc["worst_time"], rc[0]["direction_worst_deg"]))
+    fw, fm, fn = planted_feet(cmu, back_c, "Motion", [("LeftUpLeg", "LeftLeg", "LeftFoot"), ("RightUpLeg", "RightLeg", "RightFoot")], 20.8)
+    print("round trip CMU -> RobotExpressive -> CMU by foot positions: A's planted feet within %.4f legs (mean %.4f) over %d foot-frames" % (fw, fm, fn))
+    check(fn > 500 and fw <= 0.15 and fm <= 0.03, "round trip CMU -> RobotExpressive -> CMU: the round trip's feet within %.4f <= 0.15 legs (mean %.4f <= 0.03) of A's planted ones: the drift the way back leaves" % (fw, fm))
     check(rtc["direction_worst_deg"] <= 1.0 and rtc["direction_mean_deg"] <= 0.1,
           "round trip CMU -> RobotExpressive -> CMU, contacts both ways: worst %.3f <= 1 deg (the way there's %.3f comes undone)" %
           (rtc["direction_worst_deg"], rc[0]["direction_worst_deg"]))
@@ -532,6 +558,12 @@ if robot:
     print("round trip, contacts there and free back: worst %.3f deg; contacts both ways: worst %.3f deg (%s); first leg alone %.3f" %
           (max(c["direction_worst_deg"] for c in rm), max(c["direction_worst_deg"] for c in ri2),
            max(ri2, key=lambda c: c["direction_worst_deg"])["name"], max(first.values())))
+    rleg = [("UpperLeg.L", "LowerLeg.L", "Foot.L"), ("UpperLeg.R", "LowerLeg.R", "Foot.R")]
+    for c in sorted(ri2, key=lambda c: -c["direction_worst_deg"])[:3]:
+        dur = next(x["duration_s"] for x in json.loads(run("info", robot, "--json").stdout)["clips"] if x["name"] == c["name"])
+        fw, fm, fn = planted_feet(robot, back_i, c["name"], rleg, dur)
+        print("round trip RobotExpressive -> builtin -> RobotExpressive, contacts both ways, %s: direction worst %.3f deg; by foot positions A's planted feet within %.4f legs (mean %.4f, %d foot-frames)" %
+              (c["name"], c["direction_worst_deg"], fw, fm, fn))
     check(all(c["direction_worst_deg"] <= first[c["name"]] + 0.1 for c in rm) and
           any(c["direction_worst_deg"] > 1.0 and abs(c["direction_worst_deg"] - first[c["name"]]) < 0.1 for c in rm),
           "round trip, contacts one way: no clip's worst above the first leg's own + 0.1 deg (the edit is what comes back)")
