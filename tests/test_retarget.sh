@@ -423,15 +423,20 @@ mean_p, worst_p, _, _ = directions(tmp + "/packed.stance", "compressed")
 check(mean_p <= 2.0 and worst_p <= 8.0, "compressed: direction mean %.3f, worst %.3f deg" % (mean_p, worst_p))
 
 # round trip A -> B -> A: the source's directions within 1 degree
+def round_trip(there, back, *flags):
+    """B -> A written to `back`; each shared segment's angle against the
+    source's by the test's own forward kinematics"""
+    run("retarget", there, "--to", bvh, "-o", back, "--error-cm", "0", *flags)
+    names_b, samples_b = sample(back, times)
+    errs = []
+    for t, smp in zip(times, samples_b):
+        sp = src_fk(t)
+        for a, b in segs:
+            ts = sub(smp["model"][names_b.index(want_s[b])], smp["model"][names_b.index(want_s[a])])
+            errs.append(angle(ts, sub(sp[want_s[b]], sp[want_s[a]])))
+    return errs
 back = tmp + "/back.stance"
-run("retarget", out_free, "--to", bvh, "-o", back, "--free-feet", "--error-cm", "0")
-names_b, samples_b = sample(back, times)
-errs = []
-for t, smp in zip(times, samples_b):
-    sp = src_fk(t)
-    for a, b in segs:
-        ts = sub(smp["model"][names_b.index(want_s[b])], smp["model"][names_b.index(want_s[a])])
-        errs.append(angle(ts, sub(sp[want_s[b]], sp[want_s[a]])))
+errs = round_trip(out_free, back, "--free-feet")
 check(max(errs) <= 1.0, "round trip A -> B -> A: worst %.4f deg <= 1" % max(errs))
 # the same through --compare (measures back.stance's clips against the source's)
 rc = json.loads(run("retarget", bvh, "--to", back, "--compare", "--json").stdout)["clips"][0]
@@ -443,15 +448,7 @@ check(rc["direction_worst_deg"] <= 1.0 and abs(rc["leg_ratio"] - 1) < 1e-5 and a
 # events and the way back keeps those contacts, so it undoes the way
 # there's edit; checked by the test's own kinematics of the source (the
 # events themselves: test_retarget_api)
-back_ik = tmp + "/back_ik.stance"
-run("retarget", out_ik, "--to", bvh, "-o", back_ik, "--error-cm", "0")
-names_b, samples_b = sample(back_ik, times)
-errs = []
-for t, smp in zip(times, samples_b):
-    sp = src_fk(t)
-    for a, b in segs:
-        ts = sub(smp["model"][names_b.index(want_s[b])], smp["model"][names_b.index(want_s[a])])
-        errs.append(angle(ts, sub(sp[want_s[b]], sp[want_s[a]])))
+errs = round_trip(out_ik, tmp + "/back_ik.stance")
 check(max(errs) <= 1.0, "round trip A -> B -> A, contacts both ways: worst %.4f deg <= 1 (the way there's worst %.3f)" % (max(errs), worst_ik))
 
 # refusals: one line, exit 1 / 2
