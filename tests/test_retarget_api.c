@@ -7,8 +7,10 @@
  * the source (the model pose here), the hips and legs at 1.5 x their source
  * positions relative to the leg sockets and the limbs' model rotations, the
  * leg ratio 1.5, the pelvis ratio 1.5, no direction error; the measures of
- * a clip against itself are zero. */
+ * a clip against itself are zero; with the contacts kept, the output
+ * carries the source's contacts as footdown/footup events. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,8 +155,82 @@ static void test_scaled_copy(void) {
     stance_builtin_destroy(&b);
 }
 
+/* How many events named `name` the clip has. */
+static int count_events(const stance_clip *c, const char *name) {
+    int n = 0;
+    for (int e = 0; e < c->event_count; e++) n += !strcmp(c->events[e].name, name);
+    return n;
+}
+
+/* With the contacts kept (the default), the retargeted walk carries the
+ * source's contacts as events: per foot footdown/footup alternating, each
+ * footdown where the source's foot is within 7% of the leg of its lowest
+ * height (the contacts' 6% and their hysteresis; the test's own reading of
+ * the source's model pose); its own events kept. Retargeted again, a clip
+ * that carries them keeps them as they are (none added) and takes its
+ * contacts from them. free_feet adds none. */
+static void test_contact_events(void) {
+    stance_builtin b;
+    CHECK_OK(stance_builtin_create(NULL, &b, NULL));
+    stance_skeleton *big = scaled(b.skeleton, 1.5f);
+    const stance_clip *walk = stance_builtin_clip(&b, "walk");
+    stance_clip *out = NULL, *back = NULL, *free_out = NULL;
+    CHECK_OK(stance_retarget_clip(walk, b.skeleton, big, NULL, NULL, &out, NULL));
+    stance_retarget_desc ff = {0};
+    ff.free_feet = 1;
+    CHECK_OK(stance_retarget_clip(walk, b.skeleton, big, &ff, NULL, &free_out, NULL));
+    if (!out || !free_out) goto done;
+    CHECK(free_out->event_count == walk->event_count);
+    static const char *const down[2] = {"footdown_l", "footdown_r"}, *const up[2] = {"footup_l", "footup_r"};
+    stance_humanoid_map m;
+    CHECK_OK(stance_humanoid_map_find(b.skeleton, NULL, &m, NULL));
+    int feet[2] = {m.joint[STANCE_SLOT_LEFT_FOOT], m.joint[STANCE_SLOT_RIGHT_FOOT]};
+    stance_pose l, mp;
+    CHECK_OK(stance_pose_create(&l, b.skeleton->joint_count, NULL, NULL));
+    CHECK_OK(stance_pose_create(&mp, b.skeleton->joint_count, NULL, NULL));
+    float low[2] = {INFINITY, INFINITY}, leg = 0.0f;
+    for (int f = 0; f <= 120; f++) {
+        CHECK_OK(stance_clip_sample(walk, walk->duration * (float)f / 120.0f, NULL, &l, NULL));
+        CHECK_OK(stance_local_to_model(&mp, &l, b.skeleton, NULL, NULL));
+        for (int s = 0; s < 2; s++) low[s] = fminf(low[s], mp.ty[feet[s]]);
+        if (!f) leg = mp.ty[m.joint[STANCE_SLOT_LEFT_UPPER_LEG]] - mp.ty[feet[0]];
+    }
+    int total = 0;
+    for (int s = 0; s < 2; s++) {
+        int nd = count_events(out, down[s]), nu = count_events(out, up[s]), last = -1, alternate = 1, low_ok = 1;
+        for (int e = 0; e < out->event_count; e++) {
+            int d = !strcmp(out->events[e].name, down[s]), u = !strcmp(out->events[e].name, up[s]);
+            if (!d && !u) continue;
+            if (last == d) alternate = 0;
+            last = d;
+            if (d) {
+                CHECK_OK(stance_clip_sample(walk, out->events[e].time, NULL, &l, NULL));
+                CHECK_OK(stance_local_to_model(&mp, &l, b.skeleton, NULL, NULL));
+                low_ok &= mp.ty[feet[s]] - low[s] < 0.07f * leg;
+            }
+        }
+        printf("  foot %d: %d footdown, %d footup events\n", s, nd, nu);
+        CHECK(nd >= 1 && nu >= 1 && abs(nd - nu) <= 1 && alternate && low_ok);
+        total += nd + nu;
+    }
+    CHECK(out->event_count == walk->event_count + total);
+    for (int e = 0; e < walk->event_count; e++) CHECK(count_events(out, walk->events[e].name) >= count_events(walk, walk->events[e].name));
+    CHECK_OK(stance_retarget_clip(out, big, b.skeleton, NULL, NULL, &back, NULL));
+    if (back) {
+        CHECK(back->event_count == out->event_count);
+        for (int e = 0; e < out->event_count && e < back->event_count; e++)
+            CHECK(!strcmp(back->events[e].name, out->events[e].name) && back->events[e].time == out->events[e].time);
+    }
+    stance_pose_destroy(&l), stance_pose_destroy(&mp);
+done:
+    stance_clip_destroy(out), stance_clip_destroy(back), stance_clip_destroy(free_out);
+    stance_skeleton_destroy(big);
+    stance_builtin_destroy(&b);
+}
+
 int main(void) {
     RUN(test_refusals);
     RUN(test_scaled_copy);
+    RUN(test_contact_events);
     return check_summary();
 }

@@ -422,9 +422,17 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
     qm_quat lr = qm_qnorm(qm_qmul(hp >= 0 ? qm_qconj(rt_q(trot[hp])) : qm_qid(), hrot));
     local->qx[h] = lr.x, local->qy[h] = lr.y, local->qz[h] = lr.z, local->qw[h] = lr.w;
     place(sk, h, hpos, tpos, trot, tsc, local);
+    /* the shared joints next below the pelvis (the upper legs; the hips
+     * under RobotExpressive's Body) keep their model rotations; joints no
+     * slot names between (CMU's LHipJoint) are the pelvis' and turn with it,
+     * so the sockets swing about their midpoint as the turn assumed */
     for (int ch = h + 1; ch < sk->joint_count; ch++) {
-        if (sk->parents[ch] != h) continue;
-        lr = qm_qnorm(qm_qmul(qm_qconj(hrot), rt_q(trot[ch])));
+        int par = sk->parents[ch], a = par;
+        if (p->tslot[ch] < 0 || par < 0) continue;
+        while (a >= 0 && a != h && p->tslot[a] < 0) a = sk->parents[a];
+        if (a != h) continue;
+        qm_quat pr = par == h ? hrot : qm_qnorm(qm_qmul(q, rt_q(trot[par])));
+        lr = qm_qnorm(qm_qmul(qm_qconj(pr), rt_q(trot[ch])));
         local->qx[ch] = lr.x, local->qy[ch] = lr.y, local->qz[ch] = lr.z, local->qw[ch] = lr.w;
     }
     forward(sk, local, tpos, trot, tsc);
@@ -467,13 +475,63 @@ stance_status rt_source_ground(const rt_plan *p, const stance_clip *clip, float 
     return s;
 }
 
+/* The contact events a retargeted clip carries (the left foot, then the right). */
+static const char *const contact_down[2] = {"footdown_l", "footdown_r"}, *const contact_up[2] = {"footup_l", "footup_r"};
+
+/* 1 when the clip has a down and an up event for both feet. */
+static int has_contact_events(const stance_clip *clip) {
+    int found = 0;
+    for (int e = 0; e < clip->event_count; e++)
+        for (int l = 0; l < 2; l++)
+            found |= (!strcmp(clip->events[e].name, contact_down[l]) << (2 * l)) | (!strcmp(clip->events[e].name, contact_up[l]) << (2 * l + 1));
+    return found == 15;
+}
+
 stance_status rt_contacts(const rt_plan *p, const stance_clip *clip, stance_contacts **out, stance_error *err) {
     int feet[2] = {p->s.joint[STANCE_SLOT_LEFT_FOOT], p->s.joint[STANCE_SLOT_RIGHT_FOOT]};
     stance_contact_desc cd = {0};
     cd.foot_count = 2, cd.feet = feet;
     if (clip->root_key_count == 0 && clip->root_speed == 0.0f)
         stance_walk_velocity(p->s.sk, clip, feet[0], feet[1], NULL, cd.root_velocity);
-    return stance_contacts_create(&cd, clip, p->s.sk, NULL, out, err);
+    stance_status s = stance_contacts_create(&cd, clip, p->s.sk, NULL, out, err);
+    if (s || !has_contact_events(clip)) return s;
+    /* the clip carries its contacts (a retargeted clip: its source's, below):
+     * planted from each footdown event to the next footup event, at the same
+     * samples, so a way back finds the contacts of the way there. The block
+     * is this call's own (created above). */
+    stance_contacts *c = *out;
+    unsigned char *planted = (unsigned char *)c->planted;
+    for (int l = 0; l < 2; l++) {
+        int on = 0, e = 0;
+        for (int i = 0; i < c->sample_count; i++) {
+            float t = (float)i / c->rate;
+            for (; e < clip->event_count && clip->events[e].time <= t; e++) {
+                if (!strcmp(clip->events[e].name, contact_down[l])) on = 1;
+                else if (!strcmp(clip->events[e].name, contact_up[l])) on = 0;
+            }
+            planted[l * c->sample_count + i] = (unsigned char)on;
+        }
+    }
+    return s;
+}
+
+/* The contacts as events (footdown_l at a contact's first planted sample,
+ * footup_l at the first sample after it; _r the right foot), after `ev`'s
+ * first `n`; returns the new count. ev holds n + contact_event_count(c). */
+static int contact_event_count(const stance_contacts *c) {
+    int m = 0;
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; i < c->sample_count; i++)
+            m += c->planted[l * c->sample_count + i] != (i ? c->planted[l * c->sample_count + i - 1] : 0);
+    return m;
+}
+static int contact_events(const stance_contacts *c, stance_event_desc *ev, int n) {
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; i < c->sample_count; i++) {
+            int now = c->planted[l * c->sample_count + i], before = i ? c->planted[l * c->sample_count + i - 1] : 0;
+            if (now != before) ev[n].name = now ? contact_down[l] : contact_up[l], ev[n].time = (float)i / c->rate, n++;
+        }
+    return n;
 }
 
 /* ---- the clip -------------------------------------------------------------- */
@@ -520,7 +578,7 @@ static stance_status retarget_with(const rt_plan *p, const stance_clip *clip, co
         int i = p->tslot[j];
         if (i < 0 && j != p->t.pelvis) continue;
         rot_joints[nr++] = j;
-        if (j == p->t.pelvis || p->carried[i]) tr_joints[nt++] = j;
+        if (j == p->t.pelvis || (i >= 0 && p->carried[i])) tr_joints[nt++] = j;
     }
     stance_status s = stance_pose_create(&w.slocal, ss->joint_count, NULL, err);
     if (!s) s = stance_pose_create(&w.smodel, ss->joint_count, NULL, err);
@@ -536,17 +594,19 @@ static stance_status retarget_with(const rt_plan *p, const stance_clip *clip, co
     w.rvals = malloc(sizeof(float) * 4 * (size_t)n * (size_t)(nr ? nr : 1));
     w.tvals = malloc(sizeof(float) * 3 * (size_t)n * (size_t)(nt ? nt : 1));
     w.tracks = malloc(sizeof *w.tracks * (size_t)(nr + nt + 1));
-    w.events = malloc(sizeof *w.events * (size_t)(clip->event_count + 1));
-    if (!w.tpos || !w.trot || !w.tsc || !w.rvals || !w.tvals || !w.tracks || !w.events) {
-        work_free(&w);
-        return st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
-    }
     if (!p->free_feet) {
         s = rt_contacts(p, clip, &w.contacts, err);
         if (s) {
             work_free(&w);
             return s;
         }
+    }
+    /* the source's contacts go with the clip as events, unless it carries them */
+    int extra = w.contacts && !has_contact_events(clip) ? contact_event_count(w.contacts) : 0;
+    w.events = malloc(sizeof *w.events * (size_t)(clip->event_count + extra + 1));
+    if (!w.tpos || !w.trot || !w.tsc || !w.rvals || !w.tvals || !w.tracks || !w.events) {
+        work_free(&w);
+        return st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
     }
     float ground = 0.0f;
     s = rt_source_ground(p, clip, &ground, err);
@@ -593,7 +653,7 @@ static stance_status retarget_with(const rt_plan *p, const stance_clip *clip, co
     cd.duration = clip->duration;
     cd.track_count = tc;
     cd.tracks = w.tracks;
-    cd.event_count = clip->event_count;
+    cd.event_count = extra ? contact_events(w.contacts, w.events, clip->event_count) : clip->event_count;
     cd.events = w.events;
     cd.slerp = clip->slerp;
     if (clip->root_key_count > 0 && !clip->root_from_joint0) {
