@@ -226,6 +226,113 @@ static stance_status bake(const rt_plan *p, const stance_clip *clip, stance_clip
     return STANCE_OK;
 }
 
+/* The foot contacts (clip_retarget.h, st_rt_fix): the offline retarget with
+ * its contact pass (stance_retarget_clip) against this clip's free-feet
+ * pose, per key of the offline grid (the source's keys, or 60 a second
+ * where that is sparser): the pelvis' model turn and shift, then, with
+ * those applied, each foot's offset to where the offline pass put it. The
+ * sampler solves each leg to that goal. */
+static stance_status bake_contacts(const rt_plan *p, const stance_clip *clip, const stance_retarget_desc *desc,
+                                   stance_clip *rc, const stance_allocator *al, stance_error *err) {
+    st_retarget *rt = (st_retarget *)rc->retarget;
+    st_rt_fix *fx = &rt->fix;
+    const stance_skeleton *ts = p->t.sk;
+    static const int legs[2][3] = {{STANCE_SLOT_LEFT_UPPER_LEG, STANCE_SLOT_LEFT_LOWER_LEG, STANCE_SLOT_LEFT_FOOT},
+                                   {STANCE_SLOT_RIGHT_UPPER_LEG, STANCE_SLOT_RIGHT_LOWER_LEG, STANCE_SLOT_RIGHT_FOOT}};
+    if (rt->top < 0) return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: no pelvis to keep the feet with");
+    const int hj = rt->entries[rt->top].joint;
+    for (int l = 0; l < 2; l++)
+        for (int a = 0; a < 3; a++) {
+            int j = p->t.joint[legs[l][a]], e = -1;
+            for (int f = 0; f < rt->entry_count; f++)
+                if (rt->entries[f].joint == j) e = f;
+            if (e < 0) return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: no entry for the target's %s",
+                                      stance_humanoid_slot_name(legs[l][a]));
+            fx->legs[l][a] = e;
+            /* the IK reads the leg's model transforms */
+            if (a < 2 || rt->entries[e].carrier < 0)
+                for (int f = e; f >= 0; f = rt->entries[f].parent) rt->entries[f].model = 1;
+        }
+    if (rt->entries[fx->legs[0][2]].carrier >= 0 && rt->entries[fx->legs[0][2]].carrier != fx->legs[0][1])
+        return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: the left foot is not carried by its lower leg");
+    if (rt->entries[fx->legs[1][2]].carrier >= 0 && rt->entries[fx->legs[1][2]].carrier != fx->legs[1][1])
+        return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: the right foot is not carried by its lower leg");
+    /* the pelvis' children keep their model rotations when it turns */
+    for (int j = hj + 1; j < ts->joint_count; j++) {
+        if (ts->parents[j] != hj) continue;
+        int e = -1;
+        for (int f = 0; f < rt->entry_count; f++)
+            if (rt->entries[f].joint == j) e = f;
+        if (e >= 0) {
+            rt->entries[e].pchild = 1;
+        } else if (fx->other_count == ST_RT_FIX_OTHERS) {
+            return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: the pelvis '%s' has more than %d unmapped "
+                           "children (\"free_feet\": true)", stance_skeleton_joint_name(ts, hj), ST_RT_FIX_OTHERS);
+        } else {
+            fx->others[fx->other_count++] = j;
+        }
+    }
+    /* the grid: the offline retargeter's */
+    const stance_clip *src = rt->source;
+    const float dur = src->duration;
+    int n = src->key_count > 0 ? src->key_count : 1;
+    float rate = 0.0f;
+    if (dur > 0.0f && (float)n < dur * 60.0f && dur < 3600.0f) {
+        rate = 60.0f;
+        n = (int)ceilf(dur * 60.0f) + 1;
+        if (n > 1 && (float)(n - 2) / 60.0f >= dur) n--;
+    }
+    stance_retarget_desc d = {0};
+    if (desc) d = *desc;
+    d.free_feet = 0;
+    stance_clip *oc = NULL;
+    stance_pose lo, mo, lr, mr;
+    memset(&lo, 0, sizeof lo), memset(&mo, 0, sizeof mo), memset(&lr, 0, sizeof lr), memset(&mr, 0, sizeof mr);
+    const size_t bytes = sizeof(float) * ST_RT_FIX_FLOATS * (size_t)n;
+    float *keys = st_alloc(al, bytes, 16), *feet = malloc(sizeof(float) * 6 * (size_t)n);
+    stance_status s = !keys || !feet ? st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory") : STANCE_OK;
+    if (!s) s = stance_retarget_clip(clip, p->s.sk, ts, &d, NULL, &oc, err);
+    if (!s) s = stance_pose_create(&lo, ts->joint_count, NULL, err);
+    if (!s) s = stance_pose_create(&mo, ts->joint_count, NULL, err);
+    if (!s) s = stance_pose_create(&lr, ts->joint_count, NULL, err);
+    if (!s) s = stance_pose_create(&mr, ts->joint_count, NULL, err);
+    const int fj[2] = {rt->entries[fx->legs[0][2]].joint, rt->entries[fx->legs[1][2]].joint};
+    fx->key_count = n, fx->rate = rate, fx->duration = dur, fx->keys = keys, fx->bytes = bytes;
+    keys = NULL;
+    for (int stage = 0; stage < 2 && !s; stage++) {
+        fx->stage = stage;
+        for (int k = 0; k < n && !s; k++) {
+            const float t = rate > 0.0f ? fminf((float)k / rate, dur) : src->key_count > 0 ? src->times[k] : 0.0f;
+            float *v = fx->keys + (size_t)ST_RT_FIX_FLOATS * (size_t)k;
+            s = stance_clip_sample(rc, t, NULL, &lr, err);
+            if (!s) s = stance_local_to_model(&mr, &lr, ts, NULL, err);
+            if (s) break;
+            if (stage == 0) {
+                s = stance_clip_sample(oc, t, NULL, &lo, err);
+                if (!s) s = stance_local_to_model(&mo, &lo, ts, NULL, err);
+                if (s) break;
+                qm_quat dq = qm_qnorm(qm_qmul(qm_q(mo.qx[hj], mo.qy[hj], mo.qz[hj], mo.qw[hj]),
+                                              qm_qconj(qm_q(mr.qx[hj], mr.qy[hj], mr.qz[hj], mr.qw[hj]))));
+                if (k > 0 && dq.x * v[-13] + dq.y * v[-12] + dq.z * v[-11] + dq.w * v[-10] < 0.0f) dq = qm_qneg(dq);
+                put_q(v, dq);
+                put_v(v + 4, qm_v3(mo.tx[hj] - mr.tx[hj], mo.ty[hj] - mr.ty[hj], mo.tz[hj] - mr.tz[hj]));
+                for (int l = 0; l < 2; l++) put_v(feet + 6 * k + 3 * l, qm_v3(mo.tx[fj[l]], mo.ty[fj[l]], mo.tz[fj[l]]));
+                memset(v + 7, 0, sizeof(float) * 6);
+            } else {
+                for (int l = 0; l < 2; l++)
+                    put_v(v + 7 + 3 * l, qm_v3(feet[6 * k + 3 * l] - mr.tx[fj[l]], feet[6 * k + 3 * l + 1] - mr.ty[fj[l]],
+                                               feet[6 * k + 3 * l + 2] - mr.tz[fj[l]]));
+            }
+        }
+    }
+    fx->stage = 2;
+    free(feet);
+    if (keys) st_free(al, keys, bytes);
+    stance_clip_destroy(oc);
+    stance_pose_destroy(&lo), stance_pose_destroy(&mo), stance_pose_destroy(&lr), stance_pose_destroy(&mr);
+    return s;
+}
+
 stance_status stance_retarget_clip_runtime(const stance_clip *clip, const stance_skeleton *source,
                                            const stance_skeleton *target, const stance_retarget_desc *desc,
                                            const stance_allocator *allocator, stance_clip **out, stance_error *err) {
@@ -278,6 +385,7 @@ stance_status stance_retarget_clip_runtime(const stance_clip *clip, const stance
         s = stance_clip_create(&cd, target, allocator, out, err);
     }
     if (!s) s = bake(&p, clip, *out, &(*out)->allocator, err);
+    if (!s && !p.free_feet) s = bake_contacts(&p, clip, desc, *out, &(*out)->allocator, err);
     if (s && *out) {
         stance_clip_destroy(*out);
         *out = NULL;
