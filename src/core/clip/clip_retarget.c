@@ -126,15 +126,22 @@ void st_retarget_apply(const stance_clip *c, float time, stance_cursor *cur, sta
         qm_quat d = qm_qid();
         qm_vec3 p = qm_v3(0, 0, 0);
         const int top = i == rt->top;
-        for (int n = 0; n < e->down_count; n++) {
-            const int sn = rt->chain[e->down + n];
-            if (top) /* the source joint's model position, along its chain from the root */
-                p = qm_add(p, qm_qrot(d, qm_mul3(vf(rt->chain_scale[e->down + n]), src_pos(s, ta, tb, u, rt->need[sn]))));
-            d = qm_qmul(d, sq[sn]);
+        /* the products start from their first factor (a product with the
+         * identity is that factor exactly: skipped) */
+        const int *dc = rt->chain + e->down;
+        if (top) { /* the source joint's model position, along its chain from the root */
+            for (int n = 0; n < e->down_count; n++) {
+                p = qm_add(p, qm_qrot(d, qm_mul3(vf(rt->chain_scale[e->down + n]), src_pos(s, ta, tb, u, rt->need[dc[n]]))));
+                d = n ? qm_qmul(d, sq[dc[n]]) : sq[dc[n]];
+            }
+        } else if (e->down_count) {
+            d = sq[dc[0]];
+            for (int n = 1; n < e->down_count; n++) d = qm_qmul(d, sq[dc[n]]);
         }
         if (e->up_count) {
-            qm_quat up = qm_qid();
-            for (int n = 0; n < e->up_count; n++) up = qm_qmul(up, sq[rt->chain[e->up + n]]);
+            const int *uc = rt->chain + e->up;
+            qm_quat up = sq[uc[0]];
+            for (int n = 1; n < e->up_count; n++) up = qm_qmul(up, sq[uc[n]]);
             d = qm_qmul(qm_qconj(up), d);
         }
         /* W: the segment re-aimed across the source joints between slots */
@@ -147,7 +154,7 @@ void st_retarget_apply(const stance_clip *c, float time, stance_cursor *cur, sta
             const float len = qm_len3(v);
             if (len > 1e-12f) aim[i] = qm_swing(vf(e->cb), qm_scale(v, 1.0f / len));
         }
-        qm_quat g = qm_qmul(d, aim[i]);
+        qm_quat g = e->aim_count ? qm_qmul(d, aim[i]) : d;
         if (e->parent >= 0 && rt->entries[e->parent].aim_count) g = qm_qmul(qm_qconj(aim[e->parent]), g);
         qm_quat l = qm_qnorm(qm_qmul(qm_qmul(qf(e->pre), g), qf(e->post)));
         if (fixing && e->pchild) l = qm_qnorm(qm_qmul(undo, l));
