@@ -20,6 +20,14 @@
 static void put_q(float *d, qm_quat q) { d[0] = q.x, d[1] = q.y, d[2] = q.z, d[3] = q.w; }
 static void put_v(float *d, qm_vec3 v) { d[0] = v.x, d[1] = v.y, d[2] = v.z; }
 
+/* a * b for quaternions (x y z w) in double */
+static void dq_mul(const double *a, const double *b, double *o) {
+    o[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    o[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    o[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    o[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+}
+
 /* An exact copy of `clip` (compressed or not) on its own key grid. */
 static stance_status exact_copy(const stance_clip *clip, const stance_skeleton *sk, const stance_allocator *al,
                                 stance_clip **out, stance_error *err) {
@@ -155,11 +163,19 @@ static stance_status bake(const rt_plan *p, const stance_clip *clip, stance_clip
         qm_quat pre = qm_qconj(tpar);
         if (pe >= 0) pre = qm_qmul(qm_qmul(pre, qm_qconj(ea[pe])), rt_q(p->s.rot[spt]));
         qm_quat post = qm_qmul(qm_qmul(qm_qconj(rt_q(p->s.rot[sj])), ea[e]), rt_q(p->t.rot[j]));
-        put_q(x->pre, qm_qnorm(pre)), put_q(x->post, qm_qnorm(post));
+        pre = qm_qnorm(pre), post = qm_qnorm(post);
+        for (int col = 0; col < 4; col++) { /* pre * e_col * post, in double */
+            double ecol[4] = {col == 0, col == 1, col == 2, col == 3}, a[4], r[4];
+            double pq[4] = {pre.x, pre.y, pre.z, pre.w}, qq[4] = {post.x, post.y, post.z, post.w};
+            dq_mul(pq, ecol, a), dq_mul(a, qq, r);
+            for (int row = 0; row < 4; row++) x->m[4 * row + col] = (float)r[row];
+        }
         /* model space from the parent entry (the joints between at rest) */
         qm_quat pbr = pe >= 0 ? rt_q(p->t.rot[ej[pe]]) : qm_qid();
         qm_vec3 pbp = pe >= 0 ? rt_v(p->t.pos[ej[pe]]) : qm_v3(0, 0, 0);
         put_q(x->cpar, qm_qnorm(qm_qmul(qm_qconj(pbr), tpar)));
+        x->cpar_id = pe < 0 ? par < 0 : ej[pe] == par;
+        if (x->cpar_id) put_q(x->cpar, qm_qid());
         put_v(x->off, qm_qrot(qm_qconj(pbr), qm_sub(rt_v(p->t.pos[j]), pbp)));
         qm_vec3 ppos = par >= 0 ? rt_v(p->t.pos[par]) : qm_v3(0, 0, 0);
         put_q(x->pinv_rot, qm_qconj(tpar)), put_v(x->ppos, ppos);

@@ -93,10 +93,6 @@ static void two_bone(qm_vec3 A, qm_vec3 B, qm_vec3 C, qm_vec3 T, qm_quat *qtop, 
 
 static qm_quat out_q(const stance_pose *o, int j) { return qm_q(o->qx[j], o->qy[j], o->qz[j], o->qw[j]); }
 static void put_q(stance_pose *o, int j, qm_quat q) { o->qx[j] = q.x, o->qy[j] = q.y, o->qz[j] = q.z, o->qw[j] = q.w; }
-/* local * inverse(M) * d * M: a joint of model rotation M turned by d in model space */
-static qm_quat turn_local(qm_quat local, qm_quat m, qm_quat d) {
-    return qm_qnorm(qm_qmul(local, qm_qmul(qm_qconj(m), qm_qmul(d, m))));
-}
 
 void st_retarget_apply(const stance_clip *c, float time, stance_cursor *cur, stance_pose *out) {
     const st_retarget *rt = c->retarget;
@@ -119,7 +115,7 @@ void st_retarget_apply(const stance_clip *c, float time, stance_cursor *cur, sta
     if (fixing) fix_at(fx, k, u, t, fv);
     qm_quat undo = qm_qid(); /* the pelvis' turn undone for its children */
     /* model transforms of the entries: only when a carried joint needs them */
-    qm_quat mrot[STANCE_RETARGET_MAX_ENTRIES], aim[STANCE_RETARGET_MAX_ENTRIES];
+    qm_quat mrot[STANCE_RETARGET_MAX_ENTRIES], prot[STANCE_RETARGET_MAX_ENTRIES], aim[STANCE_RETARGET_MAX_ENTRIES];
     qm_vec3 mpos[STANCE_RETARGET_MAX_ENTRIES];
     for (int i = 0; i < rt->entry_count; i++) {
         const st_rt_entry *e = &rt->entries[i];
@@ -156,16 +152,20 @@ void st_retarget_apply(const stance_clip *c, float time, stance_cursor *cur, sta
         }
         qm_quat g = e->aim_count ? qm_qmul(d, aim[i]) : d;
         if (e->parent >= 0 && rt->entries[e->parent].aim_count) g = qm_qmul(qm_qconj(aim[e->parent]), g);
-        qm_quat l = qm_qnorm(qm_qmul(qm_qmul(qf(e->pre), g), qf(e->post)));
+        const float *m = e->m; /* pre * g * post */
+        qm_quat l = qm_qnorm(qm_q(m[0] * g.x + m[1] * g.y + m[2] * g.z + m[3] * g.w,
+                                  m[4] * g.x + m[5] * g.y + m[6] * g.z + m[7] * g.w,
+                                  m[8] * g.x + m[9] * g.y + m[10] * g.z + m[11] * g.w,
+                                  m[12] * g.x + m[13] * g.y + m[14] * g.z + m[15] * g.w));
         if (fixing && e->pchild) l = qm_qnorm(qm_qmul(undo, l));
         const int j = e->joint;
         qm_vec3 pos = qm_v3(0, 0, 0);
         if (top) {
             pos = qm_add(qm_add(vf(rt->c), qm_scale(p, rt->k)), qm_qrot(d, qm_sub(vf(rt->w1), qm_qrot(aim[i], vf(rt->w2)))));
             if (fixing) { /* the pelvis turned by dq in model space and shifted by dp */
-                const qm_quat m = qm_qmul(qf(e->cpar), l), m2 = qm_qnorm(qm_qmul(qm_q(fv[0], fv[1], fv[2], fv[3]), m));
+                const qm_quat m1 = qm_qmul(qf(e->cpar), l), m2 = qm_qnorm(qm_qmul(qm_q(fv[0], fv[1], fv[2], fv[3]), m1));
                 l = qm_qnorm(qm_qmul(qm_qconj(qf(e->cpar)), m2));
-                undo = qm_qmul(qm_qconj(m2), m);
+                undo = qm_qmul(qm_qconj(m2), m1);
                 pos = qm_add(pos, qm_v3(fv[4], fv[5], fv[6]));
             }
             qm_vec3 lt = to_local(e, pos);
@@ -177,7 +177,8 @@ void st_retarget_apply(const stance_clip *c, float time, stance_cursor *cur, sta
              * joints between at rest): R = R_pe * cpar * L, p = p_pe + R_pe off */
             qm_quat pr = e->parent >= 0 ? mrot[e->parent] : qm_qid();
             qm_vec3 pp = e->parent >= 0 ? mpos[e->parent] : qm_v3(0, 0, 0);
-            mrot[i] = qm_qmul(qm_qmul(pr, qf(e->cpar)), l);
+            prot[i] = e->cpar_id ? pr : qm_qmul(pr, qf(e->cpar)); /* the joint's parent */
+            mrot[i] = qm_qmul(prot[i], l);
             mpos[i] = top ? pos : qm_add(pp, qm_qrot(pr, vf(e->off)));
         }
     }
@@ -191,11 +192,13 @@ void st_retarget_apply(const stance_clip *c, float time, stance_cursor *cur, sta
             qm_quat qtop, qbend;
             two_bone(A, B, C, qm_add(C, qm_v3(fv[7 + 3 * leg], fv[8 + 3 * leg], fv[9 + 3 * leg])), &qtop, &qbend);
             const int ju = rt->entries[eu].joint, jl = rt->entries[el].joint;
-            put_q(out, ju, turn_local(out_q(out, ju), mrot[eu], qtop));
-            put_q(out, jl, turn_local(out_q(out, jl), mrot[el], qbend));
-            const qm_quat both = qm_qmul(qtop, qbend);
-            if (f->carrier < 0) put_q(out, f->joint, turn_local(out_q(out, f->joint), mrot[ef], qm_qconj(both)));
+            /* model turns made local: the upper leg's parent stays, the
+             * lower leg's turned by qtop, the foot's by both (undone) */
             mrot[eu] = qm_qmul(qtop, mrot[eu]);
+            put_q(out, ju, qm_qnorm(qm_qmul(qm_qconj(prot[eu]), mrot[eu])));
+            const qm_quat both = qm_qmul(qtop, qbend);
+            put_q(out, jl, qm_qnorm(qm_qmul(qm_qconj(prot[el]), qm_qmul(qbend, mrot[el]))));
+            if (f->carrier < 0) put_q(out, f->joint, qm_qnorm(qm_qmul(qm_qconj(qm_qmul(both, prot[ef])), mrot[ef])));
             mrot[el] = qm_qmul(both, mrot[el]);
             mpos[el] = qm_add(A, qm_qrot(qtop, qm_sub(B, A)));
         }

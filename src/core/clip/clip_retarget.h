@@ -40,7 +40,10 @@ typedef struct st_rt_entry {
     int down, down_count;      /* source joints in st_retarget.chain[down ..] */
     int aim, aim_count;        /* source joints in st_retarget.chain[aim ..] (rest offsets in chain_t); 0 none */
     float cb[3];               /* the segment's unit bind direction in the source joint's frame */
-    float pre[4], post[4];     /* x y z w */
+    /* pre * g * post as one linear map of g's (x y z w): m[4 r + c] (row r,
+     * column c), so a sample's two products are one 4x4 product */
+    float m[16];
+    int cpar_id;               /* 1: cpar is the identity (the parent entry's joint is the parent) */
     /* model space, for the carried joints (below): the parent entry's bind
      * rotation undone and this joint's parent's applied (cpar), and this
      * joint's bind position in the parent entry's bind frame (off) */
