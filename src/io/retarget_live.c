@@ -157,6 +157,7 @@ static stance_status bake(const rt_plan *p, const stance_clip *clip, stance_clip
             if (qm_len3(v) > 1e-6f * p->s.leg) put_v(x->cb, qm_norm3(v));
             else n = x->aim, x->aim_count = 0; /* no length: nothing to aim */
         }
+        x->paim = pe >= 0 && rt->entries[pe].aim_count > 0;
         /* pre = inverse(R_T,bind(parent)) inverse(A_pe) R_S,bind(spt);
          * post = inverse(R_S,bind(sj)) A R_T,bind(j) */
         qm_quat tpar = par >= 0 ? rt_q(p->t.rot[par]) : qm_qid();
@@ -213,18 +214,31 @@ static stance_status bake(const rt_plan *p, const stance_clip *clip, stance_clip
     if (!slot && !s) s = st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
     for (int j = 0; slot && j < ss->joint_count; j++) slot[j] = -1;
     rt->need = rt->chain + n; /* after the chains, within cap */
-    for (int m = 0; m < n && !s; m++) {
-        int j = rt->chain[m];
-        if (slot[j] < 0) {
-            if (rt->need_count == STANCE_RETARGET_MAX_NEED)
-                s = st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: more than %d source joints to read",
-                            STANCE_RETARGET_MAX_NEED);
-            else
-                slot[j] = rt->need_count, rt->need[rt->need_count++] = j;
-        }
-        if (!s) rt->chain[m] = slot[j];
+    /* the joints whose rotations turn vectors (the top's chain, the aim
+     * chains) first: those the sampler normalizes (need_unit) */
+    unsigned char *unit = calloc((size_t)n + 1, 1);
+    if (!unit && !s) s = st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
+    for (int e = 0; e < ne && !s; e++) {
+        const st_rt_entry *x = &rt->entries[e];
+        if (e == rt->top) memset(unit + x->down, 1, (size_t)x->down_count);
+        memset(unit + x->aim, 1, (size_t)x->aim_count);
     }
-    free(slot);
+    for (int pass = 0; pass < 2 && !s; pass++) {
+        for (int m = 0; m < n && !s; m++) {
+            int j = rt->chain[m];
+            if (unit[m] != (pass == 0)) continue;
+            if (slot[j] < 0) {
+                if (rt->need_count == STANCE_RETARGET_MAX_NEED)
+                    s = st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: more than %d source joints to read",
+                                STANCE_RETARGET_MAX_NEED);
+                else
+                    slot[j] = rt->need_count, rt->need[rt->need_count++] = j;
+            }
+        }
+        if (pass == 0) rt->need_unit = rt->need_count;
+    }
+    for (int m = 0; m < n && !s; m++) rt->chain[m] = slot[rt->chain[m]];
+    free(slot), free(unit);
     for (int e = 0; e < ne && !s; e++)
         if (p->tslot[ej[e]] >= 0 && p->carried[p->tslot[ej[e]]] && rt->entries[e].carrier < 0)
             s = st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: target joint '%s' has no carrier",

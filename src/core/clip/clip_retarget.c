@@ -10,13 +10,16 @@
 #include "core/clip/fused.h" /* st_find_key */
 #include "core/math/qmath.h"
 
-/* The source's local rotation of joint j at key interval (a, b, u). */
+/* The source's local rotation of joint j at key interval (a, b, u), not
+ * normalized: the copy's keys are unit and each in the hemisphere of the
+ * one before (retarget_live.c), so the lerp is a rotation scaled by at
+ * least 1/sqrt(2). */
 static qm_quat src_rot(const stance_clip *s, const float *a, const float *b, float u, int j) {
     const int pc = s->padded_count;
     qm_quat qa = qm_q(a[j], a[pc + j], a[2 * pc + j], a[3 * pc + j]);
-    if (a == b) return qm_qnorm(qa);
+    if (a == b) return qa;
     qm_quat qb = qm_q(b[j], b[pc + j], b[2 * pc + j], b[3 * pc + j]);
-    return qm_nlerp(qa, qb, u);
+    return qm_q(qa.x + (qb.x - qa.x) * u, qa.y + (qb.y - qa.y) * u, qa.z + (qb.z - qa.z) * u, qa.w + (qb.w - qa.w) * u);
 }
 
 static qm_vec3 src_pos(const stance_clip *s, const float *a, const float *b, float u, int j) {
@@ -107,7 +110,8 @@ void st_retarget_apply(const stance_clip *c, float time, stance_cursor *cur, sta
     if (s->t_keys > 1) ta = s->t + n3 * (size_t)k, tb = s->t + n3 * (size_t)k1;
     /* the source clip in its own skeleton's space: the joints the entries read */
     qm_quat sq[STANCE_RETARGET_MAX_NEED];
-    for (int n = 0; n < rt->need_count; n++) sq[n] = src_rot(s, ra, rb, u, rt->need[n]);
+    for (int n = 0; n < rt->need_unit; n++) sq[n] = qm_qnorm(src_rot(s, ra, rb, u, rt->need[n]));
+    for (int n = rt->need_unit; n < rt->need_count; n++) sq[n] = src_rot(s, ra, rb, u, rt->need[n]);
     /* the foot contacts' corrections */
     const st_rt_fix *fx = &rt->fix;
     float fv[ST_RT_FIX_FLOATS];
@@ -151,7 +155,7 @@ void st_retarget_apply(const stance_clip *c, float time, stance_cursor *cur, sta
             if (len > 1e-12f) aim[i] = qm_swing(vf(e->cb), qm_scale(v, 1.0f / len));
         }
         qm_quat g = e->aim_count ? qm_qmul(d, aim[i]) : d;
-        if (e->parent >= 0 && rt->entries[e->parent].aim_count) g = qm_qmul(qm_qconj(aim[e->parent]), g);
+        if (e->paim) g = qm_qmul(qm_qconj(aim[e->parent]), g);
         const float *m = e->m; /* pre * g * post */
         qm_quat l = qm_qnorm(qm_q(m[0] * g.x + m[1] * g.y + m[2] * g.z + m[3] * g.w,
                                   m[4] * g.x + m[5] * g.y + m[6] * g.z + m[7] * g.w,

@@ -39,6 +39,7 @@ typedef struct st_rt_entry {
     int up, up_count;          /* source joints in st_retarget.chain[up ..] */
     int down, down_count;      /* source joints in st_retarget.chain[down ..] */
     int aim, aim_count;        /* source joints in st_retarget.chain[aim ..] (rest offsets in chain_t); 0 none */
+    int paim;                  /* 1: the parent entry re-aims (aim_count > 0): W_parent is undone */
     float cb[3];               /* the segment's unit bind direction in the source joint's frame */
     /* pre * g * post as one linear map of g's (x y z w): m[4 r + c] (row r,
      * column c), so a sample's two products are one 4x4 product */
@@ -87,6 +88,8 @@ typedef struct st_retarget {
     int entry_count;            /* 1..; in target joint order (parents first) */
     st_rt_entry *entries;
     int need_count;             /* the source joints any entry reads, each once: sampled first */
+    int need_unit;              /* need[0 .. need_unit) turn vectors (the top's chain, the aim chains):
+                                   normalized; the rest only scale the products the entries normalize */
     int *need;                  /* their indices in the source skeleton */
     int *chain;                 /* the entries' paths: indices into need[] */
     int carried;                /* entries with carrier >= 0 (their model transforms are then kept) */
