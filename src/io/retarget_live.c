@@ -2,10 +2,12 @@
  * issue 27 item 3): from the offline plan (retarget.c: both maps, the bind
  * poses in model space, the rest-pose alignment, the leg ratio), the block a
  * retargeted clip carries (src/core/clip/clip_retarget.h): per mapped target
- * joint its source chain and its pre- and post-rotation, the pelvis'
+ * joint its source chain and its pre * g * post map (4x4), the pelvis'
  * translation rule, the carried IK feet; and the clip itself (the target's
  * rest pose as one key, the source's events and scaled root path, an exact
- * copy of the source clip); and an ordinary clip baked from one
+ * copy of the source clip); the foot contacts (the offline contact pass'
+ * pelvis correction and foot goals per key, bake_contacts); and an ordinary
+ * clip baked from one
  * (stance_retarget_clip_bake, for `stance compile`). The runtime's sampler is
  * clip_retarget.c. */
 #include <stdlib.h>

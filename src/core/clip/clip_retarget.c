@@ -2,7 +2,9 @@
  * 3; the block is described in clip_retarget.h, built by
  * src/io/retarget_live.c): one pass over the mapped target joints, each
  * reading the source clip's keys of the few source joints its baked chain
- * names. No allocation, no state: the block is read only. */
+ * names; with the source's foot contacts, the pelvis' baked correction in
+ * that pass and a two-bone IK per leg to its baked foot goal after it. No
+ * allocation, no state: the block is read only. */
 #include <string.h>
 
 #include "core/base/internal.h"
