@@ -138,14 +138,16 @@ STANCE_API stance_status stance_retarget_asset(stance_asset *target, const stanc
  * it) are baked; each sample turns and shifts the pelvis (its children
  * keeping their model rotations) and solves both legs with a two-bone IK to
  * those goals (the knee keeps its bend plane, the foot its model rotation),
- * so at the keys it is the offline clip. The clip has the source clip's name, duration, events and root
+ * so it follows the offline clip (its limbs within 0.02 deg of it on CMU
+ * 01_01). The clip has the source clip's name, duration, events and root
  * path (scaled); it owns an exact copy of the source clip (so `clip` and
  * `source` need not outlive it) and is not compressed or written to a
  * .stance file as it is (stance_asset_save refuses it;
  * stance_retarget_clip_bake makes an ordinary clip of it). Fails like
  * stance_retarget_clip (a skeleton without hips or a leg in its map,
  * STANCE_ERR_NOT_FOUND), and with STANCE_ERR_UNSUPPORTED for a target
- * whose pelvis or IK feet sit below a mapped joint. */
+ * whose pelvis or IK feet sit below a mapped joint or (with contacts) whose
+ * pelvis has more than 8 children that are not mapped. */
 STANCE_API stance_status stance_retarget_clip_runtime(const stance_clip *clip, const stance_skeleton *source,
                                                       const stance_skeleton *target, const stance_retarget_desc *desc,
                                                       const stance_allocator *allocator, stance_clip **out,
