@@ -131,17 +131,23 @@ STANCE_API stance_status stance_retarget_asset(stance_asset *target, const stanc
  * its mapped parent's source joints; pre, post: the bind poses and the
  * alignment A of stance_retarget_clip), the pelvis' translation by the leg
  * ratio, IK feet under the root carried by their lower leg; every other
- * target joint at its rest pose. It is the offline form without S(t) (a
- * source segment bent by joints between two slots is not re-aimed) and
- * without the foot contacts' IK (desc->free_feet and blend_time are not
- * used). The clip has the source clip's name, duration, events and root
+ * target joint at its rest pose. Unless desc->free_feet, the source's foot
+ * contacts are kept as stance_retarget_clip keeps them: that pass is run
+ * here (with desc->blend_time), and per key of its grid the pelvis' model
+ * turn and shift and each foot's goal (an offset from where the pose puts
+ * it) are baked; each sample turns and shifts the pelvis (its children
+ * keeping their model rotations) and solves both legs with a two-bone IK to
+ * those goals (the knee keeps its bend plane, the foot its model rotation),
+ * so it follows the offline clip (its limbs within 0.02 deg of it on CMU
+ * 01_01). The clip has the source clip's name, duration, events and root
  * path (scaled); it owns an exact copy of the source clip (so `clip` and
  * `source` need not outlive it) and is not compressed or written to a
  * .stance file as it is (stance_asset_save refuses it;
  * stance_retarget_clip_bake makes an ordinary clip of it). Fails like
  * stance_retarget_clip (a skeleton without hips or a leg in its map,
  * STANCE_ERR_NOT_FOUND), and with STANCE_ERR_UNSUPPORTED for a target
- * whose pelvis or IK feet sit below a mapped joint. */
+ * whose pelvis or IK feet sit below a mapped joint or (with contacts) whose
+ * pelvis has more than 8 children that are not mapped. */
 STANCE_API stance_status stance_retarget_clip_runtime(const stance_clip *clip, const stance_skeleton *source,
                                                       const stance_skeleton *target, const stance_retarget_desc *desc,
                                                       const stance_allocator *allocator, stance_clip **out,

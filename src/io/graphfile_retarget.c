@@ -1,6 +1,7 @@
 /* src/io/graphfile_retarget.c - clips a graph plays from another skeleton
  * (issue 27 item 3, docs/graph-format.md "Clips"): an entry of "clips" with
- * "retarget": {"from": FILE, "clip": NAME, "map": MAP, "source_map": MAP}
+ * "retarget": {"from": FILE, "clip": NAME, "map": MAP, "source_map": MAP,
+ * "fingers": BOOL, "free_feet": BOOL}
  * adds a clip under the entry's name, built when the graph is read by
  * stance_retarget_clip_runtime (the bone map and rest-pose corrections
  * baked); states and blend spaces name it like any clip of the asset. Every
@@ -40,16 +41,16 @@ static stance_status find_source_clip(ctx *c, const jobj *o, const char *entry, 
 }
 
 static stance_status read_one(ctx *c, const jpath *pc, const char *name, json_t *r, stance_clip **out) {
-    static const char *const keys[] = {"from", "clip", "map", "source_map", "fingers", NULL};
+    static const char *const keys[] = {"from", "clip", "map", "source_map", "fingers", "free_feet", NULL};
     jpath pr = {pc, "retarget", -1};
     jobj o = {r, &pr, "a retarget"};
     const char *from = NULL, *map = NULL, *smap = NULL;
-    int fingers = 0;
+    int fingers = 0, free_feet = 0;
     stance_status s;
-    if ((s = gf_want_object(c, r, &pr, "\"retarget\" (an object: from, clip, map, source_map, fingers)")) ||
+    if ((s = gf_want_object(c, r, &pr, "\"retarget\" (an object: from, clip, map, source_map, fingers, free_feet)")) ||
         (s = gf_check_keys(c, &o, keys)) || (s = gf_get_string(c, &o, "from", 1, &from)) ||
         (s = gf_get_string(c, &o, "map", 0, &map)) || (s = gf_get_string(c, &o, "source_map", 0, &smap)) ||
-        (s = gf_get_bool(c, &o, "fingers", &fingers)))
+        (s = gf_get_bool(c, &o, "fingers", &fingers)) || (s = gf_get_bool(c, &o, "free_feet", &free_feet)))
         return s;
     if (!name[0] || strlen(name) > 63)
         return gf_fail_at(c, pc, 1, STANCE_ERR_FORMAT, "a retargeted clip's name must be 1..63 bytes");
@@ -80,7 +81,7 @@ static stance_status read_one(ctx *c, const jpath *pc, const char *name, json_t 
         s = gf_no_memory(c);
     if (!s) {
         stance_retarget_desc d = {0};
-        d.target_map = mpath, d.source_map = spath, d.fingers = fingers;
+        d.target_map = mpath, d.source_map = spath, d.fingers = fingers, d.free_feet = free_feet;
         s = stance_retarget_clip_runtime(clip, src.skeleton, c->asset->skeleton, &d, NULL, out, &e);
         if (s) s = gf_fail_at(c, &pr, 1, s, "%s", e.message);
     }

@@ -2,10 +2,12 @@
  * issue 27 item 3): from the offline plan (retarget.c: both maps, the bind
  * poses in model space, the rest-pose alignment, the leg ratio), the block a
  * retargeted clip carries (src/core/clip/clip_retarget.h): per mapped target
- * joint its source chain and its pre- and post-rotation, the pelvis'
+ * joint its source chain and its pre * g * post map (4x4), the pelvis'
  * translation rule, the carried IK feet; and the clip itself (the target's
  * rest pose as one key, the source's events and scaled root path, an exact
- * copy of the source clip); and an ordinary clip baked from one
+ * copy of the source clip); the foot contacts (the offline contact pass'
+ * pelvis correction and foot goals per key, bake_contacts); and an ordinary
+ * clip baked from one
  * (stance_retarget_clip_bake, for `stance compile`). The runtime's sampler is
  * clip_retarget.c. */
 #include <stdlib.h>
@@ -19,6 +21,14 @@
 
 static void put_q(float *d, qm_quat q) { d[0] = q.x, d[1] = q.y, d[2] = q.z, d[3] = q.w; }
 static void put_v(float *d, qm_vec3 v) { d[0] = v.x, d[1] = v.y, d[2] = v.z; }
+
+/* a * b for quaternions (x y z w) in double */
+static void dq_mul(const double *a, const double *b, double *o) {
+    o[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    o[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    o[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    o[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+}
 
 /* An exact copy of `clip` (compressed or not) on its own key grid. */
 static stance_status exact_copy(const stance_clip *clip, const stance_skeleton *sk, const stance_allocator *al,
@@ -149,17 +159,26 @@ static stance_status bake(const rt_plan *p, const stance_clip *clip, stance_clip
             if (qm_len3(v) > 1e-6f * p->s.leg) put_v(x->cb, qm_norm3(v));
             else n = x->aim, x->aim_count = 0; /* no length: nothing to aim */
         }
+        x->paim = pe >= 0 && rt->entries[pe].aim_count > 0;
         /* pre = inverse(R_T,bind(parent)) inverse(A_pe) R_S,bind(spt);
          * post = inverse(R_S,bind(sj)) A R_T,bind(j) */
         qm_quat tpar = par >= 0 ? rt_q(p->t.rot[par]) : qm_qid();
         qm_quat pre = qm_qconj(tpar);
         if (pe >= 0) pre = qm_qmul(qm_qmul(pre, qm_qconj(ea[pe])), rt_q(p->s.rot[spt]));
         qm_quat post = qm_qmul(qm_qmul(qm_qconj(rt_q(p->s.rot[sj])), ea[e]), rt_q(p->t.rot[j]));
-        put_q(x->pre, qm_qnorm(pre)), put_q(x->post, qm_qnorm(post));
+        pre = qm_qnorm(pre), post = qm_qnorm(post);
+        for (int col = 0; col < 4; col++) { /* pre * e_col * post, in double */
+            double ecol[4] = {col == 0, col == 1, col == 2, col == 3}, a[4], r[4];
+            double pq[4] = {pre.x, pre.y, pre.z, pre.w}, qq[4] = {post.x, post.y, post.z, post.w};
+            dq_mul(pq, ecol, a), dq_mul(a, qq, r);
+            for (int row = 0; row < 4; row++) x->m[4 * row + col] = (float)r[row];
+        }
         /* model space from the parent entry (the joints between at rest) */
         qm_quat pbr = pe >= 0 ? rt_q(p->t.rot[ej[pe]]) : qm_qid();
         qm_vec3 pbp = pe >= 0 ? rt_v(p->t.pos[ej[pe]]) : qm_v3(0, 0, 0);
         put_q(x->cpar, qm_qnorm(qm_qmul(qm_qconj(pbr), tpar)));
+        x->cpar_id = pe < 0 ? par < 0 : ej[pe] == par;
+        if (x->cpar_id) put_q(x->cpar, qm_qid());
         put_v(x->off, qm_qrot(qm_qconj(pbr), qm_sub(rt_v(p->t.pos[j]), pbp)));
         qm_vec3 ppos = par >= 0 ? rt_v(p->t.pos[par]) : qm_v3(0, 0, 0);
         put_q(x->pinv_rot, qm_qconj(tpar)), put_v(x->ppos, ppos);
@@ -197,18 +216,31 @@ static stance_status bake(const rt_plan *p, const stance_clip *clip, stance_clip
     if (!slot && !s) s = st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
     for (int j = 0; slot && j < ss->joint_count; j++) slot[j] = -1;
     rt->need = rt->chain + n; /* after the chains, within cap */
-    for (int m = 0; m < n && !s; m++) {
-        int j = rt->chain[m];
-        if (slot[j] < 0) {
-            if (rt->need_count == STANCE_RETARGET_MAX_NEED)
-                s = st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: more than %d source joints to read",
-                            STANCE_RETARGET_MAX_NEED);
-            else
-                slot[j] = rt->need_count, rt->need[rt->need_count++] = j;
-        }
-        if (!s) rt->chain[m] = slot[j];
+    /* the joints whose rotations turn vectors (the top's chain, the aim
+     * chains) first: those the sampler normalizes (need_unit) */
+    unsigned char *unit = calloc((size_t)n + 1, 1);
+    if (!unit && !s) s = st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
+    for (int e = 0; e < ne && !s; e++) {
+        const st_rt_entry *x = &rt->entries[e];
+        if (e == rt->top) memset(unit + x->down, 1, (size_t)x->down_count);
+        memset(unit + x->aim, 1, (size_t)x->aim_count);
     }
-    free(slot);
+    for (int pass = 0; pass < 2 && !s; pass++) {
+        for (int m = 0; m < n && !s; m++) {
+            int j = rt->chain[m];
+            if (unit[m] != (pass == 0)) continue;
+            if (slot[j] < 0) {
+                if (rt->need_count == STANCE_RETARGET_MAX_NEED)
+                    s = st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: more than %d source joints to read",
+                                STANCE_RETARGET_MAX_NEED);
+                else
+                    slot[j] = rt->need_count, rt->need[rt->need_count++] = j;
+            }
+        }
+        if (pass == 0) rt->need_unit = rt->need_count;
+    }
+    for (int m = 0; m < n && !s; m++) rt->chain[m] = slot[rt->chain[m]];
+    free(slot), free(unit);
     for (int e = 0; e < ne && !s; e++)
         if (p->tslot[ej[e]] >= 0 && p->carried[p->tslot[ej[e]]] && rt->entries[e].carrier < 0)
             s = st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: target joint '%s' has no carrier",
@@ -224,6 +256,113 @@ static stance_status bake(const rt_plan *p, const stance_clip *clip, stance_clip
     }
     out->retarget = rt;
     return STANCE_OK;
+}
+
+/* The foot contacts (clip_retarget.h, st_rt_fix): the offline retarget with
+ * its contact pass (stance_retarget_clip) against this clip's free-feet
+ * pose, per key of the offline grid (the source's keys, or 60 a second
+ * where that is sparser): the pelvis' model turn and shift, then, with
+ * those applied, each foot's offset to where the offline pass put it. The
+ * sampler solves each leg to that goal. */
+static stance_status bake_contacts(const rt_plan *p, const stance_clip *clip, const stance_retarget_desc *desc,
+                                   stance_clip *rc, const stance_allocator *al, stance_error *err) {
+    st_retarget *rt = (st_retarget *)rc->retarget;
+    st_rt_fix *fx = &rt->fix;
+    const stance_skeleton *ts = p->t.sk;
+    static const int legs[2][3] = {{STANCE_SLOT_LEFT_UPPER_LEG, STANCE_SLOT_LEFT_LOWER_LEG, STANCE_SLOT_LEFT_FOOT},
+                                   {STANCE_SLOT_RIGHT_UPPER_LEG, STANCE_SLOT_RIGHT_LOWER_LEG, STANCE_SLOT_RIGHT_FOOT}};
+    if (rt->top < 0) return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: no pelvis to keep the feet with");
+    const int hj = rt->entries[rt->top].joint;
+    for (int l = 0; l < 2; l++)
+        for (int a = 0; a < 3; a++) {
+            int j = p->t.joint[legs[l][a]], e = -1;
+            for (int f = 0; f < rt->entry_count; f++)
+                if (rt->entries[f].joint == j) e = f;
+            if (e < 0) return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: no entry for the target's %s",
+                                      stance_humanoid_slot_name(legs[l][a]));
+            fx->legs[l][a] = e;
+            /* the IK reads the leg's model transforms */
+            if (a < 2 || rt->entries[e].carrier < 0)
+                for (int f = e; f >= 0; f = rt->entries[f].parent) rt->entries[f].model = 1;
+        }
+    if (rt->entries[fx->legs[0][2]].carrier >= 0 && rt->entries[fx->legs[0][2]].carrier != fx->legs[0][1])
+        return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: the left foot is not carried by its lower leg");
+    if (rt->entries[fx->legs[1][2]].carrier >= 0 && rt->entries[fx->legs[1][2]].carrier != fx->legs[1][1])
+        return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: the right foot is not carried by its lower leg");
+    /* the pelvis' children keep their model rotations when it turns */
+    for (int j = hj + 1; j < ts->joint_count; j++) {
+        if (ts->parents[j] != hj) continue;
+        int e = -1;
+        for (int f = 0; f < rt->entry_count; f++)
+            if (rt->entries[f].joint == j) e = f;
+        if (e >= 0) {
+            rt->entries[e].pchild = 1;
+        } else if (fx->other_count == ST_RT_FIX_OTHERS) {
+            return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: the pelvis '%s' has more than %d unmapped "
+                           "children (\"free_feet\": true)", stance_skeleton_joint_name(ts, hj), ST_RT_FIX_OTHERS);
+        } else {
+            fx->others[fx->other_count++] = j;
+        }
+    }
+    /* the grid: the offline retargeter's */
+    const stance_clip *src = rt->source;
+    const float dur = src->duration;
+    int n = src->key_count > 0 ? src->key_count : 1;
+    float rate = 0.0f;
+    if (dur > 0.0f && (float)n < dur * 60.0f && dur < 3600.0f) {
+        rate = 60.0f;
+        n = (int)ceilf(dur * 60.0f) + 1;
+        if (n > 1 && (float)(n - 2) / 60.0f >= dur) n--;
+    }
+    stance_retarget_desc d = {0};
+    if (desc) d = *desc;
+    d.free_feet = 0;
+    stance_clip *oc = NULL;
+    stance_pose lo, mo, lr, mr;
+    memset(&lo, 0, sizeof lo), memset(&mo, 0, sizeof mo), memset(&lr, 0, sizeof lr), memset(&mr, 0, sizeof mr);
+    const size_t bytes = sizeof(float) * ST_RT_FIX_FLOATS * (size_t)n;
+    float *keys = st_alloc(al, bytes, 16), *feet = malloc(sizeof(float) * 6 * (size_t)n);
+    stance_status s = !keys || !feet ? st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory") : STANCE_OK;
+    if (!s) s = stance_retarget_clip(clip, p->s.sk, ts, &d, NULL, &oc, err);
+    if (!s) s = stance_pose_create(&lo, ts->joint_count, NULL, err);
+    if (!s) s = stance_pose_create(&mo, ts->joint_count, NULL, err);
+    if (!s) s = stance_pose_create(&lr, ts->joint_count, NULL, err);
+    if (!s) s = stance_pose_create(&mr, ts->joint_count, NULL, err);
+    const int fj[2] = {rt->entries[fx->legs[0][2]].joint, rt->entries[fx->legs[1][2]].joint};
+    fx->key_count = n, fx->rate = rate, fx->duration = dur, fx->keys = keys, fx->bytes = bytes;
+    keys = NULL;
+    for (int stage = 0; stage < 2 && !s; stage++) {
+        fx->stage = stage;
+        for (int k = 0; k < n && !s; k++) {
+            const float t = rate > 0.0f ? fminf((float)k / rate, dur) : src->key_count > 0 ? src->times[k] : 0.0f;
+            float *v = fx->keys + (size_t)ST_RT_FIX_FLOATS * (size_t)k;
+            s = stance_clip_sample(rc, t, NULL, &lr, err);
+            if (!s) s = stance_local_to_model(&mr, &lr, ts, NULL, err);
+            if (s) break;
+            if (stage == 0) {
+                s = stance_clip_sample(oc, t, NULL, &lo, err);
+                if (!s) s = stance_local_to_model(&mo, &lo, ts, NULL, err);
+                if (s) break;
+                qm_quat dq = qm_qnorm(qm_qmul(qm_q(mo.qx[hj], mo.qy[hj], mo.qz[hj], mo.qw[hj]),
+                                              qm_qconj(qm_q(mr.qx[hj], mr.qy[hj], mr.qz[hj], mr.qw[hj]))));
+                if (k > 0 && dq.x * v[-13] + dq.y * v[-12] + dq.z * v[-11] + dq.w * v[-10] < 0.0f) dq = qm_qneg(dq);
+                put_q(v, dq);
+                put_v(v + 4, qm_v3(mo.tx[hj] - mr.tx[hj], mo.ty[hj] - mr.ty[hj], mo.tz[hj] - mr.tz[hj]));
+                for (int l = 0; l < 2; l++) put_v(feet + 6 * k + 3 * l, qm_v3(mo.tx[fj[l]], mo.ty[fj[l]], mo.tz[fj[l]]));
+                memset(v + 7, 0, sizeof(float) * 6);
+            } else {
+                for (int l = 0; l < 2; l++)
+                    put_v(v + 7 + 3 * l, qm_v3(feet[6 * k + 3 * l] - mr.tx[fj[l]], feet[6 * k + 3 * l + 1] - mr.ty[fj[l]],
+                                               feet[6 * k + 3 * l + 2] - mr.tz[fj[l]]));
+            }
+        }
+    }
+    fx->stage = 2;
+    free(feet);
+    if (keys) st_free(al, keys, bytes);
+    stance_clip_destroy(oc);
+    stance_pose_destroy(&lo), stance_pose_destroy(&mo), stance_pose_destroy(&lr), stance_pose_destroy(&mr);
+    return s;
 }
 
 stance_status stance_retarget_clip_runtime(const stance_clip *clip, const stance_skeleton *source,
@@ -278,6 +417,7 @@ stance_status stance_retarget_clip_runtime(const stance_clip *clip, const stance
         s = stance_clip_create(&cd, target, allocator, out, err);
     }
     if (!s) s = bake(&p, clip, *out, &(*out)->allocator, err);
+    if (!s && !p.free_feet) s = bake_contacts(&p, clip, desc, *out, &(*out)->allocator, err);
     if (s && *out) {
         stance_clip_destroy(*out);
         *out = NULL;

@@ -368,6 +368,7 @@ void stance_clip_destroy(stance_clip *clip) {
         st_retarget *rt = (st_retarget *)clip->retarget;
         stance_clip_destroy((stance_clip *)rt->source);
         stance_allocator ra = clip->allocator;
+        if (rt->fix.keys) st_free(&ra, rt->fix.keys, rt->fix.bytes);
         st_free(&ra, rt, rt->bytes);
     }
     stance_allocator al = clip->allocator;

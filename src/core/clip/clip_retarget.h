@@ -39,8 +39,12 @@ typedef struct st_rt_entry {
     int up, up_count;          /* source joints in st_retarget.chain[up ..] */
     int down, down_count;      /* source joints in st_retarget.chain[down ..] */
     int aim, aim_count;        /* source joints in st_retarget.chain[aim ..] (rest offsets in chain_t); 0 none */
+    int paim;                  /* 1: the parent entry re-aims (aim_count > 0): W_parent is undone */
     float cb[3];               /* the segment's unit bind direction in the source joint's frame */
-    float pre[4], post[4];     /* x y z w */
+    /* pre * g * post as one linear map of g's (x y z w): m[4 r + c] (row r,
+     * column c), so a sample's two products are one 4x4 product */
+    float m[16];
+    int cpar_id;               /* 1: cpar is the identity (the parent entry's joint is the parent) */
     /* model space, for the carried joints (below): the parent entry's bind
      * rotation undone and this joint's parent's applied (cpar), and this
      * joint's bind position in the parent entry's bind frame (off) */
@@ -50,17 +54,42 @@ typedef struct st_rt_entry {
      * offset in the carrier's bind frame); -1 = not carried */
     int carrier;
     float carry[3];
-    int model;                 /* 1: its model transform is kept (a carrier or above one) */
+    int model;                 /* 1: its model transform is kept (a carrier, a leg with contacts, or above one) */
+    int pchild;                /* 1: its target parent is the top entry's joint (the pelvis' turn is undone) */
     /* the inverse of the joint's parent's model transform at rest, to turn a
      * model position into a local translation (carried joints, the top) */
     float pinv_rot[4], ppos[3], pinv_scale[3];
 } st_rt_entry;
+
+/* Foot contacts at run time (docs/retargeting.md): what the offline contact
+ * pass (stance_retarget_clip without free_feet) did beyond this clip's
+ * free-feet pose, per key of a grid, found when the clip is built: the
+ * pelvis' model turn (dq) and shift (dp), then per leg the foot's goal as an
+ * offset from where the pose puts it after that. A sample interpolates
+ * them, turns and shifts the pelvis (its children keep their model
+ * rotations, as offline) and solves each leg with a two-bone IK (no pole:
+ * the knee keeps its bend plane; the foot keeps its model rotation; a foot
+ * under the root is carried after). */
+#define ST_RT_FIX_FLOATS 13 /* per key: dq (4), dp (3), left foot (3), right foot (3) */
+#define ST_RT_FIX_OTHERS 8  /* pelvis children that are not entries */
+typedef struct st_rt_fix {
+    int key_count;         /* 0: none (free feet) */
+    float rate;            /* 0: on the source clip's key grid; else key i at min(i / rate, duration) */
+    float duration;
+    float *keys;           /* key_count x ST_RT_FIX_FLOATS; its own block (bytes) */
+    size_t bytes;
+    int legs[2][3];        /* entries: upper leg, lower leg, foot */
+    int others[ST_RT_FIX_OTHERS], other_count; /* target joints: the pelvis' children that are no entry */
+    int stage;             /* 2: applied; 1: the pelvis only; 0: none (while it is baked) */
+} st_rt_fix;
 
 typedef struct st_retarget {
     const stance_clip *source;  /* exact clip of the source skeleton; owned (destroyed with the clip) */
     int entry_count;            /* 1..; in target joint order (parents first) */
     st_rt_entry *entries;
     int need_count;             /* the source joints any entry reads, each once: sampled first */
+    int need_unit;              /* need[0 .. need_unit) turn vectors (the top's chain, the aim chains):
+                                   normalized; the rest only scale the products the entries normalize */
     int *need;                  /* their indices in the source skeleton */
     int *chain;                 /* the entries' paths: indices into need[] */
     int carried;                /* entries with carrier >= 0 (their model transforms are then kept) */
@@ -75,6 +104,7 @@ typedef struct st_retarget {
     float k, c[3], w1[3], w2[3]; /* the target pelvis at c + k p + Q (w1 - W w2) */
     float (*chain_scale)[3];    /* per chain slot: the accumulated rest scale of the joint's parent */
     float (*chain_t)[3];        /* per chain slot: the joint's rest translation (aim chains) */
+    st_rt_fix fix;              /* foot contacts (fix.key_count 0: free feet) */
     size_t bytes;               /* the one block holding this struct and its arrays */
 } st_retarget;
 
