@@ -34,21 +34,29 @@
 
   // ---- IK entries ---------------------------------------------------------------------------
 
-  // a chain of three joints for a new entry: a foot's (footlock), a hand's (two_bone), the joint
-  // above a head and the head (aim); else the deepest joint's; the user changes them in the selects
-  function guessChain(kind) {
+  // the joints of a new entry, guessed from the names (the user changes them in the selects): a
+  // foot's chain of three (footlock), a hand's (two_bone), the joint above the head and the head
+  // (aim). When the end has too few parents (a rig whose feet hang from the root), the knee or
+  // elbow by name, its parent and its child, or the end of its side ("Foot.L" for "LowerLeg.L").
+  function guessChain(kind, skip) {
     const s = U.lab().skel(2);
     if (!s) return [];
     const up = (j, n) => { const out = [j]; while (out.length < n && s.parents[out[0]] >= 0) out.unshift(s.parents[out[0]]); return out; };
-    const find = (re) => s.names.findIndex((n) => re.test(n));
-    const depth = (j) => { let d = 0; while (s.parents[j] >= 0) { j = s.parents[j]; d++; } return d; };
-    let end = kind === 'aim' ? find(/head/i) : find(kind === 'footlock' ? /foot|ankle/i : /hand|wrist/i);
-    if (end < 0) { end = 0; for (let j = 0; j < s.n; j++) if (depth(j) > depth(end)) end = j; }
-    return up(end, kind === 'aim' ? 2 : 3).map((j) => s.names[j]);
+    const all = (re) => s.names.map((n, j) => [n, j]).filter(([n, j]) => re.test(n) && !(skip || []).includes(n)).map(([, j]) => j);
+    if (kind === 'aim') { const h = all(/head/i).find((j) => s.parents[j] >= 0); return h !== undefined ? up(h, 2).map((j) => s.names[j]) : []; }
+    const leg = kind === 'footlock';
+    const end = all(leg ? /foot|ankle/i : /hand|wrist/i).find((j) => up(j, 3).length === 3 && up(j, 3)[0] !== 0);
+    if (end !== undefined) return up(end, 3).map((j) => s.names[j]);
+    const knee = all(leg ? /lower.?leg|calf|shin|knee/i : /lower.?arm|fore.?arm|elbow/i).find((j) => s.parents[j] >= 0);
+    if (knee === undefined) return [];
+    const side = s.names[knee].slice(-2);
+    let ankle = s.parents.findIndex((p) => p === knee);
+    if (ankle < 0) ankle = all(leg ? /foot|ankle/i : /hand|wrist|palm/i).find((j) => s.names[j].endsWith(side));
+    return ankle === undefined ? [] : [s.parents[knee], knee, ankle].map((j) => s.names[j]);
   }
   function newEntry(m, kind) {
     const c = guessChain(kind), e = { name: U.uniqueName(m.ik || [], kind === 'footlock' ? 'feet' : kind === 'aim' ? 'look' : 'reach'), kind };
-    if (kind === 'aim') { e.chain = c; e.forward = [0, 0, 1]; } else e.legs = [{ hip: c[0], knee: c[1], ankle: c[2] }];
+    if (kind === 'aim') { e.chain = c.length ? c : [joints()[0] || '']; e.forward = [0, 0, 1]; } else e.legs = [{ hip: c[0] || '', knee: c[1] || '', ankle: c[2] || '' }];
     return e;
   }
   function legRow(k, i, g) {
@@ -62,7 +70,7 @@
   }
   function ikItem(k, i) {
     const e = (m) => m.ik[i];
-    const head = U.el('div', { className: 'ed-row' },
+    const head = U.el('div', { className: 'ed-row', data: { ik: k.name } },
       U.input(k.name, (v) => U.edit((m) => { e(m).name = v; }), { className: 'ed-name', title: 'rename' }),
       U.el('span', { textContent: k.kind }),
       ...(k.kind !== 'footlock' ? ['weight', ...U.bindingControl(k.weight, (v) => setKey(U.model().ik[i], 'weight', v), 'ik-weight', 'full')] : []),
@@ -86,8 +94,8 @@
       const opts = U.el('div', { className: 'ed-row' });
       if (k.kind === 'footlock') {
         if ((k.legs || []).length < 4) opts.append(U.btn('+ leg', 'add a leg (hip, knee, ankle)', () => U.edit((m) => {
-          const c = guessChain('footlock');
-          e(m).legs.push({ hip: c[0], knee: c[1], ankle: c[2] });
+          const c = guessChain('footlock', e(m).legs.flatMap((l) => [l.hip, l.knee, l.ankle]));
+          e(m).legs.push({ hip: c[0] || '', knee: c[1] || '', ankle: c[2] || '' });
         }), { data: { act: 'add-leg' } }));
         opts.append('pelvis', U.select([['', '(the first hip\'s parent)'], ['\u0000', '(none)'], ...joints()], k.pelvis === undefined ? '' : k.pelvis === '' ? '\u0000' : k.pelvis,
           (v) => U.edit((m) => { if (v === '') delete e(m).pelvis; else e(m).pelvis = v === '\u0000' ? '' : v; }), { data: { kind: 'pelvis' } }));
@@ -97,7 +105,7 @@
       opts.append('softness', U.num(k.softness, (v) => U.edit((m) => setKey(e(m), 'softness', v === 0 ? undefined : v)), { data: { kind: 'softness' }, title: '[0, 0.5) (empty: 0.02)' }));
       body.append(opts);
     }
-    return U.el('div', { className: 'ed-item', data: { ik: k.name } }, head, body);
+    return U.el('div', { className: 'ed-item', data: { ikEntry: k.name } }, head, body);
   }
   function ikPanel() {
     const m = U.model(), list = Array.isArray(m.ik) ? m.ik : [];
