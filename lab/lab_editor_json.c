@@ -351,6 +351,13 @@ static int noted_clips(const stance_graph *g, const stance_clip **out) {
     return n;
 }
 
+/* the next item of a clip's list `key`: its opening ("key":[ or "key":{, after a comma when
+ * another key came before) for the first, a comma for the others */
+static void next_item(int index, int *keys, const char *key, char open) {
+    if (index) put(",");
+    else put("%s\"%s\":%c", (*keys)++ ? "," : "", key, open);
+}
+
 static void put_clip_notes(const stance_graph *g, const stance_clip *c) {
     int keys = 0;
     put_str(c->name);
@@ -360,7 +367,7 @@ static void put_clip_notes(const stance_graph *g, const stance_clip *c) {
     int na = 0;
     for (int e = 0; e < ne && e < STANCE_MAX_EVENTS; e++) {
         if (!ev[e].authored) continue;
-        put(na++ ? "," : "\"events\":[");
+        next_item(na++, &keys, "events", '[');
         put("{\"t\":"), put_num(ev[e].time);
         put(",\"name\":"), put_str(ev[e].name);
         const stance_event_payload *p = ev[e].payload;
@@ -375,11 +382,11 @@ static void put_clip_notes(const stance_graph *g, const stance_clip *c) {
         if (ev[e].min_weight > 0.0f) put(",\"min_weight\":"), put_num(ev[e].min_weight);
         put("}");
     }
-    if (na) put("]"), keys++;
+    if (na) put("]");
     static stance_clip_window wi[STANCE_MAX_WINDOWS];
     const int nw = stance_graph_clip_windows(g, c, wi, STANCE_MAX_WINDOWS);
     for (int w = 0; w < nw && w < STANCE_MAX_WINDOWS; w++) {
-        put(w ? "," : keys++ ? ",\"windows\":[" : "\"windows\":[");
+        next_item(w, &keys, "windows", '[');
         put("{\"name\":"), put_str(wi[w].name);
         put(",\"from\":"), put_num(wi[w].from);
         put(",\"to\":"), put_num(wi[w].to);
@@ -390,7 +397,7 @@ static void put_clip_notes(const stance_graph *g, const stance_clip *c) {
     static stance_clip_curve cu[STANCE_MAX_CURVES];
     const int nc = stance_graph_clip_curves(g, c, cu, STANCE_MAX_CURVES);
     for (int k = 0; k < nc && k < STANCE_MAX_CURVES; k++) {
-        put(k ? "," : keys++ ? ",\"curves\":{" : "\"curves\":{");
+        next_item(k, &keys, "curves", '{');
         put_str(stance_graph_curve_name(g, cu[k].curve));
         put(":[");
         for (int i = 0; i < cu[k].key_count; i++) {
@@ -404,7 +411,7 @@ static void put_clip_notes(const stance_graph *g, const stance_clip *c) {
     static stance_clip_marker mk[STANCE_MAX_MARKERS];
     const int nm = stance_graph_clip_markers(g, c, mk, STANCE_MAX_MARKERS);
     for (int k = 0; k < nm && k < STANCE_MAX_MARKERS; k++) {
-        put(k ? "," : keys++ ? ",\"markers\":[" : "\"markers\":[");
+        next_item(k, &keys, "markers", '[');
         put("{\"t\":"), put_num(mk[k].time);
         put(",\"name\":"), put_str(mk[k].name);
         put("}");
