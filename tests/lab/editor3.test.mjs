@@ -88,6 +88,21 @@ async function main() {
     }]);
   }
 
+  tests.push(['a footlock entry with its own contact threshold: the page says the text is not the compiled graph, and why', async () => {
+    const src = JSON.parse(fs.readFileSync(path.join(root, 'graphs', 'robot_footlock.json'), 'utf8'));
+    src.asset = GLB;
+    src.ik[0].contact_height = 0.02; // a compiled graph keeps the contacts it found, not this
+    const file = at('editor3-threshold.json'), compiled = at('editor3-threshold.stance');
+    fs.writeFileSync(file, JSON.stringify(src, null, 1));
+    execFileSync(cli, ['compile', file, '-o', compiled], { stdio: 'pipe' });
+    await load(compiled);
+    await page.click('#ed-open');
+    await noEditorError(page, 'threshold');
+    const note = page.locator('#ed-note'), said = await note.textContent();
+    check(await note.getAttribute('data-same') === '0', 'the page finds the graph the same: ' + said);
+    check(/is not the loaded file's/.test(said) && /contact_height/.test(said) && /places/.test(said), 'the note: ' + said);
+  }]);
+
   tests.push(['damping, speed_warp and a condition on a curve: each runs at once and undoes', async () => {
     // on robot_curves.json's graph, opened from its compiled file (the last test but three loaded it; load it again)
     await load(at('editor3-robot_curves.stance'));
