@@ -63,6 +63,9 @@ const stance_asset *lab_asset_loaded(void);
 void lab_asset_view_edited(lab_view *v);
 /* lab_editor.c: forgets the editor's graph (before the asset it borrows goes) */
 void lab_editor_release(void);
+/* lab_editor.c: the 256-byte name buffer; the graph the editor built last (NULL: none) */
+char *lab_editor_name(void);
+const stance_graph *lab_editor_graph(void);
 int lab_fail(const char *fmt, ...);
 
 /* Every per-frame update of the lab goes through this, but view 0's: its

@@ -1,14 +1,12 @@
 /* lab/lab_editor.c - the graph editor's C side (lab/lab_editor.js is the
  * page's): a graph JSON text (docs/graph-format.md) read and built by the
  * same reader as the CLI's `stance graph-check` (src/io/graphfile*.c, on
- * lab/lab_json.c's jansson subset) against the loaded character's asset,
- * then run at once in view 2 with the parameter values kept; the graph view 2
- * runs written back as graph JSON (the editor's model when a file's
- * compiled graph is opened); and the built graph saved as a compiled .stance
+ * Debian's jansson) against the loaded character's asset, then run at once
+ * in view 2 with the parameter values kept (the graph view 2 runs written
+ * back as graph JSON is lab/lab_editor_json.c's); and the built graph saved as a compiled .stance
  * (`stance compile`'s output for a .stance asset: the skeleton, skins,
  * meshes, the clips the graph plays as stored, and the GRPH section). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +23,9 @@
 static struct {
     char *text;              /* the text JavaScript wrote (NUL-terminated) */
     stance_graphfile *gf;    /* the graph view 2 runs when the editor built it */
-    char *out;               /* lab_editor_json's text */
-    size_t out_len, out_cap;
-    int out_failed;
     unsigned char *saved;    /* lab_editor_save_stance's bytes */
     size_t saved_size;
-    char name[256];          /* the text's name in messages, or the asset's name for lab_editor_json */
+    char name[256];          /* the text's name in messages, or the asset's name for lab_editor_json (lab_editor_json.c) */
     float *poses;            /* lab_editor_scenario's model-space joint positions, frame by frame */
 } ed;
 
@@ -45,6 +40,8 @@ LAB_API char *lab_editor_text_buffer(int size) {
     if (!ed.text) lab_fail("editor: out of memory");
     return ed.text;
 }
+
+const stance_graph *lab_editor_graph(void) { return ed.gf ? stance_graphfile_graph(ed.gf) : NULL; }
 
 /* 1 when view 2 runs the graph the editor built. */
 LAB_API int lab_editor_active(void) { return ed.gf && lab_view_slot(2)->graph == stance_graphfile_graph(ed.gf); }
@@ -117,223 +114,6 @@ LAB_API int lab_editor_build(void) {
     lab_asset_view_edited(v);
     if (had) memcpy(v->root, root, sizeof root);
     return 0;
-}
-
-/* ---- the graph view 2 runs, as graph JSON --------------------------------------- */
-
-static void put(const char *fmt, ...) ST_PRINTF(1, 2);
-static void put(const char *fmt, ...) {
-    if (ed.out_failed) return;
-    va_list ap;
-    for (int pass = 0; pass < 2; pass++) {
-        va_start(ap, fmt);
-        int n = vsnprintf(ed.out + ed.out_len, ed.out_cap - ed.out_len, fmt, ap);
-        va_end(ap);
-        if (n < 0) { ed.out_failed = 1; return; }
-        if (ed.out_len + (size_t)n < ed.out_cap) { ed.out_len += (size_t)n; return; }
-        size_t cap = (ed.out_cap + (size_t)n + 1) * 2;
-        char *p = realloc(ed.out, cap);
-        if (!p) { ed.out_failed = 1; return; }
-        ed.out = p, ed.out_cap = cap;
-    }
-}
-
-static void put_str(const char *s) {
-    put("\"");
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\') put("\\%c", *p);
-        else if (*p < 0x20) put("\\u%04x", *p);
-        else put("%c", *p);
-    }
-    put("\"");
-}
-
-/* a float as the shortest text that reads back as the same float */
-static void put_num(float f) {
-    char b[32];
-    for (int digits = 6; digits <= 9; digits++) {
-        snprintf(b, sizeof b, "%.*g", digits, (double)f);
-        if (strtof(b, NULL) == f) break;
-    }
-    put("%s", b);
-}
-
-static const char *clip_name(const stance_clip *c) { return c ? c->name : ""; }
-
-static const char *const op_names[] = {">=", ">", "<=", "<", "==", "!=", "true", "false"};
-static const char *const mode_names[] = {"cut", "frozen", "crossfade", "inertialize", "inertialize_simple", "deadblend"};
-
-static const char *op_name(stance_compare op) {
-    static const stance_compare ops[] = {STANCE_CMP_GE, STANCE_CMP_GT, STANCE_CMP_LE, STANCE_CMP_LT,
-                                         STANCE_CMP_EQ, STANCE_CMP_NE, STANCE_CMP_TRUE, STANCE_CMP_FALSE};
-    for (int k = 0; k < 8; k++)
-        if (ops[k] == op) return op_names[k];
-    return "true";
-}
-static const char *mode_name(stance_switch_mode m) {
-    static const stance_switch_mode modes[] = {STANCE_SWITCH_CUT, STANCE_SWITCH_FROZEN, STANCE_SWITCH_CROSSFADE,
-                                               STANCE_SWITCH_INERTIALIZE, STANCE_SWITCH_INERTIALIZE_SIMPLE,
-                                               STANCE_SWITCH_DEADBLEND};
-    for (int k = 0; k < 6; k++)
-        if (modes[k] == m) return mode_names[k];
-    return "crossfade";
-}
-
-static void put_conditions(const stance_graph *g, const g_trans *t) {
-    int groups = 0;
-    for (int c = 0; c < t->cond_count; c++)
-        if (g->conds[t->cond_first + c].group + 1 > groups) groups = g->conds[t->cond_first + c].group + 1;
-    for (int grp = 0; grp < groups; grp++) {
-        put(grp == 0 ? (groups > 1 ? ",\"any_of\":[[" : ",\"when\":[") : "],[");
-        int n = 0;
-        for (int c = 0; c < t->cond_count; c++) {
-            const g_cond *cd = &g->conds[t->cond_first + c];
-            if (cd->group != grp) continue;
-            put("%s{\"param\":", n++ ? "," : "");
-            put_str(g->params[cd->param].name);
-            put(",\"op\":\"%s\"", op_name(cd->op));
-            if (cd->op != STANCE_CMP_TRUE && cd->op != STANCE_CMP_FALSE) put(",\"value\":"), put_num(cd->value);
-            if (cd->hysteresis > 0.0f) put(",\"hysteresis\":"), put_num(cd->hysteresis);
-            put("}");
-        }
-    }
-    if (groups) put(groups > 1 ? "]]" : "]");
-}
-
-static void put_transition(const stance_graph *g, const g_trans *t) {
-    put("{\"from\":");
-    put_str(t->from < 0 ? "*" : g->states[t->from].name);
-    put(",\"to\":");
-    put_str(g->states[t->to].name);
-    put_conditions(g, t);
-    if (t->exit == STANCE_EXIT_AT_END) put(",\"exit\":\"end\"");
-    else if (t->exit == STANCE_EXIT_NORMALIZED) put(",\"exit\":"), put_num(t->exit_time);
-    if (t->blend_time > 0.0f) put(",\"blend_time\":"), put_num(t->blend_time);
-    put(",\"mode\":\"%s\",\"easing\":\"%s\"", mode_name(t->mode), t->easing == STANCE_EASE_LINEAR ? "linear" : "smoothstep");
-    if (t->uninterruptible) put(",\"uninterruptible\":true");
-    if (t->allow_self) put(",\"allow_self\":true");
-    put("}");
-}
-
-static void put_state(const stance_graph *g, const g_state *s) {
-    put("{\"name\":");
-    put_str(s->name);
-    if (s->type == STANCE_MOTION_CLIP) {
-        put(",\"clip\":");
-        put_str(clip_name(s->clip));
-    } else if (s->type == STANCE_MOTION_MACHINE) {
-        put(",\"machine\":");
-        put_str(g->machines[s->sub_machine].name);
-    } else {
-        int two = s->type == STANCE_MOTION_BLEND2D;
-        put(two ? ",\"blend2d\":{\"param_x\":" : ",\"blend1d\":{\"param\":");
-        put_str(g->params[s->param_x].name);
-        if (two) put(",\"param_y\":"), put_str(g->params[s->param_y].name);
-        if (!two && s->speed_warp) put(",\"speed_warp\":true");
-        put(",\"entries\":[");
-        for (int e = 0; e < s->entry_count; e++) {
-            const g_entry *en = &g->entries[s->entry_first + e];
-            put("%s{\"clip\":", e ? "," : "");
-            put_str(clip_name(en->clip));
-            put(",\"x\":"), put_num(en->x);
-            if (two) put(",\"y\":"), put_num(en->y);
-            put("}");
-        }
-        put("]}");
-    }
-    if (s->once) put(",\"once\":true");
-    if (s->speed != 1.0f) put(",\"speed\":"), put_num(s->speed);
-    if (s->speed_param >= 0) put(",\"speed_param\":"), put_str(g->params[s->speed_param].name);
-    put("}");
-}
-
-static void put_layer(const stance_graph *g, const g_layer *l) {
-    put("{\"name\":");
-    put_str(l->name);
-    put(",\"machine\":");
-    put_str(g->machines[l->machine].name);
-    put(",\"mode\":\"%s\",\"space\":\"%s\",\"weight\":", l->mode == STANCE_LAYER_ADDITIVE ? "additive" : "override",
-        l->space == STANCE_SPACE_MESH ? "mesh" : "local");
-    put_num(l->weight);
-    if (l->has_mask && l->mask) {
-        const stance_skeleton *sk = g->skeleton;
-        int n = 0;
-        for (int j = 0; j < sk->joint_count; j++) n += l->mask[j] > 0.0f;
-        if (n) {
-            put(",\"mask\":{\"weights\":{");
-            n = 0;
-            for (int j = 0; j < sk->joint_count; j++) {
-                if (!(l->mask[j] > 0.0f)) continue;
-                if (n++) put(",");
-                put_str(stance_skeleton_joint_name(sk, j));
-                put(":"), put_num(l->mask[j]);
-            }
-            put("}}");
-        }
-    }
-    if (l->mode == STANCE_LAYER_ADDITIVE) {
-        if (l->additive_ref == STANCE_ADDITIVE_REF_CLIP_SYNC && l->ref_clip)
-            put(",\"additive_ref\":\"clip:%s\"", clip_name(l->ref_clip));
-        else if (l->ref_clip) put(",\"additive_ref\":\"first_frame:%s\"", clip_name(l->ref_clip));
-    }
-    if (l->priority) put(",\"priority\":%d", l->priority);
-    put("}");
-}
-
-/* View 2's graph as graph JSON, the asset named by lab_editor_name; NULL (lab_error)
- * when none. IK entries and clip notes are not written (docs/lab.md). */
-LAB_API const char *lab_editor_json(void) {
-    const char *asset = ed.name;
-    lab_view *v = lab_view_at(2);
-    if (!v) { lab_fail("no graph to open: load a character first"); return NULL; }
-    const stance_graph *g = v->graph;
-    ed.out_len = 0, ed.out_failed = 0;
-    put("{\"$schema\":\"../docs/graph.schema.json\",\"version\":1,\"asset\":");
-    put_str(asset && asset[0] ? asset : "character.stance");
-    put(",\"default_blend_time\":"), put_num(g->default_blend_time);
-    put(",\"params\":[");
-    for (int p = 0; p < g->param_count; p++) {
-        const g_param *gp = &g->params[p];
-        static const char *const types[] = {"float", "int", "bool", "trigger"};
-        put("%s{\"name\":", p ? "," : "");
-        put_str(gp->name);
-        put(",\"type\":\"%s\"", types[gp->type & 3]);
-        if (gp->type == STANCE_PARAM_FLOAT) put(",\"value\":"), put_num(gp->value);
-        else if (gp->type == STANCE_PARAM_INT) put(",\"value\":%d", (int)gp->value);
-        else if (gp->type == STANCE_PARAM_BOOL) put(",\"value\":%s", gp->value != 0.0f ? "true" : "false");
-        if (gp->type == STANCE_PARAM_FLOAT && gp->damping > 0.0f) put(",\"damping\":"), put_num(gp->damping);
-        put("}");
-    }
-    put("],\"machines\":[");
-    for (int m = 0; m < g->machine_count; m++) {
-        const g_machine *gm = &g->machines[m];
-        put("%s{\"name\":", m ? "," : "");
-        put_str(gm->name);
-        put(",\"entry\":");
-        put_str(g->states[gm->entry].name);
-        put(",\"states\":[");
-        for (int s = 0; s < gm->state_count; s++) {
-            if (s) put(",");
-            put_state(g, &g->states[gm->state_first + s]);
-        }
-        put("],\"transitions\":[");
-        int n = 0; /* in the order of the description: transitions are numbered machine by machine */
-        for (int t = 0; t < g->trans_count; t++) {
-            stance_transition_info ti;
-            if (stance_graph_transition(g, t, &ti, NULL) || ti.machine != m) continue;
-            if (n++) put(",");
-            put_transition(g, &g->trans[t]);
-        }
-        put("]}");
-    }
-    put("],\"layers\":[");
-    for (int l = 0; l < g->layer_count; l++) {
-        if (l) put(",");
-        put_layer(g, &g->layers[l]);
-    }
-    put("]}");
-    if (ed.out_failed || !ed.out) { lab_fail("editor: out of memory"); return NULL; }
-    return ed.out;
 }
 
 /* ---- saving as a compiled .stance ------------------------------------------------ */

@@ -9,6 +9,8 @@
 // Masks are painted on a drawing of the skeleton: a click sets or clears a
 // joint and the chain below it, shift+click the joint alone. States are
 // placed on the state-machine diagram (lab_editor2.js calls place()).
+// lab_editor3.js adds the panels for IK entries, clip notes and the fields
+// of parameters, blend spaces and conditions it lists (StanceEditor.ui).
 'use strict';
 
 (function () {
@@ -126,17 +128,27 @@
   }
   function start(m) {
     model = m;
+    if ($('ed-note')) $('ed-note').textContent = '';
     undo.length = 0; redo.length = 0;
     machine = 0; painting = -1;
     build();
     render();
   }
+  // "Edit this graph": the graph written back with all the compiled form holds; when it is the loaded
+  // file's, the page says once whether the text builds the same graph and what a .stance does not keep
   function openRunning() {
     const L = lab.L;
     setName(assetName());
     const p = L._lab_editor_json();
     if (!p) { showError(lab.str(L._lab_error())); return; }
-    start(JSON.parse(lab.str(p)));
+    const json = lab.str(p), lost = lab.str(L._lab_editor_json_lost());
+    start(JSON.parse(json));
+    const same = lastError ? -1 : L._lab_editor_compare();
+    const n = $('ed-note');
+    if (same < 0) { n.textContent = ''; n.dataset.same = ''; return; }
+    n.dataset.same = String(same);
+    n.textContent = 'Opened from the compiled file: ' + lab.str(L._lab_editor_compare_text()) + '. A .stance keeps no diagram places, so the states are laid out anew' +
+      (lost ? '; not in a compiled graph either: ' + lost : '') + '.';
   }
   function openNew() {
     start({ $schema: '../docs/graph.schema.json', version: 1, asset: assetName(), params: [], machines: [{ name: 'Base', states: [], transitions: [] }],
@@ -302,6 +314,7 @@
       p.type === 'trigger' ? null : p.type === 'bool'
         ? el('input', { type: 'checkbox', checked: !!p.value, title: 'initial value', on: { change: (e) => edit((m) => { m.params[i].value = e.target.checked; }) } })
         : num(p.value, (v) => edit((m) => { if (v === null) delete m.params[i].value; else m.params[i].value = v; }), { title: 'initial value' }),
+      ...hook('param', p, i),
       ...rowTools((m) => m.params, i, 'parameter')));
     const name = el('input', { type: 'text', placeholder: 'new parameter', className: 'ed-name', id: 'ed-new-param' });
     const type = select(TYPES, 'float', () => {}, { id: 'ed-new-param-type' });
@@ -352,7 +365,8 @@
         body.append(el('div', { className: 'ed-row' }, two ? 'x' : 'on',
           select(['', ...params], two ? b.param_x : b.param, (v) => edit((m) => { if (two) bp(m).param_x = v; else bp(m).param = v; }), { data: { kind: 'param-x' } }),
           two ? 'y' : null,
-          two ? select(['', ...params], b.param_y, (v) => edit((m) => { bp(m).param_y = v; }), { data: { kind: 'param-y' } }) : null));
+          two ? select(['', ...params], b.param_y, (v) => edit((m) => { bp(m).param_y = v; }), { data: { kind: 'param-y' } }) : null,
+          ...hook('blend', b, bp, two)));
         (b.entries || []).forEach((en, k) => body.append(el('div', { className: 'ed-row ed-entry' },
           select(cl.includes(en.clip) ? cl : [en.clip, ...cl], en.clip, (v) => edit((m) => { bp(m).entries[k].clip = v; })),
           'x', num(en.x, (v) => edit((m) => { bp(m).entries[k].x = v; }), { data: { kind: 'x' } }),
@@ -383,12 +397,22 @@
     return section('States', ...rows, el('div', { className: 'ed-row' }, add('clip'), add('blend1d'), add('blend2d')));
   }
 
+  // a condition on a parameter, or on a curve ({"curve": C}, read as a float): the first list gives both
   function conditionRow(t, list, k, path) {
     const c = list[k], p = model.params.find((x) => x.name === c.param);
-    const numeric = !p || p.type === 'float' || p.type === 'int';
+    const numeric = c.curve !== undefined || !p || p.type === 'float' || p.type === 'int';
+    const names = model.params.map((x) => x.name).concat(c.curve === undefined && !model.params.some((x) => x.name === c.param) ? [c.param] : []);
+    const curves = curveNames().concat(c.curve !== undefined && !curveNames().includes(c.curve) ? [c.curve] : []);
     return el('div', { className: 'ed-row ed-cond' },
-      select(model.params.map((x) => x.name).concat(model.params.some((x) => x.name === c.param) ? [] : [c.param]), c.param, (v) => edit((m) => {
-        const cc = path(m)[k], q = m.params.find((x) => x.name === v);
+      select([...names, ...curves.map((n) => ['\u0000' + n, 'curve ' + n])], c.curve !== undefined ? '\u0000' + c.curve : c.param, (v) => edit((m) => {
+        const cc = path(m)[k];
+        if (v.startsWith('\u0000')) { // a curve: a float
+          delete cc.param; cc.curve = v.slice(1);
+          if (!OPS_NUM.includes(cc.op)) { cc.op = '>='; cc.value = cc.value || 0; }
+          return;
+        }
+        const q = m.params.find((x) => x.name === v);
+        delete cc.curve;
         cc.param = v;
         if (q && (q.type === 'bool' || q.type === 'trigger')) { delete cc.value; delete cc.hysteresis; if (OPS_NUM.includes(cc.op)) delete cc.op; }
         else if (q && !OPS_NUM.includes(cc.op)) { cc.op = '>='; cc.value = cc.value || 0; }
@@ -517,17 +541,9 @@
     return section('Layers', ...rows, add, skeletonCanvas());
   }
 
-  // IK entries (a file's: chains and legs are edited in the JSON text): a two_bone or aim entry's
-  // weight, full or from a parameter or a curve, and deleting an entry
-  function ikRows() {
-    if (!Array.isArray(model.ik) || !model.ik.length) return null;
-    const rows = model.ik.map((k, i) => el('div', { className: 'ed-row', data: { ik: k.name } },
-      el('b', { textContent: k.name }), el('span', { textContent: k.kind }),
-      ...(k.kind === 'two_bone' || k.kind === 'aim'
-        ? [el('span', { textContent: 'weight' }), ...bindingControl(k.weight, (v) => { if (v === undefined) delete model.ik[i].weight; else model.ik[i].weight = v; }, 'ik-weight', 'full')] : []),
-      btn('\u00d7', 'delete this IK entry', () => edit((m) => { m.ik.splice(i, 1); if (!m.ik.length) delete m.ik; }), { data: { act: 'del' } })));
-    return section('IK (chains in the JSON text)', ...rows);
-  }
+  // what lab_editor3.js adds: whole panels, and fields in a row (hooks[name](...) -> nodes)
+  const panels = [], hooks = {};
+  const hook = (name, ...a) => (hooks[name] ? hooks[name](...a) : []);
 
   // ---- painting masks on the skeleton ----------------------------------------------
 
@@ -636,8 +652,7 @@
       btn('+', 'add a machine', () => edit((m) => { m.machines.push({ name: uniqueName(m.machines, 'Machine'), states: [], transitions: [] }); machine = m.machines.length - 1; }), { id: 'ed-add-machine' }),
       model.machines.length > 1 ? btn('\u00d7', 'delete this machine', () => edit((m) => del(m, m.machines, machine, 'machine'))) : null);
     body.append(top, paramRows(), section('Machines', mrow), stateRows(), transitionRows(), layerRows());
-    const ik = ikRows();
-    if (ik) body.append(ik);
+    for (const f of panels) { const sec = f(); if (sec) body.append(sec); } // lab_editor3.js: IK, clip notes
     const ta = $('ed-json');
     if (document.activeElement !== ta) ta.value = text;
   }
@@ -681,6 +696,7 @@
         btn('Save JSON', 'the graph JSON (docs/graph.schema.json)', saveJson, { id: 'ed-save-json' }),
         btn('Save .stance', 'compiled: skeleton, meshes, the clips it plays and the graph', saveStance, { id: 'ed-save-stance' })),
       el('div', { id: 'ed-error', className: 'err' }),
+      el('div', { id: 'ed-note', className: 'hint' }),
       el('div', { id: 'ed-body' }),
       el('details', { id: 'ed-text' }, el('summary', { textContent: 'JSON text' }), ta,
         btn('Run the text', 'build the text as it is', () => {
@@ -735,6 +751,9 @@
     },
     text: () => text,
     error: () => lastError,
+    // for lab_editor3.js: the editor's parts, and where it adds panels and fields
+    ui: { el, btn, select, input, num, section, bindingControl, clips, curveNames, numericParams, uniqueName, panels, hooks,
+      edit: (f) => edit(f), model: () => model, lab: () => lab, render: () => render() },
     undoDepth: () => [undo.length, redo.length],
     // a scenario script (its JSON text) run on the graph the editor built, as `stance scenario --graph G
     // --script S --mode M --poses OUT` runs it: { frames, joints, poses (x, y, z per joint per frame) } or { error }

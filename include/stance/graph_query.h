@@ -75,6 +75,58 @@ STANCE_API stance_status stance_graph_blend_entry(const stance_graph *graph, int
 /* "<", ">=", "==", "true", ...: the operator's text; "?" for an unknown one. */
 STANCE_API const char *stance_compare_symbol(stance_compare op);
 
+/* ---- what an editor needs to write a graph back (the lab's "Edit this graph")
+ * Drives (stance_drive_desc, stance/build.h): what a parameter, a layer's
+ * weight or an IK entry's weight follows each update, as the graph keeps
+ * them: the parameter drives first, then the others, each group in the
+ * description's order. */
+typedef struct stance_drive_info {
+    stance_drive_target target;  /* a parameter, a layer's weight or an IK entry's weight */
+    int index;                   /* the parameter, layer or IK entry driven (global index) */
+    int param;                   /* the source parameter (a float or int), -1 when the source is a curve */
+    int curve;                   /* the source curve's id (stance_graph_curve_name), -1 when it is a parameter */
+} stance_drive_info;
+/* How many drives the graph has; 0 for NULL or none. */
+STANCE_API int stance_graph_drive_count(const stance_graph *graph);
+/* Fills *out for drive `drive` (0..count-1); STANCE_ERR_ARGUMENT for NULL or an index out of range. */
+STANCE_API stance_status stance_graph_drive(const stance_graph *graph, int drive, stance_drive_info *out,
+                                            stance_error *err);
+
+/* Curve tracks (one clip's keys of one curve) in the order the description
+ * gave them (tracks of clips no state plays left out): a writer that lists
+ * each clip's curves in this order, the clips in the order of their first
+ * track, gives the same curve ids back. 0 for NULL or none. */
+STANCE_API int stance_graph_track_count(const stance_graph *graph);
+/* Track `track`: *clip and *out (its curve id, key count and keys, which
+ * live as long as the graph); STANCE_ERR_ARGUMENT for NULL or an index out of range. */
+STANCE_API stance_status stance_graph_track(const stance_graph *graph, int track, const stance_clip **clip,
+                                            stance_clip_curve *out, stance_error *err);
+/* The played clips that have sync markers or a ground speed
+ * (stance_clip_sync_desc), in the description's order: writes up to
+ * `capacity` (clips may be NULL) and returns how many there are; 0 for NULL. */
+STANCE_API int stance_graph_sync_clips(const stance_graph *graph, const stance_clip **clips, int capacity);
+
+/* One IK entry as the graph runs it (stance_ik_desc resolved to joints).
+ * What a footlock entry's contacts were found with (the contact thresholds,
+ * root_velocity, down/up events) is not kept: the contacts themselves are
+ * (stance_graph_ik_contacts). */
+typedef struct stance_ik_info {
+    const char *name;                    /* lives as long as the graph */
+    stance_ik_kind kind;
+    int leg_count;                       /* footlock 1..STANCE_FOOT_MAX, two_bone 1, aim 0 */
+    int legs[STANCE_FOOT_MAX][3];        /* per leg: its hip, knee and ankle joints */
+    int pelvis;                          /* footlock: the joint lowered when a leg cannot reach, -1 none */
+    int pelvis_default;                  /* footlock: 1 when the description left it out (the first hip's parent) */
+    float blend_time, plant_time;        /* footlock: as described, 0 = stance_footlock_desc's defaults */
+    float softness;                      /* footlock and two_bone: as described, 0 = the default */
+    int chain_count;                     /* aim: 1..STANCE_AIM_MAX_CHAIN joints, top to end; else 0 */
+    int chain[STANCE_AIM_MAX_CHAIN];
+    float forward[3];                    /* aim: the end joint's axis as described (zero = +Z) */
+    float max_angle;                     /* aim: each joint's largest turn in radians, 0 = no limit */
+} stance_ik_info;
+/* Fills *out for IK entry `ik` (0..stance_graph_ik_count-1); STANCE_ERR_ARGUMENT for NULL or an index out of range. */
+STANCE_API stance_status stance_graph_ik_info(const stance_graph *graph, int ik, stance_ik_info *out, stance_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,7 @@
 #include "core/base/internal.h"
 #include "core/base/names.h"
 #include "core/graph/graph_curves.h"
+#include "stance/graph_query.h"
 
 #define FAILV(...) return st_fail(err, STANCE_ERR_VALUE, __VA_ARGS__)
 
@@ -189,4 +190,28 @@ int stance_graph_clip_curves(const stance_graph *g, const stance_clip *clip, sta
         n++;
     }
     return n;
+}
+
+int stance_graph_drive_count(const stance_graph *g) { return g && g->curves ? g->curves->drive_count : 0; }
+
+stance_status stance_graph_drive(const stance_graph *g, int drive, stance_drive_info *out, stance_error *err) {
+    if (!g || !out) return st_fail(err, STANCE_ERR_ARGUMENT, "graph drive: graph or out is NULL");
+    const int n = stance_graph_drive_count(g);
+    if (drive < 0 || drive >= n) return st_fail(err, STANCE_ERR_ARGUMENT, "graph drive: drive %d is not in 0..%d", drive, n - 1);
+    const g_drive *d = &g->curves->drives[drive];
+    out->target = (stance_drive_target)d->target, out->index = d->index, out->param = d->src_param, out->curve = d->src_curve;
+    return STANCE_OK;
+}
+
+int stance_graph_track_count(const stance_graph *g) { return g && g->curves ? g->curves->track_count : 0; }
+
+stance_status stance_graph_track(const stance_graph *g, int track, const stance_clip **clip, stance_clip_curve *out,
+                                 stance_error *err) {
+    if (!g || !clip || !out) return st_fail(err, STANCE_ERR_ARGUMENT, "graph track: graph, clip or out is NULL");
+    const int n = stance_graph_track_count(g);
+    if (track < 0 || track >= n) return st_fail(err, STANCE_ERR_ARGUMENT, "graph track: track %d is not in 0..%d", track, n - 1);
+    const g_track *t = &g->curves->tracks[track];
+    *clip = t->clip;
+    out->curve = t->curve, out->key_count = t->key_count, out->keys = g->curves->keys + 2 * (size_t)t->key_first;
+    return STANCE_OK;
 }

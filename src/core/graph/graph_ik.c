@@ -8,6 +8,7 @@
 
 #include "core/graph/graph_derive.h"
 #include "core/base/internal.h"
+#include "stance/graph_query.h"
 
 stance_status gr_ik_trial(const stance_graph *g, int e, stance_error *err) {
     const g_ik *gi = &g->ik[e];
@@ -57,4 +58,30 @@ const stance_contacts *stance_graph_ik_contacts(const stance_graph *g, int ik, c
     if (!g || ik < 0 || ik >= g->ik_count || !clip) return NULL;
     int c = g_ik_clip_index(g, clip);
     return c >= 0 ? g->contacts[ik * g->ik_clip_count + c] : NULL;
+}
+
+stance_status stance_graph_ik_info(const stance_graph *g, int ik, stance_ik_info *out, stance_error *err) {
+    if (!g || !out) return st_fail(err, STANCE_ERR_ARGUMENT, "graph ik info: graph or out is NULL");
+    if (ik < 0 || ik >= g->ik_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "graph ik info: entry %d is not in 0..%d", ik, g->ik_count - 1);
+    const g_ik *gi = &g->ik[ik];
+    memset(out, 0, sizeof *out);
+    out->name = gi->name, out->kind = gi->kind, out->pelvis = -1;
+    if (gi->kind == STANCE_IK_AIM) {
+        out->chain_count = gi->chain_count;
+        memcpy(out->chain, gi->chain, sizeof(int) * (size_t)gi->chain_count);
+        memcpy(out->forward, gi->forward, sizeof out->forward);
+        out->max_angle = gi->max_angles[0];
+        return STANCE_OK;
+    }
+    out->leg_count = gi->fd.leg_count;
+    for (int i = 0; i < gi->fd.leg_count; i++)
+        out->legs[i][0] = gi->fd.legs[i].upper, out->legs[i][1] = gi->fd.legs[i].lower, out->legs[i][2] = gi->fd.legs[i].foot;
+    out->softness = gi->fd.softness;
+    if (gi->kind == STANCE_IK_FOOTLOCK) {
+        out->pelvis_default = gi->fd.pelvis == 0;
+        out->pelvis = gi->fd.pelvis > 0 ? gi->fd.pelvis : gi->fd.pelvis == 0 ? g->skeleton->parents[gi->fd.legs[0].upper] : -1;
+        out->blend_time = gi->fd.blend_time, out->plant_time = gi->fd.plant_time;
+    }
+    return STANCE_OK;
 }

@@ -10,6 +10,7 @@
 
 #include "core/base/internal.h"
 #include "core/graph/graph_sync.h"
+#include "stance/graph_query.h"
 
 static int marker_name_ok(const char *n) { return n && n[0] && strlen(n) < STANCE_EVENT_NAME; }
 
@@ -246,4 +247,10 @@ const char *stance_graph_state_sync(const stance_graph *g, int state) {
     if (!g || !g->sync || state < 0 || state >= g->state_count) return NULL;
     const int k = g->sync->state_group[state];
     return k < 0 ? NULL : g->sync->groups[k];
+}
+
+int stance_graph_sync_clips(const stance_graph *g, const stance_clip **clips, int cap) {
+    const int n = g && g->sync ? g->sync->clip_count : 0;
+    for (int i = 0; clips && i < n && i < cap; i++) clips[i] = g->sync->clips[i].clip;
+    return n;
 }
