@@ -68,6 +68,30 @@ static void rot16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, f
     }
 }
 
+/* A group of translation and scale tracks (quantized, 16 bits at most;
+ * st_pgroup) lerped between keys ia and ia + 1 at fraction u into the
+ * pose's tx (rows tx..sx, stride pc; lane l's component c at dst[l][c]):
+ * the arithmetic of st_rtrack_key and the scalar lerp of vec16 in the same
+ * order on each lane (so the same bits). Lanes past the group's m are not
+ * written. */
+static void vec16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, float uf, float *tx) {
+    const uint32_t ib = ia + (g->n > 1u);
+    const st_qseg4 *seg = (const st_qseg4 *)(const void *)(data + g->par_at);
+    const st_qseg4 *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
+    const uint16_t *qa = (const uint16_t *)(const void *)(data + g->q_at) + 12u * (size_t)ia, *qb = qa + 12u * (ib - ia);
+    const sv4 u = sv_set1(uf);
+    float r[3][4];
+    for (int c = 0; c < 3; c++) {
+        const sv4 A = sv_add(sv_load(ga->off[c]), sv_mul(sv_load(ga->scale[c]), sv_load_u16(qa + 4 * c)));
+        const sv4 B = sv_add(sv_load(gb->off[c]), sv_mul(sv_load(gb->scale[c]), sv_load_u16(qb + 4 * c)));
+        sv_store(r[c], sv_add(A, sv_mul(sv_sub(B, A), u)));
+    }
+    for (int l = 0; l < g->m; l++) {
+        const uint16_t *dst = ga->dst[l];
+        tx[dst[0]] = r[0][l], tx[dst[1]] = r[1][l], tx[dst[2]] = r[2][l];
+    }
+}
+
 /* A quantized translation or scale track (16 bits at most), lerped between
  * keys ia and ia + 1 into o (the channel's x + joint, stride pc): the same
  * decode and arithmetic as st_rtrack_key and the lerp below, without the
@@ -137,8 +161,9 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
     const unsigned char *data = p->data;
     const float *raw = p->raw;
     const int slerp = c->slerp;
-    if (!vel) { /* the groups, then the other tracks (loose) */
+    if (!vel) { /* the rotation groups, the translation and scale groups, then the other tracks (loose) */
         for (int i = 0; i < p->group_count; i++) rot16g(&p->groups[i], data, ia[p->groups[i].shift], fr[p->groups[i].shift], out->qx);
+        for (int i = 0; i < p->vgroup_count; i++) vec16g(&p->vgroups[i], data, ia[p->vgroups[i].shift], fr[p->vgroups[i].shift], out->tx);
         for (int i = 0; i < p->loose_count; i++) {
             const st_ptrack *tr = &p->tracks[p->loose[i]];
             const int s = tr->shift;
