@@ -23,7 +23,7 @@ void st_packed_destroy(const stance_clip *c) {
  * st_key_interp in the same order on each lane (so the same bits), without
  * their per-key tests. Lanes past the group's m hold zeros (the identity,
  * no NaN) and are not written. */
-static void rot16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, float uf, float *qx) {
+ST_FORCEINLINE void rot16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, float uf, float *qx) {
     const uint32_t ib = ia + (g->n > 1u);
     const st_qseg4 *seg = (const st_qseg4 *)(const void *)(data + g->par_at);
     const st_qseg4 *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
@@ -74,7 +74,7 @@ static void rot16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, f
  * the arithmetic of st_rtrack_key and the scalar lerp of vec16 in the same
  * order on each lane (so the same bits). Lanes past the group's m are not
  * written. */
-static void vec16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, float uf, float *tx) {
+ST_FORCEINLINE void vec16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, float uf, float *tx) {
     const uint32_t ib = ia + (g->n > 1u);
     const st_qseg4 *seg = (const st_qseg4 *)(const void *)(data + g->par_at);
     const st_qseg4 *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
@@ -96,7 +96,7 @@ static void vec16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, f
  * keys ia and ia + 1 into o (the channel's x + joint, stride pc): the same
  * decode and arithmetic as st_rtrack_key and the lerp below, without the
  * per-key tests. */
-static inline void vec16(const st_ptrack *tr, const unsigned char *data, uint32_t ia, float u, float *o, size_t pc) {
+ST_FORCEINLINE void vec16(const st_ptrack *tr, const unsigned char *data, uint32_t ia, float u, float *o, size_t pc) {
     const uint32_t ib = ia + (tr->n > 1u);
     const st_qseg *seg = (const st_qseg *)(const void *)(data + tr->par_at);
     const st_qseg *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
@@ -136,6 +136,37 @@ static void track(const st_ptrack *tr, const unsigned char *data, const float *r
     vel->qx[j] = w.x, vel->qy[j] = w.y, vel->qz[j] = w.z;
 }
 
+/* The sample without velocities after the default pose's copy: the
+ * rotation groups, the translation and scale groups, then the other tracks
+ * (loose). Compiled as it is and, where the build is for baseline x86-64,
+ * again in VEX encoding for CPUs with AVX (as fused.c's passes: the same
+ * operations in the same order, no FMA, so the same bits; the 3-operand
+ * forms need no register copies and take unaligned loads as operands). */
+ST_FORCEINLINE void sample_tracks(const st_packed *p, const uint32_t *ia, const float *fr, int slerp,
+                                         stance_pose *out) {
+    const size_t pc = (size_t)out->padded_count;
+    float *tdst[3] = {out->tx, out->qx, out->sx};
+    const unsigned char *data = p->data;
+    for (int i = 0; i < p->group_count; i++) rot16g(&p->groups[i], data, ia[p->groups[i].shift], fr[p->groups[i].shift], out->qx);
+    for (int i = 0; i < p->vgroup_count; i++) vec16g(&p->vgroups[i], data, ia[p->vgroups[i].shift], fr[p->vgroups[i].shift], out->tx);
+    for (int i = 0; i < p->loose_count; i++) {
+        const st_ptrack *tr = &p->tracks[p->loose[i]];
+        const int s = tr->shift;
+        if (tr->kind == ST_KIND_VEC16) vec16(tr, data, ia[s], fr[s], tdst[tr->channel] + tr->joint, pc);
+        else track(tr, data, p->raw, ia[s], fr[s], slerp, tdst[tr->channel] + tr->joint, pc, NULL, 0.0f, 0);
+    }
+}
+
+#if defined(SV_VEX_COPY)
+SV_VEX_TARGET static void sample_tracks_vex(const st_packed *p, const uint32_t *ia, const float *fr, int slerp,
+                                            stance_pose *out) {
+    sample_tracks(p, ia, fr, slerp, out);
+}
+#endif
+static void sample_tracks_sse(const st_packed *p, const uint32_t *ia, const float *fr, int slerp, stance_pose *out) {
+    sample_tracks(p, ia, fr, slerp, out);
+}
+
 void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel) {
     const st_packed *p = c->packed;
     const size_t pc = (size_t)c->padded_count;
@@ -161,15 +192,14 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
     const unsigned char *data = p->data;
     const float *raw = p->raw;
     const int slerp = c->slerp;
-    if (!vel) { /* the rotation groups, the translation and scale groups, then the other tracks (loose) */
-        for (int i = 0; i < p->group_count; i++) rot16g(&p->groups[i], data, ia[p->groups[i].shift], fr[p->groups[i].shift], out->qx);
-        for (int i = 0; i < p->vgroup_count; i++) vec16g(&p->vgroups[i], data, ia[p->vgroups[i].shift], fr[p->vgroups[i].shift], out->tx);
-        for (int i = 0; i < p->loose_count; i++) {
-            const st_ptrack *tr = &p->tracks[p->loose[i]];
-            const int s = tr->shift;
-            if (tr->kind == ST_KIND_VEC16) vec16(tr, data, ia[s], fr[s], tdst[tr->channel] + tr->joint, pc);
-            else track(tr, data, raw, ia[s], fr[s], slerp, tdst[tr->channel] + tr->joint, pc, NULL, 0.0f, 0);
+    if (!vel) {
+#if defined(SV_VEX_COPY)
+        if (SV_CPU_HAS_AVX()) {
+            sample_tracks_vex(p, ia, fr, slerp, out);
+            return;
         }
+#endif
+        sample_tracks_sse(p, ia, fr, slerp, out);
         return;
     }
     for (int i = 0; i < p->track_count; i++) { /* with velocities: every track as st_rtrack_key decodes it */
