@@ -53,12 +53,11 @@ ST_FORCEINLINE void rot16g(const st_pgroup *g, const unsigned char *data, uint32
         for (int c = 0; c < 4; c++) B[c] = sv_load(bb[c]);
     }
     const sv4 dot = sv_add(sv_add(sv_add(sv_mul(A[0], B[0]), sv_mul(A[1], B[1])), sv_mul(A[2], B[2])), sv_mul(A[3], B[3]));
-    const sv4 keep = sv_ge(dot, zero); /* dot < 0: b = -b (each sign flipped, as the scalar negation) */
+    /* dot < 0 (not dot >= 0): b = -b, each sign flipped as the scalar
+     * negation does: b xor the sign bit, one mask for the four components */
+    const sv4 flip = sv_select(sv_ge(dot, zero), zero, minus);
     sv4 Q[4];
-    for (int c = 0; c < 4; c++) {
-        const sv4 b = sv_select(keep, B[c], sv_xorsign(B[c], minus));
-        Q[c] = sv_add(A[c], sv_mul(sv_sub(b, A[c]), u));
-    }
+    for (int c = 0; c < 4; c++) Q[c] = sv_add(A[c], sv_mul(sv_sub(sv_xorsign(B[c], flip), A[c]), u));
     const sv4 n = sv_div(one, sv_sqrt(sv_add(sv_add(sv_add(sv_mul(Q[0], Q[0]), sv_mul(Q[1], Q[1])), sv_mul(Q[2], Q[2])), sv_mul(Q[3], Q[3]))));
     float r[4][4];
     for (int c = 0; c < 4; c++) sv_store(r[c], sv_mul(Q[c], n));
