@@ -15,7 +15,9 @@
  * translation or scale (st_packed.t_rest, s_rest) against the skeleton.
  * The test also counts the cases it covers (groups with unused lanes, key
  * pairs across segments that dropped different components) and requires
- * each to occur. */
+ * each to occur. The translation and scale tracks decoded four at once
+ * (vec16g, ST_KIND_VEC16G) are checked the same way against the stream's
+ * decode here and the sampler's lerp a + (b - a) u. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +33,7 @@
 #include "stance/stance.h"
 #include "stance_lesson/stance_lesson.h"
 
-static long compared, partial_groups, drop_changes, skipped;
+static long compared, partial_groups, drop_changes, skipped, vec_compared, vec_groups;
 
 /* Key i of quantized rotation track t (its stream at data + t->offset; a
  * lattice stream decoded here, fixed or segmented bits by st_ptrack_key, the
@@ -47,7 +49,7 @@ static void lat_key(const st_ptrack *t, const unsigned char *data, uint32_t i, f
     st_lat_dec dec;
     st_lat_seg seg;
     memset(&seg, 0, sizeof seg);
-    st_lat_begin(&dec, data + t->offset, t->n, 1, t->ext);
+    st_lat_begin(&dec, data + t->offset, t->n, t->channel == STANCE_CHANNEL_ROTATION, t->ext);
     for (uint32_t s = 0; s <= i / ST_SEG_KEYS; s++) CHECK(st_lat_next(&dec, &seg) == 0);
     const float step = st_lat_step(t->ext, seg.b);
     const uint32_t k = i % ST_SEG_KEYS;
@@ -61,6 +63,16 @@ static void lat_key(const st_ptrack *t, const unsigned char *data, uint32_t i, f
     for (int c = 0, n = 0; c < 4; c++)
         if (c != seg.drop) slot[n++] = c;
     slot[3] = seg.drop;
+}
+
+/* The translation or scale of lattice track t at key ia and fraction u, as
+ * the sampler computes it (a + (b - a) u per component), into v. */
+static void reference_vector(const st_ptrack *t, const unsigned char *data, uint32_t ia, float u, float *v) {
+    float a[4], b[4];
+    int sa[4], sb[4];
+    lat_key(t, data, ia, a, sa);
+    lat_key(t, data, ia + (t->n > 1u), b, sb);
+    for (int c = 0; c < 3; c++) v[c] = a[c] + (b[c] - a[c]) * u;
 }
 
 /* The rotation of lattice track t at key ia and fraction u, as the sampler
@@ -94,6 +106,7 @@ static void check_clip(const stance_clip *c, stance_pose *p) {
     CHECK(pk != NULL);
     if (!pk) return;
     for (int g = 0; g < pk->group_count; g++) partial_groups += pk->groups[g].m < 4;
+    vec_groups += pk->vgroup_count;
     const int K = c->key_count;
     for (int k = 0; k < (K > 1 ? K - 1 : 1); k++)
         for (int f = 0; f < 3; f++) {
@@ -104,6 +117,18 @@ static void check_clip(const stance_clip *c, stance_pose *p) {
             const int kk = st_find_key(c, t < c->duration ? t : c->duration, NULL, &u);
             for (int i = 0; i < pk->track_count; i++) {
                 const st_ptrack *tr = &pk->tracks[i];
+                if (tr->kind == ST_KIND_VEC16G && tr->bits == ST_PACK_LAT) { /* a translation or scale in a group */
+                    float v[3];
+                    reference_vector(tr, pk->data, (uint32_t)kk, u, v);
+                    const float *row = tr->channel == STANCE_CHANNEL_TRANSLATION ? p->tx : p->sx;
+                    const size_t pc = (size_t)p->padded_count;
+                    int ok = 1;
+                    for (int e = 0; e < 3; e++) ok &= same_bits(row[(size_t)e * pc + (size_t)tr->joint], v[e]);
+                    if (!ok) printf("     '%s' joint %d channel %d at %g differs from the reference\n", c->name, tr->joint, tr->channel, (double)t);
+                    CHECK(ok);
+                    vec_compared++;
+                    continue;
+                }
                 if (tr->channel != STANCE_CHANNEL_ROTATION || tr->bits == 0 || tr->bits == ST_PACK_RAW || c->slerp) continue;
                 if (st_is_vbr(tr->bits)) { /* v4 streams: not decoded here */
                     skipped++;
@@ -246,9 +271,10 @@ static void test_robot_expressive(void) {
     CHECK(b.clip_count == 14 && stored == 25408);
     /* issue 29: 167,488 B before the default pose was shared with the
      * shell, 155,000 with the groups, 154,304 since a group's segment keeps
-     * 4 dropped components instead of 16 slot bytes; the goal of 2x stored
-     * is not met (docs/compression.md) */
-    CHECK(resident <= 154400);
+     * 4 dropped components instead of 16 slot bytes, 156,944 with the
+     * translations' groups (+2,640 B for 126 instructions less per robot.json
+     * update); the goal of 2x stored is not met (docs/compression.md) */
+    CHECK(resident <= 157000);
     printf("     RobotExpressive: %ld blocks of 4 joints at the skeleton's rest translation or scale checked\n", rest_blocks_checked);
     CHECK(rest_blocks_checked > 0);
     stance_pose_destroy(&p);
@@ -257,9 +283,9 @@ static void test_robot_expressive(void) {
 
 /* the cases the tests above covered */
 static void test_coverage(void) {
-    printf("     %ld rotations compared (%ld of v4 tracks not), %ld groups with unused lanes, %ld key pairs across a change of the dropped component\n",
-           compared, skipped, partial_groups, drop_changes);
-    CHECK(compared > 0 && partial_groups > 0 && drop_changes > 0);
+    printf("     %ld rotations compared (%ld of v4 tracks not), %ld groups with unused lanes, %ld key pairs across a change of the dropped component; %ld translations and scales compared in %ld groups\n",
+           compared, skipped, partial_groups, drop_changes, vec_compared, vec_groups);
+    CHECK(compared > 0 && partial_groups > 0 && drop_changes > 0 && vec_compared > 0 && vec_groups > 0);
 }
 
 int main(void) {

@@ -23,7 +23,7 @@ void st_packed_destroy(const stance_clip *c) {
  * st_key_interp in the same order on each lane (so the same bits), without
  * their per-key tests. Lanes past the group's m hold zeros (the identity,
  * no NaN) and are not written. */
-static void rot16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, float uf, float *qx) {
+ST_FORCEINLINE void rot16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, float uf, float *qx) {
     const uint32_t ib = ia + (g->n > 1u);
     const st_qseg4 *seg = (const st_qseg4 *)(const void *)(data + g->par_at);
     const st_qseg4 *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
@@ -53,12 +53,11 @@ static void rot16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, f
         for (int c = 0; c < 4; c++) B[c] = sv_load(bb[c]);
     }
     const sv4 dot = sv_add(sv_add(sv_add(sv_mul(A[0], B[0]), sv_mul(A[1], B[1])), sv_mul(A[2], B[2])), sv_mul(A[3], B[3]));
-    const sv4 keep = sv_ge(dot, zero); /* dot < 0: b = -b (each sign flipped, as the scalar negation) */
+    /* dot < 0 (not dot >= 0): b = -b, each sign flipped as the scalar
+     * negation does: b xor the sign bit, one mask for the four components */
+    const sv4 flip = sv_select(sv_ge(dot, zero), zero, minus);
     sv4 Q[4];
-    for (int c = 0; c < 4; c++) {
-        const sv4 b = sv_select(keep, B[c], sv_xorsign(B[c], minus));
-        Q[c] = sv_add(A[c], sv_mul(sv_sub(b, A[c]), u));
-    }
+    for (int c = 0; c < 4; c++) Q[c] = sv_add(A[c], sv_mul(sv_sub(sv_xorsign(B[c], flip), A[c]), u));
     const sv4 n = sv_div(one, sv_sqrt(sv_add(sv_add(sv_add(sv_mul(Q[0], Q[0]), sv_mul(Q[1], Q[1])), sv_mul(Q[2], Q[2])), sv_mul(Q[3], Q[3]))));
     float r[4][4];
     for (int c = 0; c < 4; c++) sv_store(r[c], sv_mul(Q[c], n));
@@ -68,11 +67,35 @@ static void rot16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, f
     }
 }
 
+/* A group of translation and scale tracks (quantized, 16 bits at most;
+ * st_pgroup) lerped between keys ia and ia + 1 at fraction u into the
+ * pose's tx (rows tx..sx, stride pc; lane l's component c at dst[l][c]):
+ * the arithmetic of st_rtrack_key and the scalar lerp of vec16 in the same
+ * order on each lane (so the same bits). Lanes past the group's m are not
+ * written. */
+ST_FORCEINLINE void vec16g(const st_pgroup *g, const unsigned char *data, uint32_t ia, float uf, float *tx) {
+    const uint32_t ib = ia + (g->n > 1u);
+    const st_qseg4 *seg = (const st_qseg4 *)(const void *)(data + g->par_at);
+    const st_qseg4 *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
+    const uint16_t *qa = (const uint16_t *)(const void *)(data + g->q_at) + 12u * (size_t)ia, *qb = qa + 12u * (ib - ia);
+    const sv4 u = sv_set1(uf);
+    float r[3][4];
+    for (int c = 0; c < 3; c++) {
+        const sv4 A = sv_add(sv_load(ga->off[c]), sv_mul(sv_load(ga->scale[c]), sv_load_u16(qa + 4 * c)));
+        const sv4 B = sv_add(sv_load(gb->off[c]), sv_mul(sv_load(gb->scale[c]), sv_load_u16(qb + 4 * c)));
+        sv_store(r[c], sv_add(A, sv_mul(sv_sub(B, A), u)));
+    }
+    for (int l = 0; l < g->m; l++) {
+        const uint16_t *dst = ga->dst[l];
+        tx[dst[0]] = r[0][l], tx[dst[1]] = r[1][l], tx[dst[2]] = r[2][l];
+    }
+}
+
 /* A quantized translation or scale track (16 bits at most), lerped between
  * keys ia and ia + 1 into o (the channel's x + joint, stride pc): the same
  * decode and arithmetic as st_rtrack_key and the lerp below, without the
  * per-key tests. */
-static inline void vec16(const st_ptrack *tr, const unsigned char *data, uint32_t ia, float u, float *o, size_t pc) {
+ST_FORCEINLINE void vec16(const st_ptrack *tr, const unsigned char *data, uint32_t ia, float u, float *o, size_t pc) {
     const uint32_t ib = ia + (tr->n > 1u);
     const st_qseg *seg = (const st_qseg *)(const void *)(data + tr->par_at);
     const st_qseg *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
@@ -112,6 +135,37 @@ static void track(const st_ptrack *tr, const unsigned char *data, const float *r
     vel->qx[j] = w.x, vel->qy[j] = w.y, vel->qz[j] = w.z;
 }
 
+/* The sample without velocities after the default pose's copy: the
+ * rotation groups, the translation and scale groups, then the other tracks
+ * (loose). Compiled as it is and, where the build is for baseline x86-64,
+ * again in VEX encoding for CPUs with AVX (as fused.c's passes: the same
+ * operations in the same order, no FMA, so the same bits; the 3-operand
+ * forms need no register copies and take unaligned loads as operands). */
+ST_FORCEINLINE void sample_tracks(const st_packed *p, const uint32_t *ia, const float *fr, int slerp,
+                                         stance_pose *out) {
+    const size_t pc = (size_t)out->padded_count;
+    float *tdst[3] = {out->tx, out->qx, out->sx};
+    const unsigned char *data = p->data;
+    for (int i = 0; i < p->group_count; i++) rot16g(&p->groups[i], data, ia[p->groups[i].shift], fr[p->groups[i].shift], out->qx);
+    for (int i = 0; i < p->vgroup_count; i++) vec16g(&p->vgroups[i], data, ia[p->vgroups[i].shift], fr[p->vgroups[i].shift], out->tx);
+    for (int i = 0; i < p->loose_count; i++) {
+        const st_ptrack *tr = &p->tracks[p->loose[i]];
+        const int s = tr->shift;
+        if (tr->kind == ST_KIND_VEC16) vec16(tr, data, ia[s], fr[s], tdst[tr->channel] + tr->joint, pc);
+        else track(tr, data, p->raw, ia[s], fr[s], slerp, tdst[tr->channel] + tr->joint, pc, NULL, 0.0f, 0);
+    }
+}
+
+#if defined(SV_VEX_COPY)
+SV_VEX_TARGET static void sample_tracks_vex(const st_packed *p, const uint32_t *ia, const float *fr, int slerp,
+                                            stance_pose *out) {
+    sample_tracks(p, ia, fr, slerp, out);
+}
+#endif
+static void sample_tracks_sse(const st_packed *p, const uint32_t *ia, const float *fr, int slerp, stance_pose *out) {
+    sample_tracks(p, ia, fr, slerp, out);
+}
+
 void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel) {
     const st_packed *p = c->packed;
     const size_t pc = (size_t)c->padded_count;
@@ -137,14 +191,14 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
     const unsigned char *data = p->data;
     const float *raw = p->raw;
     const int slerp = c->slerp;
-    if (!vel) { /* the groups, then the other tracks (loose) */
-        for (int i = 0; i < p->group_count; i++) rot16g(&p->groups[i], data, ia[p->groups[i].shift], fr[p->groups[i].shift], out->qx);
-        for (int i = 0; i < p->loose_count; i++) {
-            const st_ptrack *tr = &p->tracks[p->loose[i]];
-            const int s = tr->shift;
-            if (tr->kind == ST_KIND_VEC16) vec16(tr, data, ia[s], fr[s], tdst[tr->channel] + tr->joint, pc);
-            else track(tr, data, raw, ia[s], fr[s], slerp, tdst[tr->channel] + tr->joint, pc, NULL, 0.0f, 0);
+    if (!vel) {
+#if defined(SV_VEX_COPY)
+        if (SV_CPU_HAS_AVX()) {
+            sample_tracks_vex(p, ia, fr, slerp, out);
+            return;
         }
+#endif
+        sample_tracks_sse(p, ia, fr, slerp, out);
         return;
     }
     for (int i = 0; i < p->track_count; i++) { /* with velocities: every track as st_rtrack_key decodes it */

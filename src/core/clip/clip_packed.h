@@ -54,6 +54,7 @@
 #define ST_KIND_ROT16 1     /* a quantized rotation track, 16 bits at most */
 #define ST_KIND_VEC16 2     /* a quantized translation or scale track, 16 bits at most */
 #define ST_KIND_ROT16G 3    /* a ROT16 track expanded in a group of 4 (st_pgroup) */
+#define ST_KIND_VEC16G 4    /* a VEC16 track expanded in a group of 4 (st_pgroup, vector groups) */
 
 typedef struct st_ptrack_desc {
     int joint;
@@ -99,7 +100,7 @@ typedef struct st_ptrack {
     /* The runtime's expanded form of a quantized track (sampled from these,
      * the stream above is kept for saving): */
     uint32_t q_at;          /* bytes into data: n x 3 values, u16 (u32 when wide); grouped
-                               (ST_KIND_ROT16G): the group's keys + 2 lane bytes */
+                               (ST_KIND_ROT16G, VEC16G): the group's keys + 2 lane bytes */
     uint32_t par_at;        /* bytes into data: st_qseg per 16 keys; grouped: the group's st_qseg4 */
     uint32_t wide;          /* 1: some component has more than 16 bits */
 } st_ptrack;
@@ -115,7 +116,10 @@ typedef struct st_qseg {
 /* Decode of 16 keys of a group of 4 rotation tracks (lanes): component c of
  * lane l = off[c][l] + scale[c][l] q, stored at dst[l][c] of the pose's qx
  * (slot * padded_count + joint; dst[l][3] the rebuilt component's); drop[l]
- * the lane's rebuilt component (its slots: st_slot). */
+ * the lane's rebuilt component (its slots: st_slot). In a group of
+ * translation and scale tracks dst[l][c] is the place in the pose's tx
+ * (row * padded_count + joint, rows 0..2 translation, 7..9 scale) and
+ * drop[l] is 3 (nothing rebuilt). */
 typedef struct st_qseg4 {
     float off[3][4], scale[3][4];
     uint16_t dst[4][4];
@@ -127,10 +131,11 @@ typedef struct st_qseg4 {
  * as st_qseg's slots are. */
 static inline int st_slot(int drop, int k) { return k == 3 ? drop : k < drop ? k : k + 1; }
 
-/* A group of up to 4 common rotation tracks (ST_KIND_ROT16G) of one key
- * shift, expanded side by side so the sampler decodes them as the lanes of
- * one vector: keys q[i][c][lane] (u16, n x 3 x 4) at q_at, st_qseg4 per 16
- * keys at par_at; lanes past m hold zeros. */
+/* A group of up to 4 common rotation tracks (ST_KIND_ROT16G), or of up to 4
+ * translation and scale tracks of 16 bits at most (ST_KIND_VEC16G), of one
+ * key shift, expanded side by side so the sampler decodes them as the lanes
+ * of one vector: keys q[i][c][lane] (u16, n x 3 x 4) at q_at, st_qseg4 per
+ * 16 keys at par_at; lanes past m hold zeros. */
 typedef struct st_pgroup {
     uint32_t q_at, par_at;
     uint8_t shift, m, pad[2];
@@ -142,6 +147,8 @@ typedef struct st_packed {
     const st_ptrack *tracks;
     int group_count;        /* groups of ROT16G tracks */
     const st_pgroup *groups;
+    int vgroup_count;       /* groups of VEC16G tracks */
+    const st_pgroup *vgroups;
     int loose_count;        /* tracks not in a group (the sampler's loop after the groups) */
     const uint16_t *loose;  /* their indices into tracks, in order */
     const unsigned char *data; /* quantized streams, padded by 4 bytes */
@@ -304,12 +311,16 @@ static inline void st_rtrack_key(const st_ptrack *t, const unsigned char *data, 
         for (int c = 0; c < w; c++) v[c] = s[c];
         return;
     }
-    if (t->kind == ST_KIND_ROT16G) { /* lane t->lane of its group */
+    if (t->kind == ST_KIND_ROT16G || t->kind == ST_KIND_VEC16G) { /* lane t->lane of its group */
         const st_qseg4 *g = (const st_qseg4 *)(const void *)(data + t->par_at) + i / ST_SEG_KEYS;
         const uint16_t *q = (const uint16_t *)(const void *)(data + t->q_at) + 12u * (size_t)i;
         const int l = t->lane;
         float x[3];
         for (int c = 0; c < 3; c++) x[c] = g->off[c][l] + g->scale[c][l] * (float)q[4 * c];
+        if (t->kind == ST_KIND_VEC16G) {
+            v[0] = x[0], v[1] = x[1], v[2] = x[2];
+            return;
+        }
         const int drop = g->drop[l];
         v[st_slot(drop, 0)] = x[0], v[st_slot(drop, 1)] = x[1], v[st_slot(drop, 2)] = x[2];
         float len = 1.0f - (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);

@@ -149,10 +149,23 @@ static size_t expanded_end(size_t at, size_t nb, uint32_t n, int wide) {
     return g + sizeof(st_qseg) * (size_t)st_vbr_segments(n);
 }
 
-/* 1 when a track is a common rotation track (quantized, 16 bits at most, in
- * an nlerp clip): expanded in a group of 4 (st_pgroup). */
-static int groupable(const st_ptrack_desc *t, uint32_t n, int slerp) {
-    return t->bits != 0 && t->bits != ST_PACK_RAW && t->channel == STANCE_CHANNEL_ROTATION && !slerp && !is_wide(t, n);
+/* Which groups of 4 (st_pgroup) a track is expanded in: 1 a common
+ * rotation track (quantized, 16 bits at most, in an nlerp clip), 2 a
+ * translation or scale track quantized to 16 bits at most; 0 none. */
+static int group_class(const st_ptrack_desc *t, uint32_t n, int slerp) {
+    if (t->bits == 0 || t->bits == ST_PACK_RAW || is_wide(t, n)) return 0;
+    if (t->channel != STANCE_CHANNEL_ROTATION) return 2;
+    return slerp ? 0 : 1;
+}
+
+/* group_class, but a translation or scale track left alone in a group (the
+ * last of 4 k + 1 of one shift) stays loose: a group of one lane keeps 4
+ * times the keys for the same decode. vtake[s]: how many of shift s are
+ * grouped; vseen[s] counts them (one zeroed array per pass over the tracks,
+ * in order). */
+static int track_class(const st_ptrack_desc *t, uint32_t n, int slerp, const int *vtake, int *vseen) {
+    const int gc = group_class(t, n, slerp);
+    return gc == 2 && vseen[t->shift]++ >= vtake[t->shift] ? 0 : gc;
 }
 
 /* Bytes of a group of tracks of n keys: keys (16-aligned), then its st_qseg4. */
@@ -233,7 +246,8 @@ static void expand(st_ptrack *o, const st_ptrack_desc *t, unsigned char *data, s
 /* Expands groupable track o (stream at data + o->offset, from t, nb bytes)
  * into lane `lane` of group g: the per-track expansion made in scratch (at
  * least expanded_end(0, nb, n, 0) + 4 bytes), its keys and segment decodes
- * copied side by side with the group's other lanes. */
+ * copied side by side with the group's other lanes (a rotation's
+ * destinations in the pose's qx, a translation's or scale's in its tx). */
 static void put_in_group(st_ptrack *o, const st_ptrack_desc *t, unsigned char *data, size_t nb, unsigned char *scratch,
                          st_pgroup *g, int lane, int pc) {
     const uint32_t offset = o->offset, n = o->n;
@@ -247,16 +261,17 @@ static void put_in_group(st_ptrack *o, const st_ptrack_desc *t, unsigned char *d
     st_qseg4 *g4 = (st_qseg4 *)(void *)(data + g->par_at);
     for (uint32_t i = 0; i < n; i++)
         for (int c = 0; c < 3; c++) gq[(3 * (size_t)i + (size_t)c) * 4 + (size_t)lane] = q[3 * (size_t)i + (size_t)c];
+    const int rot = o->channel == STANCE_CHANNEL_ROTATION, row0 = o->channel == STANCE_CHANNEL_SCALE ? 7 : 0;
     for (uint32_t s = 0; s < st_vbr_segments(n); s++) {
         for (int c = 0; c < 3; c++) {
             g4[s].off[c][lane] = sg[s].off[c], g4[s].scale[c][lane] = sg[s].scale[c];
-            g4[s].dst[lane][c] = (uint16_t)(sg[s].slot[c] * pc + o->joint);
+            g4[s].dst[lane][c] = (uint16_t)((rot ? sg[s].slot[c] : row0 + c) * pc + o->joint);
         }
         g4[s].drop[lane] = sg[s].drop;
-        g4[s].dst[lane][3] = (uint16_t)(sg[s].drop * pc + o->joint);
+        g4[s].dst[lane][3] = (uint16_t)((rot ? sg[s].drop : row0) * pc + o->joint);
     }
     o->offset = offset;
-    o->kind = ST_KIND_ROT16G;
+    o->kind = rot ? ST_KIND_ROT16G : ST_KIND_VEC16G;
     o->lane = (uint8_t)lane;
     o->q_at = g->q_at + 2u * (uint32_t)lane;
     o->par_at = g->par_at;
@@ -332,8 +347,13 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     int moving = 0, consts = 0;
     const int derived = d->root_from_joint0 && d->root_key_count == 0;
     size_t raw_floats = 0, data_bytes = 0, scratch_bytes = 0;
-    int gcount[ST_PACK_MAX_SHIFT + 1] = {0}, gfirst[ST_PACK_MAX_SHIFT + 1], groups = 0;
+    /* groups per class (0 rotations, 1 translations and scales) and shift */
+    int gcount[2][ST_PACK_MAX_SHIFT + 1] = {{0}}, gfirst[2][ST_PACK_MAX_SHIFT + 1], groups = 0, rgroups = 0;
     size_t stored = 5 + 4 + (d->root_yaw ? 20 : d->root_rotation ? 32 : 16) * (size_t)d->root_key_count, keys = 0;
+    int vtake[ST_PACK_MAX_SHIFT + 1] = {0}, vseen[ST_PACK_MAX_SHIFT + 1] = {0};
+    for (int i = 0; i < d->track_count; i++)
+        if (group_class(&d->tracks[i], st_ptrack_keys(K, d->tracks[i].shift), d->slerp) == 2) vtake[d->tracks[i].shift]++;
+    for (int sh = 0; sh <= ST_PACK_MAX_SHIFT; sh++) vtake[sh] -= vtake[sh] % 4 == 1;
     for (int i = 0; i < d->track_count; i++) {
         const st_ptrack_desc *t = &d->tracks[i];
         const size_t w = (size_t)width_of(t->channel), n = st_ptrack_keys(K, t->shift);
@@ -350,8 +370,9 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             moving++;
             const size_t nb = t->bits == ST_PACK_LAT ? t->data_bytes
                               : st_is_vbr(t->bits) ? st_vbr_bytes((uint32_t)n, t->data) : st_ptrack_bytes((uint32_t)n, t->bits);
-            if (groupable(t, (uint32_t)n, d->slerp)) { /* the stream here, the keys in its group */
-                gcount[t->shift]++;
+            const int gc = track_class(t, (uint32_t)n, d->slerp, vtake, vseen);
+            if (gc) { /* the stream here, the keys in its group */
+                gcount[gc - 1][t->shift]++;
                 data_bytes = st_align_up(data_bytes + nb, 4);
                 const size_t sc = expanded_end(0, nb, (uint32_t)n, 0) + 4;
                 if (sc > scratch_bytes) scratch_bytes = sc;
@@ -370,10 +391,13 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     /* the groups after the streams and the other tracks' keys */
     const size_t g_at = st_align_up(data_bytes, 16);
     data_bytes = g_at;
-    for (int sh = 0; sh <= ST_PACK_MAX_SHIFT; sh++) {
-        gfirst[sh] = groups;
-        groups += (gcount[sh] + 3) / 4;
-        data_bytes += (size_t)((gcount[sh] + 3) / 4) * group_bytes(st_ptrack_keys(K, sh)); /* each a multiple of 4 */
+    for (int gc = 0; gc < 2; gc++) {
+        for (int sh = 0; sh <= ST_PACK_MAX_SHIFT; sh++) {
+            gfirst[gc][sh] = groups;
+            groups += (gcount[gc][sh] + 3) / 4;
+            data_bytes += (size_t)((gcount[gc][sh] + 3) / 4) * group_bytes(st_ptrack_keys(K, sh)); /* each a multiple of 4 */
+        }
+        if (gc == 0) rgroups = groups;
     }
     size_t o_tracks = st_align_up(sizeof(st_packed), 64);
     size_t o_groups = st_align_up(o_tracks + sizeof(st_ptrack) * (size_t)moving, 16);
@@ -448,18 +472,21 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     memcpy(times, d->times, sizeof(float) * K);
     unsigned char *anim = (unsigned char *)c->animated; /* the shell's own memory */
     st_pgroup *grp = (st_pgroup *)(mem + o_groups);
-    int gseen[ST_PACK_MAX_SHIFT + 1] = {0};
+    int gseen[2][ST_PACK_MAX_SHIFT + 1] = {{0}};
+    memset(vseen, 0, sizeof vseen);
     size_t gat = g_at;
-    for (int sh = 0, gi = 0; sh <= ST_PACK_MAX_SHIFT; sh++) { /* the groups' places, as sized above */
-        const uint32_t n = st_ptrack_keys(K, sh);
-        for (int g = 0; g < (gcount[sh] + 3) / 4; g++, gi++, gat += group_bytes(n)) {
-            grp[gi].q_at = (uint32_t)gat;
-            grp[gi].par_at = grp[gi].q_at + (uint32_t)st_align_up((size_t)n * 24u, 16);
-            grp[gi].shift = (uint8_t)sh;
-            grp[gi].m = (uint8_t)(gcount[sh] - 4 * g < 4 ? gcount[sh] - 4 * g : 4);
-            grp[gi].n = n;
+    for (int gc = 0, gi = 0; gc < 2; gc++)
+        for (int sh = 0; sh <= ST_PACK_MAX_SHIFT; sh++) { /* the groups' places, as sized above */
+            const uint32_t n = st_ptrack_keys(K, sh);
+            const int cnt = gcount[gc][sh];
+            for (int g = 0; g < (cnt + 3) / 4; g++, gi++, gat += group_bytes(n)) {
+                grp[gi].q_at = (uint32_t)gat;
+                grp[gi].par_at = grp[gi].q_at + (uint32_t)st_align_up((size_t)n * 24u, 16);
+                grp[gi].shift = (uint8_t)sh;
+                grp[gi].m = (uint8_t)(cnt - 4 * g < 4 ? cnt - 4 * g : 4);
+                grp[gi].n = n;
+            }
         }
-    }
     int ti = 0, cj = 0, max_shift = 0;
     unsigned used = 0;
     size_t ro = 0, dof = 0;
@@ -503,9 +530,10 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
             }
             o->wide = (uint32_t)is_wide(t, n);
             if (!o->wide) o->kind = t->channel == STANCE_CHANNEL_ROTATION ? ST_KIND_ROT16 : ST_KIND_VEC16;
-            if (groupable(t, n, d->slerp)) {
-                const int r = gseen[t->shift]++;
-                put_in_group(o, t, data, nb, scratch, &grp[gfirst[t->shift] + r / 4], r % 4, c->padded_count);
+            const int gc = track_class(t, n, d->slerp, vtake, vseen);
+            if (gc) {
+                const int r = gseen[gc - 1][t->shift]++;
+                put_in_group(o, t, data, nb, scratch, &grp[gfirst[gc - 1][t->shift] + r / 4], r % 4, c->padded_count);
                 dof = st_align_up(dof + nb, 4);
             } else {
                 expand(o, t, data, nb);
@@ -518,12 +546,14 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
     p->s_rest = rest_blocks(c, sk, 2);
     p->track_count = moving;
     p->tracks = tr;
-    p->group_count = groups;
+    p->group_count = rgroups;
     p->groups = grp;
+    p->vgroup_count = groups - rgroups;
+    p->vgroups = grp + rgroups;
     uint16_t *loose = (uint16_t *)(void *)(mem + o_loose);
     int nl = 0;
     for (int i = 0; i < moving; i++)
-        if (tr[i].kind != ST_KIND_ROT16G) loose[nl++] = (uint16_t)i;
+        if (tr[i].kind != ST_KIND_ROT16G && tr[i].kind != ST_KIND_VEC16G) loose[nl++] = (uint16_t)i;
     p->loose_count = nl;
     p->loose = loose;
     if (scratch) st_free(&al, scratch, scratch_bytes);
