@@ -791,6 +791,6 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
         if (ST_FAST && rt->trans < 0 && !st->has_trans && advance_plain(inst, m, &rt->cur, dt)) continue;
         update_machine(inst, ws, m, dt, flags);
     }
-    plan(inst, ws, dt);
+    if (!(ST_FAST && (flags & ADV_SKIP) && adv_skip_plan(inst, ws))) plan(inst, ws, dt); /* (advance_skip.c) */
     root_motion(inst, ws);
 }
