@@ -260,7 +260,11 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
     for (int k = 0; k < 2 * (max_rate ? max_rate : 8); k++) crowd_frame_warm(c), crowd_lod_twins(c);
     crowd_lod_measure(c, 1);
     const long u0 = crowd_lod_updates(c), f0 = crowd_lod_forced(c);
-    for (int k = 0; k < F; k++) ms[k] = 1e3 * crowd_frame_timed(c), crowd_lod_twins(c);
+    double *tcpu = malloc(sizeof(double) * (size_t)F);
+    if (!tcpu) goto done;
+    for (int k = 0; k < F; k++) ms[k] = 1e3 * crowd_frame_timed(c), tcpu[k] = crowd_frame_cpu_ms(c), crowd_lod_twins(c);
+    const double cpu_med = median(tcpu, F);
+    free(tcpu);
     const double per_frame_updates = (double)(crowd_lod_updates(c) - u0) / F;
     /* error-aware: the updates run off the plan, and what they add to it at the plan's costs */
     const double per_frame_forced = (double)(crowd_lod_forced(c) - f0) / F;
@@ -285,12 +289,12 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
             printf("%s\"%d\":%.4f", first ? "" : ",", 1 << l, (double)plan.at_rate[l] / N);
             first = 0;
         }
-        printf("},\"frame_ms_median\":%.3f,\"frame_ms_p95\":%.3f,\"updates_per_frame\":%.1f,\"twins\":%d,"
+        printf("},\"frame_ms_median\":%.3f,\"frame_ms_p95\":%.3f,\"frame_cpu_ms_median\":%.3f,\"updates_per_frame\":%.1f,\"twins\":%d,"
                "\"joint_samples\":%ld,\"error_cm_worst\":%.4f,\"error_cm_mean\":%.4f,\"late_cm_worst\":%.4f,"
                "\"late_cm_mean\":%.4f,\"updated_cm_worst\":%.6f,\"updated_cm_mean\":%.6f,\"pop_cm\":%.3f,\"pop_frames\":%ld,"
                "\"pop_max_cm\":%.3f,\"calm_samples\":%ld,\"calm_cm_worst\":%.4f,\"calm_cm_mean\":%.4f,"
                "\"guard_cm\":%.3f,\"forced_per_frame\":%.1f,\"forced_share\":%.4f,\"forced_ms\":%.3f,\"forced_cm_worst\":%.6f}\n",
-               med, p95, per_frame_updates, e.twins, e.joint_samples, 100 * e.worst, 100 * e.mean, 100 * e.late_worst,
+               med, p95, cpu_med, per_frame_updates, e.twins, e.joint_samples, 100 * e.worst, 100 * e.mean, 100 * e.late_worst,
                100 * e.late_mean, 100 * e.updated_worst, 100 * e.updated_mean, pop_cm, e.pop_frames, 100 * e.pop_max,
                e.calm_samples, 100 * e.calm_worst, 100 * e.calm_mean, guard_cm, per_frame_forced, per_frame_forced / N, forced_ms,
                100 * e.forced_worst);
@@ -310,7 +314,7 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
         for (int l = 0; l < STANCE_LOD_LEVELS; l++)
             if (plan.at_rate[l])
                 printf("  rate %-2d           %6.2f %% of the characters (%d)\n", 1 << l, 100.0 * plan.at_rate[l] / N, plan.at_rate[l]);
-        printf("  frame median      %9.3f ms   (p95 %.3f ms)\n", med, p95);
+        printf("  frame median      %9.3f ms   (p95 %.3f ms); CPU time of the slowest thread %.3f ms (median)\n", med, p95, cpu_med);
         printf("  updates per frame %9.1f\n", per_frame_updates);
         if (guard_cm > 0.0)
             printf("  error-aware       %.1f more updates per frame off the plan (%.2f %% of character-frames; +%.3f ms a frame at "

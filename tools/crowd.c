@@ -49,6 +49,7 @@ typedef struct worker {
     stance_instance *probe;     /* LOD ahead: the copy evaluated one interval ahead */
     long lod_updates;
     long forced;                /* error-aware: updates run on frames the plan skips */
+    double cpu_ms;              /* this thread's CPU time in its slice of the last frame */
     long clips;
     stance_status status;
     pthread_t thread;
@@ -248,7 +249,21 @@ static void run_range(worker *w, int first, int count) {
     for (int i = first; i < first + count; i++) w->clips += stance_instance_clips_sampled(c->inst[i]);
 }
 
+static double thread_cpu_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
+static void run_slice_work(worker *w);
+/* A thread's part of a frame, its CPU time kept (crowd_frame_cpu_ms). */
 static void run_slice(worker *w) {
+    const double c0 = thread_cpu_ms();
+    run_slice_work(w);
+    w->cpu_ms = thread_cpu_ms() - c0;
+}
+
+static void run_slice_work(worker *w) {
     crowd *c = w->c;
     if (c->chunk <= 0) {
         run_range(w, w->first, w->count);
@@ -562,6 +577,12 @@ long crowd_lod_forced(const crowd *c) {
     long u = 0;
     for (int t = 0; t < c->threads; t++) u += c->w[t].forced;
     return u;
+}
+double crowd_frame_cpu_ms(const crowd *c) {
+    double worst = 0.0;
+    for (int t = 0; t < c->threads; t++)
+        if (c->w[t].cpu_ms > worst) worst = c->w[t].cpu_ms;
+    return worst;
 }
 long crowd_lod_updates(const crowd *c) {
     long u = 0;
