@@ -59,7 +59,6 @@ stance_status stance_instance_update_ex(stance_instance *inst, float dt, unsigne
     dt = st_step(dt); /* issue 12: a step under STANCE_MIN_DT is a zero step (no history, no velocity from it) */
     if (stance_workspace_fits(ws, inst->graph, NULL)) return update_refused(STANCE_ERR_MEMORY, inst, ws, dt, who, -1, 0, err);
     ws_bind(ws, inst->graph);
-    flags &= ~ADV_SKIP; /* (the advance's own: an update plans in full) */
     const stance_status s = ws->frame ? update_one(inst, dt, flags, ws, ws->frame) : update_one(inst, dt, flags, ws, NULL);
     return s ? update_refused(s, inst, ws, dt, who, -1, 1, err) : st_ok(err);
 }
@@ -77,7 +76,7 @@ stance_status stance_instance_advance(stance_instance *inst, float dt, stance_wo
     dt = st_step(dt);
     if (stance_workspace_fits(ws, inst->graph, NULL)) return update_refused(STANCE_ERR_MEMORY, inst, ws, dt, who, -1, 0, err);
     ws_bind(ws, inst->graph);
-    adv_frame(inst, ws, dt, ADV_SKIP);
+    adv_frame_skip(inst, ws, dt);
     ev_jobs(inst, ws);
     const stance_graph *g = inst->graph;
     for (int m = 0; m < g->machine_count; m++)
