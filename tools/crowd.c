@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -573,22 +574,20 @@ stance_status crowd_lod_guard(crowd *c, double cm, stance_error *err) {
     c->guard_m = cm / 100.0;
     return STANCE_OK;
 }
-long crowd_lod_forced(const crowd *c) {
-    long u = 0;
-    for (int t = 0; t < c->threads; t++) u += c->w[t].forced;
-    return u;
-}
 double crowd_frame_cpu_ms(const crowd *c) {
     double worst = 0.0;
     for (int t = 0; t < c->threads; t++)
         if (c->w[t].cpu_ms > worst) worst = c->w[t].cpu_ms;
     return worst;
 }
-long crowd_lod_updates(const crowd *c) {
+/* A worker's count (a long at `at` in struct worker) summed over the threads. */
+static long workers_sum(const crowd *c, size_t at) {
     long u = 0;
-    for (int t = 0; t < c->threads; t++) u += c->w[t].lod_updates;
+    for (int t = 0; t < c->threads; t++) u += *(const long *)((const char *)&c->w[t] + at);
     return u;
 }
+long crowd_lod_updates(const crowd *c) { return workers_sum(c, offsetof(worker, lod_updates)); }
+long crowd_lod_forced(const crowd *c) { return workers_sum(c, offsetof(worker, forced)); }
 double crowd_check(const crowd *c) {
     double sum = 0.0;
     for (int i = 0; i < c->n; i++) {
