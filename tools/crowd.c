@@ -257,8 +257,14 @@ static double thread_cpu_ms(void) {
 }
 
 static void run_slice_work(worker *w);
-/* A thread's part of a frame, its CPU time kept (crowd_frame_cpu_ms). */
+/* A thread's part of a frame, its CPU time kept with LOD (crowd_frame_cpu_ms;
+ * without, `stance bench --graph` times the calling thread itself and the
+ * workload's instruction count stays the runtime's alone). */
 static void run_slice(worker *w) {
+    if (!w->c->lod) {
+        run_slice_work(w);
+        return;
+    }
     const double c0 = thread_cpu_ms();
     run_slice_work(w);
     w->cpu_ms = thread_cpu_ms() - c0;

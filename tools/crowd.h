@@ -19,9 +19,10 @@ void crowd_destroy(crowd *c);
  * profiler can count the steady state alone. Return the frame's seconds. */
 double crowd_frame_warm(crowd *c);
 double crowd_frame_timed(crowd *c);
-/* The last frame's CPU time of its slowest thread (each thread's
- * CLOCK_THREAD_CPUTIME_ID over its slice, barriers left out): on a loaded
- * machine, the frame's work without the waits for other jobs. */
+/* With LOD (crowd_lod_enable), the last frame's CPU time of its slowest
+ * thread (each thread's CLOCK_THREAD_CPUTIME_ID over its slice, barriers
+ * left out): on a loaded machine, the frame's work without the waits for
+ * other jobs. 0 without LOD. */
 double crowd_frame_cpu_ms(const crowd *c);
 size_t crowd_instance_bytes(const crowd *c);
 stance_instance *crowd_instance(const crowd *c, int i); /* character i's instance */
