@@ -354,6 +354,56 @@ static void test_every_4th_frame(void) {
     fixture_close(&fx);
 }
 
+/* The skipped frame's plan (src/core/frame/advance_skip.c): an advance
+ * plans only what root motion reads unless a machine keeps history or has
+ * a pending inertialization, where it takes the whole plan. Both ways,
+ * against an instance of the same kind updated every frame: events and
+ * the world root equal on every frame, over switches of the lesson graph
+ * as it is (crossfades: the short plan) and with every machine keeping
+ * history and every switch inertializing (the whole plan; its poses on
+ * update frames differ from full rate's by design: no history is
+ * recorded on a skipped frame). */
+static void test_skip_plan_kinds(void) {
+    fixture fx;
+    if (!fixture_open(&fx)) { CHECK(0); return; }
+    const float dt = 1.0f / 60.0f;
+    for (int kind = 0; kind < 2; kind++) {
+        const stance_instance_desc desc = {kind ? STANCE_HISTORY_ALL : STANCE_HISTORY_AUTO};
+        stance_instance *full = NULL, *lod = NULL;
+        CHECK_OK(stance_instance_create_ex(fx.g, &desc, NULL, &full, NULL));
+        CHECK_OK(stance_instance_create_ex(fx.g, &desc, NULL, &lod, NULL));
+        if (!full || !lod) break;
+        if (kind) {
+            CHECK_OK(stance_instance_override_switch(full, STANCE_SWITCH_INERTIALIZE, -1.0f, -1, NULL));
+            CHECK_OK(stance_instance_override_switch(lod, STANCE_SWITCH_INERTIALIZE, -1.0f, -1, NULL));
+        }
+        long events = 0, started = 0;
+        int equal = 1, poses_equal = 1;
+        for (int f = 0; f < 900; f++) {
+            inputs(&fx, full, f), inputs(&fx, lod, f);
+            CHECK_OK(stance_instance_update(full, dt, fx.ws, NULL));
+            const int due = stance_lod_due(4, 3, f);
+            CHECK_OK(due ? stance_instance_update(lod, dt, fx.ws, NULL) : stance_instance_advance(lod, dt, fx.ws, NULL));
+            equal &= same_events(full, lod, &events);
+            int n;
+            const stance_event *ev = stance_instance_events(full, &n, NULL);
+            for (int i = 0; i < n; i++) started += ev[i].type == STANCE_EVENT_TRANSITION_STARTED;
+            stance_transform ra, rb;
+            stance_instance_root(full, &ra), stance_instance_root(lod, &rb);
+            equal &= !memcmp(&ra, &rb, sizeof ra);
+            if (due) poses_equal &= pose_worst(stance_instance_model_pose(full), stance_instance_model_pose(lod), NULL) == 0.0;
+        }
+        printf("  %s: events (%ld) and the world root %s over 900 frames at rate 4 (%ld transitions)%s\n",
+               kind ? "history kept, inertializing (the whole plan)" : "as built (the skipped frame's plan)", events,
+               equal ? "equal" : "DIFFER", started, kind ? "" : poses_equal ? ", update frames' poses equal" : ", update frames' poses DIFFER");
+        CHECK(equal);
+        CHECK(started > 10);
+        if (!kind) CHECK(poses_equal);
+        stance_instance_destroy(full), stance_instance_destroy(lod);
+    }
+    fixture_close(&fx);
+}
+
 /* Evaluated ahead (docs/lod.md): the instance advances on every frame; on
  * its update frames a copy of it (the probe) is updated by the interval to
  * the next update, and the skipped frames interpolate between the pose
@@ -581,6 +631,7 @@ int main(void) {
     RUN(test_allocate_by_hand);
     RUN(test_allocate_against_the_rule);
     RUN(test_every_4th_frame);
+    RUN(test_skip_plan_kinds);
     RUN(test_ahead);
     RUN(test_blend_ends);
     RUN(test_significance);

@@ -7,8 +7,11 @@
 #    advances exactly on the skipped frames);
 #  - ahead and ahead-stepped: less error on the skipped frames than
 #    extrapolated, worst and mean; the calm measure at most the issue's;
-#  - bad --lod-pose / --pop-cm values and ahead with summed steps refused
-#    with one line.
+#  - error-aware (--lod-guard-cm 0.1 with ahead): the frames it updates
+#    off the plan equal the twins, and the skipped frames left have less
+#    error, worst and mean, than ahead alone (the twins again the reference);
+#  - bad --lod-pose / --pop-cm / --lod-guard-cm values, ahead with summed
+#    steps and a guard without ahead refused with one line.
 src=${STANCE_SOURCE:?}
 . "$src/tests/graph_errors.bash" # cli, tmp, bad(), fail
 set +e                             # the refusals below are expected
@@ -23,6 +26,7 @@ expect() { # expect STATUS OUT CMD...: exit status, one stderr line when refused
 lod=(bench --graph "$src/graphs/builtin.json" --characters 60 --threads 1 --frames 240 --budget-ms 0.01 --max-rate 4
      --costs 1.5,0.3 --json)
 for p in extrapolate ahead ahead-stepped; do expect 0 "$tmp/$p.json" "$cli" "${lod[@]}" --lod-pose $p; done
+expect 0 "$tmp/guard.json" "$cli" "${lod[@]}" --lod-pose ahead --lod-guard-cm 0.1
 "$py" - "$tmp" <<'EOF' && passed=$((passed + 1)) || bad "error checks"
 import json, sys
 d = {p: json.load(open(f"{sys.argv[1]}/{p}.json")) for p in ("extrapolate", "ahead", "ahead-stepped")}
@@ -38,11 +42,19 @@ for p in ("ahead", "ahead-stepped"):
 for a in d.values():
     assert 0 < a["calm_samples"] < a["joint_samples"] and a["pop_frames"] > 0
     assert a["calm_cm_worst"] <= a["error_cm_worst"]
+g, a = json.load(open(f"{sys.argv[1]}/guard.json")), d["ahead"]
+assert g["guard_cm"] == 0.1 and g["share"] == {"4": 1.0} and a["guard_cm"] == 0.0 and a["forced_per_frame"] == 0.0
+assert 0.0 < g["forced_share"] < 1.0 and g["forced_cm_worst"] == 0.0, g
+assert g["error_cm_worst"] < a["error_cm_worst"] and g["error_cm_mean"] < a["error_cm_mean"], (g, a)
+print("  error-aware, 0.1 cm: %.1f %% of character-frames updated off the plan, skipped frames %.3f / %.4f cm"
+      % (100 * g["forced_share"], g["error_cm_worst"], g["error_cm_mean"]))
 print("  rate 4, 60 characters: extrapolated %.3f / %.4f cm, ahead %.3f / %.4f cm, ahead-stepped %.3f / %.4f cm (worst / mean)"
       % tuple(v for p in ("extrapolate", "ahead", "ahead-stepped") for v in (d[p]["error_cm_worst"], d[p]["error_cm_mean"])))
 EOF
 expect 2 "$tmp/out" "$cli" "${lod[@]}" --lod-pose sideways
 expect 2 "$tmp/out" "$cli" "${lod[@]}" --pop-cm 0
+expect 2 "$tmp/out" "$cli" "${lod[@]}" --lod-pose ahead --lod-guard-cm 0
+expect 2 "$tmp/out" "$cli" "${lod[@]}" --lod-guard-cm 1
 expect 2 "$tmp/out" "$cli" "${lod[@]}" --lod-pose ahead --lod-step summed
 expect 2 "$tmp/out" "$cli" bench --graph "$src/graphs/builtin.json" --lod-pose ahead
 echo "test_lod_bench: $passed passed$([ "$fail" -eq 0 ] || echo ", some failed")"

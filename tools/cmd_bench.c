@@ -194,7 +194,7 @@ enum { BENCH_SHOW_ALL, BENCH_SHOW_SCREEN, BENCH_SHOW_NONE };
  * then F frames timed, the skipped frames' pose error measured against
  * full-rate twins of every (N / 1000)-th character. */
 static int bench_lod(const char *path, const char *asset, int N, int T, int F, double budget_ms, int max_rate, int summed,
-                     const double costs[2], int show, int ahead, double pop_cm, int json) {
+                     const double costs[2], int show, int ahead, double pop_cm, double guard_cm, int json) {
     tool_graph tg;
     stance_error err = {0};
     if (tool_graph_open(&tg, path, asset, &err)) { fprintf(stderr, "stance bench: %s\n", err.message); return 1; }
@@ -208,7 +208,8 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
     double load0, load1;
     cpu_and_load(cpu, sizeof cpu, &load0);
     if (!ms || !scratch || !shown) goto done;
-    if (crowd_create(tg.graph, N, T, 0, &c, &err) || crowd_lod_enable(c, every, &err) || (ahead && crowd_lod_ahead(c, ahead == 2, &err))) {
+    if (crowd_create(tg.graph, N, T, 0, &c, &err) || crowd_lod_enable(c, every, &err) || (ahead && crowd_lod_ahead(c, ahead == 2, &err)) ||
+        (guard_cm > 0.0 && crowd_lod_guard(c, guard_cm, &err))) {
         fprintf(stderr, "stance bench: %s\n", err.message);
         goto done;
     }
@@ -258,9 +259,16 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
     crowd_lod_mode(c, CROWD_LOD_PLAN, summed);
     for (int k = 0; k < 2 * (max_rate ? max_rate : 8); k++) crowd_frame_warm(c), crowd_lod_twins(c);
     crowd_lod_measure(c, 1);
-    const long u0 = crowd_lod_updates(c);
-    for (int k = 0; k < F; k++) ms[k] = 1e3 * crowd_frame_timed(c), crowd_lod_twins(c);
+    const long u0 = crowd_lod_updates(c), f0 = crowd_lod_forced(c);
+    double *tcpu = malloc(sizeof(double) * (size_t)F);
+    if (!tcpu) goto done;
+    for (int k = 0; k < F; k++) ms[k] = 1e3 * crowd_frame_timed(c), tcpu[k] = crowd_frame_cpu_ms(c), crowd_lod_twins(c);
+    const double cpu_med = median(tcpu, F);
+    free(tcpu);
     const double per_frame_updates = (double)(crowd_lod_updates(c) - u0) / F;
+    /* error-aware: the updates run off the plan, and what they add to it at the plan's costs */
+    const double per_frame_forced = (double)(crowd_lod_forced(c) - f0) / F;
+    const double forced_ms = per_frame_forced * (update_us - skip_us) * 1e-3 / T;
     crowd_lod_error e;
     crowd_lod_errors(c, &e);
     qsort(ms, (size_t)F, sizeof(double), bench_cmp_double);
@@ -281,13 +289,15 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
             printf("%s\"%d\":%.4f", first ? "" : ",", 1 << l, (double)plan.at_rate[l] / N);
             first = 0;
         }
-        printf("},\"frame_ms_median\":%.3f,\"frame_ms_p95\":%.3f,\"updates_per_frame\":%.1f,\"twins\":%d,"
+        printf("},\"frame_ms_median\":%.3f,\"frame_ms_p95\":%.3f,\"frame_cpu_ms_median\":%.3f,\"updates_per_frame\":%.1f,\"twins\":%d,"
                "\"joint_samples\":%ld,\"error_cm_worst\":%.4f,\"error_cm_mean\":%.4f,\"late_cm_worst\":%.4f,"
                "\"late_cm_mean\":%.4f,\"updated_cm_worst\":%.6f,\"updated_cm_mean\":%.6f,\"pop_cm\":%.3f,\"pop_frames\":%ld,"
-               "\"pop_max_cm\":%.3f,\"calm_samples\":%ld,\"calm_cm_worst\":%.4f,\"calm_cm_mean\":%.4f}\n",
-               med, p95, per_frame_updates, e.twins, e.joint_samples, 100 * e.worst, 100 * e.mean, 100 * e.late_worst,
+               "\"pop_max_cm\":%.3f,\"calm_samples\":%ld,\"calm_cm_worst\":%.4f,\"calm_cm_mean\":%.4f,"
+               "\"guard_cm\":%.3f,\"forced_per_frame\":%.1f,\"forced_share\":%.4f,\"forced_ms\":%.3f,\"forced_cm_worst\":%.6f}\n",
+               med, p95, cpu_med, per_frame_updates, e.twins, e.joint_samples, 100 * e.worst, 100 * e.mean, 100 * e.late_worst,
                100 * e.late_mean, 100 * e.updated_worst, 100 * e.updated_mean, pop_cm, e.pop_frames, 100 * e.pop_max,
-               e.calm_samples, 100 * e.calm_worst, 100 * e.calm_mean);
+               e.calm_samples, 100 * e.calm_worst, 100 * e.calm_mean, guard_cm, per_frame_forced, per_frame_forced / N, forced_ms,
+               100 * e.forced_worst);
     } else {
         int on = 0;
         for (int i = 0; i < N; i++) on += shown[i];
@@ -304,8 +314,13 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
         for (int l = 0; l < STANCE_LOD_LEVELS; l++)
             if (plan.at_rate[l])
                 printf("  rate %-2d           %6.2f %% of the characters (%d)\n", 1 << l, 100.0 * plan.at_rate[l] / N, plan.at_rate[l]);
-        printf("  frame median      %9.3f ms   (p95 %.3f ms)\n", med, p95);
+        printf("  frame median      %9.3f ms   (p95 %.3f ms); CPU time of the slowest thread %.3f ms (median)\n", med, p95, cpu_med);
         printf("  updates per frame %9.1f\n", per_frame_updates);
+        if (guard_cm > 0.0)
+            printf("  error-aware       %.1f more updates per frame off the plan (%.2f %% of character-frames; +%.3f ms a frame at "
+                   "the plan's costs: %.3f ms in all), predicted over %.2f cm; those frames %.6f cm from the twins\n",
+                   per_frame_forced, 100.0 * per_frame_forced / N, forced_ms, plan.frame_us * 1e-3 / T + forced_ms, guard_cm,
+                   100 * e.forced_worst);
         printf("  skipped frames    error against full-rate twins of %d characters (%ld joint samples)\n", e.twins, e.joint_samples);
         printf("    shown (%s)  worst %.3f cm, mean %.4f cm\n", ahead ? "interpolated, evaluated ahead" : "extrapolated", 100 * e.worst,
                100 * e.mean);
@@ -334,7 +349,7 @@ int cmd_bench(int argc, char **argv) {
     const char *graph = NULL, *asset = NULL, *clips = NULL, *load = NULL;
     double budget_ms = 0.0;
     int max_rate = 0, summed = 0, show = BENCH_SHOW_ALL, ahead = 0;
-    double pop_cm = 1.0;
+    double pop_cm = 1.0, guard_cm = 0.0;
     double costs[2] = {0.0, 0.0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -371,6 +386,11 @@ int cmd_bench(int argc, char **argv) {
             else if (!strcmp(v, "ahead")) ahead = 1;
             else if (!strcmp(v, "ahead-stepped")) ahead = 2;
             else { fprintf(stderr, "stance bench: --lod-pose must be extrapolate, ahead or ahead-stepped\n"); return 2; }
+        }
+        else if (!strcmp(a, "--lod-guard-cm") && i + 1 < argc) {
+            char *end;
+            guard_cm = strtod(argv[++i], &end);
+            if (*end || !(guard_cm > 0.0 && guard_cm <= 1000.0)) { fprintf(stderr, "stance bench: --lod-guard-cm must be a number in (0, 1000]\n"); return 2; }
         }
         else if (!strcmp(a, "--pop-cm") && i + 1 < argc) {
             char *end;
@@ -425,7 +445,7 @@ int cmd_bench(int argc, char **argv) {
                    "batch's hot parts come to 2 MiB or more, 0 never, 2 always (docs/performance.md).\n"
                    "       stance bench --graph FILE --characters N --budget-ms B [--threads T] [--max-rate 8]\n"
                    "                    [--lod-step exact|summed] [--lod-pose extrapolate|ahead|ahead-stepped] [--pop-cm 1] [--costs UPDATE_US,SKIP_US]\n"
-                   "                    [--show all|screen|none] [--frames 600] [--json]\n"
+                   "                    [--show all|screen|none] [--lod-guard-cm E] [--frames 600] [--json]\n"
                    "With --budget-ms: animation LOD (docs/lod.md): the costs of an update and of a skipped frame measured,\n"
                    "rates planned by stance_lod_allocate for B ms of wall time on T threads, the frames timed, and the\n"
                    "skipped frames' pose error against full-rate twins of 1 in N/1000 characters. --lod-step exact (default):\n"
@@ -437,7 +457,10 @@ int cmd_bench(int argc, char **argv) {
                    "evaluated one interval ahead (an update evaluates a copy at its next update's time; ahead-stepped: the copy\n"
                    "steps the interval frame by frame). --pop-cm: the calm\n"
                    "error leaves out skipped frames within two intervals after a twin's own pop (a joint's second difference\n"
-                   "over three frames above this many cm).\n",
+                   "over three frames above this many cm). --lod-guard-cm (with --lod-pose ahead): error-aware rates: a\n"
+                   "character whose next interval's interpolation error is predicted over E cm (its last three evaluated\n"
+                   "poses' second difference / 8), or whose skipped frame starts a transition, updates every frame of that\n"
+                   "interval, on top of the plan (reported: those updates and what they add to the frame).\n",
                    WARMUP, REPS, CROWD_WARMUP);
             return 0;
         } else { fprintf(stderr, "stance bench: unknown option '%s' (see --help)\n", a); return 2; }
@@ -447,7 +470,8 @@ int cmd_bench(int argc, char **argv) {
     if ((budget_ms > 0.0 || max_rate) && (!graph || chunk)) { fprintf(stderr, "stance bench: --budget-ms and --max-rate need --graph (and no --chunk)\n"); return 2; }
     if ((max_rate || summed || ahead || pop_cm != 1.0 || costs[0] > 0.0 || show != BENCH_SHOW_ALL) && budget_ms <= 0.0) { fprintf(stderr, "stance bench: --max-rate, --lod-step, --lod-pose, --pop-cm, --costs and --show need --budget-ms\n"); return 2; }
     if (ahead && summed) { fprintf(stderr, "stance bench: --lod-pose ahead needs --lod-step exact\n"); return 2; }
-    if (graph && budget_ms > 0.0) return bench_lod(graph, asset, N, T, frames_given ? F : 600, budget_ms, max_rate, summed, costs, show, ahead, pop_cm, json);
+    if (guard_cm > 0.0 && (budget_ms <= 0.0 || ahead != 1)) { fprintf(stderr, "stance bench: --lod-guard-cm needs --budget-ms and --lod-pose ahead\n"); return 2; }
+    if (graph && budget_ms > 0.0) return bench_lod(graph, asset, N, T, frames_given ? F : 600, budget_ms, max_rate, summed, costs, show, ahead, pop_cm, guard_cm, json);
     if (graph) return bench_crowd(graph, asset, N, T, chunk, frames_given ? F : 600, W, prefetch, json);
     if (asset || T != 1 || chunk || prefetch != 1 || W != CROWD_WARMUP) { fprintf(stderr, "stance bench: --asset, --threads, --chunk, --warmup and --prefetch need --graph\n"); return 2; }
     workload w;

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -48,6 +49,8 @@ typedef struct worker {
     stance_pose disp;           /* LOD: the pose shown on a skipped frame (as skinning would read it) */
     stance_instance *probe;     /* LOD ahead: the copy evaluated one interval ahead */
     long lod_updates;
+    long forced;                /* error-aware: updates run on frames the plan skips */
+    double cpu_ms;              /* this thread's CPU time in its slice of the last frame */
     long clips;
     stance_status status;
     pthread_t thread;
@@ -82,6 +85,13 @@ struct crowd {
     int ahead;
     stance_pose *ahead_pose;
     void *ahead_mem;
+    /* error-aware (crowd_lod_guard, ahead only): a character whose next
+     * interval is predicted not interpolable within guard_m updates every
+     * frame until force_until (its frames then show exact poses) */
+    double guard_m;
+    long *force_until, *forced_at; /* forced_at: the last frame it was updated off its plan */
+    double frc_max, frc_sum;
+    long frc_n;
     /* the error of skipped frames: full-rate twins of every twin_every-th character */
     int twin_every, twins, measure;
     stance_instance **twin;
@@ -127,6 +137,33 @@ ST_FORCEINLINE void lod_show(const crowd *c, int i, long f, stance_pose *out) {
                           NULL);
 }
 
+/* The error predicted for interpolating between `now` and `next` (an
+ * interval apart, the last evaluated `prev` an interval before): the
+ * largest second difference of a joint's position over the three, / 8 (a
+ * path of constant curvature leaves the chord by that much mid-interval),
+ * in metres. A kink in either interval shows in it too. */
+static double lod_predicted(const stance_pose *prev, const stance_pose *now, const stance_pose *next) {
+    double worst = 0.0;
+    for (int j = 0; j < now->joint_count; j++) {
+        const double ax = (double)next->tx[j] - 2.0 * now->tx[j] + prev->tx[j], ay = (double)next->ty[j] - 2.0 * now->ty[j] + prev->ty[j],
+                     az = (double)next->tz[j] - 2.0 * now->tz[j] + prev->tz[j];
+        const double d = ax * ax + ay * ay + az * az;
+        if (d > worst) worst = d;
+    }
+    return sqrt(worst) / 8.0;
+}
+
+/* Error-aware: whether the advance just run on a skipped frame started a
+ * transition or entered a state (a jump triggered between updates: not in
+ * the poses evaluated ahead). */
+static int lod_switched(const stance_instance *in) {
+    int n;
+    const stance_event *ev = stance_instance_events(in, &n, NULL);
+    for (int k = 0; k < n; k++)
+        if (ev[k].type == STANCE_EVENT_TRANSITION_STARTED || ev[k].type == STANCE_EVENT_STATE_ENTERED) return 1;
+    return 0;
+}
+
 /* An update of character i ahead (rate > 1): its controller advances
  * exactly by this frame (events, root motion, transitions on time); a copy
  * of it is updated by the interval to its next update (rate frames: the
@@ -135,10 +172,11 @@ ST_FORCEINLINE void lod_show(const crowd *c, int i, long f, stance_pose *out) {
 static stance_status lod_update_ahead(worker *w, stance_instance *in, int i, int rate) {
     crowd *c = w->c;
     const float dt = 1.0f / 60.0f;
-    stance_status s = stance_instance_advance(in, dt, w->ws, NULL);
+    /* error-aware: the interval before ran at full rate, so this frame shows its exact pose too */
+    const int exact = c->guard_m > 0.0 && c->force_until[i] >= c->frame;
+    stance_status s = exact ? stance_instance_update(in, dt, w->ws, NULL) : stance_instance_advance(in, dt, w->ws, NULL);
     if (s) return s;
-    const stance_pose t = c->older[i];
-    c->older[i] = c->ahead_pose[i], c->ahead_pose[i] = t;
+    if (exact) w->forced++, c->forced_at[i] = c->frame;
     stance_instance_copy(w->probe, in, NULL);
     if (c->ahead == 2) { /* stepped: the interval frame by frame (transitions on their frame, with the inputs of now) */
         for (int k = 1; k < rate && !s; k++) s = stance_instance_advance(w->probe, dt, w->ws, NULL);
@@ -146,7 +184,16 @@ static stance_status lod_update_ahead(worker *w, stance_instance *in, int i, int
     } else {
         s = stance_instance_update(w->probe, rate >= 60 ? 1.0f : (float)rate * dt, w->ws, NULL);
     }
-    stance_pose_copy(&c->ahead_pose[i], stance_instance_model_pose(w->probe), NULL);
+    /* the pose shown now: evaluated for this frame an interval ago, or exact */
+    const stance_pose *now = exact ? stance_instance_model_pose(in) : &c->ahead_pose[i], *next = stance_instance_model_pose(w->probe);
+    if (c->guard_m > 0.0 && lod_predicted(&c->older[i], now, next) > c->guard_m) c->force_until[i] = c->frame + rate;
+    if (exact) {
+        stance_pose_copy(&c->older[i], now, NULL);
+    } else {
+        const stance_pose t = c->older[i];
+        c->older[i] = c->ahead_pose[i], c->ahead_pose[i] = t;
+    }
+    stance_pose_copy(&c->ahead_pose[i], next, NULL);
     c->interval[i] = rate, c->last[i] = c->frame;
     return s;
 }
@@ -178,8 +225,12 @@ static ST_NOINLINE void run_range_lod(worker *w, int first, int count) {
             w->clips += stance_instance_clips_sampled(in);
             w->lod_updates++;
             if (c->ahead) stance_pose_copy(&c->ahead_pose[i], stance_instance_model_pose(in), NULL);
+        } else if (c->guard_m > 0.0 && c->lod != CROWD_LOD_SKIP && f < c->force_until[i]) {
+            s = stance_instance_update(in, dt, w->ws, NULL); /* error-aware: full rate for this interval */
+            w->forced++, c->forced_at[i] = f;
         } else {
             s = c->summed ? STANCE_OK : stance_instance_advance(in, dt, w->ws, NULL);
+            if (c->guard_m > 0.0 && it->rate > 1 && lod_switched(in)) c->force_until[i] = c->last[i] + it->rate;
             if (!c->shown || c->shown[i]) lod_show(c, i, f, &w->disp);
         }
         if (s && !w->status) w->status = s;
@@ -199,7 +250,27 @@ static void run_range(worker *w, int first, int count) {
     for (int i = first; i < first + count; i++) w->clips += stance_instance_clips_sampled(c->inst[i]);
 }
 
+static double thread_cpu_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
+static void run_slice_work(worker *w);
+/* A thread's part of a frame, its CPU time kept with LOD (crowd_frame_cpu_ms;
+ * without, `stance bench --graph` times the calling thread itself and the
+ * workload's instruction count stays the runtime's alone). */
 static void run_slice(worker *w) {
+    if (!w->c->lod) {
+        run_slice_work(w);
+        return;
+    }
+    const double c0 = thread_cpu_ms();
+    run_slice_work(w);
+    w->cpu_ms = thread_cpu_ms() - c0;
+}
+
+static void run_slice_work(worker *w) {
     crowd *c = w->c;
     if (c->chunk <= 0) {
         run_range(w, w->first, w->count);
@@ -265,6 +336,12 @@ void crowd_lod_twins(crowd *c) {
         if (pop > c->pop_max) c->pop_max = pop;
         if (100.0 * pop > c->pop_cm) c->twin_pop[k] = f, c->pop_frames++;
         const stance_pose *mine = stance_instance_model_pose(c->inst[i]);
+        if (c->guard_m > 0.0 && c->forced_at[i] == f) { /* updated off its plan: its own pose is shown */
+            const double d = pose_dist(full, mine, &c->frc_sum);
+            if (d > c->frc_max) c->frc_max = d;
+            c->frc_n += full->joint_count;
+            continue;
+        }
         if (c->last[i] == f) {
             const double d = pose_dist(full, c->ahead && c->items[i].rate > 1 ? &c->older[i] : mine, &c->upd_sum);
             if (d > c->upd_max) c->upd_max = d;
@@ -375,6 +452,7 @@ void crowd_destroy(crowd *c) {
     stance_workspace_destroy(c->twin_ws);
     stance_pose_destroy(&c->tmp);
     free(c->twin), free(c->items), free(c->older), st_aligned_free(c->older_mem), free(c->last), free(c->interval);
+    free(c->force_until), free(c->forced_at);
     for (int i = 0; i < c->n; i++) stance_instance_destroy(c->inst[i]);
     free(c->inst);
     free(c);
@@ -474,6 +552,7 @@ void crowd_lod_measure(crowd *c, int on) {
     c->err_max = c->err_sum = c->lag_max = c->lag_sum = c->upd_max = c->upd_sum = 0.0;
     c->cal_max = c->cal_sum = c->pop_max = 0.0;
     c->err_n = c->lag_n = c->upd_n = c->cal_n = c->pop_frames = 0;
+    c->frc_max = c->frc_sum = 0.0, c->frc_n = 0;
 }
 void crowd_lod_errors(const crowd *c, crowd_lod_error *out) {
     out->worst = c->err_max, out->mean = c->err_n ? c->err_sum / (double)c->err_n : 0.0;
@@ -483,12 +562,38 @@ void crowd_lod_errors(const crowd *c, crowd_lod_error *out) {
     out->calm_samples = c->cal_n, out->pop_frames = c->pop_frames, out->pop_max = c->pop_max;
     out->joint_samples = c->err_n;
     out->twins = c->twins;
+    out->forced_worst = c->frc_max, out->forced_mean = c->frc_n ? c->frc_sum / (double)c->frc_n : 0.0;
+    out->forced_samples = c->frc_n;
 }
-long crowd_lod_updates(const crowd *c) {
+stance_status crowd_lod_guard(crowd *c, double cm, stance_error *err) {
+    if (!c->ahead || !(cm > 0.0)) {
+        if (err) { err->status = STANCE_ERR_ARGUMENT; strcpy(err->message, "crowd: the error guard needs the poses evaluated ahead and cm > 0"); }
+        return STANCE_ERR_ARGUMENT;
+    }
+    c->force_until = malloc(sizeof(long) * (size_t)c->n);
+    c->forced_at = malloc(sizeof(long) * (size_t)c->n);
+    if (!c->force_until || !c->forced_at) {
+        if (err) { err->status = STANCE_ERR_MEMORY; strcpy(err->message, "crowd: out of memory for the error guard"); }
+        return STANCE_ERR_MEMORY;
+    }
+    for (int i = 0; i < c->n; i++) c->force_until[i] = c->forced_at[i] = -1;
+    c->guard_m = cm / 100.0;
+    return STANCE_OK;
+}
+double crowd_frame_cpu_ms(const crowd *c) {
+    double worst = 0.0;
+    for (int t = 0; t < c->threads; t++)
+        if (c->w[t].cpu_ms > worst) worst = c->w[t].cpu_ms;
+    return worst;
+}
+/* A worker's count (a long at `at` in struct worker) summed over the threads. */
+static long workers_sum(const crowd *c, size_t at) {
     long u = 0;
-    for (int t = 0; t < c->threads; t++) u += c->w[t].lod_updates;
+    for (int t = 0; t < c->threads; t++) u += *(const long *)((const char *)&c->w[t] + at);
     return u;
 }
+long crowd_lod_updates(const crowd *c) { return workers_sum(c, offsetof(worker, lod_updates)); }
+long crowd_lod_forced(const crowd *c) { return workers_sum(c, offsetof(worker, forced)); }
 double crowd_check(const crowd *c) {
     double sum = 0.0;
     for (int i = 0; i < c->n; i++) {

@@ -19,6 +19,11 @@ void crowd_destroy(crowd *c);
  * profiler can count the steady state alone. Return the frame's seconds. */
 double crowd_frame_warm(crowd *c);
 double crowd_frame_timed(crowd *c);
+/* With LOD (crowd_lod_enable), the last frame's CPU time of its slowest
+ * thread (each thread's CLOCK_THREAD_CPUTIME_ID over its slice, barriers
+ * left out): on a loaded machine, the frame's work without the waits for
+ * other jobs. 0 without LOD. */
+double crowd_frame_cpu_ms(const crowd *c);
 size_t crowd_instance_bytes(const crowd *c);
 stance_instance *crowd_instance(const crowd *c, int i); /* character i's instance */
 /* The instance's hot part (its block's first bytes, what every update
@@ -75,10 +80,23 @@ typedef struct crowd_lod_error {
     long calm_samples, pop_frames; /* joints x skipped frames in calm_*; twin frames that popped */
     double pop_max;               /* m, the largest second difference of a twin's joint over three frames */
     long joint_samples;           /* joints x skipped frames measured */
+    double forced_worst, forced_mean; /* m, error-aware: frames updated off the plan against the twin (0: exact) */
+    long forced_samples;
     int twins;
 } crowd_lod_error;
 void crowd_lod_errors(const crowd *c, crowd_lod_error *out);
 long crowd_lod_updates(const crowd *c); /* updates run by LOD frames so far */
+/* Error-aware rates (after crowd_lod_ahead, before the first frame): on
+ * each update, the error of interpolating the next interval is predicted
+ * from the last three evaluated poses (the largest second difference of a
+ * joint's position / 8); over cm, the character updates every frame of
+ * that interval and shows its exact pose on the next update frame too. A
+ * skipped frame whose advance starts a transition or enters a state (not
+ * in the poses evaluated ahead) does the same for the rest of its
+ * interval. The plan is not changed: these updates come on top of it
+ * (crowd_lod_forced counts them). */
+stance_status crowd_lod_guard(crowd *c, double cm, stance_error *err);
+long crowd_lod_forced(const crowd *c); /* updates run off the plan so far (crowd_lod_guard) */
 /* Sum over characters and joints of model-space x + y + z. */
 double crowd_check(const crowd *c);
 #endif

@@ -719,7 +719,8 @@ ADV_APART void root_motion(stance_instance *inst, const stance_workspace *ws) {
     }
 }
 
-void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags) {
+/* skip: a frame the pose skips (adv_frame_skip), a constant where inlined */
+ST_FORCEINLINE void adv_frame_as(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags, int skip) {
     const stance_graph *g = inst->graph;
     inst->event_count = inst->event_dropped = 0;
     inst->events_sealed = 0;
@@ -777,6 +778,8 @@ void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned f
         if (ST_FAST && rt->trans < 0 && !st->has_trans && advance_plain(inst, m, &rt->cur, dt)) continue;
         update_machine(inst, ws, m, dt, flags);
     }
-    plan(inst, ws, dt);
+    if (!(ST_FAST && skip && adv_skip_plan(inst, ws))) plan(inst, ws, dt); /* (advance_skip.c) */
     root_motion(inst, ws);
 }
+void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags) { adv_frame_as(inst, ws, dt, flags, 0); }
+void adv_frame_skip(stance_instance *inst, stance_workspace *ws, float dt) { adv_frame_as(inst, ws, dt, 0, 1); }

@@ -8,6 +8,13 @@
 
 /* The stage: one update of inst by dt (a valid step) with its flags. */
 void adv_frame(stance_instance *inst, stance_workspace *ws, float dt, unsigned flags);
+/* The stage on a frame the pose skips (stance_instance_advance): the same,
+ * but planning only what root motion reads where adv_skip_plan can. */
+void adv_frame_skip(stance_instance *inst, stance_workspace *ws, float dt);
+/* advance_skip.c: the base machine's switch into its plan for root motion,
+ * and 1; 0 (nothing written) when a machine keeps history or has a pending
+ * inertialization (the whole plan moves them on). */
+int adv_skip_plan(stance_instance *inst, stance_workspace *ws);
 /* Machine m at its entry state, and the machine its entry nests, down the nesting. */
 void adv_reset_machine(stance_instance *inst, int m);
 /* A play's normalized time (cycles; a nested machine's state: that machine's). */

@@ -34,6 +34,7 @@
 #define ST_COPY_NAME(name) name##_sse2
 #endif
 #define adv_frame ST_COPY_NAME(adv_frame)
+#define adv_frame_skip ST_COPY_NAME(adv_frame_skip)
 #define adv_reset_machine ST_COPY_NAME(adv_reset_machine)
 #define adv_blend_weights ST_COPY_NAME(adv_blend_weights)
 #define adv_normalized ST_COPY_NAME(adv_normalized)
