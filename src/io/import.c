@@ -160,9 +160,11 @@ stance_status stance_textures_of_file(const char *path, const stance_asset *asse
             free(bytes);
             return st_asset_prefixed(s, path, err);
         }
-        size_t total = 0;
+        size_t total = 0, colors = 0;
         for (int i = 0; i < t.image_count; i++) total += t.images[i].size;
-        if (total && !(t.owned = malloc(total))) {
+        for (int i = 0; i < t.mesh_count; i++) colors += t.mesh_colors[i] ? 8 * (size_t)t.mesh_vertices[i] : 0;
+        if ((total && !(t.owned = malloc(total))) || (colors && !(t.owned_colors = malloc(colors)))) {
+            free(t.owned);
             free(bytes);
             return st_fail(err, STANCE_ERR_MEMORY, "%s: textures: out of memory", path);
         }
@@ -170,12 +172,19 @@ stance_status stance_textures_of_file(const char *path, const stance_asset *asse
             memcpy(t.owned + at, t.images[i].bytes, t.images[i].size);
             t.images[i].bytes = t.owned + at;
         }
+        for (size_t i = 0, at = 0; i < (size_t)t.mesh_count; i++)
+            if (t.mesh_colors[i]) {
+                memcpy(t.owned_colors + at, t.mesh_colors[i], 8 * (size_t)t.mesh_vertices[i]);
+                t.mesh_colors[i] = t.owned_colors + at;
+                at += 8 * (size_t)t.mesh_vertices[i];
+            }
         free(bytes);
         *out = t;
         return st_ok(err);
     }
     out->mesh_count = asset->mesh_count;
-    for (int i = 0; i < asset->mesh_count && i < STANCE_MAX_MESHES; i++) out->mesh_image[i] = -1;
+    for (int i = 0; i < asset->mesh_count && i < STANCE_MAX_MESHES; i++)
+        out->mesh_image[i] = -1, out->mesh_vertices[i] = asset->meshes[i]->vertex_count;
 #ifdef STANCE_HAVE_TINYGLTF
     if (is_gltf(path, head, got)) return stance_gltf_textures(path, asset, out, warnings, err);
 #endif
