@@ -1,7 +1,7 @@
-/* lab/lab_texture.c - the texture section of a .stance file the page loads
- * (src/io/asset_textures.c reads it, as `stance info` does): each mesh's
- * base-colour image, whose PNG/JPEG bytes the browser decodes
- * (lab_import.js). Owns a copy of the file's bytes and the last answer's
+/* lab/lab_texture.c - the texture and vertex colour sections of a .stance file
+ * the page loads (src/io/asset_textures.c reads them, as `stance info` does):
+ * each mesh's base-colour image, whose PNG/JPEG bytes the browser decodes
+ * (lab_import.js), and its vertex colours. Owns a copy of the file's bytes and the last answer's
  * JSON, kept until the next file. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 
 static unsigned char *tx_bytes;
 static size_t tx_size;
-static char tx_json[STANCE_TEXTURE_MAX_IMAGES * 96 + STANCE_MAX_MESHES * 8 + 64]; /* (each entry fits its share) */
+static char tx_json[STANCE_TEXTURE_MAX_IMAGES * 96 + STANCE_MAX_MESHES * 48 + 64]; /* (each entry fits its share) */
 
 /* A buffer of `size` bytes for the file (JavaScript writes it), or NULL. */
 LAB_API unsigned char *lab_textures_buffer(int size) {
@@ -23,8 +23,10 @@ LAB_API unsigned char *lab_textures_buffer(int size) {
     return tx_bytes;
 }
 
-/* The file's textures as JSON: {"images":[{"ptr","size","mime"}],"meshes":[IMAGE or -1,..]}
- * ("images" empty when it has none); pointers into the buffer. "" and lab_error when the
+/* The file's textures and vertex colours as JSON: {"images":[{"ptr","size","mime"}],
+ * "meshes":[IMAGE or -1,..],"colors":[{"ptr","vertices"} or null,..]} ("images" empty when
+ * it has no texture section, "colors" when it has no vertex colour section; a colour is 4
+ * u16 little-endian, value / 65535); pointers into the buffer. "" and lab_error when a
  * section is corrupt. */
 LAB_API const char *lab_textures_read(void) {
     stance_textures t;
@@ -39,6 +41,12 @@ LAB_API const char *lab_textures_read(void) {
                               (unsigned long)(size_t)t.images[i].bytes, t.images[i].size, stance_texture_kind_name(t.images[i].kind));
     n += (size_t)snprintf(tx_json + n, sizeof tx_json - n, "],\"meshes\":[");
     for (int i = 0; i < t.mesh_count; i++) n += (size_t)snprintf(tx_json + n, sizeof tx_json - n, "%s%d", i ? "," : "", t.mesh_image[i]);
+    n += (size_t)snprintf(tx_json + n, sizeof tx_json - n, "],\"colors\":[");
+    for (int i = 0; t.color_count && i < t.mesh_count; i++) {
+        if (!t.mesh_colors[i]) n += (size_t)snprintf(tx_json + n, sizeof tx_json - n, "%snull", i ? "," : "");
+        else n += (size_t)snprintf(tx_json + n, sizeof tx_json - n, "%s{\"ptr\":%lu,\"vertices\":%d}", i ? "," : "",
+                                   (unsigned long)(size_t)t.mesh_colors[i], t.mesh_vertices[i]);
+    }
     snprintf(tx_json + n, sizeof tx_json - n, "]}");
     return tx_json;
 }

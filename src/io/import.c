@@ -140,6 +140,25 @@ stance_status stance_open_file(const char *path, const stance_import_options *op
     return s ? s : extract_root(path, opt, out, err);
 }
 
+#ifdef STANCE_HAVE_ASSIMP
+/* The base-colour textures and vertex colours of the meshes imported from an
+ * assimp format: the file read again, with FBX's embedded textures this time
+ * (import_mesh.c's st_import_looks matches the meshes). */
+static stance_status assimp_looks(const char *path, const stance_asset *asset, stance_textures *out, stance_import_warnings *warnings,
+                                  stance_error *err) {
+    struct aiPropertyStore *props = aiCreatePropertyStore();
+    if (!props) return st_fail(err, STANCE_ERR_MEMORY, "%s: out of memory", path);
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_READ_TEXTURES, 1);
+    const struct aiScene *scene = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure, NULL, props);
+    aiReleasePropertyStore(props);
+    if (!scene) return st_fail(err, STANCE_ERR_FORMAT, "%s: textures: cannot read the file again", path);
+    stance_status s = st_import_looks(path, scene, asset, out, warnings, err);
+    aiReleaseImport(scene);
+    return s;
+}
+#endif
+
 stance_status stance_textures_of_file(const char *path, const stance_asset *asset, stance_textures *out,
                                       stance_import_warnings *warnings, stance_error *err) {
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "textures: out is NULL");
@@ -188,8 +207,11 @@ stance_status stance_textures_of_file(const char *path, const stance_asset *asse
 #ifdef STANCE_HAVE_TINYGLTF
     if (is_gltf(path, head, got)) return stance_gltf_textures(path, asset, out, warnings, err);
 #endif
+#ifdef STANCE_HAVE_ASSIMP
+    if (asset->mesh_count > 0) return assimp_looks(path, asset, out, warnings, err); /* (a BVH has none: never read again) */
+#endif
     (void)warnings;
-    return st_ok(err); /* the assimp formats' textures are not kept */
+    return st_ok(err);
 }
 
 stance_status stance_import_file(const char *path, const stance_import_options *opt,
