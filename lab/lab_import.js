@@ -164,6 +164,20 @@ window.StanceImport = (function () {
     return '';
   };
 
+  // bytes (Uint8Array): a .stance the page saves for the loaded file (the editor's "Save
+  // .stance"), returned with the file's texture and vertex colour sections put in, as
+  // `stance import` writes them (lab_texture.c); unchanged when the file has neither.
+  // Throws the reader's message when they do not fit.
+  api.withLooks = function (L, bytes) {
+    if (!api.file) return bytes;
+    const p = L._lab_looks_buffer(bytes.length);
+    if (!p) throw new Error('save: out of memory');
+    L.HEAPU8.set(bytes, p);
+    const n = L._lab_looks_insert();
+    if (n < 0) throw new Error(L.UTF8ToString(L._lab_error()));
+    return n === 0 ? bytes : new Uint8Array(L.HEAPU8.buffer, L._lab_looks_saved(), n).slice();
+  };
+
   // A mesh of view 2 or 3 as lab.js uploads it: the base-colour texture and vertex colours
   // of the file's sections (by mesh index), and the UVs and texture of a file imported here
   // (matched by name and vertex count).

@@ -1,8 +1,10 @@
 /* lab/lab_texture.c - the texture and vertex colour sections of a .stance file
  * the page loads (src/io/asset_textures.c reads them, as `stance info` does):
  * each mesh's base-colour image, whose PNG/JPEG bytes the browser decodes
- * (lab_import.js), and its vertex colours. Owns a copy of the file's bytes and the last answer's
- * JSON, kept until the next file. */
+ * (lab_import.js), and its vertex colours; and both put into a .stance the
+ * page saves for that file (lab_looks_insert). Owns a copy of the file's
+ * bytes, the last answer's JSON (kept until the next file) and the last
+ * saved bytes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,3 +52,36 @@ LAB_API const char *lab_textures_read(void) {
     snprintf(tx_json + n, sizeof tx_json - n, "]}");
     return tx_json;
 }
+
+static unsigned char *lk_in;
+static void *lk_saved;
+static size_t lk_in_size, lk_saved_size;
+
+/* A buffer of `size` bytes for a .stance the page saves (JavaScript writes it), or NULL. */
+LAB_API unsigned char *lab_looks_buffer(int size) {
+    free(lk_in);
+    lk_in = NULL, lk_in_size = 0;
+    if (size <= 0 || !(lk_in = malloc((size_t)size))) return NULL;
+    lk_in_size = (size_t)size;
+    return lk_in;
+}
+
+/* The bytes in lab_looks_buffer, a .stance the page wrote for the loaded file
+ * (the editor's "Save .stance": its skeleton, skins and meshes, some clips, a
+ * graph), with the loaded file's texture and vertex colour sections put in
+ * (stance_textures_insert, as `stance import` writes them). Returns the new
+ * size (the bytes at lab_looks_saved), 0 when the loaded file has neither
+ * section (the bytes stay as they are), -1 (lab_error) when they do not fit
+ * the saved file's meshes or it is not a .stance. */
+LAB_API int lab_looks_insert(void) {
+    free(lk_saved);
+    lk_saved = NULL, lk_saved_size = 0;
+    stance_textures t;
+    stance_error err = {STANCE_OK, ""};
+    if (!tx_bytes || stance_textures_read(tx_bytes, tx_size, &t, &err) || (t.image_count == 0 && t.color_count == 0)) return 0;
+    if (!lk_in) return lab_fail("save: no bytes");
+    if (stance_textures_insert(lk_in, lk_in_size, &t, &lk_saved, &lk_saved_size, &err)) return lab_fail("save: %s", err.message);
+    if (lk_saved_size > 0x7fffffff) return lab_fail("save: too large");
+    return (int)lk_saved_size;
+}
+LAB_API const unsigned char *lab_looks_saved(void) { return lk_saved; }
