@@ -75,9 +75,12 @@
  *         STANCE_MAX_CLIP_NOTES_BYTES (stance_asset.clip_notes). The runtime
  *         keeps it unread. A file with it is written as version 6, which
  *         readers before it refuse; files without it are as before.
- *   txtr  version 6: an optional section (a lowercase tag; anywhere after
- *         SKEL, before GRPH): skipped here; the texture section's reader is
- *         the tools' (src/io/asset_textures.c)
+ *   txtr, vcol  version 6: optional sections (a lowercase tag; anywhere
+ *         after SKEL, before GRPH): skipped here; the texture and vertex
+ *         colour sections' reader is the tools' (src/io/asset_textures.c)
+ *
+ * The header and the section heads are walked by asset_sections.c, which
+ * the tools' reader shares.
  *
  *   GRPH  (optional, last) a compiled graph: see src/core/load/asset_graph.c,
  *         which owns that section; this file only finds it and hands it over
