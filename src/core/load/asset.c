@@ -99,22 +99,6 @@ enum { SEC_SKEL = ST_SECTION_SKEL, SEC_CLIP = ST_SECTION_CLIP, SEC_SKIN = ST_SEC
 #define MAX_FILE_BYTES ((size_t)1 << 31)
 
 
-/* ---- checksum -------------------------------------------------------------- */
-
-uint64_t stance_asset_checksum(const void *bytes, size_t size) {
-    const unsigned char *p = bytes;
-    uint64_t h = 14695981039346656037ull;
-    for (size_t i = 0; i < size; i++) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-int stance_asset_is_native(const void *bytes, size_t size) {
-    return bytes && size >= 8 && !memcmp(bytes, ST_ASSET_MAGIC, 8);
-}
-
 /* ---- asset ----------------------------------------------------------------- */
 
 void stance_asset_destroy(stance_asset *asset) {

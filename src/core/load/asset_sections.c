@@ -5,8 +5,27 @@
  * gets only sections whose body lies inside the file. Used by the runtime's
  * loader (asset.c) and by the tools' readers of optional sections
  * (src/io/asset_textures.c); what each section holds is theirs. The kinds of
- * section and which version allows them are in asset_internal.h. */
+ * section and which version allows them are in asset_internal.h. Also the
+ * file's checksum (FNV-1a 64 of the payload) and magic test, public. */
 #include "core/load/asset_internal.h"
+
+/* ---- checksum and magic ------------------------------------------------------ */
+
+uint64_t stance_asset_checksum(const void *bytes, size_t size) {
+    const unsigned char *p = bytes;
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < size; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+int stance_asset_is_native(const void *bytes, size_t size) {
+    return bytes && size >= 8 && !memcmp(bytes, ST_ASSET_MAGIC, 8);
+}
+
+/* ---- the walk ------------------------------------------------------------------ */
 
 stance_status st_sections_begin(st_sections *it, const void *bytes, size_t size, stance_error *err) {
     memset(it, 0, sizeof *it);
