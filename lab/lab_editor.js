@@ -187,7 +187,9 @@
     if (build()) return;
     const L = lab.L, n = L._lab_editor_save_stance();
     if (n < 0) { showError(lab.str(L._lab_error())); return; }
-    download('graph.stance', new Uint8Array(L.HEAPU8.buffer, L._lab_editor_saved(), n).slice(), 'application/octet-stream');
+    let bytes = new Uint8Array(L.HEAPU8.buffer, L._lab_editor_saved(), n).slice();
+    try { bytes = StanceImport.withLooks(L, bytes); } catch (e) { showError(e.message); return; } // the file's textures and colours
+    download('graph.stance', bytes, 'application/octet-stream');
   }
 
   // ---- renames and deletes that keep references -------------------------------------

@@ -1,9 +1,10 @@
 // lab/lab_import.js - files dropped on the page or chosen (several at once): a .stance is
 // loaded as it is; a .glb, or a .gltf with its .bin and images, is imported in WebAssembly
 // by `stance import`'s own code (lab_import.cpp runs tools/cmd_import.c on Emscripten's
-// in-memory file system) and the .stance it writes is loaded the same way. The look the
-// format does not carry (base-colour images, COLOR_0) is read from the same glTF, the
-// images decoded by the browser, and given to the renderer with each mesh's UVs. FBX,
+// in-memory file system) and the .stance it writes is loaded the same way, with its
+// texture and vertex colour sections (the glTF's base-colour images and COLOR_0, read by
+// lab_texture.c; the images decoded by the browser). The glTF's look is also listed
+// (lab_import.cpp): which image each primitive shows, and why one is not kept. FBX,
 // Collada, BVH and the other formats assimp reads get one line saying which command
 // imports them (assimp is not built for WebAssembly).
 'use strict';
@@ -17,7 +18,8 @@ window.StanceImport = (function () {
   let errLines = null; // stderr of the running import (index.html's printErr calls report)
   const api = {
     current: null, // the look of the imported file: { prims, textures: [ImageBitmap|null] }
-    file: null,    // the loaded .stance's texture section (lab_texture.c): { meshes: [image|-1], textures: [ImageBitmap|null] }
+    file: null,    // the loaded .stance's texture and vertex colour sections (lab_texture.c):
+                   // { meshes: [image|-1], textures: [ImageBitmap|null], colorData: [Float32Array (RGBA per vertex)|null] }
     last: null,    // { name, bytes (the .stance written), message (the command's stdout), ms }
     report(t) { if (errLines) errLines.push(String(t)); },
   };
@@ -83,8 +85,6 @@ window.StanceImport = (function () {
       const bytes = L.HEAPU8.slice(im.ptr, im.ptr + im.size);
       try { return await createImageBitmap(new Blob([bytes], { type: im.mime || undefined })); } catch (e) { return null; }
     }));
-    for (const p of look.prims) // the colours out of the heap now: the next look frees them
-      p.colorData = p.colors ? new Float32Array(L.HEAPU8.buffer, p.colors, 4 * p.vertices).slice() : null;
     return look;
   }
 
@@ -149,16 +149,37 @@ window.StanceImport = (function () {
     const s = L.UTF8ToString(L._lab_textures_read());
     if (!s) return L.UTF8ToString(L._lab_error());
     const t = JSON.parse(s);
-    if (!t.images.length) return '';
+    if (!t.images.length && !t.colors.length) return '';
     t.textures = await Promise.all(t.images.map(async (im) => {
       try { return await createImageBitmap(new Blob([L.HEAPU8.slice(im.ptr, im.ptr + im.size)], { type: im.mime })); } catch (e) { return null; }
     }));
+    // vertex colours: 4 u16 (little-endian, as wasm) per vertex, value / 65535
+    t.colorData = t.colors.map((c) => {
+      if (!c) return null;
+      const u = new Uint16Array(L.HEAPU8.slice(c.ptr, c.ptr + 8 * c.vertices).buffer), f = new Float32Array(u.length);
+      for (let i = 0; i < u.length; i++) f[i] = u[i] / 65535;
+      return f;
+    });
     api.file = t;
     return '';
   };
 
-  // A mesh of view 2 or 3 as lab.js uploads it: the base-colour texture of the file's texture
-  // section (by mesh index), and the UVs, texture and vertex colours of a file imported here
+  // bytes (Uint8Array): a .stance the page saves for the loaded file (the editor's "Save
+  // .stance"), returned with the file's texture and vertex colour sections put in, as
+  // `stance import` writes them (lab_texture.c); unchanged when the file has neither.
+  // Throws the reader's message when they do not fit.
+  api.withLooks = function (L, bytes) {
+    if (!api.file) return bytes;
+    const p = L._lab_looks_buffer(bytes.length);
+    if (!p) throw new Error('save: out of memory');
+    L.HEAPU8.set(bytes, p);
+    const n = L._lab_looks_insert();
+    if (n < 0) throw new Error(L.UTF8ToString(L._lab_error()));
+    return n === 0 ? bytes : new Uint8Array(L.HEAPU8.buffer, L._lab_looks_saved(), n).slice();
+  };
+
+  // A mesh of view 2 or 3 as lab.js uploads it: the base-colour texture and vertex colours
+  // of the file's sections (by mesh index), and the UVs and texture of a file imported here
   // (matched by name and vertex count).
   api.decorate = function (L, view, m, mesh) {
     if (view !== 2 && view !== 3) return mesh;
@@ -167,6 +188,8 @@ window.StanceImport = (function () {
       const uv = L._lab_mesh_uvs(view, m);
       if (uv) { mesh.uvs = new Float32Array(L.HEAPU8.buffer, uv, mesh.positions.length / 3 * 2).slice(); mesh.texture = file.textures[k]; }
     }
+    const colors = file && file.colorData[m];
+    if (colors && colors.length === mesh.positions.length / 3 * 4) mesh.colors = colors;
     const look = api.current;
     if (!look) return mesh;
     const name = L.UTF8ToString(L._lab_mesh_name(view, m)), nv = mesh.positions.length / 3;
@@ -177,7 +200,6 @@ window.StanceImport = (function () {
       mesh.uvs = new Float32Array(L.HEAPU8.buffer, uv, 2 * nv).slice();
       mesh.texture = look.textures[p.image];
     }
-    if (p.colorData) mesh.colors = p.colorData;
     return mesh;
   };
 

@@ -3,8 +3,9 @@
 // same camera: on the left the character as played (the tape, the frame the scrubber shows), on the
 // right the whole character, skinned, as the ghost replays the switch under the mode chosen in
 // "ghost" (lab_time.c replays it from the tape's saved state with the tape's recorded inputs;
-// lab_split.c makes its skinning matrices). Scrubbing, stepping and playing move both. Outside the
-// ghost's replay (before the switch, or 2 s after it) both halves show the pose as played.
+// lab_split.c makes its skinning matrices). Scrubbing, stepping and playing move both. The replay
+// covers every frame the tape holds from the switch on; before the switch both halves show the
+// pose as played.
 'use strict';
 
 window.StanceSplit = (function () {
@@ -87,7 +88,7 @@ window.StanceSplit = (function () {
     if (!shown || shown.key !== key) {
       caption.textContent = '';
       caption.append(label('as played', 'split-left'),
-        label(replayed ? 'the same switch under ' + mode : 'under ' + mode + ': as played here (the replay covers 2 s from a switch)', 'split-right'));
+        label(replayed ? 'the same switch under ' + mode : 'under ' + mode + ': as played here (before the switch)', 'split-right'));
     }
     shown = { key, view: v, back, replayed };
     return true;

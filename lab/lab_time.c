@@ -32,7 +32,6 @@
 #include "stance/graph_query.h"
 
 #define TAPE_FRAMES 600                /* 10 s at 60 Hz */
-#define GHOST_FRAMES 120               /* a ghost replays 2 s from its switch */
 
 typedef struct tape {
     const stance_graph *graph;
@@ -353,15 +352,16 @@ LAB_API int lab_time_ghost(int view, int back, int mode, float blend, int easing
     return 0;
 }
 
-/* Replays the ghost up to the newest frame held, GHOST_FRAMES at most from
- * its start. Returns the frames it holds, or -1. */
+/* Replays the ghost up to the newest frame held: every frame the tape holds
+ * from its switch on (it follows the tape while it records; it ends when its
+ * first frame leaves the tape). Returns the frames it holds, or -1. */
 LAB_API int lab_time_ghost_advance(int view) {
     tape *t;
     lab_view *v = time_view(view, &t);
     if (!v || t->g0 < 0) return 0;
     if (t->g0 < t->first) { t->g0 = t->gnext = -1; return 0; }
     stance_error err = {0};
-    while (t->gnext <= newest(t) && t->gnext < t->g0 + GHOST_FRAMES) {
+    while (t->gnext <= newest(t)) {
         const long long n = t->gnext;
         for (int k = 0; k < 2; k++) {
             stance_instance *in = t->g[k];

@@ -251,10 +251,149 @@ static void test_corrupt(void) {
     free_asset(&a);
 }
 
+
+/* Vertex colours for mesh 0 (4 vertices, u16 RGBA little-endian), none for mesh 1. */
+static unsigned char colors[8 * V];
+static stance_textures with_colors(int images) {
+    stance_textures t = images ? two_images() : (stance_textures){0};
+    for (int i = 0; i < 8 * V; i++) colors[i] = (unsigned char)(11 * i + 5);
+    t.mesh_count = 2;
+    if (!images) t.mesh_image[0] = t.mesh_image[1] = -1;
+    t.mesh_colors[0] = colors, t.mesh_vertices[0] = V, t.mesh_vertices[1] = V;
+    t.color_count = 1;
+    return t;
+}
+static size_t find_tag(const unsigned char *b, size_t n, const char *tag) {
+    for (size_t at = 32; at + 16 <= n;) {
+        uint64_t len = get_u32(b + at + 8) | (uint64_t)get_u32(b + at + 12) << 32;
+        if (!memcmp(b + at, tag, 4)) return at;
+        at += 16 + (size_t)len;
+    }
+    return 0;
+}
+
+/* The vertex colour section: alone and with the texture section, read back, the runtime's load unchanged. */
+static void test_colors_round_trip(void) {
+    stance_asset a = make_asset();
+    void *plain = NULL, *with = NULL, *both = NULL, *again = NULL;
+    size_t plain_n = 0, with_n = 0, both_n = 0, again_n = 0;
+    CHECK_OK(stance_asset_save_memory(&a, &plain, &plain_n, NULL, NULL));
+    stance_textures in = with_colors(0), t;
+    stance_error err = {STANCE_OK, ""};
+    CHECK_OK(stance_textures_insert(plain, plain_n, &in, &with, &with_n, &err));
+    const unsigned char *w = with;
+    CHECK(w[8] == 6 && with_n == plain_n + 16 + 4 + 2 * 4 + 8 * V);
+    CHECK(find_tag(w, with_n, "vcol") == plain_n && find_tag(w, with_n, "txtr") == 0);
+    CHECK_OK(stance_textures_read(with, with_n, &t, &err));
+    CHECK(t.image_count == 0 && t.color_count == 1 && t.mesh_count == 2 && t.mesh_colors[1] == NULL);
+    CHECK(t.mesh_colors[0] && t.mesh_vertices[0] == V && !memcmp(t.mesh_colors[0], colors, sizeof colors));
+    /* the runtime skips it: the same asset */
+    stance_asset b;
+    CHECK_OK(stance_asset_load_memory(with, with_n, NULL, &b, NULL));
+    CHECK_OK(stance_asset_save_memory(&b, &again, &again_n, NULL, NULL));
+    CHECK(again_n == plain_n && !memcmp(again, plain, plain_n));
+    stance_asset_free_bytes(again, again_n, NULL);
+    stance_asset_destroy(&b);
+    /* both sections: each read back; inserting again replaces both (the same bytes) */
+    in = with_colors(1);
+    CHECK_OK(stance_textures_insert(with, with_n, &in, &both, &both_n, &err));
+    CHECK(find_tag(both, both_n, "txtr") == plain_n && find_tag(both, both_n, "vcol") > plain_n);
+    CHECK_OK(stance_textures_read(both, both_n, &t, &err));
+    CHECK(t.image_count == 2 && t.mesh_image[0] == 1 && t.color_count == 1 && !memcmp(t.mesh_colors[0], colors, sizeof colors));
+    void *twice = NULL;
+    size_t twice_n = 0;
+    CHECK_OK(stance_textures_insert(both, both_n, &in, &twice, &twice_n, &err));
+    CHECK(twice_n == both_n && !memcmp(twice, both, both_n));
+    free(twice);
+    twice = NULL;
+    /* refused: colours for another vertex count, a count that disagrees, nothing to write */
+    stance_textures bad = with_colors(0);
+    bad.mesh_vertices[0] = V + 1;
+    CHECK_STATUS(stance_textures_insert(plain, plain_n, &bad, &twice, &twice_n, &err), STANCE_ERR_ARGUMENT);
+    bad = with_colors(0);
+    bad.color_count = 2;
+    CHECK_STATUS(stance_textures_insert(plain, plain_n, &bad, &twice, &twice_n, &err), STANCE_ERR_ARGUMENT);
+    bad = with_colors(0);
+    bad.mesh_colors[0] = NULL, bad.color_count = 0;
+    CHECK_STATUS(stance_textures_insert(plain, plain_n, &bad, &twice, &twice_n, &err), STANCE_ERR_ARGUMENT);
+    CHECK(twice == NULL);
+    free(both);
+    free(with);
+    stance_asset_free_bytes(plain, plain_n, NULL);
+    free_asset(&a);
+}
+
+/* Expects the reader to refuse b with a message containing `what`. */
+static void refused_as(unsigned char *b, size_t n, const char *what) {
+    fix_checksum(b, n);
+    stance_textures t;
+    stance_error err = {STANCE_OK, ""};
+    CHECK_STATUS(stance_textures_read(b, n, &t, &err), STANCE_ERR_FORMAT);
+    if (!strstr(err.message, what)) {
+        CHECK(!"the message names the problem");
+        fprintf(stderr, "  wanted '%s' in: %s\n", what, err.message);
+    }
+    CHECK(t.image_count == 0 && t.color_count == 0);
+}
+
+static void test_colors_corrupt(void) {
+    stance_asset a = make_asset();
+    void *plain = NULL, *with = NULL;
+    size_t plain_n = 0, n = 0;
+    CHECK_OK(stance_asset_save_memory(&a, &plain, &plain_n, NULL, NULL));
+    stance_textures in = with_colors(1);
+    CHECK_OK(stance_textures_insert(plain, plain_n, &in, &with, &n, NULL));
+    unsigned char *b = malloc(n + 32);
+    const size_t head = find_tag(with, n, "vcol"), body = head + 16, m0 = body + 4, m1 = m0 + 4 + 8 * V;
+    CHECK(head > 0 && m1 + 4 == n);
+    RESET(), put_u32(b + body, 3), refused_as(b, n, "vertex colour section: 3 meshes; the file has 2");
+    RESET(), put_u32(b + m0, V - 1), refused_as(b, n, "vertex colour section: mesh 0 has 3 colours (0 or its 4 vertices)");
+    RESET(), put_u32(b + m1, V), refused_as(b, n, "vertex colour section: mesh 1's 4 colours run past the section's end");
+    RESET(), put_u32(b + m0, 0), refused_as(b, n, "vertex colour section: mesh 1 has"); /* (mesh 0's colours read as mesh 1's count) */
+    RESET(), put_u32(b + head + 8, 4 + 4 + 8 * V + 4 + 4), put_u32(b + 16, (uint32_t)(n + 4 - 32));
+    refused_as(b, n + 4, "bytes after the last mesh's colours");
+    /* no mesh with colours (a section of 12 bytes) */
+    RESET(), put_u32(b + m0, 0), memcpy(b + m0 + 4, b + m1, 4), put_u32(b + head + 8, 12), put_u32(b + 16, (uint32_t)(m0 + 8 - 32));
+    refused_as(b, m0 + 8, "no mesh has colours");
+    RESET(), put_u32(b + 8, 5), refused_as(b, n, "needs version 6");
+    /* a second one */
+    RESET(), memcpy(b + n, b + head, 16), memcpy(b + n + 16, b + body, 16);
+    put_u32(b + n + 8, 16), put_u32(b + 16, (uint32_t)(n + 32 - 32));
+    refused_as(b, n + 32, "vertex colour section: more than one");
+    /* the runtime skips it: a corrupt one still loads there */
+    RESET(), put_u32(b + m0, V - 1), fix_checksum(b, n);
+    stance_asset c;
+    CHECK_OK(stance_asset_load_memory(b, n, NULL, &c, NULL));
+    stance_asset_destroy(&c);
+    /* every truncation and every byte of the section changed: an answer, never a crash */
+    stance_textures t;
+    int failed = 0;
+    for (size_t k = 0; k < n; k++) failed += stance_textures_read(with, k, &t, NULL) != STANCE_OK;
+    CHECK(failed == (int)n);
+    for (size_t k = head; k < n; k++) {
+        RESET();
+        b[k] ^= 0x5A;
+        fix_checksum(b, n);
+        stance_status s = stance_textures_read(b, n, &t, NULL);
+        /* a colour's own bytes may be any value; a changed tag is a section the reader does not know */
+        CHECK(s == STANCE_ERR_FORMAT || (s == STANCE_OK && ((k >= m0 + 4 && k < m1) || k < head + 4)));
+        if (s == STANCE_OK && k < head + 4) CHECK(t.color_count == 0 && t.image_count == 2);
+        for (int i = 0; s == STANCE_OK && i < t.mesh_count; i++)
+            CHECK(!t.mesh_colors[i] || (t.mesh_colors[i] >= b && t.mesh_colors[i] + 8 * (size_t)t.mesh_vertices[i] <= b + n));
+    }
+    free(b);
+    free(with);
+    stance_asset_free_bytes(plain, plain_n, NULL);
+    free_asset(&a);
+}
+#undef RESET
+
 int main(void) {
     make_images();
     RUN(test_round_trip);
     RUN(test_with_graph);
     RUN(test_corrupt);
+    RUN(test_colors_round_trip);
+    RUN(test_colors_corrupt);
     return check_summary();
 }

@@ -109,7 +109,8 @@ static void test_tape(void) {
     const int swback = cap - 1 - sw;
     CHECK(lab_time_ghost(0, swback, STANCE_SWITCH_CROSSFADE, 0.25f, STANCE_EASE_SMOOTHSTEP) == 0);
     const int gframes = lab_time_ghost_advance(0);
-    CHECK(gframes == (swback + 1 < 120 ? swback + 1 : 120));
+    CHECK(gframes == swback + 1 && swback > 120); /* every frame held from the switch on (not only its first 2 s) */
+    CHECK(lab_time_ghost_pose(0, 0) != NULL && lab_time_ghost_pose(0, swback) != NULL && lab_time_ghost_pose(0, swback + 1) == NULL);
     CHECK(lab_time_ghost_same(0) == gframes && lab_time_ghost_diff(0) == 0);
     const float *gp = lab_time_ghost_pose(0, swback - 3), *rp = lab_time_pose(0, swback - 3);
     float far = 0.0f;

@@ -193,11 +193,12 @@ int cmd_import(int argc, char **argv) {
         }
         s = stance_asset_compress(&asset, &cs, &err);
     }
-    /* the base-colour images (a glTF's, or the texture section of a .stance FILE): a version 6 file when any */
+    /* the base-colour images and vertex colours (a glTF's or an assimp format's, or the texture and
+     * vertex colour sections of a .stance FILE): a version 6 file when any */
     stance_textures tex = {0};
     if (!s) s = stance_textures_of_file(in, &asset, &tex, &warnings, &err);
     if (!s) s = stance_textures_save_file(&asset, NULL, &tex, out, &err);
-    const int images = tex.image_count;
+    const int images = tex.image_count, colored = tex.color_count;
     stance_textures_free(&tex);
     if (s) {
         print_error(err.message);
@@ -206,9 +207,9 @@ int cmd_import(int argc, char **argv) {
     }
     stance_import_warnings_print(&warnings, "stance: warning: ", stderr);
     printf("%s: %d joints, %d clips -> %s\n", in, asset.skeleton->joint_count, asset.clip_count, out);
-    if (images)
-        printf("  %d base-colour image%s kept: a version 6 file (builds before it refuse it; docs/stance-format.md)\n", images,
-               images > 1 ? "s" : "");
+    if (images || colored)
+        printf("  %d base-colour image%s and %d mesh%s' vertex colours kept: a version 6 file (builds before it refuse it; "
+               "docs/stance-format.md)\n", images, images == 1 ? "" : "s", colored, colored == 1 ? "" : "es");
     if (strstr(unit_how, "BVH")) printf("  error bounds in cm with a model unit of %s\n", unit_how);
     stance_asset_destroy(&asset);
     return 0;

@@ -116,6 +116,16 @@ static void print_textures(const stance_textures *t, int json) {
     printf(json ? "]}" : "\n");
 }
 
+/* The vertex colour section: which meshes have colours (their vertex counts, 0 none). */
+static void print_colors(const stance_textures *t, int json) {
+    if (t->color_count == 0) return;
+    if (json) printf(",\"vertex_colors\":{\"meshes\":[");
+    else printf("vertex colours: %d mesh%s\n  meshes' colours:", t->color_count, t->color_count > 1 ? "es" : "");
+    for (int i = 0; i < t->mesh_count; i++)
+        printf(json ? "%s%d" : "%s %d", json && i ? "," : "", t->mesh_colors[i] ? t->mesh_vertices[i] : 0);
+    printf(json ? "]}" : "\n");
+}
+
 static void print_json(const stance_asset *a, const stance_import_report *rep, const stance_textures *tex) {
     const stance_skeleton *sk = a->skeleton;
     printf("{\"joints\":");
@@ -164,6 +174,7 @@ static void print_json(const stance_asset *a, const stance_import_report *rep, c
     }
     printf("]");
     print_textures(tex, 1);
+    print_colors(tex, 1);
     if (a->graph) printf(",\"graph\":"), info_graph_json(stdout, a->graph);
     printf("}\n");
 }
@@ -236,7 +247,7 @@ int cmd_info(int argc, char **argv) {
         return 1;
     }
     if (json) print_json(&asset, &report, &tex);
-    else print_text(path, &asset, &report), print_textures(&tex, 0);
+    else print_text(path, &asset, &report), print_textures(&tex, 0), print_colors(&tex, 0);
     stance_textures_free(&tex);
     if (!json && asset.graph) info_graph_text(stdout, asset.graph);
     free(report.clips);

@@ -1,6 +1,7 @@
-/* src/io/asset_textures.c - the .stance texture section ("txtr", format
- * version 6): read, check and written into a file's bytes. Owns its layout
- * (docs/stance-format.md, "Textures"):
+/* src/io/asset_textures.c - the .stance texture and vertex colour sections
+ * ("txtr" and "vcol", format version 6): read, checked and written into a
+ * file's bytes. Owns their layout (docs/stance-format.md, "Textures" and
+ * "Vertex colours"):
  *
  *   txtr  u32 image_count N (1..64)
  *         per image: u32 kind (1 PNG, 2 JPEG), u32 size, u8 bytes[size]
@@ -8,12 +9,16 @@
  *                    bytes are the kind's signature)
  *         u32 mesh_count M (the file's MESH sections)
  *         i32 image[M] (-1: none; else 0..N-1, and that MESH has UVs)
+ *   vcol  u32 mesh_count M (the file's MESH sections)
+ *         per mesh: u32 V (0: none; else that MESH's vertex count),
+ *                   u16 rgba[4 V] (value / 65535, linear, glTF COLOR_0)
+ *         (at least one mesh has colours)
  *
- * An optional section (lowercase tag) of version 6: at most one, after the
- * MESH sections and before GRPH. The runtime's loader skips it
+ * Optional sections (lowercase tags) of version 6: each at most once, after
+ * the MESH sections and before GRPH. The runtime's loader skips them
  * (src/core/load/asset.c); the file's header, section heads and checksum are
- * checked here as the loader checks them, so a reader of only this section
- * trusts nothing else. */
+ * checked here by the loader's own walk (asset_sections.c), so a reader of
+ * only these sections trusts nothing else. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +28,6 @@
 
 #define HEAD ST_ASSET_HEADER_BYTES
 #define SECTION_HEAD 16
-#define MESH_UVS 1u
 
 static const unsigned char png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
 
@@ -40,74 +44,66 @@ int stance_texture_sniff(const unsigned char *b, size_t n) {
 void stance_textures_free(stance_textures *tex) {
     if (!tex) return;
     free(tex->owned);
+    free(tex->owned_colors);
     memset(tex, 0, sizeof *tex);
 }
 
-/* The file's sections, checked: MESH count and UV flags, where the texture
- * section and the graph are (offsets of their heads, or 0). */
+/* The file's sections, checked: MESH count, UV flags and vertex counts, where
+ * the texture and vertex colour sections and the graph are (offsets of their
+ * heads, or 0). */
 typedef struct layout {
-    uint32_t version;
     int mesh_count;
     unsigned char mesh_uvs[STANCE_MAX_MESHES];
-    size_t txtr_at, txtr_len, grph_at;
+    uint32_t mesh_vertices[STANCE_MAX_MESHES];
+    st_section txtr, vcol;
+    size_t grph_at;
 } layout;
 
-static stance_status walk(const unsigned char *b, size_t size, layout *lay, stance_error *err) {
-    memset(lay, 0, sizeof *lay);
-    if (!b || size < HEAD || memcmp(b, ST_ASSET_MAGIC, 8)) return st_fail(err, STANCE_ERR_FORMAT, "not a stance file");
-    reader h = {b + 8, b + HEAD, 0};
-    uint32_t version = r_u32(&h), flags = r_u32(&h);
-    uint64_t payload = r_u64(&h), sum = r_u64(&h);
-    if (version < 1 || version > ST_ASSET_VERSION_READ || flags != 0)
-        return st_fail(err, STANCE_ERR_UNSUPPORTED, "format version %u or header flags 0x%x not read here", (unsigned)version,
-                       (unsigned)flags);
-    if (payload != (uint64_t)(size - HEAD) || stance_asset_checksum(b + HEAD, size - HEAD) != sum)
-        return st_fail(err, STANCE_ERR_FORMAT, "the file is truncated or corrupted (payload size or checksum)");
-    lay->version = version;
-    reader all = {b + HEAD, b + size, 0};
-    while (r_left(&all) > 0) {
-        const size_t at = (size_t)(all.p - b);
-        const unsigned char *tag = all.p;
-        all.p += r_left(&all) >= 4 ? 4 : r_left(&all);
-        uint32_t zero = r_u32(&all);
-        uint64_t len = r_u64(&all);
-        if (all.bad || zero != 0 || len > r_left(&all))
-            return st_fail(err, STANCE_ERR_FORMAT, "a section head at byte %zu is bad or runs past the end", at);
-        if (!memcmp(tag, "txtr", 4)) {
-            if (version < ST_ASSET_VERSION_OPTIONAL)
-                return st_fail(err, STANCE_ERR_FORMAT, "texture section: in a version %u file (needs version 6)", (unsigned)version);
-            if (lay->txtr_at) return st_fail(err, STANCE_ERR_FORMAT, "texture section: more than one");
-            if (lay->grph_at) return st_fail(err, STANCE_ERR_FORMAT, "texture section: after the graph section");
-            lay->txtr_at = at, lay->txtr_len = (size_t)len;
-        } else if (!memcmp(tag, "MESH", 4)) {
-            if (lay->txtr_at) return st_fail(err, STANCE_ERR_FORMAT, "texture section: before a MESH section");
-            if (lay->mesh_count == STANCE_MAX_MESHES) return st_fail(err, STANCE_ERR_FORMAT, "more than %d meshes", STANCE_MAX_MESHES);
-            reader m = {all.p, all.p + len, 0};
-            unsigned n = r_u8(&m);
-            r_take(&m, NULL, n);
-            (void)r_u32(&m); /* skin */
-            uint32_t mflags = r_u32(&m);
-            if (m.bad) return st_fail(err, STANCE_ERR_FORMAT, "MESH section %d is too short", lay->mesh_count);
-            lay->mesh_uvs[lay->mesh_count++] = (mflags & MESH_UVS) != 0;
-        } else if (!memcmp(tag, "GRPH", 4)) {
-            lay->grph_at = at;
-        }
-        all.p += len;
-    }
+/* One optional section of ours ("txtr" or "vcol", named `what`) at most once, after the MESHes, before GRPH. */
+static stance_status place(const layout *lay, const st_section *sec, st_section *slot, uint32_t version, const char *what,
+                           stance_error *err) {
+    if (version < ST_ASSET_VERSION_OPTIONAL)
+        return st_fail(err, STANCE_ERR_FORMAT, "%s section: in a version %u file (needs version 6)", what, (unsigned)version);
+    if (slot->at) return st_fail(err, STANCE_ERR_FORMAT, "%s section: more than one", what);
+    if (lay->grph_at) return st_fail(err, STANCE_ERR_FORMAT, "%s section: after the graph section", what);
+    *slot = *sec;
     return STANCE_OK;
 }
 
-stance_status stance_textures_read(const void *bytes, size_t size, stance_textures *out, stance_error *err) {
-    if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "textures: out is NULL");
-    memset(out, 0, sizeof *out);
-    layout lay;
-    stance_status s = walk(bytes, size, &lay, err);
+static stance_status walk(const unsigned char *b, size_t size, layout *lay, stance_error *err) {
+    memset(lay, 0, sizeof *lay);
+    st_sections it;
+    stance_status s = st_sections_begin(&it, b, size, err);
     if (s) return s;
-    out->mesh_count = lay.mesh_count;
-    for (int i = 0; i < lay.mesh_count; i++) out->mesh_image[i] = -1;
-    if (!lay.txtr_at) return st_ok(err);
-    const unsigned char *body = (const unsigned char *)bytes + lay.txtr_at + SECTION_HEAD;
-    reader r = {body, body + lay.txtr_len, 0};
+    st_section sec;
+    int more;
+    while ((more = st_sections_next(&it, &sec, err)) > 0) {
+        if (!memcmp(sec.tag, "txtr", 4)) {
+            if ((s = place(lay, &sec, &lay->txtr, it.version, "texture", err))) return s;
+        } else if (!memcmp(sec.tag, "vcol", 4)) {
+            if ((s = place(lay, &sec, &lay->vcol, it.version, "vertex colour", err))) return s;
+        } else if (sec.kind == ST_SECTION_MESH) {
+            if (lay->txtr.at) return st_fail(err, STANCE_ERR_FORMAT, "texture section: before a MESH section");
+            if (lay->vcol.at) return st_fail(err, STANCE_ERR_FORMAT, "vertex colour section: before a MESH section");
+            if (lay->mesh_count == STANCE_MAX_MESHES) return st_fail(err, STANCE_ERR_FORMAT, "more than %d meshes", STANCE_MAX_MESHES);
+            reader m = {sec.body, sec.body + sec.size, 0};
+            unsigned n = r_u8(&m);
+            r_take(&m, NULL, n);
+            (void)r_u32(&m); /* skin */
+            const uint32_t mflags = r_u32(&m), vertices = r_u32(&m);
+            if (m.bad) return st_fail(err, STANCE_ERR_FORMAT, "MESH section %d is too short", lay->mesh_count);
+            lay->mesh_vertices[lay->mesh_count] = vertices;
+            lay->mesh_uvs[lay->mesh_count++] = (mflags & MESH_UVS) != 0;
+        } else if (sec.kind == ST_SECTION_GRPH) {
+            lay->grph_at = sec.at;
+        }
+    }
+    return more < 0 ? STANCE_ERR_FORMAT : STANCE_OK;
+}
+
+/* The texture section's body into out (images point into it). */
+static stance_status read_txtr(const layout *lay, stance_textures *out, stance_error *err) {
+    reader r = {lay->txtr.body, lay->txtr.body + lay->txtr.size, 0};
     uint32_t n = r_u32(&r);
     if (r.bad || n < 1 || n > STANCE_TEXTURE_MAX_IMAGES)
         return st_fail(err, STANCE_ERR_FORMAT, "texture section: %u images (1..%d)", (unsigned)n, STANCE_TEXTURE_MAX_IMAGES);
@@ -124,19 +120,59 @@ stance_status stance_textures_read(const void *bytes, size_t size, stance_textur
     }
     out->image_count = (int)n;
     uint32_t m = r_u32(&r);
-    if (r.bad || m != (uint32_t)lay.mesh_count || r_left(&r) != 4u * m) {
-        memset(out, 0, sizeof *out);
+    if (r.bad || m != (uint32_t)lay->mesh_count || r_left(&r) != 4u * m)
         return st_fail(err, STANCE_ERR_FORMAT, "texture section: %u meshes and %zu bytes left for them; the file has %d meshes",
-                       (unsigned)m, r_left(&r), lay.mesh_count);
-    }
+                       (unsigned)m, r_left(&r), lay->mesh_count);
     for (uint32_t i = 0; i < m; i++) {
         int32_t k = (int32_t)r_u32(&r);
-        if (k < -1 || k >= (int32_t)n || (k >= 0 && !lay.mesh_uvs[i])) {
-            memset(out, 0, sizeof *out);
+        if (k < -1 || k >= (int32_t)n || (k >= 0 && !lay->mesh_uvs[i]))
             return st_fail(err, STANCE_ERR_FORMAT, "texture section: mesh %u's image %d is not -1..%u%s", (unsigned)i, (int)k,
                            (unsigned)n - 1, k >= 0 && k < (int32_t)n ? " with UVs (the mesh has none)" : "");
-        }
         out->mesh_image[i] = k;
+    }
+    return STANCE_OK;
+}
+
+/* The vertex colour section's body into out (colours point into it). */
+static stance_status read_vcol(const layout *lay, stance_textures *out, stance_error *err) {
+    reader r = {lay->vcol.body, lay->vcol.body + lay->vcol.size, 0};
+    const uint32_t m = r_u32(&r);
+    if (r.bad || m != (uint32_t)lay->mesh_count)
+        return st_fail(err, STANCE_ERR_FORMAT, "vertex colour section: %u meshes; the file has %d", (unsigned)m, lay->mesh_count);
+    for (uint32_t i = 0; i < m; i++) {
+        const uint32_t v = r_u32(&r);
+        if (r.bad || (v != 0 && v != lay->mesh_vertices[i]))
+            return st_fail(err, STANCE_ERR_FORMAT, "vertex colour section: mesh %u has %u colours (0 or its %u vertices)%s",
+                           (unsigned)i, (unsigned)v, (unsigned)lay->mesh_vertices[i], r.bad ? ", past the section's end" : "");
+        if (v == 0) continue;
+        if (r_left(&r) / 8 < v)
+            return st_fail(err, STANCE_ERR_FORMAT, "vertex colour section: mesh %u's %u colours run past the section's end",
+                           (unsigned)i, (unsigned)v);
+        out->mesh_colors[i] = r.p;
+        out->color_count++;
+        r.p += 8 * (size_t)v;
+    }
+    if (r_left(&r) != 0 || out->color_count == 0)
+        return st_fail(err, STANCE_ERR_FORMAT, "vertex colour section: %s",
+                       r_left(&r) ? "bytes after the last mesh's colours" : "no mesh has colours");
+    return STANCE_OK;
+}
+
+stance_status stance_textures_read(const void *bytes, size_t size, stance_textures *out, stance_error *err) {
+    if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "textures: out is NULL");
+    memset(out, 0, sizeof *out);
+    layout lay;
+    stance_status s = walk(bytes, size, &lay, err);
+    if (s) return s;
+    out->mesh_count = lay.mesh_count;
+    for (int i = 0; i < lay.mesh_count; i++) out->mesh_image[i] = -1, out->mesh_vertices[i] = (int)lay.mesh_vertices[i];
+    if (lay.txtr.at && (s = read_txtr(&lay, out, err))) {
+        memset(out, 0, sizeof *out);
+        return s;
+    }
+    if (lay.vcol.at && (s = read_vcol(&lay, out, err))) {
+        memset(out, 0, sizeof *out);
+        return s;
     }
     return st_ok(err);
 }
@@ -149,16 +185,15 @@ static void put_u64(unsigned char *p, uint64_t v) {
     put_u32(p + 4, (uint32_t)(v >> 32));
 }
 
-stance_status stance_textures_insert(const void *bytes, size_t size, const stance_textures *tex, void **out,
-                                     size_t *out_size, stance_error *err) {
-    if (!out || !out_size || !tex) return st_fail(err, STANCE_ERR_ARGUMENT, "textures: tex, out or out_size is NULL");
-    *out = NULL, *out_size = 0;
-    layout lay;
-    stance_status s = walk(bytes, size, &lay, err);
-    if (s) return s;
-    if (tex->image_count < 1 || tex->image_count > STANCE_TEXTURE_MAX_IMAGES || tex->mesh_count != lay.mesh_count)
-        return st_fail(err, STANCE_ERR_ARGUMENT, "textures: %d images (1..%d) for %d meshes (the file has %d)", tex->image_count,
-                       STANCE_TEXTURE_MAX_IMAGES, tex->mesh_count, lay.mesh_count);
+static int has_looks(const stance_textures *tex) { return tex->image_count > 0 || tex->color_count > 0; }
+
+/* Checks tex against the file's layout: what stance_textures_insert writes. */
+static stance_status check_looks(const stance_textures *tex, const layout *lay, size_t *txtr_body, size_t *vcol_body,
+                                 stance_error *err) {
+    if (tex->image_count < 0 || tex->image_count > STANCE_TEXTURE_MAX_IMAGES || tex->mesh_count != lay->mesh_count ||
+        !has_looks(tex))
+        return st_fail(err, STANCE_ERR_ARGUMENT, "textures: %d images (0..%d) and %d meshes with colours for %d meshes (the file has %d)",
+                       tex->image_count, STANCE_TEXTURE_MAX_IMAGES, tex->color_count, tex->mesh_count, lay->mesh_count);
     size_t body = 8 + 4 * (size_t)tex->mesh_count, total = 0;
     for (int i = 0; i < tex->image_count; i++) {
         const stance_texture_image *im = &tex->images[i];
@@ -169,53 +204,88 @@ stance_status stance_textures_insert(const void *bytes, size_t size, const stanc
             return st_fail(err, STANCE_ERR_ARGUMENT, "textures: the images take more than %zu bytes", STANCE_TEXTURE_MAX_BYTES);
         body += 8 + im->size;
     }
+    *txtr_body = tex->image_count ? body : 0;
+    int colored = 0;
+    body = 4 + 4 * (size_t)tex->mesh_count;
     for (int i = 0; i < tex->mesh_count; i++) {
         const int k = tex->mesh_image[i];
-        if (k < -1 || k >= tex->image_count || (k >= 0 && !lay.mesh_uvs[i]))
+        if (tex->image_count && (k < -1 || k >= tex->image_count || (k >= 0 && !lay->mesh_uvs[i])))
             return st_fail(err, STANCE_ERR_ARGUMENT, "textures: mesh %d's image %d is not -1..%d, or the mesh has no UVs", i, k,
                            tex->image_count - 1);
+        if (tex->mesh_colors[i]) {
+            if (tex->mesh_vertices[i] != (int)lay->mesh_vertices[i])
+                return st_fail(err, STANCE_ERR_ARGUMENT, "textures: mesh %d's colours are for %d vertices, it has %u", i,
+                               tex->mesh_vertices[i], (unsigned)lay->mesh_vertices[i]);
+            body += 8 * (size_t)lay->mesh_vertices[i];
+            colored++;
+        }
     }
-    const unsigned char *b = bytes;
-    /* the sections before (the old texture section left out), the new one, the rest */
-    const size_t cut = lay.grph_at ? lay.grph_at : size;
-    const size_t old = lay.txtr_at ? SECTION_HEAD + lay.txtr_len : 0;
-    const size_t n = size - old + SECTION_HEAD + body;
-    unsigned char *o = malloc(n);
+    if (colored != tex->color_count)
+        return st_fail(err, STANCE_ERR_ARGUMENT, "textures: color_count %d, but %d meshes have colours", tex->color_count, colored);
+    *vcol_body = colored ? body : 0;
+    return STANCE_OK;
+}
+
+static unsigned char *put_head(unsigned char *o, const char tag[4], size_t body) {
+    memcpy(o, tag, 4);
+    put_u32(o + 4, 0);
+    put_u64(o + 8, (uint64_t)body);
+    return o + SECTION_HEAD;
+}
+
+stance_status stance_textures_insert(const void *bytes, size_t size, const stance_textures *tex, void **out,
+                                     size_t *out_size, stance_error *err) {
+    if (!out || !out_size || !tex) return st_fail(err, STANCE_ERR_ARGUMENT, "textures: tex, out or out_size is NULL");
+    *out = NULL, *out_size = 0;
+    layout lay;
+    stance_status s = walk(bytes, size, &lay, err);
+    if (s) return s;
+    size_t txtr_body = 0, vcol_body = 0;
+    if ((s = check_looks(tex, &lay, &txtr_body, &vcol_body, err))) return s;
+    const size_t old = (lay.txtr.at ? SECTION_HEAD + lay.txtr.size : 0) + (lay.vcol.at ? SECTION_HEAD + lay.vcol.size : 0);
+    const size_t n = size - old + (txtr_body ? SECTION_HEAD + txtr_body : 0) + (vcol_body ? SECTION_HEAD + vcol_body : 0);
+    unsigned char *o = malloc(n), *w = o;
     if (!o) return st_fail(err, STANCE_ERR_MEMORY, "textures: allocation of %zu bytes failed", n);
-    size_t w = 0;
-    if (lay.txtr_at) { /* (before the graph: walk() checked it) */
-        memcpy(o, b, lay.txtr_at);
-        memcpy(o + lay.txtr_at, b + lay.txtr_at + old, cut - lay.txtr_at - old);
-        w = cut - old;
-    } else {
-        memcpy(o, b, cut);
-        w = cut;
+    /* the header, the sections before the graph but the old texture and colour sections, the new ones, the graph */
+    const unsigned char *b = bytes;
+    memcpy(w, b, HEAD), w += HEAD;
+    st_sections it;
+    st_section sec;
+    st_sections_begin(&it, b, size, NULL); /* (walk checked it) */
+    while (st_sections_next(&it, &sec, NULL) > 0 && sec.kind != ST_SECTION_GRPH)
+        if (sec.at != lay.txtr.at && sec.at != lay.vcol.at) memcpy(w, b + sec.at, SECTION_HEAD + sec.size), w += SECTION_HEAD + sec.size;
+    if (txtr_body) {
+        w = put_head(w, "txtr", txtr_body);
+        put_u32(w, (uint32_t)tex->image_count), w += 4;
+        for (int i = 0; i < tex->image_count; i++) {
+            put_u32(w, (uint32_t)tex->images[i].kind);
+            put_u32(w + 4, (uint32_t)tex->images[i].size);
+            memcpy(w + 8, tex->images[i].bytes, tex->images[i].size);
+            w += 8 + tex->images[i].size;
+        }
+        put_u32(w, (uint32_t)tex->mesh_count), w += 4;
+        for (int i = 0; i < tex->mesh_count; i++) put_u32(w, (uint32_t)tex->mesh_image[i]), w += 4;
     }
-    memcpy(o + w, "txtr", 4);
-    put_u32(o + w + 4, 0);
-    put_u64(o + w + 8, (uint64_t)body);
-    w += SECTION_HEAD;
-    put_u32(o + w, (uint32_t)tex->image_count), w += 4;
-    for (int i = 0; i < tex->image_count; i++) {
-        put_u32(o + w, (uint32_t)tex->images[i].kind);
-        put_u32(o + w + 4, (uint32_t)tex->images[i].size);
-        memcpy(o + w + 8, tex->images[i].bytes, tex->images[i].size);
-        w += 8 + tex->images[i].size;
+    if (vcol_body) {
+        w = put_head(w, "vcol", vcol_body);
+        put_u32(w, (uint32_t)tex->mesh_count), w += 4;
+        for (int i = 0; i < tex->mesh_count; i++) {
+            const size_t v = tex->mesh_colors[i] ? lay.mesh_vertices[i] : 0;
+            put_u32(w, (uint32_t)v), w += 4;
+            if (v) memcpy(w, tex->mesh_colors[i], 8 * v), w += 8 * v;
+        }
     }
-    put_u32(o + w, (uint32_t)tex->mesh_count), w += 4;
-    for (int i = 0; i < tex->mesh_count; i++) put_u32(o + w, (uint32_t)tex->mesh_image[i]), w += 4;
-    memcpy(o + w, b + cut, size - cut);
-    w += size - cut;
+    if (lay.grph_at) memcpy(w, b + lay.grph_at, size - lay.grph_at), w += size - lay.grph_at;
     put_u32(o + 8, ST_ASSET_VERSION_OPTIONAL);
-    put_u64(o + 16, (uint64_t)(w - HEAD));
-    put_u64(o + 24, stance_asset_checksum(o + HEAD, w - HEAD));
-    *out = o, *out_size = w;
+    put_u64(o + 16, (uint64_t)(n - HEAD));
+    put_u64(o + 24, stance_asset_checksum(o + HEAD, n - HEAD));
+    *out = o, *out_size = (size_t)(w - o);
     return st_ok(err);
 }
 
 stance_status stance_textures_save_file(const stance_asset *asset, const stance_graph_desc *graph, const stance_textures *tex,
                                         const char *path, stance_error *err) {
-    if (!tex || tex->image_count == 0) return stance_asset_save_graph_file(asset, graph, path, err);
+    if (!tex || !has_looks(tex)) return stance_asset_save_graph_file(asset, graph, path, err);
     if (!path || !path[0]) return st_fail(err, STANCE_ERR_ARGUMENT, "asset save: path is NULL or empty");
     void *bytes = NULL, *with = NULL;
     size_t size = 0, with_size = 0;

@@ -1,6 +1,7 @@
-/* src/io/asset_textures.h - the .stance texture section ("txtr", an optional
- * section of format version 6, docs/stance-format.md): each mesh's base-colour
- * image, the PNG or JPEG bytes as the source file stores them, for viewers
+/* src/io/asset_textures.h - the .stance texture and vertex colour sections
+ * ("txtr" and "vcol", optional sections of format version 6,
+ * docs/stance-format.md): each mesh's base-colour image, the PNG or JPEG
+ * bytes as the source file stores them, and its vertex colours, for viewers
  * (the lab). The runtime never reads it (its loader skips optional sections);
  * `stance import` writes it, `stance info` and the lab read it. Tools side. */
 #ifndef STANCE_IO_ASSET_TEXTURES_H
@@ -28,19 +29,30 @@ typedef struct stance_textures {
     int mesh_count;                      /* the file's MESH sections */
     int mesh_image[STANCE_MAX_MESHES];   /* per mesh: an index into images, or -1 */
     unsigned char *owned;                /* bytes the images point into, freed by stance_textures_free */
+    /* Vertex colours (the "vcol" section): per mesh NULL, or mesh_vertices[i]
+     * colours of 4 u16 little-endian each (8 bytes: R G B A, value / 65535,
+     * linear as glTF's COLOR_0; multiplied with the base colour and texture). */
+    int color_count;                                /* meshes with colours (0: no vcol section) */
+    const unsigned char *mesh_colors[STANCE_MAX_MESHES];
+    int mesh_vertices[STANCE_MAX_MESHES];           /* per mesh: its vertex count (read: from the MESH) */
+    unsigned char *owned_colors;                    /* bytes the colours point into, freed by stance_textures_free */
 } stance_textures;
 
-/* The texture section of the .stance file in `bytes` (header and section heads
- * checked as the loader does) into *out (zeroed first; image_count 0 when the
- * file has none). The images point into `bytes`. A corrupt section is
- * STANCE_ERR_FORMAT with a message starting "texture section: ". */
+/* The texture and vertex colour sections of the .stance file in `bytes`
+ * (header and section heads checked by the loader's own walk) into *out
+ * (zeroed first; image_count and color_count 0 when the file has none). The
+ * images and colours point into `bytes`. A corrupt section is
+ * STANCE_ERR_FORMAT with a message starting "texture section: " or "vertex
+ * colour section: ". */
 stance_status stance_textures_read(const void *bytes, size_t size, stance_textures *out, stance_error *err);
 
-/* A copy of the .stance file `bytes` with the section for `tex` written after
- * its MESH sections (before GRPH), as format version 6 with the payload size
- * and checksum made again; any texture section the file had is replaced.
- * tex->mesh_count must be the file's MESH count, and a mesh with an image
- * must have UVs. *out is malloc'd (free()). */
+/* A copy of the .stance file `bytes` with the sections for `tex` (a texture
+ * section when it has images, a vertex colour section when a mesh has
+ * colours; at least one) written after its MESH sections (before GRPH), as
+ * format version 6 with the payload size and checksum made again; any such
+ * sections the file had are replaced. tex->mesh_count must be the file's MESH
+ * count, a mesh with an image must have UVs, and a mesh's colours must be
+ * for its vertex count. *out is malloc'd (free()). */
 stance_status stance_textures_insert(const void *bytes, size_t size, const stance_textures *tex, void **out,
                                      size_t *out_size, stance_error *err);
 
@@ -52,7 +64,7 @@ stance_status stance_textures_of_file(const char *path, const stance_asset *asse
                                       stance_import_warnings *warnings, stance_error *err);
 
 /* `asset` (and `graph`, compiled into it, when not NULL) saved to `path` with
- * the texture section for `tex` when it has images (format version 6), else
+ * the sections for `tex` when it has images or colours (format version 6), else
  * exactly as stance_asset_save_graph_file writes it. */
 stance_status stance_textures_save_file(const stance_asset *asset, const stance_graph_desc *graph, const stance_textures *tex,
                                         const char *path, stance_error *err);

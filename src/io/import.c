@@ -140,6 +140,25 @@ stance_status stance_open_file(const char *path, const stance_import_options *op
     return s ? s : extract_root(path, opt, out, err);
 }
 
+#ifdef STANCE_HAVE_ASSIMP
+/* The base-colour textures and vertex colours of the meshes imported from an
+ * assimp format: the file read again, with FBX's embedded textures this time
+ * (import_mesh.c's st_import_looks matches the meshes). */
+static stance_status assimp_looks(const char *path, const stance_asset *asset, stance_textures *out, stance_import_warnings *warnings,
+                                  stance_error *err) {
+    struct aiPropertyStore *props = aiCreatePropertyStore();
+    if (!props) return st_fail(err, STANCE_ERR_MEMORY, "%s: out of memory", path);
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_READ_TEXTURES, 1);
+    const struct aiScene *scene = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure, NULL, props);
+    aiReleasePropertyStore(props);
+    if (!scene) return st_fail(err, STANCE_ERR_FORMAT, "%s: textures: cannot read the file again", path);
+    stance_status s = st_import_looks(path, scene, asset, out, warnings, err);
+    aiReleaseImport(scene);
+    return s;
+}
+#endif
+
 stance_status stance_textures_of_file(const char *path, const stance_asset *asset, stance_textures *out,
                                       stance_import_warnings *warnings, stance_error *err) {
     if (!out) return st_fail(err, STANCE_ERR_ARGUMENT, "textures: out is NULL");
@@ -160,9 +179,11 @@ stance_status stance_textures_of_file(const char *path, const stance_asset *asse
             free(bytes);
             return st_asset_prefixed(s, path, err);
         }
-        size_t total = 0;
+        size_t total = 0, colors = 0;
         for (int i = 0; i < t.image_count; i++) total += t.images[i].size;
-        if (total && !(t.owned = malloc(total))) {
+        for (int i = 0; i < t.mesh_count; i++) colors += t.mesh_colors[i] ? 8 * (size_t)t.mesh_vertices[i] : 0;
+        if ((total && !(t.owned = malloc(total))) || (colors && !(t.owned_colors = malloc(colors)))) {
+            free(t.owned);
             free(bytes);
             return st_fail(err, STANCE_ERR_MEMORY, "%s: textures: out of memory", path);
         }
@@ -170,17 +191,27 @@ stance_status stance_textures_of_file(const char *path, const stance_asset *asse
             memcpy(t.owned + at, t.images[i].bytes, t.images[i].size);
             t.images[i].bytes = t.owned + at;
         }
+        for (size_t i = 0, at = 0; i < (size_t)t.mesh_count; i++)
+            if (t.mesh_colors[i]) {
+                memcpy(t.owned_colors + at, t.mesh_colors[i], 8 * (size_t)t.mesh_vertices[i]);
+                t.mesh_colors[i] = t.owned_colors + at;
+                at += 8 * (size_t)t.mesh_vertices[i];
+            }
         free(bytes);
         *out = t;
         return st_ok(err);
     }
     out->mesh_count = asset->mesh_count;
-    for (int i = 0; i < asset->mesh_count && i < STANCE_MAX_MESHES; i++) out->mesh_image[i] = -1;
+    for (int i = 0; i < asset->mesh_count && i < STANCE_MAX_MESHES; i++)
+        out->mesh_image[i] = -1, out->mesh_vertices[i] = asset->meshes[i]->vertex_count;
 #ifdef STANCE_HAVE_TINYGLTF
     if (is_gltf(path, head, got)) return stance_gltf_textures(path, asset, out, warnings, err);
 #endif
+#ifdef STANCE_HAVE_ASSIMP
+    if (asset->mesh_count > 0) return assimp_looks(path, asset, out, warnings, err); /* (a BVH has none: never read again) */
+#endif
     (void)warnings;
-    return st_ok(err); /* the assimp formats' textures are not kept */
+    return st_ok(err);
 }
 
 stance_status stance_import_file(const char *path, const stance_import_options *opt,

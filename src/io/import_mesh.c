@@ -11,6 +11,10 @@
  * which makes M(j) IB p = C W(j) offset v: assimp's skinning, in model
  * space, and the identity when the skeleton is at its bind pose.
  *
+ * And the looks of those meshes for the .stance texture and vertex colour
+ * sections (st_import_looks): each material's base-colour (or diffuse)
+ * texture on UV set 0, embedded or a file next to the model, and colour set 0.
+ *
  * Owns nothing beyond one call; the skins and meshes go into the asset. */
 #include "import_mesh.h"
 
@@ -25,6 +29,7 @@
 
 #include "core/base/internal.h"
 #include "gltf_bake.h"
+#include "io/files.h"
 
 typedef stance_bake_mat dm; /* rows; the fourth is 0 0 0 1 (gltf_bake.h's maths) */
 
@@ -421,6 +426,174 @@ stance_status st_import_meshes(const st_mesh_import *mi, stance_asset *a, stance
         st_free(&a->allocator, a->meshes, sizeof(stance_mesh *) * skinned);
         a->skins = s2, a->meshes = m2;
         a->skin_count = a->mesh_count = made;
+    }
+    return STANCE_OK;
+}
+
+/* ---- the meshes' looks: base-colour textures and vertex colours ---------- */
+
+static void look_warn(stance_import_warnings *w, const char *path, const char *fmt, ...) ST_PRINTF(3, 4);
+static void look_warn(stance_import_warnings *w, const char *path, const char *fmt, ...) {
+    if (!w) return;
+    if (w->count < STANCE_IMPORT_WARNINGS) {
+        char msg[200];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        snprintf(w->message[w->count], sizeof w->message[0], "%s: textures: %s", path, msg);
+    }
+    w->count++;
+}
+
+/* The embedded texture a material's path names ("*N", or the file name of
+ * one the file holds), as aiScene::GetEmbeddedTexture finds it; NULL none. */
+static const struct aiTexture *embedded(const struct aiScene *sc, const char *tex) {
+    if (!sc->mTextures) return NULL;
+    if (tex[0] == '*') {
+        char *end = NULL;
+        long k = strtol(tex + 1, &end, 10);
+        return end != tex + 1 && !*end && k >= 0 && (unsigned long)k < sc->mNumTextures ? sc->mTextures[k] : NULL;
+    }
+    const char *a = strrchr(tex, '/') ? strrchr(tex, '/') + 1 : strrchr(tex, '\\') ? strrchr(tex, '\\') + 1 : tex;
+    for (unsigned i = 0; i < sc->mNumTextures; i++) {
+        const struct aiTexture *t = sc->mTextures[i];
+        if (!t) continue;
+        const char *f = t->mFilename.data, *b = strrchr(f, '/') ? strrchr(f, '/') + 1 : strrchr(f, '\\') ? strrchr(f, '\\') + 1 : f;
+        if (!strcmp(a, b)) return t;
+    }
+    return NULL;
+}
+
+/* The encoded image (PNG or JPEG, never decoded) a material's texture path
+ * names: embedded in the file, else a file relative to the model's folder.
+ * Malloc'd, or NULL with why. */
+static unsigned char *texture_bytes(const struct aiScene *sc, const char *model, const char *tex, size_t *size, char *why, size_t cap) {
+    *size = 0;
+    const struct aiTexture *t = embedded(sc, tex);
+    if (t) {
+        if (t->mHeight != 0 || !t->pcData) {
+            snprintf(why, cap, "embedded texture '%s' is stored decoded (%ux%u texels), not as PNG or JPEG", tex, t->mWidth, t->mHeight);
+            return NULL;
+        }
+        unsigned char *b = malloc(t->mWidth ? t->mWidth : 1);
+        if (!b) return snprintf(why, cap, "out of memory"), NULL;
+        memcpy(b, t->pcData, t->mWidth);
+        *size = t->mWidth;
+        return b;
+    }
+    if (tex[0] == '*') return snprintf(why, cap, "texture '%s' names no embedded image", tex), NULL;
+    const char *rel = !strncmp(tex, "file://", 7) ? tex + 7 : tex;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", model);
+    char *slash = strrchr(dir, '/');
+    if (slash) slash[1] = 0;
+    else dir[0] = 0;
+    char *full = io_join_path(dir, rel);
+    if (!full) return snprintf(why, cap, "out of memory"), NULL;
+    void *bytes = NULL;
+    stance_error e = {STANCE_OK, ""};
+    if (stance_io_read_file(full, &bytes, size, &e)) {
+        snprintf(why, cap, "image '%s' was not found next to the file (%s)", tex, e.message);
+        bytes = NULL, *size = 0;
+    }
+    free(full);
+    return bytes;
+}
+
+/* The u16 RGBA colours (little-endian, value / 65535) of aiMesh colour set 0. */
+static unsigned char *mesh_colors(const struct aiMesh *m) {
+    unsigned char *c = malloc(8 * (size_t)m->mNumVertices);
+    if (!c) return NULL;
+    for (unsigned v = 0; v < m->mNumVertices; v++) {
+        const struct aiColor4D *x = &m->mColors[0][v];
+        const float ch[4] = {x->r, x->g, x->b, x->a};
+        for (int k = 0; k < 4; k++) {
+            const float f = isfinite(ch[k]) ? fminf(fmaxf(ch[k], 0.0f), 1.0f) : 1.0f;
+            const unsigned u = (unsigned)lround((double)f * 65535.0);
+            c[8 * (size_t)v + 2 * (size_t)k] = (unsigned char)(u & 0xFF), c[8 * (size_t)v + 2 * (size_t)k + 1] = (unsigned char)(u >> 8);
+        }
+    }
+    return c;
+}
+
+stance_status st_import_looks(const char *path, const struct aiScene *sc, const stance_asset *a, stance_textures *out,
+                              stance_import_warnings *w, stance_error *err) {
+    unsigned char *img[STANCE_TEXTURE_MAX_IMAGES] = {0}, *col[STANCE_MAX_MESHES] = {0};
+    size_t img_size[STANCE_TEXTURE_MAX_IMAGES] = {0}, total = 0, colors = 0;
+    char img_path[STANCE_TEXTURE_MAX_IMAGES][128];
+    int n_img = 0, oom = 0;
+    unsigned cursor = 0;
+    for (int i = 0; i < a->mesh_count && !oom; i++) {
+        const stance_mesh *am = a->meshes[i];
+        const struct aiMesh *m = NULL;
+        for (; sc->mMeshes && cursor < sc->mNumMeshes && !m; cursor++) { /* the next skinned mesh of this name and size */
+            const struct aiMesh *c = sc->mMeshes[cursor];
+            if (!c || c->mNumBones == 0 || !c->mBones || is_skeleton_drawing(sc, c)) continue;
+            char name[64];
+            ai_copy(&c->mName, name);
+            if (!name[0]) snprintf(name, sizeof name, "mesh%u", cursor);
+            if (!strcmp(name, am->name) && c->mNumVertices == (unsigned)am->vertex_count) m = c;
+        }
+        if (!m) break; /* (the asset is not this scene's: nothing more matches) */
+        if (m->mColors[0]) {
+            if (!(col[i] = mesh_colors(m))) oom = 1;
+            colors += 8 * (size_t)m->mNumVertices;
+        }
+        const struct aiMaterial *mat = m->mMaterialIndex < sc->mNumMaterials && sc->mMaterials ? sc->mMaterials[m->mMaterialIndex] : NULL;
+        struct aiString tp;
+        unsigned uv = 0;
+        enum aiTextureType type = aiTextureType_BASE_COLOR;
+        if (!mat || aiGetMaterialTexture(mat, type, 0, &tp, NULL, &uv, NULL, NULL, NULL, NULL) != aiReturn_SUCCESS) {
+            type = aiTextureType_DIFFUSE;
+            if (!mat || aiGetMaterialTexture(mat, type, 0, &tp, NULL, &uv, NULL, NULL, NULL, NULL) != aiReturn_SUCCESS) continue;
+        }
+        char tex[128];
+        ai_copy(&tp, tex);
+        if (uv != 0 || !am->uvs) {
+            look_warn(w, path, "mesh '%s': its base colour texture uses UV set %u (the .stance keeps the first, which it %s)", am->name,
+                      uv, am->uvs ? "has" : "does not have");
+            continue;
+        }
+        int k = 0;
+        while (k < n_img && strcmp(img_path[k], tex)) k++;
+        if (k == n_img) {
+            char why[300] = "";
+            size_t size = 0;
+            unsigned char *b = texture_bytes(sc, path, tex, &size, why, sizeof why);
+            if (b && !stance_texture_sniff(b, size)) snprintf(why, sizeof why, "image '%s' is neither PNG nor JPEG", tex);
+            else if (b && (n_img == STANCE_TEXTURE_MAX_IMAGES || total + size > STANCE_TEXTURE_MAX_BYTES))
+                snprintf(why, sizeof why, "more than %d images or 256 MiB of them: '%s' not kept", STANCE_TEXTURE_MAX_IMAGES, tex);
+            else if (b) why[0] = 0;
+            if (why[0]) {
+                free(b);
+                if (!strcmp(why, "out of memory")) oom = 1;
+                else look_warn(w, path, "mesh '%s': %s: not kept", am->name, why);
+                continue;
+            }
+            snprintf(img_path[k], sizeof img_path[k], "%s", tex);
+            img[k] = b, img_size[k] = size, total += size, n_img++;
+        }
+        out->mesh_image[i] = k;
+    }
+    if (!oom && total && !(out->owned = malloc(total))) oom = 1;
+    if (!oom && colors && !(out->owned_colors = malloc(colors))) oom = 1;
+    for (int k = 0, at = 0; !oom && k < n_img; at += (int)img_size[k], k++) {
+        memcpy(out->owned + at, img[k], img_size[k]);
+        out->images[k] = (stance_texture_image){stance_texture_sniff(img[k], img_size[k]), out->owned + at, img_size[k]};
+    }
+    if (!oom) out->image_count = n_img;
+    for (int i = 0, at = 0; !oom && i < a->mesh_count; i++)
+        if (col[i]) {
+            const size_t n = 8 * (size_t)a->meshes[i]->vertex_count;
+            memcpy(out->owned_colors + at, col[i], n);
+            out->mesh_colors[i] = out->owned_colors + at, out->color_count++, at += (int)n;
+        }
+    for (int k = 0; k < n_img; k++) free(img[k]);
+    for (int i = 0; i < a->mesh_count; i++) free(col[i]);
+    if (oom) {
+        stance_textures_free(out);
+        return st_fail(err, STANCE_ERR_MEMORY, "%s: textures: out of memory", path);
     }
     return STANCE_OK;
 }

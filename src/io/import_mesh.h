@@ -6,7 +6,9 @@
 #ifdef STANCE_HAVE_ASSIMP
 #include <assimp/scene.h>
 
+#include "io/asset_textures.h"
 #include "stance/asset.h"
+#include "stance/import.h"
 
 typedef struct st_mesh_import {
     const char *path;
@@ -32,6 +34,16 @@ typedef struct st_mesh_import {
  * cannot be made is skipped with a warning; only an allocation failure or
  * the budget is an error. */
 stance_status st_import_meshes(const st_mesh_import *mi, stance_asset *asset, stance_error *err);
+
+/* Into *out (zeroed, mesh_count and mesh_image -1 set by the caller): the
+ * looks of `asset`'s meshes, which st_import_meshes made from `scene` (read
+ * again with FBX textures on), matched by name and vertex count in order:
+ * the material's base-colour texture (else its diffuse one) on UV set 0 as
+ * the PNG or JPEG bytes embedded in the file or in the file its path names
+ * (relative to the model's folder), and the vertex colour set 0. What cannot
+ * be kept is a warning ("PATH: textures: ..."); only memory is an error. */
+stance_status st_import_looks(const char *path, const struct aiScene *scene, const stance_asset *asset, stance_textures *out,
+                              stance_import_warnings *warnings, stance_error *err);
 #endif
 
 #endif

@@ -75,9 +75,12 @@
  *         STANCE_MAX_CLIP_NOTES_BYTES (stance_asset.clip_notes). The runtime
  *         keeps it unread. A file with it is written as version 6, which
  *         readers before it refuse; files without it are as before.
- *   txtr  version 6: an optional section (a lowercase tag; anywhere after
- *         SKEL, before GRPH): skipped here; the texture section's reader is
- *         the tools' (src/io/asset_textures.c)
+ *   txtr, vcol  version 6: optional sections (a lowercase tag; anywhere
+ *         after SKEL, before GRPH): skipped here; the texture and vertex
+ *         colour sections' reader is the tools' (src/io/asset_textures.c)
+ *
+ * The header and the section heads are walked by asset_sections.c, which
+ * the tools' reader shares.
  *
  *   GRPH  (optional, last) a compiled graph: see src/core/load/asset_graph.c,
  *         which owns that section; this file only finds it and hands it over
@@ -91,27 +94,10 @@
 #include "core/load/asset_graph.h"
 #include "core/load/asset_internal.h"
 
-#define HEADER_BYTES ST_ASSET_HEADER_BYTES
-#define SECTION_HEAD 16
-enum { SEC_SKEL, SEC_CLIP, SEC_SKIN, SEC_MESH, SEC_KINDS }; /* in file order */
+enum { SEC_SKEL = ST_SECTION_SKEL, SEC_CLIP = ST_SECTION_CLIP, SEC_SKIN = ST_SECTION_SKIN, SEC_MESH = ST_SECTION_MESH,
+       SEC_KINDS = ST_SECTION_META }; /* in file order */
 #define MAX_FILE_BYTES ((size_t)1 << 31)
 
-
-/* ---- checksum -------------------------------------------------------------- */
-
-uint64_t stance_asset_checksum(const void *bytes, size_t size) {
-    const unsigned char *p = bytes;
-    uint64_t h = 14695981039346656037ull;
-    for (size_t i = 0; i < size; i++) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-int stance_asset_is_native(const void *bytes, size_t size) {
-    return bytes && size >= 8 && !memcmp(bytes, ST_ASSET_MAGIC, 8);
-}
 
 /* ---- asset ----------------------------------------------------------------- */
 
@@ -194,106 +180,67 @@ static stance_status pointer_arrays(stance_asset *a, const int *count, stance_er
     return STANCE_OK;
 }
 
-/* Steps over the optional sections (version 6) at sec, whose heads the walk checked. */
-static void skip_optional(reader *sec, uint32_t version) {
-    while (r_left(sec) >= SECTION_HEAD && st_asset_optional_tag(sec->p, version)) {
-        sec->p += 8;
-        uint64_t len = r_u64(sec);
-        sec->p += len;
-    }
-}
-
 /* Loads into *out; messages say what is wrong without naming the source. */
 static stance_status load(const unsigned char *bytes, size_t size, const stance_allocator *allocator, st_graph_v1_fn v1,
                           stance_asset *out, stance_error *err) {
-    if (size < HEADER_BYTES)
-        return st_fail(err, STANCE_ERR_FORMAT, "too short for a stance file (%zu bytes, the header is %d)", size, HEADER_BYTES);
-    if (memcmp(bytes, ST_ASSET_MAGIC, 8))
-        return st_fail(err, STANCE_ERR_FORMAT, "not a stance file (bad magic)");
-    reader r = {bytes + 8, bytes + HEADER_BYTES, 0};
-    uint32_t version = r_u32(&r), flags = r_u32(&r);
-    uint64_t payload = r_u64(&r), checksum = r_u64(&r);
-    if (version < 1 || version > ST_ASSET_VERSION_READ)
-        return st_fail(err, STANCE_ERR_UNSUPPORTED, "format version %u, this build reads versions 1..%d",
-                       (unsigned)version, ST_ASSET_VERSION_READ);
-    if (flags != 0)
-        return st_fail(err, STANCE_ERR_UNSUPPORTED, "unknown header flags 0x%x", (unsigned)flags);
-    if (payload != (uint64_t)(size - HEADER_BYTES))
-        return st_fail(err, STANCE_ERR_FORMAT, "truncated or padded: the header says %llu payload bytes, there are %zu",
-                       (unsigned long long)payload, size - HEADER_BYTES);
-    if (stance_asset_checksum(bytes + HEADER_BYTES, size - HEADER_BYTES) != checksum)
-        return st_fail(err, STANCE_ERR_FORMAT, "checksum mismatch (the file is corrupted)");
+    st_sections it;
+    stance_status s = st_sections_begin(&it, bytes, size, err);
+    if (s) return s;
+    const st_sections start = it; /* the second walk starts here */
+    const uint32_t version = it.version;
 
-    /* Walk the section heads once: sizes in bounds, SKEL first and once,
-     * then the CLIPs, then (version 2) the SKINs, then the MESHes. */
-    static const char tags[SEC_KINDS][5] = {"SKEL", "CLIP", "SKIN", "MESH"};
+    /* Walk the section heads once: SKEL first and once, then the CLIPs, then
+     * (version 2) the SKINs, then the MESHes; then (version 6) the clip notes;
+     * a graph last. Optional sections (version 6) may stand anywhere after
+     * SKEL and are skipped. */
+    static const char *const tags[SEC_KINDS] = {"SKEL", "CLIP", "SKIN", "MESH"};
     static const int max_count[SEC_KINDS] = {1, STANCE_MAX_CLIPS, STANCE_MAX_SKINS, STANCE_MAX_MESHES};
-    const int kinds = version >= 2 ? SEC_KINDS : SEC_SKIN; /* version 1: SKEL and CLIP only */
     int count[SEC_KINDS] = {0, 0, 0, 0};
-    reader all = {bytes + HEADER_BYTES, bytes + size, 0};
-    int sections = 0, last = -1, graph_at = -1, notes_at = -1;
-    while (r_left(&all) > 0) {
-        char tag[4];
-        r_take(&all, tag, 4);
-        uint32_t zero = r_u32(&all);
-        uint64_t len = r_u64(&all);
-        if (all.bad || zero != 0 || len > r_left(&all))
-            return st_fail(err, STANCE_ERR_FORMAT, "section %d: bad head or size beyond the end", sections);
-        if (graph_at >= 0)
+    int sections = 0, last = -1;
+    st_section graph = {{0}, 0, -1, NULL, 0, 0}, notes = graph, sec;
+    int more;
+    while ((more = st_sections_next(&it, &sec, err)) > 0) {
+        if (graph.index >= 0)
             return st_fail(err, STANCE_ERR_FORMAT, "section %d: the graph section (GRPH) must be the last", sections);
-        if (sections > 0 && st_asset_optional_tag((const unsigned char *)tag, version)) { /* skipped */
-            all.p += len;
+        const int kind = sections > 0 ? sec.kind : sec.kind == ST_SECTION_SKEL ? ST_SECTION_SKEL : ST_SECTION_UNKNOWN;
+        if (kind == ST_SECTION_OPTIONAL) continue; /* skipped */
+        if (kind == ST_SECTION_GRPH) {
+            graph = sec, graph.index = sections++;
             continue;
         }
-        if (sections > 0 && !memcmp(tag, "GRPH", 4)) {
-            graph_at = sections++;
-            all.p += len;
-            continue;
-        }
-        if (notes_at >= 0)
+        if (notes.index >= 0)
             return st_fail(err, STANCE_ERR_FORMAT, "section %d: only optional sections and a graph section (GRPH) may follow the clip notes (META)",
                            sections);
-        if (sections > 0 && !memcmp(tag, "META", 4)) {
+        if (kind == ST_SECTION_META) {
             if (version < ST_ASSET_VERSION_OPTIONAL)
                 return st_fail(err, STANCE_ERR_FORMAT, "section %d: clip notes (META) in a version %u file (needs version 6)",
                                sections, (unsigned)version);
-            if (len > STANCE_MAX_CLIP_NOTES_BYTES || memchr(all.p, 0, (size_t)len))
-                return st_fail(err, STANCE_ERR_FORMAT, "section %d: clip notes (META) of %llu bytes: at most %zu, no byte 0",
-                               sections, (unsigned long long)len, STANCE_MAX_CLIP_NOTES_BYTES);
-            notes_at = sections++;
-            all.p += len;
+            if (sec.size > STANCE_MAX_CLIP_NOTES_BYTES || memchr(sec.body, 0, sec.size))
+                return st_fail(err, STANCE_ERR_FORMAT, "section %d: clip notes (META) of %zu bytes: at most %zu, no byte 0",
+                               sections, sec.size, STANCE_MAX_CLIP_NOTES_BYTES);
+            notes = sec, notes.index = sections++;
             continue;
         }
-        int kind = 0;
-        while (kind < kinds && memcmp(tag, tags[kind], 4)) kind++;
-        if (kind == kinds || kind < last || (sections == 0) != (kind == SEC_SKEL))
+        if (kind < 0 || kind >= SEC_KINDS || kind < last || (sections == 0) != (kind == SEC_SKEL))
             return st_fail(err, STANCE_ERR_FORMAT, "section %d: expected %s", sections,
                            sections == 0 ? "SKEL" : version >= 2 ? "CLIP, SKIN or MESH in that order" : "CLIP");
         if (++count[kind] > max_count[kind])
             return st_fail(err, STANCE_ERR_FORMAT, "more than %d %s sections", max_count[kind], tags[kind]);
         last = kind;
-        all.p += len;
         sections++;
     }
+    if (more < 0) return STANCE_ERR_FORMAT;
     if (sections == 0) return st_fail(err, STANCE_ERR_FORMAT, "no skeleton section");
 
     stance_asset a;
     memset(&a, 0, sizeof a);
     a.allocator = st_allocator(allocator);
-    if (graph_at >= 0) sections--; /* from here: the sections before the graph */
-    if (notes_at >= 0) sections--; /* and before the clip notes */
-    reader sec = {bytes + HEADER_BYTES, bytes + size, 0};
     int at[SEC_KINDS] = {0, 0, 0, 0};
-    for (int i = 0; i < sections; i++) {
-        skip_optional(&sec, version);
-        int kind = 0;
-        while (memcmp(sec.p, tags[kind], 4)) kind++;
-        sec.p += 8;
-        uint64_t len = r_u64(&sec);
-        reader body = {sec.p, sec.p + len, 0};
-        sec.p += len;
-        stance_status s = STANCE_OK;
-        const int k = at[kind]++;
+    it = start;
+    while (st_sections_next(&it, &sec, NULL) > 0) {
+        if (sec.kind < 0 || sec.kind >= SEC_KINDS) continue; /* the notes and the graph come after */
+        reader body = {sec.body, sec.body + sec.size, 0};
+        const int kind = sec.kind, k = at[kind]++;
         if (kind == SEC_SKEL) {
             s = load_skeleton(&body, &a.allocator, &a.skeleton, err);
             if (!s && r_left(&body) != 0)
@@ -311,24 +258,17 @@ static stance_status load(const unsigned char *bytes, size_t size, const stance_
             return s;
         }
     }
-    if (notes_at >= 0) {
-        skip_optional(&sec, version);
-        sec.p += 8;
-        const size_t len = (size_t)r_u64(&sec);
-        if (!(a.clip_notes = st_alloc(&a.allocator, len + 1, 1))) {
+    if (notes.index >= 0) {
+        if (!(a.clip_notes = st_alloc(&a.allocator, notes.size + 1, 1))) {
             stance_asset_destroy(&a);
-            return st_fail(err, STANCE_ERR_MEMORY, "allocation of %zu bytes of clip notes failed", len + 1);
+            return st_fail(err, STANCE_ERR_MEMORY, "allocation of %zu bytes of clip notes failed", notes.size + 1);
         }
-        memcpy(a.clip_notes, sec.p, len);
-        a.clip_notes[len] = 0;
-        a.clip_notes_size = len;
-        sec.p += len;
+        memcpy(a.clip_notes, notes.body, notes.size);
+        a.clip_notes[notes.size] = 0;
+        a.clip_notes_size = notes.size;
     }
-    if (graph_at >= 0) {
-        skip_optional(&sec, version);
-        sec.p += 8;
-        uint64_t len = r_u64(&sec);
-        stance_status s = st_graph_section_load(sec.p, (size_t)len, &a, &a.allocator, v1, &a.graph, err);
+    if (graph.index >= 0) {
+        s = st_graph_section_load(graph.body, graph.size, &a, &a.allocator, v1, &a.graph, err);
         if (s) {
             stance_asset_destroy(&a);
             return s;

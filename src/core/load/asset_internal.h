@@ -106,6 +106,43 @@ static inline int st_asset_optional_tag(const unsigned char *tag, uint32_t versi
     return version >= ST_ASSET_VERSION_OPTIONAL && tag[0] >= 'a' && tag[0] <= 'z';
 }
 
+/* ---- the container: header and section heads (asset_sections.c) ----------
+ * Version 6 allows sections after the MESHes that carry optional data, and
+ * the first letter of the tag says what a reader that does not know one must
+ * do (as PNG's chunk names do): uppercase, understand it or refuse the file
+ * ("META", the clip notes, which the runtime reads); lowercase, skip it
+ * ("txtr", "vcol": what only viewers use, read by src/io/asset_textures.c). */
+enum {
+    ST_SECTION_SKEL, ST_SECTION_CLIP, ST_SECTION_SKIN, ST_SECTION_MESH, /* in file order (SKIN, MESH from version 2) */
+    ST_SECTION_META,     /* the clip notes (version 6) */
+    ST_SECTION_OPTIONAL, /* a lowercase tag (version 6): may be skipped */
+    ST_SECTION_GRPH,     /* a compiled graph, the last section */
+    ST_SECTION_UNKNOWN = -1
+};
+typedef struct st_section {
+    unsigned char tag[4];
+    int kind;                  /* ST_SECTION_*, from the tag and the file's version */
+    int index;                 /* 0 for the first section */
+    const unsigned char *body; /* inside the file's bytes */
+    size_t size;               /* the body's bytes */
+    size_t at;                 /* the head's offset in the file */
+} st_section;
+typedef struct st_sections {
+    const unsigned char *file, *p, *end;
+    uint32_t version;
+    int index;
+} st_sections;
+/* Checks the header of the file in bytes[0..size) (magic, version 1..6, flags
+ * 0, payload size, checksum) and starts a walk of its sections; no allocation.
+ * Messages do not name the source. */
+stance_status st_sections_begin(st_sections *it, const void *bytes, size_t size, stance_error *err);
+/* The next section with its head checked (the zero word, a size within the
+ * file): 1 with *out filled, 0 after the last, -1 with err set (the walk
+ * then ends). */
+int st_sections_next(st_sections *it, st_section *out, stance_error *err);
+/* ST_SECTION_* of a tag in a file of `version` (SKIN and MESH from 2, lowercase from 6). */
+int st_section_kind(const unsigned char tag[4], uint32_t version);
+
 /* CLIP flags: slerp, root path is joint 0's translation, compressed (version 3). */
 #define FLAG_SLERP 1u
 #define FLAG_ROOT_JOINT0 2u
