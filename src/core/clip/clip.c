@@ -457,6 +457,24 @@ static inline void sample_dense(const stance_clip *c, int k, int k1, float u, st
     dense_sse(c, k, k1, u, out);
 }
 
+int st_clip_sample_as(const stance_clip *c, float time, stance_pose *out, int vex) {
+    if (!c || c->packed || c->slerp || c->retarget || !out || out->joint_count != c->joint_count || !st_finite(time)) return 0;
+    float u;
+    const float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
+    const int k = st_find_key(c, t, NULL, &u), k1 = c->key_count > 1 ? k + 1 : k;
+#if defined(SV_VEX_COPY)
+    if (vex) {
+        if (!SV_CPU_HAS_AVX()) return 0;
+        dense_vex(c, k, k1, u, out);
+        return 1;
+    }
+#else
+    if (vex) return 0;
+#endif
+    dense_sse(c, k, k1, u, out);
+    return 1;
+}
+
 /* The checks of a sampling call: the clip, a bound pose of its joint count, a finite time. */
 ST_BODY stance_status check_sample(const stance_clip *c, float time, const stance_pose *out, const char *who,
                                   const char *name, stance_error *err) {

@@ -245,6 +245,20 @@ static inline void blend2_pass(float *o, const float *a, const float *b, float w
     blend2_sse(o, a, b, wa, wb, pc);
 }
 
+int st_pose_blend2_as(float *o, const float *a, const float *b, float wa, float wb, int pc, int vex) {
+#if defined(SV_VEX_COPY)
+    if (vex) {
+        if (!SV_CPU_HAS_AVX()) return 0;
+        blend2_vex(o, a, b, wa, wb, pc);
+        return 1;
+    }
+#else
+    if (vex) return 0;
+#endif
+    blend2_sse(o, a, b, wa, wb, pc);
+    return 1;
+}
+
 stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *poses, const float *weights,
                                 int count, float threshold, const stance_skeleton *sk, stance_error *err) {
     /* The common case, checked and blended in one go: two poses, both
