@@ -430,14 +430,19 @@ ST_FORCEINLINE void nlerp_block(float *restrict o, const float *restrict a, cons
  * or the scalar form) and, where the build is for baseline x86-64, in VEX
  * encoding for CPUs with AVX (the same operations in the same order, no
  * FMA: the same bits; its 3-operand forms need no register copies). */
-ST_FORCEINLINE void dense_body(const stance_clip *c, int k, int k1, float u, stance_pose *out) {
-    const int pc = c->padded_count;
-    const size_t n3 = 3 * (size_t)pc, n4 = 4 * (size_t)pc;
-    const sv4 vu = sv_set1(u);
+/* its translations and scales (the slerp path's too) */
+ST_FORCEINLINE void ts_body(const stance_clip *c, int k, int k1, sv4 vu, stance_pose *out) {
+    const size_t n3 = 3 * (size_t)c->padded_count;
     if (c->t_keys > 1) lerp_block(out->tx, c->t + n3 * (size_t)k, c->t + n3 * (size_t)k1, vu, n3);
     else memcpy(out->tx, c->t, sizeof(float) * n3);
     if (c->s_keys > 1) lerp_block(out->sx, c->s + n3 * (size_t)k, c->s + n3 * (size_t)k1, vu, n3);
     else memcpy(out->sx, c->s, sizeof(float) * n3);
+}
+ST_FORCEINLINE void dense_body(const stance_clip *c, int k, int k1, float u, stance_pose *out) {
+    const int pc = c->padded_count;
+    const size_t n4 = 4 * (size_t)pc;
+    const sv4 vu = sv_set1(u);
+    ts_body(c, k, k1, vu, out);
     if (c->r_keys > 1) nlerp_block(out->qx, c->r + n4 * (size_t)k, c->r + n4 * (size_t)k1, vu, pc);
     else memcpy(out->qx, c->r, sizeof(float) * n4);
 }
@@ -513,12 +518,8 @@ ST_BODY stance_status clip_sample(const stance_clip *c, float time, stance_curso
         return STANCE_OK;
     }
     const int pc = c->padded_count;
-    const size_t n3 = 3 * (size_t)pc, n4 = 4 * (size_t)pc;
-    const sv4 vu = sv_set1(u);
-    if (c->t_keys > 1) lerp_block(out->tx, c->t + n3 * (size_t)k, c->t + n3 * (size_t)k1, vu, n3);
-    else memcpy(out->tx, c->t, sizeof(float) * n3);
-    if (c->s_keys > 1) lerp_block(out->sx, c->s + n3 * (size_t)k, c->s + n3 * (size_t)k1, vu, n3);
-    else memcpy(out->sx, c->s, sizeof(float) * n3);
+    const size_t n4 = 4 * (size_t)pc;
+    ts_body(c, k, k1, sv_set1(u), out);
     if (c->r_keys > 1) {
         const float *a = c->r + n4 * (size_t)k, *b = c->r + n4 * (size_t)k1;
         for (int i = 0; i < pc; i++) {
