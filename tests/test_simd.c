@@ -5,6 +5,7 @@
  * local-to-model of every tree of up to 7 joints and of random forests, in
  * both schedules and both encodings, with each pose between guard pages. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS (tests/guard_pages.h) under -std=c11 */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@
 #include "core/math/simd.h"
 #include "stance/io.h"
 #include "stance/stance.h"
+#include "core/clip/clip_internal.h"
+#include "workload.h"
 
 #define RANDOM_POSE_SEED 12345u
 #include "random_pose.h"
@@ -700,6 +703,97 @@ static void test_l2m_every_tree(void) {
     CHECK(cov.chain4 > 0 && cov.tile_at_start > 0 && cov.run_short_load4 > 0 && cov.run_near_start > 0 && cov.run_short_end > 0);
 }
 
+/* The reference workload's sampling and blend passes (clip.c's dense pass,
+ * pose.c's two-pose blend) in both encodings (SSE2 or the scalar form, and
+ * VEX where the CPU has AVX): bit for bit the public calls' results and the
+ * scalar formulas computed here from the clip's key blocks. */
+static float sign_of(float x) { return signbit(x) ? -1.0f : 1.0f; }
+static void test_workload_encodings(void) {
+    int checked = 0, samples = 0, blends = 0;
+    const int sizes[2] = {64, 13};
+    for (int si = 0; si < 2; si++) {
+        const int J = sizes[si];
+        workload w;
+        CHECK_OK(workload_create(&w, J, 1, NULL));
+        stance_pose p, o, ref;
+        stance_pose_create(&p, J, NULL, NULL), stance_pose_create(&o, J, NULL, NULL), stance_pose_create(&ref, J, NULL, NULL);
+        const int pc = p.padded_count;
+        const size_t bytes = stance_pose_bytes(J);
+        for (int step = 0; step < 125; step++) {
+            const stance_clip *c = w.clips[step % 3];
+            const float time = (float)step / 120.0f - 0.02f; /* before the first key to past the end */
+            CHECK_OK(stance_clip_sample(c, time, NULL, &p, NULL));
+            /* the scalar formulas: the key interval holding t, then per float */
+            const float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
+            int k = 0;
+            while (k < c->key_count - 2 && c->times[k + 1] <= t) k++;
+            float u = (t - c->times[k]) / (c->times[k + 1] - c->times[k]);
+            u = u < 0.0f ? 0.0f : u > 1.0f ? 1.0f : u;
+            CHECK(c->t_keys > 1 && c->r_keys > 1 && c->s_keys == 1);
+            const float *ta = c->t + (size_t)3 * pc * k, *tb = ta + 3 * pc, *ra = c->r + (size_t)4 * pc * k, *rb = ra + 4 * pc;
+            for (int i = 0; i < 3 * pc; i++) ref.tx[i] = ta[i] + (tb[i] - ta[i]) * u, ref.sx[i] = c->s[i];
+            for (int j = 0; j < pc; j++) {
+                float q[4];
+                for (int ch = 0; ch < 4; ch++) q[ch] = ra[ch * pc + j] + (rb[ch * pc + j] - ra[ch * pc + j]) * u;
+                const float inv = 1.0f / sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+                for (int ch = 0; ch < 4; ch++) ref.qx[ch * pc + j] = q[ch] * inv;
+            }
+            CHECK(!memcmp(p.memory, ref.memory, bytes));
+            for (int vex = 0; vex < 2; vex++) {
+                memset(o.memory, 0xff, bytes);
+                if (!st_clip_sample_as(c, time, &o, vex)) continue;
+                CHECK(!memcmp(o.memory, ref.memory, bytes));
+                checked |= 1 << vex;
+            }
+            samples++;
+        }
+        /* the blend: random poses, weights with the first larger, smaller and equal */
+        stance_pose a, b;
+        stance_pose_create(&a, J, NULL, NULL), stance_pose_create(&b, J, NULL, NULL);
+        const float weights[4][2] = {{0.3f, 0.7f}, {0.7f, 0.3f}, {0.5f, 0.5f}, {2.0f, 1e-3f}};
+        for (int rep = 0; rep < 40; rep++) {
+            random_pose(&a), random_pose(&b);
+            const float *wt = weights[rep % 4];
+            const stance_pose *in[2] = {&a, &b};
+            CHECK_OK(stance_pose_blend(&p, in, wt, 2, 0.0f, NULL, NULL));
+            const float inv_total = 1.0f / (wt[0] + wt[1]), wa = wt[0] * inv_total, wb = wt[1] * inv_total;
+            const int a_big = wa >= wb;
+            const float kk = a_big ? wb / wa : wa / wb;
+            for (int i = 0; i < 3 * pc; i++) {
+                ref.tx[i] = a.tx[i] + (b.tx[i] - a.tx[i]) * wb;
+                ref.sx[i] = a.sx[i] + (b.sx[i] - a.sx[i]) * wb;
+            }
+            for (int j = 0; j < pc; j++) {
+                const float *qa[4] = {a.qx, a.qy, a.qz, a.qw}, *qb[4] = {b.qx, b.qy, b.qz, b.qw};
+                const float d = (qa[0][j] * qb[0][j] + qa[1][j] * qb[1][j]) + (qa[2][j] * qb[2][j] + qa[3][j] * qb[3][j]);
+                const float ks = kk * sign_of(d);
+                float x[4];
+                for (int ch = 0; ch < 4; ch++) x[ch] = a_big ? qb[ch][j] * ks + qa[ch][j] : qa[ch][j] * ks + qb[ch][j];
+                float l = (x[0] * x[0] + x[1] * x[1]) + (x[2] * x[2] + x[3] * x[3]);
+                l = l > FLT_MIN ? l : FLT_MIN;
+                float inv = 1.0f / sqrtf(l);
+                if (!a_big) inv *= sign_of(d);
+                float *qo[4] = {ref.qx, ref.qy, ref.qz, ref.qw};
+                for (int ch = 0; ch < 4; ch++) qo[ch][j] = x[ch] * inv;
+            }
+            CHECK(!memcmp(p.memory, ref.memory, bytes));
+            for (int vex = 0; vex < 2; vex++) {
+                memset(o.memory, 0xff, bytes);
+                if (!st_pose_blend2_as(o.tx, a.tx, b.tx, wa, wb, pc, vex)) continue;
+                CHECK(!memcmp(o.memory, ref.memory, bytes));
+                checked |= 4 << vex;
+            }
+            blends++;
+        }
+        stance_pose_destroy(&a), stance_pose_destroy(&b);
+        stance_pose_destroy(&p), stance_pose_destroy(&o), stance_pose_destroy(&ref);
+        workload_destroy(&w);
+    }
+    CHECK((checked & 5) == 5); /* SSE2 (or the scalar form) always runs */
+    printf("  workload sampling (%d) and blends (%d), J=64 and 13: the scalar formulas bit for bit, encodings: %s\n", samples,
+           blends, (checked & 10) == 10 ? "SSE2 and VEX" : "SSE2 (or scalar) only: no VEX here");
+}
+
 int main(void) {
 #if defined(SV_SSE2)
     printf("  simd.h: SSE2, 4 lanes\n");
@@ -714,5 +808,6 @@ int main(void) {
     RUN(test_fast_order);
     RUN(test_l2m_root_two_children);
     RUN(test_l2m_every_tree);
+    RUN(test_workload_encodings);
     return check_summary();
 }

@@ -147,8 +147,10 @@ static inline void st_aligned_free(void *p) { free(p); }
 /* A second copy of a function in VEX encoding: GCC/clang compile a function
  * with this attribute for AVX in a build for baseline x86-64. MSVC has no
  * per-function target (a whole file takes /arch:AVX), so there the copy is
- * not made and the baseline code runs on every CPU. */
-#if !defined(ST_MSVC) && defined(__GNUC__) && defined(__x86_64__) && !defined(__AVX__)
+ * not made and the baseline code runs on every CPU. STANCE_NO_VEX (a
+ * compile definition) leaves the copies out too: a build that runs SSE2
+ * alone on an AVX CPU, to count its instructions (docs/performance.md). */
+#if !defined(ST_MSVC) && defined(__GNUC__) && defined(__x86_64__) && !defined(__AVX__) && !defined(STANCE_NO_VEX)
 #define ST_HAVE_TARGET_AVX 1
 #define ST_TARGET_AVX __attribute__((target("avx")))
 #endif

@@ -3,8 +3,8 @@
  *
  * Layout: the tracks' key times are merged into one grid; each grid key
  * stores every joint's values as SoA blocks (x of all joints, then y, ...)
- * padded like a pose, so sampling is one interpolation loop per channel that
- * the compiler vectorizes. Consecutive rotation keys are sign-aligned at
+ * padded like a pose, so sampling is one 4-wide interpolation loop per
+ * channel (core/math/simd.h). Consecutive rotation keys are sign-aligned at
  * creation so the per-frame nlerp needs no dot-product test. A channel whose
  * tracks are all constant is stored once. */
 #include <float.h>
@@ -17,6 +17,7 @@
 #include "core/base/internal.h"
 #include "core/clip/clip_internal.h"
 #include "core/math/qmath.h"
+#include "core/math/simd.h"
 #include "stance/clip.h"
 
 
@@ -390,21 +391,94 @@ float stance_clip_max_error(const stance_clip *c, float *vertex_distance) {
     return c && c->packed ? c->packed->max_error : 0.0f;
 }
 
-ST_BODY void lerp_block(float *restrict out, const float *restrict a, const float *restrict b, float u, int n) {
-    for (int i = 0; i < n; i++) out[i] = a[i] + (b[i] - a[i]) * u;
+/* A keyed translation or scale channel: o = a + (b - a) u over n floats
+ * (n = 3 pc, a multiple of 8; the clip's key blocks and the pose's rows are
+ * 16-aligned), 4 vectors a step and 2 for the rest: the loads fold into the
+ * arithmetic and the loop's own instructions come once per 4 vectors. */
+ST_FORCEINLINE void lerp_block(float *restrict o, const float *restrict a, const float *restrict b, sv4 u, size_t n) {
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (size_t k = 0; k < 16; k += 4) sv_storea(o + i + k, sv_madd(sv_sub(sv_loada(b + i + k), sv_loada(a + i + k)), u, sv_loada(a + i + k)));
+    for (; i < n; i += 8) {
+        sv_storea(o + i, sv_madd(sv_sub(sv_loada(b + i), sv_loada(a + i)), u, sv_loada(a + i)));
+        sv_storea(o + i + 4, sv_madd(sv_sub(sv_loada(b + i + 4), sv_loada(a + i + 4)), u, sv_loada(a + i + 4)));
+    }
 }
 
-/* nlerp of n rotations stored as 4 blocks of n (x.., y.., z.., w..). Keys
- * were sign-aligned at creation, so no dot-product test is needed. Kept a
- * function of its own: with restrict parameters gcc vectorizes it. */
-ST_BODY void nlerp_block(float *restrict o, const float *restrict a, const float *restrict b, float u, int n) {
-    for (int i = 0; i < n; i++) {
-        float qx = a[i] + (b[i] - a[i]) * u, qy = a[n + i] + (b[n + i] - a[n + i]) * u;
-        float qz = a[2 * n + i] + (b[2 * n + i] - a[2 * n + i]) * u;
-        float qw = a[3 * n + i] + (b[3 * n + i] - a[3 * n + i]) * u;
-        float inv = 1.0f / sqrtf(qx * qx + qy * qy + qz * qz + qw * qw);
-        o[i] = qx * inv, o[n + i] = qy * inv, o[2 * n + i] = qz * inv, o[3 * n + i] = qw * inv;
+/* nlerp of the rotations of pc joints (pc a multiple of 8) stored as 4
+ * blocks of pc (x.., y.., z.., w..), 4 joints a step: q = a + (b - a) u,
+ * then q / sqrt(((x x + y y) + z z) + w w), the scalar expression's order.
+ * Keys were sign-aligned at creation, so no dot-product test is needed.
+ * One pointer per block and one index: the loop keeps them all in
+ * registers. */
+ST_FORCEINLINE void nlerp_block(float *restrict o, const float *restrict a, const float *restrict b, sv4 u, int pc) {
+    const sv4 one = sv_set1(1.0f);
+    const ptrdiff_t c1 = pc, c2 = 2 * (ptrdiff_t)pc, c3 = 3 * (ptrdiff_t)pc;
+    for (const float *const end = a + pc; a < end; a += 4, b += 4, o += 4) {
+        const sv4 x = sv_madd(sv_sub(sv_loada(b), sv_loada(a)), u, sv_loada(a));
+        const sv4 y = sv_madd(sv_sub(sv_loada(b + c1), sv_loada(a + c1)), u, sv_loada(a + c1));
+        const sv4 z = sv_madd(sv_sub(sv_loada(b + c2), sv_loada(a + c2)), u, sv_loada(a + c2));
+        const sv4 w = sv_madd(sv_sub(sv_loada(b + c3), sv_loada(a + c3)), u, sv_loada(a + c3));
+        const sv4 inv = sv_div(one, sv_sqrt(sv_add(sv_add(sv_add(sv_mul(x, x), sv_mul(y, y)), sv_mul(z, z)), sv_mul(w, w))));
+        sv_storea(o, sv_mul(x, inv)), sv_storea(o + c1, sv_mul(y, inv));
+        sv_storea(o + c2, sv_mul(z, inv)), sv_storea(o + c3, sv_mul(w, inv));
     }
+}
+
+/* A dense nlerp clip at key interval k (k1 = k + 1, or k for one key) and
+ * fraction u into out: each keyed channel interpolated, each constant one
+ * copied as stored. Compiled twice (as local_to_model.c): as it is (SSE2,
+ * or the scalar form) and, where the build is for baseline x86-64, in VEX
+ * encoding for CPUs with AVX (the same operations in the same order, no
+ * FMA: the same bits; its 3-operand forms need no register copies). */
+/* its translations and scales (the slerp path's too) */
+ST_FORCEINLINE void ts_body(const stance_clip *c, int k, int k1, sv4 vu, stance_pose *out) {
+    const size_t n3 = 3 * (size_t)c->padded_count;
+    if (c->t_keys > 1) lerp_block(out->tx, c->t + n3 * (size_t)k, c->t + n3 * (size_t)k1, vu, n3);
+    else memcpy(out->tx, c->t, sizeof(float) * n3);
+    if (c->s_keys > 1) lerp_block(out->sx, c->s + n3 * (size_t)k, c->s + n3 * (size_t)k1, vu, n3);
+    else memcpy(out->sx, c->s, sizeof(float) * n3);
+}
+ST_FORCEINLINE void dense_body(const stance_clip *c, int k, int k1, float u, stance_pose *out) {
+    const int pc = c->padded_count;
+    const size_t n4 = 4 * (size_t)pc;
+    const sv4 vu = sv_set1(u);
+    ts_body(c, k, k1, vu, out);
+    if (c->r_keys > 1) nlerp_block(out->qx, c->r + n4 * (size_t)k, c->r + n4 * (size_t)k1, vu, pc);
+    else memcpy(out->qx, c->r, sizeof(float) * n4);
+}
+static void dense_sse(const stance_clip *c, int k, int k1, float u, stance_pose *out) { dense_body(c, k, k1, u, out); }
+#if defined(SV_VEX_COPY)
+SV_VEX_TARGET static void dense_vex(const stance_clip *c, int k, int k1, float u, stance_pose *out) {
+    dense_body(c, k, k1, u, out);
+}
+#endif
+static inline void sample_dense(const stance_clip *c, int k, int k1, float u, stance_pose *out) {
+#if defined(SV_VEX_COPY)
+    if (SV_CPU_HAS_AVX()) {
+        dense_vex(c, k, k1, u, out);
+        return;
+    }
+#endif
+    dense_sse(c, k, k1, u, out);
+}
+
+int st_clip_sample_as(const stance_clip *c, float time, stance_pose *out, int vex) {
+    if (!c || c->packed || c->slerp || c->retarget || !out || out->joint_count != c->joint_count || !st_finite(time)) return 0;
+    float u;
+    const float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
+    const int k = st_find_key(c, t, NULL, &u), k1 = c->key_count > 1 ? k + 1 : k;
+#if defined(SV_VEX_COPY)
+    if (vex) {
+        if (!SV_CPU_HAS_AVX()) return 0;
+        dense_vex(c, k, k1, u, out);
+        return 1;
+    }
+#else
+    if (vex) return 0;
+#endif
+    dense_sse(c, k, k1, u, out);
+    return 1;
 }
 
 /* The checks of a sampling call: the clip, a bound pose of its joint count, a finite time. */
@@ -439,27 +513,21 @@ ST_BODY stance_status clip_sample(const stance_clip *c, float time, stance_curso
         st_packed_sample(c, k, t, out, NULL);
         return STANCE_OK;
     }
+    const int k1 = c->key_count > 1 ? k + 1 : k;
+    if (!c->slerp) {
+        sample_dense(c, k, k1, u, out);
+        return STANCE_OK;
+    }
     const int pc = c->padded_count;
-    const size_t n3 = 3 * (size_t)pc, n4 = 4 * (size_t)pc;
-    int k1 = c->key_count > 1 ? k + 1 : k;
-    /* translation */
-    if (c->t_keys > 1) lerp_block(out->tx, c->t + n3 * (size_t)k, c->t + n3 * (size_t)k1, u, (int)n3);
-    else memcpy(out->tx, c->t, sizeof(float) * n3);
-    /* scale */
-    if (c->s_keys > 1) lerp_block(out->sx, c->s + n3 * (size_t)k, c->s + n3 * (size_t)k1, u, (int)n3);
-    else memcpy(out->sx, c->s, sizeof(float) * n3);
-    /* rotation */
+    const size_t n4 = 4 * (size_t)pc;
+    ts_body(c, k, k1, sv_set1(u), out);
     if (c->r_keys > 1) {
         const float *a = c->r + n4 * (size_t)k, *b = c->r + n4 * (size_t)k1;
-        if (!c->slerp) {
-            nlerp_block(out->qx, a, b, u, pc);
-        } else {
-            for (int i = 0; i < pc; i++) {
-                qm_quat qa = qm_q(a[i], a[pc + i], a[2 * pc + i], a[3 * pc + i]);
-                qm_quat qb = qm_q(b[i], b[pc + i], b[2 * pc + i], b[3 * pc + i]);
-                qm_quat q = qm_slerp(qa, qb, u);
-                out->qx[i] = q.x, out->qy[i] = q.y, out->qz[i] = q.z, out->qw[i] = q.w;
-            }
+        for (int i = 0; i < pc; i++) {
+            qm_quat qa = qm_q(a[i], a[pc + i], a[2 * pc + i], a[3 * pc + i]);
+            qm_quat qb = qm_q(b[i], b[pc + i], b[2 * pc + i], b[3 * pc + i]);
+            qm_quat q = qm_slerp(qa, qb, u);
+            out->qx[i] = q.x, out->qy[i] = q.y, out->qz[i] = q.z, out->qw[i] = q.w;
         }
     } else {
         memcpy(out->qx, c->r, sizeof(float) * n4);

@@ -24,6 +24,12 @@ stance_status st_clip_advance(const struct stance_clip *clip, float time, float 
 stance_status st_clip_root_motion(const struct stance_clip *clip, float time, float dt, int loop, float out[7]);
 
 
+/* clip.c, for tests: stance_clip_sample of a dense nlerp clip (no cursor)
+ * with its pass in one encoding (0 SSE2 or the scalar form, 1 VEX); 0 when
+ * that encoding is not in this build or CPU, or the clip is not dense
+ * nlerp (compressed, slerp, retargeted), else 1 */
+int st_clip_sample_as(const stance_clip *c, float time, struct stance_pose *out, int vex);
+
 /* clip.c: stance_clip_advance and stance_clip_root_motion without their
  * shortcuts (the step inside one cycle, the clip without a root path): the
  * general path, which the reference copy's advance calls; the fast copy

@@ -433,7 +433,7 @@ ST_FORCEINLINE void sv_blend2_loop_(float *o, const float *a, const float *b, fl
         sv_storea(o + 2 * c3, sv_mul(w, inv));
     }
 }
-static inline void sv_block_blend2(float *o, const float *a, const float *b, float wa, float wb, int pc) {
+ST_FORCEINLINE void sv_block_blend2(float *o, const float *a, const float *b, float wa, float wb, int pc) {
     if (wa >= wb) /* one loop for each case (a_big a constant in each) */
         sv_blend2_loop_(o, a, b, wa, wb, pc, 1);
     else

@@ -223,6 +223,42 @@ ST_NOINLINE static stance_status blend_general(stance_pose *out, const stance_po
     return st_ok(err);
 }
 
+/* The two-pose blend's pass (sv_block_blend2), compiled as it is (SSE2, or
+ * the scalar form) and, where the build is for baseline x86-64, in VEX
+ * encoding for CPUs with AVX: the same operations in the same order, no
+ * FMA, so the same bits (as local_to_model.c's two copies). */
+static void blend2_sse(float *o, const float *a, const float *b, float wa, float wb, int pc) {
+    sv_block_blend2(o, a, b, wa, wb, pc);
+}
+#if defined(SV_VEX_COPY)
+SV_VEX_TARGET static void blend2_vex(float *o, const float *a, const float *b, float wa, float wb, int pc) {
+    sv_block_blend2(o, a, b, wa, wb, pc);
+}
+#endif
+static inline void blend2_pass(float *o, const float *a, const float *b, float wa, float wb, int pc) {
+#if defined(SV_VEX_COPY)
+    if (SV_CPU_HAS_AVX()) {
+        blend2_vex(o, a, b, wa, wb, pc);
+        return;
+    }
+#endif
+    blend2_sse(o, a, b, wa, wb, pc);
+}
+
+int st_pose_blend2_as(float *o, const float *a, const float *b, float wa, float wb, int pc, int vex) {
+#if defined(SV_VEX_COPY)
+    if (vex) {
+        if (!SV_CPU_HAS_AVX()) return 0;
+        blend2_vex(o, a, b, wa, wb, pc);
+        return 1;
+    }
+#else
+    if (vex) return 0;
+#endif
+    blend2_sse(o, a, b, wa, wb, pc);
+    return 1;
+}
+
 stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *poses, const float *weights,
                                 int count, float threshold, const stance_skeleton *sk, stance_error *err) {
     /* The common case, checked and blended in one go: two poses, both
@@ -236,7 +272,7 @@ stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *pose
             b != out && w0 > 0.0f && w1 > 0.0f && w0 <= FLT_MAX && w1 <= FLT_MAX && w0 + w1 >= (threshold > 0.0f ? threshold : 1e-4f)) {
             const float inv_total = 1.0f / (w0 + w1);
             st_ok(err); /* before the work: err is not kept through it */
-            sv_block_blend2(out->tx, a->tx, b->tx, w0 * inv_total, w1 * inv_total, out->padded_count);
+            blend2_pass(out->tx, a->tx, b->tx, w0 * inv_total, w1 * inv_total, out->padded_count);
             return STANCE_OK;
         }
     }

@@ -20,6 +20,10 @@ enum { ST_RUN_LOAD4 = 1, ST_RUN_STORE4 = 2, ST_RUN_KEEP = 4 /* the next run take
  * else 1 (the checks are the caller's) */
 int st_local_to_model_as(struct stance_pose *model, const struct stance_pose *local, const struct stance_skeleton *sk,
                          const stance_transform *root, int vex);
+/* pose.c, for tests: stance_pose_blend's two-pose pass (sv_block_blend2 on
+ * poses of pc padded joints, weights wa, wb > 0 summing to 1) in one
+ * encoding, as st_local_to_model_as */
+int st_pose_blend2_as(float *o, const float *a, const float *b, float wa, float wb, int pc, int vex);
 /* local_to_model.c: the frame's local-to-model stage on the runtime's own
  * poses (the checks are the caller's). from < 0: every joint (the
  * schedule, as stance_local_to_model without a root transform); else joint
