@@ -11,7 +11,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, labDir, HANG_MS, browserPath, openLab, runTests, webglProblem, textureCheck } from './browser.mjs';
+import { root, labDir, HANG_MS, browserPath, openLab, runTests, requireWebgl, textureCheck } from './browser.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
@@ -54,13 +54,7 @@ const MALFORMED = [
 async function main() {
   const { server, browser, page, consoleErrors } = await openLab('asset', [[labDir + '/index.html', 'build-lab (make lab)'], [cli, 'the CLI (make build)'], [browserPath, 'chromium (scripts/lab_deps.sh)']], 'stance-lab-asset-');
   fs.mkdirSync(artifacts, { recursive: true });
-  const problem = await webglProblem(page);
-  if (problem) {
-    console.log(`FAIL - WebGL2: ${problem.why}; no test ran`);
-    await browser.close(); server.close();
-    console.log('0 passed, 1 failed');
-    process.exit(1);
-  }
+  await requireWebgl(page, browser, server);
   await page.click('#tab-as');
   const foxStance = path.join(artifacts, 'asset-fox.stance');
 

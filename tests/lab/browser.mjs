@@ -75,6 +75,16 @@ export async function webglProblem(page) {
 }
 
 // a stanceLab.sample() result that read nothing back (a lost context reads zero bytes and sets an error)
+// the pixel tests' start: when WebGL2 cannot draw, say why (and whose fault it is not),
+// close the page and the server, and fail without running a test
+export async function requireWebgl(page, browser, server) {
+  const problem = await webglProblem(page);
+  if (!problem) return;
+  console.log(`FAIL - WebGL2: ${problem.why} (${problem.kind === 'context' ? 'not a lab fault' : 'the lab draws nothing'}); no test ran`);
+  await browser.close(); server.close();
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
 export function canvasProblem(s) {
   if (s.glError) return `readPixels failed with GL error 0x${s.glError.toString(16)} (0x9242: the context is lost)`;
   if (s.zero === s.area) return `the canvas read back as zero bytes (${s.area} pixels): nothing was drawn into it`;

@@ -12,7 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { root, labDir, HANG_MS, browserPath, openLab, runTests, webglProblem, ghostDistance } from './browser.mjs';
-import { edError, type, noEditorError, stateSel, transSel } from './editor_util.mjs';
+import { edError, type, noEditorError, stateSel, transSel, model, pick, validate } from './editor_util.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
@@ -21,16 +21,8 @@ const GLB = path.join(DATA, 'robot_expressive', 'RobotExpressive.glb');
 
 function check(cond, msg) { if (!cond) throw new Error(msg); }
 const step = (page, n) => page.evaluate((k) => window.stanceLab.step(k), n);
-const model = (page) => page.evaluate(() => window.StanceEditor.model());
 const machine = (page) => page.evaluate(() => window.stanceLab.machine());
 const current = async (page) => (await machine(page)).current;
-const pick = (page, sel, value) => page.locator(sel).selectOption(String(value));
-const validate = (file) => spawnSync('python3', ['-c', `
-import json, sys, jsonschema
-schema = json.load(open(sys.argv[1]))
-errs = list(jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(sys.argv[2]))))
-print("; ".join(e.message for e in errs[:3]) or "valid")
-sys.exit(1 if errs else 0)`, path.join(root, 'docs', 'graph.schema.json'), file], { encoding: 'utf8' });
 
 // a point of the diagram (canvas pixels of #graph) as a client point
 async function graphPoint(page, x, y) {

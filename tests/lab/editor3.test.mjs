@@ -12,7 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { root, labDir, HANG_MS, browserPath, openLab, runTests } from './browser.mjs';
-import { type, noEditorError, stateSel, transSel } from './editor_util.mjs';
+import { type, noEditorError, stateSel, transSel, model, pick, validate } from './editor_util.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
 const artifacts = path.join(labDir, 'artifacts');
@@ -20,14 +20,6 @@ const DATA = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
 const GLB = path.join(DATA, 'robot_expressive', 'RobotExpressive.glb');
 
 function check(cond, msg) { if (!cond) throw new Error(msg); }
-const model = (page) => page.evaluate(() => window.StanceEditor.model());
-const pick = (page, sel, value) => page.locator(sel).selectOption(String(value));
-const validate = (file) => spawnSync('python3', ['-c', `
-import json, sys, jsonschema
-schema = json.load(open(sys.argv[1]))
-errs = list(jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(sys.argv[2]))))
-print("; ".join(e.message for e in errs[:3]) or "valid")
-sys.exit(1 if errs else 0)`, path.join(root, 'docs', 'graph.schema.json'), file], { encoding: 'utf8' });
 const same = (a, b) => Buffer.compare(fs.readFileSync(a), fs.readFileSync(b)) === 0;
 
 async function main() {

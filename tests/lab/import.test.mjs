@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, labDir, HANG_MS, browserPath, openLab, runTests, webglProblem, canvasProblem, textureCheck } from './browser.mjs';
+import { root, labDir, HANG_MS, browserPath, openLab, runTests, requireWebgl, canvasProblem, textureCheck } from './browser.mjs';
 import { quadGltf, glb, png, colourCount } from './gltf_write.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
@@ -70,13 +70,7 @@ async function sameAsCli(page, file, stanceName, extra = []) {
 async function main() {
   const { server, browser, page, consoleErrors } = await openLab('import', [[labDir + '/index.html', 'build-lab (make lab)'], [cli, 'the CLI (make build)'], [browserPath, 'chromium (scripts/lab_deps.sh)']], 'stance-lab-import-');
   fs.mkdirSync(artifacts, { recursive: true });
-  const problem = await webglProblem(page);
-  if (problem) {
-    console.log(`FAIL - WebGL2: ${problem.why} (${problem.kind === 'context' ? 'not a lab fault' : 'the lab draws nothing'}); no test ran`);
-    await browser.close(); server.close();
-    console.log('0 passed, 1 failed');
-    process.exit(1);
-  }
+  await requireWebgl(page, browser, server);
   await page.click('#tab-as');
 
   const tests = [

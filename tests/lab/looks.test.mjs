@@ -10,7 +10,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, labDir, HANG_MS, browserPath, openLab, runTests, webglProblem } from './browser.mjs';
+import { root, labDir, HANG_MS, browserPath, openLab, runTests, requireWebgl } from './browser.mjs';
 import { quadGltf, glb, colourCount } from './gltf_write.mjs';
 
 const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
@@ -57,13 +57,7 @@ async function saveFromPage(page, clip, out) {
 async function main() {
   const { server, browser, page, consoleErrors } = await openLab('looks', [[labDir + '/index.html', 'build-lab (make lab)'], [cli, 'the CLI (make build)'], [browserPath, 'chromium (scripts/lab_deps.sh)']], 'stance-lab-looks-');
   fs.mkdirSync(artifacts, { recursive: true });
-  const problem = await webglProblem(page);
-  if (problem) {
-    console.log(`FAIL - WebGL2: ${problem.why}; no test ran`);
-    await browser.close(); server.close();
-    console.log('0 passed, 1 failed');
-    process.exit(1);
-  }
+  await requireWebgl(page, browser, server);
   await page.click('#tab-as');
   const coloredGlb = path.join(artifacts, 'looks-colored.glb'), colored = path.join(artifacts, 'looks-colored.stance');
   const foxStance = path.join(artifacts, 'looks-fox.stance');
