@@ -734,7 +734,28 @@ static void seek_case(float rate, int n1, float to, int n2) {
     fixture_close(&fx);
 }
 
+/* The pose after a seek is the clip's at the new position: a seek backwards
+ * of Loop to 0.3 then an update of dt 0 against stance_clip_sample at 0.3
+ * with no cursor (a binary search), joint 1's rotation bit for bit. */
+static void seek_pose(void) {
+    fixture fx;
+    stance_error err;
+    stance_pose ref;
+    if (!fixture_open(&fx)) { fixture_close(&fx); return; }
+    CHECK_OK(stance_pose_create(&ref, 2, NULL, &err));
+    frames_tally(fx.inst, 45, &(tally){{0}, {0}, {0}, 0});
+    CHECK_OK(stance_instance_seek(fx.inst, 0, 0.3f, &err));
+    CHECK_OK(stance_instance_update(fx.inst, 0.0f, TEST_WS_INST(fx.inst), &err));
+    CHECK_OK(stance_clip_sample(fx.r.loop, 0.3f, NULL, &ref, &err));
+    const stance_pose *lp = stance_instance_local_pose(fx.inst);
+    CHECK(lp && lp->qx[1] == ref.qx[1] && lp->qy[1] == ref.qy[1] && lp->qz[1] == ref.qz[1] && lp->qw[1] == ref.qw[1]);
+    CHECK(ref.qy[1] > 0.05f); /* not the rest pose (and not the pose at 0.75 s, where it was) */
+    stance_pose_destroy(&ref);
+    fixture_close(&fx);
+}
+
 static void test_seek_counts(void) {
+    seek_pose();
     seek_case(1.0f, 40, 0.2f, 50);    /* back, out of the open window "w": it ends (seek) */
     seek_case(1.0f, 20, 0.5f, 30);    /* forward over "a" (not fired) into "w": it begins */
     seek_case(1.0f, 40, 0.6f, 10);    /* inside the open "w": it stays open, no pair */
