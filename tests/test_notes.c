@@ -8,7 +8,10 @@
  * e + n D inside the span); the per-event weight threshold through a
  * linear crossfade; a blend space's dominant entry. Windows: begin and end
  * always in pairs over 10,000 random sequences of plays, switch modes,
- * rates, layer disables, saves and restores and resets (seeded). Payloads:
+ * rates, layer disables, seeks, saves and restores and resets (seeded).
+ * Seeks (stance_instance_seek): counts over a seek against the crossings of
+ * the span before it and the span from the new position, the windows it
+ * ends and begins, a once state, a blend space, the pose, refusals. Payloads:
  * graphs/robot_events.json on RobotExpressive, JSON -> compiled .stance ->
  * an instance's events, bit for bit against the values the test reads from
  * the file itself. */
