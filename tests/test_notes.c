@@ -8,7 +8,10 @@
  * e + n D inside the span); the per-event weight threshold through a
  * linear crossfade; a blend space's dominant entry. Windows: begin and end
  * always in pairs over 10,000 random sequences of plays, switch modes,
- * rates, layer disables, saves and restores and resets (seeded). Payloads:
+ * rates, layer disables, seeks, saves and restores and resets (seeded).
+ * Seeks (stance_instance_seek): counts over a seek against the crossings of
+ * the span before it and the span from the new position, the windows it
+ * ends and begins, a once state, a blend space, the pose, refusals. Payloads:
  * graphs/robot_events.json on RobotExpressive, JSON -> compiled .stance ->
  * an instance's events, bit for bit against the values the test reads from
  * the file itself. */
@@ -384,7 +387,7 @@ static void windows_paired(void) {
     uint64_t rng = 0x2606u;
     tracker tr;
     memset(&tr, 0, sizeof tr);
-    long sequences = 0, interrupted = 0, restores = 0;
+    long sequences = 0, interrupted = 0, restores = 0, seeks = 0;
     for (int seq = 0; inst && saved && seq < 10000; seq++) {
         CHECK_OK(stance_instance_reset(inst, &err));
         track(inst, 0, &tr);
@@ -424,6 +427,15 @@ static void windows_paired(void) {
                     restores++;
                 }
                 break;
+            case 7: { /* a seek of either machine anywhere in 0..2.7 s: refused while it switches */
+                int before = 0;
+                stance_instance_events(inst, &before, NULL);
+                const stance_status st = stance_instance_seek(inst, (x >> 4) & 1, (float)((x >> 6) % 40) * 0.07f, &err);
+                CHECK(st == STANCE_OK || st == STANCE_ERR_ARGUMENT);
+                seeks += st == STANCE_OK;
+                track(inst, before, &tr);
+                break;
+            }
             default: break;
             }
             const float dt = (float)((x >> 20) % 13) * (1.0f / 60.0f);
@@ -436,9 +448,10 @@ static void windows_paired(void) {
         CHECK_OK(stance_instance_reset(inst, &err));
         track(inst, 0, &tr);
     }
-    printf("     blend events %s: %ld sequences, %ld plays, %ld restores: %ld windows begun, %ld ended, %d unpaired\n",
-           blend_mode ? "all" : "dominant", sequences, interrupted, restores, tr.begins, tr.ends, tr.bad);
-    CHECK(sequences == 10000 && tr.bad == 0 && tr.begins > 10000);
+    printf("     blend events %s: %ld sequences, %ld plays, %ld restores, %ld seeks: %ld windows begun, %ld ended, %d "
+           "unpaired\n",
+           blend_mode ? "all" : "dominant", sequences, interrupted, restores, seeks, tr.begins, tr.ends, tr.bad);
+    CHECK(sequences == 10000 && tr.bad == 0 && tr.begins > 10000 && seeks > 5000);
     CHECK(tr.open[0] == 0 && tr.open[1] == 0);
     free(saved);
     stance_instance_destroy(inst);
@@ -630,11 +643,220 @@ static void test_payload_round_trip(void) {
     robot_round_trip_close(&rt);
 }
 
+/* ---- seeks ------------------------------------------------------------------------ */
+
+/* Crossings of a point at clip time e (0 <= e < D) by playback over the
+ * unwrapped span from t0 by T (either sign), stance/clip.h's rule:
+ * forward e + kD in [t0, t0 + T); backward in (t0 + T, t0] for e > 0,
+ * [t0 + T, t0) for e = 0. */
+static long span_crossings(double e, double D, double t0, double T) {
+    long n = 0;
+    const double t1 = t0 + T;
+    for (long k = -1000; k <= 1000; k++) {
+        const double g = e + (double)k * D;
+        if (T >= 0.0 ? (g >= t0 && g < t1) : e > 0.0 ? (g > t1 && g <= t0) : (g >= t1 && g < t0)) n++;
+    }
+    return n;
+}
+
+/* The events (of machine 0) from index `from` of the list. */
+static void tally_new(const stance_instance *inst, tally *t, int from, int *seek_ends) {
+    int n = 0, dropped = 0;
+    const stance_event *ev = stance_instance_events(inst, &n, &dropped);
+    t->dropped += dropped;
+    for (int i = from; i < n; i++) {
+        if (ev[i].machine != 0) continue;
+        if (ev[i].type == STANCE_EVENT_CLIP_MARKER) {
+            const int k = name_at(marker_names, 8, ev[i].name);
+            CHECK(k >= 0);
+            if (k >= 0) t->marker[k]++;
+        } else if (ev[i].type == STANCE_EVENT_WINDOW_BEGIN || ev[i].type == STANCE_EVENT_WINDOW_END) {
+            const int k = name_at(window_names, 4, ev[i].name);
+            CHECK(k >= 0);
+            if (k >= 0) (ev[i].type == STANCE_EVENT_WINDOW_BEGIN ? t->begin : t->end)[k]++;
+            if (seek_ends && ev[i].type == STANCE_EVENT_WINDOW_END && ev[i].reason == STANCE_WINDOW_SEEK) (*seek_ends)++;
+        }
+    }
+}
+
+static void frames_tally(stance_instance *inst, int n, tally *t) {
+    stance_error err;
+    for (int f = 0; f < n; f++) {
+        CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, TEST_WS_INST(inst), &err));
+        tally_new(inst, t, 0, NULL);
+    }
+}
+
+/* Loop (L, 1 s: own0 0, a 0.31, b 0.79; "w" 0.4..0.8, "all" the whole loop)
+ * at `rate` for n1 frames of 1/60 s from a cut into it, a seek to `to`
+ * seconds, n2 frames: each event's count and w's begins and ends against
+ * the test's own: the crossings of the span before the seek and of the span
+ * from the seek's wrapped position (none between), w ended by the seek
+ * (reason seek) when open before and not holding the new position, begun
+ * by it when shut and holding it; "all" begun once, never ended. */
+static void seek_case(float rate, int n1, float to, int n2) {
+    fixture fx;
+    stance_error err;
+    if (!fixture_open(&fx)) { fixture_close(&fx); return; }
+    stance_instance *inst = fx.inst;
+    stance_instance_set_float_by_name(inst, "rate", rate, &err);
+    tally t;
+    memset(&t, 0, sizeof t);
+    frames_tally(inst, n1, &t);
+    int before = 0, seek_ends = 0;
+    stance_instance_events(inst, &before, NULL);
+    CHECK_OK(stance_instance_seek(inst, 0, to, &err));
+    tally_new(inst, &t, before, &seek_ends);
+    frames_tally(inst, n2, &t);
+    const double T1 = (double)rate * n1 / 60.0, T2 = (double)rate * n2 / 60.0, s = fmod((double)to, 1.0);
+    const double p1 = T1 - floor(T1);
+    const int back = rate < 0.0f;
+    const double w0 = (double)0.4f, w1 = (double)0.8f; /* the times as the graph holds them (floats) */
+    const double wopen = back ? w1 : w0, wshut = back ? w0 : w1;
+    const int open1 = back ? (p1 > w0 && p1 <= w1) : (p1 >= w0 && p1 < w1);
+    const int holds = back ? (s > w0 && s <= w1) : (s >= w0 && s < w1);
+    const double ev[3] = {0.0, (double)0.31f, (double)0.79f};
+    int ok = 1;
+    for (int k = 0; k < 3; k++) {
+        const long want = span_crossings(ev[k], 1.0, 0.0, T1) + span_crossings(ev[k], 1.0, s, T2);
+        CHECK(t.marker[k] == want);
+        ok &= t.marker[k] == want;
+    }
+    /* a seek onto w's opening bound opens it (it holds the position): the next step's crossing of that
+       bound, at its start, opens nothing more */
+    const long wb = span_crossings(wopen, 1.0, 0.0, T1) + (!open1 && holds) + span_crossings(wopen, 1.0, s, T2) -
+                    (n2 > 0 && s == wopen);
+    const long we = span_crossings(wshut, 1.0, 0.0, T1) + (open1 && !holds) + span_crossings(wshut, 1.0, s, T2);
+    CHECK(t.begin[0] == wb && t.end[0] == we);
+    CHECK(seek_ends == (open1 && !holds));
+    CHECK(t.begin[1] == 1 && t.end[1] == 0);
+    CHECK(t.dropped == 0);
+    if (!ok || t.begin[0] != wb || t.end[0] != we)
+        fprintf(stderr, "  seek rate %g %d -> %g %d: own0 %ld a %ld b %ld w %ld/%ld (want %ld/%ld)\n", (double)rate, n1,
+                (double)to, n2, t.marker[0], t.marker[1], t.marker[2], t.begin[0], t.end[0], wb, we);
+    fixture_close(&fx);
+}
+
+/* The pose after a seek is the clip's at the new position: a seek backwards
+ * of Loop to 0.3 then an update of dt 0 against stance_clip_sample at 0.3
+ * with no cursor (a binary search), joint 1's rotation bit for bit. */
+static void seek_pose(void) {
+    fixture fx;
+    stance_error err;
+    stance_pose ref;
+    if (!fixture_open(&fx)) { fixture_close(&fx); return; }
+    CHECK_OK(stance_pose_create(&ref, 2, NULL, &err));
+    frames_tally(fx.inst, 45, &(tally){{0}, {0}, {0}, 0});
+    CHECK_OK(stance_instance_seek(fx.inst, 0, 0.3f, &err));
+    CHECK_OK(stance_instance_update(fx.inst, 0.0f, TEST_WS_INST(fx.inst), &err));
+    CHECK_OK(stance_clip_sample(fx.r.loop, 0.3f, NULL, &ref, &err));
+    const stance_pose *lp = stance_instance_local_pose(fx.inst);
+    CHECK(lp && lp->qx[1] == ref.qx[1] && lp->qy[1] == ref.qy[1] && lp->qz[1] == ref.qz[1] && lp->qw[1] == ref.qw[1]);
+    CHECK(ref.qy[1] > 0.05f); /* not the rest pose (and not the pose at 0.75 s, where it was) */
+    stance_pose_destroy(&ref);
+    fixture_close(&fx);
+}
+
+static void test_seek_counts(void) {
+    seek_pose();
+    seek_case(1.0f, 40, 0.2f, 50);    /* back, out of the open window "w": it ends (seek) */
+    seek_case(1.0f, 20, 0.5f, 30);    /* forward over "a" (not fired) into "w": it begins */
+    seek_case(1.0f, 40, 0.6f, 10);    /* inside the open "w": it stays open, no pair */
+    seek_case(1.0f, 10, 2.62f, 70);   /* past the end of the loop: wraps to 0.62 */
+    seek_case(1.0f, 40, 0.31f, 30);   /* onto "a": the next step crosses it, once */
+    seek_case(1.0f, 40, 0.0f, 130);   /* onto own0 at 0, then two wraps */
+    seek_case(2.7f, 40, 0.35f, 47);   /* steps over several events */
+    seek_case(-1.0f, 40, 0.7f, 30);   /* backwards: "w" holds (0.4, 0.8]: begins, ends crossing 0.4 */
+    seek_case(-1.0f, 30, 0.8f, 30);   /* backwards onto w's end */
+    seek_case(-2.3f, 25, 3.05f, 40);  /* backwards over several cycles a step, from a wrapped seek */
+    seek_case(1.0f, 100, 0.45f, 0);   /* a seek and no update after */
+    seek_case(1.0f, 40, 0.4f, 30);    /* onto w's start from inside it: stays open, not begun again */
+    seek_case(1.0f, 20, 0.4f, 30);    /* onto w's start from outside: begins at the seek, once */
+}
+
+/* A once state: finished, seeked back (plays again, finishes again), seeked
+ * to where it finished (nothing); several seeks without an update; a blend
+ * space's seek in its dominant clip's seconds; and the refusals. */
+static void test_seek_once_blend_refusals(void) {
+    fixture fx;
+    stance_error err;
+    if (!fixture_open(&fx)) { fixture_close(&fx); return; }
+    stance_instance *inst = fx.inst;
+    const stance_graph *g = fx.g;
+    const int once = stance_graph_find_state(g, "Once"), blend = stance_graph_find_state(g, "Blend");
+    tally t;
+    int reasons[3], finished, n = 0;
+    run_frames(&fx, 40, 0, once, &t, reasons, &finished); /* O: o1 0.1, oend 0.5, "ow" 0.2..0.5 */
+    CHECK(t.marker[5] == 1 && t.marker[6] == 1 && finished == 1 && t.begin[3] == 1 && t.end[3] == 1);
+    CHECK_OK(stance_instance_seek(inst, 0, 0.15f, &err)); /* plays again from 0.15: o1 not crossed */
+    stance_instance_events(inst, &n, NULL);
+    run_frames(&fx, 30, -1, -1, &t, reasons, &finished);
+    CHECK(t.marker[5] == 0 && t.marker[6] == 1 && finished == 1 && t.begin[3] == 1 && t.end[3] == 1);
+    CHECK(reasons[STANCE_WINDOW_FINISHED] == 1);
+    int before = 0;
+    stance_instance_events(inst, &before, NULL);
+    CHECK_OK(stance_instance_seek(inst, 0, 7.0f, &err)); /* clamps to 0.5, where it finished: nothing */
+    stance_instance_events(inst, &n, NULL);
+    CHECK(n == before);
+    run_frames(&fx, 10, -1, -1, &t, reasons, &finished);
+    CHECK(t.marker[6] == 0 && finished == 0);
+    /* seeks without an update: 0.3 ("ow" begins), 0.4 (stays), 0.05 (ends, seek), 0.25 (begins) */
+    memset(&t, 0, sizeof t);
+    stance_instance_events(inst, &before, NULL);
+    int seek_ends = 0;
+    CHECK_OK(stance_instance_seek(inst, 0, 0.3f, &err));
+    CHECK_OK(stance_instance_seek(inst, 0, 0.4f, &err));
+    CHECK_OK(stance_instance_seek(inst, 0, 0.05f, &err));
+    CHECK_OK(stance_instance_seek(inst, 0, 0.25f, &err));
+    tally_new(inst, &t, before, &seek_ends);
+    CHECK(t.begin[3] == 2 && t.end[3] == 1 && seek_ends == 1);
+    stance_machine_status ms;
+    CHECK_OK(stance_instance_machine_status(inst, 0, &ms, &err));
+    CHECK(ms.state == once && fabsf(ms.normalized_time - 0.25f / 0.5f) < 1e-6f);
+    /* a blend space at x 0.8: L2 dominant (1 s); seek 1.3 -> phase 0.3, "v" (0.1..0.3) of L2 not holding 0.3 */
+    stance_instance_set_float_by_name(inst, "x", 0.8f, &err);
+    run_frames(&fx, 3, 0, blend, &t, reasons, &finished);
+    memset(&t, 0, sizeof t);
+    stance_instance_events(inst, &before, NULL);
+    CHECK_OK(stance_instance_seek(inst, 0, 1.3f, &err));
+    CHECK_OK(stance_instance_seek(inst, 0, 0.15f, &err)); /* "v" holds 0.15: begins */
+    tally_new(inst, &t, before, NULL);
+    CHECK(t.begin[2] == 1 && t.end[2] == 0);
+    CHECK_OK(stance_instance_machine_status(inst, 0, &ms, &err));
+    CHECK(fabsf(ms.normalized_time - (float)(int)ms.normalized_time - 0.15f) < 1e-6f);
+    memset(&t, 0, sizeof t);
+    run_frames(&fx, 12, -1, -1, &t, reasons, &finished); /* 0.15 -> 0.35: L2's 0.2 ("light", "heavy": weight 0.8) */
+    CHECK(t.marker[3] == 1 && t.marker[4] == 1 && t.end[2] == 1 && t.marker[1] == 0);
+    /* refusals: nothing changes, nothing is appended */
+    stance_instance_events(inst, &before, NULL);
+    CHECK(stance_instance_seek(NULL, 0, 0.1f, &err) == STANCE_ERR_ARGUMENT);
+    CHECK(stance_instance_seek(inst, -1, 0.1f, &err) == STANCE_ERR_ARGUMENT);
+    CHECK(stance_instance_seek(inst, stance_graph_machine_count(g), 0.1f, &err) == STANCE_ERR_ARGUMENT);
+    CHECK(strstr(err.message, "not in 0..1") != NULL);
+    CHECK(stance_instance_seek(inst, 0, NAN, &err) == STANCE_ERR_VALUE);
+    CHECK(stance_instance_seek(inst, 0, INFINITY, &err) == STANCE_ERR_VALUE);
+    CHECK(stance_instance_seek(inst, 0, -0.1f, &err) == STANCE_ERR_VALUE);
+    CHECK_OK(stance_instance_play(inst, once, STANCE_SWITCH_CROSSFADE, STANCE_EASE_LINEAR, 0.5f, &err));
+    CHECK(stance_instance_seek(inst, 0, 0.1f, &err) == STANCE_ERR_ARGUMENT); /* a play request pending */
+    CHECK(strstr(err.message, "play request") != NULL);
+    CHECK_OK(stance_instance_update(inst, 1.0f / 60.0f, TEST_WS_INST(inst), &err));
+    stance_instance_events(inst, &before, NULL);
+    CHECK(stance_instance_seek(inst, 0, 0.1f, &err) == STANCE_ERR_ARGUMENT); /* switching */
+    CHECK(strstr(err.message, "switching") != NULL);
+    CHECK_OK(stance_instance_machine_status(inst, 0, &ms, &err));
+    CHECK(ms.transition >= 0 && ms.normalized_time < 0.1f);
+    stance_instance_events(inst, &n, NULL);
+    CHECK(n == before);
+    fixture_close(&fx);
+}
+
 int main(void) {
     RUN(test_playback_counts);
     RUN(test_once_and_restart);
     RUN(test_threshold_and_blend);
     RUN(test_windows_paired);
+    RUN(test_seek_counts);
+    RUN(test_seek_once_blend_refusals);
     RUN(test_blend_events_all);
     RUN(test_desc_refusals);
     RUN(test_payload_round_trip);

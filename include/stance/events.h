@@ -33,7 +33,8 @@ typedef enum stance_window_reason {
     STANCE_WINDOW_FINISHED = 0,   /* playback passed its end (its `to`; `from` playing backwards; a once clip's end) */
     STANCE_WINDOW_INTERRUPTED,    /* its state was left (a transition or play started), its blend space's
                                      dominant clip changed, or its layer was disabled */
-    STANCE_WINDOW_RESET           /* stance_instance_reset */
+    STANCE_WINDOW_RESET,          /* stance_instance_reset */
+    STANCE_WINDOW_SEEK            /* stance_instance_seek jumped out of it (appended to the last update's events) */
 } stance_window_reason;
 
 typedef struct stance_event {
@@ -56,7 +57,8 @@ typedef struct stance_event {
  * nothing was lost. Overflow is never silent: read it every update. After
  * stance_instance_reset (until the next update) the list holds the
  * WINDOW_END events (reason reset) of the windows the reset closed; after
- * stance_instance_set_layer_enabled(0) the ends of its windows are appended. */
+ * stance_instance_set_layer_enabled(0) the ends of its windows are appended,
+ * and after stance_instance_seek the window ends and begins of the jump. */
 STANCE_API const stance_event *stance_instance_events(const stance_instance *inst, int *count, int *dropped);
 
 #ifdef __cplusplus

@@ -233,6 +233,31 @@ STANCE_API stance_status stance_instance_machine_status(const stance_instance *i
 STANCE_API stance_status stance_instance_play(stance_instance *inst, int state, stance_switch_mode mode, stance_easing easing,
                                    float blend_time, stance_error *err);
 
+/* Sets where machine `machine`'s current state is (machine numbers as
+ * stance_instance_machine_status's: a layer's or a nested machine), at once:
+ * `time` seconds into its clip; for a blend space, seconds of its dominant
+ * entry's clip (the entry of the largest weight at the current parameters),
+ * i.e. the phase time / that clip's duration. A looping state wraps (time
+ * modulo the duration), a once state clamps at its end (seeking a finished
+ * once state elsewhere plays it again; to its end, it finishes at the next
+ * update unless it had). The loop count and the seconds in the state
+ * (stance_machine_status.state_time) are kept.
+ * A seek is a jump, not a crossing (docs/events.md, "Seeks"): no clip event
+ * between the old and the new position fires, and from the next update
+ * events fire once per crossing from the new position; open windows that do
+ * not hold the new position end (STANCE_WINDOW_SEEK) and windows that hold it
+ * begin (a window holds t when from <= t < to; playing backwards,
+ * from < t <= to), appended to the last update's events; a window holding
+ * both stays open. A seek moves no root (no root motion, the world root
+ * unchanged) and the next pose is sampled at the new position (no blend).
+ * Nothing is pending afterwards, so saved states carry it as any position.
+ * Refused, nothing changed: STANCE_ERR_ARGUMENT for a NULL instance, a
+ * machine out of range, a machine switching (a transition or blended play
+ * running: seek when it has finished), a machine with a play request not
+ * yet carried out, or a state that plays a nested machine (seek that
+ * machine); STANCE_ERR_VALUE for a time not finite or negative. */
+STANCE_API stance_status stance_instance_seek(stance_instance *inst, int machine, float time, stance_error *err);
+
 /* ---- layers ------------------------------------------------------------------
  * The instance is the one owner of layer weights: set_layer_weight states a
  * target and the time to reach it (0 = at once, else a linear fade of

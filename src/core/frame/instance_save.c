@@ -237,7 +237,7 @@ static void sv_events(sv_ctx *c, stance_instance *inst, int count) {
         int code = c->mode == SV_SAVE && i < count && noted ? marker_clip(g, f) : -2;
         code = sv_int(c, &code, -2, INT_MAX, "marker clip");
         int reason = (int)f->reason;
-        reason = sv_int(c, &reason, 0, STANCE_WINDOW_RESET, "window reason");
+        reason = sv_int(c, &reason, 0, STANCE_WINDOW_SEEK, "window reason");
         if (i >= count) continue;
         const int is_note = type == STANCE_EVENT_CLIP_MARKER || type == STANCE_EVENT_WINDOW_BEGIN || type == STANCE_EVENT_WINDOW_END;
         const stance_event_payload *pl = NULL;
