@@ -171,6 +171,7 @@ static void test_builtin(void) {
 }
 
 static long rest_blocks_checked;
+static int robot_checked; /* RobotExpressive was imported (not in a cross build's io) */
 
 /* st_packed's t_rest / s_rest (the blocks of 4 joints fused.c's pose passes
  * leave as they are when both poses have them): every block a clip claims
@@ -269,6 +270,7 @@ static void test_robot_expressive(void) {
     printf("     RobotExpressive: %ld rotations compared; compressed clips %zu B resident for %zu B stored (%.2fx)\n",
            compared - before, resident, stored, (double)resident / (double)stored);
     CHECK(b.clip_count == 14 && stored == 25408);
+    robot_checked = 1;
     /* issue 29: 167,488 B before the default pose was shared with the
      * shell, 155,000 with the groups, 154,304 since a group's segment keeps
      * 4 dropped components instead of 16 slot bytes, 156,944 with the
@@ -285,7 +287,11 @@ static void test_robot_expressive(void) {
 static void test_coverage(void) {
     printf("     %ld rotations compared (%ld of v4 tracks not), %ld groups with unused lanes, %ld key pairs across a change of the dropped component; %ld translations and scales compared in %ld groups\n",
            compared, skipped, partial_groups, drop_changes, vec_compared, vec_groups);
-    CHECK(compared > 0 && partial_groups > 0 && drop_changes > 0 && vec_compared > 0 && vec_groups > 0);
+    CHECK(compared > 0 && partial_groups > 0 && drop_changes > 0);
+    /* the built-in clips have no translation or scale group: only
+     * RobotExpressive's do, and a cross build cannot import it */
+    if (robot_checked) CHECK(vec_compared > 0 && vec_groups > 0);
+    else printf("     translation and scale groups not covered: RobotExpressive was not imported\n");
 }
 
 int main(void) {
