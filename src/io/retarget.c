@@ -347,9 +347,12 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
         qm_vec3 nat = qm_v3(model->tx[fj], model->ty[fj], model->tz[fj]);
         qm_vec3 src = qm_scale(qm_v3(smodel->tx[sf], smodel->ty[sf], smodel->tz[sf]), p->k);
         foot_track *f = &ft[l];
-        /* planted at this key, or before the next one: the contact starts here */
+        /* planted at this key, or at a sample before the next one (a sample
+         * at the next key, within a quarter sample, is the next key's: a
+         * round trip's way back, on another key grid, plants it there too) */
         int planted = stance_contacts_planted(c, l, time);
-        for (int i = (int)ceilf(time * c->rate); !planted && i < c->sample_count && (float)i / c->rate < time + span; i++)
+        double from = (double)time * c->rate + 0.25, to = ((double)time + span) * c->rate - 0.25;
+        for (int i = (int)floor(from) + 1; !planted && i < c->sample_count && i < to; i++)
             planted = stance_contacts_planted(c, l, (float)i / c->rate);
         if (planted) {
             if (!f->was) f->anchor_t = qm_add(nat, f->off), f->anchor_s = src;
@@ -388,34 +391,43 @@ static stance_status feet_ik(const rt_plan *p, const stance_contacts *c, float t
         moved |= qm_len3(ft[l].off) > 1e-6f * p->t.leg;
     }
     if (!moved) return STANCE_OK;
-    /* besides that shift, the pelvis takes the planted feet's turn about the
-     * vertical through the leg sockets' midpoint (least squares, weighted as
-     * above: in double support a wide pelvis turning over two planted feet);
-     * the legs take the rest. The pelvis' children keep their model
-     * rotations. */
+    /* besides that shift, the pelvis takes the planted feet's turn through
+     * the leg sockets' midpoint (least squares, weighted as above: in double
+     * support a wide pelvis turning over two planted feet); the legs take the
+     * rest. The pelvis' children keep their model rotations. The turn is
+     * about the hips -> spine segment when it is shared and stands up (else
+     * the vertical): a direction both skeletons give the same (the segment
+     * points where the source's does) and that the turn leaves alone, so the
+     * trunk keeps the source's direction, and a way back (a round trip)
+     * turns its pelvis about the axis the way there did, whichever joint its
+     * pelvis is (the hips; RobotExpressive's Body above them). */
     int h = p->t.pelvis;
     forward(sk, local, tpos, trot, tsc);
     qm_vec3 sock[2], mid;
     for (int l = 0; l < 2; l++) sock[l] = rt_v(tpos[p->t.joint[leg_slots[l][0]]]);
     mid = qm_scale(qm_add(sock[0], sock[1]), 0.5f);
+    qm_vec3 axis = qm_v3(0, 1, 0);
+    if (p->shared[STANCE_SLOT_HIPS] && p->next[STANCE_SLOT_HIPS] >= 0) {
+        qm_vec3 u = rt_dir(rt_v(tpos[p->t.joint[STANCE_SLOT_HIPS]]), rt_v(tpos[p->t.joint[p->next[STANCE_SLOT_HIPS]]]));
+        if (u.y > 0.5f) axis = u;
+    }
+    /* a turn by a small angle moves a socket by the angle times axis x r;
+     * only its horizontal part is asked for (the corrections are horizontal) */
     float num = 0.0f, den = 0.0f;
     for (int l = 0; l < 2; l++) {
-        qm_vec3 r = qm_sub(sock[l], mid), d = qm_sub(ft[l].off, shift);
-        num += w[l] * (d.x * r.z - d.z * r.x);
-        den += w[l] * (r.x * r.x + r.z * r.z);
+        qm_vec3 v = qm_cross(axis, qm_sub(sock[l], mid)), d = qm_sub(ft[l].off, shift);
+        num += w[l] * (d.x * v.x + d.z * v.z);
+        den += w[l] * (v.x * v.x + v.z * v.z);
     }
     float yaw = den > 1e-12f ? num / den : 0.0f;
     yaw = yaw > 0.5f ? 0.5f : yaw < -0.5f ? -0.5f : yaw;
-    /* about the vertical; when the pelvis is the hips and starts a shared
-     * segment (hips -> spine), about that segment instead, so the turn that
-     * the pelvis' width asks for leaves the trunk's direction the source's */
-    qm_vec3 axis = qm_v3(0, 1, 0);
-    int hs = p->tslot[h];
-    if (hs >= 0 && p->next[hs] >= 0) {
-        qm_vec3 u = rt_dir(rt_v(tpos[h]), rt_v(tpos[p->t.joint[p->next[hs]]]));
-        if (u.y > 0.5f) axis = u;
-    }
     qm_quat q = qm_qaxis(axis, yaw);
+    /* a turn about a leaning axis lifts one socket and lowers the other: the
+     * foot goes with its socket (its height is the pose's, as it would be if
+     * this were the pose's own turn), so the legs keep their bend. A round
+     * trip's way back finds the way there's turn in its pose (the pelvis'
+     * turn is transferred) and takes it back, feet and all */
+    for (int l = 0; l < 2; l++) goal[l].y += qm_sub(qm_qrot(q, qm_sub(sock[l], mid)), qm_sub(sock[l], mid)).y;
     qm_quat hrot = qm_qnorm(qm_qmul(q, rt_q(trot[h])));
     qm_vec3 hpos = qm_add(qm_add(mid, qm_qrot(q, qm_sub(rt_v(tpos[h]), mid))), shift);
     int hp = sk->parents[h];
@@ -478,13 +490,23 @@ stance_status rt_source_ground(const rt_plan *p, const stance_clip *clip, float 
 /* The contact events a retargeted clip carries (the left foot, then the right). */
 static const char *const contact_down[2] = {"footdown_l", "footdown_r"}, *const contact_up[2] = {"footup_l", "footup_r"};
 
-/* 1 when the clip has a down and an up event for both feet. */
+/* 1 when the clip carries contacts as events: each foot has a down event
+ * and its down and up events alternate, starting with a down (what
+ * contact_events below writes). A foot planted through the end has no up
+ * event (RobotExpressive's Punch, an idle), so the up events are not asked
+ * for; footsteps marked by down events alone are not contacts. */
 static int has_contact_events(const stance_clip *clip) {
-    int found = 0;
-    for (int e = 0; e < clip->event_count; e++)
-        for (int l = 0; l < 2; l++)
-            found |= (!strcmp(clip->events[e].name, contact_down[l]) << (2 * l)) | (!strcmp(clip->events[e].name, contact_up[l]) << (2 * l + 1));
-    return found == 15;
+    for (int l = 0; l < 2; l++) {
+        int down = 0, last = 0; /* last: 1 after a down, 2 after an up */
+        for (int e = 0; e < clip->event_count; e++) {
+            int d = !strcmp(clip->events[e].name, contact_down[l]), u = !strcmp(clip->events[e].name, contact_up[l]);
+            if ((d && last == 1) || (u && last != 1)) return 0;
+            if (d) down = 1, last = 1;
+            if (u) last = 2;
+        }
+        if (!down) return 0;
+    }
+    return 1;
 }
 
 stance_status rt_contacts(const rt_plan *p, const stance_clip *clip, stance_contacts **out, stance_error *err) {
