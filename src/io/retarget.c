@@ -509,6 +509,48 @@ static int has_contact_events(const stance_clip *clip) {
     return 1;
 }
 
+/* A source foot that its lower leg does not carry (an IK bone under the
+ * root: RobotExpressive's Foot.L) can be animated out of the leg's reach
+ * (Punch's right foot, a third of a leg past it for 0.25 s). Its contacts
+ * count only while it is where the leg puts it (its bind offset in the lower
+ * leg's frame) within STANCE_CONTACT_HEIGHT_LEGS of the leg: elsewhere the
+ * leg, which the target copies, is in the air, and the target's foot (at
+ * its leg's end) is not that bone. The block is rt_contacts' own. */
+static stance_status reachable_feet(const rt_plan *p, const stance_clip *clip, stance_contacts *c, stance_error *err) {
+    const stance_skeleton *sk = p->s.sk;
+    int foot[2], lower[2], any = 0;
+    qm_vec3 off[2];
+    for (int l = 0; l < 2; l++) {
+        foot[l] = p->s.joint[leg_slots[l][2]], lower[l] = p->s.joint[leg_slots[l][1]];
+        off[l] = qm_qrot(qm_qconj(rt_q(p->s.rot[lower[l]])), qm_sub(rt_v(p->s.pos[foot[l]]), rt_v(p->s.pos[lower[l]])));
+        any |= !stance_skeleton_is_descendant(sk, foot[l], lower[l]);
+    }
+    if (!any) return STANCE_OK;
+    stance_pose lo, mo;
+    stance_status s = stance_pose_create(&lo, sk->joint_count, NULL, err);
+    if (s) return s;
+    s = stance_pose_create(&mo, sk->joint_count, NULL, err);
+    if (s) {
+        stance_pose_destroy(&lo);
+        return s;
+    }
+    unsigned char *planted = (unsigned char *)c->planted;
+    for (int i = 0; i < c->sample_count && !s; i++) {
+        if (!planted[i] && !planted[c->sample_count + i]) continue;
+        s = stance_clip_sample(clip, (float)i / c->rate, NULL, &lo, err);
+        if (!s) s = stance_local_to_model(&mo, &lo, sk, NULL, err);
+        for (int l = 0; l < 2 && !s; l++) {
+            if (stance_skeleton_is_descendant(sk, foot[l], lower[l])) continue;
+            int f = foot[l], j = lower[l];
+            qm_vec3 at = qm_add(qm_v3(mo.tx[j], mo.ty[j], mo.tz[j]), qm_qrot(qm_q(mo.qx[j], mo.qy[j], mo.qz[j], mo.qw[j]), off[l]));
+            if (qm_len3(qm_sub(at, qm_v3(mo.tx[f], mo.ty[f], mo.tz[f]))) > STANCE_CONTACT_HEIGHT_LEGS * p->s.leg)
+                planted[l * c->sample_count + i] = 0;
+        }
+    }
+    stance_pose_destroy(&lo), stance_pose_destroy(&mo);
+    return s;
+}
+
 stance_status rt_contacts(const rt_plan *p, const stance_clip *clip, stance_contacts **out, stance_error *err) {
     int feet[2] = {p->s.joint[STANCE_SLOT_LEFT_FOOT], p->s.joint[STANCE_SLOT_RIGHT_FOOT]};
     stance_contact_desc cd = {0};
@@ -516,7 +558,8 @@ stance_status rt_contacts(const rt_plan *p, const stance_clip *clip, stance_cont
     if (clip->root_key_count == 0 && clip->root_speed == 0.0f)
         stance_walk_velocity(p->s.sk, clip, feet[0], feet[1], NULL, cd.root_velocity);
     stance_status s = stance_contacts_create(&cd, clip, p->s.sk, NULL, out, err);
-    if (s || !has_contact_events(clip)) return s;
+    if (s) return s;
+    if (!has_contact_events(clip)) return reachable_feet(p, clip, *out, err);
     /* the clip carries its contacts (a retargeted clip: its source's, below):
      * planted from each footdown event to the next footup event, at the same
      * samples, so a way back finds the contacts of the way there. The block
