@@ -498,13 +498,34 @@ def planted_feet(a, b, clip, legs, duration):
     for up, knee, foot in legs:
         ia, ib = na.index(foot), nb.index(foot)
         m0 = sa[0]["model"]
-        leg = math.dist(m0[na.index(up)], m0[na.index(knee)]) + math.dist(m0[na.index(knee)], m0[ia])
+        shin = math.dist(m0[na.index(knee)], m0[ia])
+        leg = math.dist(m0[na.index(up)], m0[na.index(knee)]) + shin
         low = min(s_["model"][ia][1] for s_ in sa)
         for i in range(1, n):
             pa, pa0, pb = sa[i]["model"][ia], sa[i - 1]["model"][ia], sb[i]["model"][ib]
-            if pa[1] - low < 0.04 * leg and math.hypot(pa[0] - pa0[0], pa[2] - pa0[2]) * 60 < 0.25 * leg:
+            # a foot bone its leg does not reach (RobotExpressive's IK feet:
+            # Punch's right foot) is not a planted foot
+            reach = abs(math.dist(sa[i]["model"][na.index(knee)], pa) - shin) < 0.04 * leg
+            if reach and pa[1] - low < 0.04 * leg and math.hypot(pa[0] - pa0[0], pa[2] - pa0[2]) * 60 < 0.25 * leg:
                 out.append(math.hypot(pb[0] - pa[0], pb[2] - pa[2]) / leg)
     return (max(out), sum(out) / len(out), len(out)) if out else (0.0, 0.0, 0)
+def round_trip_dirs(a, b, clip, segs, duration):
+    """A -> B -> A by the test's own reading: each segment's direction
+    between two joints' model positions (`stance sample`) in the round trip
+    against A's, at 60 a second; worst (deg), its time and segment, mean"""
+    n = int(duration * 60 + 1e-3) + 1
+    ts = [min(i / 60, duration) for i in range(n)]
+    na, sa = sample_clip(a, clip, ts)
+    nb, sb = sample_clip(b, clip, ts)
+    worst, at, tot, cnt = 0.0, None, 0.0, 0
+    for t, x, y in zip(ts, sa, sb):
+        for j0, j1 in segs:
+            da = sub(x["model"][na.index(j1)], x["model"][na.index(j0)])
+            db = sub(y["model"][nb.index(j1)], y["model"][nb.index(j0)])
+            e = angle(da, db)
+            tot, cnt = tot + e, cnt + 1
+            if e > worst: worst, at = e, (t, j0)
+    return worst, at, tot / cnt
 def sample_clip(path, clip, ts):
     d = json.loads(run("sample", path, "--clip", clip, "--times", ",".join("%.6f" % t for t in ts), "--json").stdout)
     return [j["name"] for j in d["joints"]], d["clips"][0]["samples"]
@@ -562,8 +583,33 @@ if robot:
         print("round trip RobotExpressive -> builtin -> RobotExpressive, contacts both ways, %s: direction worst %.3f deg; by foot positions A's planted feet within %.4f legs (mean %.4f, %d foot-frames)" %
               (c["name"], c["direction_worst_deg"], fw, fm, fn))
     check(all(c["direction_worst_deg"] <= first[c["name"]] + 0.1 for c in rm) and
-          any(c["direction_worst_deg"] > 1.0 and abs(c["direction_worst_deg"] - first[c["name"]]) < 0.1 for c in rm),
+          any(c["direction_worst_deg"] > 0.5 and abs(c["direction_worst_deg"] - first[c["name"]]) < 0.1 for c in rm),
           "round trip, contacts one way: no clip's worst above the first leg's own + 0.1 deg (the edit is what comes back)")
+    # the round trip with contacts both ways, by the test's own reading, on
+    # every clip: Punch was 2.53 deg (its pelvis turned about the hips ->
+    # spine segment on the builtin and about the vertical on the robot, its
+    # feet kept the heights that turn had given them, and its right foot,
+    # an IK bone animated a third of a leg out of its leg's reach, counted
+    # as planted); the shared segments whose two joints both skeletons have
+    rsegs = [("UpperLeg.L", "LowerLeg.L"), ("LowerLeg.L", "Foot.L"), ("UpperLeg.R", "LowerLeg.R"), ("LowerLeg.R", "Foot.R"),
+             ("Hips", "Abdomen"), ("Abdomen", "Torso"), ("Torso", "Neck"), ("Neck", "Head"),
+             ("Shoulder.L", "UpperArm.L"), ("UpperArm.L", "LowerArm.L"), ("Shoulder.R", "UpperArm.R"), ("UpperArm.R", "LowerArm.R")]
+    durs = {x["name"]: x["duration_s"] for x in json.loads(run("info", robot, "--json").stdout)["clips"]}
+    own = {c: round_trip_dirs(robot, back_i, c, rsegs, durs[c]) for c in durs}
+    wc = max(own, key=lambda c: own[c][0])
+    for c in sorted(own, key=lambda c: -own[c][0])[:3]:
+        print("round trip RobotExpressive -> builtin -> RobotExpressive, contacts both ways, %s (the test's reading): worst %.3f deg (%s at %.2f s), mean %.4f"
+              % (c, own[c][0], own[c][1][1], own[c][1][0], own[c][2]))
+    check(len(own) == 14 and own[wc][0] <= 1.0 and all(o[2] <= 0.1 for o in own.values()),
+          "round trip RobotExpressive -> builtin -> RobotExpressive, contacts both ways (the test's reading): worst %.3f <= 1 deg (%s), means <= 0.1, over %d clips" % (own[wc][0], wc, len(own)))
+    byname = {c["name"]: c["direction_worst_deg"] for c in ri2}
+    check(all(abs(byname[c] - own[c][0]) < 0.05 for c in own), "--compare reads the round trip as the test does, within 0.05 deg in every clip")
+    csegs = [("LeftUpLeg", "LeftLeg"), ("LeftLeg", "LeftFoot"), ("RightUpLeg", "RightLeg"), ("RightLeg", "RightFoot"),
+             ("LowerBack", "Spine1"), ("Spine1", "Neck"), ("Neck", "Head"),
+             ("LeftShoulder", "LeftArm"), ("LeftArm", "LeftForeArm"), ("RightShoulder", "RightArm"), ("RightArm", "RightForeArm")]
+    cdur = json.loads(run("info", cmu, "--json").stdout)["clips"][0]["duration_s"]
+    cw, cat, cm = round_trip_dirs(cmu, back_c, "Motion", csegs, cdur)
+    check(cw <= 1.0 and cm <= 0.1, "round trip CMU -> RobotExpressive -> CMU, contacts both ways (the test's reading): worst %.3f <= 1 deg (%s at %.2f s), mean %.4f" % (cw, cat[1], cat[0], cm))
 if fails:
     raise SystemExit("%d check(s) failed" % len(fails))
 PY
