@@ -228,9 +228,46 @@ done:
     stance_builtin_destroy(&b);
 }
 
+/* A clip carries its contacts as events when each foot has a footdown and
+ * its downs and ups alternate; a foot planted to the end has no footup (a
+ * stance held, RobotExpressive's Punch: the left foot). A standing clip (the
+ * rest pose, 1 s: both feet planted throughout by the motion) with
+ * footdown_l and footdown_r at 0 and no footup keeps its two events (none
+ * added: its contacts are those events); with footdown_l twice in a row
+ * (footsteps, no contacts) the retarget finds the contacts from the motion
+ * and adds them (a footdown per foot at 0). */
+static void test_contact_events_held(void) {
+    stance_builtin b;
+    CHECK_OK(stance_builtin_create(NULL, &b, NULL));
+    stance_skeleton *big = scaled(b.skeleton, 1.5f);
+    stance_event_desc held[2] = {{"footdown_l", 0.0f}, {"footdown_r", 0.0f}};
+    stance_event_desc steps[3] = {{"footdown_l", 0.0f}, {"footdown_r", 0.0f}, {"footdown_l", 0.5f}};
+    stance_clip *c1 = NULL, *c2 = NULL, *o1 = NULL, *o2 = NULL;
+    stance_clip_desc cd = {0};
+    cd.name = "stand", cd.duration = 1.0f, cd.event_count = 2, cd.events = held;
+    CHECK_OK(stance_clip_create(&cd, b.skeleton, NULL, &c1, NULL));
+    cd.event_count = 3, cd.events = steps;
+    CHECK_OK(stance_clip_create(&cd, b.skeleton, NULL, &c2, NULL));
+    if (c1) CHECK_OK(stance_retarget_clip(c1, b.skeleton, big, NULL, NULL, &o1, NULL));
+    if (c2) CHECK_OK(stance_retarget_clip(c2, b.skeleton, big, NULL, NULL, &o2, NULL));
+    if (o1) {
+        printf("  held: %d events (source 2)\n", o1->event_count);
+        CHECK(o1->event_count == 2 && count_events(o1, "footdown_l") == 1 && count_events(o1, "footdown_r") == 1);
+    }
+    if (o2) {
+        printf("  footsteps: %d events (source 3)\n", o2->event_count);
+        CHECK(o2->event_count == 5 && count_events(o2, "footdown_l") == 3 && count_events(o2, "footdown_r") == 2 &&
+              count_events(o2, "footup_l") == 0 && count_events(o2, "footup_r") == 0);
+    }
+    stance_clip_destroy(c1), stance_clip_destroy(c2), stance_clip_destroy(o1), stance_clip_destroy(o2);
+    stance_skeleton_destroy(big);
+    stance_builtin_destroy(&b);
+}
+
 int main(void) {
     RUN(test_refusals);
     RUN(test_scaled_copy);
     RUN(test_contact_events);
+    RUN(test_contact_events_held);
     return check_summary();
 }
