@@ -154,7 +154,8 @@ STANCE_API stance_status stance_retarget_clip_runtime(const stance_clip *clip, c
                                                       stance_error *err);
 /* An ordinary exact clip of `target` from a run-time retargeted clip
  * (stance_retarget_clip_runtime; `clip->retarget` set): its samples on the
- * source clip's key grid (or 60 keys a second where that is sparser), a
+ * source clip's key grid (and, where that is sparser than 60 keys a
+ * second, the ticks of 60 a second too), a
  * rotation track per mapped joint and a translation track for the pelvis and
  * carried feet, the clip's name, duration, events and root path; nlerped
  * like the run-time clip's source keys. It can be compressed and saved
