@@ -744,6 +744,115 @@ static void test_graph_files(const char *data) {
     refuse("builtin", "{\"from\": \"stick.bvh\"}", "source skeleton has no left_upper_leg", 2, 19);
 }
 
+/* With the source's contacts, a pelvis with many children no slot names
+ * (10 leaves under the built-in character's pelvis, its thighs 1.3x and
+ * shins 0.8x; more than 8 were refused): the run-time clip is built, its limbs within 0.05 deg of the
+ * offline retarget's and those children's model rotations (the test's own
+ * kinematics) within 0.05 deg of the offline clip's, which keeps them as
+ * the pelvis turns. */
+static void test_pelvis_children(void) {
+    stance_builtin b;
+    CHECK_OK(stance_builtin_create(NULL, &b, NULL));
+    const stance_skeleton *sk = b.skeleton;
+    stance_humanoid_map ms;
+    CHECK_OK(stance_humanoid_map_find(sk, NULL, &ms, NULL));
+    const int hips = ms.joint[STANCE_SLOT_HIPS], n = sk->joint_count, extra = 10;
+    CHECK(hips >= 0);
+    stance_transform *rest = malloc(sizeof *rest * (size_t)(n + extra));
+    const char **names = malloc(sizeof *names * (size_t)(n + extra));
+    int *parents = malloc(sizeof *parents * (size_t)(n + extra));
+    static const char *const pouch[10] = {"pouch0", "pouch1", "pouch2", "pouch3", "pouch4",
+                                          "pouch5", "pouch6", "pouch7", "pouch8", "pouch9"};
+    for (int j = 0; j < n; j++) rest[j] = sk->rest[j], names[j] = stance_skeleton_joint_name(sk, j), parents[j] = sk->parents[j];
+    /* other proportions (thighs 1.3x, shins 0.8x), so the contacts move the pelvis */
+    for (int side = 0; side < 2; side++) {
+        int lo = ms.joint[side ? STANCE_SLOT_RIGHT_LOWER_LEG : STANCE_SLOT_LEFT_LOWER_LEG];
+        int ft = ms.joint[side ? STANCE_SLOT_RIGHT_FOOT : STANCE_SLOT_LEFT_FOOT];
+        CHECK(lo >= 0 && ft >= 0);
+        for (int c = 0; lo >= 0 && ft >= 0 && c < 3; c++) rest[lo].t[c] *= 1.3f, rest[ft].t[c] *= 0.8f;
+    }
+    for (int k = 0; k < extra; k++) {
+        stance_transform t = {{0.02f * (float)(k - 5), 0.0f, 0.08f}, {0.0f, 0.0f, 0.0f, 1.0f}, {1.0f, 1.0f, 1.0f}};
+        if (k & 1) t.r[0] = sinf(0.3f), t.r[3] = cosf(0.3f); /* some turned at rest */
+        rest[n + k] = t, names[n + k] = pouch[k], parents[n + k] = hips;
+    }
+    stance_skeleton_desc d = {n + extra, names, parents, rest};
+    stance_skeleton *ts = NULL;
+    CHECK_OK(stance_skeleton_create(&d, NULL, &ts, NULL));
+    free(rest), free(names), free(parents);
+    const stance_clip *clip = stance_builtin_clip(&b, "walk");
+    stance_clip *rc = NULL, *oc = NULL;
+    stance_error err = {0};
+    CHECK_OK(stance_retarget_clip_runtime(clip, sk, ts, NULL, NULL, &rc, &err));
+    if (!rc) printf("  %s\n", err.message);
+    CHECK_OK(stance_retarget_clip(clip, sk, ts, NULL, NULL, &oc, NULL));
+    if (rc && oc && ts) {
+        double w[4], mean;
+        compare(clip, sk, rc, oc, ts, w, &mean);
+        stance_pose pr, po;
+        CHECK_OK(stance_pose_create(&pr, ts->joint_count, NULL, NULL));
+        CHECK_OK(stance_pose_create(&po, ts->joint_count, NULL, NULL));
+        double worst = 0, turn = 0;
+        for (int f = 0; f <= (int)(clip->duration * 60.0f); f++) {
+            float t = (float)f / 60.0f;
+            CHECK_OK(stance_clip_sample(rc, t, NULL, &pr, NULL));
+            CHECK_OK(stance_clip_sample(oc, t, NULL, &po, NULL));
+            /* model rotations: the test's own products down the chain, in double */
+            for (int k = 0; k < extra; k++) {
+                double qa[4] = {0, 0, 0, 1}, qb[4] = {0, 0, 0, 1}, r[4];
+                for (int j = n + k; j >= 0; j = ts->parents[j]) {
+                    double la[4] = {pr.qx[j], pr.qy[j], pr.qz[j], pr.qw[j]}, lb[4] = {po.qx[j], po.qy[j], po.qz[j], po.qw[j]};
+                    qmul(la, qa, r), memcpy(qa, r, sizeof r);
+                    qmul(lb, qb, r), memcpy(qb, r, sizeof r);
+                }
+                double na = sqrt(qa[0] * qa[0] + qa[1] * qa[1] + qa[2] * qa[2] + qa[3] * qa[3]);
+                double nb = sqrt(qb[0] * qb[0] + qb[1] * qb[1] + qb[2] * qb[2] + qb[3] * qb[3]);
+                double dt = fabs(qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3]) / (na * nb);
+                worst = fmax(worst, 2 * acos(fmin(1.0, dt)) * 180.0 / PI);
+                /* how far the pelvis turns the children off their rest (the pelvis' model rotation against its rest) */
+                double pa[4] = {0, 0, 0, 1}, ra[4] = {0, 0, 0, 1};
+                for (int j = hips; j >= 0; j = ts->parents[j]) {
+                    double l[4] = {po.qx[j], po.qy[j], po.qz[j], po.qw[j]};
+                    double l0[4] = {ts->rest[j].r[0], ts->rest[j].r[1], ts->rest[j].r[2], ts->rest[j].r[3]};
+                    qmul(l, pa, r), memcpy(pa, r, sizeof r);
+                    qmul(l0, ra, r), memcpy(ra, r, sizeof r);
+                }
+                double dp = fabs(pa[0] * ra[0] + pa[1] * ra[1] + pa[2] * ra[2] + pa[3] * ra[3]) /
+                            sqrt((pa[0] * pa[0] + pa[1] * pa[1] + pa[2] * pa[2] + pa[3] * pa[3]) *
+                                 (ra[0] * ra[0] + ra[1] * ra[1] + ra[2] * ra[2] + ra[3] * ra[3]));
+                turn = fmax(turn, 2 * acos(fmin(1.0, dp)) * 180.0 / PI);
+            }
+        }
+        printf("  a pelvis with %d children no slot names, with contacts: limbs within %.4f deg of the offline retarget; "
+               "those children's model rotations within %.4f deg of the offline clip's (the pelvis turns up to %.1f deg)\n",
+               extra, w[0], worst, turn);
+        CHECK(w[0] < 0.05 && w[1] < 0.05 && worst < 0.05 && turn > 1.0);
+        stance_pose_destroy(&pr), stance_pose_destroy(&po);
+    }
+    stance_clip_destroy(rc), stance_clip_destroy(oc);
+    stance_skeleton_destroy(ts);
+    /* CMU 01_01's skeleton as the target: its legs hang from LHipJoint and
+     * RHipJoint, which no slot names, between the pelvis and the upper legs */
+    stance_asset cmu = {0};
+    if (stance_open_file(CMU, NULL, NULL, &cmu, NULL) == STANCE_OK) {
+        rc = oc = NULL;
+        CHECK_OK(stance_retarget_clip_runtime(clip, sk, cmu.skeleton, NULL, NULL, &rc, NULL));
+        CHECK_OK(stance_retarget_clip(clip, sk, cmu.skeleton, NULL, NULL, &oc, NULL));
+        if (rc && oc) {
+            double w[4], mean;
+            compare(clip, sk, rc, oc, cmu.skeleton, w, &mean);
+            printf("  the built-in walk on CMU 01_01's skeleton (hip joints between the pelvis and the legs), with contacts: "
+                   "limbs within %.4f deg of the offline retarget, spine %.4f\n", w[0], w[1]);
+            CHECK(w[0] < 0.05 && w[1] < 0.05);
+        }
+        stance_clip_destroy(rc), stance_clip_destroy(oc);
+        stance_asset_destroy(&cmu);
+    } else {
+        printf("  SKIP CMU as the target: no " CMU " (or no importer)\n");
+    }
+    stance_builtin_destroy(&b);
+}
+
 /* the graph files on the shared data (STANCE_DATA, else ../shared/data) */
 static void test_shared_data(void) {
     const char *data = getenv("STANCE_DATA");
@@ -754,6 +863,7 @@ int main(void) {
     snprintf(dir, sizeof dir, "/tmp/stance_rt_XXXXXX");
     CHECK(mkdtemp(dir) != NULL);
     RUN(test_other_rest);
+    RUN(test_pelvis_children);
     RUN(test_shared_data);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

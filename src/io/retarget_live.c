@@ -289,21 +289,10 @@ static stance_status bake_contacts(const rt_plan *p, const stance_clip *clip, co
         return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: the left foot is not carried by its lower leg");
     if (rt->entries[fx->legs[1][2]].carrier >= 0 && rt->entries[fx->legs[1][2]].carrier != fx->legs[1][1])
         return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: the right foot is not carried by its lower leg");
-    /* the pelvis' children keep their model rotations when it turns */
-    for (int j = hj + 1; j < ts->joint_count; j++) {
-        if (ts->parents[j] != hj) continue;
-        int e = -1;
-        for (int f = 0; f < rt->entry_count; f++)
-            if (rt->entries[f].joint == j) e = f;
-        if (e >= 0) {
-            rt->entries[e].pchild = 1;
-        } else if (fx->other_count == ST_RT_FIX_OTHERS) {
-            return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: the pelvis '%s' has more than %d unmapped "
-                           "children (\"free_feet\": true)", stance_skeleton_joint_name(ts, hj), ST_RT_FIX_OTHERS);
-        } else {
-            fx->others[fx->other_count++] = j;
-        }
-    }
+    /* when the pelvis turns, the entries next below it keep their model
+     * rotations and the joints no entry names between (CMU's LHipJoint),
+     * or below it with none under them, turn with it (as the offline pass) */
+    for (int f = 0; f < rt->entry_count; f++) rt->entries[f].pchild = rt->entries[f].parent == rt->top;
     /* the grid: the offline retargeter's */
     const stance_clip *src = rt->source;
     const float dur = src->duration;
