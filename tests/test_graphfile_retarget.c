@@ -10,7 +10,9 @@
  * - a graph file whose state plays RobotExpressive's Walking (the shared
  *   data) on the built-in character, and CMU 01_01 (Debian
  *   assimp-testmodels) on RobotExpressive: the instance's pose is the
- *   retargeted clip's sample; with the source's foot contacts (the default)
+ *   retargeted clip's sample (with "bake": false the run-time clip's,
+ *   stance_retarget_clip_runtime; by default its bake, an exact clip,
+ *   and both are measured below); with the source's foot contacts (the default)
  *   its limb directions are within 0.05 deg of the offline retarget with its
  *   foot IK, and its feet slide at most 1 cm/m while the source's are
  *   planted, by the project's measure and (CMU, which travels) by the
@@ -380,9 +382,9 @@ static double own_slide(const stance_clip *clip, const stance_skeleton *ss, cons
  * feet may slide while the source's are planted (the project's measure, and
  * the test's own when the source travels). */
 static void play(const char *asset, const char *from, const char *clip_name, double tol_deg, double tol_spine, double tol_off,
-                 double tol_free, double slide_goal, int travels) {
+                 double tol_free, double slide_goal, int travels, int bake) {
     char spec[900];
-    snprintf(spec, sizeof spec, "{\"from\": \"%s\", \"clip\": \"%s\"}", from, clip_name);
+    snprintf(spec, sizeof spec, "{\"from\": \"%s\", \"clip\": \"%s\"%s}", from, clip_name, bake ? "" : ", \"bake\": false");
     stance_graphfile *gf = NULL;
     stance_error err;
     stance_status s = load_graph(asset, spec, &gf, &err);
@@ -409,6 +411,12 @@ static void play(const char *asset, const char *from, const char *clip_name, dou
     CHECK_OK(stance_retarget_clip(clip, src.skeleton, ts, NULL, NULL, &oc, NULL));
     CHECK_OK(stance_retarget_clip_runtime(clip, src.skeleton, ts, &free_feet, NULL, &ownf, NULL));
     CHECK_OK(stance_retarget_clip(clip, src.skeleton, ts, &free_feet, NULL, &ocf, NULL));
+    /* the graph's clip: the run-time one (an equal copy of `own`), or its
+     * bake (an exact clip, measured in its place) */
+    const stance_graph_desc *gd = stance_graphfile_desc(gf);
+    const stance_clip *gc = gd && gd->machine_count ? gd->machines[0].states[0].clip : NULL;
+    CHECK(gc != NULL && (bake ? gc->retarget == NULL && gc->packed == NULL : gc->retarget != NULL));
+    const stance_clip *mine = bake && gc ? gc : own;
     stance_pose p;
     CHECK_OK(stance_pose_create(&p, ts->joint_count, NULL, NULL));
     /* the instance plays the clip: its local pose is the clip's sample */
@@ -418,7 +426,7 @@ static void play(const char *asset, const char *from, const char *clip_name, dou
         CHECK_OK(stance_instance_update(inst, dt, ws, NULL));
         const stance_pose *lp = stance_instance_local_pose(inst);
         float t = fmodf(f * dt, clip->duration);
-        CHECK_OK(stance_clip_sample(own, t, NULL, &p, NULL));
+        CHECK_OK(stance_clip_sample(mine, t, NULL, &p, NULL));
         for (int j = 0; j < ts->joint_count; j++) {
             double d = fabs(lp->qx[j] * p.qx[j] + lp->qy[j] * p.qy[j] + lp->qz[j] * p.qz[j] + lp->qw[j] * p.qw[j]);
             d = 1.0 - (d > 1.0 ? 1.0 : d);
@@ -430,21 +438,22 @@ static void play(const char *asset, const char *from, const char *clip_name, dou
     CHECK(diff < 1e-5);
     double w[4], wf[4], mean, meanf;
     if (own && oc && ownf && ocf) {
-        compare(clip, src.skeleton, own, oc, ts, w, &mean);
+        compare(clip, src.skeleton, mine, oc, ts, w, &mean);
         compare(clip, src.skeleton, ownf, ocf, ts, wf, &meanf);
-        printf("  %s '%s' on %s: the instance = the clip's sample within %.1g\n"
+        printf("  %s '%s' on %s (%s): the instance = the clip's sample within %.1g\n"
                "    with contacts: limbs within %.3f deg of the offline retarget (foot IK), %.2f deg of the source (mean %.3f); "
                "spine %.3f / %.2f deg\n"
                "    free feet: limbs within %.3f deg of the offline retarget (free feet), %.2f deg of the source (mean %.3f); "
                "spine %.3f / %.2f deg\n",
-               strrchr(from, '/') + 1, clip_name, strrchr(asset, '/') ? strrchr(asset, '/') + 1 : asset, diff, w[0], w[2], mean,
+               strrchr(from, '/') + 1, clip_name, strrchr(asset, '/') ? strrchr(asset, '/') + 1 : asset,
+               bake ? "baked when the graph is read" : "\"bake\": false, sampled at run time", diff, w[0], w[2], mean,
                w[1], w[3], wf[0], wf[2], meanf, wf[1], wf[3]);
         CHECK(w[0] < tol_off && w[1] < tol_off && w[2] < tol_deg && w[3] < tol_spine);
         CHECK(wf[0] < tol_free && wf[2] < tol_free && wf[1] < tol_spine && wf[3] < tol_spine);
         /* the feet while the source's are planted, by the test's own measure */
         int pf[4];
         double sl[4], cm[4];
-        const stance_clip *cl[4] = {own, oc, ownf, ocf};
+        const stance_clip *cl[4] = {mine, oc, ownf, ocf};
         for (int i = 0; i < 4; i++) sl[i] = own_slide(clip, src.skeleton, cl[i], ts, &pf[i], &cm[i]);
         printf("    own slide measure (%d planted foot-frames): run time %.3f cm/m (%.2f cm), offline %.3f cm/m (%.2f cm); "
                "free feet: run time %.2f cm/m (%.2f cm), offline %.2f cm/m (%.2f cm)\n",
@@ -455,7 +464,7 @@ static void play(const char *asset, const char *from, const char *clip_name, dou
          * move back at the walk's speed: the project's measure below) */
         if (travels) CHECK(pf[0] > 100 && sl[0] >= 0.0 && sl[0] <= slide_goal && sl[2] > 5.0 * slide_goal);
         stance_retarget_report r, ro, rf;
-        CHECK_OK(stance_retarget_measure(clip, src.skeleton, own, ts, NULL, &r, NULL));
+        CHECK_OK(stance_retarget_measure(clip, src.skeleton, mine, ts, NULL, &r, NULL));
         CHECK_OK(stance_retarget_measure(clip, src.skeleton, ocf, ts, NULL, &rf, NULL));
         CHECK_OK(stance_retarget_measure(clip, src.skeleton, oc, ts, NULL, &ro, NULL));
         printf("    stance_retarget_measure: run time: direction mean %.3f worst %.2f deg (%s at %.2f s), slide %.3f cm/m;\n"
@@ -505,9 +514,11 @@ static void cli_checks(void) {
     while (fgets(line, sizeof line, p)) saw |= strstr(line, "cmu_walk@4") != NULL;
     CHECK(pclose(p) == 0 && saw);
     /* compile writes the retargeted clip as an ordinary clip (exact keys
-     * here): the compiled file's 'cmu_walk' against the graph file's run-time
-     * clip, by the test's own forward kinematics, at the source's keys and
-     * at 4 samples per key interval between them */
+     * here): the compiled file's 'cmu_walk' against the run-time clip
+     * (stance_retarget_clip_runtime, as the graph file's with "bake": false),
+     * by the test's own forward kinematics, at the source's keys and at 4
+     * samples per key interval between them; and the graph file's own clip
+     * (baked when it is read) equals the compiled one */
     snprintf(cmd, sizeof cmd, "cd '%s' && '%s' compile graphs/robot_retarget.json --error-cm 0 -o %s/c.stance 2>&1", src, cli, dir);
     p = popen(cmd, "r");
     CHECK(p != NULL);
@@ -525,15 +536,36 @@ static void cli_checks(void) {
     CHECK_OK(stance_graphfile_load(path, NULL, &gf, NULL));
     CHECK_OK(stance_asset_load_file(cmd, NULL, &out, NULL));
     const stance_graph_desc *d = gf ? stance_graphfile_desc(gf) : NULL;
-    const stance_clip *live = NULL, *baked = stance_asset_find_clip(&out, "cmu_walk");
+    const stance_clip *own = NULL, *baked = stance_asset_find_clip(&out, "cmu_walk");
     for (int m = 0; d && m < d->machine_count; m++)
         for (int st = 0; st < d->machines[m].state_count; st++)
             for (int e = 0; e < d->machines[m].states[st].entry_count; e++)
-                if (!strcmp(d->machines[m].states[st].entries[e].clip->name, "cmu_walk")) live = d->machines[m].states[st].entries[e].clip;
-    CHECK(live != NULL && live->retarget != NULL && baked != NULL && baked->retarget == NULL && out.graph != NULL);
+                if (!strcmp(d->machines[m].states[st].entries[e].clip->name, "cmu_walk")) own = d->machines[m].states[st].entries[e].clip;
     stance_asset cmu = {0};
     CHECK_OK(stance_open_file(CMU, NULL, NULL, &cmu, NULL));
     const stance_clip *sc = cmu.clip_count ? cmu.clips[0] : NULL; /* the source's keys */
+    stance_clip *live = NULL;
+    if (sc && gf) CHECK_OK(stance_retarget_clip_runtime(sc, cmu.skeleton, stance_graphfile_skeleton(gf), NULL, NULL, &live, NULL));
+    CHECK(live != NULL && live->retarget != NULL && baked != NULL && baked->retarget == NULL && out.graph != NULL);
+    CHECK(own != NULL && own->retarget == NULL);
+    double own_diff = 0;
+    stance_pose c0, c1;
+    CHECK_OK(stance_pose_create(&c0, out.skeleton ? out.skeleton->joint_count : 1, NULL, NULL));
+    CHECK_OK(stance_pose_create(&c1, out.skeleton ? out.skeleton->joint_count : 1, NULL, NULL));
+    for (int f = 0; own && baked && sc && f <= 2000; f++) { /* the graph's bake against the compiled clip, sample by sample */
+        float t = sc->duration * (float)f / 2000.0f;
+        CHECK_OK(stance_clip_sample(own, t, NULL, &c0, NULL));
+        CHECK_OK(stance_clip_sample(baked, t, NULL, &c1, NULL));
+        for (int j = 0; j < c0.joint_count; j++) {
+            const float a[10] = {c0.tx[j], c0.ty[j], c0.tz[j], c0.qx[j], c0.qy[j], c0.qz[j], c0.qw[j], c0.sx[j], c0.sy[j], c0.sz[j]};
+            const float b[10] = {c1.tx[j], c1.ty[j], c1.tz[j], c1.qx[j], c1.qy[j], c1.qz[j], c1.qw[j], c1.sx[j], c1.sy[j], c1.sz[j]};
+            for (int i = 0; i < 10; i++) own_diff = fmax(own_diff, fabs((double)a[i] - (double)b[i]));
+        }
+    }
+    printf("  the graph file's 'cmu_walk' (baked when read) against the compiled one: largest difference %.3g (2001 samples)\n",
+           own_diff);
+    CHECK(own_diff == 0.0);
+    stance_pose_destroy(&c0), stance_pose_destroy(&c1);
     if (live && baked && out.skeleton && sc) {
         const stance_skeleton *sk = out.skeleton;
         stance_pose a, b;
@@ -583,6 +615,7 @@ static void cli_checks(void) {
         free(pa), free(pb);
         stance_pose_destroy(&a), stance_pose_destroy(&b);
     }
+    stance_clip_destroy(live);
     stance_asset_destroy(&cmu);
     stance_asset_destroy(&out);
     stance_graphfile_destroy(gf);
@@ -603,10 +636,12 @@ static void fingers(const char *robot) {
     CHECK(clip != NULL);
     if (!clip) return;
     const stance_skeleton *sk = src.skeleton;
+    for (int bake = 0; bake < 2; bake++) {
     double worst_on = 0, turn = 0, worst_rest = 0;
     for (int on = 0; on < 2; on++) {
         char spec[900];
-        snprintf(spec, sizeof spec, "{\"from\": \"%s\", \"clip\": \"ThumbsUp\"%s}", robot, on ? ", \"fingers\": true" : "");
+        snprintf(spec, sizeof spec, "{\"from\": \"%s\", \"clip\": \"ThumbsUp\"%s%s}", robot, on ? ", \"fingers\": true" : "",
+                 bake ? "" : ", \"bake\": false");
         stance_graphfile *gf = NULL;
         stance_error err;
         stance_status st = load_graph(robot, spec, &gf, &err);
@@ -617,7 +652,7 @@ static void fingers(const char *robot) {
         }
         const stance_graph_desc *gd = stance_graphfile_desc(gf);
         const stance_clip *rc = gd && gd->machine_count ? gd->machines[0].states[0].clip : NULL;
-        CHECK(rc != NULL && rc->retarget != NULL);
+        CHECK(rc != NULL && (bake ? rc->retarget == NULL : rc->retarget != NULL));
         stance_pose a, b;
         CHECK_OK(stance_pose_create(&a, sk->joint_count, NULL, NULL));
         CHECK_OK(stance_pose_create(&b, sk->joint_count, NULL, NULL));
@@ -648,10 +683,12 @@ static void fingers(const char *robot) {
         stance_pose_destroy(&a), stance_pose_destroy(&b);
         stance_graphfile_destroy(gf);
     }
-    printf("  fingers: RobotExpressive ThumbsUp through a graph file, finger segments worst %.4f deg (the source's turn "
-           "up to %.1f deg off rest); without \"fingers\" %.2g deg off rest\n", worst_on, turn, worst_rest);
+    printf("  fingers (%s): RobotExpressive ThumbsUp through a graph file, finger segments worst %.4f deg (the source's turn "
+           "up to %.1f deg off rest); without \"fingers\" %.2g deg off rest\n",
+           bake ? "baked" : "\"bake\": false", worst_on, turn, worst_rest);
     CHECK(worst_on < 0.05 && turn > 5.0);
     CHECK(worst_rest < 1e-3);
+    }
     stance_asset_destroy(&src);
 }
 
@@ -666,13 +703,15 @@ static void test_graph_files(const char *data) {
     }
     stance_asset_destroy(&probe);
     FILE *f;
-    play("builtin", robot, "Walking", 1.0, 0.05, 0.05, 1.5, 1.0, 0);
+    play("builtin", robot, "Walking", 1.0, 0.05, 0.05, 1.5, 1.0, 0, 0);
+    play("builtin", robot, "Walking", 1.0, 0.05, 0.05, 1.5, 1.0, 0, 1);
     fingers(robot);
     refuse("builtin", "{\"from\": \"builtin\", \"clip\": \"walk\", \"fingers\": 1}", "\"fingers\": expected true or false", 2, 78);
     f = fopen(CMU, "rb");
     if (f) {
         fclose(f);
-        play(robot, CMU, "Motion", 2.0, 0.05, 0.05, 0.05, 1.0, 1);
+        play(robot, CMU, "Motion", 2.0, 0.05, 0.05, 0.05, 1.0, 1, 0);
+        play(robot, CMU, "Motion", 2.0, 0.05, 0.05, 0.05, 1.0, 1, 1);
         cli_checks();
     } else {
         printf("  SKIP CMU: no " CMU "\n");
@@ -705,6 +744,115 @@ static void test_graph_files(const char *data) {
     refuse("builtin", "{\"from\": \"stick.bvh\"}", "source skeleton has no left_upper_leg", 2, 19);
 }
 
+/* With the source's contacts, a pelvis with many children no slot names
+ * (10 leaves under the built-in character's pelvis, its thighs 1.3x and
+ * shins 0.8x; more than 8 were refused): the run-time clip is built, its limbs within 0.05 deg of the
+ * offline retarget's and those children's model rotations (the test's own
+ * kinematics) within 0.05 deg of the offline clip's, which keeps them as
+ * the pelvis turns. */
+static void test_pelvis_children(void) {
+    stance_builtin b;
+    CHECK_OK(stance_builtin_create(NULL, &b, NULL));
+    const stance_skeleton *sk = b.skeleton;
+    stance_humanoid_map ms;
+    CHECK_OK(stance_humanoid_map_find(sk, NULL, &ms, NULL));
+    const int hips = ms.joint[STANCE_SLOT_HIPS], n = sk->joint_count, extra = 10;
+    CHECK(hips >= 0);
+    stance_transform *rest = malloc(sizeof *rest * (size_t)(n + extra));
+    const char **names = malloc(sizeof *names * (size_t)(n + extra));
+    int *parents = malloc(sizeof *parents * (size_t)(n + extra));
+    static const char *const pouch[10] = {"pouch0", "pouch1", "pouch2", "pouch3", "pouch4",
+                                          "pouch5", "pouch6", "pouch7", "pouch8", "pouch9"};
+    for (int j = 0; j < n; j++) rest[j] = sk->rest[j], names[j] = stance_skeleton_joint_name(sk, j), parents[j] = sk->parents[j];
+    /* other proportions (thighs 1.3x, shins 0.8x), so the contacts move the pelvis */
+    for (int side = 0; side < 2; side++) {
+        int lo = ms.joint[side ? STANCE_SLOT_RIGHT_LOWER_LEG : STANCE_SLOT_LEFT_LOWER_LEG];
+        int ft = ms.joint[side ? STANCE_SLOT_RIGHT_FOOT : STANCE_SLOT_LEFT_FOOT];
+        CHECK(lo >= 0 && ft >= 0);
+        for (int c = 0; lo >= 0 && ft >= 0 && c < 3; c++) rest[lo].t[c] *= 1.3f, rest[ft].t[c] *= 0.8f;
+    }
+    for (int k = 0; k < extra; k++) {
+        stance_transform t = {{0.02f * (float)(k - 5), 0.0f, 0.08f}, {0.0f, 0.0f, 0.0f, 1.0f}, {1.0f, 1.0f, 1.0f}};
+        if (k & 1) t.r[0] = sinf(0.3f), t.r[3] = cosf(0.3f); /* some turned at rest */
+        rest[n + k] = t, names[n + k] = pouch[k], parents[n + k] = hips;
+    }
+    stance_skeleton_desc d = {n + extra, names, parents, rest};
+    stance_skeleton *ts = NULL;
+    CHECK_OK(stance_skeleton_create(&d, NULL, &ts, NULL));
+    free(rest), free(names), free(parents);
+    const stance_clip *clip = stance_builtin_clip(&b, "walk");
+    stance_clip *rc = NULL, *oc = NULL;
+    stance_error err = {0};
+    CHECK_OK(stance_retarget_clip_runtime(clip, sk, ts, NULL, NULL, &rc, &err));
+    if (!rc) printf("  %s\n", err.message);
+    CHECK_OK(stance_retarget_clip(clip, sk, ts, NULL, NULL, &oc, NULL));
+    if (rc && oc && ts) {
+        double w[4], mean;
+        compare(clip, sk, rc, oc, ts, w, &mean);
+        stance_pose pr, po;
+        CHECK_OK(stance_pose_create(&pr, ts->joint_count, NULL, NULL));
+        CHECK_OK(stance_pose_create(&po, ts->joint_count, NULL, NULL));
+        double worst = 0, turn = 0;
+        for (int f = 0; f <= (int)(clip->duration * 60.0f); f++) {
+            float t = (float)f / 60.0f;
+            CHECK_OK(stance_clip_sample(rc, t, NULL, &pr, NULL));
+            CHECK_OK(stance_clip_sample(oc, t, NULL, &po, NULL));
+            /* model rotations: the test's own products down the chain, in double */
+            for (int k = 0; k < extra; k++) {
+                double qa[4] = {0, 0, 0, 1}, qb[4] = {0, 0, 0, 1}, r[4];
+                for (int j = n + k; j >= 0; j = ts->parents[j]) {
+                    double la[4] = {pr.qx[j], pr.qy[j], pr.qz[j], pr.qw[j]}, lb[4] = {po.qx[j], po.qy[j], po.qz[j], po.qw[j]};
+                    qmul(la, qa, r), memcpy(qa, r, sizeof r);
+                    qmul(lb, qb, r), memcpy(qb, r, sizeof r);
+                }
+                double na = sqrt(qa[0] * qa[0] + qa[1] * qa[1] + qa[2] * qa[2] + qa[3] * qa[3]);
+                double nb = sqrt(qb[0] * qb[0] + qb[1] * qb[1] + qb[2] * qb[2] + qb[3] * qb[3]);
+                double dt = fabs(qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3]) / (na * nb);
+                worst = fmax(worst, 2 * acos(fmin(1.0, dt)) * 180.0 / PI);
+                /* how far the pelvis turns the children off their rest (the pelvis' model rotation against its rest) */
+                double pa[4] = {0, 0, 0, 1}, ra[4] = {0, 0, 0, 1};
+                for (int j = hips; j >= 0; j = ts->parents[j]) {
+                    double l[4] = {po.qx[j], po.qy[j], po.qz[j], po.qw[j]};
+                    double l0[4] = {ts->rest[j].r[0], ts->rest[j].r[1], ts->rest[j].r[2], ts->rest[j].r[3]};
+                    qmul(l, pa, r), memcpy(pa, r, sizeof r);
+                    qmul(l0, ra, r), memcpy(ra, r, sizeof r);
+                }
+                double dp = fabs(pa[0] * ra[0] + pa[1] * ra[1] + pa[2] * ra[2] + pa[3] * ra[3]) /
+                            sqrt((pa[0] * pa[0] + pa[1] * pa[1] + pa[2] * pa[2] + pa[3] * pa[3]) *
+                                 (ra[0] * ra[0] + ra[1] * ra[1] + ra[2] * ra[2] + ra[3] * ra[3]));
+                turn = fmax(turn, 2 * acos(fmin(1.0, dp)) * 180.0 / PI);
+            }
+        }
+        printf("  a pelvis with %d children no slot names, with contacts: limbs within %.4f deg of the offline retarget; "
+               "those children's model rotations within %.4f deg of the offline clip's (the pelvis turns up to %.1f deg)\n",
+               extra, w[0], worst, turn);
+        CHECK(w[0] < 0.05 && w[1] < 0.05 && worst < 0.05 && turn > 1.0);
+        stance_pose_destroy(&pr), stance_pose_destroy(&po);
+    }
+    stance_clip_destroy(rc), stance_clip_destroy(oc);
+    stance_skeleton_destroy(ts);
+    /* CMU 01_01's skeleton as the target: its legs hang from LHipJoint and
+     * RHipJoint, which no slot names, between the pelvis and the upper legs */
+    stance_asset cmu = {0};
+    if (stance_open_file(CMU, NULL, NULL, &cmu, NULL) == STANCE_OK) {
+        rc = oc = NULL;
+        CHECK_OK(stance_retarget_clip_runtime(clip, sk, cmu.skeleton, NULL, NULL, &rc, NULL));
+        CHECK_OK(stance_retarget_clip(clip, sk, cmu.skeleton, NULL, NULL, &oc, NULL));
+        if (rc && oc) {
+            double w[4], mean;
+            compare(clip, sk, rc, oc, cmu.skeleton, w, &mean);
+            printf("  the built-in walk on CMU 01_01's skeleton (hip joints between the pelvis and the legs), with contacts: "
+                   "limbs within %.4f deg of the offline retarget, spine %.4f\n", w[0], w[1]);
+            CHECK(w[0] < 0.05 && w[1] < 0.05);
+        }
+        stance_clip_destroy(rc), stance_clip_destroy(oc);
+        stance_asset_destroy(&cmu);
+    } else {
+        printf("  SKIP CMU as the target: no " CMU " (or no importer)\n");
+    }
+    stance_builtin_destroy(&b);
+}
+
 /* the graph files on the shared data (STANCE_DATA, else ../shared/data) */
 static void test_shared_data(void) {
     const char *data = getenv("STANCE_DATA");
@@ -715,6 +863,7 @@ int main(void) {
     snprintf(dir, sizeof dir, "/tmp/stance_rt_XXXXXX");
     CHECK(mkdtemp(dir) != NULL);
     RUN(test_other_rest);
+    RUN(test_pelvis_children);
     RUN(test_shared_data);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -126,10 +126,19 @@ static int uses_clip(const stance_graph_desc *d, const stance_clip *c) {
     return 0;
 }
 
-/* The clips retargeted at run time (clip->retarget) the description plays or
- * references, each once: *out (malloc'd; NULL when none) and *n. 1 when out
- * of memory. */
-static int live_clips(const stance_graph_desc *d, stance_clip ***out, int *n) {
+/* The clips retargeted at run time the description plays or references
+ * (the graph file's own: clip->retarget set, or baked when the graph was
+ * read, so not a clip of the asset), each once: *out (malloc'd; NULL when
+ * none) and *n. 1 when out of memory. */
+static int graph_own(const stance_asset *a, const stance_clip *c) {
+    if (!c) return 0;
+    if (c->retarget) return 1;
+    for (int i = 0; i < a->clip_count; i++)
+        if (a->clips[i] == c) return 0;
+    return 1;
+}
+
+static int live_clips(const stance_graph_desc *d, const stance_asset *a, stance_clip ***out, int *n) {
     *out = NULL, *n = 0;
     int cap = 0;
     for (int m = 0; m < d->machine_count; m++) cap += d->machines[m].state_count * 2;
@@ -138,9 +147,9 @@ static int live_clips(const stance_graph_desc *d, stance_clip ***out, int *n) {
     cap += d->layer_count;
     stance_clip **list = malloc(sizeof *list * (size_t)(cap ? cap : 1));
     if (!list) return 1;
-#define ADD(c) do { const stance_clip *c_ = (c); int had_ = 0; \
-        for (int k_ = 0; c_ && c_->retarget && k_ < *n; k_++) had_ |= list[k_] == c_; \
-        if (c_ && c_->retarget && !had_) list[(*n)++] = (stance_clip *)c_; } while (0)
+#define ADD(c) do { const stance_clip *c_ = (c); int had_ = 0, own_ = graph_own(a, c_); \
+        for (int k_ = 0; own_ && k_ < *n; k_++) had_ |= list[k_] == c_; \
+        if (own_ && !had_) list[(*n)++] = (stance_clip *)c_; } while (0)
     for (int m = 0; m < d->machine_count; m++)
         for (int s = 0; s < d->machines[m].state_count; s++) {
             const stance_state_desc *sd = &d->machines[m].states[s];
@@ -209,22 +218,28 @@ int cmd_compile(int argc, char **argv) {
     for (int i = 0; i < a->clip_count; i++)
         if (uses_clip(d, a->clips[i])) view.clips[view.clip_count++] = a->clips[i];
     /* clips retargeted at run time: written as ordinary clips of the skeleton
-     * (stance_retarget_clip_bake), after the asset's, under their graph names */
+     * (stance_retarget_clip_bake; one the graph baked when it was read, as
+     * it is), after the asset's, under their graph names */
     int nlive = 0, rc = 0;
     stance_clip **live = NULL, **baked = NULL;
     const stance_graph_desc *base = d;
     stance_graph_desc bd;
     void *bblock = NULL;
-    if (live_clips(d, &live, &nlive)) rc = 1;
+    if (live_clips(d, a, &live, &nlive)) rc = 1;
     if (!rc && nlive) {
         stance_clip **grown = realloc(view.clips, sizeof(stance_clip *) * (size_t)(view.clip_count + nlive));
         baked = calloc((size_t)nlive, sizeof *baked);
         if (grown) view.clips = grown;
         if (!grown || !baked) rc = 1, snprintf(err.message, sizeof err.message, "%s: out of memory", path);
         for (int i = 0; !rc && i < nlive; i++) {
-            if (stance_retarget_clip_bake(live[i], a->skeleton, NULL, &baked[i], &err)) rc = 1;
+            if (!live[i]->retarget) view.clips[view.clip_count++] = live[i]; /* baked already: the graph's */
+            else if (stance_retarget_clip_bake(live[i], a->skeleton, NULL, &baked[i], &err)) rc = 1;
             else view.clips[view.clip_count++] = baked[i];
         }
+        /* redirected to itself where the graph baked it; baked[i] NULL there
+         * (the graph file destroys it) */
+        for (int i = 0; !rc && i < nlive; i++)
+            if (!live[i]->retarget) live[i] = NULL;
         if (!rc && !(bblock = redirect_clips(d, live, baked, nlive, &bd)))
             rc = 1, snprintf(err.message, sizeof err.message, "%s: out of memory", path);
         if (!rc) base = &bd;

@@ -146,15 +146,15 @@ STANCE_API stance_status stance_retarget_asset(stance_asset *target, const stanc
  * stance_retarget_clip_bake makes an ordinary clip of it). Fails like
  * stance_retarget_clip (a skeleton without hips or a leg in its map,
  * STANCE_ERR_NOT_FOUND), and with STANCE_ERR_UNSUPPORTED for a target
- * whose pelvis or IK feet sit below a mapped joint or (with contacts) whose
- * pelvis has more than 8 children that are not mapped. */
+ * whose pelvis or IK feet sit below a mapped joint. */
 STANCE_API stance_status stance_retarget_clip_runtime(const stance_clip *clip, const stance_skeleton *source,
                                                       const stance_skeleton *target, const stance_retarget_desc *desc,
                                                       const stance_allocator *allocator, stance_clip **out,
                                                       stance_error *err);
 /* An ordinary exact clip of `target` from a run-time retargeted clip
  * (stance_retarget_clip_runtime; `clip->retarget` set): its samples on the
- * source clip's key grid (or 60 keys a second where that is sparser), a
+ * source clip's key grid (and, where that is sparser than 60 keys a
+ * second, the ticks of 60 a second too), a
  * rotation track per mapped joint and a translation track for the pelvis and
  * carried feet, the clip's name, duration, events and root path; nlerped
  * like the run-time clip's source keys. It can be compressed and saved

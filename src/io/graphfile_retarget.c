@@ -1,11 +1,14 @@
 /* src/io/graphfile_retarget.c - clips a graph plays from another skeleton
  * (issue 27 item 3, docs/graph-format.md "Clips"): an entry of "clips" with
  * "retarget": {"from": FILE, "clip": NAME, "map": MAP, "source_map": MAP,
- * "fingers": BOOL, "free_feet": BOOL}
+ * "fingers": BOOL, "free_feet": BOOL, "bake": BOOL}
  * adds a clip under the entry's name, built when the graph is read by
  * stance_retarget_clip_runtime (the bone map and rest-pose corrections
- * baked); states and blend spaces name it like any clip of the asset. Every
- * problem is one line at the value's FILE:LINE:COLUMN. */
+ * baked) and then, unless "bake" is false, made an ordinary exact clip of
+ * the graph's skeleton by stance_retarget_clip_bake (its samples on the
+ * source's key grid: each update then samples it as any exact clip, on the
+ * fused paths); states and blend spaces name it like any clip of the asset.
+ * Every problem is one line at the value's FILE:LINE:COLUMN. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,16 +44,17 @@ static stance_status find_source_clip(ctx *c, const jobj *o, const char *entry, 
 }
 
 static stance_status read_one(ctx *c, const jpath *pc, const char *name, json_t *r, stance_clip **out) {
-    static const char *const keys[] = {"from", "clip", "map", "source_map", "fingers", "free_feet", NULL};
+    static const char *const keys[] = {"from", "clip", "map", "source_map", "fingers", "free_feet", "bake", NULL};
     jpath pr = {pc, "retarget", -1};
     jobj o = {r, &pr, "a retarget"};
     const char *from = NULL, *map = NULL, *smap = NULL;
-    int fingers = 0, free_feet = 0;
+    int fingers = 0, free_feet = 0, bake = 1;
     stance_status s;
-    if ((s = gf_want_object(c, r, &pr, "\"retarget\" (an object: from, clip, map, source_map, fingers, free_feet)")) ||
+    if ((s = gf_want_object(c, r, &pr, "\"retarget\" (an object: from, clip, map, source_map, fingers, free_feet, bake)")) ||
         (s = gf_check_keys(c, &o, keys)) || (s = gf_get_string(c, &o, "from", 1, &from)) ||
         (s = gf_get_string(c, &o, "map", 0, &map)) || (s = gf_get_string(c, &o, "source_map", 0, &smap)) ||
-        (s = gf_get_bool(c, &o, "fingers", &fingers)) || (s = gf_get_bool(c, &o, "free_feet", &free_feet)))
+        (s = gf_get_bool(c, &o, "fingers", &fingers)) || (s = gf_get_bool(c, &o, "free_feet", &free_feet)) ||
+        (s = gf_get_bool(c, &o, "bake", &bake)))
         return s;
     if (!name[0] || strlen(name) > 63)
         return gf_fail_at(c, pc, 1, STANCE_ERR_FORMAT, "a retargeted clip's name must be 1..63 bytes");
@@ -83,6 +87,12 @@ static stance_status read_one(ctx *c, const jpath *pc, const char *name, json_t 
         stance_retarget_desc d = {0};
         d.target_map = mpath, d.source_map = spath, d.fingers = fingers, d.free_feet = free_feet;
         s = stance_retarget_clip_runtime(clip, src.skeleton, c->asset->skeleton, &d, NULL, out, &e);
+        if (!s && bake) { /* the run-time clip's samples as an exact clip; the run-time clip goes */
+            stance_clip *baked = NULL;
+            s = stance_retarget_clip_bake(*out, c->asset->skeleton, NULL, &baked, &e);
+            stance_clip_destroy(*out);
+            *out = baked;
+        }
         if (s) s = gf_fail_at(c, &pr, 1, s, "%s", e.message);
     }
     if (!s) snprintf((*out)->name, sizeof (*out)->name, "%s", name);

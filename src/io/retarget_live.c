@@ -289,21 +289,10 @@ static stance_status bake_contacts(const rt_plan *p, const stance_clip *clip, co
         return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: the left foot is not carried by its lower leg");
     if (rt->entries[fx->legs[1][2]].carrier >= 0 && rt->entries[fx->legs[1][2]].carrier != fx->legs[1][1])
         return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: the right foot is not carried by its lower leg");
-    /* the pelvis' children keep their model rotations when it turns */
-    for (int j = hj + 1; j < ts->joint_count; j++) {
-        if (ts->parents[j] != hj) continue;
-        int e = -1;
-        for (int f = 0; f < rt->entry_count; f++)
-            if (rt->entries[f].joint == j) e = f;
-        if (e >= 0) {
-            rt->entries[e].pchild = 1;
-        } else if (fx->other_count == ST_RT_FIX_OTHERS) {
-            return st_fail(err, STANCE_ERR_UNSUPPORTED, "retarget at run time: the pelvis '%s' has more than %d unmapped "
-                           "children (\"free_feet\": true)", stance_skeleton_joint_name(ts, hj), ST_RT_FIX_OTHERS);
-        } else {
-            fx->others[fx->other_count++] = j;
-        }
-    }
+    /* when the pelvis turns, the entries next below it keep their model
+     * rotations and the joints no entry names between (CMU's LHipJoint),
+     * or below it with none under them, turn with it (as the offline pass) */
+    for (int f = 0; f < rt->entry_count; f++) rt->entries[f].pchild = rt->entries[f].parent == rt->top;
     /* the grid: the offline retargeter's */
     const stance_clip *src = rt->source;
     const float dur = src->duration;
@@ -441,28 +430,37 @@ stance_status stance_retarget_clip_bake(const stance_clip *clip, const stance_sk
     if (s) return s;
     const st_retarget *rt = clip->retarget;
     const stance_clip *src = rt->source;
-    /* the source's key grid, or 60 keys a second where it is sparser (as the
-     * offline retargeter) */
-    int n = src->key_count > 0 ? src->key_count : 1;
+    /* the source's key grid and, where it is sparser than 60 keys a second,
+     * the ticks of 60 a second too (the contacts' grid, bake_contacts): so
+     * the clip equals the run-time one at each of both grids' keys, and
+     * between two of them the source and the contacts' corrections are
+     * each one interpolation */
+    const int sk = src->key_count > 0 ? src->key_count : 1;
     const float dur = clip->duration;
-    int dense = dur > 0.0f && (float)n < dur * 60.0f && dur < 3600.0f;
-    if (dense) n = (int)ceilf(dur * 60.0f) + 1;
-    const int ne = rt->entry_count, rows = n; /* rows: each track's stride; n: its keys */
-    float *times = malloc(sizeof(float) * (size_t)n);
-    float *rv = malloc(sizeof(float) * 4 * (size_t)n * (size_t)ne), *tv = malloc(sizeof(float) * 3 * (size_t)n * (size_t)ne);
+    const int dense = dur > 0.0f && (float)sk < dur * 60.0f && dur < 3600.0f;
+    const int ticks = dense ? (int)ceilf(dur * 60.0f) + 1 : 0;
+    const int ne = rt->entry_count, rows = sk + ticks + 1; /* rows: each track's stride; n: its keys */
+    float *times = malloc(sizeof(float) * (size_t)rows);
+    float *rv = malloc(sizeof(float) * 4 * (size_t)rows * (size_t)ne), *tv = malloc(sizeof(float) * 3 * (size_t)rows * (size_t)ne);
     stance_track_desc *tr = malloc(sizeof *tr * 2 * (size_t)ne);
     stance_event_desc *ev = malloc(sizeof *ev * (size_t)(clip->event_count + 1));
     stance_pose p;
     memset(&p, 0, sizeof p);
     if (!times || !rv || !tv || !tr || !ev) s = st_fail(err, STANCE_ERR_MEMORY, "retarget: out of memory");
+    int n = 0;
+    for (int i = 0, q = 0; !s && (i < sk || q < ticks);) { /* merged; a tick within 0.1 ms of a source key is that key */
+        const float ts = i < sk ? (src->key_count > 0 ? src->times[i] : 0.0f) : INFINITY;
+        const float tq = q < ticks ? fminf((float)q / 60.0f, dur) : INFINITY;
+        float t = ts <= tq ? ts : tq;
+        if (fabsf(ts - tq) < 1e-4f) t = ts, i++, q++;
+        else if (ts < tq) i++;
+        else q++;
+        if (n > 0 && !(t > times[n - 1])) continue;
+        times[n++] = t;
+    }
+    if (!s && dense && times[n - 1] < dur) times[n++] = dur;
     if (!s) s = stance_pose_create(&p, target->joint_count, NULL, err);
     for (int k = 0; k < n && !s; k++) {
-        times[k] = dense ? fminf((float)k / 60.0f, dur) : src->key_count > 0 ? src->times[k] : 0.0f;
-        if (dense && k == n - 1) times[k] = dur;
-        if (k > 0 && !(times[k] > times[k - 1])) { /* a last key that met the end already */
-            n = k;
-            break;
-        }
         s = stance_clip_sample(clip, times[k], NULL, &p, err);
         for (int e = 0; e < ne && !s; e++) {
             int j = rt->entries[e].joint;

@@ -96,7 +96,6 @@ static void two_bone(qm_vec3 A, qm_vec3 B, qm_vec3 C, qm_vec3 T, qm_quat *qtop, 
     if (l3 > 1e-6f) *qtop = qm_swing(qm_scale(ac1, 1.0f / l3), dir);
 }
 
-static qm_quat out_q(const stance_pose *o, int j) { return qm_q(o->qx[j], o->qy[j], o->qz[j], o->qw[j]); }
 static void put_q(stance_pose *o, int j, qm_quat q) { o->qx[j] = q.x, o->qy[j] = q.y, o->qz[j] = q.z, o->qw[j] = q.w; }
 
 void st_retarget_apply(const stance_clip *c, float time, stance_cursor *cur, stance_pose *out) {
@@ -163,7 +162,10 @@ void st_retarget_apply(const stance_clip *c, float time, stance_cursor *cur, sta
                                   m[4] * g.x + m[5] * g.y + m[6] * g.z + m[7] * g.w,
                                   m[8] * g.x + m[9] * g.y + m[10] * g.z + m[11] * g.w,
                                   m[12] * g.x + m[13] * g.y + m[14] * g.z + m[15] * g.w));
-        if (fixing && e->pchild) l = qm_qnorm(qm_qmul(undo, l));
+        if (fixing && e->pchild) { /* below the pelvis: the turn undone in its parent's frame (cpar: the joints between at rest) */
+            const qm_quat ud = e->cpar_id ? undo : qm_qmul(qm_qconj(qf(e->cpar)), qm_qmul(undo, qf(e->cpar)));
+            l = qm_qnorm(qm_qmul(ud, l));
+        }
         const int j = e->joint;
         qm_vec3 pos = qm_v3(0, 0, 0);
         if (top) {
@@ -189,7 +191,6 @@ void st_retarget_apply(const stance_clip *c, float time, stance_cursor *cur, sta
         }
     }
     if (fixing) {
-        for (int o = 0; o < fx->other_count; o++) put_q(out, fx->others[o], qm_qnorm(qm_qmul(undo, out_q(out, fx->others[o]))));
         for (int leg = 0; fx->stage > 1 && leg < 2; leg++) {
             const int eu = fx->legs[leg][0], el = fx->legs[leg][1], ef = fx->legs[leg][2];
             const st_rt_entry *f = &rt->entries[ef];

@@ -55,7 +55,7 @@ typedef struct st_rt_entry {
     int carrier;
     float carry[3];
     int model;                 /* 1: its model transform is kept (a carrier, a leg with contacts, or above one) */
-    int pchild;                /* 1: its target parent is the top entry's joint (the pelvis' turn is undone) */
+    int pchild;                /* 1: its parent entry is the top (the pelvis' turn is undone, through cpar) */
     /* the inverse of the joint's parent's model transform at rest, to turn a
      * model position into a local translation (carried joints, the top) */
     float pinv_rot[4], ppos[3], pinv_scale[3];
@@ -66,12 +66,11 @@ typedef struct st_rt_entry {
  * free-feet pose, per key of a grid, found when the clip is built: the
  * pelvis' model turn (dq) and shift (dp), then per leg the foot's goal as an
  * offset from where the pose puts it after that. A sample interpolates
- * them, turns and shifts the pelvis (its children keep their model
- * rotations, as offline) and solves each leg with a two-bone IK (no pole:
+ * them, turns and shifts the pelvis (the entries below it keep their model
+ * rotations and the joints between turn with it, as offline) and solves each leg with a two-bone IK (no pole:
  * the knee keeps its bend plane; the foot keeps its model rotation; a foot
  * under the root is carried after). */
 #define ST_RT_FIX_FLOATS 13 /* per key: dq (4), dp (3), left foot (3), right foot (3) */
-#define ST_RT_FIX_OTHERS 8  /* pelvis children that are not entries */
 typedef struct st_rt_fix {
     int key_count;         /* 0: none (free feet) */
     float rate;            /* 0: on the source clip's key grid; else key i at min(i / rate, duration) */
@@ -79,7 +78,6 @@ typedef struct st_rt_fix {
     float *keys;           /* key_count x ST_RT_FIX_FLOATS; its own block (bytes) */
     size_t bytes;
     int legs[2][3];        /* entries: upper leg, lower leg, foot */
-    int others[ST_RT_FIX_OTHERS], other_count; /* target joints: the pelvis' children that are no entry */
     int stage;             /* 2: applied; 1: the pelvis only; 0: none (while it is baked) */
 } st_rt_fix;
 
