@@ -5,14 +5,16 @@
 #               run every test, then again under ASan + UBSan (ctest's summary
 #               of all the tests closes the run; LeakSanitizer skips only
 #               libassimp's own leaks, tests/lsan.supp), then the C tests
-#               cross-built for Windows (wine) and ARM64 (qemu-user)
+#               built without the VEX copies (-DSTANCE_NO_VEX: the SSE2 passes
+#               an AVX machine otherwise never runs), then cross-built for
+#               Windows (wine) and ARM64 (qemu-user)
 #   make bench  the reference workload at 64 and 256 joints, then the crowd
 #               workload (10,000 instances of graphs/builtin.json and robot.json, 2 threads)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
 PREFIX ?= /usr/local
 
-.PHONY: all build run check test test-asan test-tsan test-windows test-arm64 deps bench callgrind install fuzz clean
+.PHONY: all build run check test test-asan test-tsan test-novex test-windows test-arm64 deps bench callgrind install fuzz clean
 
 all: build
 
@@ -44,7 +46,17 @@ test-tsan: deps
 	cmake --build build-tsan -j $(JOBS) --target test_threads
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure -R '^test_threads$$'
 
-check: lab-test test-tsan test test-asan test-windows test-arm64
+# The C tests (tests/test_*.c) in a Release tree built with -DSTANCE_NO_VEX
+# (core/base/platform.h): the x86-64 passes then have no VEX copy, so the
+# SSE2 code that CPUs without AVX run is tested here too (docs/platforms.md).
+NOVEX_TESTS = $(basename $(notdir $(wildcard tests/test_*.c)))
+novex_space := $(subst ,, )
+test-novex: deps
+	cmake -S . -B build-novex -DCMAKE_BUILD_TYPE=Release -DSTANCE_WERROR=ON -DCMAKE_C_FLAGS=-DSTANCE_NO_VEX
+	cmake --build build-novex -j $(JOBS) --target stance_cli $(NOVEX_TESTS)
+	cd build-novex && ctest --output-on-failure -j $(JOBS) -R '^($(subst $(novex_space),|,$(strip $(NOVEX_TESTS))))$$'
+
+check: lab-test test-tsan test test-asan test-novex test-windows test-arm64
 
 # The runtime's, builder's and lesson library's C tests cross-built and run
 # on the other platform (scripts/cross_test.sh installs the toolchain,
@@ -87,7 +99,7 @@ fuzz:
 	bash fuzz/run.sh
 
 clean:
-	rm -rf build build-asan build-tsan build-windows build-arm64 build-install
+	rm -rf build build-asan build-tsan build-novex build-windows build-arm64 build-install
 
 # ---- the animation lab (lab/): the runtime + lab/*.c in WebAssembly
 # make lab        build build-lab/ (index.html, index.js, index.wasm, lab.js)

@@ -11,14 +11,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, labDir, HANG_MS, browserPath, openLab, runTests, requireWebgl, textureCheck } from './browser.mjs';
+import { cli, artifacts, DATA, check, labDir, HANG_MS, browserPath, openLab, runTests, requireWebgl, textureCheck } from './browser.mjs';
 
-const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
-const artifacts = path.join(labDir, 'artifacts');
-const DATA = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
 const FOX = path.join(DATA, 'fox', 'Fox.glb');
 
-function check(cond, msg) { if (!cond) throw new Error(msg); }
 const text = (page, sel) => page.locator(sel).textContent();
 
 // FNV-1a 64 of the payload, the header's checksum (docs/stance-format.md)

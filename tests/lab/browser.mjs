@@ -17,6 +17,13 @@ export const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
 // only tells a hung page from a slow one, so it sits far above any run seen, 15 s imports at load 36
 // and a 30 s wait outrun at load 32 included. A wait's outcome never depends on the machine's load.
 export const HANG_MS = 600000;
+// what every lab test names: the CLI whose figures it compares with the page's (STANCE_CLI, as the
+// Makefile sets it), the folder for its screenshots and files, the shared data (STANCE_DATA, else
+// ../shared/data beside the repository) and its check
+export const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
+export const artifacts = path.join(labDir, 'artifacts');
+export const DATA = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
+export function check(cond, msg) { if (!cond) throw new Error(msg); }
 
 const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
   '.png': 'image/png', '.json': 'application/json' };

@@ -11,15 +11,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, labDir, HANG_MS, browserPath, openLab, runTests, webglProblem, ghostDistance } from './browser.mjs';
+import { cli, artifacts, DATA, check, root, labDir, HANG_MS, browserPath, openLab, runTests, webglProblem, ghostDistance } from './browser.mjs';
 import { edError, type, noEditorError, stateSel, transSel, model, pick, validate } from './editor_util.mjs';
 
-const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
-const artifacts = path.join(labDir, 'artifacts');
-const DATA = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
 const GLB = path.join(DATA, 'robot_expressive', 'RobotExpressive.glb');
 
-function check(cond, msg) { if (!cond) throw new Error(msg); }
 const step = (page, n) => page.evaluate((k) => window.stanceLab.step(k), n);
 const machine = (page) => page.evaluate(() => window.stanceLab.machine());
 const current = async (page) => (await machine(page)).current;

@@ -11,15 +11,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, labDir, HANG_MS, browserPath, openLab, runTests } from './browser.mjs';
+import { cli, artifacts, DATA, check, root, labDir, HANG_MS, browserPath, openLab, runTests } from './browser.mjs';
 import { type, noEditorError, stateSel, transSel, model, pick, validate } from './editor_util.mjs';
 
-const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
-const artifacts = path.join(labDir, 'artifacts');
-const DATA = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
 const GLB = path.join(DATA, 'robot_expressive', 'RobotExpressive.glb');
 
-function check(cond, msg) { if (!cond) throw new Error(msg); }
 const same = (a, b) => Buffer.compare(fs.readFileSync(a), fs.readFileSync(b)) === 0;
 
 async function main() {

@@ -10,17 +10,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, labDir, HANG_MS, browserPath, openLab, runTests, requireWebgl, canvasProblem, textureCheck } from './browser.mjs';
+import { cli, artifacts, DATA, check, labDir, HANG_MS, browserPath, openLab, runTests, requireWebgl, textureCheck } from './browser.mjs';
 import { quadGltf, glb, png, colourCount } from './gltf_write.mjs';
 
-const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
-const artifacts = path.join(labDir, 'artifacts');
-const DATA = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
 const FOX = path.join(DATA, 'fox', 'Fox.glb'), ROBOT = path.join(DATA, 'robot_expressive', 'RobotExpressive.glb');
 const INTERP = path.join(DATA, 'interpolation_test', 'interpolation_test.gltf');
 const BVH = '/usr/share/assimp/models/BVH/01_01.bvh';
 
-function check(cond, msg) { if (!cond) throw new Error(msg); }
 const text = (page, sel) => page.locator(sel).textContent();
 const sha = (b) => crypto.createHash('sha256').update(b).digest('hex');
 

@@ -22,15 +22,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, labDir, HANG_MS, browserPath, serve, launch, webglProblem, canvasProblem } from './browser.mjs';
+import { cli, artifacts, DATA, check, root, labDir, HANG_MS, browserPath, serve, launch, webglProblem, canvasProblem } from './browser.mjs';
 
-const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
-const artifacts = path.join(labDir, 'artifacts');
-const DATA = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
 const ONLY = process.env.LAB_TEST_ONLY ? new RegExp(process.env.LAB_TEST_ONLY) : null;
 
 let passed = 0, failed = 0, skipped = 0;
-function check(cond, msg) { if (!cond) throw new Error(msg); }
 function close(a, b, tol, msg) { check(Math.abs(a - b) <= tol, `${msg}: ${a} vs ${b} (tolerance ${tol})`); }
 
 function cliJson(args) { return JSON.parse(execFileSync(cli, args, { encoding: 'utf8' })); }

@@ -10,15 +10,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, labDir, HANG_MS, browserPath, openLab, runTests, requireWebgl } from './browser.mjs';
+import { cli, artifacts, DATA, check, labDir, HANG_MS, browserPath, openLab, runTests, requireWebgl } from './browser.mjs';
 import { quadGltf, glb, colourCount } from './gltf_write.mjs';
 
-const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
-const artifacts = path.join(labDir, 'artifacts');
-const DATA = process.env.STANCE_DATA || path.join(root, '..', 'shared', 'data');
 const FOX = path.join(DATA, 'fox', 'Fox.glb');
 
-function check(cond, msg) { if (!cond) throw new Error(msg); }
 const text = (page, sel) => page.locator(sel).textContent();
 const info = (file) => JSON.parse(execFileSync(cli, ['info', file, '--json'], { encoding: 'utf8' }));
 

@@ -14,13 +14,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, labDir, HANG_MS, serve, launch, webglProblem, ghostDistance } from './browser.mjs';
+import { cli, artifacts, check, labDir, HANG_MS, serve, launch, webglProblem, ghostDistance } from './browser.mjs';
 
-const cli = path.resolve(root, process.env.STANCE_CLI || 'build/stance');
-const artifacts = path.join(labDir, 'artifacts');
 const DT = 1 / 60;
 let passed = 0, failed = 0;
-function check(cond, msg) { if (!cond) throw new Error(msg); }
 
 // the current view's pose (model translations, x then y then z) as 32-bit words
 const poseBits = (page, v) => page.evaluate((view) => {

@@ -447,20 +447,9 @@ ST_FORCEINLINE void dense_body(const stance_clip *c, int k, int k1, float u, sta
     if (c->r_keys > 1) nlerp_block(out->qx, c->r + n4 * (size_t)k, c->r + n4 * (size_t)k1, vu, pc);
     else memcpy(out->qx, c->r, sizeof(float) * n4);
 }
-static void dense_sse(const stance_clip *c, int k, int k1, float u, stance_pose *out) { dense_body(c, k, k1, u, out); }
-#if defined(SV_VEX_COPY)
-SV_VEX_TARGET static void dense_vex(const stance_clip *c, int k, int k1, float u, stance_pose *out) {
-    dense_body(c, k, k1, u, out);
-}
-#endif
+SV_VEX_DEFINE(dense, (const stance_clip *c, int k, int k1, float u, stance_pose *out), (c, k, k1, u, out), dense_body)
 static inline void sample_dense(const stance_clip *c, int k, int k1, float u, stance_pose *out) {
-#if defined(SV_VEX_COPY)
-    if (SV_CPU_HAS_AVX()) {
-        dense_vex(c, k, k1, u, out);
-        return;
-    }
-#endif
-    dense_sse(c, k, k1, u, out);
+    SV_VEX_DISPATCH(dense, (c, k, k1, u, out));
 }
 
 int st_clip_sample_as(const stance_clip *c, float time, stance_pose *out, int vex) {
@@ -468,17 +457,7 @@ int st_clip_sample_as(const stance_clip *c, float time, stance_pose *out, int ve
     float u;
     const float t = time < 0.0f ? 0.0f : time > c->duration ? c->duration : time;
     const int k = st_find_key(c, t, NULL, &u), k1 = c->key_count > 1 ? k + 1 : k;
-#if defined(SV_VEX_COPY)
-    if (vex) {
-        if (!SV_CPU_HAS_AVX()) return 0;
-        dense_vex(c, k, k1, u, out);
-        return 1;
-    }
-#else
-    if (vex) return 0;
-#endif
-    dense_sse(c, k, k1, u, out);
-    return 1;
+    return SV_VEX_AS(vex, dense, (c, k, k1, u, out));
 }
 
 /* The checks of a sampling call: the clip, a bound pose of its joint count, a finite time. */

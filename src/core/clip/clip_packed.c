@@ -156,15 +156,8 @@ ST_FORCEINLINE void sample_tracks(const st_packed *p, const uint32_t *ia, const 
     }
 }
 
-#if defined(SV_VEX_COPY)
-SV_VEX_TARGET static void sample_tracks_vex(const st_packed *p, const uint32_t *ia, const float *fr, int slerp,
-                                            stance_pose *out) {
-    sample_tracks(p, ia, fr, slerp, out);
-}
-#endif
-static void sample_tracks_sse(const st_packed *p, const uint32_t *ia, const float *fr, int slerp, stance_pose *out) {
-    sample_tracks(p, ia, fr, slerp, out);
-}
+SV_VEX_DEFINE(sample_tracks, (const st_packed *p, const uint32_t *ia, const float *fr, int slerp, stance_pose *out),
+              (p, ia, fr, slerp, out), sample_tracks)
 
 void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel) {
     const st_packed *p = c->packed;
@@ -192,13 +185,7 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
     const float *raw = p->raw;
     const int slerp = c->slerp;
     if (!vel) {
-#if defined(SV_VEX_COPY)
-        if (SV_CPU_HAS_AVX()) {
-            sample_tracks_vex(p, ia, fr, slerp, out);
-            return;
-        }
-#endif
-        sample_tracks_sse(p, ia, fr, slerp, out);
+        SV_VEX_DISPATCH(sample_tracks, (p, ia, fr, slerp, out));
         return;
     }
     for (int i = 0; i < p->track_count; i++) { /* with velocities: every track as st_rtrack_key decodes it */

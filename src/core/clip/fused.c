@@ -485,20 +485,10 @@ ST_INLINE void fused_sample(stance_pose *out, const stance_clip *c, float time, 
  * frame with the VEX copies, the baseline copies st_fused_*_base, and the
  * unfused reference, and requires them equal); the 3-operand forms need no
  * register copies. */
-#if defined(SV_VEX_COPY)
 #define FUSED_VEX(name, params, args)                                                                             \
-    SV_VEX_TARGET static void name##_vex params { fused_##name args; }                                           \
-    static void name##_sse params { fused_##name args; }                                                         \
-    void st_fused_##name params {                                                                                \
-        if (SV_CPU_HAS_AVX()) name##_vex args;                                                                   \
-        else name##_sse args;                                                                                    \
-    }                                                                                                            \
+    SV_VEX_DEFINE(name, params, args, fused_##name)                                                              \
+    void st_fused_##name params { SV_VEX_DISPATCH(name, args); }                                                 \
     void st_fused_##name##_base params { name##_sse args; }
-#else
-#define FUSED_VEX(name, params, args)                                                                             \
-    void st_fused_##name params { fused_##name args; }                                                           \
-    void st_fused_##name##_base params { st_fused_##name args; }
-#endif
 int st_fused_vex_runs(void) {
 #if defined(SV_VEX_COPY)
     return SV_CPU_HAS_AVX() ? 1 : 0;

@@ -237,6 +237,30 @@ static inline void sv_transpose4(sv4 *r) { SV_TRANSPOSE4(r[0], r[1], r[2], r[3])
 #define SV_VEX_TARGET ST_TARGET_AVX
 #define SV_CPU_HAS_AVX() st_cpu_has_avx()
 #endif
+/* The two copies of a pass and the choice between them, the same in every
+ * pass (clip.c, clip_packed.c, fused.c, pose.c, local_to_model.c):
+ *   SV_VEX_DEFINE(name, params, args, fn)  static void name##_sse params
+ *       { fn args; } as the build compiles it (SSE2, or the scalar form)
+ *       and, where SV_VEX_COPY, name##_vex, the same in VEX encoding
+ *   SV_VEX_DISPATCH(name, args)  a statement: name##_vex args on CPUs with
+ *       AVX, else name##_sse args (just that where there is no VEX copy:
+ *       MSVC, other compilers, ARM64, WebAssembly, STANCE_NO_VEX)
+ *   SV_VEX_AS(vex, name, args)  an int: runs the copy asked for (vex 1 the
+ *       VEX copy, 0 the baseline one, -1 whichever the CPU runs best) and
+ *       gives 1, or gives 0 when that copy is not here or the CPU cannot
+ *       run it (for the tests that compare the encodings) */
+#if defined(SV_VEX_COPY)
+#define SV_VEX_DEFINE(name, params, args, fn) \
+    static void name##_sse params { fn args; } \
+    SV_VEX_TARGET static void name##_vex params { fn args; }
+#define SV_VEX_DISPATCH(name, args) do { if (SV_CPU_HAS_AVX()) name##_vex args; else name##_sse args; } while (0)
+#define SV_VEX_AS(vex, name, args) \
+    ((vex) != 0 && SV_CPU_HAS_AVX() ? (name##_vex args, 1) : (vex) == 1 ? 0 : (name##_sse args, 1))
+#else
+#define SV_VEX_DEFINE(name, params, args, fn) static void name##_sse params { fn args; }
+#define SV_VEX_DISPATCH(name, args) name##_sse args
+#define SV_VEX_AS(vex, name, args) ((vex) == 1 ? 0 : (name##_sse args, 1))
+#endif
 
 /* A compiler barrier: loads are not moved above it nor stores below it. A
  * kernel split by it into parts keeps only one part's values in registers

@@ -475,20 +475,14 @@ ST_FORCEINLINE void l2m_schedule(float *m0, const float *l0, int pc, const stanc
     }
     }
 
-static void l2m_sse(float *m0, const float *l0, int pc, const stance_skeleton *sk, const float *rv,
-                    const stance_transform *root) {
-    l2m_schedule(m0, l0, pc, sk, rv, root);
-}
-#if defined(SV_VEX_COPY)
-/* The same code in VEX encoding (simd.h), taken at run time on CPUs with
- * AVX (the build stays portable x86-64): its 3-operand forms need none of
- * the register copies SSE2's 2-operand forms do (local-to-model of
- * RobotExpressive: 3,043 -> 2,600 instructions), with the same results. */
-SV_VEX_TARGET static void l2m_vex(float *m0, const float *l0, int pc, const stance_skeleton *sk, const float *rv,
-                                  const stance_transform *root) {
-    l2m_schedule(m0, l0, pc, sk, rv, root);
-}
-#endif
+/* The schedule as compiled and, where SV_VEX_COPY, the same code in VEX
+ * encoding (simd.h), taken at run time on CPUs with AVX (the build stays
+ * portable x86-64): its 3-operand forms need none of the register copies
+ * SSE2's 2-operand forms do (local-to-model of RobotExpressive: 3,043 ->
+ * 2,600 instructions), with the same results. */
+SV_VEX_DEFINE(l2m, (float *m0, const float *l0, int pc, const stance_skeleton *sk, const float *rv,
+                    const stance_transform *root),
+              (m0, l0, pc, sk, rv, root), l2m_schedule)
 
 /* The root transform's 10 channels (the identity's when root is NULL), then
  * the schedule in one encoding: vex 1 VEX, 0 SSE2 (or the scalar form), -1
@@ -503,15 +497,7 @@ ST_FORCEINLINE int l2m_encoded(stance_pose *model, const stance_pose *local, con
         for (int c = 0; c < 4; c++) root_rv[3 + c] = root->r[c];
         rv = root_rv;
     }
-#if defined(SV_VEX_COPY)
-    if (vex != 0 && SV_CPU_HAS_AVX()) {
-        l2m_vex(model->tx, local->tx, model->padded_count, sk, rv, root);
-        return 1;
-    }
-#endif
-    if (vex == 1) return 0;
-    l2m_sse(model->tx, local->tx, model->padded_count, sk, rv, root);
-    return 1;
+    return SV_VEX_AS(vex, l2m, (model->tx, local->tx, model->padded_count, sk, rv, root));
 }
 
 /* One joint's model transform (parent p >= 0, from the model pose; a root

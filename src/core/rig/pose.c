@@ -227,36 +227,14 @@ ST_NOINLINE static stance_status blend_general(stance_pose *out, const stance_po
  * the scalar form) and, where the build is for baseline x86-64, in VEX
  * encoding for CPUs with AVX: the same operations in the same order, no
  * FMA, so the same bits (as local_to_model.c's two copies). */
-static void blend2_sse(float *o, const float *a, const float *b, float wa, float wb, int pc) {
-    sv_block_blend2(o, a, b, wa, wb, pc);
-}
-#if defined(SV_VEX_COPY)
-SV_VEX_TARGET static void blend2_vex(float *o, const float *a, const float *b, float wa, float wb, int pc) {
-    sv_block_blend2(o, a, b, wa, wb, pc);
-}
-#endif
+SV_VEX_DEFINE(blend2, (float *o, const float *a, const float *b, float wa, float wb, int pc), (o, a, b, wa, wb, pc),
+              sv_block_blend2)
 static inline void blend2_pass(float *o, const float *a, const float *b, float wa, float wb, int pc) {
-#if defined(SV_VEX_COPY)
-    if (SV_CPU_HAS_AVX()) {
-        blend2_vex(o, a, b, wa, wb, pc);
-        return;
-    }
-#endif
-    blend2_sse(o, a, b, wa, wb, pc);
+    SV_VEX_DISPATCH(blend2, (o, a, b, wa, wb, pc));
 }
 
 int st_pose_blend2_as(float *o, const float *a, const float *b, float wa, float wb, int pc, int vex) {
-#if defined(SV_VEX_COPY)
-    if (vex) {
-        if (!SV_CPU_HAS_AVX()) return 0;
-        blend2_vex(o, a, b, wa, wb, pc);
-        return 1;
-    }
-#else
-    if (vex) return 0;
-#endif
-    blend2_sse(o, a, b, wa, wb, pc);
-    return 1;
+    return SV_VEX_AS(vex, blend2, (o, a, b, wa, wb, pc));
 }
 
 stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *poses, const float *weights,
