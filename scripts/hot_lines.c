@@ -24,6 +24,14 @@ int main(int argc, char **argv) {
     for (int k = 0; k < warm; k++) crowd_frame_warm(c);
     fprintf(stderr, "MARKER %p\n", (void *)hot_lines_marker);
     for (int i = 0; i < n; i++) fprintf(stderr, "INSTANCE %p %zu\n", (void *)crowd_instance(c, i), crowd_instance_bytes(c));
+    /* the parts of the block: the hot part's end, the local and model poses */
+    const stance_instance *i0 = crowd_instance(c, 0);
+    const char *b0 = (const char *)i0;
+    const size_t pb = stance_pose_bytes(stance_instance_local_pose(i0)->joint_count);
+    fprintf(stderr, "PARTS %zu %zu %zu %zu\n", crowd_instance_hot_bytes(c),
+            (size_t)((const char *)stance_instance_local_pose(i0)->memory - b0),
+            (size_t)((const char *)stance_instance_model_pose(i0)->memory - b0), pb);
+    fprintf(stderr, "WORKSPACE %p %zu\n", crowd_workspace(c), crowd_workspace_bytes(c));
     fflush(stderr);
     (void)hot_lines_marker[0];
     for (int k = 0; k < frames; k++) crowd_frame_timed(c);

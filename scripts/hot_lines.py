@@ -3,6 +3,8 @@
 import sys
 graph = sys.argv[1] if len(sys.argv) > 1 else "?"
 marker, insts, on, seen = None, [], False, 0
+parts, ws = None, None     # (hot end, local pose, model pose, pose bytes); (workspace address, bytes)
+ws_lines = {}              # (frame, instance) -> workspace lines touched while that instance updated
 # the crowd's frame visits the instances in 3 passes, each in order: the
 # inputs (parameter setters), the batch update, the count of clips sampled
 PASSES = 3
@@ -16,6 +18,13 @@ for line in sys.stdin:
     if line.startswith("INSTANCE "):
         a, b = line.split()[1:3]
         insts.append((int(a, 16), int(b)))
+        continue
+    if line.startswith("PARTS "):
+        parts = [int(x) for x in line.split()[1:5]]
+        continue
+    if line.startswith("WORKSPACE "):
+        a, b = line.split()[1:3]
+        ws = (int(a, 16), int(b))
         continue
     if not line.startswith(" ") or marker is None:
         continue
@@ -39,6 +48,10 @@ for line in sys.stdin:
                 per_update.setdefault((frame // PASSES, i), set()).add(l)
                 union.setdefault(i, set()).add(l)
             break
+    else:
+        if ws and ws[0] <= addr < ws[0] + ws[1] and last >= 0:
+            for l in range((addr - ws[0]) // 64, (addr + size - 1 - ws[0]) // 64 + 1):
+                ws_lines.setdefault((frame // PASSES, last), set()).add(l)
 if not insts or not per_update:
     sys.exit("hot_lines: no trace (%s)" % graph)
 bytes_ = insts[0][1]
@@ -56,3 +69,16 @@ def ranges(lines):
 print("%s: instance %d bytes (%d lines); per update %.1f lines touched (%.0f bytes), at most %d; "
       "%d updates of %d instances; union %d lines: %s" % (graph, bytes_, (bytes_ + 63) // 64, mean, mean * 64, worst,
       len(per_update), len(insts), len(u), ranges(u)))
+if parts:
+    hot, lp, mp, pb = parts
+    pose = set(range(lp // 64, (lp + pb + 63) // 64)) | set(range(mp // 64, (mp + pb + 63) // 64))
+    n = len(per_update)
+    def mean(f):
+        return sum(len([l for l in s if f(l)]) for s in per_update.values()) / n
+    p = mean(lambda l: l in pose)
+    h = mean(lambda l: l * 64 < hot and l not in pose)
+    c = mean(lambda l: l * 64 >= hot)
+    w = sum(len(s) for s in ws_lines.values()) / n
+    print("  bytes per update: instance hot part %.0f (of %d) = poses %.0f + the rest %.0f; cold part %.0f; "
+          "instance in all %.0f; workspace %.0f (of %d)" % ((p + h) * 64, hot, p * 64, h * 64, c * 64,
+          (p + h + c) * 64, w * 64, ws[1] if ws else 0))

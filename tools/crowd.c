@@ -465,6 +465,7 @@ void crowd_prefetch(crowd *c, int mode) {
     for (int t = 0; t < c->threads; t++) st_workspace_set_prefetch(c->w[t].ws, mode);
 }
 size_t crowd_workspace_bytes(const crowd *c) { return stance_workspace_size(c->w[0].ws); }
+const void *crowd_workspace(const crowd *c) { return c->w[0].ws; }
 double crowd_clips_per_update(const crowd *c) {
     long clips = 0, updates = c->updates;
     for (int t = 0; t < c->threads; t++) clips += c->w[t].clips, updates += c->w[t].lod_updates;

@@ -34,6 +34,7 @@ size_t crowd_instance_hot_bytes(const crowd *c);
  * (st_workspace_set_prefetch). */
 void crowd_prefetch(crowd *c, int mode);
 size_t crowd_workspace_bytes(const crowd *c);
+const void *crowd_workspace(const crowd *c); /* thread 0's workspace block (scripts/hot_lines.c) */
 /* Mean clips sampled per update over the frames run so far. */
 double crowd_clips_per_update(const crowd *c);
 /* ---- animation LOD (stance/lod.h; `stance bench --budget-ms`) ----

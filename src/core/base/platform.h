@@ -133,7 +133,12 @@ static inline void st_aligned_free(void *p) { free(p); }
 #define ST_OPAQUE(p) ((void)0)
 #endif
 
-#if defined(ST_MSVC) && (defined(_M_X64) || defined(_M_IX86))
+#if defined(STANCE_PREFETCH_AS_LOAD)
+/* measurement only (scripts/cache_sim.sh): a load, which cachegrind
+ * simulates (it ignores hints), so the misses a prefetch covers are counted
+ * at the prefetch; never in a release (a load faults where a hint does not) */
+#define ST_PREFETCH(p) ((void)*(const volatile char *)(p))
+#elif defined(ST_MSVC) && (defined(_M_X64) || defined(_M_IX86))
 #include <xmmintrin.h>
 #define ST_PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
 #elif defined(ST_MSVC) && defined(_M_ARM64) && !defined(__clang__)
