@@ -19,6 +19,11 @@
  *   test's own (its own kinematics and contact rule), where free feet slide
  *   over 5 cm/m; with "free_feet" it matches the offline free-feet retarget
  *   (figures printed for docs/retargeting.md);
+ * - with contacts, a pelvis with ten children no slot names (a copy of the
+ *   built-in character) and CMU 01_01's skeleton (legs under hip joints) as
+ *   targets: the run-time clip as the offline one (test_pelvis_children);
+ * - a graph file bakes its retargeted clip when it is read (the default):
+ *   the same measures on the baked clip, which equals `stance compile`'s;
  * - refusals, each one line at the graph file's line and column: an
  *   unknown file, a map naming a joint the skeleton lacks, an unknown
  *   source clip, a name the asset's clips have, a source without legs. */
