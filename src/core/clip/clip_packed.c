@@ -166,14 +166,15 @@ static void sample_tracks_sse(const st_packed *p, const uint32_t *ia, const floa
     sample_tracks(p, ia, fr, slerp, out);
 }
 
-void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel) {
-    const st_packed *p = c->packed;
+/* The default pose copied into out, then each key shift's key ia[s], its
+ * fraction fr[s] and (with vel) 1 / its keys' span inv[s], for grid
+ * interval k at clamped time t. */
+ST_FORCEINLINE void begin_sample(const stance_clip *c, const st_packed *p, int k, float t, int vel, stance_pose *out,
+                                 uint32_t *ia, float *fr, float *inv) {
     const size_t pc = (size_t)c->padded_count;
     memcpy(out->tx, p->rest, sizeof(float) * 10 * pc); /* a pose's rows tx..sx are one block */
     const int K = c->key_count;
     const float *times = c->times;
-    uint32_t ia[ST_PACK_MAX_SHIFT + 1];
-    float fr[ST_PACK_MAX_SHIFT + 1], inv[ST_PACK_MAX_SHIFT + 1];
     for (int s = 0; s <= p->max_shift; s++) {
         if (!(p->shifts_used >> s & 1u)) continue;
         if (K < 2) {
@@ -187,6 +188,14 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
         fr[s] = f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
         inv[s] = vel ? 1.0f / span : 0.0f;
     }
+}
+
+void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel) {
+    const st_packed *p = c->packed;
+    const size_t pc = (size_t)c->padded_count;
+    uint32_t ia[ST_PACK_MAX_SHIFT + 1];
+    float fr[ST_PACK_MAX_SHIFT + 1], inv[ST_PACK_MAX_SHIFT + 1];
+    begin_sample(c, p, k, t, vel != NULL, out, ia, fr, inv);
     float *tdst[3] = {out->tx, out->qx, out->sx};
     const unsigned char *data = p->data;
     const float *raw = p->raw;
@@ -206,4 +215,26 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
         const int s = tr->shift;
         track(tr, data, raw, ia[s], fr[s], slerp, tdst[tr->channel] + tr->joint, pc, vel, inv[s], tr->joint);
     }
+}
+
+int st_packed_sample_as(const stance_clip *c, int k, float t, stance_pose *out, int vex) {
+    if (!c || !c->packed || !out || out->joint_count != c->joint_count || k < 0 || (c->key_count > 1 && k > c->key_count - 2) ||
+        !(t >= 0.0f && t <= c->duration))
+        return 0;
+    const st_packed *p = c->packed;
+    uint32_t ia[ST_PACK_MAX_SHIFT + 1];
+    float fr[ST_PACK_MAX_SHIFT + 1], inv[ST_PACK_MAX_SHIFT + 1];
+#if defined(SV_VEX_COPY)
+    if (vex) {
+        if (!SV_CPU_HAS_AVX()) return 0;
+        begin_sample(c, p, k, t, 0, out, ia, fr, inv);
+        sample_tracks_vex(p, ia, fr, c->slerp, out);
+        return 1;
+    }
+#else
+    if (vex) return 0;
+#endif
+    begin_sample(c, p, k, t, 0, out, ia, fr, inv);
+    sample_tracks_sse(p, ia, fr, c->slerp, out);
+    return 1;
 }

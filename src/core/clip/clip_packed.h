@@ -371,5 +371,10 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
  * cursor), clamped time t; vel may be NULL. */
 void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel);
 void st_packed_destroy(const stance_clip *c);
+/* For tests: st_packed_sample without velocities (k a valid grid interval,
+ * t in [0, duration]) with the track decode in one encoding (0 the baseline
+ * SSE2 copy, or the scalar form where the build has no SIMD; 1 the VEX
+ * copy); 0 when that encoding is not in this build or CPU, else 1. */
+int st_packed_sample_as(const stance_clip *c, int k, float t, stance_pose *out, int vex);
 
 #endif
