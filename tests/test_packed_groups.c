@@ -38,6 +38,7 @@
 #include "stance_lesson/stance_lesson.h"
 
 static long compared, partial_groups, drop_changes, skipped, vec_compared, vec_groups;
+static long loose_compared; /* of compared: loose rotation tracks (not lattice) */
 static long encoded[2]; /* samples compared bit for bit in the SSE2 (0) and VEX (1) copies */
 static stance_pose scratch; /* the copies' output */
 
@@ -154,8 +155,12 @@ static void check_clip(const stance_clip *c, stance_pose *p) {
                     skipped++;
                     continue;
                 }
-                CHECK(tr->kind == ST_KIND_ROT16G || tr->wide);
-                if (tr->kind != ST_KIND_ROT16G) continue;
+                /* lattice tracks of 16 bits at most are grouped; fixed or
+                 * segmented bits (the compressor's other search) stay loose,
+                 * sampled by the generic decode: compared the same way */
+                CHECK(tr->kind == ST_KIND_ROT16G || tr->wide || (tr->bits != ST_PACK_LAT && tr->kind == ST_KIND_ROT16));
+                if (tr->kind != ST_KIND_ROT16G && tr->kind != ST_KIND_ROT16) continue;
+                if (tr->kind == ST_KIND_ROT16) loose_compared++;
                 float q[4];
                 reference_rotation(tr, pk->data, (uint32_t)kk, u, q);
                 const int j = tr->joint;
@@ -186,7 +191,7 @@ static void test_builtin(void) {
         if (z) check_clip(z, &p);
         stance_clip_destroy(z);
     }
-    printf("     built-in clips: %ld rotations compared\n", compared);
+    printf("     built-in clips: %ld rotations compared (%ld of loose tracks of fixed or segmented bits)\n", compared, loose_compared);
     stance_pose_destroy(&scratch);
     stance_pose_destroy(&p);
     stance_builtin_destroy(&b);
@@ -298,8 +303,10 @@ static void test_robot_expressive(void) {
      * shell, 155,000 with the groups, 154,304 since a group's segment keeps
      * 4 dropped components instead of 16 slot bytes, 156,944 with the
      * translations' groups (+2,640 B for 126 instructions less per robot.json
-     * update); the goal of 2x stored is not met (docs/compression.md) */
-    CHECK(resident <= 157000);
+     * update), 151,248 since a group's segment keeps one lattice step per
+     * lane instead of one per lane and component (only lattice tracks are
+     * grouped); the goal of 2x stored is not met (docs/compression.md) */
+    CHECK(resident <= 151300);
     printf("     RobotExpressive: %ld blocks of 4 joints at the skeleton's rest translation or scale checked\n", rest_blocks_checked);
     CHECK(rest_blocks_checked > 0);
     stance_pose_destroy(&scratch);

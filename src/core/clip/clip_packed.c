@@ -29,10 +29,11 @@ ST_FORCEINLINE void rot16g(const st_pgroup *g, const unsigned char *data, uint32
     const st_qseg4 *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
     const uint16_t *qa = (const uint16_t *)(const void *)(data + g->q_at) + 12u * (size_t)ia, *qb = qa + 12u * (ib - ia);
     const sv4 one = sv_set1(1.0f), zero = sv_set1(0.0f), minus = sv_set1(-0.0f), u = sv_set1(uf);
+    const sv4 sa = sv_load(ga->scale), sb = sv_load(gb->scale);
     sv4 A[4], B[4];
     for (int c = 0; c < 3; c++) {
-        A[c] = sv_add(sv_load(ga->off[c]), sv_mul(sv_load(ga->scale[c]), sv_load_u16(qa + 4 * c)));
-        B[c] = sv_add(sv_load(gb->off[c]), sv_mul(sv_load(gb->scale[c]), sv_load_u16(qb + 4 * c)));
+        A[c] = sv_add(sv_load(ga->off[c]), sv_mul(sa, sv_load_u16(qa + 4 * c)));
+        B[c] = sv_add(sv_load(gb->off[c]), sv_mul(sb, sv_load_u16(qb + 4 * c)));
     }
     const sv4 la = sv_sub(one, sv_add(sv_add(sv_mul(A[0], A[0]), sv_mul(A[1], A[1])), sv_mul(A[2], A[2])));
     const sv4 lb = sv_sub(one, sv_add(sv_add(sv_mul(B[0], B[0]), sv_mul(B[1], B[1])), sv_mul(B[2], B[2])));
@@ -79,10 +80,11 @@ ST_FORCEINLINE void vec16g(const st_pgroup *g, const unsigned char *data, uint32
     const st_qseg4 *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
     const uint16_t *qa = (const uint16_t *)(const void *)(data + g->q_at) + 12u * (size_t)ia, *qb = qa + 12u * (ib - ia);
     const sv4 u = sv_set1(uf);
+    const sv4 sa = sv_load(ga->scale), sb = sv_load(gb->scale);
     float r[3][4];
     for (int c = 0; c < 3; c++) {
-        const sv4 A = sv_add(sv_load(ga->off[c]), sv_mul(sv_load(ga->scale[c]), sv_load_u16(qa + 4 * c)));
-        const sv4 B = sv_add(sv_load(gb->off[c]), sv_mul(sv_load(gb->scale[c]), sv_load_u16(qb + 4 * c)));
+        const sv4 A = sv_add(sv_load(ga->off[c]), sv_mul(sa, sv_load_u16(qa + 4 * c)));
+        const sv4 B = sv_add(sv_load(gb->off[c]), sv_mul(sb, sv_load_u16(qb + 4 * c)));
         sv_store(r[c], sv_add(A, sv_mul(sv_sub(B, A), u)));
     }
     for (int l = 0; l < g->m; l++) {
