@@ -29,10 +29,11 @@ ST_FORCEINLINE void rot16g(const st_pgroup *g, const unsigned char *data, uint32
     const st_qseg4 *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
     const uint16_t *qa = (const uint16_t *)(const void *)(data + g->q_at) + 12u * (size_t)ia, *qb = qa + 12u * (ib - ia);
     const sv4 one = sv_set1(1.0f), zero = sv_set1(0.0f), minus = sv_set1(-0.0f), u = sv_set1(uf);
+    const sv4 sa = sv_load(ga->scale), sb = sv_load(gb->scale);
     sv4 A[4], B[4];
     for (int c = 0; c < 3; c++) {
-        A[c] = sv_add(sv_load(ga->off[c]), sv_mul(sv_load(ga->scale[c]), sv_load_u16(qa + 4 * c)));
-        B[c] = sv_add(sv_load(gb->off[c]), sv_mul(sv_load(gb->scale[c]), sv_load_u16(qb + 4 * c)));
+        A[c] = sv_add(sv_load(ga->off[c]), sv_mul(sa, sv_load_u16(qa + 4 * c)));
+        B[c] = sv_add(sv_load(gb->off[c]), sv_mul(sb, sv_load_u16(qb + 4 * c)));
     }
     const sv4 la = sv_sub(one, sv_add(sv_add(sv_mul(A[0], A[0]), sv_mul(A[1], A[1])), sv_mul(A[2], A[2])));
     const sv4 lb = sv_sub(one, sv_add(sv_add(sv_mul(B[0], B[0]), sv_mul(B[1], B[1])), sv_mul(B[2], B[2])));
@@ -79,10 +80,11 @@ ST_FORCEINLINE void vec16g(const st_pgroup *g, const unsigned char *data, uint32
     const st_qseg4 *ga = seg + ia / ST_SEG_KEYS, *gb = seg + ib / ST_SEG_KEYS;
     const uint16_t *qa = (const uint16_t *)(const void *)(data + g->q_at) + 12u * (size_t)ia, *qb = qa + 12u * (ib - ia);
     const sv4 u = sv_set1(uf);
+    const sv4 sa = sv_load(ga->scale), sb = sv_load(gb->scale);
     float r[3][4];
     for (int c = 0; c < 3; c++) {
-        const sv4 A = sv_add(sv_load(ga->off[c]), sv_mul(sv_load(ga->scale[c]), sv_load_u16(qa + 4 * c)));
-        const sv4 B = sv_add(sv_load(gb->off[c]), sv_mul(sv_load(gb->scale[c]), sv_load_u16(qb + 4 * c)));
+        const sv4 A = sv_add(sv_load(ga->off[c]), sv_mul(sa, sv_load_u16(qa + 4 * c)));
+        const sv4 B = sv_add(sv_load(gb->off[c]), sv_mul(sb, sv_load_u16(qb + 4 * c)));
         sv_store(r[c], sv_add(A, sv_mul(sv_sub(B, A), u)));
     }
     for (int l = 0; l < g->m; l++) {
@@ -159,14 +161,15 @@ ST_FORCEINLINE void sample_tracks(const st_packed *p, const uint32_t *ia, const 
 SV_VEX_DEFINE(sample_tracks, (const st_packed *p, const uint32_t *ia, const float *fr, int slerp, stance_pose *out),
               (p, ia, fr, slerp, out), sample_tracks)
 
-void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel) {
-    const st_packed *p = c->packed;
+/* The default pose copied into out, then each key shift's key ia[s], its
+ * fraction fr[s] and (with vel) 1 / its keys' span inv[s], for grid
+ * interval k at clamped time t. */
+ST_FORCEINLINE void begin_sample(const stance_clip *c, const st_packed *p, int k, float t, int vel, stance_pose *out,
+                                 uint32_t *ia, float *fr, float *inv) {
     const size_t pc = (size_t)c->padded_count;
     memcpy(out->tx, p->rest, sizeof(float) * 10 * pc); /* a pose's rows tx..sx are one block */
     const int K = c->key_count;
     const float *times = c->times;
-    uint32_t ia[ST_PACK_MAX_SHIFT + 1];
-    float fr[ST_PACK_MAX_SHIFT + 1], inv[ST_PACK_MAX_SHIFT + 1];
     for (int s = 0; s <= p->max_shift; s++) {
         if (!(p->shifts_used >> s & 1u)) continue;
         if (K < 2) {
@@ -180,6 +183,14 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
         fr[s] = f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
         inv[s] = vel ? 1.0f / span : 0.0f;
     }
+}
+
+void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel) {
+    const st_packed *p = c->packed;
+    const size_t pc = (size_t)c->padded_count;
+    uint32_t ia[ST_PACK_MAX_SHIFT + 1];
+    float fr[ST_PACK_MAX_SHIFT + 1], inv[ST_PACK_MAX_SHIFT + 1];
+    begin_sample(c, p, k, t, vel != NULL, out, ia, fr, inv);
     float *tdst[3] = {out->tx, out->qx, out->sx};
     const unsigned char *data = p->data;
     const float *raw = p->raw;
@@ -193,4 +204,26 @@ void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, st
         const int s = tr->shift;
         track(tr, data, raw, ia[s], fr[s], slerp, tdst[tr->channel] + tr->joint, pc, vel, inv[s], tr->joint);
     }
+}
+
+int st_packed_sample_as(const stance_clip *c, int k, float t, stance_pose *out, int vex) {
+    if (!c || !c->packed || !out || out->joint_count != c->joint_count || k < 0 || (c->key_count > 1 && k > c->key_count - 2) ||
+        !(t >= 0.0f && t <= c->duration))
+        return 0;
+    const st_packed *p = c->packed;
+    uint32_t ia[ST_PACK_MAX_SHIFT + 1];
+    float fr[ST_PACK_MAX_SHIFT + 1], inv[ST_PACK_MAX_SHIFT + 1];
+#if defined(SV_VEX_COPY)
+    if (vex) {
+        if (!SV_CPU_HAS_AVX()) return 0;
+        begin_sample(c, p, k, t, 0, out, ia, fr, inv);
+        sample_tracks_vex(p, ia, fr, c->slerp, out);
+        return 1;
+    }
+#else
+    if (vex) return 0;
+#endif
+    begin_sample(c, p, k, t, 0, out, ia, fr, inv);
+    sample_tracks_sse(p, ia, fr, c->slerp, out);
+    return 1;
 }

@@ -114,14 +114,15 @@ typedef struct st_qseg {
 } st_qseg;
 
 /* Decode of 16 keys of a group of 4 rotation tracks (lanes): component c of
- * lane l = off[c][l] + scale[c][l] q, stored at dst[l][c] of the pose's qx
+ * lane l = off[c][l] + scale[l] q (one lattice step for the three
+ * components: only ST_PACK_LAT tracks are grouped), stored at dst[l][c] of the pose's qx
  * (slot * padded_count + joint; dst[l][3] the rebuilt component's); drop[l]
  * the lane's rebuilt component (its slots: st_slot). In a group of
  * translation and scale tracks dst[l][c] is the place in the pose's tx
  * (row * padded_count + joint, rows 0..2 translation, 7..9 scale) and
  * drop[l] is 3 (nothing rebuilt). */
 typedef struct st_qseg4 {
-    float off[3][4], scale[3][4];
+    float off[3][4], scale[4];
     uint16_t dst[4][4];
     uint8_t drop[4];
 } st_qseg4;
@@ -132,7 +133,8 @@ typedef struct st_qseg4 {
 static inline int st_slot(int drop, int k) { return k == 3 ? drop : k < drop ? k : k + 1; }
 
 /* A group of up to 4 common rotation tracks (ST_KIND_ROT16G), or of up to 4
- * translation and scale tracks of 16 bits at most (ST_KIND_VEC16G), of one
+ * translation and scale tracks of 16 bits at most (ST_KIND_VEC16G), all
+ * lattice tracks (ST_PACK_LAT, .stance v5), of one
  * key shift, expanded side by side so the sampler decodes them as the lanes
  * of one vector: keys q[i][c][lane] (u16, n x 3 x 4) at q_at, st_qseg4 per
  * 16 keys at par_at; lanes past m hold zeros. */
@@ -316,7 +318,7 @@ static inline void st_rtrack_key(const st_ptrack *t, const unsigned char *data, 
         const uint16_t *q = (const uint16_t *)(const void *)(data + t->q_at) + 12u * (size_t)i;
         const int l = t->lane;
         float x[3];
-        for (int c = 0; c < 3; c++) x[c] = g->off[c][l] + g->scale[c][l] * (float)q[4 * c];
+        for (int c = 0; c < 3; c++) x[c] = g->off[c][l] + g->scale[l] * (float)q[4 * c];
         if (t->kind == ST_KIND_VEC16G) {
             v[0] = x[0], v[1] = x[1], v[2] = x[2];
             return;
@@ -371,5 +373,10 @@ stance_status st_clip_create_packed(const st_packed_desc *d, const stance_skelet
  * cursor), clamped time t; vel may be NULL. */
 void st_packed_sample(const stance_clip *c, int k, float t, stance_pose *out, stance_pose *vel);
 void st_packed_destroy(const stance_clip *c);
+/* For tests: st_packed_sample without velocities (k a valid grid interval,
+ * t in [0, duration]) with the track decode in one encoding (0 the baseline
+ * SSE2 copy, or the scalar form where the build has no SIMD; 1 the VEX
+ * copy); 0 when that encoding is not in this build or CPU, else 1. */
+int st_packed_sample_as(const stance_clip *c, int k, float t, stance_pose *out, int vex);
 
 #endif

@@ -150,10 +150,12 @@ static size_t expanded_end(size_t at, size_t nb, uint32_t n, int wide) {
 }
 
 /* Which groups of 4 (st_pgroup) a track is expanded in: 1 a common
- * rotation track (quantized, 16 bits at most, in an nlerp clip), 2 a
- * translation or scale track quantized to 16 bits at most; 0 none. */
+ * rotation track (a lattice track, 16 bits at most, in an nlerp clip), 2 a
+ * translation or scale lattice track of 16 bits at most; 0 none (the other
+ * kinds of quantized tracks, of .stance v3 and v4, stay loose). */
 static int group_class(const st_ptrack_desc *t, uint32_t n, int slerp) {
-    if (t->bits == 0 || t->bits == ST_PACK_RAW || is_wide(t, n)) return 0;
+    /* only lattice tracks: one step for the three components (st_qseg4.scale) */
+    if (t->bits != ST_PACK_LAT || is_wide(t, n)) return 0;
     if (t->channel != STANCE_CHANNEL_ROTATION) return 2;
     return slerp ? 0 : 1;
 }
@@ -264,9 +266,10 @@ static void put_in_group(st_ptrack *o, const st_ptrack_desc *t, unsigned char *d
     const int rot = o->channel == STANCE_CHANNEL_ROTATION, row0 = o->channel == STANCE_CHANNEL_SCALE ? 7 : 0;
     for (uint32_t s = 0; s < st_vbr_segments(n); s++) {
         for (int c = 0; c < 3; c++) {
-            g4[s].off[c][lane] = sg[s].off[c], g4[s].scale[c][lane] = sg[s].scale[c];
+            g4[s].off[c][lane] = sg[s].off[c];
             g4[s].dst[lane][c] = (uint16_t)((rot ? sg[s].slot[c] : row0 + c) * pc + o->joint);
         }
+        g4[s].scale[lane] = sg[s].scale[0]; /* the lattice's step: scale[1], scale[2] are the same */
         g4[s].drop[lane] = sg[s].drop;
         g4[s].dst[lane][3] = (uint16_t)((rot ? sg[s].drop : row0) * pc + o->joint);
     }
