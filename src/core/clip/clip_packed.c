@@ -213,17 +213,6 @@ int st_packed_sample_as(const stance_clip *c, int k, float t, stance_pose *out, 
     const st_packed *p = c->packed;
     uint32_t ia[ST_PACK_MAX_SHIFT + 1];
     float fr[ST_PACK_MAX_SHIFT + 1], inv[ST_PACK_MAX_SHIFT + 1];
-#if defined(SV_VEX_COPY)
-    if (vex) {
-        if (!SV_CPU_HAS_AVX()) return 0;
-        begin_sample(c, p, k, t, 0, out, ia, fr, inv);
-        sample_tracks_vex(p, ia, fr, c->slerp, out);
-        return 1;
-    }
-#else
-    if (vex) return 0;
-#endif
     begin_sample(c, p, k, t, 0, out, ia, fr, inv);
-    sample_tracks_sse(p, ia, fr, c->slerp, out);
-    return 1;
+    return SV_VEX_AS(vex, sample_tracks, (p, ia, fr, c->slerp, out));
 }
