@@ -484,31 +484,27 @@ ST_INLINE void fused_sample(stance_pose *out, const stance_clip *c, float time, 
  * for translations and scales and the rotations' k-weighted sum, the same
  * operations in the same order, so the same bits as the three calls. The
  * key flags are given (constants for the common clips, as blend2_body). */
+/* n floats of translations or scales: each clip's key lerp, then
+ * a + (b - a) u; 4 vectors a step (the loop's own instructions once per 4),
+ * then 1. */
+ST_INLINE void sb2_rows(float *const o, const float *a0, const float *a1, const float *b0, const float *b1, sv4 ua,
+                        sv4 ub, sv4 vu, int al, int bl, int n) {
+    int i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int v = i; v < i + 16; v += 4) {
+            const sv4 x = key_lerp(a0, a1, ua, al, v), y = key_lerp(b0, b1, ub, bl, v);
+            sv_storea(o + v, sv_madd(sv_sub(y, x), vu, x));
+        }
+    for (; i < n; i += 4) {
+        const sv4 x = key_lerp(a0, a1, ua, al, i), y = key_lerp(b0, b1, ub, bl, i);
+        sv_storea(o + i, sv_madd(sv_sub(y, x), vu, x));
+    }
+}
 ST_INLINE void sb2_body(float *const o, const keys *A, const keys *B, sv4 ua, sv4 ub, float wa, float wb, int pc,
                         int at, int ar, int as, int bt, int br, int bs, int a_big) {
-    const int n3 = 3 * pc;
     const sv4 vu = sv_set1(wb);
-    float *const os = o + 7 * pc;
-    /* 4 vectors a step (the loop's own instructions once per 4), then 1 */
-    int i = 0;
-    for (; i + 16 <= n3; i += 16)
-        for (int v = i; v < i + 16; v += 4) {
-            const sv4 ta = key_lerp(A->t0, A->t1, ua, at, v), tb = key_lerp(B->t0, B->t1, ub, bt, v);
-            sv_storea(o + v, sv_madd(sv_sub(tb, ta), vu, ta));
-        }
-    for (; i < n3; i += 4) {
-        const sv4 ta = key_lerp(A->t0, A->t1, ua, at, i), tb = key_lerp(B->t0, B->t1, ub, bt, i);
-        sv_storea(o + i, sv_madd(sv_sub(tb, ta), vu, ta));
-    }
-    for (i = 0; i + 16 <= n3; i += 16)
-        for (int v = i; v < i + 16; v += 4) {
-            const sv4 sa = key_lerp(A->s0, A->s1, ua, as, v), sb = key_lerp(B->s0, B->s1, ub, bs, v);
-            sv_storea(os + v, sv_madd(sv_sub(sb, sa), vu, sa));
-        }
-    for (; i < n3; i += 4) {
-        const sv4 sa = key_lerp(A->s0, A->s1, ua, as, i), sb = key_lerp(B->s0, B->s1, ub, bs, i);
-        sv_storea(os + i, sv_madd(sv_sub(sb, sa), vu, sa));
-    }
+    sb2_rows(o, A->t0, A->t1, B->t0, B->t1, ua, ub, vu, at, bt, 3 * pc);
+    sb2_rows(o + 7 * pc, A->s0, A->s1, B->s0, B->s1, ua, ub, vu, as, bs, 3 * pc);
     const sv4 vk = sv_set1(a_big ? wb / wa : wa / wb), one = sv_set1(1.0f), tiny = sv_set1(FLT_MIN);
     for (int j = 0; j < pc; j += 4) {
         sv4 qa[4], qb[4], x[4];
