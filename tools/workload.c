@@ -1,6 +1,9 @@
 /* tools/workload.c - the reference sampling workload (bench/WORKLOAD.md),
  * exactly as specified: skeleton of four chains, three 31-key clips, N
- * characters blending two layers 0.3/0.7, then local-to-model. */
+ * characters blending two layers 0.3/0.7, then local-to-model. The full
+ * update samples and blends in one call (stance_clip_sample_blend2), as a
+ * user would; workload_frame_separate and the passes make the three calls
+ * of the specification (sample, sample, blend), as ozz-animation's do. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +107,16 @@ float workload_time(const workload *w, int i, int layer, long f) {
 static const float weights[2] = {0.3f, 0.7f};
 
 void workload_frame(workload *w, long f) {
+    for (int i = 0; i < w->characters; i++) {
+        workload_character *c = &w->chars[i];
+        stance_clip_sample_blend2(&c->blended, w->clips[i % 3], workload_time(w, i, 0, f), &c->cursor[0],
+                                  w->clips[(i + 1) % 3], workload_time(w, i, 1, f), &c->cursor[1], weights, 0.0f,
+                                  w->skeleton, NULL, NULL);
+        stance_local_to_model(&c->model, &c->blended, w->skeleton, NULL, NULL);
+    }
+}
+
+void workload_frame_separate(workload *w, long f) {
     for (int i = 0; i < w->characters; i++) {
         workload_character *c = &w->chars[i];
         stance_clip_sample(w->clips[i % 3], workload_time(w, i, 0, f), &c->cursor[0], &c->local[0], NULL);

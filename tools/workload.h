@@ -22,8 +22,12 @@ stance_status workload_create(workload *w, int joints, int characters, stance_er
 void workload_destroy(workload *w);
 /* The normalized time of a character's layer at frame f. */
 float workload_time(const workload *w, int character, int layer, long frame);
-/* One full update of every character for frame f (sample x2, blend, local-to-model). */
+/* One full update of every character for frame f: both clips sampled and
+ * blended in one call (stance_clip_sample_blend2), then local-to-model. */
 void workload_frame(workload *w, long frame);
+/* The same update in the specification's separate calls (sample x2, blend,
+ * local-to-model): the same poses, bit for bit. */
+void workload_frame_separate(workload *w, long frame);
 /* The three passes, each over all characters. */
 void workload_pass_sample(workload *w, long frame);
 void workload_pass_blend(workload *w);

@@ -165,6 +165,26 @@ typedef struct stance_cursor {
 STANCE_API stance_status stance_clip_sample(const stance_clip *clip, float time, stance_cursor *cursor,
                                  stance_pose *out, stance_error *err);
 
+/* Two clips sampled and blended in one pass: the same pose, bit for bit, as
+ * stance_clip_sample(clip_a, time_a, cursor_a, A), stance_clip_sample(clip_b,
+ * time_b, cursor_b, B), then stance_pose_blend(out, {A, B}, weights, 2,
+ * threshold, skeleton), without writing A and B (a two-clip blend space,
+ * or the blend of two layers). Both clips and out have the same joint
+ * count; times are finite (clamped to each clip); weights[0..1] finite and
+ * >= 0 (normalized); threshold finite and >= 0 (0 = 1e-4); cursors may be
+ * NULL. A clip whose weight is 0 is not sampled (its cursor stays); when
+ * the weights sum to less than the threshold neither is, and out is the
+ * skeleton's rest pose (skeleton: only then needed, may be NULL otherwise).
+ * One pass needs both clips exact (not compressed, nlerp, not retargeted at
+ * run time); otherwise, when both weights are > 0, the clips are sampled on
+ * their own and `scratch` (a bound pose of the same joint count, not out)
+ * holds clip_b's sample: NULL then gives STANCE_ERR_ARGUMENT naming the
+ * clip. scratch may be NULL for exact clips. */
+STANCE_API stance_status stance_clip_sample_blend2(stance_pose *out, const stance_clip *clip_a, float time_a,
+                                        stance_cursor *cursor_a, const stance_clip *clip_b, float time_b,
+                                        stance_cursor *cursor_b, const float weights[2], float threshold,
+                                        const stance_skeleton *skeleton, stance_pose *scratch, stance_error *err);
+
 /* Samples like stance_clip_sample and also writes the pose's rate of change
  * per second of clip time into `velocity`: translation and scale per axis in
  * tx..tz / sx..sz, angular velocity (parent frame, radians per second, the

@@ -477,6 +477,65 @@ ST_INLINE void fused_sample(stance_pose *out, const stance_clip *c, float time, 
     }
 }
 
+/* stance_clip_sample of a and of b, then stance_pose_blend's two-pose pass
+ * (core/math/simd.h's sv_blend2_loop_) with the normalized weights wa, wb
+ * (both > 0) and a_big = wa >= wb, in one pass: each clip's key lerp (and
+ * nlerp) as clip.c's lerp_block and nlerp_block, then o = a + (b - a) wb
+ * for translations and scales and the rotations' k-weighted sum, the same
+ * operations in the same order, so the same bits as the three calls. The
+ * key flags are given (constants for the common clips, as blend2_body). */
+/* n floats of translations or scales: each clip's key lerp, then
+ * a + (b - a) u; 4 vectors a step (the loop's own instructions once per 4),
+ * then 1. */
+ST_INLINE void sb2_rows(float *const o, const float *a0, const float *a1, const float *b0, const float *b1, sv4 ua,
+                        sv4 ub, sv4 vu, int al, int bl, int n) {
+    int i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int v = i; v < i + 16; v += 4) {
+            const sv4 x = key_lerp(a0, a1, ua, al, v), y = key_lerp(b0, b1, ub, bl, v);
+            sv_storea(o + v, sv_madd(sv_sub(y, x), vu, x));
+        }
+    for (; i < n; i += 4) {
+        const sv4 x = key_lerp(a0, a1, ua, al, i), y = key_lerp(b0, b1, ub, bl, i);
+        sv_storea(o + i, sv_madd(sv_sub(y, x), vu, x));
+    }
+}
+ST_INLINE void sb2_body(float *const o, const keys *A, const keys *B, sv4 ua, sv4 ub, float wa, float wb, int pc,
+                        int at, int ar, int as, int bt, int br, int bs, int a_big) {
+    const sv4 vu = sv_set1(wb);
+    sb2_rows(o, A->t0, A->t1, B->t0, B->t1, ua, ub, vu, at, bt, 3 * pc);
+    sb2_rows(o + 7 * pc, A->s0, A->s1, B->s0, B->s1, ua, ub, vu, as, bs, 3 * pc);
+    const sv4 vk = sv_set1(a_big ? wb / wa : wa / wb), one = sv_set1(1.0f), tiny = sv_set1(FLT_MIN);
+    for (int j = 0; j < pc; j += 4) {
+        sv4 qa[4], qb[4], x[4];
+        key_nlerp(A->r0, A->r1, ua, ar, pc, j, qa);
+        key_nlerp(B->r0, B->r1, ub, br, pc, j, qb);
+        const sv4 sgn = sv_signbits(sv_dot4(qa[0], qa[1], qa[2], qa[3], qb[0], qb[1], qb[2], qb[3]));
+        const sv4 ks = sv_xor(vk, sgn);
+        for (int c = 0; c < 4; c++) x[c] = a_big ? sv_madd(qb[c], ks, qa[c]) : sv_madd(qa[c], ks, qb[c]);
+        sv4 inv = sv_div(one, sv_sqrt(sv_max(sv_dot4(x[0], x[1], x[2], x[3], x[0], x[1], x[2], x[3]), tiny)));
+        if (!a_big) inv = sv_xor(inv, sgn);
+        for (int c = 0; c < 4; c++) sv_storea(o + (3 + c) * pc + j, sv_mul(x[c], inv));
+    }
+}
+
+ST_INLINE void fused_sample_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca,
+                                   const stance_clip *b, float tb, stance_cursor *cb, float wa, float wb) {
+    float ua_f, ub_f;
+    const keys A = keys_at(a, st_clip_find_key(a, ta, ca, &ua_f));
+    const keys B = keys_at(b, st_clip_find_key(b, tb, cb, &ub_f));
+    const int pc = out->padded_count;
+    const sv4 ua = sv_set1(ua_f), ub = sv_set1(ub_f);
+    if (A.t_lerp && A.r_lerp && !A.s_lerp && B.t_lerp && B.r_lerp && !B.s_lerp) {
+        if (wa >= wb) sb2_body(out->tx, &A, &B, ua, ub, wa, wb, pc, 1, 1, 0, 1, 1, 0, 1);
+        else sb2_body(out->tx, &A, &B, ua, ub, wa, wb, pc, 1, 1, 0, 1, 1, 0, 0);
+    } else if (wa >= wb) {
+        sb2_body(out->tx, &A, &B, ua, ub, wa, wb, pc, A.t_lerp, A.r_lerp, A.s_lerp, B.t_lerp, B.r_lerp, B.s_lerp, 1);
+    } else {
+        sb2_body(out->tx, &A, &B, ua, ub, wa, wb, pc, A.t_lerp, A.r_lerp, A.s_lerp, B.t_lerp, B.r_lerp, B.s_lerp, 0);
+    }
+}
+
 /* ---- the passes in two encodings ------------------------------------------
  * Each pass is compiled as it is (SSE2, or the scalar form) and, where the
  * build is for baseline x86-64, again in VEX encoding, which the CPUs with

@@ -142,6 +142,15 @@ void st_fused_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cu
 void st_fused_blend2_under(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
                            float tb, stance_cursor *cb, float wa, float wb, int same_s, float w);
 
+/* out = clip a sampled at ta and clip b at tb (stance_clip_sample, cursors
+ * moved as it moves them), then blended as stance_pose_blend's two-pose
+ * pass with the normalized weights wa, wb (both > 0: w0 / (w0 + w1) as
+ * stance_pose_blend computes them), in one pass: the same bits as the
+ * three calls. Exact nlerp clips only (st_fusable, no retarget), out's
+ * joint count theirs; no checks (stance_clip_sample_blend2 makes them). */
+void st_fused_sample_blend2(stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b,
+                            float tb, stance_cursor *cb, float wa, float wb);
+
 /* The passes, each as (name, parameters, arguments): fused.c compiles each
  * from it in its encodings. */
 #define ST_FUSED_PASSES(X) \
@@ -153,7 +162,8 @@ void st_fused_blend2_under(stance_pose *out, const stance_clip *a, float ta, sta
     X(under, (stance_pose *out, const stance_clip *old, float time, stance_cursor *cur, float w), (out, old, time, cur, w)) \
     X(under_pose, (stance_pose *out, const stance_pose *old, float w, unsigned long long t_same, unsigned long long s_same), (out, old, w, t_same, s_same)) \
     X(blend2_pose, (stance_pose *out, const stance_pose *a, const stance_pose *b, float wa, float wb, unsigned long long t_same, unsigned long long s_same), (out, a, b, wa, wb, t_same, s_same)) \
-    X(sample, (stance_pose *out, const stance_clip *c, float time, stance_cursor *cur), (out, c, time, cur))
+    X(sample, (stance_pose *out, const stance_clip *c, float time, stance_cursor *cur), (out, c, time, cur)) \
+    X(sample_blend2, (stance_pose *out, const stance_clip *a, float ta, stance_cursor *ca, const stance_clip *b, float tb, stance_cursor *cb, float wa, float wb), (out, a, ta, ca, b, tb, cb, wa, wb))
 
 /* Each pass again in the build's baseline encoding (SSE2, or the scalar
  * form), whatever the CPU: st_fused_NAME dispatches to the VEX copy on CPUs

@@ -152,10 +152,23 @@ static inline void l2m_store_short(float *p, sv4 v, int last) {
     default: sv_store(p, v);
     }
 }
+/* One channel's rows of the 4 lanes (r at lane 0's), transposed: v[k] the
+ * lanes' step k. */
+ST_FORCEINLINE void l2m_tile_load(const float *r, ptrdiff_t d1, ptrdiff_t d2, ptrdiff_t d3, int last, sv4 *v0, sv4 *v1,
+                                  sv4 *v2, sv4 *v3) {
+    sv4 a0 = sv_load(r), a1 = sv_load(r + d1), a2 = sv_load(r + d2), a3 = l2m_shift(sv_load(r + d3 + last - 4), last);
+    SV_TRANSPOSE4(a0, a1, a2, a3);
+    *v0 = a0, *v1 = a1, *v2 = a2, *v3 = a3;
+}
+/* The steps' results of one channel transposed back and stored (w at lane 0's row). */
+ST_FORCEINLINE void l2m_tile_store(float *w, ptrdiff_t d1, ptrdiff_t d2, ptrdiff_t d3, int last, sv4 v0, sv4 v1, sv4 v2,
+                                   sv4 v3) {
+    SV_TRANSPOSE4(v0, v1, v2, v3);
+    sv_store(w, v0), sv_store(w + d1, v1), sv_store(w + d2, v2), l2m_store_short(w + d3, v3, last);
+}
 /* inlined for each last: no switch runs in the loops */
 ST_FORCEINLINE void l2m_tile(float *m0, const float *l0, int pc, const short *a, sv4 (*S)[4], int last) {
     const ptrdiff_t d1 = a[1] - a[0], d2 = a[2] - a[0], d3 = a[3] - a[0];
-    sv4 L[10][4];
     const float *r = l0 + a[0];
     if ((a[0] & 15) < 4) {
         /* lane 0's rows begin a cache line: ask for the next line of every
@@ -173,39 +186,43 @@ ST_FORCEINLINE void l2m_tile(float *m0, const float *l0, int pc, const short *a,
             SV_PREFETCH(q), SV_PREFETCH(q + d1), SV_PREFETCH(q + d2), SV_PREFETCH(q + d3);
         }
     }
-    for (int c = 0; c < 10; c++, r += pc) {
-        sv4 v0 = sv_load(r), v1 = sv_load(r + d1), v2 = sv_load(r + d2), v3 = l2m_shift(sv_load(r + d3 + last - 4), last);
-        SV_TRANSPOSE4(v0, v1, v2, v3);
-        L[c][0] = v0, L[c][1] = v1, L[c][2] = v2, L[c][3] = v3;
-    }
-    /* the steps in three passes of less pressure on the registers: the
-     * rotations along the lanes, the scales, then the translations (which
-     * read the parents' rotations and scales) */
+    /* channel by channel group, each stored as soon as it is done, so only
+     * one group's inputs and results are live at a time: the scales, the
+     * rotations along the lanes, then the translations (which read the
+     * parents' rotations and scales, kept in S). The parents (S's step 3 on
+     * entry) are read first. */
     const sv4 pqx = S[3][3], pqy = S[4][3], pqz = S[5][3], pqw = S[6][3], psx = S[7][3], psy = S[8][3], psz = S[9][3];
-    sv4 q[4] = {pqx, pqy, pqz, pqw};
-    for (int k = 0; k < 4; k++) {
-        l2m_qmul(q, q[0], q[1], q[2], q[3], L[3][k], L[4][k], L[5][k], L[6][k]);
-        S[3][k] = q[0], S[4][k] = q[1], S[5][k] = q[2], S[6][k] = q[3];
+    float *const w = m0 + a[0];
+    for (int c = 7; c < 10; c++) {
+        sv4 v0, v1, v2, v3;
+        l2m_tile_load(r + c * pc, d1, d2, d3, last, &v0, &v1, &v2, &v3);
+        v0 = sv_mul(c == 7 ? psx : c == 8 ? psy : psz, v0);
+        v1 = sv_mul(v0, v1), v2 = sv_mul(v1, v2), v3 = sv_mul(v2, v3);
+        S[c][0] = v0, S[c][1] = v1, S[c][2] = v2, S[c][3] = v3;
+        l2m_tile_store(w + c * pc, d1, d2, d3, last, v0, v1, v2, v3);
     }
-    sv4 sx = psx, sy = psy, sz = psz;
-    for (int k = 0; k < 4; k++) {
-        sx = sv_mul(sx, L[7][k]), sy = sv_mul(sy, L[8][k]), sz = sv_mul(sz, L[9][k]);
-        S[7][k] = sx, S[8][k] = sy, S[9][k] = sz;
+    {
+        sv4 L[4][4];
+        for (int c = 0; c < 4; c++) l2m_tile_load(r + (3 + c) * pc, d1, d2, d3, last, &L[c][0], &L[c][1], &L[c][2], &L[c][3]);
+        sv4 q[4] = {pqx, pqy, pqz, pqw};
+        for (int k = 0; k < 4; k++) {
+            l2m_qmul(q, q[0], q[1], q[2], q[3], L[0][k], L[1][k], L[2][k], L[3][k]);
+            S[3][k] = q[0], S[4][k] = q[1], S[5][k] = q[2], S[6][k] = q[3];
+        }
+        for (int c = 3; c < 7; c++) l2m_tile_store(w + c * pc, d1, d2, d3, last, S[c][0], S[c][1], S[c][2], S[c][3]);
     }
+    sv4 L[3][4], T[3][4];
+    for (int c = 0; c < 3; c++) l2m_tile_load(r + c * pc, d1, d2, d3, last, &L[c][0], &L[c][1], &L[c][2], &L[c][3]);
     sv4 t[3] = {S[0][3], S[1][3], S[2][3]};
     l2m_trans(t, t[0], t[1], t[2], pqx, pqy, pqz, pqw, psx, psy, psz, L[0][0], L[1][0], L[2][0]);
-    S[0][0] = t[0], S[1][0] = t[1], S[2][0] = t[2];
+    T[0][0] = t[0], T[1][0] = t[1], T[2][0] = t[2];
     for (int k = 1; k < 4; k++) {
         l2m_trans(t, t[0], t[1], t[2], S[3][k - 1], S[4][k - 1], S[5][k - 1], S[6][k - 1], S[7][k - 1], S[8][k - 1],
                   S[9][k - 1], L[0][k], L[1][k], L[2][k]);
-        S[0][k] = t[0], S[1][k] = t[1], S[2][k] = t[2];
+        T[0][k] = t[0], T[1][k] = t[1], T[2][k] = t[2];
     }
-    float *w = m0 + a[0];
-    for (int c = 0; c < 10; c++, w += pc) {
-        sv4 v0 = S[c][0], v1 = S[c][1], v2 = S[c][2], v3 = S[c][3];
-        SV_TRANSPOSE4(v0, v1, v2, v3);
-        sv_store(w, v0), sv_store(w + d1, v1), sv_store(w + d2, v2), l2m_store_short(w + d3, v3, last);
-    }
+    S[0][3] = t[0], S[1][3] = t[1], S[2][3] = t[2];
+    for (int c = 0; c < 3; c++) l2m_tile_store(w + c * pc, d1, d2, d3, last, T[c][0], T[c][1], T[c][2], T[c][3]);
 }
 
 /* The run schedule (stance_skeleton.l2m_runs, built in skeleton.c): each

@@ -177,6 +177,13 @@ ST_NOINLINE static stance_status blend_general(stance_pose *out, const stance_po
         if (weights[i] > 0.0f && first < 0) first = i;
         total += weights[i];
     }
+    /* weights whose sum passes the float range (each <= FLT_MAX): all scaled
+     * by 1/64, exactly, before they are normalized (else 1 / total is 0) */
+    float scale = 1.0f;
+    if (total > FLT_MAX) {
+        scale = 1.0f / 64.0f, total = 0.0f;
+        for (int i = 0; i < count; i++) total += weights[i] * scale;
+    }
     if (total < threshold) {
         if (!sk || sk->joint_count != n)
             return st_fail(err, STANCE_ERR_ARGUMENT, "%s: the weights sum to %g, under the threshold, and the skeleton "
@@ -199,7 +206,7 @@ ST_NOINLINE static stance_status blend_general(stance_pose *out, const stance_po
         }
     if (nused == 2) { /* the common case, in one pass */
         const float *a = poses[used[0]]->tx, *b = poses[used[1]]->tx;
-        const float wa = weights[used[0]] * inv_total, wb = weights[used[1]] * inv_total;
+        const float wa = weights[used[0]] * scale * inv_total, wb = weights[used[1]] * scale * inv_total;
         sv_block_lerp2(o, a, b, wb, 3 * pc);
         sv_block_lerp2(o + 7 * pc, a + 7 * pc, b + 7 * pc, wb, 3 * pc);
         sv_block_nlerp2(o + 3 * pc, a + 3 * pc, b + 3 * pc, wa, wb, pc, pc);
@@ -208,7 +215,7 @@ ST_NOINLINE static stance_status blend_general(stance_pose *out, const stance_po
     int started = 0;
     for (int i = 0; i < count; i++) {
         if (!(weights[i] > 0.0f)) continue;
-        const float w = weights[i] * inv_total;
+        const float w = weights[i] * scale * inv_total;
         const float *p = poses[i]->tx;
         if (!started) {
             sv_block_scale(o, p, w, 10 * pc);
@@ -240,14 +247,14 @@ int st_pose_blend2_as(float *o, const float *a, const float *b, float wa, float 
 stance_status stance_pose_blend(stance_pose *out, const stance_pose *const *poses, const float *weights,
                                 int count, float threshold, const stance_skeleton *sk, stance_error *err) {
     /* The common case, checked and blended in one go: two poses, both
-     * weights finite and > 0 (NaN fails the comparisons), their sum above
+     * weights finite and > 0 (NaN fails the comparisons), their sum finite and above
      * the threshold (a finite one >= 0), poses[1] not out. Anything else
      * (and every refusal, with its message) is blend_general's. */
     if (count == 2 && valid(out) && poses && weights && threshold >= 0.0f && threshold <= FLT_MAX) {
         const stance_pose *a = poses[0], *b = poses[1];
         const float w0 = weights[0], w1 = weights[1];
         if (valid(a) && valid(b) && a->joint_count == out->joint_count && b->joint_count == out->joint_count &&
-            b != out && w0 > 0.0f && w1 > 0.0f && w0 <= FLT_MAX && w1 <= FLT_MAX && w0 + w1 >= (threshold > 0.0f ? threshold : 1e-4f)) {
+            b != out && w0 > 0.0f && w1 > 0.0f && w0 + w1 <= FLT_MAX && w0 + w1 >= (threshold > 0.0f ? threshold : 1e-4f)) {
             const float inv_total = 1.0f / (w0 + w1);
             st_ok(err); /* before the work: err is not kept through it */
             blend2_pass(out->tx, a->tx, b->tx, w0 * inv_total, w1 * inv_total, out->padded_count);
