@@ -363,7 +363,7 @@ int cmd_bench(int argc, char **argv) {
     int J = 64, N = 1000, F = 100, json = 0, T = 1, frames_given = 0, chunk = 0, prefetch = 1, W = CROWD_WARMUP;
     const char *graph = NULL, *asset = NULL, *clips = NULL, *load = NULL;
     double budget_ms = 0.0;
-    int max_rate = 0, summed = 0, show = BENCH_SHOW_ALL, ahead = 0;
+    int max_rate = 0, summed = 0, show = BENCH_SHOW_SCREEN, show_given = 0, ahead = 0;
     double pop_cm = 1.0, guard_cm = 0.0;
     int lod_batch = 1;
     double costs[2] = {0.0, 0.0};
@@ -391,6 +391,7 @@ int cmd_bench(int argc, char **argv) {
         }
         else if (!strcmp(a, "--show") && i + 1 < argc) {
             const char *v = argv[++i];
+            show_given = 1;
             if (!strcmp(v, "all")) show = BENCH_SHOW_ALL;
             else if (!strcmp(v, "screen")) show = BENCH_SHOW_SCREEN;
             else if (!strcmp(v, "none")) show = BENCH_SHOW_NONE;
@@ -471,7 +472,8 @@ int cmd_bench(int argc, char **argv) {
                    "a skipped frame advances the controller (stance_instance_advance); summed: it does nothing and the\n"
                    "next update steps by the frames' summed dt. --costs: plan with these costs (us per core) instead of the\n"
                    "measured ones (the same plan on any machine, e.g. under callgrind). --show: whose pose a skipped frame\n"
-                   "blends on the CPU: all (default), those on screen, or none (left to the skinning shader). --lod-pose:\n"
+                   "blends on the CPU: those on screen (default: nothing draws the others), all, or none (left to the skinning\n"
+                   "shader). --lod-pose:\n"
                    "a skipped frame's pose extrapolated from the last two updates (default), or interpolated between poses\n"
                    "evaluated one interval ahead (an update evaluates a copy at its next update's time; ahead-stepped: the copy\n"
                    "steps the interval frame by frame). --pop-cm: the calm\n"
@@ -490,7 +492,7 @@ int cmd_bench(int argc, char **argv) {
     if (clips) return bench_clips(clips, json);
     if (load) return bench_load(load, json);
     if ((budget_ms > 0.0 || max_rate) && (!graph || chunk)) { fprintf(stderr, "stance bench: --budget-ms and --max-rate need --graph (and no --chunk)\n"); return 2; }
-    if ((max_rate || summed || ahead || pop_cm != 1.0 || costs[0] > 0.0 || show != BENCH_SHOW_ALL) && budget_ms <= 0.0) { fprintf(stderr, "stance bench: --max-rate, --lod-step, --lod-pose, --pop-cm, --costs and --show need --budget-ms\n"); return 2; }
+    if ((max_rate || summed || ahead || pop_cm != 1.0 || costs[0] > 0.0 || show_given) && budget_ms <= 0.0) { fprintf(stderr, "stance bench: --max-rate, --lod-step, --lod-pose, --pop-cm, --costs and --show need --budget-ms\n"); return 2; }
     if (ahead && summed) { fprintf(stderr, "stance bench: --lod-pose ahead needs --lod-step exact\n"); return 2; }
     if (guard_cm > 0.0 && (budget_ms <= 0.0 || ahead != 1)) { fprintf(stderr, "stance bench: --lod-guard-cm needs --budget-ms and --lod-pose ahead\n"); return 2; }
     if (graph && budget_ms > 0.0) return bench_lod(graph, asset, N, T, frames_given ? F : 600, budget_ms, max_rate, summed, costs, show, ahead, pop_cm, guard_cm, lod_batch, json);
