@@ -75,6 +75,7 @@ struct crowd {
      * every character skips (measures a skipped frame's cost) */
     int lod, summed;            /* summed: a skipped frame does not advance; the update takes the frames' sum */
     int batch;                  /* crowd_lod_batch: run_range_lod_batch where it applies */
+    size_t model_at, pose_bytes; /* where an instance's model pose lies in its block, and its bytes */
     stance_lod_item *items;
     const unsigned char *shown; /* NULL: every skipped character's pose is blended; else only where shown[i] */
     stance_pose *older;         /* per character: its model pose before its last update */
@@ -139,6 +140,15 @@ ST_FORCEINLINE void lod_show(const crowd *c, int i, long f, stance_pose *out) {
     }
     stance_lod_pose_blend(&c->older[i], stance_instance_model_pose(c->inst[i]), a >= iv ? 1.0f : (float)a / (float)iv, out,
                           NULL);
+}
+
+/* Asks for the two poses lod_show blends for character i (extrapolated:
+ * its older pose and its model pose). */
+static void lod_prefetch_poses(const crowd *c, int i) {
+    /* the model pose at the same place in every instance of the graph: no
+     * load of this one's pose struct (not yet in the cache) waits here */
+    const char *a = c->older[i].memory, *b = (const char *)c->inst[i] + c->model_at;
+    for (size_t o = 0; o < c->pose_bytes; o += 64) ST_PREFETCH(a + o), ST_PREFETCH(b + o);
 }
 
 /* The error predicted for interpolating between `now` and `next` (an
@@ -279,8 +289,16 @@ static ST_NOINLINE void run_range_lod_batch(worker *w, int first, int count) {
         if (s && !w->status) w->status = s;
         for (int k = 0; k < nu; k++) w->clips += stance_instance_clips_sampled(upd[k]);
         w->lod_updates += nu;
-        for (int k = 0; k < ns; k++)
-            if (!c->shown || c->shown[skipped[k]]) lod_show(c, skipped[k], f, &w->disp);
+        /* the poses shown, the next one's two poses asked for while one blends */
+        int prev = -1;
+        for (int k = 0; k < ns; k++) {
+            const int i = skipped[k];
+            if (c->shown && !c->shown[i]) continue;
+            if (prev >= 0) lod_show(c, prev, f, &w->disp);
+            lod_prefetch_poses(c, i);
+            prev = i;
+        }
+        if (prev >= 0) lod_show(c, prev, f, &w->disp);
     }
 }
 
@@ -602,7 +620,12 @@ void crowd_lod_mode(crowd *c, int mode, int summed) { c->lod = mode, c->summed =
 stance_lod_item *crowd_lod_items(crowd *c) { return c->items; }
 void crowd_lod_shown(crowd *c, const unsigned char *shown) { c->shown = shown; }
 void crowd_lod_pixels(crowd *c, const float *px_per_m) { c->px_per_m = px_per_m; }
-void crowd_lod_batch(crowd *c, int on) { c->batch = on; }
+void crowd_lod_batch(crowd *c, int on) {
+    c->batch = on;
+    const stance_pose *m = stance_instance_model_pose(c->inst[0]);
+    c->model_at = (size_t)((const char *)m->memory - (const char *)c->inst[0]);
+    c->pose_bytes = stance_pose_bytes(m->joint_count);
+}
 void crowd_lod_measure(crowd *c, int on) {
     c->measure = on;
     c->err_max = c->err_sum = c->lag_max = c->lag_sum = c->upd_max = c->upd_sum = 0.0;
