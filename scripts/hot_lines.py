@@ -6,8 +6,9 @@ marker, insts, on, seen = None, [], False, 0
 parts, ws = None, None     # (hot end, local pose, model pose, pose bytes); (workspace address, bytes)
 ws_lines = {}              # (frame, instance) -> workspace lines touched while that instance updated
 # the crowd's frame visits the instances in 3 passes, each in order: the
-# inputs (parameter setters), the batch update, the count of clips sampled
-PASSES = 3
+# inputs (parameter setters), the batch update, the count of clips sampled;
+# the LOD crowd's skipped frames (hot_lines.c's "skip") in one
+PASSES = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 per_update = {}   # (frame, instance) -> set of lines
 union = {}        # instance -> set of lines
 frame, last = 0, -1
@@ -66,8 +67,8 @@ def ranges(lines):
         else: out.append((start, prev)); start = prev = l
     if start is not None: out.append((start, prev))
     return ", ".join("%d-%d" % (a * 64, b * 64 + 63) for a, b in out)
-print("%s: instance %d bytes (%d lines); per update %.1f lines touched (%.0f bytes), at most %d; "
-      "%d updates of %d instances; union %d lines: %s" % (graph, bytes_, (bytes_ + 63) // 64, mean, mean * 64, worst,
+print("%s: instance %d bytes (%d lines); per %s %.1f lines touched (%.0f bytes), at most %d; "
+      "%d of them over %d instances; union %d lines: %s" % (graph, bytes_, (bytes_ + 63) // 64, "skipped frame" if PASSES == 1 else "update", mean, mean * 64, worst,
       len(per_update), len(insts), len(u), ranges(u)))
 if parts:
     hot, lp, mp, pb = parts

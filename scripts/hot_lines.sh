@@ -5,7 +5,8 @@
 # touched per update (mean over the updates), their union over the frames,
 # and the offsets of the touched ranges in the instance's block.
 # usage: scripts/hot_lines.sh [BUILD_DIR [GRAPH...]]   (default build, graphs/builtin.json graphs/robot.json)
-#   SOURCE_DIR  the tree whose tools/ are compiled (default: this one); CHARACTERS (6), WARM (60), FRAMES (12)
+#   SOURCE_DIR  the tree whose tools/ are compiled (default: this one); CHARACTERS (6), WARM (60), FRAMES (12);
+#   LOD=skip: the LOD crowd's skipped frames (advance and pose blend) instead of its updates
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 src=${SOURCE_DIR:-$here}
@@ -21,6 +22,6 @@ for l in stance_io stance_lesson stance_build stance; do libs+=("$build/lib$l.a"
 (cd "$src" && ${CC:-cc} -std=c11 -O2 -Iinclude -Isrc -Itools "$here/scripts/hot_lines.c" tools/crowd.c tools/tool_graph.c \
    "${libs[@]}" $(pkg-config --libs jansson tinygltf assimp 2>/dev/null || echo -ljansson -ltinygltf -lassimp) -lstdc++ -lpthread -lm -o "$tmp/hot_lines")
 for g in "${graphs[@]}"; do
-  (cd "$src" && valgrind --tool=lackey --trace-mem=yes "$tmp/hot_lines" "$g" ${CHARACTERS:-6} ${WARM:-60} ${FRAMES:-12} 2>&1 >/dev/null) |
-    python3 "$here/scripts/hot_lines.py" "$g"
+  (cd "$src" && valgrind --tool=lackey --trace-mem=yes "$tmp/hot_lines" "$g" ${CHARACTERS:-6} ${WARM:-60} ${FRAMES:-12} ${LOD:-} 2>&1 >/dev/null) |
+    python3 "$here/scripts/hot_lines.py" "$g" $([ "${LOD:-}" = skip ] && echo 1 || echo 3)
 done

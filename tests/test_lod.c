@@ -11,6 +11,8 @@
  *    the others. Events (count, type, state, time, name), the world root and
  *    the root motion must be equal on every frame, and the pose on the
  *    update frames;
+ *  - stance_instances_advance: a crowd advanced and updated in batches
+ *    against a twin crowd stepped one call at a time, bit for bit;
  *  - the skipped frames' pose: stance_lod_pose_blend against this test's
  *    double-precision form of the documented blend, and its error against
  *    the full-rate poses, which must be below the error of showing the last
@@ -404,6 +406,77 @@ static void test_skip_plan_kinds(void) {
     fixture_close(&fx);
 }
 
+/* stance_instances_advance (the batch the bench's LOD frame uses): a crowd
+ * of 12 with inputs of their own (every third keeping history and
+ * inertializing, so both kinds of skipped plan run), advanced in batches
+ * with its due members updated in a batch, against a twin crowd stepped
+ * one call at a time: events, world root and model pose equal bit for bit
+ * on every frame. Then the batch's refusals: the first bad instance named,
+ * the others advanced all the same. */
+static void test_batch_advance(void) {
+    fixture fx;
+    if (!fixture_open(&fx)) { CHECK(0); return; }
+    enum { N = 12 };
+    const float dt = 1.0f / 60.0f;
+    stance_instance *one[N] = {0}, *many[N] = {0};
+    for (int i = 0; i < N; i++) {
+        const stance_instance_desc desc = {i % 3 == 2 ? STANCE_HISTORY_ALL : STANCE_HISTORY_AUTO};
+        CHECK_OK(stance_instance_create_ex(fx.g, &desc, NULL, &one[i], NULL));
+        CHECK_OK(stance_instance_create_ex(fx.g, &desc, NULL, &many[i], NULL));
+        if (!one[i] || !many[i]) goto done;
+        if (i % 3 == 2) {
+            CHECK_OK(stance_instance_override_switch(one[i], STANCE_SWITCH_INERTIALIZE, -1.0f, -1, NULL));
+            CHECK_OK(stance_instance_override_switch(many[i], STANCE_SWITCH_INERTIALIZE, -1.0f, -1, NULL));
+        }
+    }
+    long events = 0;
+    int equal = 1, skipped = 0;
+    for (int f = 0; f < 600; f++) {
+        stance_instance *upd[N], *adv[N];
+        int nu = 0, na = 0;
+        for (int i = 0; i < N; i++) {
+            inputs(&fx, one[i], f + 29 * i), inputs(&fx, many[i], f + 29 * i);
+            const int rate = 1 << (i % 4), due = stance_lod_due(rate, i % rate, f);
+            CHECK_OK(due ? stance_instance_update(one[i], dt, fx.ws, NULL) : stance_instance_advance(one[i], dt, fx.ws, NULL));
+            if (due) upd[nu++] = many[i];
+            else adv[na++] = many[i];
+        }
+        CHECK_OK(stance_instances_update(upd, nu, dt, fx.ws, NULL));
+        CHECK_OK(stance_instances_advance(adv, na, dt, fx.ws, NULL));
+        skipped += na;
+        for (int i = 0; i < N; i++) {
+            equal &= same_events(one[i], many[i], &events);
+            stance_transform ra, rb;
+            stance_instance_root(one[i], &ra), stance_instance_root(many[i], &rb);
+            equal &= !memcmp(&ra, &rb, sizeof ra);
+            const stance_pose *pa = stance_instance_model_pose(one[i]), *pb = stance_instance_model_pose(many[i]);
+            equal &= !memcmp(pa->memory, pb->memory, stance_pose_bytes(pa->joint_count));
+        }
+    }
+    printf("  12 instances, 600 frames at rates 1-8: %d skipped frames in batches; events (%ld), world roots and poses %s\n",
+           skipped, events, equal ? "equal bit for bit" : "DIFFER");
+    CHECK(equal);
+    CHECK(events > 500 && skipped > 3000);
+    /* refusals */
+    stance_error err;
+    stance_instance *bad[3] = {many[0], NULL, many[1]};
+    const float t0 = stance_instance_time(many[0]), t2 = stance_instance_time(many[1]);
+    CHECK_STATUS(stance_instances_advance(bad, 3, dt, fx.ws, &err), STANCE_ERR_ARGUMENT);
+    CHECK(strstr(err.message, "instances advance") && strstr(err.message, "instance 1"));
+    CHECK(stance_instance_time(many[0]) > t0 && stance_instance_time(many[1]) > t2); /* the others advanced */
+    CHECK_STATUS(stance_instances_advance(bad, -1, dt, fx.ws, &err), STANCE_ERR_ARGUMENT);
+    CHECK(strstr(err.message, "negative"));
+    CHECK_STATUS(stance_instances_advance(NULL, 2, dt, fx.ws, &err), STANCE_ERR_ARGUMENT);
+    CHECK_STATUS(stance_instances_advance(many, 2, dt, NULL, &err), STANCE_ERR_ARGUMENT);
+    CHECK(strstr(err.message, "workspace"));
+    CHECK_STATUS(stance_instances_advance(many, 2, NAN, fx.ws, &err), STANCE_ERR_VALUE);
+    CHECK(strstr(err.message, "dt"));
+    CHECK_OK(stance_instances_advance(NULL, 0, dt, fx.ws, &err));
+done:
+    for (int i = 0; i < N; i++) stance_instance_destroy(one[i]), stance_instance_destroy(many[i]);
+    fixture_close(&fx);
+}
+
 /* Evaluated ahead (docs/lod.md): the instance advances on every frame; on
  * its update frames a copy of it (the probe) is updated by the interval to
  * the next update, and the skipped frames interpolate between the pose
@@ -632,6 +705,7 @@ int main(void) {
     RUN(test_allocate_against_the_rule);
     RUN(test_every_4th_frame);
     RUN(test_skip_plan_kinds);
+    RUN(test_batch_advance);
     RUN(test_ahead);
     RUN(test_blend_ends);
     RUN(test_significance);

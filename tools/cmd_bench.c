@@ -186,6 +186,12 @@ static void cpu_and_load(char *cpu, size_t cap, double *load) {
 enum { BENCH_SHOW_ALL, BENCH_SHOW_SCREEN, BENCH_SHOW_NONE };
 #define LOD_WARM 20    /* full-rate frames before the costs are measured */
 #define LOD_MEASURE 10 /* frames measured for each cost */
+/* The screen the error in pixels is measured for (docs/lod.md): 1080 pixels
+ * high, a vertical field of view of 60 degrees (16:9: 91.5 degrees across,
+ * inside the 120 degree cone that decides who is on screen). One metre at
+ * distance d spans LOD_SCREEN_PX / (2 d tan(LOD_FOV_Y / 2)) pixels. */
+#define LOD_SCREEN_PX 1080.0
+#define LOD_FOV_Y_DEG 60.0
 
 /* The crowd with animation LOD (docs/lod.md): the costs of an update and
  * of a skipped frame measured on this crowd, characters on a disc in front
@@ -194,7 +200,7 @@ enum { BENCH_SHOW_ALL, BENCH_SHOW_SCREEN, BENCH_SHOW_NONE };
  * then F frames timed, the skipped frames' pose error measured against
  * full-rate twins of every (N / 1000)-th character. */
 static int bench_lod(const char *path, const char *asset, int N, int T, int F, double budget_ms, int max_rate, int summed,
-                     const double costs[2], int show, int ahead, double pop_cm, double guard_cm, int json) {
+                     const double costs[2], int show, int ahead, double pop_cm, double guard_cm, int batch, int json) {
     tool_graph tg;
     stance_error err = {0};
     if (tool_graph_open(&tg, path, asset, &err)) { fprintf(stderr, "stance bench: %s\n", err.message); return 1; }
@@ -203,11 +209,12 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
     double *ms = malloc(sizeof(double) * (size_t)(F > LOD_MEASURE ? F : LOD_MEASURE));
     void *scratch = malloc(stance_lod_scratch_bytes(N));
     unsigned char *shown = calloc((size_t)N, 1);
+    float *px_per_m = calloc((size_t)N, sizeof(float));
     int rc = 1;
     char cpu[256];
     double load0, load1;
     cpu_and_load(cpu, sizeof cpu, &load0);
-    if (!ms || !scratch || !shown) goto done;
+    if (!ms || !scratch || !shown || !px_per_m) goto done;
     if (crowd_create(tg.graph, N, T, 0, &c, &err) || crowd_lod_enable(c, every, &err) || (ahead && crowd_lod_ahead(c, ahead == 2, &err)) ||
         (guard_cm > 0.0 && crowd_lod_guard(c, guard_cm, &err))) {
         fprintf(stderr, "stance bench: %s\n", err.message);
@@ -225,9 +232,13 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
         if (stance_lod_significance(&view, pos, 1.0f, &items[i].significance, &err)) goto fail;
         /* on screen: the significance was not weighted down (radius / distance > 0.25 / 1, or inside) */
         const double dx = pos[0] - view.eye[0], dy = pos[1] - view.eye[1], dz = pos[2] - view.eye[2];
-        shown[i] = show == BENCH_SHOW_ALL || (show == BENCH_SHOW_SCREEN &&
-                                             items[i].significance >= (float)(0.999 / sqrt(dx * dx + dy * dy + dz * dz)));
+        const double dist = sqrt(dx * dx + dy * dy + dz * dz);
+        const int on_screen = items[i].significance >= (float)(0.999 / dist);
+        shown[i] = show == BENCH_SHOW_ALL || (show == BENCH_SHOW_SCREEN && on_screen);
+        if (on_screen) px_per_m[i] = (float)(LOD_SCREEN_PX / (2.0 * dist * tan(0.5 * LOD_FOV_Y_DEG * 3.14159265358979 / 180.0)));
     }
+    crowd_lod_pixels(c, px_per_m);
+    crowd_lod_batch(c, batch);
     for (int k = 0; k < LOD_WARM; k++) crowd_frame_warm(c), crowd_lod_twins(c);
     for (int k = 0; k < LOD_MEASURE; k++) ms[k] = crowd_frame_warm(c), crowd_lod_twins(c);
     double update_us = median(ms, LOD_MEASURE) * 1e6 * T / N;
@@ -293,11 +304,12 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
                "\"joint_samples\":%ld,\"error_cm_worst\":%.4f,\"error_cm_mean\":%.4f,\"late_cm_worst\":%.4f,"
                "\"late_cm_mean\":%.4f,\"updated_cm_worst\":%.6f,\"updated_cm_mean\":%.6f,\"pop_cm\":%.3f,\"pop_frames\":%ld,"
                "\"pop_max_cm\":%.3f,\"calm_samples\":%ld,\"calm_cm_worst\":%.4f,\"calm_cm_mean\":%.4f,"
-               "\"guard_cm\":%.3f,\"forced_per_frame\":%.1f,\"forced_share\":%.4f,\"forced_ms\":%.3f,\"forced_cm_worst\":%.6f}\n",
+               "\"guard_cm\":%.3f,\"forced_per_frame\":%.1f,\"forced_share\":%.4f,\"forced_ms\":%.3f,\"forced_cm_worst\":%.6f,"
+               "\"screen_px\":%.0f,\"fov_y_deg\":%.1f,\"px_samples\":%ld,\"error_px_worst\":%.4f,\"error_px_mean\":%.5f}\n",
                med, p95, cpu_med, per_frame_updates, e.twins, e.joint_samples, 100 * e.worst, 100 * e.mean, 100 * e.late_worst,
                100 * e.late_mean, 100 * e.updated_worst, 100 * e.updated_mean, pop_cm, e.pop_frames, 100 * e.pop_max,
                e.calm_samples, 100 * e.calm_worst, 100 * e.calm_mean, guard_cm, per_frame_forced, per_frame_forced / N, forced_ms,
-               100 * e.forced_worst);
+               100 * e.forced_worst, LOD_SCREEN_PX, LOD_FOV_Y_DEG, e.px_samples, e.px_worst, e.px_mean);
     } else {
         int on = 0;
         for (int i = 0; i < N; i++) on += shown[i];
@@ -324,6 +336,8 @@ static int bench_lod(const char *path, const char *asset, int N, int T, int F, d
         printf("  skipped frames    error against full-rate twins of %d characters (%ld joint samples)\n", e.twins, e.joint_samples);
         printf("    shown (%s)  worst %.3f cm, mean %.4f cm\n", ahead ? "interpolated, evaluated ahead" : "extrapolated", 100 * e.worst,
                100 * e.mean);
+        printf("    in pixels       worst %.3f px, mean %.4f px (twins on screen, %ld joint samples; %.0f px high, %.0f degree "
+               "vertical view; docs/lod.md)\n", e.px_worst, e.px_mean, e.px_samples, LOD_SCREEN_PX, LOD_FOV_Y_DEG);
         if (!ahead) printf("    interpolated, 1 interval late  worst %.3f cm, mean %.4f cm\n", 100 * e.late_worst, 100 * e.late_mean);
         printf("    calm (no pop > %.2f cm of the twin's own in the last two intervals)  worst %.3f cm, mean %.4f cm"
                " (%ld joint samples; %ld twin frames popped, largest %.2f cm)\n",
@@ -340,6 +354,7 @@ done:
     free(scratch);
     crowd_destroy(c);
     free(shown);
+    free(px_per_m);
     tool_graph_close(&tg);
     return rc;
 }
@@ -348,8 +363,9 @@ int cmd_bench(int argc, char **argv) {
     int J = 64, N = 1000, F = 100, json = 0, T = 1, frames_given = 0, chunk = 0, prefetch = 1, W = CROWD_WARMUP;
     const char *graph = NULL, *asset = NULL, *clips = NULL, *load = NULL;
     double budget_ms = 0.0;
-    int max_rate = 0, summed = 0, show = BENCH_SHOW_ALL, ahead = 0;
+    int max_rate = 0, summed = 0, show = BENCH_SHOW_SCREEN, show_given = 0, ahead = 0;
     double pop_cm = 1.0, guard_cm = 0.0;
+    int lod_batch = 1;
     double costs[2] = {0.0, 0.0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -375,6 +391,7 @@ int cmd_bench(int argc, char **argv) {
         }
         else if (!strcmp(a, "--show") && i + 1 < argc) {
             const char *v = argv[++i];
+            show_given = 1;
             if (!strcmp(v, "all")) show = BENCH_SHOW_ALL;
             else if (!strcmp(v, "screen")) show = BENCH_SHOW_SCREEN;
             else if (!strcmp(v, "none")) show = BENCH_SHOW_NONE;
@@ -386,6 +403,9 @@ int cmd_bench(int argc, char **argv) {
             else if (!strcmp(v, "ahead")) ahead = 1;
             else if (!strcmp(v, "ahead-stepped")) ahead = 2;
             else { fprintf(stderr, "stance bench: --lod-pose must be extrapolate, ahead or ahead-stepped\n"); return 2; }
+        }
+        else if (!strcmp(a, "--lod-batch") && i + 1 < argc) {
+            if (!parse_int(argv[++i], 0, 1, &lod_batch)) { fprintf(stderr, "stance bench: --lod-batch must be 0 or 1\n"); return 2; }
         }
         else if (!strcmp(a, "--lod-guard-cm") && i + 1 < argc) {
             char *end;
@@ -445,14 +465,15 @@ int cmd_bench(int argc, char **argv) {
                    "batch's hot parts come to 2 MiB or more, 0 never, 2 always (docs/performance.md).\n"
                    "       stance bench --graph FILE --characters N --budget-ms B [--threads T] [--max-rate 8]\n"
                    "                    [--lod-step exact|summed] [--lod-pose extrapolate|ahead|ahead-stepped] [--pop-cm 1] [--costs UPDATE_US,SKIP_US]\n"
-                   "                    [--show all|screen|none] [--lod-guard-cm E] [--frames 600] [--json]\n"
+                   "                    [--show all|screen|none] [--lod-guard-cm E] [--lod-batch 1|0] [--frames 600] [--json]\n"
                    "With --budget-ms: animation LOD (docs/lod.md): the costs of an update and of a skipped frame measured,\n"
                    "rates planned by stance_lod_allocate for B ms of wall time on T threads, the frames timed, and the\n"
                    "skipped frames' pose error against full-rate twins of 1 in N/1000 characters. --lod-step exact (default):\n"
                    "a skipped frame advances the controller (stance_instance_advance); summed: it does nothing and the\n"
                    "next update steps by the frames' summed dt. --costs: plan with these costs (us per core) instead of the\n"
                    "measured ones (the same plan on any machine, e.g. under callgrind). --show: whose pose a skipped frame\n"
-                   "blends on the CPU: all (default), those on screen, or none (left to the skinning shader). --lod-pose:\n"
+                   "blends on the CPU: those on screen (default: nothing draws the others), all, or none (left to the skinning\n"
+                   "shader). --lod-pose:\n"
                    "a skipped frame's pose extrapolated from the last two updates (default), or interpolated between poses\n"
                    "evaluated one interval ahead (an update evaluates a copy at its next update's time; ahead-stepped: the copy\n"
                    "steps the interval frame by frame). --pop-cm: the calm\n"
@@ -460,7 +481,10 @@ int cmd_bench(int argc, char **argv) {
                    "over three frames above this many cm). --lod-guard-cm (with --lod-pose ahead): error-aware rates: a\n"
                    "character whose next interval's interpolation error is predicted over E cm (its last three evaluated\n"
                    "poses' second difference / 8), or whose skipped frame starts a transition, updates every frame of that\n"
-                   "interval, on top of the plan (reported: those updates and what they add to the frame).\n",
+                   "interval, on top of the plan (reported: those updates and what they add to the frame). --lod-batch 1\n"
+                   "(default): exact extrapolated frames run 64 characters at a time (inputs, then stance_instances_update and\n"
+                   "stance_instances_advance), 0: one character at a time (the same result bit for bit). The error is also\n"
+                   "given in pixels for the twins on screen (1080 px high, 60 degree vertical view).\n",
                    WARMUP, REPS, CROWD_WARMUP);
             return 0;
         } else { fprintf(stderr, "stance bench: unknown option '%s' (see --help)\n", a); return 2; }
@@ -468,10 +492,10 @@ int cmd_bench(int argc, char **argv) {
     if (clips) return bench_clips(clips, json);
     if (load) return bench_load(load, json);
     if ((budget_ms > 0.0 || max_rate) && (!graph || chunk)) { fprintf(stderr, "stance bench: --budget-ms and --max-rate need --graph (and no --chunk)\n"); return 2; }
-    if ((max_rate || summed || ahead || pop_cm != 1.0 || costs[0] > 0.0 || show != BENCH_SHOW_ALL) && budget_ms <= 0.0) { fprintf(stderr, "stance bench: --max-rate, --lod-step, --lod-pose, --pop-cm, --costs and --show need --budget-ms\n"); return 2; }
+    if ((max_rate || summed || ahead || pop_cm != 1.0 || costs[0] > 0.0 || show_given) && budget_ms <= 0.0) { fprintf(stderr, "stance bench: --max-rate, --lod-step, --lod-pose, --pop-cm, --costs and --show need --budget-ms\n"); return 2; }
     if (ahead && summed) { fprintf(stderr, "stance bench: --lod-pose ahead needs --lod-step exact\n"); return 2; }
     if (guard_cm > 0.0 && (budget_ms <= 0.0 || ahead != 1)) { fprintf(stderr, "stance bench: --lod-guard-cm needs --budget-ms and --lod-pose ahead\n"); return 2; }
-    if (graph && budget_ms > 0.0) return bench_lod(graph, asset, N, T, frames_given ? F : 600, budget_ms, max_rate, summed, costs, show, ahead, pop_cm, guard_cm, json);
+    if (graph && budget_ms > 0.0) return bench_lod(graph, asset, N, T, frames_given ? F : 600, budget_ms, max_rate, summed, costs, show, ahead, pop_cm, guard_cm, lod_batch, json);
     if (graph) return bench_crowd(graph, asset, N, T, chunk, frames_given ? F : 600, W, prefetch, json);
     if (asset || T != 1 || chunk || prefetch != 1 || W != CROWD_WARMUP) { fprintf(stderr, "stance bench: --asset, --threads, --chunk, --warmup and --prefetch need --graph\n"); return 2; }
     workload w;

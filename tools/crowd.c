@@ -74,6 +74,8 @@ struct crowd {
      * workload); CROWD_LOD_PLAN by its item's rate and phase; CROWD_LOD_SKIP
      * every character skips (measures a skipped frame's cost) */
     int lod, summed;            /* summed: a skipped frame does not advance; the update takes the frames' sum */
+    int batch;                  /* crowd_lod_batch: run_range_lod_batch where it applies */
+    size_t model_at, pose_bytes; /* where an instance's model pose lies in its block, and its bytes */
     stance_lod_item *items;
     const unsigned char *shown; /* NULL: every skipped character's pose is blended; else only where shown[i] */
     stance_pose *older;         /* per character: its model pose before its last update */
@@ -103,6 +105,9 @@ struct crowd {
     long *twin_pop;             /* per twin: the last frame its own pose popped */
     double pop_cm, cal_max, cal_sum, pop_max;
     long cal_n, pop_frames;
+    const float *px_per_m;      /* crowd_lod_pixels: per character, pixels a metre spans at its distance (0: off screen) */
+    double px_max, px_sum;
+    long px_n;
 };
 
 static double now_s(void) {
@@ -135,6 +140,15 @@ ST_FORCEINLINE void lod_show(const crowd *c, int i, long f, stance_pose *out) {
     }
     stance_lod_pose_blend(&c->older[i], stance_instance_model_pose(c->inst[i]), a >= iv ? 1.0f : (float)a / (float)iv, out,
                           NULL);
+}
+
+/* Asks for the two poses lod_show blends for character i (extrapolated:
+ * its older pose and its model pose). */
+static void lod_prefetch_poses(const crowd *c, int i) {
+    /* the model pose at the same place in every instance of the graph: no
+     * load of this one's pose struct (not yet in the cache) waits here */
+    const char *a = c->older[i].memory, *b = (const char *)c->inst[i] + c->model_at;
+    for (size_t o = 0; o < c->pose_bytes; o += 64) ST_PREFETCH(a + o), ST_PREFETCH(b + o);
 }
 
 /* The error predicted for interpolating between `now` and `next` (an
@@ -237,10 +251,62 @@ static ST_NOINLINE void run_range_lod(worker *w, int first, int count) {
     }
 }
 
+/* The LOD frame as a game with one kind of LOD would run it, in batches
+ * (exact steps, extrapolated poses, no error guard): for each chunk of
+ * LOD_CHUNK characters, the inputs of all, then the ones due updated in one
+ * call (each with its model pose before kept as `older`), the others
+ * advanced in one call (stance_instances_advance: the next one's state
+ * asked for ahead), then the poses of those shown extrapolated. Each
+ * character's calls are those of run_range_lod, in the same order, so the
+ * result is the same bit for bit; the chunk keeps what the inputs touched
+ * in the cache for the calls after them. */
+#define LOD_CHUNK 64
+static ST_NOINLINE void run_range_lod_batch(worker *w, int first, int count) {
+    crowd *c = w->c;
+    const long f = c->frame;
+    const float dt = 1.0f / 60.0f;
+    stance_instance *upd[LOD_CHUNK], *skip[LOD_CHUNK];
+    int skipped[LOD_CHUNK];
+    for (int at = first, end = first + count; at < end; at += LOD_CHUNK) {
+        const int n = end - at < LOD_CHUNK ? end - at : LOD_CHUNK;
+        int nu = 0, ns = 0;
+        for (int i = at; i < at + n; i++) {
+            inputs(c, i, f);
+            stance_instance *in = c->inst[i];
+            const stance_lod_item *it = &c->items[i];
+            if (c->lod != CROWD_LOD_SKIP && stance_lod_due(it->rate, it->phase, f)) {
+                stance_pose_copy(&c->older[i], stance_instance_model_pose(in), NULL);
+                c->interval[i] = c->last[i] >= 0 ? f - c->last[i] : 1;
+                c->last[i] = f;
+                upd[nu++] = in;
+            } else {
+                skip[ns] = in, skipped[ns++] = i;
+            }
+        }
+        stance_status s = stance_instances_update(upd, nu, dt, w->ws, NULL);
+        if (s && !w->status) w->status = s;
+        s = stance_instances_advance(skip, ns, dt, w->ws, NULL);
+        if (s && !w->status) w->status = s;
+        for (int k = 0; k < nu; k++) w->clips += stance_instance_clips_sampled(upd[k]);
+        w->lod_updates += nu;
+        /* the poses shown, the next one's two poses asked for while one blends */
+        int prev = -1;
+        for (int k = 0; k < ns; k++) {
+            const int i = skipped[k];
+            if (c->shown && !c->shown[i]) continue;
+            if (prev >= 0) lod_show(c, prev, f, &w->disp);
+            lod_prefetch_poses(c, i);
+            prev = i;
+        }
+        if (prev >= 0) lod_show(c, prev, f, &w->disp);
+    }
+}
+
 static void run_range(worker *w, int first, int count) {
     crowd *c = w->c;
     if (c->lod) {
-        run_range_lod(w, first, count);
+        if (c->batch && !c->ahead && !c->summed && !(c->guard_m > 0.0)) run_range_lod_batch(w, first, count);
+        else run_range_lod(w, first, count);
         return;
     }
     const long f = c->frame;
@@ -353,6 +419,12 @@ void crowd_lod_twins(crowd *c) {
         double d = pose_dist(full, &c->tmp, &c->err_sum);
         if (d > c->err_max) c->err_max = d;
         c->err_n += full->joint_count;
+        if (c->px_per_m && c->px_per_m[i] > 0.0f) { /* on screen: the error a viewer sees, in pixels */
+            const double px = c->px_per_m[i];
+            if (d * px > c->px_max) c->px_max = d * px;
+            c->px_sum += (c->err_sum - sum0) * px;
+            c->px_n += full->joint_count;
+        }
         if (f - c->twin_pop[k] >= 2L * c->items[i].rate) { /* no pop of the twin's in the last two intervals */
             if (d > c->cal_max) c->cal_max = d;
             c->cal_sum += c->err_sum - sum0;
@@ -548,12 +620,20 @@ void crowd_lod_pop_cm(crowd *c, double cm) { c->pop_cm = cm; }
 void crowd_lod_mode(crowd *c, int mode, int summed) { c->lod = mode, c->summed = summed; }
 stance_lod_item *crowd_lod_items(crowd *c) { return c->items; }
 void crowd_lod_shown(crowd *c, const unsigned char *shown) { c->shown = shown; }
+void crowd_lod_pixels(crowd *c, const float *px_per_m) { c->px_per_m = px_per_m; }
+void crowd_lod_batch(crowd *c, int on) {
+    c->batch = on;
+    const stance_pose *m = stance_instance_model_pose(c->inst[0]);
+    c->model_at = (size_t)((const char *)m->memory - (const char *)c->inst[0]);
+    c->pose_bytes = stance_pose_bytes(m->joint_count);
+}
 void crowd_lod_measure(crowd *c, int on) {
     c->measure = on;
     c->err_max = c->err_sum = c->lag_max = c->lag_sum = c->upd_max = c->upd_sum = 0.0;
     c->cal_max = c->cal_sum = c->pop_max = 0.0;
     c->err_n = c->lag_n = c->upd_n = c->cal_n = c->pop_frames = 0;
     c->frc_max = c->frc_sum = 0.0, c->frc_n = 0;
+    c->px_max = c->px_sum = 0.0, c->px_n = 0;
 }
 void crowd_lod_errors(const crowd *c, crowd_lod_error *out) {
     out->worst = c->err_max, out->mean = c->err_n ? c->err_sum / (double)c->err_n : 0.0;
@@ -565,6 +645,7 @@ void crowd_lod_errors(const crowd *c, crowd_lod_error *out) {
     out->twins = c->twins;
     out->forced_worst = c->frc_max, out->forced_mean = c->frc_n ? c->frc_sum / (double)c->frc_n : 0.0;
     out->forced_samples = c->frc_n;
+    out->px_worst = c->px_max, out->px_mean = c->px_n ? c->px_sum / (double)c->px_n : 0.0, out->px_samples = c->px_n;
 }
 stance_status crowd_lod_guard(crowd *c, double cm, stance_error *err) {
     if (!c->ahead || !(cm > 0.0)) {

@@ -68,6 +68,16 @@ stance_lod_item *crowd_lod_items(crowd *c);
 /* shown[i] 0: character i's pose is not blended on the frames it skips (off
  * screen: nothing draws it); NULL (the default): every one is. Kept, not copied. */
 void crowd_lod_shown(crowd *c, const unsigned char *shown);
+/* px_per_m[i]: the pixels one metre spans at character i's distance (0:
+ * off screen); the skipped frames' error of the twins on screen is then
+ * also measured in pixels (crowd_lod_error.px_*). NULL: not measured. Kept,
+ * not copied. */
+void crowd_lod_pixels(crowd *c, const float *px_per_m);
+/* on 1: frames with exact steps and extrapolated poses (no error guard) run
+ * in batches (stance_instances_update, stance_instances_advance) of 64
+ * characters, the same calls per character in the same order (bit for
+ * bit); 0 (the default): one character at a time. */
+void crowd_lod_batch(crowd *c, int on);
 /* Starts (on: 1) or stops measuring the error; the sums start at 0. */
 void crowd_lod_measure(crowd *c, int on);
 typedef struct crowd_lod_error {
@@ -83,6 +93,8 @@ typedef struct crowd_lod_error {
     long joint_samples;           /* joints x skipped frames measured */
     double forced_worst, forced_mean; /* m, error-aware: frames updated off the plan against the twin (0: exact) */
     long forced_samples;
+    double px_worst, px_mean;     /* pixels, skipped frames as shown, twins on screen (crowd_lod_pixels) */
+    long px_samples;              /* joints x skipped frames in px_* */
     int twins;
 } crowd_lod_error;
 void crowd_lod_errors(const crowd *c, crowd_lod_error *out);

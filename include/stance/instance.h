@@ -146,6 +146,13 @@ STANCE_API stance_status stance_instances_update(stance_instance *const *instanc
  * stance_instance_update's. */
 STANCE_API stance_status stance_instance_advance(stance_instance *inst, float dt, stance_workspace *workspace,
                                       stance_error *err);
+/* Advances instances[0..count) in order with one workspace, exactly as
+ * count calls of stance_instance_advance (bit for bit), asking for each
+ * next instance's state ahead when the batch does not stay in the cache
+ * (docs/lod.md). Returns the first error (its message names the
+ * instance's index), after advancing all the others. */
+STANCE_API stance_status stance_instances_advance(stance_instance *const *instances, int count, float dt,
+                                       stance_workspace *workspace, stance_error *err);
 
 /* ---- what the last update made ------------------------------------------------
  * Queries: a NULL (or destroyed) instance answers NULL, 0 or zeros. */

@@ -15,6 +15,9 @@ void adv_frame_skip(stance_instance *inst, stance_workspace *ws, float dt);
  * and 1; 0 (nothing written) when a machine keeps history or has a pending
  * inertialization (the whole plan moves them on). */
 int adv_skip_plan(stance_instance *inst, stance_workspace *ws);
+/* A whole skipped frame (skip_frame.c), the instance and workspace checked and bound
+ * (stance_instance_advance's and stance_instances_advance's body). */
+void adv_skip_frame(stance_instance *inst, stance_workspace *ws, float dt);
 /* Machine m at its entry state, and the machine its entry nests, down the nesting. */
 void adv_reset_machine(stance_instance *inst, int m);
 /* A play's normalized time (cycles; a nested machine's state: that machine's). */

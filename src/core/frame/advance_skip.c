@@ -1,9 +1,10 @@
-/* src/core/frame/advance_skip.c - the advance stage on a frame the pose skips
- * (stance_instance_advance, animation LOD: docs/lod.md). Such a frame
- * evaluates nothing, so of the stage's plan (advance.c's plan(), about a
- * fifth of the advance) it needs only what root motion reads: whether the
- * base layer's machine is in a switch, its mode and its eased weight. The
- * rest of the plan says what to sample, and the next update plans afresh.
+/* src/core/frame/advance_skip.c - the advance stage's plan on a frame the pose skips
+ * (stance_instance_advance, stance_instances_advance in skip_frame.c: animation LOD,
+ * docs/lod.md). Such a frame evaluates nothing, so of the stage's plan
+ * (advance.c's plan(), about a fifth of the advance) it needs only what
+ * root motion reads: whether the base layer's machine is in a switch, its
+ * mode and its eased weight. The rest of the plan says what to sample, and
+ * the next update plans afresh.
  *
  * The plan also moves machine state on (history frames, an inertializing
  * switch's pending fit): an instance with any of that takes the whole plan,

@@ -76,12 +76,7 @@ stance_status stance_instance_advance(stance_instance *inst, float dt, stance_wo
     dt = st_step(dt);
     if (stance_workspace_fits(ws, inst->graph, NULL)) return update_refused(STANCE_ERR_MEMORY, inst, ws, dt, who, -1, 0, err);
     ws_bind(ws, inst->graph);
-    adv_frame_skip(inst, ws, dt);
-    ev_jobs(inst, ws);
-    const stance_graph *g = inst->graph;
-    for (int m = 0; m < g->machine_count; m++)
-        if (inst->machines[m].has_history) inst->machines[m].hist = 0;
-    inst->events_sealed = 1;
+    adv_skip_frame(inst, ws, dt); /* (skip_frame.c) */
     return st_ok(err);
 }
 
