@@ -52,12 +52,13 @@ ST_NOINLINE static stance_status sample_blend2_general(stance_pose *out, const s
         const stance_pose *in[1] = {out};
         return stance_pose_blend(out, in, &weights[i], 1, threshold, sk, err);
     }
-    if (one_pass(a) && one_pass(b)) { /* the weights' sum overflows: stance_pose_blend's general form */
-        if (!bound(scratch) || scratch == out || scratch->joint_count != out->joint_count)
+    /* both clips sampled apart: b into scratch (the weights' sum overflows
+     * stance_pose_blend's one pass, or a clip is not exact) */
+    if (!bound(scratch) || scratch == out || scratch->joint_count != out->joint_count) {
+        if (one_pass(a) && one_pass(b))
             return st_fail(err, STANCE_ERR_ARGUMENT, "%s: the weights %g and %g sum past the float range, which "
                            "needs scratch (a bound pose of %d joints, not out)", who, (double)w0, (double)w1,
                            out->joint_count);
-    } else if (!bound(scratch) || scratch == out || scratch->joint_count != out->joint_count) {
         const stance_clip *c = one_pass(a) ? b : a;
         return st_fail(err, STANCE_ERR_ARGUMENT, "%s: clip '%s' is %s, so it is sampled on its own, which needs "
                        "scratch (a bound pose of %d joints, not out)", who, c->name,

@@ -477,13 +477,6 @@ ST_INLINE void fused_sample(stance_pose *out, const stance_clip *c, float time, 
     }
 }
 
-/* stance_clip_sample of a and of b, then stance_pose_blend's two-pose pass
- * (core/math/simd.h's sv_blend2_loop_) with the normalized weights wa, wb
- * (both > 0) and a_big = wa >= wb, in one pass: each clip's key lerp (and
- * nlerp) as clip.c's lerp_block and nlerp_block, then o = a + (b - a) wb
- * for translations and scales and the rotations' k-weighted sum, the same
- * operations in the same order, so the same bits as the three calls. The
- * key flags are given (constants for the common clips, as blend2_body). */
 /* n floats of translations or scales: each clip's key lerp, then
  * a + (b - a) u; 4 vectors a step (the loop's own instructions once per 4),
  * then 1. */
@@ -500,6 +493,13 @@ ST_INLINE void sb2_rows(float *const o, const float *a0, const float *a1, const 
         sv_storea(o + i, sv_madd(sv_sub(y, x), vu, x));
     }
 }
+/* stance_clip_sample of a and of b, then stance_pose_blend's two-pose pass
+ * (core/math/simd.h's sv_blend2_loop_) with the normalized weights wa, wb
+ * (both > 0) and a_big = wa >= wb, in one pass: each clip's key lerp (and
+ * nlerp) as clip.c's lerp_block and nlerp_block, then o = a + (b - a) wb
+ * for translations and scales and the rotations' k-weighted sum, the same
+ * operations in the same order, so the same bits as the three calls. The
+ * key flags are given (constants for the common clips, as blend2_body). */
 ST_INLINE void sb2_body(float *const o, const keys *A, const keys *B, sv4 ua, sv4 ub, float wa, float wb, int pc,
                         int at, int ar, int as, int bt, int br, int bs, int a_big) {
     const sv4 vu = sv_set1(wb);
